@@ -1,0 +1,116 @@
+"""The dld report: one versioned data shape for ONNX Runtime, TensorRT and imported trtexec profiles.
+
+This module holds the in-memory shape only (plain dataclasses, JSON in and out). Reading and writing files,
+validation against the shipped JSON Schema, statistics and exports live beside it, one concept per module.
+
+Times are milliseconds; timeline offsets are relative to the start of the median pass.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+FORMAT = "dld-report"
+VERSION = 1
+
+
+@dataclass
+class Summary:
+    """Network summary (seed 000 "Network Summary")."""
+
+    model: str  # network name (file stem or graph name)
+    model_path: str  # path of the profiled ONNX model as given by the user ("" for imports without a model)
+    backend: str  # "onnxruntime" | "tensorrt"
+    provider: str  # ORT execution provider ("CPUExecutionProvider") or TRT inference device name
+    device: str  # human-readable device ("CPU: AMD EPYC ...", "NVIDIA H100 80GB HBM3")
+    median_ms: float  # wall time of the median measured pass
+    passes: int  # measured passes (warm-up excluded)
+    warmup_passes: int = 0
+    min_ms: float = 0.0
+    p90_ms: float = 0.0
+    max_ms: float = 0.0
+    mean_ms: float = 0.0
+    stable: bool = True  # False when the spread says the passes cannot be trusted
+    stability_note: str = ""  # why, in words, when not stable
+    median_pass_index: int = 0  # index into passes_ms of the pass whose layers are reported
+    optimization: str = ""  # "all" | "disabled" (ORT) or builder optimization level (TRT)
+    profiling_overhead_ms: float | None = None  # median with per-node profiling minus median without
+    device_memory_bytes: int | None = None  # TensorRT only: ICudaEngine.device_memory_size
+    created: str = ""  # ISO-8601 UTC time the report was made
+    settings: dict[str, Any] = field(default_factory=dict)  # the activity spec that produced it
+
+
+@dataclass
+class Layer:
+    """One executed layer of the median pass (seed 000 "Network Metrics and Layer Table")."""
+
+    index: int  # inference order
+    name: str
+    type: str
+    onnx_nodes: list[str] = field(default_factory=list)  # ONNX node names this layer comes from
+    input_dims: list[list[int | str]] = field(default_factory=list)
+    output_dims: list[list[int | str]] = field(default_factory=list)
+    precision: str = "N/A"  # precision of the first input tensor ("FP32", "FP16", "INT8", ...)
+    provider: str = ""  # ORT execution provider of this layer ("" for TensorRT)
+    stream: int = 0
+    median_ms: float = 0.0  # time of this layer in the median pass
+    mean_ms: float = 0.0  # over all measured passes
+    min_ms: float = 0.0
+    max_ms: float = 0.0
+    percent: float = 0.0  # of the sum of layer times in the median pass
+    overhead: bool = False  # reformat, copy, NoOp, H2D/D2H: drawn apart on the timeline
+
+
+@dataclass
+class TimelineEvent:
+    """One range on the timeline of the median pass."""
+
+    layer: int  # index into Report.layers, -1 for events that are no layer (H2D/D2H copies)
+    name: str
+    stream: int
+    start_ms: float
+    duration_ms: float
+    overhead: bool = False
+
+
+@dataclass
+class MetricSeries:
+    """A GPU metric sampled during the measured passes, aligned to the median pass timeline."""
+
+    name: str  # "sm_utilization", "memory_utilization", "pcie_rx", "pcie_tx", "gpm_sm_activity", ...
+    label: str  # "SM Utilization"
+    unit: str  # "%", "MB/s"
+    times_ms: list[float] = field(default_factory=list)
+    values: list[float] = field(default_factory=list)
+
+
+@dataclass
+class Report:
+    summary: Summary
+    passes_ms: list[float] = field(default_factory=list)
+    layers: list[Layer] = field(default_factory=list)
+    timeline: list[TimelineEvent] = field(default_factory=list)
+    gpu_metrics: list[MetricSeries] = field(default_factory=list)
+    system: dict[str, Any] = field(default_factory=dict)  # host, OS, CPU, GPU, driver, CUDA, library versions
+    removed_nodes: list[str] = field(default_factory=list)  # ONNX nodes optimized away (no layer of their own)
+    format: str = FORMAT
+    version: int = VERSION
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Report:
+        """Build from already-validated JSON data (see reports.io for validation with clear errors)."""
+        return cls(
+            summary=Summary(**data["summary"]),
+            passes_ms=list(data.get("passes_ms", [])),
+            layers=[Layer(**layer) for layer in data.get("layers", [])],
+            timeline=[TimelineEvent(**event) for event in data.get("timeline", [])],
+            gpu_metrics=[MetricSeries(**series) for series in data.get("gpu_metrics", [])],
+            system=dict(data.get("system", {})),
+            removed_nodes=list(data.get("removed_nodes", [])),
+            format=data.get("format", FORMAT),
+            version=int(data.get("version", VERSION)),
+        )
