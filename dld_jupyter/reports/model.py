@@ -93,7 +93,7 @@ class Report:
     timeline: list[TimelineEvent] = field(default_factory=list)
     gpu_metrics: list[MetricSeries] = field(default_factory=list)
     system: dict[str, Any] = field(default_factory=dict)  # host, OS, CPU, GPU, driver, CUDA, library versions
-    removed_nodes: list[str] = field(default_factory=list)  # ONNX nodes optimized away (no layer of their own)
+    removed_nodes: list[str] = field(default_factory=list)  # ONNX nodes optimized away (no layer of its own)
     format: str = FORMAT
     version: int = VERSION
 

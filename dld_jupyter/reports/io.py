@@ -1,0 +1,140 @@
+"""Reading and writing report files: the only module of `reports` that touches the file system for reports.
+
+`load_report` explains every way a file can be wrong (missing, not JSON, another format, a newer version, a
+field missing or of the wrong type) with the JSON path of the problem and what the field should hold.
+`save_report` writes atomically so a crash never leaves half a report where a good one was.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import os
+from pathlib import Path
+from typing import Any
+
+from dld_jupyter.reports.model import FORMAT, VERSION, Layer, MetricSeries, Report, Summary, TimelineEvent
+from dld_jupyter.reports.validation import cross_check, validate
+
+
+class ReportError(Exception):
+    """A report file or report data that cannot be used; the message says what, where and how to fix it."""
+
+
+def _known(cls: type[Any], data: dict[str, Any]) -> dict[str, Any]:
+    # Unknown fields are ignored (not an error) so a report written by a later release of the same version,
+    # which may carry extra fields, still opens.
+    names = {f.name for f in dataclasses.fields(cls)}
+    return {k: v for k, v in data.items() if k in names}
+
+
+def report_from_data(data: object, source: str = "report") -> Report:
+    """Validate decoded JSON and build a Report; raises ReportError naming `source` on any problem."""
+    if not isinstance(data, dict):
+        raise ReportError(
+            f"{source}: a report is a JSON object, found a JSON {type(data).__name__}. "
+            "Is this a dld report file?"
+        )
+    fmt = data.get("format")
+    if fmt != FORMAT:
+        raise ReportError(
+            f'{source}: not a dld report ($.format is {json.dumps(fmt)}, expected "{FORMAT}"). '
+            "Import trtexec or ONNX Runtime profiles with `dld report import-trtexec` or "
+            "`dld report import-ort` first."
+        )
+    version = data.get("version")
+    if isinstance(version, int) and not isinstance(version, bool) and version > VERSION:
+        raise ReportError(
+            f"{source}: report format version {version} is newer than this dld_jupyter reads "
+            f"(up to {VERSION}). Upgrade dld_jupyter to open it."
+        )
+    problems = validate(data) or cross_check(data)
+    if problems:
+        listed = "\n".join(f"  - {p}" for p in problems)
+        raise ReportError(
+            f"{source}: not a valid dld report ({len(problems)} problem"
+            f"{'s' if len(problems) > 1 else ''}{', first shown' if len(problems) >= 20 else ''}):\n"
+            f"{listed}\nFix these fields (docs/report-format.md describes each one)."
+        )
+    return Report(
+        summary=Summary(**_known(Summary, data["summary"])),
+        passes_ms=[float(v) for v in data.get("passes_ms", [])],
+        layers=[Layer(**_known(Layer, layer)) for layer in data.get("layers", [])],
+        timeline=[TimelineEvent(**_known(TimelineEvent, e)) for e in data.get("timeline", [])],
+        gpu_metrics=[MetricSeries(**_known(MetricSeries, s)) for s in data.get("gpu_metrics", [])],
+        system=dict(data.get("system", {})),
+        removed_nodes=list(data.get("removed_nodes", [])),
+        format=FORMAT,
+        version=VERSION,
+    )
+
+
+def _reject_constant(name: str) -> None:
+    raise ValueError(f"{name} is not JSON")
+
+
+def load_report(path: str | os.PathLike[str]) -> Report:
+    """Read, validate and return the report at `path`."""
+    file = Path(path)
+    if not file.exists():
+        raise ReportError(
+            f"{file}: no such report file. Check the path, or create a report with `dld profile`."
+        )
+    if file.is_dir():
+        raise ReportError(f"{file}: is a folder, not a report file.")
+    try:
+        text = file.read_text("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ReportError(
+            f"{file}: not a text file ({exc.reason} at byte {exc.start}); a report is UTF-8 JSON."
+        ) from exc
+    except OSError as exc:
+        raise ReportError(f"{file}: cannot be read ({exc.strerror}).") from exc
+    try:
+        # NaN/Infinity are not JSON; refusing them keeps reports readable by browsers and other tools.
+        data = json.loads(text, parse_constant=_reject_constant)
+    except ValueError as exc:
+        where = f" (line {exc.lineno}, column {exc.colno})" if isinstance(exc, json.JSONDecodeError) else ""
+        msg = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
+        raise ReportError(
+            f"{file}: not JSON{where}: {msg}. Was the file cut short or edited by hand?"
+        ) from exc
+    return report_from_data(data, str(file))
+
+
+def _finite(value: object, path: str) -> None:
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ReportError(f"cannot save the report: {path} is {value}, which JSON cannot hold")
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _finite(item, f"{path}.{key}")
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            _finite(item, f"{path}[{i}]")
+
+
+def report_to_json(report: Report) -> str:
+    """The report as JSON text (validated first, so nothing written can fail to load)."""
+    data = report.to_dict()
+    _finite(data, "$")
+    report_from_data(data, "report to save")  # refuse to write what load_report would refuse to read
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+def save_report(report: Report, path: str | os.PathLike[str]) -> Path:
+    """Write `report` to `path` atomically (temporary file beside it, fsync, rename); returns the path."""
+    file = Path(path)
+    text = report_to_json(report)
+    file.parent.mkdir(parents=True, exist_ok=True)
+    tmp = file.with_name(file.name + ".tmp")
+    try:
+        with open(tmp, "w", encoding="utf-8") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, file)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise ReportError(f"{file}: cannot write the report ({exc.strerror}).") from exc
+    return file

@@ -1,0 +1,287 @@
+"""Import real trtexec outputs as a report (backend "tensorrt"), so reports work before our TensorRT backend.
+
+Inputs (only the profile is required):
+- `--exportProfile` JSON: `[{"count": N}, {"name", "timeMs", "averageMs", "medianMs"?, "percentage"}, ...]`;
+- `--exportLayerInfo` JSON (built with `--profilingVerbosity=detailed`): per layer `LayerType`,
+  `Inputs`/`Outputs` with `Dimensions` and `Format/Datatype` ("Channel major FP16 format where channel % 8 ==
+  0" -> FP16), and on TensorRT 10 a `Metadata` string naming the ONNX layers;
+- `--exportTimes` JSON: one record per inference (`latencyMs`, `h2dMs`, `computeMs`, `d2hMs`, ...) -> passes;
+- the ONNX model, to keep only source names that are ONNX nodes (see trt_names);
+- TREx metadata JSON files (`*.profile.metadata.json`, `*.build.metadata.json`): device name, build options.
+
+trtexec profiles carry one aggregate time per layer and no start times, so the timeline of "the median pass"
+is the layers' median times laid end to end on their stream (said so in summary.settings["timeline"]).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Sequence
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from dld_jupyter.reports.io import ReportError
+from dld_jupyter.reports.model import Layer, Report, Summary, TimelineEvent
+from dld_jupyter.reports.passes import spread
+from dld_jupyter.reports.trt_names import OnnxIndex, metadata_sources, parse_layer_name
+
+OVERHEAD_TYPES = frozenset({"Reformat", "NoOp", "Copy", "Identity"})  # Identity: TRT's copy/cast layer
+_PRECISION = re.compile(
+    r"\b(FP32|FP16|BF16|FP8|FP4|INT64|INT32|INT8|INT4|UINT8|BOOL|Float|Half|Int8|Int32)\b", re.IGNORECASE
+)
+_PRECISION_ALIASES = {"FLOAT": "FP32", "HALF": "FP16"}
+Pathish = str | os.PathLike[str]
+
+
+def _read_json(path: Pathish, what: str, flag: str) -> Any:
+    file = Path(path)
+    if not file.is_file():
+        raise ReportError(f"{file}: no such {what} file (the output of trtexec {flag}).")
+    try:
+        return json.loads(file.read_text("utf-8"))
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ReportError(
+            f"{file}: the {what} is not JSON ({exc}). Pass the file trtexec wrote with {flag}."
+        ) from exc
+
+
+def parse_precision(format_datatype: str) -> str:
+    """ "Channel major FP16 format where channel % 8 == 0" -> "FP16"; "Row major linear FP32" -> "FP32"."""
+    match = _PRECISION.search(format_datatype)
+    if not match:
+        return "N/A"
+    word = match.group(1).upper()
+    return _PRECISION_ALIASES.get(word, word)
+
+
+def _tensor_format(tensor: dict[str, Any]) -> str:
+    return str(tensor.get("Format/Datatype", tensor.get("Datatype", tensor.get("Format", ""))))
+
+
+def _dims(tensors: Sequence[Any]) -> list[list[int | str]]:
+    return [
+        [d if isinstance(d, int) else str(d) for d in t.get("Dimensions", [])]
+        for t in tensors
+        if isinstance(t, dict)
+    ]
+
+
+def read_profile(path: Pathish) -> tuple[int, list[dict[str, Any]]]:
+    """(profiled runs, layer records) of a `--exportProfile` file, with clear errors for anything else."""
+    data = _read_json(path, "profile", "--exportProfile")
+    if isinstance(data, list) and data and all(isinstance(d, list) for d in data):
+        data = data[0]  # one list per optimization profile: the first is reported
+    if not isinstance(data, list):
+        raise ReportError(
+            f"{path}: a trtexec profile is a JSON list of layer records; found a JSON "
+            f"{type(data).__name__}. Did you pass the --exportLayerInfo or --exportTimes file?"
+        )
+    count, records = 1, []
+    for pos, item in enumerate(data):
+        if isinstance(item, dict) and set(item) == {"count"}:
+            count = int(item["count"])
+            continue
+        if not isinstance(item, dict) or not isinstance(item.get("name"), str):
+            raise ReportError(
+                f'{path}: record {pos} has no layer "name"; expected '
+                '{"name", "timeMs", "averageMs", "percentage"} as trtexec --exportProfile '
+                "writes."
+            )
+        if not isinstance(item.get("averageMs", item.get("medianMs")), int | float):
+            raise ReportError(f'{path}: layer {item["name"]!r} (record {pos}) has no numeric "averageMs".')
+        records.append(item)
+    if not records:
+        raise ReportError(f"{path}: the profile lists no layers (was the engine run with --dumpProfile?).")
+    return count, records
+
+
+def read_layer_info(path: Pathish) -> dict[str, dict[str, Any]]:
+    """Layer name -> record of an `--exportLayerInfo` file (names only when built without details)."""
+    data = _read_json(path, "layer information", "--exportLayerInfo")
+    layers = data.get("Layers") if isinstance(data, dict) else None
+    if not isinstance(layers, list):
+        raise ReportError(
+            f'{path}: expected an object with a "Layers" list as trtexec --exportLayerInfo writes.'
+        )
+    info: dict[str, dict[str, Any]] = {}
+    for item in layers:
+        if isinstance(item, dict) and isinstance(item.get("Name"), str):
+            info[item["Name"]] = item
+        elif isinstance(item, str):  # --profilingVerbosity=layer_names_only
+            info[item] = {"Name": item}
+    return info
+
+
+def read_times(path: Pathish) -> list[dict[str, float]]:
+    """Per-inference records of an `--exportTimes` file."""
+    data = _read_json(path, "timing", "--exportTimes")
+    if not isinstance(data, list) or not all(isinstance(d, dict) and "latencyMs" in d for d in data):
+        raise ReportError(
+            f'{path}: expected a list of records with "latencyMs" as trtexec --exportTimes writes.'
+        )
+    return [{k: float(v) for k, v in d.items() if isinstance(v, int | float)} for d in data]
+
+
+def read_metadata(paths: Sequence[Pathish]) -> dict[str, Any]:
+    """Merge TREx metadata files (device_information, build_options, inference_options, ...)."""
+    merged: dict[str, Any] = {}
+    for path in paths:
+        data = _read_json(path, "TREx metadata", "TREx's process_engine.py")
+        if not isinstance(data, dict):
+            raise ReportError(f"{path}: TREx metadata is a JSON object.")
+        merged.update(data)
+    return merged
+
+
+def _load_index(model: Pathish) -> OnnxIndex:
+    import onnx  # lazy: the rest of the importer needs no onnx
+
+    file = Path(model)
+    if not file.is_file():
+        raise ReportError(f"{file}: no such ONNX model.")
+    try:
+        proto = onnx.load(str(file), load_external_data=False)
+    except Exception as exc:  # onnx raises DecodeError and others
+        raise ReportError(f"{file}: not a readable ONNX model ({exc}).") from exc
+    return OnnxIndex.from_model(proto)
+
+
+def _make_layer(index: int, record: dict[str, Any], info: dict[str, Any], onnx: OnnxIndex | None) -> Layer:
+    name = str(record["name"])
+    parsed = parse_layer_name(name)
+    kind = str(info.get("LayerType", ""))
+    if not kind:  # without --exportLayerInfo, name the overhead kinds we can recognise
+        kind = {"reformat": "Reformat", "copy": "Copy"}.get(parsed.kind, "Unknown")
+    inputs, outputs = info.get("Inputs", []), info.get("Outputs", [])
+    precision = (
+        parse_precision(_tensor_format(inputs[0])) if inputs and isinstance(inputs[0], dict) else "N/A"
+    )
+    from_metadata = metadata_sources(str(info.get("Metadata", "")))
+    if onnx is not None:
+        nodes = onnx.link(parsed)
+        nodes += [n for n in (onnx.resolve(m) for m in from_metadata) if n and n not in nodes]
+    else:
+        nodes = list(dict.fromkeys(parsed.sources + from_metadata))
+    median = float(record.get("medianMs", record.get("averageMs", 0.0)))
+    mean = float(record.get("averageMs", median))
+    return Layer(
+        index=index,
+        name=name,
+        type=kind,
+        onnx_nodes=nodes,
+        input_dims=_dims(inputs),
+        output_dims=_dims(outputs),
+        precision=precision,
+        provider="",
+        stream=0,
+        median_ms=median,
+        mean_ms=mean,
+        min_ms=median,
+        max_ms=median,
+        overhead=parsed.overhead or kind in OVERHEAD_TYPES,
+    )
+
+
+def _timeline(layers: list[Layer], h2d_ms: float, d2h_ms: float) -> list[TimelineEvent]:
+    events: list[TimelineEvent] = []
+    ends: dict[int, float] = {}
+    if h2d_ms > 0:
+        events.append(TimelineEvent(-1, "H2D input copies", 0, 0.0, h2d_ms, True))
+        ends[0] = h2d_ms
+    for pos, layer in enumerate(layers):
+        start = ends.get(layer.stream, 0.0)
+        events.append(TimelineEvent(pos, layer.name, layer.stream, start, layer.median_ms, layer.overhead))
+        ends[layer.stream] = start + layer.median_ms
+    if d2h_ms > 0:
+        end = max(ends.values(), default=0.0)
+        events.append(TimelineEvent(-1, "D2H output copies", 0, end, d2h_ms, True))
+    return events
+
+
+def _stem(path: Pathish) -> str:
+    name = Path(path).name
+    for suffix in (".json", ".profile", ".engine", ".plan", ".onnx"):
+        name = name.removesuffix(suffix)
+    return name
+
+
+def import_trtexec(
+    profile: Pathish,
+    layers: Pathish | None = None,
+    times: Pathish | None = None,
+    model: Pathish | None = None,
+    metadata: Sequence[Pathish] = (),
+) -> Report:
+    """Build a report from trtexec output files (see the module docstring)."""
+    count, records = read_profile(profile)
+    info = read_layer_info(layers) if layers is not None else {}
+    passes = read_times(times) if times is not None else []
+    meta = read_metadata(metadata)
+    onnx = _load_index(model) if model is not None else None
+    built = [_make_layer(i, r, info.get(str(r["name"]), {}), onnx) for i, r in enumerate(records)]
+    layer_sum = sum(layer.median_ms for layer in built)
+    for layer in built:
+        layer.percent = 100.0 * layer.median_ms / layer_sum if layer_sum > 0 else 0.0
+    passes_ms = [p["latencyMs"] for p in passes]
+    s = spread(passes_ms)
+    median_pass = passes[s.median_index] if passes else {}
+    device_info = meta.get("device_information", {})
+    device = str(device_info.get("Selected Device", "")) or "TensorRT device (not in the trtexec files)"
+    build = meta.get("build_options", {})
+    settings: dict[str, Any] = {
+        "source": "trtexec",
+        "files": {
+            k: str(v)
+            for k, v in (("profile", profile), ("layers", layers), ("times", times), ("model", model))
+            if v is not None
+        },
+        "profiled_runs": count,
+        "layer_times": "medianMs per layer (averageMs when absent); min_ms/max_ms equal it: trtexec "
+        "writes one "
+        "aggregate per layer",
+        "timeline": "per-layer median times laid end to end per stream: trtexec profiles carry no "
+        "start times",
+        "median_ms": "median of --exportTimes latencyMs"
+        if passes
+        else "sum of layer times: no --exportTimes file was given",
+    }
+    if build:
+        settings["build_options"] = build
+    if meta.get("inference_options"):
+        settings["inference_options"] = meta["inference_options"]
+    summary = Summary(
+        model=Path(model).stem if model is not None else _stem(profile),
+        model_path=str(model) if model is not None else "",
+        backend="tensorrt",
+        provider=device,
+        device=device,
+        median_ms=s.median_ms if passes else layer_sum,
+        passes=len(passes_ms) or count,
+        warmup_passes=0,
+        min_ms=s.min_ms,
+        p90_ms=s.p90_ms,
+        max_ms=s.max_ms,
+        mean_ms=s.mean_ms,
+        stable=s.stable if passes else True,
+        stability_note=s.note if passes else "",
+        median_pass_index=s.median_index,
+        optimization=str(build.get("builderOptimizationLevel", build.get("Optimization level", ""))),
+        created=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        settings=settings,
+    )
+    used = {n for layer in built for n in layer.onnx_nodes}
+    removed = [n for n in onnx.order if n not in used] if onnx is not None else []
+    system: dict[str, Any] = {"gpu": device} if device_info else {}
+    if device_info:
+        system["device_information"] = device_info
+    return Report(
+        summary=summary,
+        passes_ms=passes_ms,
+        layers=built,
+        timeline=_timeline(built, median_pass.get("h2dMs", 0.0), median_pass.get("d2hMs", 0.0)),
+        system=system,
+        removed_nodes=removed,
+    )

@@ -1,0 +1,210 @@
+"""Check report JSON against the shipped JSON Schema, without the `jsonschema` package.
+
+A GPU host may have only numpy/onnx/onnxruntime, so this is a small interpreter of the subset of draft 2020-12
+the schema file uses (a test checks the file uses nothing else, and that `jsonschema` agrees on good and bad
+samples). Reading the schema file itself, instead of a second hand-written copy of the rules, keeps the two
+in step.
+
+Keywords handled: type (a name or a list of names), const, enum, minimum, required, properties, items, $ref
+(local "#/$defs/..."), description (used to explain each error). Anything else in the schema is ignored.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+SCHEMA_FILE = "dld-report.schema.json"
+KEYWORDS = frozenset(
+    {
+        "$schema",
+        "$id",
+        "$defs",
+        "$ref",
+        "title",
+        "description",
+        "type",
+        "const",
+        "enum",
+        "minimum",
+        "required",
+        "properties",
+        "items",
+    }
+)
+_TYPE_WORDS = {
+    "object": "an object",
+    "array": "an array",
+    "string": "a string",
+    "number": "a number",
+    "integer": "an integer",
+    "boolean": "true or false",
+    "null": "null",
+}
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One place where the data does not match the schema."""
+
+    path: str  # JSON path, "$.layers[3].median_ms"
+    message: str  # what is wrong
+    hint: str  # what the field means / how to fix it
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}" + (f" ({self.hint})" if self.hint else "")
+
+
+@cache
+def load_schema() -> dict[str, Any]:
+    """The JSON Schema shipped as package data."""
+    text = resources.files("dld_jupyter.reports").joinpath("schema").joinpath(SCHEMA_FILE).read_text("utf-8")
+    schema: dict[str, Any] = json.loads(text)
+    return schema
+
+
+def json_type(value: object) -> str:
+    """The JSON type name of a decoded value (bool is not a number, an integral float is not an integer)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    return type(value).__name__
+
+
+def _type_ok(value: object, wanted: str) -> bool:
+    actual = json_type(value)
+    return actual == wanted or (wanted == "number" and actual == "integer")
+
+
+def _show(value: object) -> str:
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError):  # not JSON data at all (a Python object passed in directly)
+        text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+class _Validator:
+    def __init__(self, schema: dict[str, Any], limit: int) -> None:
+        self.root = schema
+        self.limit = limit
+        self.problems: list[Problem] = []
+
+    def resolve(self, node: dict[str, Any]) -> dict[str, Any]:
+        while "$ref" in node:
+            ref = str(node["$ref"])
+            if not ref.startswith("#/$defs/"):
+                raise ValueError(f"unsupported $ref {ref!r} in the report schema")
+            node = self.root["$defs"][ref.removeprefix("#/$defs/")]
+        return node
+
+    def add(self, path: str, message: str, node: dict[str, Any]) -> None:
+        self.problems.append(Problem(path, message, str(node.get("description", ""))))
+
+    def check(self, value: object, node: dict[str, Any], path: str) -> None:
+        if len(self.problems) >= self.limit:
+            return
+        node = self.resolve(node)
+        if "const" in node and value != node["const"]:
+            self.add(path, f"must be {json.dumps(node['const'])}, found {_show(value)}", node)
+            return
+        if "enum" in node and value not in node["enum"]:
+            choices = ", ".join(json.dumps(v) for v in node["enum"])
+            self.add(path, f"must be one of {choices}, found {_show(value)}", node)
+            return
+        if "type" in node:
+            wanted = node["type"] if isinstance(node["type"], list) else [node["type"]]
+            if not any(_type_ok(value, w) for w in wanted):
+                words = " or ".join(_TYPE_WORDS.get(str(w), str(w)) for w in wanted)
+                self.add(path, f"must be {words}, found {json_type(value)} {_show(value)}", node)
+                return
+        if (
+            "minimum" in node
+            and isinstance(value, int | float)
+            and not isinstance(value, bool)
+            and value < node["minimum"]
+        ):
+            self.add(path, f"must be at least {node['minimum']}, found {_show(value)}", node)
+        if isinstance(value, dict):
+            self.check_object(value, node, path)
+        elif isinstance(value, list) and "items" in node:
+            for i, item in enumerate(value):
+                self.check(item, node["items"], f"{path}[{i}]")
+
+    def check_object(self, value: dict[str, Any], node: dict[str, Any], path: str) -> None:
+        properties: dict[str, Any] = node.get("properties", {})
+        for key in node.get("required", []):
+            if key not in value:
+                sub = self.resolve(properties.get(key, {}))
+                self.add(f"{path}.{key}", "is required but missing", sub)
+        for key, item in value.items():
+            if key in properties:
+                self.check(item, properties[key], f"{path}.{key}")
+
+
+def validate(data: object, limit: int = 20) -> list[Problem]:
+    """Every problem (up to `limit`) that keeps `data` from being a report of the shipped schema."""
+    validator = _Validator(load_schema(), limit)
+    validator.check(data, validator.root, "$")
+    return validator.problems
+
+
+def cross_check(data: dict[str, Any], limit: int = 20) -> list[Problem]:
+    """Rules a JSON Schema cannot say: references between sections. Run after `validate` found nothing."""
+    problems: list[Problem] = []
+    layers = data.get("layers", [])
+    seen: dict[int, int] = {}
+    for pos, layer in enumerate(layers):
+        if layer["index"] in seen:
+            problems.append(
+                Problem(
+                    f"$.layers[{pos}].index",
+                    f"repeats index {layer['index']} of $.layers[{seen[layer['index']]}]",
+                    "layer indexes must be unique",
+                )
+            )
+        seen.setdefault(layer["index"], pos)
+    for pos, event in enumerate(data.get("timeline", [])):
+        if event["layer"] >= len(layers):
+            problems.append(
+                Problem(
+                    f"$.timeline[{pos}].layer",
+                    f"is {event['layer']} but there are only {len(layers)} layers",
+                    "use a position in $.layers, or -1 for no layer",
+                )
+            )
+    for pos, series in enumerate(data.get("gpu_metrics", [])):
+        times, values = series.get("times_ms", []), series.get("values", [])
+        if len(times) != len(values):
+            problems.append(
+                Problem(
+                    f"$.gpu_metrics[{pos}]",
+                    f"has {len(times)} times_ms but {len(values)} values",
+                    "write one value per sample time",
+                )
+            )
+    passes = data.get("passes_ms", [])
+    index = data["summary"].get("median_pass_index", 0)
+    if passes and index >= len(passes):
+        problems.append(
+            Problem(
+                "$.summary.median_pass_index",
+                f"is {index} but passes_ms has {len(passes)} entries",
+                "use a position in $.passes_ms",
+            )
+        )
+    return problems[:limit]
