@@ -36,6 +36,7 @@ class Summary:
     median_pass_index: int = 0  # index into passes_ms of the pass whose layers are reported
     optimization: str = ""  # "all" | "disabled" (ORT) or builder optimization level (TRT)
     profiling_overhead_ms: float | None = None  # median with per-node profiling minus median without
+    profiled_median_ms: float | None = None  # median pass with per-node profiling on; layers come from it
     device_memory_bytes: int | None = None  # TensorRT only: ICudaEngine.device_memory_size
     created: str = ""  # ISO-8601 UTC time the report was made
     settings: dict[str, Any] = field(default_factory=dict)  # the activity spec that produced it
