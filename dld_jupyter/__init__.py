@@ -1,0 +1,54 @@
+"""dld_jupyter: design, inspect, edit and profile ONNX models in JupyterLab.
+
+    import dld_jupyter as dld
+    d = dld.open("model.onnx")   # a Designer: canvas, editors, toolbar (displays in a cell)
+    r = dld.profile("model.onnx")  # ONNX Runtime profile on the CPU by default -> Report
+    dld.report(r)                # the report viewer
+
+Everything here is imported lazily so `import dld_jupyter` stays cheap and the core layers
+(document, transforms, activities, reports) stay usable on hosts without Jupyter.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from dld_jupyter._version import __version__
+
+if TYPE_CHECKING:
+    from dld_jupyter.widgets.designer import Designer
+
+__all__ = ["__version__", "new", "open", "profile", "report"]
+
+
+def open(path: str, **options: Any) -> Designer:
+    """Open an ONNX model in a Designer (canvas + editors); displays when it is a cell's last expression."""
+    from dld_jupyter.widgets.designer import open_designer
+
+    return open_designer(path, **options)
+
+
+def new(opset: int | None = None, contrib: bool = False, **options: Any) -> Designer:
+    """Create an empty model (opset 1 ... newest known to the installed onnx; optional com.microsoft ops)."""
+    from dld_jupyter.widgets.designer import new_designer
+
+    return new_designer(opset=opset, contrib=contrib, **options)
+
+
+def profile(model: Any, **options: Any) -> Any:
+    """Profile a model (path, Designer or Document) and return its Report; see `dld profile --help`."""
+    from dld_jupyter.activities.api import profile as run_profile
+
+    designer_document = getattr(model, "document", None)
+    return run_profile(designer_document if designer_document is not None else model, **options)
+
+
+def report(report_or_path: Any, **options: Any) -> Any:
+    """Show a report (a Report or a path to a .dld-report.json / trtexec profile) in the report viewer."""
+    from dld_jupyter.widgets.report_viewer import show_report
+
+    return show_report(report_or_path, **options)
+
+
+def _jupyter_labextension_paths() -> list[dict[str, str]]:
+    return [{"src": "labextension", "dest": "dld-jupyter"}]

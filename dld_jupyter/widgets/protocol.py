@@ -1,0 +1,122 @@
+"""Messages between the kernel and the browser views (js/src/common/protocol.ts, same names).
+
+The kernel owns the graph: views send intents and apply the patches the kernel answers with. Positions travel as
+a binary Float32 buffer (x0, y0, x1, y1, ... in the order of the ids listed), never as JSON lists of numbers.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, TypedDict
+
+NodeKind = Literal["op", "input", "output", "group"]
+TerminalState = Literal["free", "linked", "initializer", "constant", "placeholder"]
+Severity = Literal["error", "warning", "info"]
+
+
+class TerminalData(TypedDict):
+    index: int
+    name: str
+    optional: bool
+    variadic: bool
+    state: TerminalState
+    value: str | None
+
+
+class NodeData(TypedDict):
+    id: str
+    name: str
+    kind: NodeKind
+    op_type: str
+    domain: str
+    category: str
+    composite: bool
+    inputs: list[TerminalData]
+    outputs: list[TerminalData]
+    parent: str | None
+    collapsed: bool
+    child_count: int
+    diagnostic: Severity | None
+    precision: str | None
+    hidden_constant: bool
+    width: float
+    height: float
+
+
+class EdgeData(TypedDict):
+    id: str
+    source: str
+    source_index: int
+    target: str
+    target_index: int
+    value: str
+    label: str | None
+
+
+class GraphSnapshot(TypedDict):
+    nodes: list[NodeData]
+    edges: list[EdgeData]
+
+
+class PaletteOp(TypedDict):
+    name: str
+    domain: str
+    category: str
+    summary: str
+
+
+class SnapshotMessage(TypedDict):
+    kind: Literal["snapshot"]
+    version: int
+    graph: GraphSnapshot
+
+
+class PatchMessage(TypedDict):
+    kind: Literal["patch"]
+    version: int
+    ops: list[dict[str, object]]
+
+
+class ReplyMessage(TypedDict):
+    kind: Literal["reply"]
+    request: int
+    ok: bool
+    error: str | None
+
+
+class FocusMessage(TypedDict):
+    kind: Literal["focus"]
+    ids: list[str]
+
+
+KernelMessage = SnapshotMessage | PatchMessage | ReplyMessage | FocusMessage
+
+IntentAction = Literal[
+    "add_node",
+    "delete",
+    "connect",
+    "disconnect",
+    "add_graph_input",
+    "add_graph_output",
+    "move",
+    "rename",
+    "set_attr",
+    "undo",
+    "redo",
+    "save",
+    "arrange",
+    "copy",
+    "cut",
+    "paste",
+    "expand",
+    "collapse",
+    "toggle_constant",
+    "extract",
+    "check",
+]
+
+
+class IntentMessage(TypedDict):
+    kind: Literal["intent"]
+    request: int
+    action: IntentAction
+    args: dict[str, object]

@@ -1,0 +1,21 @@
+// Bundles the anywidget front-end modules (one ESM file per widget, dependencies inlined: no CDN on air-gapped hubs).
+import { build } from "esbuild";
+
+const entries = { canvas: "src/widgets/canvas/index.ts" };
+const watch = process.argv.includes("--watch");
+
+for (const [name, entry] of Object.entries(entries)) {
+  const options = {
+    entryPoints: { [name]: entry },
+    bundle: true,
+    format: "esm",
+    target: "es2020",
+    minify: !watch,
+    sourcemap: watch ? "inline" : false,
+    outdir: "../dld_jupyter/static",
+    loader: { ".css": "css" },
+    logLevel: "warning",
+  };
+  await build(options);
+}
+console.log(`bundled ${Object.keys(entries).join(", ")} into dld_jupyter/static/`);

@@ -1,0 +1,117 @@
+/**
+ * Messages between the kernel (dld_jupyter/widgets/protocol.py, same names) and the browser views.
+ *
+ * The kernel owns the graph: views send intents and apply the patches the kernel answers with.
+ * Positions travel as a binary Float32 buffer (x0, y0, x1, y1, ... in the order of the ids listed).
+ */
+
+export type NodeKind = "op" | "input" | "output" | "group";
+export type TerminalState = "free" | "linked" | "initializer" | "constant" | "placeholder";
+export type Severity = "error" | "warning" | "info";
+
+export interface TerminalData {
+  index: number;
+  name: string;
+  optional: boolean;
+  variadic: boolean;
+  state: TerminalState;
+  value: string | null; // value (tensor) name bound to it
+}
+
+export interface NodeData {
+  id: string;
+  name: string;
+  kind: NodeKind;
+  op_type: string;
+  domain: string;
+  category: string;
+  composite: boolean;
+  inputs: TerminalData[];
+  outputs: TerminalData[];
+  parent: string | null; // id of the expanded group (name scope / local function) it is drawn in
+  collapsed: boolean; // groups only
+  child_count: number; // groups only: nodes inside, recursively
+  diagnostic: Severity | null; // worst diagnostic bound to the node
+  precision: string | null; // TensorRT layer precision constraint
+  hidden_constant: boolean; // a Constant drawn as a mini constant on its consumer's terminal
+  width: number;
+  height: number;
+}
+
+export interface EdgeData {
+  id: string;
+  source: string;
+  source_index: number; // -1: attached to the node's center (groups)
+  target: string;
+  target_index: number;
+  value: string; // tensor name
+  label: string | null; // inferred shape, after a successful check
+}
+
+export interface GraphSnapshot {
+  nodes: NodeData[];
+  edges: EdgeData[];
+}
+
+/** Kernel -> browser. Buffers: snapshot and add_nodes/move carry the Float32 positions of their nodes / ids. */
+export type KernelMessage =
+  | { kind: "snapshot"; version: number; graph: GraphSnapshot; title: string }
+  | { kind: "patch"; version: number; ops: PatchOp[] }
+  | { kind: "reply"; request: number; ok: boolean; error: string | null; data: Record<string, unknown> | null }
+  | { kind: "focus"; ids: string[] }
+  | { kind: "ops"; ops: PaletteOp[] }
+  | { kind: "export_request"; request: number; format: ExportFormat; background: string; grid: boolean }
+  | { kind: "notice"; level: Severity; text: string };
+
+export type ExportFormat = "png" | "jpg" | "svg";
+
+/** One patch carries at most one positions buffer: the positions of add_nodes (in order) then of move ids. */
+export type PatchOp =
+  | { op: "add_nodes"; nodes: NodeData[] }
+  | { op: "remove_nodes"; ids: string[] }
+  | { op: "update_nodes"; nodes: NodeData[] }
+  | { op: "add_edges"; edges: EdgeData[] }
+  | { op: "remove_edges"; ids: string[] }
+  | { op: "update_edges"; edges: EdgeData[] }
+  | { op: "move"; ids: string[] };
+
+export interface PaletteOp {
+  name: string;
+  domain: string;
+  category: string;
+  summary: string;
+}
+
+/** Browser -> kernel. */
+export type ViewMessage =
+  | { kind: "hello" }
+  | { kind: "intent"; request: number; action: IntentAction; args: Record<string, unknown> }
+  | { kind: "export_result"; request: number; format: string; data: string } // base64 (png/jpg) or SVG text
+  | { kind: "js_error"; message: string };
+
+export type IntentAction =
+  | "add_node"
+  | "delete"
+  | "connect"
+  | "disconnect"
+  | "add_graph_input"
+  | "add_graph_output"
+  | "move" // args.ids; positions in the buffer
+  | "rename"
+  | "set_attr"
+  | "undo"
+  | "redo"
+  | "save"
+  | "arrange"
+  | "copy"
+  | "cut"
+  | "paste"
+  | "expand"
+  | "collapse"
+  | "toggle_constant"
+  | "extract"
+  | "check"
+  | "doc";
+
+/** The MIME type a palette drags: JSON {name, domain}. */
+export const OP_DRAG_MIME = "application/x-dld-op";

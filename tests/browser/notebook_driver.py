@@ -1,0 +1,82 @@
+"""Drive a notebook in a real JupyterLab (or Notebook 7) page: write it, open it, run it, wait for its widgets."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from pathlib import Path
+
+import nbformat
+from playwright.sync_api import Page
+
+from tests.browser.jupyter_server import JupyterServer
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
+
+
+def write_notebook(path: Path, cells: list[str]) -> None:
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [nbformat.v4.new_code_cell(source) for source in cells]
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbformat.write(notebook, path)
+
+
+def open_notebook(page: Page, server: JupyterServer, name: str, app: str = "lab") -> None:
+    server.delete_sessions(name)
+    if app == "lab":
+        url = f"{server.url}/lab/workspaces/{uuid.uuid4().hex}/tree/{name}?reset&token={server.token}"
+    else:
+        url = f"{server.url}/notebooks/{name}?token={server.token}"
+    page.goto(url)
+    page.wait_for_function("() => window.jupyterapp !== undefined", timeout=90_000)
+    wait_kernel_idle(page)
+
+
+def wait_kernel_idle(page: Page, timeout_s: float = 120) -> None:
+    page.wait_for_selector(
+        ".jp-Notebook-ExecutionIndicator[data-status='idle'], .jp-NotebookKernelStatus-idle,"
+        " [data-status='idle']",
+        timeout=timeout_s * 1000,
+        state="attached",
+    )
+
+
+def run_all(page: Page, timeout_s: float = 180) -> None:
+    """Run every cell and wait until each has an execution count; fail with the first error output."""
+    deadline = time.monotonic() + timeout_s
+    tries = 0
+    while True:
+        page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+        # Run All before the kernel is connected is silently ignored: check that prompts moved, else retry.
+        try:
+            page.wait_for_function(
+                """() => [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')]
+                     .some(p => /\\[(\\*|\\d+)\\]/.test(p.textContent || ''))""",
+                timeout=15_000,
+            )
+            break
+        except Exception:
+            tries += 1
+            if tries >= 4 or time.monotonic() > deadline:
+                raise
+    page.wait_for_function(
+        """() => { const prompts = [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')];
+                   return prompts.length > 0 && prompts.every(p => /\\[\\d+\\]/.test(p.textContent || '')); }""",
+        timeout=max(1.0, deadline - time.monotonic()) * 1000,
+    )
+    errors = page.evaluate(
+        """() => [...document.querySelectorAll("[data-mime-type='application/vnd.jupyter.error']")]
+                 .map(e => e.textContent)"""
+    )
+    if errors:
+        raise AssertionError("a notebook cell raised:\n" + "\n".join(errors))
+
+
+def screenshot(page: Page, name: str, selector: str | None = None) -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    if selector:
+        page.locator(selector).first.screenshot(path=str(path))
+    else:
+        page.screenshot(path=str(path))
+    return path
