@@ -72,9 +72,7 @@ class Comparison:
     def only_in(self, position: int) -> list[MatchedLayer]:
         """Layers present in report `position` and in no other report."""
         return [
-            m
-            for m in self.layers
-            if sum(p is not None for p in m.positions) == 1 and m.positions[position] is not None
+            m for m in self.layers if sum(p is not None for p in m.positions) == 1 and m.positions[position] is not None
         ]
 
 
@@ -157,9 +155,7 @@ def compare(reports: Sequence[Report], labels: Sequence[str] | None = None, base
 
 def _types(reports: Sequence[Report], baseline: int) -> list[TypeRow]:
     per_report = [{t.type: t.total_ms for t in time_by_type(r)} for r in reports]
-    kinds = sorted(
-        {k for totals in per_report for k in totals}, key=lambda k: -per_report[baseline].get(k, 0.0)
-    )
+    kinds = sorted({k for totals in per_report for k in totals}, key=lambda k: -per_report[baseline].get(k, 0.0))
     rows = []
     for kind in kinds:
         totals = [t.get(kind, 0.0) for t in per_report]

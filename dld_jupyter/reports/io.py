@@ -33,8 +33,7 @@ def report_from_data(data: object, source: str = "report") -> Report:
     """Validate decoded JSON and build a Report; raises ReportError naming `source` on any problem."""
     if not isinstance(data, dict):
         raise ReportError(
-            f"{source}: a report is a JSON object, found a JSON {type(data).__name__}. "
-            "Is this a dld report file?"
+            f"{source}: a report is a JSON object, found a JSON {type(data).__name__}. Is this a dld report file?"
         )
     fmt = data.get("format")
     if fmt != FORMAT:
@@ -78,9 +77,7 @@ def load_report(path: str | os.PathLike[str]) -> Report:
     """Read, validate and return the report at `path`."""
     file = Path(path)
     if not file.exists():
-        raise ReportError(
-            f"{file}: no such report file. Check the path, or create a report with `dld profile`."
-        )
+        raise ReportError(f"{file}: no such report file. Check the path, or create a report with `dld profile`.")
     if file.is_dir():
         raise ReportError(f"{file}: is a folder, not a report file.")
     try:
@@ -97,9 +94,7 @@ def load_report(path: str | os.PathLike[str]) -> Report:
     except ValueError as exc:
         where = f" (line {exc.lineno}, column {exc.colno})" if isinstance(exc, json.JSONDecodeError) else ""
         msg = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
-        raise ReportError(
-            f"{file}: not JSON{where}: {msg}. Was the file cut short or edited by hand?"
-        ) from exc
+        raise ReportError(f"{file}: not JSON{where}: {msg}. Was the file cut short or edited by hand?") from exc
     return report_from_data(data, str(file))
 
 
@@ -122,19 +117,23 @@ def report_to_json(report: Report) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
-def save_report(report: Report, path: str | os.PathLike[str]) -> Path:
-    """Write `report` to `path` atomically (temporary file beside it, fsync, rename); returns the path."""
+def atomic_write_text(path: str | os.PathLike[str], text: str) -> Path:
+    """Write `text` to `path` through a temporary file beside it, fsync, then rename over the target."""
     file = Path(path)
-    text = report_to_json(report)
     file.parent.mkdir(parents=True, exist_ok=True)
     tmp = file.with_name(file.name + ".tmp")
     try:
-        with open(tmp, "w", encoding="utf-8") as out:
+        with open(tmp, "w", encoding="utf-8", newline="") as out:
             out.write(text)
             out.flush()
             os.fsync(out.fileno())
-        os.replace(tmp, file)
+        os.replace(tmp, file)  # atomic on POSIX and Windows: readers see the old file or the new one
     except OSError as exc:
         tmp.unlink(missing_ok=True)
-        raise ReportError(f"{file}: cannot write the report ({exc.strerror}).") from exc
+        raise ReportError(f"{file}: cannot write ({exc.strerror}).") from exc
     return file
+
+
+def save_report(report: Report, path: str | os.PathLike[str]) -> Path:
+    """Write `report` to `path` atomically (temporary file beside it, fsync, rename); returns the path."""
+    return atomic_write_text(path, report_to_json(report))

@@ -64,9 +64,7 @@ def read_trace(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
     """The events of an ONNX Runtime profile file, with clear errors for anything else."""
     file = Path(path)
     if not file.is_file():
-        raise ReportError(
-            f"{file}: no such ONNX Runtime profile (the file InferenceSession.end_profiling() names)."
-        )
+        raise ReportError(f"{file}: no such ONNX Runtime profile (the file InferenceSession.end_profiling() names).")
     try:
         data = json.loads(file.read_text("utf-8"))
     except (ValueError, UnicodeDecodeError) as exc:
@@ -136,9 +134,7 @@ def _shapes(args: dict[str, Any], key: str) -> tuple[list[list[int | str]], str]
         if isinstance(entry, dict) and entry:
             kind, shape = next(iter(entry.items()))
             first = first or _PRECISIONS.get(str(kind), str(kind).upper())
-            dims.append(
-                [d if isinstance(d, int) else str(d) for d in shape] if isinstance(shape, list) else []
-            )
+            dims.append([d if isinstance(d, int) else str(d) for d in shape] if isinstance(shape, list) else [])
     return dims, first
 
 
@@ -158,9 +154,7 @@ def import_ort_trace(
     """Build a report from an ONNX Runtime profile; `warmup` first runs are left out of the statistics."""
     runs = _runs(read_trace(path))
     if warmup < 0 or warmup >= len(runs):
-        raise ReportError(
-            f"{path}: cannot drop {warmup} warm-up run(s): the profile holds {len(runs)} run(s)."
-        )
+        raise ReportError(f"{path}: cannot drop {warmup} warm-up run(s): the profile holds {len(runs)} run(s).")
     measured = runs[warmup:]
     passes_ms = [run.dur / 1000.0 for run in measured]
     s = spread(passes_ms)
@@ -234,6 +228,4 @@ def import_ort_trace(
         },
     )
     removed = sorted(names - {layer.name for layer in layers}) if names is not None else []
-    return Report(
-        summary=summary, passes_ms=passes_ms, layers=layers, timeline=timeline, removed_nodes=removed
-    )
+    return Report(summary=summary, passes_ms=passes_ms, layers=layers, timeline=timeline, removed_nodes=removed)

@@ -60,6 +60,4 @@ def spread(passes_ms: list[float]) -> Spread:
             f"p90 {p90:.3f} ms is {100 * (p90 / median - 1):.0f}% above the median {median:.3f} ms "
             f"(limit {100 * (UNSTABLE_P90_RATIO - 1):.0f}%)"
         )
-    return Spread(
-        min(passes_ms), median, p90, max(passes_ms), sum(passes_ms) / len(passes_ms), index, stable, note
-    )
+    return Spread(min(passes_ms), median, p90, max(passes_ms), sum(passes_ms) / len(passes_ms), index, stable, note)

@@ -106,9 +106,7 @@ def percent_base_ms(report: Report, full_pass: bool = False) -> float:
     return layer_sum_ms(report)
 
 
-def percentages(
-    report: Report, layers: Sequence[Layer] | None = None, full_pass: bool = False
-) -> list[float]:
+def percentages(report: Report, layers: Sequence[Layer] | None = None, full_pass: bool = False) -> list[float]:
     """Share of each layer (default all) in percent of the sum of layer times or of the full pass."""
     chosen = report.layers if layers is None else layers
     base = percent_base_ms(report, full_pass)
@@ -122,9 +120,7 @@ def select(report: Report, positions: Iterable[int] | None) -> list[Layer]:
     return list(report.layers) if positions is None else [report.layers[p] for p in positions]
 
 
-def summarize(
-    report: Report, positions: Iterable[int] | None = None, full_pass: bool = False
-) -> SelectionSummary:
+def summarize(report: Report, positions: Iterable[int] | None = None, full_pass: bool = False) -> SelectionSummary:
     """Summary of the layers at `positions` (all layers when None)."""
     layers = select(report, positions)
     discrete = {name: value_counts(name, map(read, layers)) for name, read in DISCRETE_COLUMNS.items()}

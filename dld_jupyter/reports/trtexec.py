@@ -43,9 +43,7 @@ def _read_json(path: Pathish, what: str, flag: str) -> Any:
     try:
         return json.loads(file.read_text("utf-8"))
     except (ValueError, UnicodeDecodeError) as exc:
-        raise ReportError(
-            f"{file}: the {what} is not JSON ({exc}). Pass the file trtexec wrote with {flag}."
-        ) from exc
+        raise ReportError(f"{file}: the {what} is not JSON ({exc}). Pass the file trtexec wrote with {flag}.") from exc
 
 
 def parse_precision(format_datatype: str) -> str:
@@ -63,9 +61,7 @@ def _tensor_format(tensor: dict[str, Any]) -> str:
 
 def _dims(tensors: Sequence[Any]) -> list[list[int | str]]:
     return [
-        [d if isinstance(d, int) else str(d) for d in t.get("Dimensions", [])]
-        for t in tensors
-        if isinstance(t, dict)
+        [d if isinstance(d, int) else str(d) for d in t.get("Dimensions", [])] for t in tensors if isinstance(t, dict)
     ]
 
 
@@ -103,9 +99,7 @@ def read_layer_info(path: Pathish) -> dict[str, dict[str, Any]]:
     data = _read_json(path, "layer information", "--exportLayerInfo")
     layers = data.get("Layers") if isinstance(data, dict) else None
     if not isinstance(layers, list):
-        raise ReportError(
-            f'{path}: expected an object with a "Layers" list as trtexec --exportLayerInfo writes.'
-        )
+        raise ReportError(f'{path}: expected an object with a "Layers" list as trtexec --exportLayerInfo writes.')
     info: dict[str, dict[str, Any]] = {}
     for item in layers:
         if isinstance(item, dict) and isinstance(item.get("Name"), str):
@@ -119,9 +113,7 @@ def read_times(path: Pathish) -> list[dict[str, float]]:
     """Per-inference records of an `--exportTimes` file."""
     data = _read_json(path, "timing", "--exportTimes")
     if not isinstance(data, list) or not all(isinstance(d, dict) and "latencyMs" in d for d in data):
-        raise ReportError(
-            f'{path}: expected a list of records with "latencyMs" as trtexec --exportTimes writes.'
-        )
+        raise ReportError(f'{path}: expected a list of records with "latencyMs" as trtexec --exportTimes writes.')
     return [{k: float(v) for k, v in d.items() if isinstance(v, int | float)} for d in data]
 
 
@@ -156,9 +148,7 @@ def _make_layer(index: int, record: dict[str, Any], info: dict[str, Any], onnx: 
     if not kind:  # without --exportLayerInfo, name the overhead kinds we can recognise
         kind = {"reformat": "Reformat", "copy": "Copy"}.get(parsed.kind, "Unknown")
     inputs, outputs = info.get("Inputs", []), info.get("Outputs", [])
-    precision = (
-        parse_precision(_tensor_format(inputs[0])) if inputs and isinstance(inputs[0], dict) else "N/A"
-    )
+    precision = parse_precision(_tensor_format(inputs[0])) if inputs and isinstance(inputs[0], dict) else "N/A"
     from_metadata = metadata_sources(str(info.get("Metadata", "")))
     if onnx is not None:
         nodes = onnx.link(parsed)
@@ -242,8 +232,7 @@ def import_trtexec(
         "layer_times": "medianMs per layer (averageMs when absent); min_ms/max_ms equal it: trtexec "
         "writes one "
         "aggregate per layer",
-        "timeline": "per-layer median times laid end to end per stream: trtexec profiles carry no "
-        "start times",
+        "timeline": "per-layer median times laid end to end per stream: trtexec profiles carry no start times",
         "median_ms": "median of --exportTimes latencyMs"
         if passes
         else "sum of layer times: no --exportTimes file was given",

@@ -1,0 +1,117 @@
+"""Exports of a report: the layer table as CSV, the timeline as a Chrome-trace/Perfetto JSON, a standalone HTML.
+
+The HTML page is built in `html_report` (it is larger); `to_html`/`write_html` are re-exported here so callers
+find every export in one place. Writers are atomic (see io.atomic_write_text).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from dld_jupyter.reports.html_report import to_html
+from dld_jupyter.reports.io import atomic_write_text
+from dld_jupyter.reports.model import Layer, Report
+from dld_jupyter.reports.table import columns, rows
+
+__all__ = ["to_csv", "to_html", "to_trace", "write_csv", "write_html", "write_trace"]
+
+Pathish = str | os.PathLike[str]
+
+
+def to_csv(report: Report, layers: Sequence[Layer] | None = None, full_pass: bool = False) -> str:
+    """The layer table (seed 000 columns) as CSV text; `layers` limits it (e.g. to the filtered rows)."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(columns(report))
+    writer.writerows(rows(report, layers, full_pass))
+    return buffer.getvalue()
+
+
+def write_csv(report: Report, path: Pathish, layers: Sequence[Layer] | None = None, full_pass: bool = False) -> Path:
+    return atomic_write_text(path, to_csv(report, layers, full_pass))
+
+
+def _us(ms: float) -> float:
+    return round(ms * 1000.0, 3)  # trace timestamps are µs; keep ns resolution, drop float noise
+
+
+def to_trace(report: Report) -> dict[str, Any]:
+    """The median pass as a Chrome trace (loadable in ui.perfetto.dev and chrome://tracing).
+
+    One process for the report, one thread per stream with the layers as complete ("X") events, and one
+    counter ("C") track per GPU metric. Event args carry the layer's type, precision, provider and ONNX nodes.
+    """
+    pid = 1
+    s = report.summary
+    events: list[dict[str, Any]] = [
+        {
+            "ph": "M",
+            "pid": pid,
+            "tid": 0,
+            "name": "process_name",
+            "args": {"name": f"{s.model} ({s.backend}, {s.provider})"},
+        },
+    ]
+    streams = sorted({e.stream for e in report.timeline} | {0})
+    for stream in streams:
+        events.append(
+            {"ph": "M", "pid": pid, "tid": stream, "name": "thread_name", "args": {"name": f"Stream {stream}"}}
+        )
+        events.append(
+            {"ph": "M", "pid": pid, "tid": stream, "name": "thread_sort_index", "args": {"sort_index": stream}}
+        )
+    for event in report.timeline:
+        args: dict[str, Any] = {"overhead": event.overhead}
+        if 0 <= event.layer < len(report.layers):
+            layer = report.layers[event.layer]
+            args.update(
+                index=layer.index,
+                type=layer.type,
+                precision=layer.precision,
+                provider=layer.provider,
+                onnx_nodes=layer.onnx_nodes,
+                percent=round(layer.percent, 4),
+            )
+        events.append(
+            {
+                "ph": "X",
+                "pid": pid,
+                "tid": event.stream,
+                "name": event.name,
+                "cat": "overhead" if event.overhead else "layer",
+                "ts": _us(event.start_ms),
+                "dur": _us(event.duration_ms),
+                "args": args,
+            }
+        )
+    for series in report.gpu_metrics:
+        key = f"{series.label} ({series.unit})" if series.unit else series.label
+        for t, v in zip(series.times_ms, series.values, strict=False):
+            events.append({"ph": "C", "pid": pid, "name": series.label, "ts": _us(t), "args": {key: v}})
+    return {
+        "traceEvents": events,
+        "displayTimeUnit": "ms",
+        "otherData": {
+            "model": s.model,
+            "backend": s.backend,
+            "provider": s.provider,
+            "device": s.device,
+            "median_ms": s.median_ms,
+            "passes": s.passes,
+            "timeline": str(s.settings.get("timeline", "median pass")),
+        },
+    }
+
+
+def write_trace(report: Report, path: Pathish) -> Path:
+    return atomic_write_text(path, json.dumps(to_trace(report), ensure_ascii=False))
+
+
+def write_html(report: Report, path: Pathish) -> Path:
+    return atomic_write_text(path, to_html(report))
