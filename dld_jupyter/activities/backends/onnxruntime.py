@@ -1,0 +1,251 @@
+"""ONNX Runtime profiling (seed 000 "Profiling with ONNX Runtime", measured per seed 003).
+
+One run, two sessions on the same inputs:
+1. a plain session: warm-up passes, then N passes timed with perf_counter. Its median pass is the number users
+   trust (`summary.median_ms`), since per-node profiling costs time of its own;
+2. a profiled session (`enable_profiling`): warm-up, N timed passes; ORT's trace gives per-node times, which are
+   reported for its median pass. The difference of the two medians is the profiling overhead.
+With optimization on, the optimized model ORT writes maps fused nodes back to their ONNX sources.
+"""
+
+from __future__ import annotations
+
+import datetime
+import tempfile
+import time
+from collections.abc import Callable
+from contextlib import ExitStack
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import onnx
+
+from dld_jupyter.activities.backends import Reporter
+from dld_jupyter.activities.backends.ort_inputs import Feeds, folder_feeds, random_feeds
+from dld_jupyter.activities.backends.ort_nodes import map_nodes
+from dld_jupyter.activities.backends.ort_report import build_layers
+from dld_jupyter.activities.backends.ort_trace import parse_profile
+from dld_jupyter.activities.errors import RunFailed, SpecError, UnavailableError
+from dld_jupyter.activities.gpu.clocks import locked_clocks
+from dld_jupyter.activities.gpu.nvml import MetricsSampler, device_info
+from dld_jupyter.activities.spec import OrtProfileSpec
+from dld_jupyter.activities.system import cpu_model, system_info
+from dld_jupyter.reports.model import MetricSeries, Report, Summary
+from dld_jupyter.reports.passes import spread
+
+
+def load_ort() -> ModuleType:
+    try:
+        import onnxruntime
+    except ImportError as error:
+        raise UnavailableError(f"onnxruntime is not installed ({error})") from error
+    module: ModuleType = onnxruntime
+    return module
+
+
+def check_provider(ort: ModuleType, spec: OrtProfileSpec) -> None:
+    available = list(ort.get_available_providers())
+    if spec.ort_provider not in available:
+        hint = " (install onnxruntime-gpu for CUDA)" if spec.provider == "cuda" else ""
+        raise UnavailableError(
+            f"{spec.ort_provider} is not available in onnxruntime {ort.__version__}; available: {available}{hint}"
+        )
+
+
+def load_model(spec: OrtProfileSpec, reporter: Reporter) -> tuple[onnx.ModelProto, str | bytes]:
+    """The model's graph (no weights) and what to hand ORT: its path, or bytes when nodes had to be named."""
+    try:
+        model = onnx.load(spec.model, load_external_data=False)
+    except Exception as error:
+        raise SpecError(f"model: {spec.model} is not a readable ONNX model ({error})") from error
+    if all(node.name for node in model.graph.node):
+        return model, spec.model
+    # ORT reports nodes by name: unnamed nodes get "<op>_<index>" names so every layer maps back to a node.
+    for index, node in enumerate(model.graph.node):
+        node.name = node.name or f"{node.op_type}_{index}"
+    reporter.log("some nodes have no name: profiling a copy where they are named <op_type>_<index>", "warning")
+    full = onnx.load(spec.model)
+    for node, named in zip(full.graph.node, model.graph.node, strict=True):
+        node.name = named.name
+    return model, full.SerializeToString()
+
+
+def session_options(ort: ModuleType, spec: OrtProfileSpec, workdir: Path | None, optimized: bool) -> Any:
+    options = ort.SessionOptions()
+    options.log_severity_level = 3  # errors only: warnings would drown the activity log
+    level = ort.GraphOptimizationLevel
+    options.graph_optimization_level = level.ORT_ENABLE_ALL if spec.optimize else level.ORT_DISABLE_ALL
+    options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL  # layer times then add up to the pass
+    if spec.threads:
+        options.intra_op_num_threads = spec.threads
+    if workdir is not None:
+        options.enable_profiling = True
+        options.profile_file_prefix = str(workdir / "ort_profile")
+        if optimized:
+            options.optimized_model_filepath = str(workdir / "optimized.onnx")
+            # Large weights go beside it so models over 2 GB still serialize.
+            options.add_session_config_entry(
+                "session.optimized_model_external_initializers_file_name", "optimized.data"
+            )
+            options.add_session_config_entry("session.optimized_model_external_initializers_min_size_in_bytes", "1024")
+    return options
+
+
+def make_session(ort: ModuleType, source: str | bytes, options: Any, spec: OrtProfileSpec) -> Any:
+    providers: list[Any] = [spec.ort_provider]
+    if spec.provider == "cuda":
+        providers = [(spec.ort_provider, {"device_id": str(spec.device)}), "CPUExecutionProvider"]
+    try:
+        session = ort.InferenceSession(source, options, providers=providers)
+    except Exception as error:
+        if spec.provider == "cuda" and "CUDA" in str(error):
+            raise RunFailed(f"the CUDA execution provider failed to start: {error}") from error
+        raise SpecError(f"model: onnxruntime cannot load {spec.model}: {error}") from error
+    if session.get_providers()[0] != spec.ort_provider:  # ORT silently falls back to the CPU
+        raise UnavailableError(f"{spec.ort_provider} could not be used; the session got {session.get_providers()}")
+    return session
+
+
+def timed_passes(
+    session: Any, feeds: Feeds, count: int, on_pass: Callable[[int], None]
+) -> tuple[list[float], list[float]]:
+    """Wall time (ms) and perf_counter start of each pass; outputs are fetched, so GPU work has finished."""
+    times: list[float] = []
+    starts: list[float] = []
+    for index in range(count):
+        start = time.perf_counter()
+        try:
+            session.run(None, feeds)
+        except Exception as error:
+            raise RunFailed(f"inference failed: {error}") from error
+        end = time.perf_counter()
+        times.append((end - start) * 1000.0)
+        starts.append(start)
+        on_pass(index)
+    return times, starts
+
+
+class _Progress:
+    """Maps a phase's passes onto its share of the whole activity, sending at most ~50 updates per phase."""
+
+    def __init__(self, reporter: Reporter) -> None:
+        self.reporter = reporter
+
+    def phase(self, name: str, low: float, high: float, count: int) -> Callable[[int], None]:
+        self.reporter.progress(low, name)
+        step = max(1, count // 50)
+
+        def on_pass(index: int) -> None:
+            if (index + 1) % step == 0 or index + 1 == count:
+                self.reporter.progress(low + (high - low) * (index + 1) / count, name)
+
+        return on_pass
+
+
+def _feeds(spec: OrtProfileSpec, graph: onnx.GraphProto) -> Feeds:
+    if spec.uses_random_inputs:
+        return random_feeds(graph, spec.batch_size, spec.seed)
+    assert spec.input_folder is not None
+    return folder_feeds(graph, spec.input_folder)
+
+
+def profile_onnxruntime(spec: OrtProfileSpec, reporter: Reporter) -> Report:
+    progress = _Progress(reporter)
+    reporter.progress(0.0, "loading")
+    ort = load_ort()
+    check_provider(ort, spec)
+    model, source = load_model(spec, reporter)
+    feeds = _feeds(spec, model.graph)
+    reporter.log(f"inputs: {', '.join(f'{k} {list(v.shape)} {v.dtype}' for k, v in feeds.items())}")
+    gpu = spec.provider == "cuda"
+    with ExitStack() as stack:
+        if spec.lock_clocks and gpu:
+            stack.enter_context(locked_clocks(spec.device, reporter.log))
+        elif spec.lock_clocks:
+            reporter.log("lock_clocks applies to GPU runs only: ignored on the CPU", "warning")
+        plain = make_session(ort, source, session_options(ort, spec, None, False), spec)
+        timed_passes(plain, feeds, spec.warmup, progress.phase("warm-up", 0.05, 0.1, max(spec.warmup, 1)))
+        passes, _ = timed_passes(plain, feeds, spec.iterations, progress.phase("measuring", 0.1, 0.5, spec.iterations))
+        del plain  # one session in memory at a time
+
+        workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="dld-ort-")))
+        reporter.progress(0.5, "profiling")
+        profiled = make_session(ort, source, session_options(ort, spec, workdir, spec.optimize), spec)
+        timed_passes(profiled, feeds, spec.warmup, progress.phase("warm-up", 0.55, 0.6, max(spec.warmup, 1)))
+        sampler = _start_sampler(spec, reporter) if gpu else None
+        anchor = (time.time_ns() / 1000.0, time.perf_counter())
+        try:
+            prof_passes, prof_starts = timed_passes(
+                profiled, feeds, spec.iterations, progress.phase("profiling", 0.6, 0.95, spec.iterations)
+            )
+        finally:
+            if sampler is not None:
+                sampler.stop()
+        trace = profiled.end_profiling()
+        reporter.progress(0.95, "analysing")
+        runs = parse_profile(trace)[-spec.iterations :]  # warm-up runs were profiled too
+        if len(runs) != spec.iterations:
+            raise RunFailed(f"ORT's profile holds {len(runs)} measured runs, expected {spec.iterations}")
+        optimized_path = workdir / "optimized.onnx"
+        optimized = onnx.load(str(optimized_path), load_external_data=False) if optimized_path.exists() else None
+        if spec.optimize and optimized is None:
+            reporter.log("the optimized model was not written: fused layers are not mapped to ONNX nodes", "warning")
+        plain_spread, prof_spread = spread(passes), spread(prof_passes)
+        executed = [node.name for run in runs for node in run.nodes]
+        node_map = map_nodes(model.graph, optimized.graph if optimized else None, executed)
+        layers, timeline = build_layers(runs, prof_spread.median_index, node_map)
+        metrics: list[MetricSeries] = []
+        if sampler is not None:
+            origin_us = anchor[0] + (prof_starts[prof_spread.median_index] - anchor[1]) * 1e6
+            metrics = sampler.series(origin_us)
+            for note in sampler.notes:
+                reporter.log(note, "warning")
+    system = {**system_info(), "providers": list(ort.get_available_providers())}
+    if gpu:
+        system.update(device_info(spec.device))
+    settings = {k: v for k, v in spec.to_dict().items() if k != "output"}
+    summary = Summary(
+        model=Path(spec.model).stem,
+        model_path=spec.model,
+        backend="onnxruntime",
+        provider=spec.ort_provider,
+        device=str(system.get("gpu", "GPU")) if gpu else f"CPU: {cpu_model()}",
+        median_ms=plain_spread.median_ms,
+        passes=len(passes),
+        warmup_passes=spec.warmup,
+        min_ms=plain_spread.min_ms,
+        p90_ms=plain_spread.p90_ms,
+        max_ms=plain_spread.max_ms,
+        mean_ms=plain_spread.mean_ms,
+        stable=plain_spread.stable,
+        stability_note=plain_spread.note,
+        median_pass_index=plain_spread.median_index,
+        optimization="all" if spec.optimize else "disabled",
+        profiling_overhead_ms=prof_spread.median_ms - plain_spread.median_ms,
+        profiled_median_ms=prof_spread.median_ms,
+        created=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        settings=settings,
+    )
+    reporter.progress(1.0, "done")
+    return Report(
+        summary=summary,
+        passes_ms=passes,
+        layers=layers,
+        timeline=timeline,
+        gpu_metrics=metrics,
+        system=system,
+        removed_nodes=node_map.removed,
+    )
+
+
+def _start_sampler(spec: OrtProfileSpec, reporter: Reporter) -> MetricsSampler | None:
+    if not spec.gpu_metrics:
+        return None
+    sampler = MetricsSampler(spec.device, spec.sampling_ms)
+    try:
+        sampler.start()
+    except UnavailableError as error:
+        reporter.log(f"GPU metrics: {error}", "warning")
+        return None
+    return sampler

@@ -1,0 +1,35 @@
+"""Lock GPU clocks to base for comparable layer times (seed 000 "Lock Clocks to Base"), always restored."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+from dld_jupyter.activities.errors import UnavailableError
+from dld_jupyter.activities.gpu.nvml import Nvml
+
+
+@contextmanager
+def locked_clocks(index: int, log: Callable[[str], None]) -> Iterator[int]:
+    """Lock graphics clocks to the default applications clock, NVML's base clock; yields the MHz locked.
+
+    Raises UnavailableError when NVML or the permission is missing; the reset runs in `finally`, so a failing run,
+    an exception or a cancellation (SIGTERM handled as SystemExit by the worker) never leaves clocks locked.
+    """
+    with Nvml() as nv:
+        handle = nv.handle(index)
+        lib = nv.lib
+        base = int(lib.nvmlDeviceGetDefaultApplicationsClock(handle, lib.NVML_CLOCK_GRAPHICS))
+        try:
+            lib.nvmlDeviceSetGpuLockedClocks(handle, base, base)
+        except Exception as error:
+            raise UnavailableError(f"cannot lock GPU clocks ({error}); run as root or unset lock_clocks") from error
+        log(f"GPU {index} graphics clocks locked to {base} MHz")
+        try:
+            yield base
+        finally:
+            try:
+                lib.nvmlDeviceResetGpuLockedClocks(handle)
+                log(f"GPU {index} clocks restored")
+            except Exception as error:  # report, never mask the run's own outcome
+                log(f"could not reset locked clocks on GPU {index}: {error} (run `nvidia-smi -rgc`)")

@@ -1,0 +1,61 @@
+"""Where an activity runs. A target prepares itself, stages the model and inputs, launches the worker with a spec
+whose paths are valid on the target, and fetches the report back.
+
+The local target runs `python -m dld_jupyter.activities.worker`; the SSH target of a later issue implements the same
+protocol by copying files into its deployment directory and running `dld-prof --worker` there, relaying the worker's
+stdout/stderr (see `protocol`) over the connection.
+"""
+
+from __future__ import annotations
+
+from typing import IO, Protocol
+
+from dld_jupyter.activities.spec import OrtProfileSpec
+
+
+class WorkerProcess(Protocol):
+    """The running worker as the engine sees it (`subprocess.Popen` fits; a remote target wraps its channel)."""
+
+    @property
+    def pid(self) -> int: ...
+
+    @property
+    def stdout(self) -> IO[str] | None: ...
+
+    @property
+    def stderr(self) -> IO[str] | None: ...
+
+    @property
+    def returncode(self) -> int | None: ...
+
+    def poll(self) -> int | None: ...
+
+    def wait(self, timeout: float | None = None) -> int: ...
+
+    def terminate(self) -> None: ...
+
+    def kill(self) -> None: ...
+
+
+class Target(Protocol):
+    name: str  # "localhost", "user@host:22"
+
+    def prepare(self, spec: OrtProfileSpec) -> None:
+        """Check that the activity can run there (files exist, runtime deployed); raise SpecError/UnavailableError."""
+        ...
+
+    def stage(self, spec: OrtProfileSpec) -> OrtProfileSpec:
+        """Copy the model and inputs if needed; return the spec with target-side paths and a staging output path."""
+        ...
+
+    def launch(self, staged: OrtProfileSpec) -> WorkerProcess:
+        """Start the worker on the staged spec; its stdout carries `protocol` messages, its stderr free text."""
+        ...
+
+    def fetch_report(self, staged: OrtProfileSpec, destination: str) -> None:
+        """Place the finished report at `destination` atomically (rename locally, copy-then-rename remotely)."""
+        ...
+
+    def cleanup(self, staged: OrtProfileSpec) -> None:
+        """Remove staged leftovers (partial report, copied inputs); called whatever the outcome."""
+        ...

@@ -1,0 +1,60 @@
+"""The local target: the worker is a child process of the caller on this machine."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+from dld_jupyter.activities.errors import SpecError
+from dld_jupyter.activities.spec import OrtProfileSpec
+
+WORKER_MODULE = "dld_jupyter.activities.worker"
+
+
+class LocalTarget:
+    name = "localhost"
+
+    def prepare(self, spec: OrtProfileSpec) -> None:
+        if not os.path.isfile(spec.model):
+            raise SpecError(f"model: {spec.model} does not exist or is not a file")
+        if spec.input_folder and not os.path.isdir(spec.input_folder):
+            raise SpecError(f"input_folder: {spec.input_folder} is not a directory")
+        out_dir = Path(spec.report_path()).parent
+        if not out_dir.is_dir():
+            raise SpecError(f"output: the folder {out_dir} does not exist")
+
+    def stage(self, spec: OrtProfileSpec) -> OrtProfileSpec:
+        # Files are already here; only the report goes to a private partial file that fetch_report renames.
+        final = Path(spec.report_path())
+        partial = final.with_name(f".{final.name}.{uuid.uuid4().hex[:8]}.partial")
+        return dataclasses.replace(spec, output=str(partial))
+
+    def launch(self, staged: OrtProfileSpec) -> subprocess.Popen[str]:
+        env = dict(os.environ)
+        # The worker must import this very package, installed or not (running from a checkout).
+        root = str(Path(__file__).resolve().parents[3])
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH", "")) if p)
+        env.setdefault("PYTHONUNBUFFERED", "1")
+        process = subprocess.Popen(
+            [sys.executable, "-m", WORKER_MODULE, "-"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+            start_new_session=True,  # a Ctrl-C in the caller's terminal is the engine's to handle, not the worker's
+        )
+        assert process.stdin is not None
+        process.stdin.write(staged.to_json())
+        process.stdin.close()
+        return process
+
+    def fetch_report(self, staged: OrtProfileSpec, destination: str) -> None:
+        os.replace(staged.report_path(), destination)
+
+    def cleanup(self, staged: OrtProfileSpec) -> None:
+        Path(staged.report_path()).unlink(missing_ok=True)

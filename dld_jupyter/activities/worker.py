@@ -1,0 +1,71 @@
+"""The worker process: `python -m dld_jupyter.activities.worker SPEC.json` (or `-` for stdin).
+
+Runs one activity and speaks `protocol` on stdout; anything native code prints goes to stderr instead, so the
+message stream stays clean. Exit status: 0 done, 1 failed, 2 bad input, 3 unavailable (as `dld`'s exit codes).
+A crash or a kill of this process is the engine's to report: nothing here has to survive it.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import traceback
+from collections.abc import Sequence
+from pathlib import Path
+from types import FrameType
+
+from dld_jupyter.activities.errors import BAD_INPUT, FAILED, UNAVAILABLE, ActivityError
+from dld_jupyter.activities.protocol import Channel
+
+EXIT_CODES = {FAILED: 1, BAD_INPUT: 2, UNAVAILABLE: 3}
+
+
+def _protocol_stream() -> Channel:
+    """Keep the real stdout for messages and point fd 1 (and sys.stdout) at stderr."""
+    sys.stdout.flush()
+    channel_fd = os.dup(1)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    return Channel(os.fdopen(channel_fd, "w", encoding="utf-8", buffering=1))
+
+
+def _on_terminate(signum: int, frame: FrameType | None) -> None:
+    # Cancellation: unwind so `finally` blocks run (GPU clocks get reset, temp files go).
+    raise SystemExit(128 + signum)
+
+
+def run(spec_text: str, channel: Channel) -> int:
+    from dld_jupyter.activities.backends import run_backend
+    from dld_jupyter.activities.spec import spec_from_json
+    from dld_jupyter.reports.io import save_report
+
+    try:
+        spec = spec_from_json(spec_text)
+        report = run_backend(spec, channel)
+        channel.progress(1.0, "writing report")
+        save_report(report, spec.report_path())
+    except ActivityError as error:
+        channel.send("error", kind=error.kind, message=str(error))
+        return EXIT_CODES[error.kind]
+    except Exception as error:  # a bug or a runtime error: report it with its traceback in the log
+        channel.log(traceback.format_exc(), "error")
+        channel.send("error", kind=FAILED, message=f"{type(error).__name__}: {error}")
+        return EXIT_CODES[FAILED]
+    channel.send("done", report=spec.report_path())
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if len(args) != 1:
+        print("usage: python -m dld_jupyter.activities.worker SPEC.json|-", file=sys.stderr)
+        return EXIT_CODES[BAD_INPUT]
+    spec_text = sys.stdin.read() if args[0] == "-" else Path(args[0]).read_text(encoding="utf-8")
+    channel = _protocol_stream()
+    signal.signal(signal.SIGTERM, _on_terminate)
+    return run(spec_text, channel)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
