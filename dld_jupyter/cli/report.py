@@ -1,0 +1,278 @@
+"""`dld report`: read, export, compare and import profiling reports from the command line.
+
+REPORT may be a dld report, a trtexec --exportProfile JSON or an ONNX Runtime profile JSON (detected by content).
+Exit codes: 0 done, 2 bad input (unreadable or invalid file, bad arguments), 1 failed otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from dld_jupyter.cli.exit_codes import ExitCode
+from dld_jupyter.reports.compare import Comparison, compare
+from dld_jupyter.reports.export import write_csv, write_html, write_trace
+from dld_jupyter.reports.io import ReportError, save_report
+from dld_jupyter.reports.model import Report
+from dld_jupyter.reports.open import open_report
+from dld_jupyter.reports.recommendations import recommend
+from dld_jupyter.reports.stats import NameFilter, layer_sum_ms, time_by_type, top_layers
+
+NAME_WIDTH = 72
+
+
+def _text_table(headers: Sequence[str], rows: Sequence[Sequence[object]], right: Sequence[int] = ()) -> str:
+    """Plain aligned columns; `right` lists the columns to right-align (numbers)."""
+    cells = [[str(h) for h in headers]] + [[str(c) for c in row] for row in rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
+    lines = []
+    for row in cells:
+        parts = [c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths, strict=True))]
+        lines.append("  " + "  ".join(parts).rstrip())
+    return "\n".join(lines)
+
+
+def _short(name: str, width: int = NAME_WIDTH) -> str:
+    return name if len(name) <= width else name[: width - 1] + "…"
+
+
+def format_summary(report: Report) -> str:
+    s = report.summary
+    where = ("Inference Device", s.device) if s.backend == "tensorrt" else ("Execution Provider", s.provider)
+    spread = f"min {s.min_ms:.4f} / p90 {s.p90_ms:.4f} / max {s.max_ms:.4f} ms"
+    stability = "stable" if s.stable else f"UNSTABLE: {s.stability_note}"
+    rows: list[tuple[str, object]] = [
+        ("Network Name", s.model),
+        ("Backend", s.backend),
+        where,
+        ("Median Inference Time", f"{s.median_ms:.4f} ms ({spread}; {stability})"),
+        ("Inference Passes", s.passes),
+        ("Layers", f"{len(report.layers)} (sum of layer times {layer_sum_ms(report):.4f} ms)"),
+    ]
+    if s.device_memory_bytes is not None:
+        rows.append(("Device Memory Required", f"{s.device_memory_bytes / 2**20:.1f} MiB"))
+    if s.profiling_overhead_ms is not None:
+        rows.append(("Profiling Overhead", f"{s.profiling_overhead_ms:.4f} ms"))
+    if "timeline" in s.settings:
+        rows.append(("Timeline", s.settings["timeline"]))
+    return "Network Summary\n" + _text_table(("Field", "Value"), rows)
+
+
+def format_report(report: Report, top: int = 10) -> str:
+    """The triage of seed 000 as text: summary, top layers, time by type, recommendations."""
+    slow = top_layers(report, top)
+    layer_rows = [
+        (layer.index, f"{layer.median_ms:.4f}", f"{layer.percent:.2f}", layer.type, layer.precision, _short(layer.name))
+        for layer in slow
+    ]
+    type_rows = [
+        (t.type, t.count, f"{t.total_ms:.4f}", f"{t.total_percent:.2f}", f"{t.mean_ms:.4f}")
+        for t in sorted(time_by_type(report), key=lambda t: -t.total_ms)
+    ]
+    parts = [
+        format_summary(report),
+        f"Top {len(slow)} layers\n"
+        + _text_table(("#", "Time (ms)", "Time (%)", "Type", "Precision", "Name"), layer_rows, (0, 1, 2)),
+        "Time by layer type\n"
+        + _text_table(("Type", "Layers", "Total (ms)", "Total (%)", "Mean (ms)"), type_rows, (1, 2, 3, 4)),
+    ]
+    found = recommend(report)
+    if found:
+        parts.append(
+            "Recommendations\n" + "\n".join(f"  [{r.severity}] {r.problem}\n      -> {r.advice}" for r in found)
+        )
+    return "\n\n".join(parts) + "\n"
+
+
+def format_comparison(result: Comparison, top: int = 10) -> str:
+    base = result.labels[result.baseline]
+    rows = [
+        (
+            r.label,
+            r.model,
+            r.backend,
+            r.provider,
+            f"{r.median_ms:.4f}",
+            f"{r.diff_ms:+.4f}",
+            "" if r.diff_percent is None else f"{r.diff_percent:+.1f}",
+            r.layers,
+            "yes" if r.stable else "no",
+        )
+        for r in result.summaries
+    ]
+    parts = [
+        f"Reports (baseline: {base})\n"
+        + _text_table(
+            ("Report", "Model", "Backend", "Provider", "Median (ms)", "Diff (ms)", "Diff (%)", "Layers", "Stable"),
+            rows,
+            (4, 5, 6, 7),
+        ),
+    ]
+    matched = [m for m in result.layers if any(d for d in m.diffs_ms if d)]
+    matched.sort(key=lambda m: -max(abs(d) for d in m.diffs_ms if d is not None))
+    layer_rows = [
+        (_short(m.name, 56), m.type, *("-" if t is None else f"{t:.4f}" for t in m.times_ms)) for m in matched[:top]
+    ]
+    missing = sum(1 for m in result.layers if any(p is None for p in m.positions))
+    parts.append(
+        f"Layers with the largest differences (matched by name and type; {missing} not in every report)\n"
+        + _text_table(
+            ("Name", "Type", *(f"{label} (ms)" for label in result.labels)),
+            layer_rows,
+            range(2, 2 + len(result.labels)),
+        )
+    )
+    type_rows = [(t.type, *(f"{v:.4f}" for v in t.totals_ms)) for t in result.types]
+    parts.append(
+        "Time by layer type (total ms)\n"
+        + _text_table(("Type", *result.labels), type_rows, range(1, 1 + len(result.labels)))
+    )
+    return "\n\n".join(parts) + "\n"
+
+
+def _labels(paths: Sequence[str]) -> list[str]:
+    stems = [Path(p).name.removesuffix(".json").removesuffix(".dld-report") for p in paths]
+    return stems if len(set(stems)) == len(stems) else list(paths)
+
+
+def _show(args: argparse.Namespace) -> int:
+    sys.stdout.write(format_report(open_report(args.report), args.top))
+    return ExitCode.OK
+
+
+def _export(args: argparse.Namespace) -> int:
+    report = open_report(args.report)
+    if args.command == "csv":
+        chosen = None
+        if args.filter:
+            chosen = [report.layers[i] for i in NameFilter(report.layers)(args.filter)]
+        path = write_csv(report, args.output, chosen, args.full_pass)
+    elif args.command == "html":
+        path = write_html(report, args.output)
+    else:
+        path = write_trace(report, args.output)
+    print(f"wrote {path}")
+    return ExitCode.OK
+
+
+def _compare(args: argparse.Namespace) -> int:
+    labels = _labels(args.reports)
+    baseline = 0
+    if args.baseline is not None:
+        choices = list(args.reports) + labels
+        if args.baseline not in choices:
+            print(
+                f"dld report compare: error: --baseline {args.baseline!r} is not one of the reports given "
+                f"({', '.join(labels)})",
+                file=sys.stderr,
+            )
+            return ExitCode.BAD_INPUT
+        baseline = choices.index(args.baseline) % len(args.reports)
+    reports = [open_report(p) for p in args.reports]
+    sys.stdout.write(format_comparison(compare(reports, labels, baseline), args.top))
+    return ExitCode.OK
+
+
+def _import_trtexec(args: argparse.Namespace) -> int:
+    from dld_jupyter.reports.trtexec import import_trtexec
+
+    report = import_trtexec(args.profile, args.layers, args.times, args.model, args.metadata or ())
+    print(f"wrote {save_report(report, args.output)} ({len(report.layers)} layers)")
+    return ExitCode.OK
+
+
+def _import_ort(args: argparse.Namespace) -> int:
+    from dld_jupyter.reports.ort_trace import import_ort_trace
+
+    report = import_ort_trace(args.trace, args.model, args.warmup)
+    print(f"wrote {save_report(report, args.output)} ({len(report.layers)} layers, {report.summary.passes} passes)")
+    return ExitCode.OK
+
+
+def _guarded(func: Any) -> Any:
+    """Turn a ReportError into a one-paragraph message and exit code 2 (bad input) instead of a traceback."""
+
+    def run(args: argparse.Namespace) -> int:
+        try:
+            return int(func(args))
+        except ReportError as exc:
+            print(f"dld report {args.command}: error: {exc}", file=sys.stderr)
+            return int(ExitCode.BAD_INPUT)
+
+    return run
+
+
+def register(subparsers: Any) -> None:
+    report = subparsers.add_parser(
+        "report",
+        help="show, export, compare and import profiling reports",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    verbs = report.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    show = verbs.add_parser("show", help="summary, top layers, time by type and recommendations as text")
+    show.add_argument("report", metavar="REPORT")
+    show.add_argument("--top", type=int, default=10, help="how many of the slowest layers to list (default 10)")
+    show.set_defaults(func=_guarded(_show))
+
+    for name, what in (
+        ("csv", "the layer table as CSV"),
+        ("html", "a standalone HTML page (no network needed)"),
+        ("trace", "the median-pass timeline as Chrome-trace JSON (open in ui.perfetto.dev)"),
+    ):
+        sub = verbs.add_parser(name, help=f"write {what}")
+        sub.add_argument("report", metavar="REPORT")
+        sub.add_argument("-o", "--output", required=True, metavar="FILE", help="file to write")
+        if name == "csv":
+            sub.add_argument("--filter", default="", help="only layers whose name contains this (any case)")
+            sub.add_argument(
+                "--full-pass",
+                action="store_true",
+                help="percentages of the full pass time instead of the sum of layer times",
+            )
+        sub.set_defaults(func=_guarded(_export))
+
+    comp = verbs.add_parser("compare", help="compare reports layer by layer against a baseline")
+    comp.add_argument("reports", nargs="+", metavar="REPORT", help="two or more reports")
+    comp.add_argument(
+        "--baseline", help="the report (as given, or its file name) the others are compared to; default the first"
+    )
+    comp.add_argument("--top", type=int, default=10, help="how many differing layers to list (default 10)")
+    comp.set_defaults(func=_guarded(_compare_checked))
+
+    trt = verbs.add_parser("import-trtexec", help="convert trtexec output files into a dld report")
+    trt.add_argument("profile", metavar="PROFILE.json", help="trtexec --exportProfile output")
+    trt.add_argument(
+        "--layers",
+        metavar="LAYERINFO.json",
+        help="trtexec --exportLayerInfo output (types, "
+        "dimensions, precisions; build with --profilingVerbosity=detailed)",
+    )
+    trt.add_argument("--times", metavar="TIMES.json", help="trtexec --exportTimes output (per-pass times)")
+    trt.add_argument("--model", metavar="MODEL.onnx", help="the ONNX model, to link layers to its nodes")
+    trt.add_argument(
+        "--metadata",
+        metavar="META.json",
+        action="append",
+        help="TREx metadata JSON (device, build options); repeatable",
+    )
+    trt.add_argument("-o", "--output", required=True, metavar="REPORT.json", help="report file to write")
+    trt.set_defaults(func=_guarded(_import_trtexec))
+
+    ort = verbs.add_parser("import-ort", help="convert an ONNX Runtime profile (enable_profiling) into a report")
+    ort.add_argument("trace", metavar="TRACE.json", help="the JSON that InferenceSession.end_profiling() wrote")
+    ort.add_argument("--model", metavar="MODEL.onnx", help="the ONNX model, to link layers to its nodes")
+    ort.add_argument("--warmup", type=int, default=0, help="runs at the start to leave out as warm-up (default 0)")
+    ort.add_argument("-o", "--output", required=True, metavar="REPORT.json", help="report file to write")
+    ort.set_defaults(func=_guarded(_import_ort))
+
+
+def _compare_checked(args: argparse.Namespace) -> int:
+    if len(args.reports) < 2:
+        print("dld report compare: error: give at least two reports", file=sys.stderr)
+        return int(ExitCode.BAD_INPUT)
+    return _compare(args)
