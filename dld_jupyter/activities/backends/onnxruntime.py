@@ -170,7 +170,7 @@ def profile_onnxruntime(spec: OrtProfileSpec, reporter: Reporter) -> Report:
         del plain  # one session in memory at a time
 
         workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="dld-ort-")))
-        reporter.progress(0.5, "profiling")
+        reporter.progress(0.5, "starting profiler")
         profiled = make_session(ort, source, session_options(ort, spec, workdir, spec.optimize), spec)
         timed_passes(profiled, feeds, spec.warmup, progress.phase("warm-up", 0.55, 0.6, max(spec.warmup, 1)))
         sampler = _start_sampler(spec, reporter) if gpu else None
@@ -227,7 +227,7 @@ def profile_onnxruntime(spec: OrtProfileSpec, reporter: Reporter) -> Report:
         created=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         settings=settings,
     )
-    reporter.progress(1.0, "done")
+    reporter.progress(0.98, "building report")
     return Report(
         summary=summary,
         passes_ms=passes,

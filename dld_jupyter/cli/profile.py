@@ -1,0 +1,175 @@
+"""`dld profile MODEL [options] -o REPORT.json`: profile an ONNX model with ONNX Runtime and write a dld report.
+
+The run happens in a worker process (a crash of the runtime is reported, not fatal). Progress goes to stderr;
+with --json a single JSON object describing the outcome goes to stdout. Exit codes: 0 done, 1 the run failed
+(runtime error, crash, cancelled), 2 bad input (arguments, model, input data), 3 backend or provider unavailable.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from dld_jupyter.activities.engine import run_activity
+from dld_jupyter.activities.errors import BAD_INPUT, UNAVAILABLE, SpecError
+from dld_jupyter.activities.result import ActivityResult, LogLine, Progress
+from dld_jupyter.activities.spec import OrtProfileSpec
+from dld_jupyter.cli.exit_codes import ExitCode
+
+
+def add_profile_options(parser: argparse.ArgumentParser) -> None:
+    """The options of the ONNX Runtime profile activity (seed 000), shared by `dld profile` and `dld-prof`."""
+    parser.add_argument("model", help="path of the ONNX model to profile")
+    parser.add_argument("-o", "--output", metavar="REPORT.json", help="report path (default: <model>.dld-report.json)")
+    parser.add_argument("--backend", default="onnxruntime", choices=["onnxruntime"], help="inference framework")
+    parser.add_argument("--provider", default="cpu", choices=["cpu", "cuda"], help="execution provider (default cpu)")
+    parser.add_argument("-n", "--iterations", type=int, default=100, help="measured passes (default 100)")
+    parser.add_argument("--warmup", type=int, default=10, help="warm-up passes, not measured (default 10)")
+    parser.add_argument(
+        "--optimize",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="graph optimization: ORT_ENABLE_ALL when on, ORT_DISABLE_ALL when off (default on)",
+    )
+    parser.add_argument(
+        "--random-inputs",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="random input data, free dimensions treated as 1 (default: on unless --input-folder is given)",
+    )
+    parser.add_argument(
+        "--input-folder", metavar="DIR", help="folder with one TensorProto <input name>.pb per model input"
+    )
+    parser.add_argument(
+        "--batch-size", type=int, help="inferred batch: fills a single leading free input dimension (random inputs)"
+    )
+    parser.add_argument("--device", type=int, default=0, help="GPU index for the CUDA provider and metrics")
+    parser.add_argument("--seed", type=int, default=0, help="random input data seed (default 0)")
+    parser.add_argument("--threads", type=int, default=0, help="ORT intra-op threads (default 0: ORT decides)")
+    parser.add_argument(
+        "--gpu-metrics",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="sample NVML/GPM GPU metrics during the passes of a CUDA run (default on)",
+    )
+    parser.add_argument("--lock-clocks", action="store_true", help="lock GPU clocks to base during the run")
+    parser.add_argument(
+        "--sampling-ms", type=float, default=100.0, help="GPM metric sampling interval, ms (at least 100)"
+    )
+
+
+def spec_from_args(args: argparse.Namespace) -> OrtProfileSpec:
+    return OrtProfileSpec(
+        model=args.model,
+        iterations=args.iterations,
+        warmup=args.warmup,
+        provider=args.provider,
+        optimize=args.optimize,
+        random_inputs=args.random_inputs,
+        input_folder=args.input_folder,
+        batch_size=args.batch_size,
+        device=args.device,
+        output=args.output,
+        seed=args.seed,
+        threads=args.threads,
+        gpu_metrics=args.gpu_metrics,
+        lock_clocks=args.lock_clocks,
+        sampling_ms=args.sampling_ms,
+    )
+
+
+def exit_code(result: ActivityResult) -> ExitCode:
+    if result.ok:
+        return ExitCode.OK
+    return {BAD_INPUT: ExitCode.BAD_INPUT, UNAVAILABLE: ExitCode.UNAVAILABLE}.get(
+        result.error_kind or "", ExitCode.FAILED
+    )
+
+
+class StderrProgress:
+    """One updating progress line on a terminal, one line per phase otherwise; warnings and errors printed."""
+
+    def __init__(self, quiet: bool = False) -> None:
+        self.quiet = quiet
+        self.tty = sys.stderr.isatty()
+        self.phase = ""
+
+    def progress(self, progress: Progress) -> None:
+        if self.quiet:
+            return
+        if self.tty:
+            print(f"\r{progress.phase:<14} {100 * progress.fraction:5.1f}%", end="", file=sys.stderr, flush=True)
+        elif progress.phase != self.phase:
+            print(f"{progress.phase}...", file=sys.stderr, flush=True)
+        self.phase = progress.phase
+
+    def log(self, line: LogLine) -> None:
+        if line.level in ("warning", "error") and not self.quiet:
+            print(f"\n{line.level}: {line.message}" if self.tty else f"{line.level}: {line.message}", file=sys.stderr)
+
+    def finish(self) -> None:
+        if self.tty and not self.quiet and self.phase:
+            print(file=sys.stderr)
+
+
+def run_spec(spec: OrtProfileSpec, quiet: bool) -> ActivityResult:
+    display = StderrProgress(quiet)
+    try:
+        return run_activity(spec, on_progress=display.progress, on_log=display.log)
+    finally:
+        display.finish()
+
+
+def outcome(result: ActivityResult) -> dict[str, Any]:
+    return {
+        "status": result.status.value,
+        "report": result.report_path,
+        "error": result.error,
+        "error_kind": result.error_kind,
+        "exit_code": int(exit_code(result)),
+        "duration_s": round(result.duration_s, 3),
+    }
+
+
+def _run(args: argparse.Namespace) -> int:
+    try:
+        spec = spec_from_args(args)
+    except SpecError as error:
+        return _fail(args, str(error), ExitCode.BAD_INPUT)
+    result = run_spec(spec, quiet=args.json)
+    code = exit_code(result)
+    if args.json:
+        data = outcome(result)
+        if result.ok and result.report_path:
+            from dld_jupyter.reports.io import load_report
+
+            summary = load_report(result.report_path).summary
+            data["summary"] = {k: v for k, v in vars(summary).items() if k != "settings"}
+        print(json.dumps(data, indent=2))
+    elif result.ok:
+        print(f"report: {result.report_path}")
+    else:
+        print(f"dld profile: {result.status.value}: {result.error}", file=sys.stderr)
+    return int(code)
+
+
+def _fail(args: argparse.Namespace, message: str, code: ExitCode) -> int:
+    if getattr(args, "json", False):
+        print(json.dumps({"status": "failed", "error": message, "error_kind": BAD_INPUT, "exit_code": int(code)}))
+    else:
+        print(f"dld profile: {message}", file=sys.stderr)
+    return int(code)
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "profile",
+        help="profile an ONNX model with ONNX Runtime into a report",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_profile_options(parser)
+    parser.add_argument("--json", action="store_true", help="print the outcome as one JSON object on stdout")
+    parser.set_defaults(func=_run)
