@@ -1,0 +1,297 @@
+"""Document: one ONNX model being edited, with its history, save point, path, read-model and events.
+
+The document is the only writer of its model: every edit below runs as commands inside a transaction, is one undo
+step (or part of the caller's ``transaction``), and leaves the model unchanged when refused (DocumentError).
+See docs/document-api.md for the contract.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pathlib
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import Any
+
+import onnx_ir as ir
+
+from . import graph_edits as g
+from . import io
+from . import value_edits as v
+from .commands import Command, Context, SetPositions
+from .errors import DocumentError
+from .events import Changes, DiagnosticsChanged, DirtyChanged, Event
+from .history import History
+from .ids import IdMap
+from .metadata import POSITIONS_KEY, decode_positions, encode_positions
+from .names import NameIndex
+from .views import EdgeView, NodeView, ReadModel
+
+Subscriber = Callable[[list[Event]], None]
+
+
+class Document:
+    """An editable ONNX model. Create with ``Document.open(path)`` or ``Document.new(opset=...)``."""
+
+    def __init__(self, model: ir.Model, path: pathlib.Path | None = None) -> None:
+        self._ctx = Context(model, IdMap(), NameIndex(model.graph))
+        self._ctx.positions.update(decode_positions(model, self._ctx.ids))
+        self._history = History()
+        self._subscribers: list[Subscriber] = []
+        self.path: pathlib.Path | None = path
+        self.inferred: dict[str, tuple[str | None, list[int | str] | None]] = {}
+        self.diagnostics: list[Any] = []
+
+    # ------------------------------------------------------------ files
+    @classmethod
+    def open(cls, path: str | os.PathLike[str]) -> Document:
+        """Open an .onnx file (structure only: external tensors stay on disk until used)."""
+        file = pathlib.Path(path)
+        return cls(io.load(file), file)
+
+    @classmethod
+    def new(cls, opset: int = 21, contrib: bool = False, name: str = "model") -> Document:
+        """An empty model importing ai.onnx ``opset`` (and com.microsoft 1 with ``contrib``)."""
+        newest = io.newest_opset()
+        if not isinstance(opset, int) or not 1 <= opset <= newest:
+            raise DocumentError("Create a model", f"opset {opset!r} is not in 1..{newest}.", f"Pick 1..{newest}.")
+        opsets = {"": opset}
+        if contrib:
+            opsets["com.microsoft"] = 1
+        graph = ir.Graph([], [], nodes=[], opset_imports=opsets, name=name)
+        model = ir.Model(
+            graph, ir_version=io.ir_version_for_opset(opset), producer_name="dld_jupyter", producer_version="0"
+        )
+        return cls(model)
+
+    def save(self, path: str | os.PathLike[str] | None = None) -> None:
+        """Save atomically to ``path`` (save as) or to the document's path."""
+        target = pathlib.Path(path) if path is not None else self.path
+        if target is None:
+            raise DocumentError("Save", "the document has no file yet.", "Pass a path: doc.save('model.onnx').")
+        positions = encode_positions(self.model.graph, self._ctx.ids, self._ctx.positions)
+        io.save(self.model, target, {POSITIONS_KEY: positions})
+        self.path = target
+        was_dirty = self.dirty
+        self._history.mark_saved()
+        if was_dirty:
+            self._emit([DirtyChanged(False)])
+
+    @property
+    def name(self) -> str:
+        if self.path is not None:
+            return self.path.stem
+        return self.model.graph.name or "untitled"
+
+    @property
+    def model(self) -> ir.Model:
+        """The onnx-ir model. Read it; never mutate it outside the document's edits."""
+        return self._ctx.model
+
+    # ------------------------------------------------------------ read-model
+    def _read(self) -> ReadModel:
+        return ReadModel(self.model, self._ctx.ids, self._ctx.positions, self.inferred)
+
+    def nodes(self) -> list[NodeView]:
+        return self._read().nodes()
+
+    def node(self, node_id: str) -> NodeView:
+        return self._read().node(node_id)
+
+    def edges(self) -> list[EdgeView]:
+        return self._read().edges()
+
+    def node_id(self, node: ir.Node) -> str:
+        """The UI id of an ir node of the graph (for transforms that walk ``doc.model``)."""
+        return self._ctx.ids.node_id(node)
+
+    def value_id(self, value: ir.Value) -> str:
+        return self._ctx.ids.value_id(value)
+
+    # ------------------------------------------------------------ history
+    @property
+    def dirty(self) -> bool:
+        return self._history.dirty
+
+    @property
+    def can_undo(self) -> bool:
+        return self._history.can_undo
+
+    @property
+    def can_redo(self) -> bool:
+        return self._history.can_redo
+
+    @property
+    def history(self) -> list[str]:
+        return self._history.labels
+
+    @property
+    def history_index(self) -> int:
+        return self._history.index
+
+    def subscribe(self, callback: Subscriber) -> Callable[[], None]:
+        """Call ``callback(events)`` after every committed step, undo and redo; returns the unsubscriber."""
+        self._subscribers.append(callback)
+
+        def unsubscribe() -> None:
+            with contextlib.suppress(ValueError):
+                self._subscribers.remove(callback)
+
+        return unsubscribe
+
+    def _emit(self, events: list[Event]) -> None:
+        if events:
+            for callback in list(self._subscribers):
+                callback(events)
+
+    def _finish(self, changes: Changes, was_dirty: bool) -> None:
+        events = changes.events()
+        if self.dirty != was_dirty:
+            events.append(DirtyChanged(self.dirty))
+        self._emit(events)
+
+    @contextlib.contextmanager
+    def transaction(self, label: str) -> Iterator[None]:
+        """Group the edits made inside into one undo step; on an exception every one of them is undone."""
+        outer = not self._history.in_transaction
+        was_dirty = self.dirty
+        if outer:
+            self._ctx.changes = Changes()
+        self._history.begin(label)
+        ok = False
+        try:
+            yield
+            ok = True
+        finally:
+            self._history.end(self._ctx, ok)
+            if outer:
+                changes, self._ctx.changes = self._ctx.changes, Changes()
+                if ok:
+                    self._finish(changes, was_dirty)
+
+    def _do(self, command: Command) -> None:
+        self._history.do(self._ctx, command)
+
+    def undo(self) -> str:
+        """Undo the last step; returns its label."""
+        return self._travel(self._history.can_undo, self._history.undo, "Undo")
+
+    def redo(self) -> str:
+        """Redo the last undone step; returns its label."""
+        return self._travel(self._history.can_redo, self._history.redo, "Redo")
+
+    def _travel(self, possible: bool, move: Callable[[Context], str], what: str) -> str:
+        if not possible:
+            raise DocumentError(what, "there is nothing to " + what.lower() + ".", "Check can_undo/can_redo.")
+        was_dirty = self.dirty
+        self._ctx.changes = Changes()
+        try:
+            label = move(self._ctx)
+        finally:
+            changes, self._ctx.changes = self._ctx.changes, Changes()
+        self._finish(changes, was_dirty)
+        return label
+
+    # ------------------------------------------------------------ edits
+    def add_node(
+        self, op_type: str, domain: str = "", name: str | None = None, position: tuple[float, float] | None = None
+    ) -> str:
+        with self.transaction(f"Add {op_type}"):
+            return g.add_node(self._ctx, self._do, op_type, domain, name, position)
+
+    def remove_nodes(self, node_ids: Iterable[str]) -> None:
+        ids = list(node_ids)
+        with self.transaction(f"Remove {len(ids)} node{'s' if len(ids) != 1 else ''}"):
+            g.remove_nodes(self._ctx, self._do, ids)
+
+    def connect(self, src_id: str, src_index: int, dst_id: str, dst_index: int) -> None:
+        with self.transaction("Connect"):
+            g.connect(self._ctx, self._do, src_id, src_index, dst_id, dst_index)
+
+    def disconnect(self, dst_id: str, dst_index: int) -> None:
+        with self.transaction("Disconnect"):
+            g.disconnect(self._ctx, self._do, dst_id, dst_index)
+
+    def add_graph_input(
+        self, node_id: str, input_index: int, name: str | None = None, dtype: Any = None, shape: Any = None
+    ) -> str:
+        with self.transaction("Add graph input"):
+            return g.add_graph_input(self._ctx, self._do, node_id, input_index, name, dtype, shape)
+
+    def add_graph_output(self, node_id: str, output_index: int, name: str | None = None) -> str:
+        with self.transaction("Add graph output"):
+            return g.add_graph_output(self._ctx, self._do, node_id, output_index, name)
+
+    def rename_node(self, node_id: str, new_name: str) -> None:
+        with self.transaction(f"Rename to {new_name}"):
+            v.rename_node(self._ctx, self._do, node_id, new_name)
+
+    def rename_value(self, value_id: str, new_name: str) -> None:
+        with self.transaction(f"Rename tensor to {new_name}"):
+            value = v.graph_value(self._ctx, value_id, f"Rename {value_id}")
+            v.rename_value(self._ctx, self._do, value, new_name)
+
+    def set_attribute(self, node_id: str, attr_name: str, value: Any) -> None:
+        with self.transaction(f"Set {attr_name}"):
+            v.set_attribute(self._ctx, self._do, node_id, attr_name, value)
+
+    def reset_attribute(self, node_id: str, attr_name: str) -> None:
+        with self.transaction(f"Reset {attr_name}"):
+            v.reset_attribute(self._ctx, self._do, node_id, attr_name)
+
+    def move_nodes(self, positions: Mapping[str, tuple[float, float]]) -> None:
+        with self.transaction(f"Move {len(positions)} node{'s' if len(positions) != 1 else ''}"):
+            v.move_nodes(self._ctx, self._do, positions)
+
+    def create_initializer(self, name: str, array: Any) -> str:
+        with self.transaction(f"Create initializer {name}"):
+            return v.create_initializer(self._ctx, self._do, name, array)
+
+    def delete_initializer(self, value_id: str) -> None:
+        with self.transaction("Delete initializer"):
+            v.delete_initializer(self._ctx, self._do, value_id)
+
+    def set_initializer_value(self, value_id: str, array: Any) -> None:
+        with self.transaction("Edit initializer"):
+            v.set_initializer_value(self._ctx, self._do, value_id, array)
+
+    def connect_initializer(self, value_id: str, node_id: str, input_index: int) -> None:
+        with self.transaction("Connect initializer"):
+            v.connect_initializer(self._ctx, self._do, value_id, node_id, input_index)
+
+    def set_metadata(self, key: str, value: str | None) -> None:
+        with self.transaction(f"Set metadata {key}"):
+            v.set_metadata(self._ctx, self._do, key, value)
+
+    def set_model_info(self, **fields: Any) -> None:
+        with self.transaction("Edit model information"):
+            v.set_model_info(self._ctx, self._do, fields)
+
+    # ------------------------------------------------------------ checks and layout
+    def check(self) -> list[Any]:
+        """Checker + strict shape inference + structural checks; fills ``inferred``; returns Diagnostics."""
+        from .checks import check_model
+
+        result = check_model(self.model, self._ctx.ids.node_id)
+        self.diagnostics = list(result.diagnostics)
+        graph = self.model.graph
+        by_name = {value.name: value for value in (*graph.inputs, *graph.initializers.values())}
+        by_name.update((out.name, out) for node in graph for out in node.outputs)
+        ids = self._ctx.ids
+        self.inferred = {
+            ids.value_id(by_name[name]): (dtype.lower() if dtype else None, shape)
+            for name, (dtype, shape) in result.inferred.items()
+            if name in by_name
+        }
+        self._emit([DiagnosticsChanged()])
+        return self.diagnostics
+
+    def arrange(self, sizes: Mapping[str, tuple[float, float]] | None = None) -> None:
+        """Sugiyama layout of every node (one undo step); ``sizes`` are (width, height) by node id."""
+        from .layout import sugiyama_layout
+
+        node_ids = [n.id for n in self.nodes()]
+        edges = [(e.src, e.dst) for e in self.edges()]
+        positions = sugiyama_layout(node_ids, edges, sizes)
+        with self.transaction("Arrange nodes"):
+            self._do(SetPositions(tuple((nid, (float(x), float(y))) for nid, (x, y) in positions.items())))

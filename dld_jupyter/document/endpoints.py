@@ -1,0 +1,64 @@
+"""Where a link starts and ends in the read-model: op nodes, graph-input and graph-output I/O nodes, edge ids.
+
+A graph input is drawn as an input node (``i<value id>``) unless it is also an initializer (IR < 4 models list
+weights as inputs: those stay initializers). A graph output is drawn as an output node (``o<value id>``).
+"""
+
+from __future__ import annotations
+
+import onnx_ir as ir
+
+from .ids import IdMap
+
+
+def has_input_node(value: ir.Value) -> bool:
+    return value.is_graph_input() and not value.is_initializer()
+
+
+def input_node_id(ids: IdMap, value: ir.Value) -> str:
+    return "i" + ids.value_id(value)
+
+
+def output_node_id(ids: IdMap, value: ir.Value) -> str:
+    return "o" + ids.value_id(value)
+
+
+def source_of(ids: IdMap, graph: ir.Graph, value: ir.Value | None) -> tuple[str, int] | None:
+    """The (node id, output index) a link carrying ``value`` starts from, or None when no link is drawn."""
+    if value is None:
+        return None
+    producer = value.producer()
+    if producer is not None:
+        if producer.graph is not graph:
+            return None
+        index = value.index()
+        return ids.node_id(producer), 0 if index is None else index
+    if has_input_node(value) and value.graph is graph:
+        return input_node_id(ids, value), 0
+    return None
+
+
+def edge_id(src: str, src_index: int, dst: str, dst_index: int) -> str:
+    return f"{src}:{src_index}->{dst}:{dst_index}"
+
+
+def edges_into(ids: IdMap, graph: ir.Graph, node: ir.Node) -> list[str]:
+    """Ids of the links ending on the inputs of ``node``."""
+    nid = ids.node_id(node)
+    out = []
+    for i, value in enumerate(node.inputs):
+        src = source_of(ids, graph, value)
+        if src is not None:
+            out.append(edge_id(src[0], src[1], nid, i))
+    return out
+
+
+def edges_from_value(ids: IdMap, graph: ir.Graph, value: ir.Value) -> list[str]:
+    """Ids of the links carrying ``value``: to its consumers in the graph and to its graph-output node."""
+    src = source_of(ids, graph, value)
+    if src is None:
+        return []
+    out = [edge_id(src[0], src[1], ids.node_id(use.node), use.idx) for use in value.uses() if use.node.graph is graph]
+    if value.is_graph_output() and value.graph is graph:
+        out.append(edge_id(src[0], src[1], output_node_id(ids, value), 0))
+    return out

@@ -1,0 +1,121 @@
+"""Typed events that a Document sends to its subscribers, one list per committed command, undo or redo.
+
+Within one list the order is fixed so a view can apply it as a patch: EdgesRemoved, NodesRemoved, NodesAdded,
+NodesChanged, EdgesAdded, NodesMoved, InitializersChanged, ModelInfoChanged, DiagnosticsChanged, DirtyChanged.
+An edge whose value changed (renamed, retyped) is reported removed and added again under the same id.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class NodesAdded:
+    node_ids: list[str]
+
+
+@dataclass(frozen=True)
+class NodesRemoved:
+    node_ids: list[str]
+
+
+@dataclass(frozen=True)
+class NodesChanged:
+    node_ids: list[str]
+
+
+@dataclass(frozen=True)
+class EdgesAdded:
+    edge_ids: list[str]
+
+
+@dataclass(frozen=True)
+class EdgesRemoved:
+    edge_ids: list[str]
+
+
+@dataclass(frozen=True)
+class NodesMoved:
+    positions: dict[str, tuple[float, float]]
+
+
+@dataclass(frozen=True)
+class InitializersChanged:
+    value_ids: list[str]
+
+
+@dataclass(frozen=True)
+class ModelInfoChanged:
+    pass
+
+
+@dataclass(frozen=True)
+class DirtyChanged:
+    dirty: bool
+
+
+@dataclass(frozen=True)
+class DiagnosticsChanged:
+    pass
+
+
+Event = (
+    NodesAdded
+    | NodesRemoved
+    | NodesChanged
+    | EdgesAdded
+    | EdgesRemoved
+    | NodesMoved
+    | InitializersChanged
+    | ModelInfoChanged
+    | DirtyChanged
+    | DiagnosticsChanged
+)
+
+
+@dataclass
+class Changes:
+    """What the commands of one step did, netted out, turned into events at commit."""
+
+    # id -> [present before the step, present now]
+    nodes: dict[str, list[bool]] = field(default_factory=dict)
+    edges: dict[str, list[bool]] = field(default_factory=dict)
+    changed: dict[str, None] = field(default_factory=dict)
+    moved: dict[str, tuple[float, float] | None] = field(default_factory=dict)
+    initializers: dict[str, None] = field(default_factory=dict)
+    model_info: bool = False
+
+    def node(self, node_id: str, present_before: bool, present_now: bool) -> None:
+        state = self.nodes.setdefault(node_id, [present_before, present_now])
+        state[1] = present_now
+
+    def edge(self, edge_id: str, present_before: bool, present_now: bool) -> None:
+        state = self.edges.setdefault(edge_id, [present_before, present_now])
+        state[1] = present_now
+
+    def events(self) -> list[Event]:
+        out: list[Event] = []
+        removed_edges = [e for e, (before, _now) in self.edges.items() if before]
+        added_edges = [e for e, (_before, now) in self.edges.items() if now]
+        removed = [n for n, (before, now) in self.nodes.items() if before and not now]
+        added = [n for n, (before, now) in self.nodes.items() if now and not before]
+        living = {n for n, (_before, now) in self.nodes.items() if now}
+        changed = [n for n in self.changed if n not in self.nodes or (n in living and self.nodes[n][0])]
+        moved = {n: p for n, p in self.moved.items() if p is not None and n not in removed}
+        for kind, items in (
+            (EdgesRemoved, removed_edges),
+            (NodesRemoved, removed),
+            (NodesAdded, added),
+            (NodesChanged, changed),
+            (EdgesAdded, added_edges),
+        ):
+            if items:
+                out.append(kind(items))
+        if moved:
+            out.append(NodesMoved(moved))
+        if self.initializers:
+            out.append(InitializersChanged(list(self.initializers)))
+        if self.model_info:
+            out.append(ModelInfoChanged())
+        return out

@@ -1,0 +1,294 @@
+"""Reading and writing .onnx files: the only module of the document layer that serializes.
+
+Opening checks, in order, and refuses with a DocumentError saying what and how to fix: missing file, empty or
+truncated/corrupt protobuf, not an ONNX model, IR version or opset newer than the installed onnx supports,
+external data whose ``location`` is absolute or escapes the model's folder (CVE-2024-27318/27319), missing or too
+short external data file, a value defined twice, a cycle. External tensors stay lazy (memory-mapped on use).
+
+Saving is atomic (write beside, fsync, ``os.replace``), sets an IR version onnxruntime 1.31 loads when the opsets
+allow it, keeps external data consistent (same folder: references kept; another folder: tensors written to
+``<name>.data`` beside the new file), and writes our ``dld*`` metadata keys.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pathlib
+from collections.abc import Iterator, Mapping
+
+import onnx
+import onnx_ir as ir
+from google.protobuf.message import DecodeError
+
+from .errors import DocumentError
+
+ORT_MAX_IR_VERSION = 13  # onnxruntime 1.31 refuses IR 14 (onnx 1.23's default)
+ORT_MAX_OPSET = 26  # newest default-domain opset onnxruntime 1.31 loads
+ML_MAX_OPSET = 5
+
+
+def newest_opset() -> int:
+    return int(onnx.defs.onnx_opset_version())
+
+
+def ir_version_for_opset(opset: int) -> int:
+    """The IR version of the first onnx release that knows ``opset`` (never below 3)."""
+    for _release, ir_version, ai_onnx, _ml, *_ in onnx.helper.VERSION_TABLE:
+        if ai_onnx >= opset:
+            return max(3, int(ir_version))
+    return int(onnx.IR_VERSION)
+
+
+def target_ir_version(ir_version: int, opsets: Mapping[str, int]) -> int:
+    """``ir_version`` lowered to what onnxruntime 1.31 loads when the default-domain opset allows it."""
+    if ir_version <= ORT_MAX_IR_VERSION:
+        return ir_version
+    needed = ir_version_for_opset(opsets.get("", opsets.get("ai.onnx", 1)))
+    return ir_version if needed > ORT_MAX_IR_VERSION else ORT_MAX_IR_VERSION
+
+
+# ---------------------------------------------------------------- opening
+
+
+def _fail(path: pathlib.Path, why: str, fix: str) -> DocumentError:
+    return DocumentError(f"Open {path.name}", why, fix)
+
+
+def _read_proto(path: pathlib.Path) -> onnx.ModelProto:
+    if not path.is_file():
+        raise _fail(path, f"the file {str(path)!r} does not exist.", "Check the path.")
+    if path.stat().st_size == 0:
+        raise _fail(path, "the file is empty.", "Choose an .onnx model file.")
+    try:
+        proto = onnx.load_model(str(path), load_external_data=False)
+    except (DecodeError, RuntimeError, ValueError) as exc:
+        raise _fail(
+            path,
+            f"the file is not a readable ONNX protobuf (truncated or corrupt: {exc}).",
+            "Export or download the model again.",
+        ) from exc
+    if not proto.HasField("graph") or proto.ir_version <= 0:
+        raise _fail(path, "the file is not an ONNX model (no graph or IR version).", "Choose an .onnx model.")
+    return proto
+
+
+def _check_versions(path: pathlib.Path, proto: onnx.ModelProto) -> None:
+    if proto.ir_version > onnx.IR_VERSION:
+        raise _fail(
+            path,
+            f"IR version {proto.ir_version} is newer than this onnx ({onnx.__version__}) supports ({onnx.IR_VERSION}).",
+            "Upgrade onnx, or export the model with an older IR version.",
+        )
+    newest = {"": newest_opset(), "ai.onnx": newest_opset(), "ai.onnx.ml": ML_MAX_OPSET}
+    for opset in proto.opset_import:
+        limit = newest.get(opset.domain)
+        if limit is not None and opset.version > limit:
+            raise _fail(
+                path,
+                f"opset {opset.domain or 'ai.onnx'} {opset.version} is newer than supported ({limit}).",
+                f"Convert the model to opset {limit} or older (onnx.version_converter), or upgrade onnx.",
+            )
+
+
+def _graph_tensors(graph: onnx.GraphProto) -> Iterator[onnx.TensorProto]:
+    yield from graph.initializer
+    for sparse in graph.sparse_initializer:
+        yield sparse.values
+        yield sparse.indices
+    for node in graph.node:
+        yield from _node_tensors(node)
+
+
+def _node_tensors(node: onnx.NodeProto) -> Iterator[onnx.TensorProto]:
+    for attr in node.attribute:
+        if attr.HasField("t"):
+            yield attr.t
+        yield from attr.tensors
+        if attr.HasField("g"):
+            yield from _graph_tensors(attr.g)
+        for sub in attr.graphs:
+            yield from _graph_tensors(sub)
+
+
+def all_tensors(proto: onnx.ModelProto) -> Iterator[onnx.TensorProto]:
+    yield from _graph_tensors(proto.graph)
+    for function in proto.functions:
+        for node in function.node:
+            yield from _node_tensors(node)
+
+
+def _check_external(path: pathlib.Path, proto: onnx.ModelProto) -> None:
+    base = path.parent.resolve()
+    for tensor in all_tensors(proto):
+        if tensor.data_location != onnx.TensorProto.EXTERNAL:
+            continue
+        info = {entry.key: entry.value for entry in tensor.external_data}
+        location = info.get("location", "")
+        name = tensor.name or "<unnamed>"
+        fix = "Move the data file into the model's folder and set a relative location without '..'."
+        if not location:
+            raise _fail(path, f"tensor {name!r} is external but has no location.", fix)
+        if os.path.isabs(location) or location.startswith(("/", "\\")) or ":" in location:
+            raise _fail(path, f"tensor {name!r} has an absolute external data location {location!r}.", fix)
+        parts = pathlib.PurePath(location.replace("\\", "/")).parts
+        target = (base / location).resolve()
+        if ".." in parts or not target.is_relative_to(base):
+            raise _fail(path, f"tensor {name!r} points outside the model's folder ({location!r}).", fix)
+        if not target.is_file():
+            raise _fail(
+                path,
+                f"the external data file {location!r} of tensor {name!r} is missing.",
+                f"Put {location!r} beside the model.",
+            )
+        end = int(info.get("offset", "0") or 0) + int(info.get("length", "0") or 0)
+        if end > target.stat().st_size:
+            raise _fail(
+                path,
+                f"the external data file {location!r} is shorter than tensor {name!r} needs ({end} bytes).",
+                "Copy the complete data file again.",
+            )
+
+
+def _check_structure(path: pathlib.Path, graph: onnx.GraphProto) -> None:
+    """Refuse values defined twice and cycles in the main graph (one pass when already sorted)."""
+    defined: dict[str, int] = {}
+    for value in graph.input:
+        defined[value.name] = -1
+    for tensor in graph.initializer:
+        defined.setdefault(tensor.name, -1)
+    sorted_ok = True
+    for index, node in enumerate(graph.node):
+        for name in node.input:
+            if name and name not in defined:
+                sorted_ok = False
+        for name in node.output:
+            if not name:
+                continue
+            if name in defined:
+                raise _fail(
+                    path,
+                    f"value {name!r} is defined twice (output of node {node.name or index!r}).",
+                    "Give every tensor a unique name: each value must be produced once.",
+                )
+            defined[name] = index
+    if not sorted_ok:
+        _check_cycles(path, graph, defined)
+
+
+def _check_cycles(path: pathlib.Path, graph: onnx.GraphProto, producer: dict[str, int]) -> None:
+    nodes = graph.node
+    users: list[list[int]] = [[] for _ in nodes]
+    pending = [0] * len(nodes)
+    for index, node in enumerate(nodes):
+        deps = {producer[n] for n in node.input if n and producer.get(n, -1) >= 0}
+        pending[index] = len(deps)
+        for dep in deps:
+            users[dep].append(index)
+    ready = [i for i, count in enumerate(pending) if count == 0]
+    seen = 0
+    while ready:
+        index = ready.pop()
+        seen += 1
+        for user in users[index]:
+            pending[user] -= 1
+            if pending[user] == 0:
+                ready.append(user)
+    if seen < len(nodes):
+        stuck = [nodes[i].name or nodes[i].op_type for i, c in enumerate(pending) if c > 0][:5]
+        raise _fail(path, f"the graph has a cycle through {', '.join(stuck)}.", "Break the loop (use a Loop operator).")
+
+
+def load(path: str | os.PathLike[str]) -> ir.Model:
+    """Open an .onnx file without reading external data; refuse unsafe or broken files."""
+    file = pathlib.Path(path)
+    proto = _read_proto(file)
+    _check_versions(file, proto)
+    _check_external(file, proto)
+    _check_structure(file, proto.graph)
+    try:
+        model = ir.serde.deserialize_model(proto)
+    except Exception as exc:
+        raise _fail(file, f"the model cannot be read ({exc}).", "Run onnx.checker on it to find the cause.") from exc
+    ir.external_data.set_base_dir(model.graph, str(file.parent))
+    return model
+
+
+# ---------------------------------------------------------------- saving
+
+
+def _external_dirs(model: ir.Model) -> set[pathlib.Path]:
+    dirs: set[pathlib.Path] = set()
+    for graph in model.graphs():
+        for value in graph.initializers.values():
+            tensor = value.const_value
+            if isinstance(tensor, ir.ExternalTensor):
+                dirs.add(pathlib.Path(tensor.base_dir).resolve())
+    return dirs
+
+
+def _atomic_write(path: pathlib.Path, data: bytes) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(tmp, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
+    with contextlib.suppress(OSError):
+        fd = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+@contextlib.contextmanager
+def _saved_form(model: ir.Model, metadata: Mapping[str, str | None]) -> Iterator[None]:
+    """Temporarily give the model our metadata keys and the IR version to write."""
+    props = model.metadata_props
+    old_props = {key: props.get(key) for key in metadata}
+    old_ir = model.ir_version
+    for key, value in metadata.items():
+        if value is None:
+            props.pop(key, None)
+        else:
+            props[key] = value
+    model.ir_version = target_ir_version(old_ir, model.opset_imports)
+    try:
+        yield
+    finally:
+        model.ir_version = old_ir
+        for key, value in old_props.items():
+            if value is None:
+                props.pop(key, None)
+            else:
+                props[key] = value
+
+
+def save(model: ir.Model, path: str | os.PathLike[str], metadata: Mapping[str, str | None]) -> None:
+    """Write ``model`` to ``path`` atomically. The in-memory model is left as it was."""
+    file = pathlib.Path(path).absolute()
+    if not file.parent.is_dir():
+        raise DocumentError(f"Save {file.name}", f"the folder {str(file.parent)!r} does not exist.", "Create it.")
+    external = _external_dirs(model)
+    try:
+        with _saved_form(model, metadata):
+            if external and external != {file.parent.resolve()}:
+                data_name = f"{file.name}.data"
+                tmp = file.with_name(f".{file.name}.{os.getpid()}.tmp")
+                try:
+                    ir.save(model, tmp, external_data=data_name, size_threshold_bytes=1024)
+                    with open(tmp, "rb+") as handle:
+                        os.fsync(handle.fileno())
+                    os.replace(tmp, file)
+                finally:
+                    with contextlib.suppress(FileNotFoundError):
+                        tmp.unlink()
+            else:
+                _atomic_write(file, ir.serde.serialize_model(model).SerializeToString())
+    except OSError as exc:
+        raise DocumentError(f"Save {file.name}", f"writing failed ({exc}).", "Check space and permissions.") from exc

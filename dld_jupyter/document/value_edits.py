@@ -1,0 +1,193 @@
+"""Non-structural edits: names, attributes, initializers, positions, model metadata and information."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import onnx_ir as ir
+
+from . import commands as c
+from .attributes import to_attr
+from .commands import Context
+from .errors import DocumentError
+from .graph_edits import (
+    Do,
+    check_node_name,
+    check_position,
+    check_value_name,
+    connect_value,
+    inputs_without,
+    io_value,
+    op_node,
+)
+from .metadata import POSITIONS_KEY
+from .signature import node_signature
+
+
+def rename_node(ctx: Context, do: Do, node_id: str, new_name: str) -> None:
+    what = f"Rename {node_id}"
+    if node_id[:1] in ("i", "o"):
+        value = io_value(ctx, node_id, what)
+        rename_value(ctx, do, value, new_name)
+        return
+    node = op_node(ctx, node_id, what)
+    if node.name == new_name:
+        return
+    check_node_name(ctx, new_name, what, node)
+    do(c.RenameNode(node, new_name))
+
+
+def graph_value(ctx: Context, value_id: str, what: str) -> ir.Value:
+    value = ctx.ids.value(value_id)
+    if value.graph is not ctx.graph:
+        raise DocumentError(what, f"value {value_id!r} is not in the graph.", "Refresh the view.")
+    return value
+
+
+def rename_value(ctx: Context, do: Do, value: ir.Value, new_name: str) -> None:
+    if value.name == new_name:
+        return
+    do(c.RenameValue(value, check_value_name(ctx, new_name, f"Rename tensor {value.name!r}")))
+
+
+def set_attribute(ctx: Context, do: Do, node_id: str, name: str, value: Any) -> None:
+    what = f"Set attribute {name!r}"
+    node = op_node(ctx, node_id, what)
+    sig = node_signature(ctx.model, node)
+    spec = sig.attributes.get(name) if sig else None
+    if sig is not None and spec is None and sig.function is None:
+        known = ", ".join(sorted(sig.attributes)) or "none"
+        raise DocumentError(what, f"{node.op_type} has no attribute {name!r}.", f"Known attributes: {known}.")
+    do(c.SetAttribute(node, name, to_attr(name, value, spec.type if spec else None)))
+
+
+def reset_attribute(ctx: Context, do: Do, node_id: str, name: str) -> None:
+    what = f"Reset attribute {name!r}"
+    node = op_node(ctx, node_id, what)
+    if name not in node.attributes:
+        raise DocumentError(what, "it is not set (already the default).", "Nothing to do.")
+    sig = node_signature(ctx.model, node)
+    spec = sig.attributes.get(name) if sig else None
+    if spec is not None and spec.required:
+        raise DocumentError(what, "the attribute is required and has no default.", "Set another value instead.")
+    do(c.SetAttribute(node, name, None))
+
+
+def move_nodes(ctx: Context, do: Do, positions: Mapping[str, Any]) -> None:
+    what = "Move nodes"
+    checked = []
+    for node_id, position in positions.items():
+        if node_id[:1] in ("i", "o"):
+            io_value(ctx, node_id, what)
+        else:
+            op_node(ctx, node_id, what)
+        checked.append((node_id, check_position(position, what)))
+    if checked:
+        do(c.SetPositions(tuple(checked)))
+
+
+def _tensor_of(name: str, array: Any, what: str) -> ir.TensorProtocol:
+    try:
+        data = np.asarray(array)
+        if data.dtype == object:
+            raise ValueError("ragged or mixed values")
+        return ir.tensor(data, name=name)
+    except (ValueError, TypeError) as exc:
+        raise DocumentError(what, f"the value cannot be a tensor ({exc}).", "Pass a numpy array.") from exc
+
+
+def create_initializer(ctx: Context, do: Do, name: str, array: Any) -> str:
+    what = f"Create initializer {name!r}"
+    check_value_name(ctx, name, what)
+    tensor = _tensor_of(name, array, what)
+    value = ir.Value(
+        name=name, type=ir.TensorType(tensor.dtype), shape=ir.Shape(list(np.asarray(array).shape)), const_value=tensor
+    )
+    do(c.AddInitializer(value))
+    return ctx.ids.value_id(value)
+
+
+def initializer(ctx: Context, value_id: str, what: str) -> ir.Value:
+    value = ctx.ids.value(value_id)
+    if not value.is_initializer() or value.graph is not ctx.graph:
+        raise DocumentError(what, f"{value_id!r} is not an initializer of the graph.", "Pick an initializer.")
+    return value
+
+
+def delete_initializer(ctx: Context, do: Do, value_id: str) -> None:
+    value = initializer(ctx, value_id, f"Delete initializer {value_id}")
+    consumers: dict[ir.Node, list[int]] = {}
+    for use in value.uses():
+        if use.node.graph is ctx.graph:
+            consumers.setdefault(use.node, []).append(use.idx)
+    for consumer, indices in consumers.items():
+        do(c.SetInputs(consumer, inputs_without(ctx, consumer, indices)))
+    if value.is_graph_output():
+        do(c.SetGraphOutputs(tuple(v for v in ctx.graph.outputs if v is not value)))
+    if value.is_graph_input():
+        do(c.SetGraphInputs(tuple(v for v in ctx.graph.inputs if v is not value)))
+    do(c.RemoveInitializer(value))
+
+
+def set_initializer_value(ctx: Context, do: Do, value_id: str, array: Any) -> None:
+    what = f"Set initializer {value_id}"
+    value = initializer(ctx, value_id, what)
+    assert value.name is not None
+    tensor = _tensor_of(value.name, array, what)
+    do(c.SetConstValue(value, tensor, ir.TensorType(tensor.dtype), ir.Shape(list(np.asarray(array).shape))))
+
+
+def connect_initializer(ctx: Context, do: Do, value_id: str, node_id: str, index: int) -> None:
+    what = f"Connect initializer {value_id}"
+    value = initializer(ctx, value_id, what)
+    connect_value(ctx, do, value, node_id, index, what)
+
+
+def set_metadata(ctx: Context, do: Do, key: str, value: str | None) -> None:
+    what = f"Set metadata {key!r}"
+    if not isinstance(key, str) or not key:
+        raise DocumentError(what, "the key is empty.", "Pass a non-empty key.")
+    if key == POSITIONS_KEY:
+        raise DocumentError(what, "this key holds canvas positions.", "Use move_nodes or arrange.")
+    if value is not None and not isinstance(value, str):
+        raise DocumentError(what, "metadata values are strings.", "Pass a str (or None to remove).")
+    if ctx.model.metadata_props.get(key) != value:
+        do(c.SetMetadata(key, value))
+
+
+INFO_FIELDS = (*c.MODEL_FIELDS, *c.GRAPH_FIELDS, "opset_imports")
+
+
+def set_model_info(ctx: Context, do: Do, fields: Mapping[str, Any]) -> None:
+    what = "Set model information"
+    unknown = sorted(set(fields) - set(INFO_FIELDS))
+    if unknown:
+        raise DocumentError(what, f"unknown field(s) {', '.join(unknown)}.", f"Use: {', '.join(INFO_FIELDS)}.")
+    for name, value in fields.items():
+        if name == "model_version" and value is not None and not isinstance(value, int):
+            raise DocumentError(what, "model_version is an integer.", "Pass an int.")
+        if name == "opset_imports":
+            if not isinstance(value, Mapping) or not all(
+                isinstance(k, str) and isinstance(v, int) and v > 0 for k, v in value.items()
+            ):
+                raise DocumentError(what, "opset_imports maps domains to versions.", "Pass {'': 21, ...}.")
+            value = dict(value)
+        elif name != "model_version" and value is not None and not isinstance(value, str):
+            raise DocumentError(what, f"{name} is a string.", "Pass a str.")
+        do(SetOpsets(value) if name == "opset_imports" else c.SetModelField(name, value))
+
+
+class SetOpsets:
+    """Replace the model's opset imports (the graph shares them)."""
+
+    def __init__(self, opsets: dict[str, int]) -> None:
+        self.opsets = opsets
+
+    def apply(self, ctx: Context) -> c.Command:
+        old = dict(ctx.model.opset_imports)
+        ctx.model.opset_imports.clear()
+        ctx.model.opset_imports.update(self.opsets)
+        ctx.changes.model_info = True
+        return SetOpsets(old)
