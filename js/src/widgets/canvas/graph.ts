@@ -1,0 +1,150 @@
+/**
+ * The browser's copy of what the kernel decided to show, applied to cytoscape.
+ * Kernel-owned state only (nodes, edges, positions): this file never edits the graph on its own.
+ */
+import type { Core, ElementDefinition } from "cytoscape";
+import type { EdgeData, GraphSnapshot, NodeData, PatchOp } from "../../common/protocol";
+import { endpoint } from "./geometry";
+import { GROUP_COLOR, IO_COLOR, SchemeName, categoryColor, textColor } from "./colors";
+
+export class GraphStore {
+  readonly nodes = new Map<string, NodeData>();
+  readonly edges = new Map<string, EdgeData>();
+  scheme: SchemeName = "default";
+
+  constructor(private readonly cy: Core) {}
+
+  snapshot(graph: GraphSnapshot, positions: Float32Array): void {
+    this.nodes.clear();
+    this.edges.clear();
+    const elements: ElementDefinition[] = [];
+    graph.nodes.forEach((n, i) => {
+      this.nodes.set(n.id, n);
+      elements.push(this.nodeElement(n, positions[2 * i], positions[2 * i + 1]));
+    });
+    for (const e of graph.edges) {
+      this.edges.set(e.id, e);
+      elements.push(this.edgeElement(e));
+    }
+    this.cy.batch(() => {
+      this.cy.elements().remove();
+      this.cy.add(elements);
+    });
+  }
+
+  /** Apply kernel patch ops in order; positions of add_nodes then move ids are read from `positions`. */
+  patch(ops: PatchOp[], positions: Float32Array): void {
+    let cursor = 0;
+    const next = () => {
+      const p = { x: positions[cursor], y: positions[cursor + 1] };
+      cursor += 2;
+      return p;
+    };
+    this.cy.batch(() => {
+      for (const op of ops) {
+        if (op.op === "remove_edges") this.removeEdges(op.ids);
+        else if (op.op === "remove_nodes") this.removeNodes(op.ids);
+        else if (op.op === "add_nodes") {
+          for (const n of op.nodes) {
+            const p = next();
+            this.nodes.set(n.id, n);
+            this.cy.getElementById(n.id).remove();
+            this.cy.add(this.nodeElement(n, p.x, p.y));
+          }
+        } else if (op.op === "update_nodes") this.updateNodes(op.nodes);
+        else if (op.op === "add_edges" || op.op === "update_edges") {
+          this.removeEdges(op.edges.map((e) => e.id));
+          for (const e of op.edges) {
+            this.edges.set(e.id, e);
+            this.cy.add(this.edgeElement(e));
+          }
+        } else if (op.op === "move") {
+          for (const id of op.ids) {
+            const p = next();
+            const node = this.cy.getElementById(id);
+            if (node.nonempty() && !node.isParent()) node.position(p);
+          }
+        }
+      }
+    });
+  }
+
+  /** Recolour every node (colour scheme change): data only, no element is recreated. */
+  restyle(scheme: SchemeName): void {
+    this.scheme = scheme;
+    this.cy.batch(() => {
+      for (const n of this.nodes.values()) {
+        const el = this.cy.getElementById(n.id);
+        if (el.nonempty()) el.data(this.colors(n));
+      }
+    });
+  }
+
+  private removeEdges(ids: string[]): void {
+    for (const id of ids) {
+      this.edges.delete(id);
+      this.cy.getElementById(id).remove();
+    }
+  }
+
+  private removeNodes(ids: string[]): void {
+    for (const id of ids) {
+      this.nodes.delete(id);
+      const el = this.cy.getElementById(id);
+      // Children of a removed compound group are re-parented, never dropped silently: the kernel lists them.
+      if (el.nonempty()) {
+        el.children().move({ parent: null });
+        el.remove();
+      }
+    }
+  }
+
+  private updateNodes(nodes: NodeData[]): void {
+    for (const n of nodes) {
+      this.nodes.set(n.id, n);
+      const el = this.cy.getElementById(n.id);
+      if (el.empty()) continue;
+      el.data({ ...this.nodeFields(n) });
+      // Terminal positions may have moved (variadic growth): re-attach the links.
+      el.connectedEdges().forEach((edge) => {
+        const e = this.edges.get(edge.id());
+        if (e) edge.data({ sep: this.sourceEnd(e), tep: this.targetEnd(e) });
+      });
+    }
+  }
+
+  private colors(n: NodeData) {
+    const color = n.kind === "op" ? categoryColor(n.category, this.scheme) : n.kind === "group" ? GROUP_COLOR : IO_COLOR;
+    return { color, fg: textColor(color) };
+  }
+
+  private nodeFields(n: NodeData) {
+    const label =
+      n.kind === "group" ? `${n.name}\n${n.child_count} nodes` : n.kind === "op" ? `${n.name}\n${n.op_type}` : n.name;
+    return { id: n.id, label, kind: n.kind, w: n.width, h: n.height, ...this.colors(n) };
+  }
+
+  private nodeElement(n: NodeData, x: number, y: number): ElementDefinition {
+    const classes: string[] = [n.kind];
+    if (n.composite) classes.push("composite");
+    if (n.kind === "group") classes.push(n.collapsed ? "collapsed" : "expanded");
+    const data: Record<string, unknown> = this.nodeFields(n);
+    if (n.parent && this.nodes.has(n.parent)) data.parent = n.parent;
+    return { group: "nodes", data, position: { x, y }, classes: classes.join(" ") };
+  }
+
+  private sourceEnd(e: EdgeData): string {
+    return endpoint(this.nodes.get(e.source), "out", e.source_index);
+  }
+
+  private targetEnd(e: EdgeData): string {
+    return endpoint(this.nodes.get(e.target), "in", e.target_index);
+  }
+
+  private edgeElement(e: EdgeData): ElementDefinition {
+    return {
+      group: "edges",
+      data: { id: e.id, source: e.source, target: e.target, label: e.label ?? "", sep: this.sourceEnd(e), tep: this.targetEnd(e) },
+    };
+  }
+}

@@ -1,0 +1,162 @@
+/**
+ * Graph canvas anywidget (Python half: dld_jupyter/widgets/canvas.py).
+ *
+ * State Python knows (synced traits): selection, color_scheme, show_grid, height, title.
+ * State Python never sees: viewport, hover, rubber band, open menus.
+ * The kernel owns the graph: this view asks for a snapshot on render, applies patches, sends intents.
+ */
+import cytoscape, { Core } from "cytoscape";
+import type { AnyModel, RenderProps } from "@anywidget/types";
+import type { KernelMessage } from "../../common/protocol";
+import "./canvas.css";
+import { Channel } from "./channel";
+import { CanvasContext } from "./context";
+import { GraphStore } from "./graph";
+import { Listeners } from "./listeners";
+import { TerminalOverlay } from "./terminals";
+import { Toasts } from "./toasts";
+import { stylesheet } from "./style";
+import { installConnect } from "./connect";
+import { installInteractions } from "./interactions";
+import { installKeys } from "./keys";
+import { installMenu } from "./menu";
+import { QuickAdd } from "./quickadd";
+import { applyGrid } from "./grid";
+import { exportImage } from "./export";
+import type { SchemeName } from "./colors";
+
+const LARGE = 1500; // elements: above this, draw a texture while panning/zooming and hide links meanwhile
+
+function toFloats(buffers: DataView[] | undefined): Float32Array {
+  const b = buffers?.[0];
+  return b ? new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength)) : new Float32Array();
+}
+
+function makeCy(stage: HTMLElement, count: number): Core {
+  const large = count > LARGE;
+  return cytoscape({
+    container: stage,
+    style: stylesheet(),
+    layout: { name: "preset" }, // positions come from the kernel
+    boxSelectionEnabled: true,
+    selectionType: "additive",
+    minZoom: 0.01,
+    maxZoom: 4,
+    textureOnViewport: large,
+    hideEdgesOnViewport: large,
+    hideLabelsOnViewport: large,
+    motionBlur: false,
+    pixelRatio: large ? 1 : "auto",
+  });
+}
+
+export function render({ model, el }: RenderProps): () => void {
+  const root = document.createElement("div");
+  root.className = "dld-canvas";
+  root.tabIndex = 0;
+  root.style.height = String(model.get("height") || "600px");
+  const stage = document.createElement("div");
+  stage.className = "dld-stage";
+  root.appendChild(stage);
+  el.appendChild(root);
+  const toasts = new Toasts(root);
+  const channel = new Channel(model, toasts);
+  const listeners = new Listeners((error, where) => channel.jsError(error, where));
+  let ctx: CanvasContext | null = null;
+  let parts: Listeners | null = null; // listeners of the cytoscape-bound parts, made with the first snapshot
+
+  const setup = (count: number): CanvasContext => {
+    const cy = makeCy(stage, count);
+    const store = new GraphStore(cy);
+    store.scheme = (model.get("color_scheme") as SchemeName) || "default";
+    parts = new Listeners((error, where) => channel.jsError(error, where));
+    const c: CanvasContext = {
+      model, cy, root, stage, store, channel, toasts, listeners: parts,
+      overlay: new TerminalOverlay(cy, store, root),
+      pointer: { x: 0, y: 0 },
+      ops: [],
+    };
+    const quickAdd = new QuickAdd(c);
+    installInteractions(c);
+    installConnect(c);
+    installKeys(c, quickAdd);
+    installMenu(c);
+    parts.cy(cy, "viewport", null, () => applyGrid(stage, cy, Boolean(model.get("show_grid"))));
+    parts.add(() => quickAdd.close());
+    (stage as unknown as { _dld: unknown })._dld = c; // for tests and the benchmark
+    return c;
+  };
+
+  const onMessage = async (msg: KernelMessage, buffers: DataView[]) => {
+    if (msg.kind === "snapshot") {
+      const first = !ctx;
+      if (!ctx) ctx = setup(msg.graph.nodes.length + msg.graph.edges.length);
+      ctx.store.snapshot(msg.graph, toFloats(buffers));
+      if (first || msg.graph.nodes.length) ctx.cy.fit(undefined, 30);
+      applyGrid(stage, ctx.cy, Boolean(model.get("show_grid")));
+      ctx.overlay.schedule();
+      root.dataset.ready = "1";
+      root.dataset.nodes = String(msg.graph.nodes.length);
+    } else if (!ctx) {
+      if (msg.kind === "reply") channel.reply(msg);
+      return;
+    } else if (msg.kind === "patch") {
+      ctx.store.patch(msg.ops, toFloats(buffers));
+      ctx.overlay.schedule();
+      root.dataset.version = String(msg.version);
+    } else if (msg.kind === "reply") {
+      channel.reply(msg);
+    } else if (msg.kind === "focus") {
+      const c = ctx;
+      let eles = c.cy.collection();
+      for (const id of msg.ids) eles = eles.union(c.cy.getElementById(id));
+      ctx.cy.elements(":selected").unselect();
+      eles.select();
+      if (eles.nonempty()) ctx.cy.animate({ center: { eles }, zoom: Math.max(ctx.cy.zoom(), 0.8), duration: 150 });
+    } else if (msg.kind === "ops") {
+      ctx.ops = msg.ops;
+    } else if (msg.kind === "notice") {
+      toasts.show(msg.text, msg.level);
+    } else if (msg.kind === "export_request") {
+      const data = await exportImage(ctx, msg.format, msg.background, msg.grid);
+      model.send({ kind: "export_result", request: msg.request, format: msg.format, data });
+    }
+  };
+
+  listeners.model(model as AnyModel, "msg:custom", (msg: KernelMessage, buffers: DataView[]) => {
+    onMessage(msg, buffers).catch((error) => channel.jsError(error, `message ${msg.kind}`));
+  });
+  listeners.model(model as AnyModel, "change:color_scheme", () => {
+    ctx?.store.restyle((model.get("color_scheme") as SchemeName) || "default");
+    ctx?.overlay.schedule();
+  });
+  listeners.model(model as AnyModel, "change:show_grid", () => applyGrid(stage, ctx?.cy ?? null, Boolean(model.get("show_grid"))));
+  listeners.model(model as AnyModel, "change:height", () => {
+    root.style.height = String(model.get("height") || "600px");
+    ctx?.cy.resize();
+  });
+  const resize = new ResizeObserver(() => {
+    ctx?.cy.resize();
+    ctx?.overlay.schedule();
+  });
+  resize.observe(root);
+  listeners.add(() => resize.disconnect());
+  listeners.dom(window, "error", (event: ErrorEvent) => {
+    // Only errors thrown from this bundle: the notebook page has other code.
+    if (event.filename && event.filename.includes("canvas")) channel.jsError(event.error ?? event.message, "window");
+  });
+
+  model.send({ kind: "hello" });
+  return () => {
+    parts?.dispose();
+    listeners.dispose();
+    if (ctx) {
+      ctx.overlay.dispose();
+      ctx.cy.destroy();
+    }
+    toasts.dispose();
+    root.remove();
+  };
+}
+
+export default { render };

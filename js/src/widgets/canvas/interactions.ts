@@ -1,0 +1,86 @@
+/**
+ * Node gestures: selection (synced to Python's `selection` trait), drags (positions go to the document as one
+ * `move` intent when the drag ends), double-click on a group to expand/collapse it, drop of an op from the palette.
+ */
+import type { CanvasContext } from "./context";
+import { modelPoint, selectedNodeIds } from "./context";
+import { OP_DRAG_MIME } from "../../common/protocol";
+
+export function installInteractions(ctx: CanvasContext): void {
+  const { cy, listeners, model } = ctx;
+  let selectionTimer = 0;
+  let applyingKernelSelection = false;
+
+  // Selection: Python must know it (editor panels follow it); debounced so a box select is one update.
+  listeners.cy(cy, "select unselect", null, () => {
+    if (applyingKernelSelection) return;
+    clearTimeout(selectionTimer);
+    selectionTimer = window.setTimeout(() => {
+      model.set("selection", selectedNodeIds(ctx).filter((id) => ctx.store.nodes.get(id)?.kind !== "group"));
+      model.save_changes();
+    }, 60);
+  });
+  listeners.add(() => clearTimeout(selectionTimer));
+
+  listeners.model(model, "change:selection", () => {
+    const wanted = new Set<string>(model.get("selection") ?? []);
+    const current = new Set(selectedNodeIds(ctx));
+    if (wanted.size === current.size && [...wanted].every((id) => current.has(id))) return;
+    applyingKernelSelection = true;
+    cy.batch(() => {
+      cy.nodes(":selected").unselect();
+      cy.nodes().filter((n) => wanted.has(n.id())).select();
+    });
+    applyingKernelSelection = false;
+  });
+
+  // Drag end: cytoscape fires `dragfree` per node; gather one gesture into one intent (one undo step).
+  let moved = new Set<string>();
+  let moveTimer = 0;
+  listeners.cy(cy, "dragfree", "node", (event) => {
+    const node = event.target;
+    const ids = node.isParent() ? node.descendants().filter((d: { isParent: () => boolean }) => !d.isParent()).map((d: { id: () => string }) => d.id()) : [node.id()];
+    ids.forEach((id: string) => moved.add(id));
+    clearTimeout(moveTimer);
+    moveTimer = window.setTimeout(() => {
+      const list = [...moved].filter((id) => {
+        const kind = ctx.store.nodes.get(id)?.kind;
+        return kind !== undefined && kind !== "group";
+      });
+      moved = new Set();
+      if (!list.length) return;
+      const positions = new Float32Array(list.length * 2);
+      list.forEach((id, i) => {
+        const p = cy.getElementById(id).position();
+        positions[2 * i] = p.x;
+        positions[2 * i + 1] = p.y;
+      });
+      void ctx.channel.intent("move", { ids: list }, [positions.buffer]);
+    }, 0);
+  });
+  listeners.add(() => clearTimeout(moveTimer));
+
+  listeners.cy(cy, "dbltap", "node.group", (event) => {
+    const id = event.target.id();
+    const collapsed = ctx.store.nodes.get(id)?.collapsed;
+    void ctx.channel.intent(collapsed ? "expand" : "collapse", { group: id });
+  });
+
+  listeners.dom(ctx.stage, "dragover", (event: DragEvent) => {
+    if (event.dataTransfer?.types.includes(OP_DRAG_MIME)) {
+      event.preventDefault();
+      event.dataTransfer.dropEffect = "copy";
+    }
+  });
+  listeners.dom(ctx.stage, "drop", (event: DragEvent) => {
+    const raw = event.dataTransfer?.getData(OP_DRAG_MIME);
+    if (!raw) return;
+    event.preventDefault();
+    const op = JSON.parse(raw) as { name: string; domain?: string };
+    const p = modelPoint(ctx, event);
+    void ctx.channel.intent("add_node", { op_type: op.name, domain: op.domain ?? "", x: p.x, y: p.y });
+  });
+
+  // Overlay follows every frame cytoscape draws (pan, zoom, drag, style).
+  listeners.cy(cy, "render viewport", null, ctx.overlay.schedule);
+}

@@ -1,0 +1,33 @@
+/** Keyboard shortcuts of a focused canvas (seed "Editing a Model"): Delete, Ctrl+C/X/V/Z/Y/S, Ctrl+Space, F. */
+import type { CanvasContext } from "./context";
+import { actions } from "./actions";
+import type { QuickAdd } from "./quickadd";
+
+export function installKeys(ctx: CanvasContext, quickAdd: QuickAdd): void {
+  ctx.listeners.dom(ctx.root, "keydown", (event: KeyboardEvent) => {
+    const target = event.target as HTMLElement | null;
+    if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA")) return; // typing in a popup
+    const mod = event.ctrlKey || event.metaKey;
+    const key = event.key.toLowerCase();
+    let handled = true;
+    if (key === "delete" || key === "backspace") actions.delete(ctx);
+    else if (mod && (key === " " || event.code === "Space")) quickAdd.open();
+    else if (mod && key === "z" && event.shiftKey) actions.redo(ctx);
+    else if (mod && key === "z") actions.undo(ctx);
+    else if (mod && key === "y") actions.redo(ctx);
+    else if (mod && key === "s") actions.save(ctx);
+    else if (mod && key === "c") actions.copy(ctx);
+    else if (mod && key === "x") actions.cut(ctx);
+    else if (mod && key === "v") actions.paste(ctx);
+    else if (mod && key === "a") ctx.cy.nodes().select();
+    else if (!mod && key === "f") actions.fit(ctx);
+    else handled = false;
+    if (handled) {
+      // Keep JupyterLab from also acting (Ctrl+S saves the notebook, Delete deletes cells in command mode).
+      event.preventDefault();
+      event.stopPropagation();
+    }
+  });
+  // Clicking the canvas focuses it so the shortcuts reach it.
+  ctx.listeners.dom(ctx.stage, "mousedown", () => ctx.root.focus({ preventScroll: true }));
+}

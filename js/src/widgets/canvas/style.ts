@@ -1,0 +1,70 @@
+/** The cytoscape stylesheet: shapes per node kind, level of detail through min-zoomed font sizes. */
+import type { StylesheetJson } from "cytoscape";
+
+// Functions read per-element data: cytoscape caches the result until the data changes.
+const end = (key: string) => (ele: { data: (k: string) => string }) => ele.data(key);
+
+export function stylesheet(): StylesheetJson {
+  return [
+    {
+      selector: "node",
+      style: {
+        shape: "round-rectangle",
+        width: "data(w)",
+        height: "data(h)",
+        "background-color": "data(color)",
+        "border-width": 1,
+        "border-color": "#374151",
+        label: "data(label)",
+        color: "data(fg)",
+        "font-size": 11,
+        "font-family": "sans-serif",
+        "text-wrap": "wrap",
+        "text-valign": "center",
+        "text-halign": "center",
+        "min-zoomed-font-size": 7, // no labels when zoomed far out
+      },
+    },
+    { selector: "node.composite", style: { shape: "rectangle", "border-width": 2 } },
+    { selector: "node.input, node.output", style: { shape: "diamond", "font-size": 10, "text-valign": "bottom", color: "#111" } },
+    {
+      selector: "node.group.collapsed",
+      style: { shape: "rectangle", "border-style": "dashed", "border-width": 2, "font-size": 14, color: "#111" },
+    },
+    {
+      selector: "node.group.expanded",
+      style: {
+        shape: "rectangle",
+        "background-opacity": 0.25,
+        "border-style": "dashed",
+        "text-valign": "top",
+        "text-halign": "center",
+        "font-size": 13,
+        color: "#111",
+        padding: "24px",
+      },
+    },
+    { selector: "node:selected", style: { "border-width": 3, "border-color": "#f59e0b" } },
+    {
+      selector: "edge",
+      style: {
+        width: 1.5,
+        "line-color": "#64748b",
+        "target-arrow-color": "#64748b",
+        "target-arrow-shape": "triangle",
+        "arrow-scale": 0.8,
+        "curve-style": "straight",
+        "source-endpoint": end("sep") as unknown as string,
+        "target-endpoint": end("tep") as unknown as string,
+        label: "data(label)",
+        "font-size": 9,
+        color: "#334155",
+        "text-background-color": "#ffffff",
+        "text-background-opacity": 0.8,
+        "text-rotation": "autorotate",
+        "min-zoomed-font-size": 8,
+      },
+    },
+    { selector: "edge:selected", style: { width: 3, "line-color": "#f59e0b", "target-arrow-color": "#f59e0b" } },
+  ] as StylesheetJson;
+}
