@@ -33,11 +33,13 @@ def open_notebook(page: Page, server: JupyterServer, name: str, app: str = "lab"
 
 
 def wait_kernel_idle(page: Page, timeout_s: float = 120) -> None:
-    page.wait_for_selector(
-        ".jp-Notebook-ExecutionIndicator[data-status='idle'], .jp-NotebookKernelStatus-idle,"
-        " [data-status='idle']",
+    """Wait until the current notebook's kernel is connected and idle (Lab and Notebook 7 alike)."""
+    page.wait_for_function(
+        """() => { const w = window.jupyterapp.shell.currentWidget;
+                   const kernel = w && w.sessionContext && w.sessionContext.session
+                                  && w.sessionContext.session.kernel;
+                   return !!kernel && kernel.status === 'idle' && kernel.connectionStatus === 'connected'; }""",
         timeout=timeout_s * 1000,
-        state="attached",
     )
 
 

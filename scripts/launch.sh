@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# README command 1: set everything up, then start JupyterLab on the quickstart notebook (the designer on the bundled
+# ResNet-8, profiled with ONNX Runtime on the CPU). Extra arguments go to `jupyter lab` (e.g. --ip=0.0.0.0).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+. .venv/bin/activate
+exec jupyter lab notebooks/01_quickstart.ipynb --ServerApp.root_dir="$PWD" "$@"

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Sets up a development environment from a fresh clone: system packages (Debian chromium for the browser tests,
+# OpenSSH for the remote-target tests), a virtualenv in .venv with the package installed editable (which builds
+# the front end with npm: anywidget bundles + the prebuilt JupyterLab extension), and the extension linked.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need_apt=()
+command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
+command -v sshd >/dev/null 2>&1 || [ -x /usr/sbin/sshd ] || need_apt+=(openssh-server)
+command -v ssh >/dev/null 2>&1 || need_apt+=(openssh-client)
+command -v node >/dev/null 2>&1 || need_apt+=(nodejs npm)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ]; then
+    echo "setup: installing Debian packages: ${need_apt[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -q >/dev/null
+    apt-get install -y -q "${need_apt[@]}" >/dev/null
+  else
+    echo "setup: please install these Debian packages first (needs root): ${need_apt[*]}" >&2
+    exit 1
+  fi
+fi
+
+PYTHON=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+  "$PYTHON" -m venv .venv
+fi
+. .venv/bin/activate
+python -m pip install -q --upgrade pip
+# Build tools first, then the package without build isolation: one JupyterLab, not a second one in a build env.
+python -m pip install -q "hatchling>=1.27" "hatch-jupyter-builder>=0.10,<0.11" "jupyterlab>=4.6,<4.7" "jupyter-builder>=1.3,<2"
+(cd js && npm ci --no-audit --no-fund --loglevel=error)
+python -m pip install -q --no-build-isolation -e ".[test]"
+# Rebuild the front end every time (the editable install skips it when an old build exists).
+(cd js && npm run --silent build)
+jupyter labextension develop --overwrite . >/dev/null
+echo "setup: done ($(python --version), JupyterLab $(jupyter lab --version), node $(node --version))"
