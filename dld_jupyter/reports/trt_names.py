@@ -172,8 +172,9 @@ class OnnxIndex:
         for name in (candidate, _strip_tensor(candidate), _INDEX_SUFFIX.sub("", candidate)):
             if name in self.position:
                 return name
-            if name in self.producer:
-                return self.producer[name]
+            for tensor in (name, name + ":0"):  # TensorFlow-exported tensors are named "<op>:0"
+                if tensor in self.producer:
+                    return self.producer[tensor]
         return None
 
     def resolve_range(self, first: str, last: str) -> list[str]:

@@ -84,7 +84,7 @@ def test_wrong_format(tmp_path: Path) -> None:
 def test_newer_version(tmp_path: Path) -> None:
     data = good()
     data["version"] = 99
-    with pytest.raises(ReportError, match="version 99 is newer than this dld_jupyter reads \\(up to 1\\). Upgrade"):
+    with pytest.raises(ReportError, match=r"version 99 is newer than this dld_jupyter reads \(up to 1\)\. Upgrade"):
         load_report(write(tmp_path, data))
 
 
@@ -149,8 +149,15 @@ def test_unknown_fields_are_ignored() -> None:
 
 
 def test_minimal_report_uses_defaults() -> None:
-    summary = {"model": "m", "model_path": "", "backend": "onnxruntime", "provider": "CPUExecutionProvider",
-               "device": "CPU", "median_ms": 1.0, "passes": 1}
+    summary = {
+        "model": "m",
+        "model_path": "",
+        "backend": "onnxruntime",
+        "provider": "CPUExecutionProvider",
+        "device": "CPU",
+        "median_ms": 1.0,
+        "passes": 1,
+    }
     report = report_from_data({"format": "dld-report", "version": 1, "summary": summary})
     assert report.layers == [] and report.summary.stable is True
 
@@ -202,8 +209,12 @@ def test_schema_documents_every_dataclass_field() -> None:
     import dataclasses
 
     defs = load_schema()["$defs"]
-    for cls, name in ((Summary, "summary"), (Layer, "layer"), (TimelineEvent, "timelineEvent"),
-                      (MetricSeries, "metricSeries")):
+    for cls, name in (
+        (Summary, "summary"),
+        (Layer, "layer"),
+        (TimelineEvent, "timelineEvent"),
+        (MetricSeries, "metricSeries"),
+    ):
         assert {f.name for f in dataclasses.fields(cls)} == set(defs[name]["properties"]), name
     top = {f.name for f in dataclasses.fields(Report)}
     assert top == set(load_schema()["properties"])
@@ -248,25 +259,71 @@ dims = st.lists(st.lists(st.one_of(st.integers(-1, 2**31), names), max_size=5), 
 @st.composite
 def reports(draw: st.DrawFn) -> Report:
     n = draw(st.integers(0, 8))
-    layers = [Layer(index=i, name=draw(names), type=draw(names), onnx_nodes=draw(st.lists(names, max_size=3)),
-                    input_dims=draw(dims), output_dims=draw(dims), precision=draw(names), provider=draw(names),
-                    stream=draw(st.integers(0, 4)), median_ms=draw(times), mean_ms=draw(times), min_ms=draw(times),
-                    max_ms=draw(times), percent=draw(times), overhead=draw(st.booleans())) for i in range(n)]
+    layers = [
+        Layer(
+            index=i,
+            name=draw(names),
+            type=draw(names),
+            onnx_nodes=draw(st.lists(names, max_size=3)),
+            input_dims=draw(dims),
+            output_dims=draw(dims),
+            precision=draw(names),
+            provider=draw(names),
+            stream=draw(st.integers(0, 4)),
+            median_ms=draw(times),
+            mean_ms=draw(times),
+            min_ms=draw(times),
+            max_ms=draw(times),
+            percent=draw(times),
+            overhead=draw(st.booleans()),
+        )
+        for i in range(n)
+    ]
     passes = draw(st.lists(times, max_size=6))
-    summary = Summary(model=draw(names), model_path=draw(names), backend=draw(names), provider=draw(names),
-                      device=draw(names), median_ms=draw(times), passes=len(passes),
-                      median_pass_index=draw(st.integers(0, max(len(passes) - 1, 0))), stable=draw(st.booleans()),
-                      profiling_overhead_ms=draw(st.none() | times),
-                      device_memory_bytes=draw(st.none() | st.integers(0, 2**40)),
-                      settings=draw(st.dictionaries(names, st.integers() | names, max_size=3)))
-    timeline = [TimelineEvent(draw(st.integers(-1, n - 1)), draw(names), draw(st.integers(0, 3)), draw(times),
-                              draw(times), draw(st.booleans())) for _ in range(draw(st.integers(0, 5)))]
+    summary = Summary(
+        model=draw(names),
+        model_path=draw(names),
+        backend=draw(names),
+        provider=draw(names),
+        device=draw(names),
+        median_ms=draw(times),
+        passes=len(passes),
+        median_pass_index=draw(st.integers(0, max(len(passes) - 1, 0))),
+        stable=draw(st.booleans()),
+        profiling_overhead_ms=draw(st.none() | times),
+        device_memory_bytes=draw(st.none() | st.integers(0, 2**40)),
+        settings=draw(st.dictionaries(names, st.integers() | names, max_size=3)),
+    )
+    timeline = [
+        TimelineEvent(
+            draw(st.integers(-1, n - 1)),
+            draw(names),
+            draw(st.integers(0, 3)),
+            draw(times),
+            draw(times),
+            draw(st.booleans()),
+        )
+        for _ in range(draw(st.integers(0, 5)))
+    ]
     k = draw(st.integers(0, 4))
-    metrics = [MetricSeries(draw(names), draw(names), draw(names), draw(st.lists(times, min_size=k, max_size=k)),
-                            draw(st.lists(times, min_size=k, max_size=k)))]
-    return Report(summary=summary, passes_ms=passes, layers=layers, timeline=timeline, gpu_metrics=metrics,
-                  system=draw(st.dictionaries(names, names, max_size=3)),
-                  removed_nodes=draw(st.lists(names, max_size=3)))
+    metrics = [
+        MetricSeries(
+            draw(names),
+            draw(names),
+            draw(names),
+            draw(st.lists(times, min_size=k, max_size=k)),
+            draw(st.lists(times, min_size=k, max_size=k)),
+        )
+    ]
+    return Report(
+        summary=summary,
+        passes_ms=passes,
+        layers=layers,
+        timeline=timeline,
+        gpu_metrics=metrics,
+        system=draw(st.dictionaries(names, names, max_size=3)),
+        removed_nodes=draw(st.lists(names, max_size=3)),
+    )
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
