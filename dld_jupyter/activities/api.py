@@ -1,11 +1,13 @@
 """`profile(...)`: the Python front door of profiling, returning a Report (the notebook's `dld.profile`).
 
-Accepts a model path or a document-like object (`.path`, `.save()`, optionally `.dirty`), duck-typed so this
-layer does not import the document layer: an unsaved document is saved to a temporary copy first.
+Accepts a model path or a document-like object (`.path`, `.save(path)` or `.save_copy(path)`, optionally `.dirty`),
+duck-typed so this layer does not import the document layer: an unsaved document is saved to a temporary copy
+first (with `save_copy` when it has one, else `save` and its `.path` restored).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 from collections.abc import Iterator
@@ -16,7 +18,7 @@ from typing import Any
 from dld_jupyter.activities.engine import LogCallback, ProgressCallback, run_activity
 from dld_jupyter.activities.errors import BAD_INPUT, UNAVAILABLE, ActivityError, SpecError, UnavailableError
 from dld_jupyter.activities.result import ActivityResult
-from dld_jupyter.activities.spec import OrtProfileSpec
+from dld_jupyter.activities.spec import REPORT_SUFFIX, OrtProfileSpec
 from dld_jupyter.reports.io import load_report
 from dld_jupyter.reports.model import Report
 
@@ -32,27 +34,36 @@ class ActivityFailed(ActivityError, RuntimeError):
 
 
 @contextmanager
-def model_path(model_or_document: Any) -> Iterator[str]:
-    """The path to profile: the path itself, a document's file, or a temporary copy of an unsaved document."""
+def model_path(model_or_document: Any) -> Iterator[tuple[str, str]]:
+    """(path to profile, default report path): the path itself, a document's file, or a temporary copy."""
     if isinstance(model_or_document, (str, os.PathLike)):
-        yield os.fspath(model_or_document)
+        path = os.fspath(model_or_document)
+        yield path, _default_output(path)
         return
     path = getattr(model_or_document, "path", None)
+    save_copy = getattr(model_or_document, "save_copy", None)
     save = getattr(model_or_document, "save", None)
-    if not callable(save):
+    if not callable(save_copy) and not callable(save):
         raise SpecError(
             f"profile: expected a model path or a document with .path and .save(), got "
             f"{type(model_or_document).__name__}"
         )
-    if path and not getattr(model_or_document, "dirty", False) and os.path.isfile(os.fspath(path)):
-        yield os.fspath(path)
+    home = os.fspath(path) if path else os.path.join(os.getcwd(), f"{getattr(model_or_document, 'name', 'model')}.onnx")
+    if path and not getattr(model_or_document, "dirty", False) and os.path.isfile(home):
+        yield home, _default_output(home)
         return
-    # Unsaved changes are profiled as they are, without touching the user's file.
-    stem = Path(os.fspath(path)).stem if path else "document"
+    # Unsaved changes are profiled as they are, from a temporary copy; the user's file is not touched.
     with tempfile.TemporaryDirectory(prefix="dld-profile-") as folder:
-        copy = os.path.join(folder, f"{stem}.onnx")
-        save(copy)
-        yield copy
+        copy = os.path.join(folder, os.path.basename(home))
+        if callable(save_copy):
+            save_copy(copy)
+        else:
+            assert callable(save)
+            save(copy)
+            # Document.save(path) is "save as": point the document back at its own file.
+            with contextlib.suppress(AttributeError):
+                model_or_document.path = path
+        yield copy, _default_output(home)
 
 
 def profile(
@@ -76,11 +87,8 @@ def profile(
     unknown = sorted(set(options) - known)
     if unknown:
         raise SpecError(f"profile: unknown option(s) {unknown}; known options are {sorted(known)}")
-    with model_path(model_or_document) as path:
-        if "output" not in options and path != os.fspath(getattr(model_or_document, "path", path) or path):
-            # A temporary copy: put the report beside the document's file, not in the temp folder.
-            original = getattr(model_or_document, "path", None)
-            options["output"] = _default_output(original) if original else None
+    with model_path(model_or_document) as (path, default_output):
+        options.setdefault("output", default_output)  # beside the document's file, never in a temp folder
         spec = OrtProfileSpec(model=path, provider=provider, **options)
         result = run_activity(spec, on_progress=on_progress, on_log=on_log)
     if result.ok and result.report_path:
@@ -92,6 +100,6 @@ def profile(
     raise ActivityFailed(result)
 
 
-def _default_output(document_path: Any) -> str:
-    path = Path(os.fspath(document_path))
-    return str(path.with_name(path.stem + ".dld-report.json"))
+def _default_output(model: str) -> str:
+    path = Path(model)
+    return str(path.with_name(path.stem + REPORT_SUFFIX))

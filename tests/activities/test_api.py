@@ -1,0 +1,65 @@
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from dld_jupyter.activities import ActivityFailed, SpecError, UnavailableError, profile
+from dld_jupyter.activities.result import Progress
+
+
+def test_profile_a_path_returns_the_report(resnet_path: Path) -> None:
+    seen: list[Progress] = []
+    report = profile(resnet_path, iterations=3, warmup=0, threads=1, on_progress=seen.append)
+    assert report.summary.passes == 3 and report.layers
+    assert resnet_path.with_name("resnet.dld-report.json").is_file()
+    assert seen and seen[-1].fraction == 1.0
+
+
+class FakeDocument:
+    """Duck-typed like dld_jupyter.document.Document: save(path) is "save as" and re-targets the document."""
+
+    def __init__(self, path: Path, dirty: bool) -> None:
+        self.path: Path | None = path
+        self.dirty = dirty
+        self.saved_to: list[str] = []
+
+    def save(self, path: str | None = None) -> None:
+        assert self.path is not None
+        shutil.copy(self.path, path or self.path)
+        self.saved_to.append(str(path))
+        self.path = Path(path) if path else self.path
+
+
+def test_a_dirty_document_is_profiled_from_a_temporary_copy(resnet_path: Path) -> None:
+    document = FakeDocument(resnet_path, dirty=True)
+    report = profile(document, iterations=2, warmup=0, threads=1)
+    assert document.saved_to and document.saved_to[0] != str(resnet_path)
+    assert document.path == resnet_path  # pointed back at its own file
+    assert not Path(document.saved_to[0]).exists()  # the copy is gone
+    assert resnet_path.with_name("resnet.dld-report.json").is_file()  # the report sits beside the document
+    assert report.summary.model == "resnet"
+
+
+def test_a_clean_document_is_profiled_in_place(resnet_path: Path) -> None:
+    document = FakeDocument(resnet_path, dirty=False)
+    report = profile(document, iterations=2, warmup=0, threads=1)
+    assert document.saved_to == [] and report.summary.model_path == str(resnet_path)
+
+
+def test_errors_are_typed(resnet_path: Path, tmp_path: Path) -> None:
+    with pytest.raises(SpecError, match="unknown option"):
+        profile(resnet_path, iteratons=3)
+    with pytest.raises(UnavailableError, match="backend 'tensorrt'"):
+        profile(resnet_path, backend="tensorrt")
+    with pytest.raises(SpecError, match="does not exist"):
+        profile(tmp_path / "missing.onnx")
+    with pytest.raises(SpecError, match="expected a model path"):
+        profile(42)
+    try:
+        profile(resnet_path, provider="cuda", iterations=1)
+    except UnavailableError as error:
+        assert "CPUExecutionProvider" in str(error)
+    except ActivityFailed:  # pragma: no cover - a GPU host whose CUDA provider fails
+        pass
