@@ -21,6 +21,14 @@ import onnx_ir as ir
 
 from dld_jupyter.document.lint import LintRun, start_polygraphy_lint
 from dld_jupyter.document.schema import registry
+from dld_jupyter.document.skeleton import (
+    STANDARD_DOMAINS,
+    TOKEN,
+    TOKEN_RE,
+    Inferred,
+    Skeleton,
+    inferred_types,
+)
 
 __all__ = [
     "AUTO_CHECK_MAX_NODES",
@@ -35,19 +43,13 @@ __all__ = [
 Severity = Literal["error", "warning", "info"]
 Source = Literal["checker", "shape_inference", "structure", "polygraphy"]
 NodeIds = Callable[[ir.Node], "str | None"] | Mapping[ir.Node, str] | None
-Inferred = dict[str, tuple[str, "list[int | str] | None"]]
 
 # Above this many nodes the editor checks only on request (seed 000: "automatic type checking is disabled").
 AUTO_CHECK_MAX_NODES = int(os.environ.get("DLD_AUTO_CHECK_MAX_NODES", "20000"))
-# Initializers up to this many elements keep their data in the skeleton: shape tensors, axes, scales feed
-# data propagation (Reshape, Slice...), weights never do.
-SKELETON_MAX_ELEMENTS = 1024
 
-_TOKEN = "dld_node_"
-_TOKEN_RE = re.compile(r"dld_node_(\d+)(?:_(\d+))?")
-_STANDARD_DOMAINS = frozenset({"", "ai.onnx", "ai.onnx.ml", "ai.onnx.preview", "ai.onnx.preview.training"})
 _TAGS_RE = re.compile(r"\[(?:ShapeInferenceError|TypeInferenceError|ValidationError)\]\s*")
 _OP_PREFIX_RE = re.compile(r"\(op_type:[^,]*, node name: [^)]*\):?|Node ?\([^)]*\)('s)?( with schema\([^)]*\))?")
+_INFERENCE_ROUNDS = 8
 _CASCADE = "expected to have type but instead is null"  # always the echo of an upstream failure
 _HINTS: tuple[tuple[str, str], ...] = (
     ("not in range [min=", "Connect the missing inputs, or remove the extra ones."),
@@ -103,125 +105,32 @@ def _hint(message: str) -> str:
     return next((hint for key, hint in _HINTS if key in message), "")
 
 
-class _Skeleton:
-    """The model as a ModelProto without weights; nodes renamed to tokens that trace errors back to them."""
-
-    def __init__(self, model: ir.Model) -> None:
-        self.nodes: list[ir.Node] = list(model.graph)
-        self.labels: dict[str, str] = {}  # token -> what the user knows the node by
-        self.proto = onnx.ModelProto(ir_version=model.ir_version)
-        for domain, version in model.opset_imports.items():
-            self.proto.opset_import.add(domain=domain, version=version)
-        for function in model.functions.values():
-            ir.serde.serialize_function_into(self.proto.functions.add(), function)
-        self._graph(model.graph)
-
-    def label(self, index: int) -> str:
-        node = self.nodes[index]
-        return node.name or f"{node.op_type} #{index}"
-
-    def _graph(self, graph: ir.Graph) -> None:
-        proto = self.proto.graph
-        proto.name = graph.name or "main"
-        declared = {value.name for value in graph.inputs}
-        for value in graph.inputs:
-            ir.serde.serialize_value_into(proto.input.add(), value)
-        for value in graph.initializers.values():
-            if self._keep_data(value) and self._tensor_into(proto, value):
-                continue
-            if value.name not in declared:  # weightless: a typed input carries what inference needs
-                _typed_input(proto.input.add(), value)
-        for index, node in enumerate(self.nodes):
-            node_proto = proto.node.add()
-            ir.serde.serialize_node_into(node_proto, node, model_ir_version=self.proto.ir_version)
-            self._rename(node_proto, index)
-            if node.domain not in _STANDARD_DOMAINS:  # no onnx inference for these: keep what the file says
-                for value in node.outputs:
-                    if value.type is not None and not value.is_graph_output():
-                        ir.serde.serialize_value_into(proto.value_info.add(), value)
-        for value in graph.outputs:
-            ir.serde.serialize_value_into(proto.output.add(), value)
-
-    @staticmethod
-    def _keep_data(value: ir.Value) -> bool:
-        tensor = value.const_value
-        return tensor is not None and tensor.size <= SKELETON_MAX_ELEMENTS
-
-    @staticmethod
-    def _tensor_into(proto: onnx.GraphProto, value: ir.Value) -> bool:
-        assert value.const_value is not None
-        try:  # a small external tensor whose file is gone stays weightless; the loader reports the file
-            tensor_proto = ir.serde.serialize_tensor(value.const_value)
-        except Exception:
-            return False
-        tensor_proto.name = value.name or ""
-        proto.initializer.append(tensor_proto)
-        return True
-
-    def _rename(self, node_proto: onnx.NodeProto, index: int) -> None:
-        token = f"{_TOKEN}{index}"
-        self.labels[token] = self.label(index)
-        node_proto.name = token
-        inner = 0
-        stack = [g for a in node_proto.attribute for g in [*([a.g] if a.HasField("g") else []), *a.graphs]]
-        while stack:
-            graph = stack.pop()
-            for sub in graph.node:
-                inner += 1
-                sub_token = f"{token}_{inner}"
-                self.labels[sub_token] = f"{self.labels[token]}/{sub.name or sub.op_type}"
-                sub.name = sub_token
-                stack.extend(g for a in sub.attribute for g in [*([a.g] if a.HasField("g") else []), *a.graphs])
-
-
-def _typed_input(info: onnx.ValueInfoProto, value: ir.Value) -> None:
-    tensor = value.const_value
-    info.name = value.name or ""
-    tensor_type = info.type.tensor_type
-    dtype = tensor.dtype if tensor is not None else (value.dtype or ir.DataType.UNDEFINED)
-    tensor_type.elem_type = int(dtype)
-    shape = tensor.shape if tensor is not None else value.shape
-    tensor_type.shape.SetInParent()
-    for dim in shape or ():
-        if isinstance(dim, int):
-            tensor_type.shape.dim.add().dim_value = dim
-        else:
-            tensor_type.shape.dim.add().dim_param = str(dim.value or "")
-
-
-def _type_of(type_proto: onnx.TypeProto) -> tuple[str, list[int | str] | None] | None:
-    kind = type_proto.WhichOneof("value")
-    if kind == "tensor_type":
-        tensor = type_proto.tensor_type
-        if not tensor.elem_type:
-            return None
-        dtype = onnx.TensorProto.DataType.Name(tensor.elem_type)
-        if not tensor.HasField("shape"):
-            return dtype, None
-        dims: list[int | str] = [
-            d.dim_value if d.HasField("dim_value") else (d.dim_param or "?") for d in tensor.shape.dim
-        ]
-        return dtype, dims
-    if kind == "sequence_type":
-        element = _type_of(type_proto.sequence_type.elem_type)
-        return (f"seq({element[0]})" if element else "seq"), None
-    return None
-
-
-def _inferred(proto: onnx.ModelProto) -> Inferred:
-    found: Inferred = {}
+def _unshaped_io(proto: onnx.ModelProto, inferred: Inferred, collector: _Collector) -> None:
+    """The checker wants a shape on every graph input and output: use the inferred one, or report it."""
     graph = proto.graph
-    for info in [*graph.input, *graph.value_info, *graph.output]:
-        typed = _type_of(info.type)
-        if typed is not None and info.name:
-            found[info.name] = typed
-    return found
+    for kind, values in (("input", graph.input), ("output", graph.output)):
+        for info in values:
+            tensor_type = info.type.tensor_type
+            if not info.type.HasField("tensor_type") or tensor_type.HasField("shape"):
+                continue
+            tensor_type.shape.SetInParent()
+            shape = inferred.get(info.name, ("", None))[1]
+            if shape is None:
+                message = f"Graph {kind} '{info.name}' has no shape, not even an inferred one."
+                hint = "Set its shape (use symbols such as 'batch' for dimensions that vary)."
+                collector.add("warning", message, None, hint, "checker")
+                continue
+            for dim in shape:
+                if isinstance(dim, int):
+                    tensor_type.shape.dim.add().dim_value = dim
+                else:
+                    tensor_type.shape.dim.add().dim_param = dim
 
 
 class _Collector:
     """Turns raw messages into diagnostics: finds the node by its token, restores its name, adds a hint."""
 
-    def __init__(self, skeleton: _Skeleton, ids: Callable[[ir.Node], str | None], model: ir.Model) -> None:
+    def __init__(self, skeleton: Skeleton, ids: Callable[[ir.Node], str | None], model: ir.Model) -> None:
         self.skeleton = skeleton
         self.ids = ids
         self.diagnostics: list[Diagnostic] = []
@@ -239,20 +148,28 @@ class _Collector:
 
     def raw(self, text: str, source: Source, token: str = "") -> None:
         """One message from onnx (a checker error or one line of an inference report)."""
-        match = _TOKEN_RE.search(token or text)  # the checker names the node in its trailing context
+        match = TOKEN_RE.search(token or text)  # the checker names the node in its trailing context
         text = _TAGS_RE.sub("", text.split("==> Context:")[0]).strip()
         if not text or _CASCADE in text:
             return
         index = int(match.group(1)) if match else self._by_value_name(text)
         if index is not None and index in self.flagged:
             return
-        text = _OP_PREFIX_RE.sub("", text)  # the label below names the node once, the way users know it
-        message = _TOKEN_RE.sub(lambda m: self.skeleton.labels.get(m.group(0), m.group(0)), text)
+        outer = match.group(0) if match else ""
+        # The outer node is named once, up front; nested ones (subgraph nodes) keep their place.
+        text = _OP_PREFIX_RE.sub(lambda m: self._prefix(m.group(0), outer), text)
+        message = TOKEN_RE.sub(lambda m: self.skeleton.labels.get(m.group(0), m.group(0)), text)
         message = re.sub(r"\s+", " ", message).strip(" :")
         hint = _hint(message)
         if index is not None and match is not None:
             message = f"{self.skeleton.labels.get(match.group(0), '?')}: {message}"
         self.add("error", message, index, hint, source)
+
+    def _prefix(self, prefix: str, outer: str) -> str:
+        token = TOKEN_RE.search(prefix)
+        if token is None or token.group(0) == outer:
+            return ""
+        return f"{self.skeleton.labels.get(token.group(0), token.group(0))}:"
 
     def _by_value_name(self, text: str) -> int | None:
         for name in re.findall(r"'([^']+)'", text):
@@ -284,14 +201,30 @@ def _run_checker(proto: onnx.ModelProto, collector: _Collector) -> None:
 
 
 def _run_inference(proto: onnx.ModelProto, collector: _Collector) -> onnx.ModelProto | None:
-    try:
-        return onnx.shape_inference.infer_shapes(proto, check_type=True, strict_mode=True, data_prop=True)
-    except Exception as exc:
-        text = str(exc).replace("[ShapeInferenceError] Inference error(s): ", "")
-        for line in text.splitlines():
-            collector.raw(line.strip(), "shape_inference")
+    """Strict inference; a node that fails is reported, dropped from a copy, and inference goes on without it.
+
+    Some errors (arity, unsupported types) stop inference at once, which would hide every later problem and
+    leave no inferred shape to label the edges.
+    """
+    work = proto
+    for _ in range(_INFERENCE_ROUNDS):
+        try:
+            return onnx.shape_inference.infer_shapes(work, check_type=True, strict_mode=True, data_prop=True)
+        except Exception as exc:
+            text = str(exc).replace("[ShapeInferenceError] Inference error(s): ", "")
+            for line in text.splitlines():
+                collector.raw(line.strip(), "shape_inference")
+            failed = {f"{TOKEN}{m.group(1)}" for m in TOKEN_RE.finditer(text)}
+        if not failed:
+            break
+        if work is proto:
+            work = onnx.ModelProto()
+            work.CopyFrom(proto)
+        kept = [node for node in work.graph.node if node.name not in failed]
+        del work.graph.node[:]
+        work.graph.node.extend(kept)
     try:  # the partial result still labels the edges that could be inferred
-        return onnx.shape_inference.infer_shapes(proto, data_prop=True)
+        return onnx.shape_inference.infer_shapes(work, data_prop=True)
     except Exception:
         return None
 
@@ -300,16 +233,17 @@ def check_model(model: ir.Model, ids: NodeIds = None, *, structure: bool = True)
     """Structural checks, strict shape inference and onnx.checker; diagnostics bound to `ids(node)`."""
     lookup = _id_lookup(ids)
     try:
-        skeleton = _Skeleton(model)
+        skeleton = Skeleton(model)
     except Exception as exc:  # serde refuses something: say so instead of failing the caller
         return CheckResult([Diagnostic("error", f"Cannot serialize the model: {exc}", None, "", "checker")], {})
     collector = _Collector(skeleton, lookup, model)
     if structure:
         _structural_checks(model, collector)
     inferred_proto = _run_inference(skeleton.proto, collector)
+    inferred = inferred_types(inferred_proto) if inferred_proto is not None else {}
     # Checked after inference so graph outputs declared without a shape get the inferred one.
-    _run_checker(inferred_proto if inferred_proto is not None else skeleton.proto, collector)
-    inferred = _inferred(inferred_proto) if inferred_proto is not None else {}
+    _unshaped_io(skeleton.proto, inferred, collector)
+    _run_checker(skeleton.proto, collector)
     order = {"error": 0, "warning": 1, "info": 2}
     diagnostics = sorted(collector.diagnostics, key=lambda d: order[d.severity])
     return CheckResult(diagnostics, inferred)
@@ -339,10 +273,6 @@ def _structural_checks(model: ir.Model, collector: _Collector) -> None:
         if not any(v.uses() or v.is_graph_output() for v in node.outputs):
             message = f"{label}: none of its outputs is used or is a graph output."
             collector.add("warning", message, index, "Connect an output, or delete the node.", "structure")
-    for value in model.graph.outputs:
-        if value.shape is None and value.producer() is not None:
-            message = f"Graph output '{value.name}' declares no shape; onnx.checker requires one on save."
-            collector.add("info", message, None, "Run a check: the inferred shape is used.", "structure")
 
 
 _RENAME_HINT = "Rename the node: names must be unique, valid C90 identifiers."
@@ -363,7 +293,7 @@ def _check_schema(model: ir.Model, node: ir.Node, index: int, label: str, collec
             message = f"{label}: {node.op_type} does not exist at opset {version} of '{domain or 'ai.onnx'}'."
             hint = f"Raise the opset to {versions[0]} or more, or use another op."
             severity: Severity = "error"
-        elif domain in _STANDARD_DOMAINS or domain in registry.domains():
+        elif domain in STANDARD_DOMAINS or domain in registry.domains():
             message, hint, severity = (
                 f"{label}: unknown op {node.op_type}.",
                 _hint("No Op registered"),

@@ -207,9 +207,7 @@ class SchemaRegistry:
         self._ensure()
         return list(self._versions.get((_DOMAIN_ALIASES.get(domain, domain), op_type), []))
 
-    def ops_for(
-        self, opset_imports: Mapping[str, int], include_deprecated: bool = False
-    ) -> list[OpSchemaInfo]:
+    def ops_for(self, opset_imports: Mapping[str, int], include_deprecated: bool = False) -> list[OpSchemaInfo]:
         """Every op available to a model importing `opset_imports`, sorted by domain then name."""
         imports = {_DOMAIN_ALIASES.get(d, d): v for d, v in opset_imports.items()}
         found: list[OpSchemaInfo] = []
