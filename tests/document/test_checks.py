@@ -34,7 +34,7 @@ def _model(
 def _check(model: ir.Model) -> tuple[CheckResult, dict[str, str]]:
     """Check with ids "n<index>" (like the document's), and the ids by node name for assertions."""
     ids = {node: f"n{i}" for i, node in enumerate(model.graph)}
-    return check_model(model, ids), {node.name: ids[node] for node in model.graph}
+    return check_model(model, ids), {node.name or "": ids[node] for node in model.graph}
 
 
 def _errors(result: CheckResult) -> list[Diagnostic]:

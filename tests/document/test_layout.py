@@ -85,7 +85,9 @@ def test_empty_graph_unknown_edges_and_duplicates() -> None:
 
 
 def _grouped_model() -> tuple[list[str], list[tuple[str, str]], dict[str, GroupPath]]:
-    ids, edges, groups = ["input"], [], {"input": ()}
+    ids: list[str] = ["input"]
+    edges: list[tuple[str, str]] = []
+    groups: dict[str, GroupPath] = {"input": ()}
     previous = "input"
     for layer in range(3):
         scope = ("encoder", f"layer.{layer}")
