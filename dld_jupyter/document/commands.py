@@ -271,11 +271,21 @@ class SetGraphOutputs:
 
 @dataclass(frozen=True)
 class AddInitializer:
+    """Register an initializer (at the end, or where ``order`` of names puts it back)."""
+
     value: ir.Value
+    order: tuple[str, ...] = ()
 
     def apply(self, ctx: Context) -> Command:
         was_input_node = has_input_node(self.value)
-        ctx.graph.register_initializer(self.value)
+        initializers = ctx.graph.initializers
+        initializers.add(self.value)
+        if self.order:
+            data = initializers.data
+            ranked = {name: i for i, name in enumerate(self.order)}
+            items = sorted(data.items(), key=lambda item: ranked.get(item[0], len(ranked)))
+            data.clear()
+            data.update(items)
         if not self.value.is_graph_input():
             ctx.names.value_renamed(None, self.value.name)
         if was_input_node:
@@ -293,13 +303,14 @@ class RemoveInitializer:
         value = self.value
         assert value.name is not None
         ctx.value_changed(value)
+        order = tuple(ctx.graph.initializers)
         ctx.graph.initializers.pop(value.name)
         if value.is_graph_input():
             ctx.changes.node(input_node_id(ctx.ids, value), False, True)
             _io_edges(ctx, value, True)
         else:
             ctx.names.value_renamed(value.name, None)
-        return AddInitializer(value)
+        return AddInitializer(value, order)
 
 
 @dataclass(frozen=True)
@@ -362,13 +373,30 @@ class SetAttribute:
 
     def apply(self, ctx: Context) -> Command:
         attributes = self.node.attributes
-        old = attributes.get(self.name)
+        inverse = SetAttributes(self.node, tuple(attributes.values()))
         if self.attr is None:
             attributes.pop(self.name, None)
         else:
             attributes[self.name] = self.attr
         ctx.node_changed(self.node)
-        return SetAttribute(self.node, self.name, old)
+        return inverse
+
+
+@dataclass(frozen=True)
+class SetAttributes:
+    """Replace all attributes of a node, in order (the inverse of SetAttribute keeps the file's order)."""
+
+    node: ir.Node
+    attrs: tuple[ir.Attr, ...]
+
+    def apply(self, ctx: Context) -> Command:
+        attributes = self.node.attributes
+        inverse = SetAttributes(self.node, tuple(attributes.values()))
+        attributes.clear()
+        for attr in self.attrs:
+            attributes[attr.name] = attr
+        ctx.node_changed(self.node)
+        return inverse
 
 
 @dataclass(frozen=True)
@@ -391,20 +419,17 @@ class SetPositions:
 
 @dataclass(frozen=True)
 class SetMetadata:
-    """Set (or remove, with None) one ``metadata_props`` entry of the model."""
+    """Replace the model's ``metadata_props`` with ``items``, in order."""
 
-    key: str
-    value: str | None
+    items: tuple[tuple[str, str], ...]
 
     def apply(self, ctx: Context) -> Command:
         props = ctx.model.metadata_props
-        old = props.get(self.key)
-        if self.value is None:
-            props.pop(self.key, None)
-        else:
-            props[self.key] = self.value
+        inverse = SetMetadata(tuple(props.items()))
+        props.clear()
+        props.update(self.items)
         ctx.changes.model_info = True
-        return SetMetadata(self.key, old)
+        return inverse
 
 
 MODEL_FIELDS = ("producer_name", "producer_version", "domain", "model_version", "doc_string")

@@ -153,8 +153,13 @@ def set_metadata(ctx: Context, do: Do, key: str, value: str | None) -> None:
         raise DocumentError(what, "this key holds canvas positions.", "Use move_nodes or arrange.")
     if value is not None and not isinstance(value, str):
         raise DocumentError(what, "metadata values are strings.", "Pass a str (or None to remove).")
-    if ctx.model.metadata_props.get(key) != value:
-        do(c.SetMetadata(key, value))
+    props = dict(ctx.model.metadata_props)
+    if props.get(key) != value:
+        if value is None:
+            del props[key]
+        else:
+            props[key] = value
+        do(c.SetMetadata(tuple(props.items())))
 
 
 INFO_FIELDS = (*c.MODEL_FIELDS, *c.GRAPH_FIELDS, "opset_imports")

@@ -1,0 +1,1 @@
+"""Shared test setup: the repository root is importable, so tests use ``from tests.models import ...``."""
