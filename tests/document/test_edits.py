@@ -101,7 +101,8 @@ def test_add_node_generates_names_and_events(doc: Document) -> None:
 
 def test_add_node_refusals_leave_model_unchanged(doc: Document) -> None:
     before = snapshot(doc.model)
-    for args in (("NoSuchOp",), ("Relu", "com.example"), ("Relu", "", "9bad"), ("Relu", "", "relu"), ("Relu", "", "int")):
+    refused = (("NoSuchOp",), ("Relu", "com.example"), ("Relu", "", "9bad"), ("Relu", "", "relu"), ("Relu", "", "int"))
+    for args in refused:
         with pytest.raises(DocumentError):
             doc.add_node(*args)
     assert snapshot(doc.model) == before and doc.history == []
