@@ -11,7 +11,7 @@ import contextlib
 import os
 import pathlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 import onnx_ir as ir
 
@@ -28,6 +28,7 @@ from .names import NameIndex
 from .views import EdgeView, NodeView, ReadModel
 
 Subscriber = Callable[[list[Event]], None]
+T = TypeVar("T")
 
 
 class Document:
@@ -266,6 +267,11 @@ class Document:
     def set_model_info(self, **fields: Any) -> None:
         with self.transaction("Edit model information"):
             v.set_model_info(self._ctx, self._do, fields)
+
+    def edit(self, label: str, function: Callable[[Context, Callable[[Command], None]], T]) -> T:
+        """Run ``function(ctx, do)`` from a sibling edit module (initializer_commands) as one undo step."""
+        with self.transaction(label):
+            return function(self._ctx, self._do)
 
     # ------------------------------------------------------------ checks and layout
     def check(self) -> list[Any]:
