@@ -12,6 +12,7 @@ Keywords handled: type (a name or a list of names), const, enum, minimum, requir
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -156,8 +157,79 @@ class _Validator:
                 self.check(item, properties[key], f"{path}.{key}")
 
 
+Check = Callable[[object], bool]
+_PY_TYPES: dict[str, tuple[type, ...]] = {
+    "object": (dict,),
+    "array": (list,),
+    "string": (str,),
+    "integer": (int,),
+    "number": (int, float),
+    "boolean": (bool,),
+    "null": (type(None),),
+}
+
+
+def _compile(node: dict[str, Any], root: dict[str, Any]) -> Check:
+    """A fast yes/no checker of `node`: no paths, no messages, exact JSON-decoded types only.
+
+    Opening a 5,000-layer report must stay well under a second; the interpreter above builds a path string
+    per value. This one says only "valid", and any "no" (or a value of an unusual Python type) goes to the
+    interpreter, which then gives the real answer with paths. So it may be stricter, never more lenient.
+    """
+    node = _Validator(root, 1).resolve(node)
+    if "const" in node or "enum" in node:
+        allowed = [node["const"]] if "const" in node else list(node["enum"])
+        return lambda v: v in allowed and type(v) in (str, int, float, bool, type(None))
+    types: tuple[type, ...] = ()
+    for name in node["type"] if isinstance(node.get("type"), list) else [node.get("type")] if "type" in node else []:
+        types += _PY_TYPES[str(name)]
+    minimum = node.get("minimum")
+    props = {k: _compile(v, root) for k, v in node.get("properties", {}).items()}
+    required = list(node.get("required", []))
+    item = _compile(node["items"], root) if "items" in node else None
+
+    if not props and not required and item is None and types:
+        # Leaves (most values) get a one-line closure: the function calls are the cost here.
+        if minimum is None:
+            return lambda v: type(v) in types
+        if type(None) not in types:
+            return lambda v: type(v) in types and v >= minimum
+
+    def check(v: object) -> bool:
+        kind = type(v)
+        if types and kind not in types:
+            return False
+        if minimum is not None and (kind is int or kind is float) and v < minimum:
+            return False
+        if kind is dict:
+            for key in required:
+                if key not in v:  # type: ignore[operator]
+                    return False
+            for key, value in v.items():  # type: ignore[attr-defined]
+                sub = props.get(key)
+                if sub is not None and not sub(value):
+                    return False
+        elif kind is list and item is not None:
+            return all(map(item, v))  # type: ignore[call-overload]
+        return True
+
+    return check
+
+
+@cache
+def _fast_check() -> Check:
+    return _compile(load_schema(), load_schema())
+
+
+def is_valid_fast(data: object) -> bool:
+    """True only when `data` certainly matches the schema (see _compile); False means "ask validate"."""
+    return _fast_check()(data)
+
+
 def validate(data: object, limit: int = 20) -> list[Problem]:
     """Every problem (up to `limit`) that keeps `data` from being a report of the shipped schema."""
+    if is_valid_fast(data):
+        return []
     validator = _Validator(load_schema(), limit)
     validator.check(data, validator.root, "$")
     return validator.problems

@@ -332,3 +332,18 @@ def test_hypothesis_round_trip(tmp_path: Path, report: Report) -> None:
     path = save_report(report, tmp_path / "h.dld-report.json")
     assert load_report(path) == report
     assert report_from_data(json.loads(report_to_json(report))) == report
+
+
+def test_fast_check_defers_unusual_types_to_the_interpreter() -> None:
+    import numpy as np
+
+    from dld_jupyter.reports.validation import is_valid_fast
+
+    data = good()
+    assert is_valid_fast(data)
+    data["passes_ms"] = [np.float64(1.5)]  # a float subclass: fine for JSON, not an exact type
+    assert not is_valid_fast(data) and validate(data) == []
+    for mutate in BAD_SAMPLES:
+        bad = good()
+        mutate(bad)
+        assert not is_valid_fast(bad)
