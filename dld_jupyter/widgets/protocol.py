@@ -68,9 +68,13 @@ class SnapshotMessage(TypedDict):
     kind: Literal["snapshot"]
     version: int
     graph: GraphSnapshot
+    title: str
 
 
 class PatchMessage(TypedDict):
+    """ops: add_nodes{nodes} | remove_nodes{ids} | update_nodes{nodes} | add_edges{edges} | remove_edges{ids} |
+    update_edges{edges} | move{ids}; one Float32 buffer: positions of add_nodes (in order), then of move ids."""
+
     kind: Literal["patch"]
     version: int
     ops: list[dict[str, object]]
@@ -81,6 +85,7 @@ class ReplyMessage(TypedDict):
     request: int
     ok: bool
     error: str | None
+    data: dict[str, object] | None
 
 
 class FocusMessage(TypedDict):
@@ -88,30 +93,36 @@ class FocusMessage(TypedDict):
     ids: list[str]
 
 
-KernelMessage = SnapshotMessage | PatchMessage | ReplyMessage | FocusMessage
+class OpsMessage(TypedDict):
+    kind: Literal["ops"]
+    ops: list[PaletteOp]
+
+
+ExportFormat = Literal["png", "jpg", "svg"]
+
+
+class ExportRequestMessage(TypedDict):
+    kind: Literal["export_request"]
+    request: int
+    format: ExportFormat
+    background: str
+    grid: bool
+
+
+class NoticeMessage(TypedDict):
+    kind: Literal["notice"]
+    level: Severity
+    text: str
+
+
+KernelMessage = (
+    SnapshotMessage | PatchMessage | ReplyMessage | FocusMessage | OpsMessage | ExportRequestMessage | NoticeMessage
+)
 
 IntentAction = Literal[
-    "add_node",
-    "delete",
-    "connect",
-    "disconnect",
-    "add_graph_input",
-    "add_graph_output",
-    "move",
-    "rename",
-    "set_attr",
-    "undo",
-    "redo",
-    "save",
-    "arrange",
-    "copy",
-    "cut",
-    "paste",
-    "expand",
-    "collapse",
-    "toggle_constant",
-    "extract",
-    "check",
+    "add_node", "delete", "connect", "disconnect", "add_graph_input", "add_graph_output", "move", "rename",
+    "set_attr", "undo", "redo", "save", "arrange", "copy", "cut", "paste", "expand", "collapse",
+    "toggle_constant", "extract", "check", "doc",
 ]
 
 
@@ -120,3 +131,18 @@ class IntentMessage(TypedDict):
     request: int
     action: IntentAction
     args: dict[str, object]
+
+
+class ExportResultMessage(TypedDict):
+    kind: Literal["export_result"]
+    request: int
+    format: str
+    data: str  # base64 (png/jpg) or SVG text
+
+
+class JsErrorMessage(TypedDict):
+    kind: Literal["js_error"]
+    message: str
+
+
+OP_DRAG_MIME = "application/x-dld-op"

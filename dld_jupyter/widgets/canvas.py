@@ -1,0 +1,215 @@
+"""GraphCanvas: the model canvas widget (browser half: js/src/widgets/canvas/index.ts).
+
+State Python knows (synced traits): selection (node ids), color_scheme, show_grid, show_constants, height, title.
+State Python never sees: viewport, hover, drag and rubber band, open menus.
+The kernel owns the graph: the browser sends intents, this widget applies them to the Document as commands and
+answers with a reply and, through the document's events, a patch. Positions travel as Float32 buffers.
+"""
+
+from __future__ import annotations
+
+import base64
+import logging
+import pathlib
+import traceback
+from collections.abc import Callable
+from typing import Any
+
+import anywidget
+import traitlets
+
+from dld_jupyter.document import Document, DocumentError, Event
+from dld_jupyter.widgets import graph_payload as gp
+from dld_jupyter.widgets.canvas_view import CanvasView
+from dld_jupyter.widgets.intents import HANDLERS
+from dld_jupyter.widgets.protocol import ExportFormat, PaletteOp
+
+STATIC = pathlib.Path(__file__).resolve().parent.parent / "static"
+SCHEMES = ("default", "okabe-ito", "tol-muted")
+log = logging.getLogger(__name__)
+
+
+class GraphCanvas(anywidget.AnyWidget):
+    _esm = STATIC / "canvas.js"
+    _css = STATIC / "canvas.css"
+
+    selection = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    color_scheme = traitlets.Enum(SCHEMES, default_value="default").tag(sync=True)
+    show_grid = traitlets.Bool(False).tag(sync=True)
+    show_constants = traitlets.Bool(False).tag(sync=True)
+    height = traitlets.Unicode("600px").tag(sync=True)
+    title = traitlets.Unicode("").tag(sync=True)
+
+    def __init__(self, document: Document, *, grouping: str = "auto", on_error: Callable[[str], None] | None = None,
+                 **kwargs: Any) -> None:
+        unknown = set(kwargs) - {"color_scheme", "show_grid", "show_constants", "height", "layout"}
+        if unknown:
+            raise TypeError(
+                f"GraphCanvas got unknown argument(s) {sorted(unknown)}; expected grouping, on_error, "
+                "color_scheme, show_grid, show_constants, height."
+            )
+        if grouping not in ("auto", "scopes", "none"):
+            raise ValueError(f"grouping={grouping!r}: use 'auto' (group above 1,000 nodes), 'scopes' or 'none'.")
+        super().__init__(**kwargs)
+        self.document = document
+        self.title = document.name
+        self.on_error = on_error
+        self.js_errors: list[str] = []
+        self.version = 0
+        self._exports: dict[int, tuple[pathlib.Path, ExportFormat]] = {}
+        self._next_export = 1
+        self.view = CanvasView(document, grouping, self.show_constants)
+        self._unsubscribe = document.subscribe(self._on_events)
+        self.on_msg(self._on_msg)
+        self.observe(self._on_show_constants, names=["show_constants"])
+
+    # ------------------------------------------------------------ kernel -> browser
+    def _send_snapshot(self) -> None:
+        nodes, edges, points = self.view.snapshot()
+        self.version += 1
+        self.send({"kind": "snapshot", "version": self.version, "graph": {"nodes": nodes, "edges": edges},
+                   "title": self.document.name}, [gp.floats(points)])
+
+    def _send_patch(self, pb: gp.PatchBuilder) -> None:
+        if not pb:
+            return
+        self.version += 1
+        message, buffers = pb.message(self.version)
+        self.send(message, buffers)
+
+    def _on_events(self, events: list[Event]) -> None:
+        try:
+            self._send_patch(self.view.apply(events))
+        except Exception:  # a view bug must not break the document's other subscribers
+            log.exception("canvas patch failed")
+            self._report(f"Patch failed:\n{traceback.format_exc()}")
+            self._send_snapshot()
+
+    def _palette(self) -> list[PaletteOp]:
+        from dld_jupyter.document.schema import registry
+
+        imports = dict(self.document.model.opset_imports)
+        return [
+            {"name": s.name, "domain": s.domain, "category": s.category,
+             "summary": (s.doc.strip().split("\n", 1)[0] if s.doc else "")[:200]}
+            for s in registry.ops_for(imports)
+        ]
+
+    # ------------------------------------------------------------ browser -> kernel
+    def _on_msg(self, _widget: object, content: dict[str, Any], buffers: list[bytes]) -> None:
+        kind = content.get("kind")
+        if kind == "hello":
+            self._send_snapshot()
+            self.send({"kind": "ops", "ops": self._palette()})
+        elif kind == "intent":
+            self.handle_intent(content, buffers)
+        elif kind == "js_error":
+            self._report(f"[{type(self).__name__} {self.title!r}] browser error: {content.get('message')}")
+        elif kind == "export_result":
+            self._write_export(content)
+
+    def handle_intent(self, content: dict[str, Any], buffers: list[bytes] | None = None) -> dict[str, Any]:
+        """Apply one intent; the reply (also returned, for tests) says ok or carries the error text."""
+        request = int(content.get("request", 0))
+        action = str(content.get("action"))
+        handler = HANDLERS.get(action)
+        reply: dict[str, Any] = {"kind": "reply", "request": request, "ok": True, "error": None, "data": None}
+        try:
+            if handler is None:
+                raise DocumentError(f"Intent {action!r}", "this action is unknown.", "Update dld_jupyter.")
+            reply["data"] = handler(self, dict(content.get("args") or {}), list(buffers or []))
+        except DocumentError as error:
+            reply.update(ok=False, error=str(error))
+        except Exception as error:
+            log.exception("intent %s failed", action)
+            reply.update(ok=False, error=f"{action} failed: {type(error).__name__}: {error}")
+            self._report(f"Intent {action} failed:\n{traceback.format_exc()}")
+        self.send(reply)
+        return reply
+
+    def _report(self, text: str) -> None:
+        self.js_errors.append(text)
+        if self.on_error is not None:
+            self.on_error(text)
+        else:
+            log.error("%s", text)
+
+    # ------------------------------------------------------------ operations (intents and Python API)
+    def save(self, path: str | pathlib.Path | None = None) -> None:
+        """Save; node positions the document lacks (fresh layout) are stored first, so the layout survives."""
+        doc = self.document
+        if not self.view.grouped:
+            missing = {n.id: self.view.sent_pos[n.id] for n in doc.nodes()
+                       if n.position is None and n.id in self.view.sent_pos}
+            if missing:
+                doc.move_nodes(missing)
+        doc.save(path)
+
+    def arrange(self) -> None:
+        if self.view.grouped:
+            self._send_patch(self.view.resync())
+        else:
+            sizes = {n: (d["width"], d["height"]) for n, d in self.view.sent_nodes.items()}
+            self.document.arrange(sizes)
+
+    def set_expanded(self, group: str, expanded: bool) -> None:
+        path = self.view.grouping.by_id.get(group)
+        if path is None:
+            raise DocumentError(f"Expand {group}", "no such group.", "Use a group id from the canvas.")
+        (self.view.grouping.expand if expanded else self.view.grouping.collapse)(path)
+        self._send_patch(self.view.resync())
+
+    def toggle_constant(self, node: str, index: int) -> None:
+        for eid in self.view.into.get(node, set()):
+            raw = self.view.edges[eid]
+            if raw.di == index and self.view.op_type.get(raw.src) == "Constant":
+                self.view.shown_constants ^= {raw.src}
+                self._send_patch(self.view.resync())
+                return
+        raise DocumentError("Show constant", f"input {index} of {node} is not fed by a Constant.", "")
+
+    def _on_show_constants(self, change: dict[str, Any]) -> None:
+        self.view.show_constants = bool(change["new"])
+        self.view.shown_constants.clear()
+        self._send_patch(self.view.resync())
+
+    def focus(self, node_ids: list[str]) -> None:
+        """Expand the groups around these nodes, select them and center the view on them."""
+        changed = False
+        for n in node_ids:
+            changed |= self.view.grouping.expand_to(n)
+        if changed:
+            self._send_patch(self.view.resync())
+        self.selection = list(node_ids)
+        self.send({"kind": "focus", "ids": list(node_ids)})
+
+    def export(self, path: str | pathlib.Path, format: ExportFormat | None = None, background: str = "#ffffff",
+               grid: bool = False) -> pathlib.Path:
+        """Ask the browser for an image of the canvas; the file is written when it answers (asynchronously)."""
+        target = pathlib.Path(path)
+        fmt = format or target.suffix.lstrip(".").lower().replace("jpeg", "jpg")
+        if fmt not in ("png", "jpg", "svg"):
+            raise ValueError(f"export format {fmt!r}: use png, jpg or svg.")
+        request = self._next_export
+        self._next_export += 1
+        self._exports[request] = (target, fmt)  # type: ignore[assignment]
+        self.send({"kind": "export_request", "request": request, "format": fmt, "background": background,
+                   "grid": grid})
+        return target
+
+    def _write_export(self, content: dict[str, Any]) -> None:
+        found = self._exports.pop(int(content.get("request", 0)), None)
+        if found is None:
+            return
+        target, fmt = found
+        data = str(content.get("data", ""))
+        tmp = target.with_name(target.name + ".tmp")
+        if fmt == "svg":
+            tmp.write_text(data, encoding="utf-8")
+        else:
+            tmp.write_bytes(base64.b64decode(data))
+        tmp.replace(target)  # atomic: a reader never sees half an image
+
+    def close(self) -> None:
+        self._unsubscribe()
+        super().close()

@@ -1,0 +1,220 @@
+"""What the canvas shows of a document, kept in step with it: the kernel half of the canvas's state.
+
+It holds what was last sent to the browser (visible nodes, links, positions) and answers every change with a patch:
+document events are applied incrementally (an edit never resends the graph); a visibility change (expand,
+collapse, show constants) is recomputed and diffed. Collapsed groups stand for the nodes inside them and links
+between groups are merged (ids with index -1 at a group's end).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from dld_jupyter.document import Document, Event
+from dld_jupyter.document.layout import layout_groups, sugiyama_layout
+from dld_jupyter.widgets import graph_payload as gp
+from dld_jupyter.widgets.grouping import GROUP_THRESHOLD, Grouping, GroupPath, group_id
+from dld_jupyter.widgets.protocol import EdgeData, NodeData, Severity
+
+Point = tuple[float, float]
+
+
+@dataclass
+class RawEdge:
+    src: str
+    si: int
+    dst: str
+    di: int
+    value: str
+    label: str | None
+
+
+def parse_edge_id(edge_id: str) -> tuple[str, int, str, int]:
+    left, right = edge_id.split("->")
+    src, si = left.rsplit(":", 1)
+    dst, di = right.rsplit(":", 1)
+    return src, int(si), dst, int(di)
+
+
+def raw_path(name: str) -> GroupPath:
+    return tuple(p for p in name.split("/")[:-1] if p)
+
+
+class CanvasView:
+    def __init__(self, doc: Document, grouping: str = "auto", show_constants: bool = False) -> None:
+        self.doc = doc
+        self.mode = grouping
+        self.show_constants = show_constants
+        self.shown_constants: set[str] = set()
+        self.checked = False
+        self.diagnostics: dict[str, Severity] = {}
+        self.sent_nodes: dict[str, NodeData] = {}
+        self.sent_edges: dict[str, EdgeData] = {}
+        self.sent_pos: dict[str, Point] = {}
+        self.layout_pos: dict[str, Point] = {}
+        self.rebuild()
+
+    # ------------------------------------------------------------ structure
+    def rebuild(self) -> None:
+        """Read the document's structure (cheap: no per-node views) and group it."""
+        doc, graph = self.doc, self.doc.model.graph
+        self.order: list[str] = []
+        self.op_type: dict[str, str] = {}
+        paths: dict[str, GroupPath] = {}
+        for value in graph.inputs:
+            if not value.is_initializer():
+                self._register("i" + doc.value_id(value), "Input", (), paths)
+        for node in graph:
+            self._register(doc.node_id(node), node.op_type, raw_path(node.name or ""), paths)
+        for value in graph.outputs:
+            self._register("o" + doc.value_id(value), "Output", (), paths)
+        self.edges: dict[str, RawEdge] = {}
+        self.into: dict[str, set[str]] = {}
+        self.outof: dict[str, set[str]] = {}
+        for e in doc.edges():
+            self._add_raw(e.id, RawEdge(e.src, e.src_index, e.dst, e.dst_index, e.value_name or "", None))
+        enabled = self.mode == "scopes" or (self.mode == "auto" and len(self.op_type) > GROUP_THRESHOLD)
+        self.grouping = Grouping(paths, enabled)
+
+    def _register(self, node_id: str, op_type: str, path: GroupPath, paths: dict[str, GroupPath]) -> None:
+        self.order.append(node_id)
+        self.op_type[node_id] = op_type
+        paths[node_id] = path
+
+    def _add_raw(self, edge_id: str, raw: RawEdge) -> None:
+        self.edges[edge_id] = raw
+        self.into.setdefault(raw.dst, set()).add(edge_id)
+        self.outof.setdefault(raw.src, set()).add(edge_id)
+
+    @property
+    def grouped(self) -> bool:
+        return self.grouping.enabled
+
+    def hidden(self, node_id: str) -> bool:
+        """Constants are drawn as mini constants on their consumers unless shown (seed "Layers")."""
+        return (
+            self.op_type.get(node_id) == "Constant"
+            and not self.show_constants
+            and node_id not in self.shown_constants
+        )
+
+    def vis(self, node_id: str) -> str | None:
+        return None if self.hidden(node_id) else self.grouping.rep(node_id)
+
+    # ------------------------------------------------------------ building data
+    def node_data(self, node_id: str, view: object | None = None) -> NodeData:
+        v = view if view is not None else self.doc.node(node_id)
+        shown = [
+            self.edges[e].di
+            for e in self.into.get(node_id, ())
+            if self.op_type.get(self.edges[e].src) == "Constant" and not self.hidden(self.edges[e].src)
+        ]
+        return gp.node_data(
+            v,  # type: ignore[arg-type]
+            self.grouping.parent_of(node_id),
+            self.diagnostics.get(node_id),
+            shown,
+        )
+
+    def group_node(self, path: GroupPath, collapsed: bool) -> NodeData:
+        return gp.group_data(
+            group_id(path), self.grouping.label(path), self.grouping.group_parent(path), collapsed,
+            self.grouping.count.get(path, 0),
+        )
+
+    def visible_edge(self, edge_id: str) -> tuple[str, EdgeData] | None:
+        raw = self.edges[edge_id]
+        rs, rd = self.vis(raw.src), self.vis(raw.dst)
+        if rs is None or rd is None or rs == rd:
+            return None
+        if rs == raw.src and rd == raw.dst:
+            return edge_id, gp.edge_data(edge_id, raw.src, raw.si, raw.dst, raw.di, raw.value, raw.label)
+        si = raw.si if rs == raw.src else -1
+        di = raw.di if rd == raw.dst else -1
+        vid = f"{rs}:{si}->{rd}:{di}"
+        return vid, gp.edge_data(vid, rs, si, rd, di, raw.value, None)
+
+    def compute(self) -> tuple[dict[str, NodeData], dict[str, EdgeData]]:
+        """Everything visible now, groups first (parents before children), then nodes in graph order."""
+        nodes: dict[str, NodeData] = {}
+        for path, collapsed in self.grouping.visible_groups():
+            nodes[group_id(path)] = self.group_node(path, collapsed)
+        leaves = [n for n in self.order if self.vis(n) == n]
+        if len(leaves) > len(self.order) // 3:  # many: one batch read is cheaper than one view per node
+            views = {v.id: v for v in self.doc.nodes()}
+            for n in leaves:
+                nodes[n] = self.node_data(n, views[n])
+        else:
+            for n in leaves:
+                nodes[n] = self.node_data(n)
+        edges: dict[str, EdgeData] = {}
+        for edge_id in self.edges:
+            found = self.visible_edge(edge_id)
+            if found is not None:
+                edges.setdefault(found[0], found[1])
+        return nodes, edges
+
+    # ------------------------------------------------------------ positions
+    def positions(self, nodes: dict[str, NodeData], edges: dict[str, EdgeData], relayout: bool) -> dict[str, Point]:
+        if self.grouped:
+            return self._group_positions(nodes, edges)
+        doc_pos = {n.id: n.position for n in self.doc.nodes() if n.position is not None} if relayout else {}
+        missing = [n for n in nodes if n not in doc_pos and n not in self.layout_pos]
+        if missing or relayout:
+            sizes = {n: (d["width"], d["height"]) for n, d in nodes.items()}
+            self.layout_pos = sugiyama_layout(list(nodes), [(e["source"], e["target"]) for e in edges.values()], sizes)
+        return {n: doc_pos.get(n) or self.layout_pos.get(n, (0.0, 0.0)) for n in nodes}
+
+    def _group_positions(self, nodes: dict[str, NodeData], edges: dict[str, EdgeData]) -> dict[str, Point]:
+        items = [n for n, d in nodes.items() if not (d["kind"] == "group" and not d["collapsed"])]
+        groups: dict[str, GroupPath] = {}
+        for n in items:
+            d = nodes[n]
+            if d["kind"] == "group":
+                groups[n] = self.grouping.by_id[n][:-1]
+            else:
+                groups[n] = self.grouping.path.get(n, ())
+        sizes = {n: (nodes[n]["width"], nodes[n]["height"]) for n in items}
+        found = layout_groups(items, [(e["source"], e["target"]) for e in edges.values()], sizes, groups)
+        return dict(found.positions)
+
+    # ------------------------------------------------------------ snapshot and diffs
+    def snapshot(self, relayout: bool = True) -> tuple[list[NodeData], list[EdgeData], list[Point]]:
+        nodes, edges = self.compute()
+        pos = self.positions(nodes, edges, relayout)
+        self.sent_nodes, self.sent_edges, self.sent_pos = nodes, edges, pos
+        return list(nodes.values()), list(edges.values()), [pos.get(n, (0.0, 0.0)) for n in nodes]
+
+    def resync(self) -> gp.PatchBuilder:
+        """Recompute what is visible (after expand/collapse/constants/arrange) and diff it against what was sent."""
+        nodes, edges = self.compute()
+        pos = self.positions(nodes, edges, relayout=True)
+        pb = gp.PatchBuilder()
+        old_n, old_e = self.sent_nodes, self.sent_edges
+        pb.remove_edges([e for e in old_e if e not in edges or _recreated(old_e[e], edges[e])])
+        recreated = [n for n in nodes if n in old_n and _reshaped(old_n[n], nodes[n])]
+        pb.remove_nodes([n for n in old_n if n not in nodes])
+        pb.add_nodes([nodes[n] for n in nodes if n not in old_n or n in recreated], pos)
+        pb.update_nodes([nodes[n] for n in nodes if n in old_n and n not in recreated and old_n[n] != nodes[n]])
+        pb.add_edges([d for e, d in edges.items() if e not in old_e or _recreated(old_e[e], d)])
+        pb.update_edges([d for e, d in edges.items() if e in old_e and not _recreated(old_e[e], d) and old_e[e] != d])
+        pb.move({n: p for n, p in pos.items() if n in old_n and n not in recreated and self.sent_pos.get(n) != p})
+        self.sent_nodes, self.sent_edges, self.sent_pos = nodes, edges, pos
+        return pb
+
+    def apply(self, events: Iterable[Event]) -> gp.PatchBuilder:
+        """Document events -> one patch touching only what changed."""
+        from dld_jupyter.widgets.view_events import apply_events
+
+        return apply_events(self, list(events))
+
+
+def _reshaped(old: NodeData, new: NodeData) -> bool:
+    """A node whose element must be re-created (cytoscape cannot change a node's parent or compound-ness)."""
+    return old["parent"] != new["parent"] or old["collapsed"] != new["collapsed"] or old["kind"] != new["kind"]
+
+
+def _recreated(old: EdgeData, new: EdgeData) -> bool:
+    return old["source"] != new["source"] or old["target"] != new["target"]
+

@@ -1,0 +1,156 @@
+"""Designer: the notebook front door to one model: toolbar + canvas + a slot for editor panels + error output.
+
+`open_designer(path)` / `new_designer(opset=..., contrib=...)` build one; `dld_jupyter.open/new` return it.
+Errors from the browser (JS exceptions, failed patches) are printed in the Designer's own output area, prefixed
+with the widget's name, so they show in the notebook instead of the browser console.
+"""
+
+from __future__ import annotations
+
+import pathlib
+from typing import Any
+
+import ipywidgets as w
+
+from dld_jupyter.document import Document, DocumentError
+from dld_jupyter.widgets.canvas import SCHEMES, GraphCanvas
+
+_CANVAS_OPTIONS = ("grouping", "color_scheme", "show_grid", "show_constants", "height")
+
+
+def _check_kwargs(where: str, kwargs: dict[str, Any], allowed: tuple[str, ...]) -> None:
+    unknown = sorted(set(kwargs) - set(allowed))
+    if unknown:
+        raise TypeError(f"{where} got unknown argument(s) {unknown}; it accepts {', '.join(allowed)}.")
+
+
+class Designer(w.VBox):  # type: ignore[misc]
+    """Toolbar (new/open/save/undo/redo/arrange/check/export), the canvas, `panels` (a Box for editors), messages."""
+
+    def __init__(self, document: Document, **options: Any) -> None:
+        _check_kwargs("Designer", options, _CANVAS_OPTIONS)
+        self.output = w.Output(layout=w.Layout(max_height="160px", overflow="auto"))
+        self.status = w.HTML()
+        self.panels = w.Box(layout=w.Layout(width="100%"))
+        self._options = options
+        self.canvas = self._make_canvas(document)
+        self.toolbar = self._make_toolbar()
+        super().__init__([self.toolbar, self.canvas, self.panels, self.status, self.output])
+        self.add_class("dld-designer")
+        self._refresh_status()
+
+    # ------------------------------------------------------------ parts
+    def _make_canvas(self, document: Document) -> GraphCanvas:
+        canvas = GraphCanvas(document, on_error=self._show_error, **self._options)
+        self._unsubscribe = document.subscribe(lambda _events: self._refresh_status())
+        return canvas
+
+    def _make_toolbar(self) -> w.HBox:
+        def button(label: str, icon: str, tip: str, action: Any) -> w.Button:
+            b = w.Button(description=label, icon=icon, tooltip=tip, layout=w.Layout(width="auto"))
+            b.on_click(lambda _b: self._guard(action))
+            return b
+
+        self.path_box = w.Text(placeholder="path/to/model.onnx or image.png", layout=w.Layout(width="240px"))
+        self.scheme = w.Dropdown(options=SCHEMES, value=self.canvas.color_scheme, layout=w.Layout(width="110px"),
+                                 tooltip="Colour scheme (okabe-ito and tol-muted are colour-blind safe)")
+        self.scheme.observe(lambda c: setattr(self.canvas, "color_scheme", c["new"]), names="value")
+        self.grid = w.ToggleButton(description="Grid", value=self.canvas.show_grid, layout=w.Layout(width="auto"))
+        w.link((self.grid, "value"), (self.canvas, "show_grid"))
+        self.constants = w.ToggleButton(description="Constants", value=self.canvas.show_constants,
+                                        layout=w.Layout(width="auto"), tooltip="Show Constant nodes")
+        w.link((self.constants, "value"), (self.canvas, "show_constants"))
+        return w.HBox([
+            button("New", "file", "New empty model", lambda: self.new()),
+            button("Open", "folder-open", "Open the model at the path", lambda: self.open(self.path_box.value)),
+            button("Save", "save", "Save (Ctrl+S)", lambda: self.save()),
+            button("Undo", "undo", "Undo (Ctrl+Z)", lambda: self.undo()),
+            button("Redo", "redo", "Redo (Ctrl+Y)", lambda: self.redo()),
+            button("Arrange", "sitemap", "Arrange nodes", lambda: self.canvas.arrange()),
+            button("Check", "check", "Check the model", lambda: self.check()),
+            button("Export", "image", "Export the canvas to the path (.png/.jpg/.svg)",
+                   lambda: self.export(self.path_box.value)),
+            self.path_box, self.scheme, self.grid, self.constants,
+        ], layout=w.Layout(flex_flow="row wrap"))
+
+    def _guard(self, action: Any) -> None:
+        try:
+            action()
+        except (DocumentError, ValueError, OSError) as error:
+            self._show_error(str(error))
+
+    def _show_error(self, text: str) -> None:
+        with self.output:
+            print(f"[Designer {self.document.name!r}] {text}")
+
+    def _refresh_status(self) -> None:
+        doc = self.document
+        mark = " •" if doc.dirty else ""
+        where = str(doc.path) if doc.path else "unsaved"
+        self.status.value = f"<small>{doc.name}{mark} — {where} — {len(doc.history)} steps</small>"
+
+    # ------------------------------------------------------------ public API
+    @property
+    def document(self) -> Document:
+        return self.canvas.document
+
+    def save(self, path: str | pathlib.Path | None = None) -> None:
+        self.canvas.save(path)
+        self._refresh_status()
+
+    def undo(self) -> str:
+        return self.document.undo()
+
+    def redo(self) -> str:
+        return self.document.redo()
+
+    def check(self) -> list[Any]:
+        found = self.document.check()
+        for d in found:
+            self._show_error(f"{d.severity}: {d.message}" + (f" ({d.fix_hint})" if d.fix_hint else ""))
+        if not found:
+            self._show_error("check passed: no diagnostics.")
+        return found
+
+    def select(self, names: list[str] | str) -> list[str]:
+        """Select nodes by ONNX name (or id), expanding their groups; returns their ids."""
+        wanted = [names] if isinstance(names, str) else list(names)
+        by_name = {n.name: n.id for n in self.document.nodes()}
+        ids = [by_name.get(n, n) for n in wanted]
+        self.canvas.focus(ids)
+        return ids
+
+    def focus(self, name: str) -> str:
+        return self.select([name])[0]
+
+    def export(self, path: str | pathlib.Path, background: str = "#ffffff", grid: bool = False) -> pathlib.Path:
+        if not str(path):
+            raise ValueError("Export: type an image path (.png, .jpg or .svg) in the path box.")
+        return self.canvas.export(path, background=background, grid=grid)
+
+    def open(self, path: str | pathlib.Path) -> None:
+        """Replace the document shown by the one at `path`."""
+        if not str(path):
+            raise ValueError("Open: type a model path in the path box.")
+        self._swap(Document.open(path))
+
+    def new(self, opset: int = 21, contrib: bool = False) -> None:
+        self._swap(Document.new(opset=opset, contrib=contrib))
+
+    def _swap(self, document: Document) -> None:
+        old = self.canvas
+        self._unsubscribe()
+        self.canvas = self._make_canvas(document)
+        self.children = [self.toolbar, self.canvas, self.panels, self.status, self.output]
+        old.close()
+        self._refresh_status()
+
+
+def open_designer(path: str | pathlib.Path, **options: Any) -> Designer:
+    _check_kwargs("open_designer", options, _CANVAS_OPTIONS)
+    return Designer(Document.open(path), **options)
+
+
+def new_designer(opset: int = 21, contrib: bool = False, **options: Any) -> Designer:
+    _check_kwargs("new_designer", options, _CANVAS_OPTIONS)
+    return Designer(Document.new(opset=opset, contrib=contrib), **options)

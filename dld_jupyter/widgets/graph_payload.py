@@ -1,0 +1,189 @@
+"""Document read-model -> the canvas's NodeData / EdgeData, and patches with their Float32 positions buffer.
+
+Pure data: no widget here. The canvas (canvas.py) decides what is visible (grouping.py) and sends what this builds.
+"""
+
+from __future__ import annotations
+
+import array
+from collections.abc import Iterable, Mapping
+
+from dld_jupyter.document.categories import category_for
+from dld_jupyter.document.views import EdgeView, NodeView, TerminalView
+from dld_jupyter.widgets.protocol import EdgeData, NodeData, PatchMessage, Severity, TerminalData
+
+GROUP_SIZE = (200.0, 64.0)
+IO_SIZE = (72.0, 44.0)
+NODE_HEIGHT = 50.0
+SEVERITY_RANK = {"info": 0, "warning": 1, "error": 2}
+
+
+def display_name(name: str) -> str:
+    """The last name-scope segment: the scope is what the enclosing group shows."""
+    return name.rsplit("/", 1)[-1] or name
+
+
+def node_size(view: NodeView) -> tuple[float, float]:
+    if view.kind != "op":
+        return IO_SIZE
+    label = max(len(display_name(view.name)), len(view.op_type))
+    terminals = max(len(view.inputs), len(view.outputs))
+    return (float(min(max(7 * label + 28, 110, 24 * terminals + 16), 260)), NODE_HEIGHT)
+
+
+def terminal_data(t: TerminalView, shown_source: bool) -> TerminalData:
+    state = t.state
+    if state == "constant" and shown_source:
+        state = "linked"  # its Constant node is drawn: a plain link
+    elif state == "free" and t.variadic:
+        state = "placeholder"  # the gray "infinite" terminal that grows as links are made
+    return {
+        "index": t.index,
+        "name": t.name,
+        "optional": t.optional,
+        "variadic": t.variadic,
+        "state": state,  # type: ignore[typeddict-item]
+        "value": t.value_name,
+    }
+
+
+def node_data(
+    view: NodeView,
+    parent: str | None,
+    diagnostic: Severity | None = None,
+    shown_constant_inputs: Iterable[int] = (),
+    hidden_constant: bool = False,
+) -> NodeData:
+    width, height = node_size(view)
+    shown = set(shown_constant_inputs)
+    return {
+        "id": view.id,
+        "name": view.name if view.kind != "op" else display_name(view.name) or view.op_type,
+        "kind": view.kind,  # type: ignore[typeddict-item]
+        "op_type": view.op_type,
+        "domain": view.domain,
+        "category": category_for(view.op_type, view.domain) if view.kind == "op" else "",
+        "composite": view.is_composite,
+        "inputs": [terminal_data(t, t.index in shown) for t in view.inputs],
+        "outputs": [terminal_data(t, False) for t in view.outputs],
+        "parent": parent,
+        "collapsed": False,
+        "child_count": 0,
+        "diagnostic": diagnostic,
+        "precision": None,
+        "hidden_constant": hidden_constant,
+        "width": width,
+        "height": height,
+    }
+
+
+def group_data(group_id: str, label: str, parent: str | None, collapsed: bool, count: int) -> NodeData:
+    return {
+        "id": group_id,
+        "name": label,
+        "kind": "group",
+        "op_type": "",
+        "domain": "",
+        "category": "",
+        "composite": False,
+        "inputs": [],
+        "outputs": [],
+        "parent": parent,
+        "collapsed": collapsed,
+        "child_count": count,
+        "diagnostic": None,
+        "precision": None,
+        "hidden_constant": False,
+        "width": GROUP_SIZE[0],
+        "height": GROUP_SIZE[1],
+    }
+
+
+def shape_label(shape: list[int | str] | None) -> str | None:
+    if shape is None:
+        return None
+    return "×".join(str(d) for d in shape) if shape else "scalar"
+
+
+def edge_data(
+    edge_id: str, src: str, src_index: int, dst: str, dst_index: int, value: str, label: str | None
+) -> EdgeData:
+    return {
+        "id": edge_id,
+        "source": src,
+        "source_index": src_index,
+        "target": dst,
+        "target_index": dst_index,
+        "value": value,
+        "label": label,
+    }
+
+
+def edge_label(view: EdgeView, checked: bool) -> str | None:
+    """Inferred shapes label the links only after a successful check (seed "Layers")."""
+    return shape_label(view.shape) if checked else None
+
+
+def worst_diagnostics(diagnostics: Iterable[object]) -> dict[str, Severity]:
+    worst: dict[str, Severity] = {}
+    for d in diagnostics:
+        node_id = getattr(d, "node_id", None)
+        severity: Severity = getattr(d, "severity", "info")
+        if node_id is None or severity not in SEVERITY_RANK:
+            continue
+        if node_id not in worst or SEVERITY_RANK[severity] > SEVERITY_RANK[worst[node_id]]:
+            worst[node_id] = severity
+    return worst
+
+
+def floats(points: Iterable[tuple[float, float]]) -> bytes:
+    """x0, y0, x1, y1, ... as little-endian Float32 (the browser reads it as a Float32Array)."""
+    buf = array.array("f")
+    for x, y in points:
+        buf.append(x)
+        buf.append(y)
+    return buf.tobytes()
+
+
+class PatchBuilder:
+    """Collects patch ops in the order the browser applies them; positions of added then moved nodes."""
+
+    def __init__(self) -> None:
+        self.ops: list[dict[str, object]] = []
+        self.points: list[tuple[float, float]] = []
+
+    def remove_edges(self, ids: list[str]) -> None:
+        if ids:
+            self.ops.append({"op": "remove_edges", "ids": ids})
+
+    def remove_nodes(self, ids: list[str]) -> None:
+        if ids:
+            self.ops.append({"op": "remove_nodes", "ids": ids})
+
+    def add_nodes(self, nodes: list[NodeData], positions: Mapping[str, tuple[float, float]]) -> None:
+        if nodes:
+            self.ops.append({"op": "add_nodes", "nodes": nodes})
+            self.points.extend(positions.get(n["id"], (0.0, 0.0)) for n in nodes)
+
+    def update_nodes(self, nodes: list[NodeData]) -> None:
+        if nodes:
+            self.ops.append({"op": "update_nodes", "nodes": nodes})
+
+    def add_edges(self, edges: list[EdgeData]) -> None:
+        if edges:
+            self.ops.append({"op": "add_edges", "edges": edges})
+
+    def update_edges(self, edges: list[EdgeData]) -> None:
+        if edges:
+            self.ops.append({"op": "update_edges", "edges": edges})
+
+    def move(self, positions: Mapping[str, tuple[float, float]]) -> None:
+        if positions:
+            self.ops.append({"op": "move", "ids": list(positions)})
+            self.points.extend(positions.values())
+
+    def __bool__(self) -> bool:
+        return bool(self.ops)
+
+    def message(self, version: int) -> tuple[PatchMessage, list[bytes]]:
+        return {"kind": "patch", "version": version, "ops": self.ops}, [floats(self.points)]

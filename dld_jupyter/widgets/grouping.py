@@ -1,0 +1,158 @@
+"""Name-scope groups for big models: which node or collapsed group stands for each node on the canvas.
+
+A model above GROUP_THRESHOLD op nodes opens with every group collapsed, so the browser only creates the elements
+the user can see (cytoscape's cost is per element: ../shared/BROWSER.md). Groups come from name scopes
+(`/encoder/layer.3/attn/MatMul_2` is in ("encoder", "layer.3", "attn")); a level with more than MAX_CHILDREN child
+groups is split into range buckets ("#0": "block0 … block39") so no overview shows thousands of boxes.
+Pure data: the canvas turns it into NodeData and patches.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+
+GroupPath = tuple[str, ...]
+
+GROUP_THRESHOLD = 1000
+MAX_CHILDREN = 40
+BUCKET = "#"
+
+
+def group_id(path: GroupPath) -> str:
+    return "g:" + "/".join(path)
+
+
+class Grouping:
+    """Group tree over node ids with an expanded set. Disabled grouping puts every node at the top level."""
+
+    def __init__(self, raw_paths: Mapping[str, GroupPath], enabled: bool = True) -> None:
+        self.enabled = enabled
+        self.path: dict[str, GroupPath] = {}
+        self.count: dict[GroupPath, int] = {}
+        self.labels: dict[GroupPath, str] = {}
+        self.by_id: dict[str, GroupPath] = {}
+        self.expanded: set[GroupPath] = set()
+        self._rewrite: dict[GroupPath, GroupPath] = {(): ()}
+        self._bucket_of: dict[tuple[GroupPath, str], str] = {}
+        self._rep_cache: dict[GroupPath, str | None] = {}
+        if enabled:
+            self._build_buckets(raw_paths.values())
+        for node_id, raw in raw_paths.items():
+            self.add(node_id, raw)
+
+    # ------------------------------------------------------------ structure
+    def _build_buckets(self, raw_paths: Iterable[GroupPath]) -> None:
+        children: dict[GroupPath, dict[str, None]] = {}
+        for raw in set(raw_paths):
+            for depth in range(1, len(raw) + 1):
+                children.setdefault(raw[: depth - 1], {})[raw[depth - 1]] = None
+        bucket_of = self._bucket_of
+        for parent, names in sorted(children.items(), key=lambda item: len(item[0])):
+            if len(names) <= MAX_CHILDREN:
+                continue
+            ordered = sorted(names, key=_natural)
+            size = max(math.ceil(math.sqrt(len(ordered))), math.ceil(len(ordered) / MAX_CHILDREN))
+            for k in range(0, len(ordered), size):
+                chunk = ordered[k : k + size]
+                bucket = f"{BUCKET}{k // size}"
+                label_path = self._effective(parent) + (bucket,)  # noqa: RUF005
+                self.labels[label_path] = f"{chunk[0]} … {chunk[-1]}"
+                for name in chunk:
+                    bucket_of[(parent, name)] = bucket
+
+    def _effective(self, raw: GroupPath) -> GroupPath:
+        found = self._rewrite.get(raw)
+        if found is None:
+            head = self._effective(raw[:-1])
+            bucket = self._bucket_of.get((raw[:-1], raw[-1]))
+            found = head + ((bucket,) if bucket else ()) + (raw[-1],)
+            self._rewrite[raw] = found
+        return found
+
+    def add(self, node_id: str, raw: GroupPath) -> GroupPath:
+        """Place a node (a new scope makes a new group)."""
+        path = self._effective(raw) if self.enabled else ()
+        self.path[node_id] = path
+        for depth in range(1, len(path) + 1):
+            prefix = path[:depth]
+            self.count[prefix] = self.count.get(prefix, 0) + 1
+            self.by_id.setdefault(group_id(prefix), prefix)
+        return path
+
+    def remove(self, node_id: str) -> GroupPath:
+        path = self.path.pop(node_id, ())
+        for depth in range(1, len(path) + 1):
+            prefix = path[:depth]
+            self.count[prefix] -= 1
+            if not self.count[prefix]:
+                del self.count[prefix]
+                self.by_id.pop(group_id(prefix), None)
+                self.expanded.discard(prefix)
+                self._rep_cache.clear()
+        return path
+
+    def label(self, path: GroupPath) -> str:
+        return self.labels.get(path, path[-1] if path else "")
+
+    # ------------------------------------------------------------ visibility
+    def open_depth(self, path: GroupPath) -> int:
+        """How many leading groups of `path` are shown expanded (all of them: the node itself is visible)."""
+        for depth in range(1, len(path) + 1):
+            if path[:depth] not in self.expanded:
+                return depth - 1
+        return len(path)
+
+    def rep(self, node_id: str) -> str:
+        """The id drawn for this node: itself, or its outermost collapsed group."""
+        path = self.path.get(node_id, ())
+        if not path:
+            return node_id
+        found = self._rep_cache.get(path, "")
+        if found == "":  # cached per group path: many nodes share one (50k nodes, ~2k paths)
+            depth = self.open_depth(path)
+            found = None if depth == len(path) else group_id(path[: depth + 1])
+            self._rep_cache[path] = found
+        return node_id if found is None else found
+
+    def parent_of(self, node_id: str) -> str | None:
+        path = self.path.get(node_id, ())
+        return group_id(path) if path else None
+
+    def group_parent(self, path: GroupPath) -> str | None:
+        return group_id(path[:-1]) if len(path) > 1 else None
+
+    def visible_groups(self) -> list[tuple[GroupPath, bool]]:
+        """(path, collapsed) of every group drawn, parents before children."""
+        out: list[tuple[GroupPath, bool]] = []
+        for path in sorted(self.count, key=lambda p: (len(p), _natural_path(p))):
+            if self.open_depth(path[:-1]) == len(path) - 1:
+                out.append((path, path not in self.expanded))
+        return out
+
+    def expand(self, path: GroupPath) -> None:
+        self.expanded.add(path)
+        self._rep_cache.clear()
+
+    def collapse(self, path: GroupPath) -> None:
+        self.expanded.discard(path)
+        self._rep_cache.clear()
+
+    def expand_to(self, node_id: str) -> bool:
+        """Expand every group around a node; True if anything changed."""
+        path = self.path.get(node_id, ())
+        missing = {path[:d] for d in range(1, len(path) + 1)} - self.expanded
+        self.expanded |= missing
+        self._rep_cache.clear()
+        return bool(missing)
+
+
+def _natural(name: str) -> tuple[object, ...]:
+    """Sort "block2" before "block10"."""
+    import re
+
+    return tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", name))
+
+
+def _natural_path(path: GroupPath) -> tuple[tuple[object, ...], ...]:
+    return tuple(_natural(p) for p in path)

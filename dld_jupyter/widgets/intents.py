@@ -1,0 +1,194 @@
+"""Browser intents -> document commands. Each handler validates its arguments, runs one undo step (or none for
+view-only intents), and returns reply data; a refused edit raises DocumentError and leaves the document unchanged.
+"""
+
+from __future__ import annotations
+
+import array
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from dld_jupyter.document import DocumentError
+from dld_jupyter.widgets import clipboard
+from dld_jupyter.widgets.canvas_view import parse_edge_id
+
+if TYPE_CHECKING:
+    from dld_jupyter.widgets.canvas import GraphCanvas
+
+Reply = dict[str, object] | None
+Handler = Callable[["GraphCanvas", dict[str, Any], list[bytes]], Reply]
+
+
+def arg(args: dict[str, Any], key: str, kind: type, action: str) -> Any:
+    value = args.get(key)
+    if kind is float and isinstance(value, int):
+        value = float(value)
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+        raise DocumentError(
+            f"Intent {action}", f"argument {key!r} must be {kind.__name__}, got {value!r}.", "This is a view bug."
+        )
+    return value
+
+
+def ids(args: dict[str, Any], key: str, action: str) -> list[str]:
+    value = args.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise DocumentError(f"Intent {action}", f"argument {key!r} must be a list of ids.", "This is a view bug.")
+    return value
+
+
+def add_node(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
+    op = arg(a, "op_type", str, "add_node")
+    domain = a.get("domain") or ""
+    x, y = float(a.get("x", 0.0)), float(a.get("y", 0.0))
+    return {"node": c.document.add_node(op, domain=str(domain), position=(x, y))}
+
+
+def delete(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
+    nodes = ids(a, "nodes", "delete")
+    edges = ids(a, "edges", "delete")
+    doc = c.document
+    with doc.transaction("Delete"):
+        for eid in edges:
+            src, _si, dst, di = parse_edge_id(eid)
+            if di < 0 or src.startswith("g:") or dst.startswith("g:"):
+                raise DocumentError("Delete link", "it stands for several links of a collapsed group.",
+                                    "Expand the group and delete the links inside it.")
+            if dst.startswith("o"):
+                if dst not in nodes:
+                    nodes.append(dst)  # a graph output is bound to its value: removing the link removes the output
+            elif dst not in nodes:
+                doc.disconnect(dst, di)
+        ops = [n for n in nodes if not n.startswith("g:")]
+        if ops:
+            doc.remove_nodes(ops)
+    return None
+
+
+def connect(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
+    c.document.connect(arg(a, "src", str, "connect"), arg(a, "src_index", int, "connect"),
+                       arg(a, "dst", str, "connect"), arg(a, "dst_index", int, "connect"))
+    return None
+
+
+def disconnect(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
+    c.document.disconnect(arg(a, "dst", str, "disconnect"), arg(a, "dst_index", int, "disconnect"))
+    return None
+
+
+def add_graph_input(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
+    node = arg(a, "node", str, "add_graph_input")
+    return {"node": c.document.add_graph_input(node, arg(a, "index", int, "add_graph_input"))}
+
+
+def add_graph_output(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
+    node = arg(a, "node", str, "add_graph_output")
+    return {"node": c.document.add_graph_output(node, arg(a, "index", int, "add_graph_output"))}
+
+
+def move(c: GraphCanvas, a: dict[str, Any], b: list[bytes]) -> Reply:
+    node_ids = ids(a, "ids", "move")
+    points = array.array("f")
+    if b:
+        points.frombytes(bytes(b[0]))
+    if len(points) != 2 * len(node_ids):
+        raise DocumentError("Move nodes", f"{len(node_ids)} ids but {len(points) // 2} positions.", "View bug.")
+    moves = {n: (float(points[2 * i]), float(points[2 * i + 1])) for i, n in enumerate(node_ids)}
+    moves = {n: p for n, p in moves.items() if not n.startswith("g:")}
+    if moves:
+        c.document.move_nodes(moves)
+    return None
+
+
+def rename(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
+    c.document.rename_node(arg(a, "node", str, "rename"), arg(a, "name", str, "rename"))
+    return None
+
+
+def set_attr(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
+    c.document.set_attribute(arg(a, "node", str, "set_attr"), arg(a, "name", str, "set_attr"), a.get("value"))
+    return None
+
+
+def undo(c: GraphCanvas, _a: dict[str, Any], _b: list[bytes]) -> Reply:
+    return {"label": c.document.undo()}
+
+
+def redo(c: GraphCanvas, _a: dict[str, Any], _b: list[bytes]) -> Reply:
+    return {"label": c.document.redo()}
+
+
+def save(c: GraphCanvas, _a: dict[str, Any], _b: list[bytes]) -> Reply:
+    c.save()
+    return {"path": str(c.document.path)}
+
+
+def arrange(c: GraphCanvas, _a: dict[str, Any], _b: list[bytes]) -> Reply:
+    c.arrange()
+    return None
+
+
+def check(c: GraphCanvas, _a: dict[str, Any], _b: list[bytes]) -> Reply:
+    found = c.document.check()
+    count = {s: sum(1 for d in found if d.severity == s) for s in ("error", "warning", "info")}
+    return {"diagnostics": count}
+
+
+def expand(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
+    c.set_expanded(arg(a, "group", str, "expand"), True)
+    return None
+
+
+def collapse(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
+    c.set_expanded(arg(a, "group", str, "collapse"), False)
+    return None
+
+
+def toggle_constant(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
+    c.toggle_constant(arg(a, "node", str, "toggle_constant"), int(a.get("index", -1)))
+    return None
+
+
+def copy(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
+    return {"copied": clipboard.copy(c.document, ids(a, "nodes", "copy"))}
+
+
+def cut(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
+    nodes = ids(a, "nodes", "cut")
+    copied = clipboard.copy(c.document, nodes)
+    c.document.remove_nodes([n for n in nodes if not n.startswith("g:")])
+    return {"copied": copied}
+
+
+def paste(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
+    at = (float(a.get("x", 0.0)), float(a.get("y", 0.0)))
+    return {"nodes": clipboard.paste(c.document, at)}
+
+
+def extract(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
+    from dld_jupyter.widgets.extract import extract_selection
+
+    path = extract_selection(c.document, ids(a, "nodes", "extract"), a.get("path"))
+    return {"path": str(path)}
+
+
+def doc(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
+    from dld_jupyter.document.schema import registry
+
+    node = c.document.node(arg(a, "node", str, "doc"))
+    opset = c.document.model.opset_imports.get(node.domain or "", None)
+    schema = registry.get(node.op_type, node.domain, opset)
+    if schema is None:
+        raise DocumentError(f"Documentation of {node.op_type}", "no schema is known for this operator.",
+                            "Local functions and custom domains have no documentation.")
+    title = f"{schema.name} ({schema.domain or 'ai.onnx'}, since opset {schema.since_version})"
+    return {"title": title, "doc": schema.doc.strip()}
+
+
+HANDLERS: dict[str, Handler] = {
+    "add_node": add_node, "delete": delete, "connect": connect, "disconnect": disconnect,
+    "add_graph_input": add_graph_input, "add_graph_output": add_graph_output, "move": move, "rename": rename,
+    "set_attr": set_attr, "undo": undo, "redo": redo, "save": save, "arrange": arrange, "check": check,
+    "expand": expand, "collapse": collapse, "toggle_constant": toggle_constant, "copy": copy, "cut": cut,
+    "paste": paste, "extract": extract, "doc": doc,
+}

@@ -1,0 +1,185 @@
+"""Document events -> a canvas patch, incrementally: only the nodes and links an edit touched are rebuilt.
+
+Order in the patch follows what the browser can apply: links removed, nodes removed, nodes added, nodes updated,
+links added, positions. Merged links into a collapsed group are reference-counted by the raw links they stand for.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from dld_jupyter.document import (
+    DiagnosticsChanged,
+    EdgesAdded,
+    EdgesRemoved,
+    Event,
+    NodesAdded,
+    NodesChanged,
+    NodesMoved,
+    NodesRemoved,
+)
+from dld_jupyter.widgets import graph_payload as gp
+from dld_jupyter.widgets.grouping import group_id
+
+if TYPE_CHECKING:
+    from dld_jupyter.widgets.canvas_view import CanvasView, Point
+    from dld_jupyter.widgets.protocol import EdgeData, NodeData
+
+PLACE_GAP = 90.0
+
+
+def apply_events(view: CanvasView, events: list[Event]) -> gp.PatchBuilder:
+    from dld_jupyter.widgets.canvas_view import RawEdge, parse_edge_id, raw_path
+
+    doc = view.doc
+    touched: dict[str, None] = {}  # nodes (and groups) whose NodeData may have changed
+    gone_edges: set[str] = set()
+    new_edges: dict[str, None] = {}
+    moved: dict[str, Point] = {}
+    relabel = False
+    for event in events:
+        if isinstance(event, EdgesRemoved):
+            for eid in event.edge_ids:
+                raw = view.edges.pop(eid, None)
+                if raw is None:
+                    continue
+                view.into.get(raw.dst, set()).discard(eid)
+                view.outof.get(raw.src, set()).discard(eid)
+                gone_edges.add(eid)
+                new_edges.pop(eid, None)
+                touched.update({raw.src: None, raw.dst: None})
+        elif isinstance(event, NodesRemoved):
+            for nid in event.node_ids:
+                path = view.grouping.remove(nid)
+                view.op_type.pop(nid, None)
+                if nid in view.order:
+                    view.order.remove(nid)
+                touched[nid] = None
+                touched.update({group_id(path[:d]): None for d in range(1, len(path) + 1)})
+        elif isinstance(event, NodesAdded):
+            for nid in event.node_ids:
+                node = doc.node(nid)
+                view.order.append(nid)
+                view.op_type[nid] = node.op_type if node.kind == "op" else node.kind.title()
+                path = view.grouping.add(nid, raw_path(node.name) if node.kind == "op" else ())
+                touched[nid] = None
+                touched.update({group_id(path[:d]): None for d in range(1, len(path) + 1)})
+        elif isinstance(event, NodesChanged):
+            touched.update(dict.fromkeys(event.node_ids))
+        elif isinstance(event, EdgesAdded):
+            for eid in event.edge_ids:
+                src, si, dst, di = parse_edge_id(eid)
+                value = _value_name(view, dst, di)
+                view._add_raw(eid, RawEdge(src, si, dst, di, value, None))
+                gone_edges.discard(eid)
+                new_edges[eid] = None
+                touched.update({src: None, dst: None})
+        elif isinstance(event, NodesMoved):
+            moved.update({n: (float(x), float(y)) for n, (x, y) in event.positions.items()})
+        elif isinstance(event, DiagnosticsChanged):
+            _refresh_checks(view, touched)
+            relabel = True
+    return _emit(view, touched, moved, relabel)
+
+
+def _value_name(view: CanvasView, dst: str, di: int) -> str:
+    try:
+        node = view.doc.node(dst)
+    except Exception:
+        return ""
+    for t in node.inputs:
+        if t.index == di:
+            return t.value_name or ""
+    return ""
+
+
+def _refresh_checks(view: CanvasView, touched: dict[str, None]) -> None:
+    """After a check: diagnostics badges and inferred shapes on links."""
+    view.checked = True
+    old = view.diagnostics
+    view.diagnostics = gp.worst_diagnostics(view.doc.diagnostics)
+    touched.update(dict.fromkeys(n for n in set(old) | set(view.diagnostics) if old.get(n) != view.diagnostics.get(n)))
+    for e in view.doc.edges():
+        raw = view.edges.get(e.id)
+        if raw is not None:
+            raw.label = gp.edge_label(e, True)
+
+
+def _emit(view: CanvasView, touched: dict[str, None], moved: dict[str, Point], relabel: bool) -> gp.PatchBuilder:
+    """Recompute the touched parts, diff them against what the browser has."""
+    sent_n, sent_e = view.sent_nodes, view.sent_edges
+    want_n: dict[str, NodeData | None] = {}
+    for nid in touched:
+        if nid.startswith("g:"):
+            path = view.grouping.by_id.get(nid)
+            visible = path is not None and view.grouping.open_depth(path[:-1]) == len(path) - 1
+            want_n[nid] = view.group_node(path, path not in view.grouping.expanded) if visible and path else None
+        elif nid in view.op_type and view.vis(nid) == nid:
+            want_n[nid] = view.node_data(nid)
+        else:
+            want_n[nid] = None
+    # Links: every raw link at a touched node (or a changed label) decides its visible link again.
+    want_e: dict[str, EdgeData] = {}
+    candidates: set[str] = set(view.edges) if relabel else set()
+    for nid in touched:
+        candidates |= view.into.get(nid, set()) | view.outof.get(nid, set())
+    for eid in candidates:
+        found = view.visible_edge(eid)
+        if found is not None:
+            want_e.setdefault(found[0], found[1])
+    stale_e = [e for e, d in sent_e.items() if _ends_touched(d, touched, relabel) and e not in want_e]
+    pb = gp.PatchBuilder()
+    removed_n = [n for n, d in want_n.items() if d is None and n in sent_n]
+    gone = set(removed_n)
+    stale_e += [e for e, d in sent_e.items() if (d["source"] in gone or d["target"] in gone) and e not in stale_e]
+    pb.remove_edges(stale_e)
+    pb.remove_nodes(removed_n)
+    added = [d for n, d in want_n.items() if d is not None and n not in sent_n]
+    positions = {d["id"]: _place(view, d["id"]) for d in added}
+    pb.add_nodes(added, positions)
+    pb.update_nodes([d for n, d in want_n.items() if d is not None and n in sent_n and sent_n[n] != d])
+    pb.add_edges([d for e, d in want_e.items() if e not in sent_e])
+    pb.update_edges([d for e, d in want_e.items() if e in sent_e and sent_e[e] != d])
+    for e in pb_removed(pb, "remove_edges"):
+        sent_e.pop(e, None)
+    for n in removed_n:
+        sent_n.pop(n, None)
+        view.sent_pos.pop(n, None)
+    sent_n.update({d["id"]: d for d in added})
+    sent_n.update({n: d for n, d in want_n.items() if d is not None})
+    sent_e.update(want_e)
+    view.sent_pos.update(positions)
+    shown_moves = {n: p for n, p in moved.items() if n in sent_n and n not in positions}
+    view.sent_pos.update(shown_moves)
+    pb.move(shown_moves)
+    return pb
+
+
+def _ends_touched(d: EdgeData, touched: dict[str, None], relabel: bool) -> bool:
+    return relabel or d["source"] in touched or d["target"] in touched
+
+
+def pb_removed(pb: gp.PatchBuilder, op: str) -> list[str]:
+    out: list[str] = []
+    for o in pb.ops:
+        if o["op"] == op:
+            out.extend(o["ids"])  # type: ignore[arg-type]
+    return out
+
+
+def _place(view: CanvasView, nid: str) -> Point:
+    """Where a new node appears: its stored position, else next to the node it is linked to."""
+    try:
+        pos = view.doc.node(nid).position if not nid.startswith("g:") else None
+    except Exception:
+        pos = None
+    if pos is not None:
+        return (float(pos[0]), float(pos[1]))
+    for raw in view.edges.values():
+        if raw.src == nid and raw.dst in view.sent_pos:
+            x, y = view.sent_pos[raw.dst]
+            return (x, y - PLACE_GAP)
+        if raw.dst == nid and raw.src in view.sent_pos:
+            x, y = view.sent_pos[raw.src]
+            return (x, y + PLACE_GAP)
+    return (0.0, 0.0)
