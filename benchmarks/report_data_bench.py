@@ -86,6 +86,7 @@ def synthetic(n: int, seed: int = 0) -> Report:
 
 
 def measure(action: Callable[[], object], repeat: int) -> tuple[float, float]:
+    """(median, max) wall time in ms."""
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
@@ -94,13 +95,14 @@ def measure(action: Callable[[], object], repeat: int) -> tuple[float, float]:
     return statistics.median(times), max(times)
 
 
-def keystrokes(report: Report, name_filter: stats.NameFilter) -> list[float]:
-    """Per keystroke: filter the names, then build the table rows of the matches (what the viewer shows)."""
+def keystrokes(report: Report, name_filter: stats.NameFilter, page: int | None) -> list[float]:
+    """Per keystroke: filter the names, then build the table rows of the matches the viewer shows: a page of
+    `page` rows (virtualized table), or every match (`page` None, the worst case)."""
     per_key = []
     for k in range(1, len(KEYSTROKES) + 1):
         start = time.perf_counter()
         positions = name_filter(KEYSTROKES[:k])
-        rows(report, [report.layers[p] for p in positions])
+        rows(report, [report.layers[p] for p in positions[:page]])
         per_key.append((time.perf_counter() - start) * 1000)
     return per_key
 
@@ -131,17 +133,11 @@ def main() -> int:
     name_filter = stats.NameFilter(report.layers)
     add("filter 'attn' (all match) + rows", lambda: rows(report, [report.layers[p] for p in name_filter("attn")]))
     add("filter_by_name 'layers.17/' (no index)", lambda: stats.filter_by_name(report.layers, "layers.17/"))
-    key_times: list[float] = []
-    for _ in range(args.repeat):
-        key_times += keystrokes(report, name_filter)
-    results.append(
-        (
-            "keystroke: filter + rows (median of all)",
-            statistics.median(key_times),
-            max(key_times),
-            "<= 50 ms incl. viewer",
-        )
-    )
+    for page, label in ((100, "keystroke: filter + 100 visible rows"), (None, "keystroke: filter + rows of all")):
+        key_times: list[float] = []
+        for _ in range(args.repeat):
+            key_times += keystrokes(report, name_filter, page)
+        results.append((label, statistics.median(key_times), max(key_times), "<= 50 ms incl. viewer"))
     add("table rows (all layers)", lambda: rows(report))
     add("recommend", lambda: recommend(report))
     add("compare two reports", lambda: compare([report, other]))
