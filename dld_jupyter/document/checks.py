@@ -20,14 +20,14 @@ import onnx.shape_inference
 import onnx_ir as ir
 
 from dld_jupyter.document.lint import LintRun, start_polygraphy_lint
-from dld_jupyter.document.schema import registry
+from dld_jupyter.document.schema import OpSchemaInfo, registry
 from dld_jupyter.document.skeleton import (
     STANDARD_DOMAINS,
     TOKEN,
     TOKEN_RE,
-    Inferred,
+    InferredTypes,
     Skeleton,
-    inferred_types,
+    TypeInfo,
 )
 
 __all__ = [
@@ -81,7 +81,7 @@ class Diagnostic:
 @dataclasses.dataclass
 class CheckResult:
     diagnostics: list[Diagnostic]
-    inferred: Inferred  # value name -> (dtype such as "FLOAT", shape with ints/symbols/"?" or None)
+    inferred: Mapping[str, TypeInfo]  # value name -> (dtype such as "FLOAT", dims: ints, symbols, "?"; or None)
 
     @property
     def ok(self) -> bool:
@@ -105,7 +105,7 @@ def _hint(message: str) -> str:
     return next((hint for key, hint in _HINTS if key in message), "")
 
 
-def _unshaped_io(proto: onnx.ModelProto, inferred: Inferred, collector: _Collector) -> None:
+def _unshaped_io(proto: onnx.ModelProto, inferred: Mapping[str, TypeInfo], collector: _Collector) -> None:
     """The checker wants a shape on every graph input and output: use the inferred one, or report it."""
     graph = proto.graph
     for kind, values in (("input", graph.input), ("output", graph.output)):
@@ -114,7 +114,8 @@ def _unshaped_io(proto: onnx.ModelProto, inferred: Inferred, collector: _Collect
             if not info.type.HasField("tensor_type") or tensor_type.HasField("shape"):
                 continue
             tensor_type.shape.SetInParent()
-            shape = inferred.get(info.name, ("", None))[1]
+            typed = inferred.get(info.name)
+            shape = typed[1] if typed is not None else None
             if shape is None:
                 message = f"Graph {kind} '{info.name}' has no shape, not even an inferred one."
                 hint = "Set its shape (use symbols such as 'batch' for dimensions that vary)."
@@ -130,15 +131,16 @@ def _unshaped_io(proto: onnx.ModelProto, inferred: Inferred, collector: _Collect
 class _Collector:
     """Turns raw messages into diagnostics: finds the node by its token, restores its name, adds a hint."""
 
-    def __init__(self, skeleton: Skeleton, ids: Callable[[ir.Node], str | None], model: ir.Model) -> None:
+    def __init__(self, skeleton: Skeleton, ids: Callable[[ir.Node], str | None]) -> None:
         self.skeleton = skeleton
         self.ids = ids
         self.diagnostics: list[Diagnostic] = []
         self.flagged: set[int] = set()  # nodes with a structural error: checker echoes of it are noise
         self._seen: set[tuple[int | None, str]] = set()
-        self._producers = {v.name: n for n in model.graph for v in n.outputs if v.name}
 
-    def add(self, severity: Severity, message: str, index: int | None, hint: str, source: Source) -> None:
+    def add(
+        self, severity: Severity, message: str, index: int | None, hint: str = "", source: Source = "checker"
+    ) -> None:
         key = (index, message)
         if key in self._seen:
             return
@@ -158,24 +160,25 @@ class _Collector:
         outer = match.group(0) if match else ""
         # The outer node is named once, up front; nested ones (subgraph nodes) keep their place.
         text = _OP_PREFIX_RE.sub(lambda m: self._prefix(m.group(0), outer), text)
-        message = TOKEN_RE.sub(lambda m: self.skeleton.labels.get(m.group(0), m.group(0)), text)
+        message = TOKEN_RE.sub(lambda m: self.skeleton.label_of(m.group(0)), text)
         message = re.sub(r"\s+", " ", message).strip(" :")
         hint = _hint(message)
         if index is not None and match is not None:
-            message = f"{self.skeleton.labels.get(match.group(0), '?')}: {message}"
+            message = f"{self.skeleton.label_of(match.group(0))}: {message}"
         self.add("error", message, index, hint, source)
 
     def _prefix(self, prefix: str, outer: str) -> str:
         token = TOKEN_RE.search(prefix)
         if token is None or token.group(0) == outer:
             return ""
-        return f"{self.skeleton.labels.get(token.group(0), token.group(0))}:"
+        return f"{self.skeleton.label_of(token.group(0))}:"
 
     def _by_value_name(self, text: str) -> int | None:
-        for name in re.findall(r"'([^']+)'", text):
-            node = self._producers.get(name)
-            if node is not None:
-                return self.skeleton.nodes.index(node)
+        """The producer of the first quoted value name in `text` (SSA and ordering errors name values)."""
+        quoted = set(re.findall(r"'([^']+)'", text))
+        for index, node in enumerate(self.skeleton.nodes):
+            if any(v.name in quoted for v in node.outputs):
+                return index
         return None
 
 
@@ -236,11 +239,11 @@ def check_model(model: ir.Model, ids: NodeIds = None, *, structure: bool = True)
         skeleton = Skeleton(model)
     except Exception as exc:  # serde refuses something: say so instead of failing the caller
         return CheckResult([Diagnostic("error", f"Cannot serialize the model: {exc}", None, "", "checker")], {})
-    collector = _Collector(skeleton, lookup, model)
+    collector = _Collector(skeleton, lookup)
     if structure:
         _structural_checks(model, collector)
     inferred_proto = _run_inference(skeleton.proto, collector)
-    inferred = inferred_types(inferred_proto) if inferred_proto is not None else {}
+    inferred = InferredTypes(inferred_proto)
     # Checked after inference so graph outputs declared without a shape get the inferred one.
     _unshaped_io(skeleton.proto, inferred, collector)
     _run_checker(skeleton.proto, collector)
@@ -252,68 +255,87 @@ def check_model(model: ir.Model, ids: NodeIds = None, *, structure: bool = True)
 def _structural_checks(model: ir.Model, collector: _Collector) -> None:
     """Names, connections, dangling nodes and unknown ops of the main graph."""
     nodes = collector.skeleton.nodes
-    node_names = Counter(node.name for node in nodes if node.name)
-    value_names = Counter(v.name for node in nodes for v in node.outputs if v.name)
-    value_names.update(v.name for v in model.graph.inputs if v.name)
+    label = collector.skeleton.label  # built only for the nodes that get a message
+    names = Counter(node.name for node in nodes)
+    values = Counter(v.name for node in nodes for v in node.outputs if v.name)
+    values.update(v.name for v in model.graph.inputs if v.name)
+    twice = {name for name, count in values.items() if count > 1}
     functions = {(f.domain, f.name) for f in model.functions.values()}
+    schemas = _SchemaCache(model)
     for index, node in enumerate(nodes):
-        label = collector.skeleton.label(index)
-        if not node.name:
-            collector.add("warning", f"{label} has no name.", index, _RENAME_HINT, "structure")
-        elif node_names[node.name] > 1:
-            message = f"Node name '{node.name}' is used by {node_names[node.name]} nodes."
+        name, outputs = node.name, node.outputs
+        if not name:
+            collector.add("warning", f"{label(index)} has no name.", index, _RENAME_HINT, "structure")
+        elif names[name] > 1:
+            message = f"Node name '{name}' is used by {names[name]} nodes."
             collector.add("error", message, index, _RENAME_HINT, "structure")
-        for value in node.outputs:
-            if value.name and value_names[value.name] > 1:
-                message = f"{label}: value name '{value.name}' is produced more than once."
+        for value in outputs if twice else ():
+            if value.name in twice:
+                message = f"{label(index)}: value name '{value.name}' is produced more than once."
                 collector.add("error", message, index, _hint("single static assignment"), "structure")
                 collector.flagged.add(index)
-        if (node.domain, node.op_type) not in functions:
-            _check_schema(model, node, index, label, collector)
-        if not any(v.uses() or v.is_graph_output() for v in node.outputs):
-            message = f"{label}: none of its outputs is used or is a graph output."
+        if not functions or (node.domain, node.op_type) not in functions:
+            schemas.check(node, index, collector)
+        if not any(v.is_graph_output() or v.uses() for v in outputs):
+            message = f"{label(index)}: none of its outputs is used or is a graph output."
             collector.add("warning", message, index, "Connect an output, or delete the node.", "structure")
 
 
 _RENAME_HINT = "Rename the node: names must be unique, valid C90 identifiers."
 
 
-def _check_schema(model: ir.Model, node: ir.Node, index: int, label: str, collector: _Collector) -> None:
-    domain = "" if node.domain == "ai.onnx" else node.domain
-    version = model.opset_imports.get(domain, model.opset_imports.get(node.domain))
-    if version is None:
-        message = f"{label}: the model imports no opset for domain '{node.domain}'."
-        collector.add("error", message, index, f"Add an opset import for '{node.domain}'.", "structure")
+class _SchemaCache:
+    """Schema lookups once per op type, and how many leading inputs each op requires."""
+
+    def __init__(self, model: ir.Model) -> None:
+        self.model = model
+        self._found: dict[tuple[str, str], tuple[OpSchemaInfo | None, int]] = {}
+
+    def lookup(self, domain: str, op_type: str) -> tuple[OpSchemaInfo | None, int]:
+        key = (domain, op_type)
+        if key not in self._found:
+            version = self.model.opset_imports.get(domain)
+            schema = registry.get(op_type, domain, version) if version is not None else None
+            required = [i + 1 for i, p in enumerate(schema.inputs) if not p.optional] if schema else []
+            self._found[key] = (schema, max(required, default=0))
+        return self._found[key]
+
+    def check(self, node: ir.Node, index: int, collector: _Collector) -> None:
+        domain = "" if node.domain == "ai.onnx" else node.domain
+        schema, required = self.lookup(domain, node.op_type)
+        inputs = node.inputs
+        if schema is not None and len(inputs) >= required and None not in inputs[:required]:
+            return  # the common case: everything it needs is connected
+        label = collector.skeleton.label(index)
         collector.flagged.add(index)
-        return
-    schema = registry.get(node.op_type, domain, version)
-    if schema is None:
-        versions = registry.versions(node.op_type, domain)
-        if versions:
-            message = f"{label}: {node.op_type} does not exist at opset {version} of '{domain or 'ai.onnx'}'."
-            hint = f"Raise the opset to {versions[0]} or more, or use another op."
-            severity: Severity = "error"
-        elif domain in STANDARD_DOMAINS or domain in registry.domains():
-            message, hint, severity = (
-                f"{label}: unknown op {node.op_type}.",
-                _hint("No Op registered"),
-                "error",
-            )
-        else:  # a custom domain: legitimate (TensorRT plugins, runtime extensions) but unchecked
-            message = f"{label}: custom op {domain}::{node.op_type} has no schema; it is not checked."
-            hint, severity = "Make sure the target runtime provides this op.", "warning"
-        collector.add(severity, message, index, hint, "structure")
-        collector.flagged.add(index)
-        return
-    missing = [
-        f"{i} ({param.name})"
-        for i in range(max(len(node.inputs), len(schema.inputs)))
-        if (param := schema.input_param(i)) is not None
-        and not param.optional
-        and (i >= len(node.inputs) or node.inputs[i] is None)
-        and not (param.variadic and i > len(schema.inputs) - 1)
-    ]
-    if missing:
+        if schema is None:
+            severity, message, hint = _unknown_op(self.model, domain, node.op_type, label)
+            collector.add(severity, message, index, hint, "structure")
+            return
+        missing = [
+            f"{i} ({param.name})"
+            for i, param in enumerate(schema.inputs)
+            if not param.optional and (i >= len(inputs) or inputs[i] is None)
+        ]
         message = f"{label}: These mandatory inputs are not connected: {', '.join(missing)}"
         collector.add("error", message, index, "Connect each listed input terminal.", "structure")
-        collector.flagged.add(index)
+
+
+def _unknown_op(model: ir.Model, domain: str, op_type: str, label: str) -> tuple[Severity, str, str]:
+    """(severity, message, hint) for an op without a schema at the model's opset."""
+    version = model.opset_imports.get(domain)
+    if version is None:
+        return (
+            "error",
+            f"{label}: the model imports no opset for domain '{domain}'.",
+            f"Add an opset import for '{domain}'.",
+        )
+    versions = registry.versions(op_type, domain)
+    if versions:
+        message = f"{label}: {op_type} does not exist at opset {version} of '{domain or 'ai.onnx'}'."
+        return "error", message, f"Raise the opset to {versions[0]} or more, or use another op."
+    if domain in STANDARD_DOMAINS or domain in registry.domains():
+        return "error", f"{label}: unknown op {op_type}.", _hint("No Op registered")
+    # A custom domain: legitimate (TensorRT plugins, runtime extensions) but unchecked.
+    message = f"{label}: custom op {domain}::{op_type} has no schema; it is not checked."
+    return "warning", message, "Make sure the target runtime provides this op."

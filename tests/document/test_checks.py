@@ -64,6 +64,8 @@ def test_valid_model_has_no_diagnostics_and_every_value_is_inferred() -> None:
     assert result.inferred["r"] == ("FLOAT", [1, 4, 8, 8])
     assert result.inferred["W"] == ("FLOAT", [4, 3, 3, 3])  # the weightless initializer keeps its type
     assert result.inferred["Y"] == ("FLOAT", [1, 256])
+    assert set(result.inferred) == {"X", "W", "c", "r", "Y"} and len(result.inferred) == 5
+    assert "missing" not in result.inferred and result.inferred.get("missing") is None
 
 
 def test_shape_mismatch_is_bound_to_the_node_that_fails() -> None:
