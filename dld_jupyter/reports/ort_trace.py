@@ -9,6 +9,7 @@ measured run gives the per-layer mean/min/max. Threads of the parallel executor 
 
 from __future__ import annotations
 
+import bisect
 import json
 import os
 from dataclasses import dataclass
@@ -107,11 +108,11 @@ def _runs(events: list[dict[str, Any]]) -> list[_Run]:
         start = nodes[0].ts if nodes else 0.0
         end = max((n.ts + n.dur for n in nodes), default=0.0)
         return [_Run(start, end - start, nodes)]
-    for node in nodes:
-        for run in runs:
-            if run.ts <= node.ts <= run.ts + run.dur:
-                run.nodes.append(node)
-                break
+    starts = [run.ts for run in runs]
+    for node in nodes:  # bisect: a long profile has thousands of runs times thousands of nodes
+        pos = bisect.bisect_right(starts, node.ts) - 1
+        if pos >= 0 and node.ts <= runs[pos].ts + runs[pos].dur:
+            runs[pos].nodes.append(node)
     return [run for run in runs if run.nodes]
 
 
