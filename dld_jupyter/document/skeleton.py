@@ -59,8 +59,12 @@ class Skeleton:
             if self._keep_data(value) and self._tensor_into(proto, value):
                 continue
             if value.name not in declared:  # weightless: a typed input carries what inference needs
-                _typed_input(proto.input.add(), value)
+                _typed_input(proto.input.add(), value.name, value.const_value or value)
         for index, node in enumerate(self.nodes):
+            weights = _large_constant(node)
+            if weights is not None:  # exporters that store weights in Constant nodes: same treatment
+                _typed_input(proto.input.add(), node.outputs[0].name, weights)
+                continue
             node_proto = proto.node.add()
             node_proto.name = f"{TOKEN}{index}"
             if _node_into(node_proto, node):
@@ -127,15 +131,25 @@ def _node_into(proto: onnx.NodeProto, node: ir.Node) -> bool:
     return has_graph
 
 
-def _typed_input(info: onnx.ValueInfoProto, value: ir.Value) -> None:
-    tensor = value.const_value
-    info.name = value.name or ""
+def _large_constant(node: ir.Node) -> ir.TensorProtocol | None:
+    if node.op_type != "Constant" or node.domain not in ("", "ai.onnx") or len(node.outputs) != 1:
+        return None
+    attr = node.attributes.get("value")
+    if attr is None or attr.is_ref() or attr.type != ir.AttributeType.TENSOR:
+        return None
+    tensor: ir.TensorProtocol = attr.value
+    return tensor if tensor.size > SKELETON_MAX_ELEMENTS else None
+
+
+def _typed_input(info: onnx.ValueInfoProto, name: str | None, typed: ir.TensorProtocol | ir.Value) -> None:
+    """A graph input with the dtype and shape of a tensor (or of a value whose tensor is unknown)."""
+    info.name = name or ""
     tensor_type = info.type.tensor_type
-    dtype = tensor.dtype if tensor is not None else (value.dtype or ir.DataType.UNDEFINED)
-    tensor_type.elem_type = int(dtype)
-    shape = tensor.shape if tensor is not None else value.shape
+    tensor_type.elem_type = int(typed.dtype or ir.DataType.UNDEFINED)
+    if typed.shape is None:
+        return
     tensor_type.shape.SetInParent()
-    for dim in shape or ():
+    for dim in typed.shape:
         if isinstance(dim, int):
             tensor_type.shape.dim.add().dim_value = dim
         else:
