@@ -76,6 +76,27 @@ class Composite:
         return Composite(tuple(reversed(inverses)))
 
 
+def precedes(graph: ir.Graph, first: ir.Node, second: ir.Node) -> bool:
+    """True when ``first`` comes before ``second`` in graph order; walks both ways from ``first``, O(distance)."""
+    try:
+        boxes = graph._nodes._value_ids_to_boxes
+        root = graph._nodes._root
+        forward = backward = boxes[id(first)]
+    except (AttributeError, KeyError):  # pragma: no cover - onnx-ir internals changed
+        order = list(graph)
+        return order.index(first) < order.index(second)
+    while forward is not root or backward is not root:
+        if forward is not root:
+            forward = forward.next
+            if forward.value is second:
+                return True
+        if backward is not root:
+            backward = backward.prev
+            if backward.value is second:
+                return False
+    return False
+
+
 def _previous(graph: ir.Graph, node: ir.Node) -> ir.Node | None:
     """The node before ``node`` in graph order (O(1) through the linked list, O(n) fallback)."""
     try:

@@ -278,7 +278,10 @@ class Document:
         """Checker + strict shape inference + structural checks; fills ``inferred``; returns Diagnostics."""
         from .checks import check_model
 
-        result = check_model(self.model, self._ctx.ids.node_id)
+        return self.apply_check(check_model(self.model, self._ctx.ids.node_id))
+
+    def apply_check(self, result: Any) -> list[Any]:
+        """Adopt a CheckResult computed off the main thread (editor panels' background checks)."""
         self.diagnostics = list(result.diagnostics)
         graph = self.model.graph
         by_name = {value.name: value for value in (*graph.inputs, *graph.initializers.values())}

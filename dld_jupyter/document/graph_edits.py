@@ -129,13 +129,8 @@ def _reaches(start: ir.Node, target: ir.Node) -> bool:
 
 def _keep_sorted(ctx: Context, do: Do, producer: ir.Node | None, consumer: ir.Node) -> None:
     """Restore a topological node order when ``consumer`` now comes before its new ``producer``."""
-    if producer is None or producer.graph is not ctx.graph:
+    if producer is None or producer.graph is not ctx.graph or c.precedes(ctx.graph, producer, consumer):
         return
-    for node in ctx.graph:
-        if node is producer:
-            return
-        if node is consumer:
-            break
     do(SortGraph())
 
 
@@ -279,8 +274,9 @@ def connect(ctx: Context, do: Do, src_id: str, src_index: int, dst_id: str, dst_
             "Disconnect it first.",
         )
     if src_id[:1] not in ("i", "o"):
+        # The node order is always topological, so a producer placed before the consumer cannot close a loop.
         src_node = op_node(ctx, src_id, what)
-        if _reaches(node, src_node):
+        if src_node is node or (not c.precedes(ctx.graph, src_node, node) and _reaches(node, src_node)):
             raise DocumentError(what, "the link would create a cycle.", "Link to a node that is not downstream.")
     value = source_value(ctx, do, src_id, src_index, what)
     _set_input(ctx, do, node, dst_index, value)

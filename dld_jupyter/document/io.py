@@ -4,6 +4,7 @@ Opening checks, in order, and refuses with a DocumentError saying what and how t
 truncated/corrupt protobuf, not an ONNX model, IR version or opset newer than the installed onnx supports,
 external data whose ``location`` is absolute or escapes the model's folder (CVE-2024-27318/27319), missing or too
 short external data file, a value defined twice, a cycle. External tensors stay lazy (memory-mapped on use).
+A graph whose nodes are not in topological order (but acyclic) is sorted: edits keep that order.
 
 Saving is atomic (write beside, fsync, ``os.replace``), sets an IR version onnxruntime 1.31 loads when the opsets
 allow it, keeps external data consistent (same folder: references kept; another folder: tensors written to
@@ -150,8 +151,8 @@ def _check_external(path: pathlib.Path, proto: onnx.ModelProto) -> None:
             )
 
 
-def _check_structure(path: pathlib.Path, graph: onnx.GraphProto) -> None:
-    """Refuse values defined twice and cycles in the main graph (one pass when already sorted)."""
+def _check_structure(path: pathlib.Path, graph: onnx.GraphProto) -> bool:
+    """Refuse values defined twice and cycles in the main graph; True when the nodes are topologically sorted."""
     defined: dict[str, int] = {}
     for value in graph.input:
         defined[value.name] = -1
@@ -174,6 +175,7 @@ def _check_structure(path: pathlib.Path, graph: onnx.GraphProto) -> None:
             defined[name] = index
     if not sorted_ok:
         _check_cycles(path, graph, defined)
+    return sorted_ok
 
 
 def _check_cycles(path: pathlib.Path, graph: onnx.GraphProto, producer: dict[str, int]) -> None:
@@ -205,11 +207,13 @@ def load(path: str | os.PathLike[str]) -> ir.Model:
     proto = _read_proto(file)
     _check_versions(file, proto)
     _check_external(file, proto)
-    _check_structure(file, proto.graph)
+    sorted_ok = _check_structure(file, proto.graph)
     try:
         model = ir.serde.deserialize_model(proto)
     except Exception as exc:
         raise _fail(file, f"the model cannot be read ({exc}).", "Run onnx.checker on it to find the cause.") from exc
+    if not sorted_ok:
+        model.graph.sort()  # ONNX requires it; edits keep the order topological from here on
     ir.external_data.set_base_dir(model.graph, str(file.parent))
     return model
 

@@ -19,7 +19,7 @@ from .signature import Formal, Signature, node_signature
 Inferred = Mapping[str, tuple[str | None, list[int | str] | None]]
 
 
-@dataclass
+@dataclass(slots=True)
 class TerminalView:
     index: int
     name: str
@@ -32,7 +32,7 @@ class TerminalView:
     shape: list[int | str] | None
 
 
-@dataclass
+@dataclass(slots=True)
 class NodeView:
     id: str
     name: str
@@ -49,7 +49,7 @@ class NodeView:
     position: tuple[float, float] | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class EdgeView:
     id: str
     src: str
@@ -89,9 +89,10 @@ class ReadModel:
     def _type(self, value: ir.Value | None) -> tuple[str | None, list[int | str] | None]:
         if value is None:
             return None, None
-        found = self.inferred.get(self.ids.value_id(value))
-        if found is not None:
-            return found
+        if self.inferred:
+            found = self.inferred.get(self.ids.value_id(value))
+            if found is not None:
+                return found
         return dtype_name(value.dtype), shape_list(value.shape)
 
     def _terminal(self, index: int, formal: Formal, value: ir.Value | None, is_input: bool) -> TerminalView:
