@@ -56,6 +56,10 @@ def _component_layout(
             half = sizes[i][0] / 2
             xs[i] = max(coords[i][0] * unit, right + half)
             right = xs[i] + half + node_gap
+        # Pushing only rightwards drifts wide layers off their edges; shift the layer back as a whole.
+        drift = sum(xs[i] - coords[i][0] * unit for i in members) / len(members)
+        for i in members:
+            xs[i] -= drift
     left = min(xs[i] - sizes[i][0] / 2 for i in range(count))
     top = 0.0
     ys = [0.0] * count
