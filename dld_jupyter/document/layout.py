@@ -31,18 +31,13 @@ def _max_iterations(count: int) -> int:
 
 
 def _component_layout(
-    count: int,
-    edges: Sequence[tuple[int, int]],
-    sizes: Sequence[Size],
-    layer_gap: float,
-    node_gap: float,
-    effort: int,
+    graph: igraph.Graph, sizes: Sequence[Size], layer_gap: float, node_gap: float, effort: int
 ) -> tuple[list[Point], Size]:
     """Centres of one connected component, top-left at (0, 0), and the size of its bounding box."""
+    count = graph.vcount()
     if count == 1:
         width, height = sizes[0]
         return [(width / 2, height / 2)], (width, height)
-    graph = igraph.Graph(n=count, edges=list(edges), directed=True)
     coords = graph.layout_sugiyama(maxiter=_max_iterations(max(count, effort))).coords[:count]
     layers: dict[int, list[int]] = defaultdict(list)
     for index, (_, y) in enumerate(coords):
@@ -85,24 +80,19 @@ def _layered(
 
     `effort` is the size of the whole drawing: crossing reduction is cut back on big ones, group by group.
     """
-    unique = {(a, b) for a, b in edges if a != b and 0 <= a < count and 0 <= b < count}
     if count == 0:
         return [], (0.0, 0.0)
-    membership = igraph.Graph(n=count, edges=list(unique)).connected_components().membership
-    members: dict[int, list[int]] = defaultdict(list)
-    for index, component in enumerate(membership):
-        members[component].append(index)
-    local = {index: position for group in members.values() for position, index in enumerate(group)}
-    component_edges: dict[int, list[tuple[int, int]]] = defaultdict(list)
-    for a, b in unique:
-        component_edges[membership[a]].append((local[a], local[b]))
+    unique = {(a, b) for a, b in edges if a != b and 0 <= a < count and 0 <= b < count}
+    graph = igraph.Graph(n=count, edges=list(unique), directed=True)
+    components = graph.connected_components(mode="weak")  # numbered by their first vertex
+    if len(components) == 1:
+        return _component_layout(graph, sizes, layer_gap, node_gap, effort)
     points: list[Point] = [(0.0, 0.0)] * count
     left, total_height = 0.0, 0.0
-    for component, group in sorted(members.items(), key=lambda item: item[1][0]):
-        placed, (width, height) = _component_layout(
-            len(group), component_edges[component], [sizes[i] for i in group], layer_gap, node_gap, effort
-        )
-        for index, (x, y) in zip(group, placed, strict=True):
+    for group in components:
+        part = graph.induced_subgraph(group) if len(group) > 1 else igraph.Graph(n=1, directed=True)
+        placed, (width, height) = _component_layout(part, [sizes[i] for i in group], layer_gap, node_gap, effort)
+        for index, (x, y) in zip(group, placed, strict=True):  # induced subgraphs keep the vertex order
             points[index] = (x + left, y)
         left += width + COMPONENT_GAP
         total_height = max(total_height, height)

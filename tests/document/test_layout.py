@@ -164,3 +164,12 @@ def test_twenty_thousand_nodes_stay_interactive() -> None:
     elapsed = time.perf_counter() - start
     assert len(positions) == n
     assert elapsed < 10.0  # the benchmark holds the real target (1 s); this guards against blow-ups
+
+
+def test_interleaved_components_keep_their_own_flow() -> None:
+    ids = [f"v{i}" for i in range(8)]
+    edges = [("v5", "v0"), ("v0", "v3"), ("v3", "v7"), ("v1", "v2"), ("v6", "v4")]
+    positions = sugiyama_layout(ids, edges)
+    for a, b in edges:
+        assert positions[a][1] < positions[b][1]
+    assert not any(_overlap(p, q) for p, q in itertools.combinations(_boxes(positions, {}), 2))
