@@ -1,7 +1,8 @@
 """Does the profiler report the latency a bare onnxruntime loop sees? And what does per-node profiling cost?
 
 In one run, on the same model, inputs, provider and thread count:
-  1. a bare onnxruntime timing loop (warm-up, then N passes timed with perf_counter, median);
+  1. a bare onnxruntime timing loop (warm-up, then N passes timed with perf_counter, median), in a fresh process
+     like the profiler's worker;
   2. `dld_jupyter.activities.run_activity` (worker process; its `summary.median_ms` comes from the session without
      the per-node profiler);
   3. alternated for --rounds: bare, profiler, bare, profiler, ..., bare; the ratio compares the medians of the
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -34,7 +36,10 @@ from dld_jupyter.reports.io import load_report  # noqa: E402
 PROVIDERS = {"cpu": "CPUExecutionProvider", "cuda": "CUDAExecutionProvider"}
 
 
-def bare_median(path: str, feeds: dict[str, object], args: argparse.Namespace) -> float:
+def bare_loop(path: str, args: argparse.Namespace) -> float:
+    """The bare loop itself: plain onnxruntime, default session options apart from the thread count."""
+    graph = onnx.load(path, load_external_data=False).graph
+    feeds = random_feeds(graph, args.batch_size, seed=0)  # the very inputs the profiler generates
     options = ort.SessionOptions()
     if args.threads:
         options.intra_op_num_threads = args.threads
@@ -49,9 +54,16 @@ def bare_median(path: str, feeds: dict[str, object], args: argparse.Namespace) -
     return statistics.median(times)
 
 
+def bare_median(path: str, args: argparse.Namespace) -> float:
+    """Run the bare loop in a fresh process, as the profiler's worker is: same conditions for both."""
+    command = [sys.executable, __file__, "--bare-loop", path, "--provider", args.provider]
+    command += ["-n", str(args.iterations), "--warmup", str(args.warmup), "--threads", str(args.threads)]
+    command += ["--batch-size", str(args.batch_size)]
+    done = subprocess.run(command, capture_output=True, text=True, check=True)
+    return float(done.stdout.strip().splitlines()[-1])
+
+
 def bench(name: str, path: str, args: argparse.Namespace) -> float:
-    graph = onnx.load(path, load_external_data=False).graph
-    feeds = random_feeds(graph, args.batch_size, seed=0)  # the very inputs the profiler generates
     spec = OrtProfileSpec(
         model=path,
         iterations=args.iterations,
@@ -62,14 +74,14 @@ def bench(name: str, path: str, args: argparse.Namespace) -> float:
         output=str(Path(tempfile.mkdtemp()) / "bench.dld-report.json"),
     )
     # Alternate bare and profiler runs: on a shared machine the load drifts between consecutive runs.
-    bare_runs = [bare_median(path, feeds, args)]
+    bare_runs = [bare_median(path, args)]
     reports = []
     for _ in range(args.rounds):
         result = run_activity(spec, remember=False)
         if not result.ok or not result.report_path:
             raise SystemExit(f"{name}: profiling failed: {result.error}")
         reports.append(load_report(result.report_path))
-        bare_runs.append(bare_median(path, feeds, args))
+        bare_runs.append(bare_median(path, args))
     ours = statistics.median(r.summary.median_ms for r in reports)
     bare = statistics.median(bare_runs)
     profiled = statistics.median(r.summary.profiled_median_ms or 0.0 for r in reports)
@@ -100,7 +112,11 @@ def main() -> int:
     parser.add_argument("--threads", type=int, default=1, help="intra-op threads for both (0: ORT default)")
     parser.add_argument("--rounds", type=int, default=3, help="profiler runs, each followed by a bare loop")
     parser.add_argument("--batch-size", type=int, default=8, help="inferred batch for a leading free dimension")
+    parser.add_argument("--bare-loop", metavar="MODEL", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.bare_loop:
+        print(bare_loop(args.bare_loop, args))
+        return 0
     with tempfile.TemporaryDirectory() as folder:
         if args.model:
             targets = [(Path(args.model).stem, args.model)]

@@ -67,6 +67,7 @@ def fake_pynvml(gpm: bool = True) -> types.SimpleNamespace:
     fake.nvmlGpmMetricsGet = metrics_get
     fake.nvmlDeviceGetPcieThroughput = lambda h, counter: 2048
     fake.nvmlDeviceGetDefaultApplicationsClock = lambda h, kind: 1755
+    fake.nvmlDeviceGetClockInfo = lambda h, kind: 1365
     fake.nvmlDeviceSetGpuLockedClocks = lambda h, lo, hi: calls.append(f"lock {lo} {hi}")
     fake.nvmlDeviceResetGpuLockedClocks = lambda h: calls.append("reset")
     return fake
@@ -117,6 +118,40 @@ def test_locked_clocks_are_always_restored(monkeypatch: pytest.MonkeyPatch) -> N
     fake = fake_pynvml()
     monkeypatch.setitem(sys.modules, "pynvml", fake)
     with pytest.raises(RuntimeError, match="inference failed"), locked_clocks(0, lambda message: None) as mhz:
-        assert mhz == 1755
+        assert mhz == 1365
         raise RuntimeError("inference failed")
+    tdp = pynvml.NVML_CLOCK_LIMIT_ID_TDP
+    assert fake.calls == ["init", f"lock {tdp} {tdp}", "reset", "shutdown"]
+
+
+def test_without_the_tdp_limit_clocks_lock_to_the_default_applications_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = fake_pynvml()
+
+    def set_locked(handle: Any, low: int, high: int) -> None:
+        if low == pynvml.NVML_CLOCK_LIMIT_ID_TDP:
+            raise pynvml.NVMLError(pynvml.NVML_ERROR_INVALID_ARGUMENT)
+        fake.calls.append(f"lock {low} {high}")
+
+    fake.nvmlDeviceSetGpuLockedClocks = set_locked
+    monkeypatch.setitem(sys.modules, "pynvml", fake)
+    with locked_clocks(0, lambda message: None):
+        pass
     assert fake.calls == ["init", "lock 1755 1755", "reset", "shutdown"]
+
+
+def test_nan_gpm_values_are_dropped(monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = fake_pynvml()
+
+    def nan_metrics(request: Any) -> Any:
+        for i in range(request.numMetrics):
+            request.metrics[i].value = float("nan")
+            request.metrics[i].nvmlReturn = pynvml.NVML_SUCCESS
+        return request
+
+    fake.nvmlGpmMetricsGet = nan_metrics
+    monkeypatch.setitem(sys.modules, "pynvml", fake)
+    sampler = MetricsSampler(0)
+    sampler.start()
+    time.sleep(0.15)
+    sampler.stop()
+    assert not [s for s in sampler.series(now_us()) if s.name.startswith("gpm_")]

@@ -11,22 +11,28 @@ from dld_jupyter.activities.gpu.nvml import Nvml
 
 @contextmanager
 def locked_clocks(index: int, log: Callable[[str], None]) -> Iterator[int]:
-    """Lock graphics clocks to the default applications clock, NVML's base clock; yields the MHz locked.
+    """Lock graphics clocks to base (NVML's TDP clock limit); yields the MHz the GPU then runs at.
 
-    Raises UnavailableError when NVML or the permission is missing; the reset runs in `finally`, so a failing run,
-    an exception or a cancellation (SIGTERM handled as SystemExit by the worker) never leaves clocks locked.
+    Drivers without the symbolic TDP limit get the default applications clock instead. Raises UnavailableError
+    when NVML or the permission (root) is missing. The reset runs in `finally`, so a failing run, an exception or
+    a cancellation (SIGTERM, raised as SystemExit by the worker) never leaves clocks locked.
     """
     with Nvml() as nv:
         handle = nv.handle(index)
         lib = nv.lib
-        base = int(lib.nvmlDeviceGetDefaultApplicationsClock(handle, lib.NVML_CLOCK_GRAPHICS))
         try:
-            lib.nvmlDeviceSetGpuLockedClocks(handle, base, base)
-        except Exception as error:
-            raise UnavailableError(f"cannot lock GPU clocks ({error}); run as root or unset lock_clocks") from error
-        log(f"GPU {index} graphics clocks locked to {base} MHz")
+            tdp = lib.NVML_CLOCK_LIMIT_ID_TDP
+            lib.nvmlDeviceSetGpuLockedClocks(handle, tdp, tdp)
+        except Exception:
+            try:
+                base = int(lib.nvmlDeviceGetDefaultApplicationsClock(handle, lib.NVML_CLOCK_GRAPHICS))
+                lib.nvmlDeviceSetGpuLockedClocks(handle, base, base)
+            except Exception as error:
+                raise UnavailableError(f"cannot lock GPU clocks ({error}); run as root or unset lock_clocks") from error
         try:
-            yield base
+            mhz = int(lib.nvmlDeviceGetClockInfo(handle, lib.NVML_CLOCK_GRAPHICS))
+            log(f"GPU {index} graphics clocks locked to base: {mhz} MHz")
+            yield mhz
         finally:
             try:
                 lib.nvmlDeviceResetGpuLockedClocks(handle)

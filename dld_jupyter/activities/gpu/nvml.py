@@ -11,6 +11,7 @@ Everything degrades to "unavailable: <reason>" notes: no GPU, no driver, no pynv
 from __future__ import annotations
 
 import contextlib
+import math
 import threading
 import time
 from dataclasses import dataclass, field
@@ -218,7 +219,7 @@ class MetricsSampler:
         lib.nvmlGpmMetricsGet(request)
         for i, (name, label, unit, _) in enumerate(GPM_METRICS):
             metric = request.metrics[i]
-            if int(metric.nvmlReturn) == lib.NVML_SUCCESS:
+            if int(metric.nvmlReturn) == lib.NVML_SUCCESS and math.isfinite(metric.value):  # NaN seen on H200
                 series = self._series(name, label, unit)
                 series.times_us.append(at_us)
                 series.values.append(float(metric.value))
