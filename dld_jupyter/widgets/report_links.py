@@ -1,0 +1,143 @@
+"""Layer -> ONNX node links of the report viewer (seed 000 "Name" column, magnifier menu).
+
+A layer's own `onnx_nodes` are its source nodes. Producers of its inputs and consumers of its outputs come from
+the model file (`summary.model_path`), read once per viewer without external weights. Opening a link shows the
+designer on the source model and selects the nodes: one designer per model path per viewer, reused; a live
+designer already open on that file elsewhere in the kernel is used instead (and not displayed a second time).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+class LinkError(Exception):
+    """A link that cannot be followed; the message says why and what to do."""
+
+
+@dataclass
+class ModelGraph:
+    """Node names with their input/output value names, and which node produces / consumes each value."""
+
+    inputs: dict[str, list[str]] = field(default_factory=dict)
+    outputs: dict[str, list[str]] = field(default_factory=dict)
+    producer: dict[str, str] = field(default_factory=dict)
+    consumers: dict[str, list[str]] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, path: str) -> ModelGraph:
+        import onnx  # lazy: only when a user asks for producers/consumers
+
+        model = onnx.load(path, load_external_data=False)
+        graph = cls()
+        for position, node in enumerate(model.graph.node):
+            name = node.name or f"{node.op_type}_{position}"  # unnamed nodes: the designer's fallback name
+            graph.inputs[name] = [v for v in node.input if v]
+            graph.outputs[name] = [v for v in node.output if v]
+            for value in graph.outputs[name]:
+                graph.producer[value] = name
+            for value in graph.inputs[name]:
+                graph.consumers.setdefault(value, []).append(name)
+        return graph
+
+    def producers_of(self, nodes: Sequence[str]) -> list[str]:
+        inside = set(nodes)
+        found: list[str] = []
+        for node in nodes:
+            for value in self.inputs.get(node, []):
+                source = self.producer.get(value)
+                if source and source not in inside and source not in found:
+                    found.append(source)
+        return found
+
+    def consumers_of(self, nodes: Sequence[str]) -> list[str]:
+        inside = set(nodes)
+        found: list[str] = []
+        for node in nodes:
+            for value in self.outputs.get(node, []):
+                for user in self.consumers.get(value, []):
+                    if user not in inside and user not in found:
+                        found.append(user)
+        return found
+
+
+def resolve_model(model_path: str, report_dir: str | None) -> str:
+    """The report's model as an existing file: absolute, relative to the report's folder, or to the cwd."""
+    if not model_path:
+        raise LinkError(
+            "this report does not name its ONNX model (summary.model_path is empty): "
+            "import it with `dld report import-trtexec ... --model MODEL.onnx` to link layers to nodes"
+        )
+    candidates = [Path(model_path)]
+    if report_dir and not os.path.isabs(model_path):
+        candidates.insert(0, Path(report_dir) / model_path)
+    for candidate in candidates:
+        if candidate.is_file():
+            return str(candidate.resolve())
+    raise LinkError(f"the report's model {model_path!r} was not found (moved or deleted?)")
+
+
+def _designer_module() -> Any:
+    try:
+        from dld_jupyter.widgets import designer
+    except ImportError as error:
+        raise LinkError(f"the designer is not available in this installation ({error})") from error
+    return designer
+
+
+def _already_open(module: Any, path: str) -> Any | None:
+    """A live Designer of this kernel whose document is the file at `path` (ipywidgets keeps every live widget)."""
+    from ipywidgets.widgets import widget as ipywidget_module
+
+    designer_class = getattr(module, "Designer", None)
+    if designer_class is None:
+        return None
+    target = Path(path).resolve()
+    for candidate in list(getattr(ipywidget_module, "_instances", {}).values()):
+        if not isinstance(candidate, designer_class):
+            continue
+        own = getattr(getattr(candidate, "document", None), "path", None)
+        if own is not None and Path(own).resolve() == target:
+            return candidate
+    return None
+
+
+class DesignerLinks:
+    """Opens (or reuses) designers for a viewer and selects nodes in them."""
+
+    def __init__(self, show: Callable[[Any], None]) -> None:
+        self._show = show  # displays a newly opened designer under the viewer
+        self._designers: dict[str, Any] = {}
+        self._graphs: dict[str, ModelGraph] = {}
+
+    def graph(self, path: str) -> ModelGraph:
+        if path not in self._graphs:
+            self._graphs[path] = ModelGraph.load(path)
+        return self._graphs[path]
+
+    def menu(self, path: str, nodes: Sequence[str]) -> dict[str, list[str]]:
+        """The magnifier menu: source nodes, producers of their inputs, consumers of their outputs."""
+        graph = self.graph(path)
+        return {"sources": list(nodes), "producers": graph.producers_of(nodes), "consumers": graph.consumers_of(nodes)}
+
+    def open(self, path: str, nodes: Sequence[str]) -> Any:
+        """Show the designer on `path` and select `nodes` in it; returns the designer."""
+        designer = self._designers.get(path)
+        if designer is None:
+            module = _designer_module()
+            designer = _already_open(module, path)
+            if designer is None:
+                designer = module.open_designer(path)
+                self._show(designer)
+            self._designers[path] = designer
+        names = list(nodes)
+        if names:
+            designer.select(names)
+            focus = getattr(designer, "focus", None)
+            if callable(focus):
+                focus(names[0])
+        return designer

@@ -1,0 +1,242 @@
+"""The report viewer widget (front end: js/src/widgets/report/index.ts): `dld.report(path_or_report)`.
+
+State Python knows (synced): the payload and its binary buffer, height, heat colours, full-pass percentages, the
+name filter, the selected table rows (positions in the first report) and the comparison baseline.
+State Python never sees: timeline viewport and measurement, sort order, hover, open menus, scroll position.
+
+The browser sends intents as messages: `open_nodes` (a layer name or a magnifier-menu entry was clicked), `links`
+(the magnifier menu asks for producers/consumers) and `js_error`; the kernel answers `links` and sends `notice`s.
+"""
+
+from __future__ import annotations
+
+import difflib
+import logging
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import anywidget
+import ipywidgets
+import traitlets
+
+from dld_jupyter.reports.compare import compare, default_labels
+from dld_jupyter.reports.model import Report
+from dld_jupyter.reports.stats import filter_by_name
+from dld_jupyter.widgets.report_links import DesignerLinks, LinkError, resolve_model
+from dld_jupyter.widgets.report_payload import build_payload
+
+STATIC = Path(__file__).resolve().parents[1] / "static"
+OPTIONS = ("height", "heat", "full_pass", "filter", "labels", "baseline")
+ROWS = ("all", "filtered", "selected")
+log = logging.getLogger(__name__)
+
+
+def _bundle(name: str) -> str | Path:
+    path = STATIC / name
+    if path.is_file():
+        return path
+    missing = "dld report viewer: front end not built (cd js && npm run build:widgets)"
+    return f"export default {{ render({{ el }}) {{ el.textContent = {missing!r}; }} }};"
+
+
+def _check_options(options: dict[str, Any], allowed: Sequence[str] = OPTIONS) -> None:
+    for key in options:
+        if key not in allowed:
+            close = difflib.get_close_matches(key, allowed, n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise TypeError(f"report viewer: unknown option {key!r}{hint} (options: {', '.join(allowed)})")
+
+
+class ReportViewer(anywidget.AnyWidget):
+    """One report, or several compared side by side (seed 001), with a table, timeline, charts and links."""
+
+    _esm = _bundle("report.js")
+    _css = _bundle("report.css") if (STATIC / "report.css").is_file() else ""
+
+    payload = traitlets.Dict().tag(sync=True)
+    data = traitlets.Bytes(b"").tag(sync=True)
+    height = traitlets.Unicode("auto").tag(sync=True)
+    heat = traitlets.Bool(True).tag(sync=True)
+    full_pass = traitlets.Bool(False).tag(sync=True)
+    filter = traitlets.Unicode("").tag(sync=True)
+    selection = traitlets.List(traitlets.Int()).tag(sync=True)
+    baseline = traitlets.Int(0).tag(sync=True)
+    error = traitlets.Unicode("").tag(sync=True)
+
+    def __init__(
+        self,
+        reports: Sequence[Report] = (),
+        labels: Sequence[str] | None = None,
+        report_dirs: Sequence[str | None] | None = None,
+        error: str = "",
+        **options: Any,
+    ) -> None:
+        _check_options(options, ("height", "heat", "full_pass", "filter", "baseline", "selection"))
+        super().__init__(error=error, **options)
+        self.reports = list(reports)
+        self.labels = list(labels) if labels is not None else default_labels(self.reports) if self.reports else []
+        self.report_dirs = list(report_dirs) if report_dirs is not None else [None] * len(self.reports)
+        self.errors: list[str] = []  # front-end errors, also shown in the widget
+        self.designer_area = ipywidgets.Output()
+        self._box: ipywidgets.VBox | None = None
+        self._links = DesignerLinks(self._show_designer)
+        self._send_payload()
+        self.observe(lambda _change: self._send_payload(), names=["baseline"])
+        self.on_msg(self._on_message)
+
+    # -- data ---------------------------------------------------------------------------------------------------
+    def _send_payload(self) -> None:
+        if not self.reports:
+            self.payload, self.data = {"version": 1, "reports": [], "compare": None}, b""
+            return
+        comparison = None
+        if len(self.reports) > 1:
+            if not 0 <= self.baseline < len(self.reports):
+                self.error = f"baseline {self.baseline} is not one of the {len(self.reports)} reports"
+                return
+            comparison = compare(self.reports, self.labels, self.baseline)
+        payload, data = build_payload(self.reports, self.labels, comparison)
+        with self.hold_sync():
+            self.data = data
+            self.payload = payload
+
+    @property
+    def report(self) -> Report:
+        """The first (or only) report."""
+        if not self.reports:
+            raise ValueError(f"no report is shown: {self.error or 'empty viewer'}")
+        return self.reports[0]
+
+    def rows(self, which: str = "all") -> list[int]:
+        """Positions in the first report's layers: all, those matching the name filter, or the selected ones."""
+        if which not in ROWS:
+            raise ValueError(f"rows: {which!r} is not one of {ROWS}")
+        if which == "filtered":
+            return filter_by_name(self.report.layers, self.filter)
+        if which == "selected":
+            return sorted(self.selection)
+        return list(range(len(self.report.layers)))
+
+    def to_csv(self, path: str | os.PathLike[str] | None = None, rows: str = "all") -> str | Path:
+        """The layer table as CSV (the same text the browser's Export button downloads for those rows).
+
+        `rows`: "all", "filtered" (the name filter) or "selected". Returns the text, or writes `path` and returns it.
+        """
+        from dld_jupyter.reports.export import to_csv, write_csv
+
+        layers = [self.report.layers[i] for i in self.rows(rows)]
+        if path is None:
+            return to_csv(self.report, layers, self.full_pass)
+        return write_csv(self.report, path, layers, self.full_pass)
+
+    def figures(self) -> dict[str, Any]:
+        """Plotly figures (plain go.Figure, built as data) of the charts: latency and precision per layer type."""
+        from dld_jupyter.widgets.report_figures import figures
+
+        return figures(self.reports, self.labels)
+
+    # -- links --------------------------------------------------------------------------------------------------
+    def _show_designer(self, designer: Any) -> None:
+        self.designer_area.append_display_data(designer)
+
+    def _model_of(self, report: int) -> str:
+        return resolve_model(self.reports[report].summary.model_path, self.report_dirs[report])
+
+    def open_nodes(self, nodes: Sequence[str], report: int = 0) -> Any:
+        """Open (or focus) the designer on the report's model and select `nodes`; returns the designer."""
+        return self._links.open(self._model_of(report), nodes)
+
+    def open_layer(self, position: int, report: int = 0) -> Any:
+        """What clicking a layer's name does: select its source ONNX nodes in the designer."""
+        layer = self.reports[report].layers[position]
+        if not layer.onnx_nodes:
+            raise LinkError(f"layer {layer.name!r} names no ONNX node")
+        return self.open_nodes(layer.onnx_nodes, report)
+
+    def notice(self, text: str, level: str = "info") -> None:
+        self.send({"kind": "notice", "level": level, "text": text})
+
+    def _on_message(self, _widget: Any, message: dict[str, Any], _buffers: Any) -> None:
+        kind = message.get("kind")
+        try:
+            if kind == "open_nodes":
+                self.open_nodes([str(n) for n in message.get("nodes", [])], int(message.get("report", 0)))
+            elif kind == "links":
+                self._answer_links(message)
+            elif kind == "js_error":
+                text = f"report viewer: {message.get('where', '')}: {message.get('message', '')}"
+                self.errors.append(text)
+                log.warning(text)
+        except (LinkError, OSError, ValueError, IndexError) as error:
+            self.notice(str(error), "error")
+        except Exception as error:  # a designer failure must reach the user, not vanish in a comm handler
+            log.exception("report viewer: %s failed", kind)
+            self.notice(f"{kind} failed: {type(error).__name__}: {error}", "error")
+
+    def _answer_links(self, message: dict[str, Any]) -> None:
+        report, position = int(message.get("report", 0)), int(message.get("layer", 0))
+        reply: dict[str, Any] = {"kind": "links", "request": message.get("request"), "ok": True}
+        nodes = self.reports[report].layers[position].onnx_nodes
+        try:
+            reply.update(self._links.menu(self._model_of(report), nodes))
+        except (LinkError, OSError, ValueError) as error:
+            reply.update(ok=False, error=str(error), sources=list(nodes), producers=[], consumers=[])
+        self.send(reply)
+
+    # -- display: the viewer with the designers it opened below it ---------------------------------------------
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        if self._box is None:
+            self._box = ipywidgets.VBox([self, self.designer_area])
+        return self._box._repr_mimebundle_(**kwargs)
+
+
+def _load(source: Report | str | os.PathLike[str]) -> tuple[Report, str | None]:
+    if isinstance(source, Report):
+        return source, None
+    if not isinstance(source, (str, os.PathLike)):
+        raise TypeError(f"expected a Report or a path, got {type(source).__name__}")
+    from dld_jupyter.reports.open import open_report
+
+    path = Path(source)
+    if not path.exists():
+        raise FileNotFoundError(f"{os.fspath(source)!r} does not exist")
+    if path.is_dir():
+        raise IsADirectoryError(f"{os.fspath(source)!r} is a folder: give a .dld-report.json or a trtexec profile")
+    return open_report(path), str(path.resolve().parent)
+
+
+def _viewer(sources: Sequence[Report | str | os.PathLike[str]], **options: Any) -> ReportViewer:
+    labels = options.pop("labels", None)
+    try:
+        loaded = [_load(s) for s in sources]
+    except TypeError:
+        raise
+    except Exception as error:  # shown in the widget: a bad path is the user's input, not a crash
+        return ReportViewer(error=f"Cannot open the report: {error}", **options)
+    reports = [r for r, _ in loaded]
+    if labels is not None and len(labels) != len(reports):
+        raise ValueError(f"{len(labels)} labels for {len(reports)} reports")
+    return ReportViewer(reports, labels=labels, report_dirs=[d for _, d in loaded], **options)
+
+
+def show_report(report_or_path: Report | str | os.PathLike[str], **options: Any) -> ReportViewer:
+    """The viewer for a Report, a .dld-report.json, a trtexec --exportProfile JSON or an ONNX Runtime profile.
+
+    Options: height ("600px"), heat (heat colours, default on), full_pass (percentages of the full pass time),
+    filter (initial name filter). A path that cannot be opened gives a viewer that shows why.
+    """
+    _check_options(options, ("height", "heat", "full_pass", "filter"))
+    return _viewer([report_or_path], **options)
+
+
+def compare_reports(*reports: Report | str | os.PathLike[str], baseline: int = 0, **options: Any) -> ReportViewer:
+    """Several reports side by side (seed 001): summary per report, layers matched by name and type, differences
+    against `baseline` (0-based; changeable in the viewer). Options: labels, height, heat, full_pass, filter."""
+    _check_options(options, ("labels", "height", "heat", "full_pass", "filter"))
+    if len(reports) < 2:
+        raise ValueError(f"compare_reports needs at least two reports, got {len(reports)}")
+    if not 0 <= baseline < len(reports):
+        raise ValueError(f"baseline {baseline} is not one of the {len(reports)} reports (0-based)")
+    return _viewer(list(reports), baseline=baseline, **options)

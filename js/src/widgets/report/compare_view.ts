@@ -1,0 +1,146 @@
+/**
+ * Several reports side by side (seed 001 "Compare Inference Reports"): each report keeps its colour; a summary row
+ * per report; layers matched by name and type (dld_jupyter/reports/compare.py) with each report's time and the
+ * difference against the baseline (chosen here: the kernel recomputes the matching, `viewer.baseline`); latency
+ * per type in every report's colour and the precision rings per report. Each report also has its full view in a
+ * tab, built the first time it is opened.
+ */
+import { LatencyChart, PrecisionChart } from "./charts";
+import { ViewContext } from "./context";
+import { CompareData, ReportData } from "./data";
+import { el, ms, msCell } from "./format";
+import { Menu } from "./menu";
+import { ReportView } from "./report_view";
+import { ColumnDef, VirtualTable } from "./vtable";
+
+function summaryTable(ctx: ViewContext, c: CompareData): HTMLElement {
+  const table = el("table", "dld-r-cmp-summary");
+  const head = el("tr");
+  for (const h of ["", "Report", "Backend", "Provider / device", "Median", "Passes", "Layers", "Sum of layers", "Stable", "vs baseline"]) head.append(el("th", "", h));
+  table.append(head);
+  c.summaries.forEach((s, i) => {
+    const tr = el("tr", i === c.baseline ? "baseline" : "");
+    const sw = el("td");
+    const swatch = el("span", "dld-r-swatch");
+    swatch.style.background = s.colour;
+    sw.append(swatch);
+    const diff = i === c.baseline ? "baseline" : `${s.diff_ms >= 0 ? "+" : ""}${ms(s.diff_ms)}${s.diff_percent == null ? "" : ` (${s.diff_percent >= 0 ? "+" : ""}${s.diff_percent.toFixed(1)}%)`}`;
+    const cells = [s.label, s.backend, `${s.provider}${s.device && s.device !== s.provider ? ` · ${s.device}` : ""}`, ms(s.median_ms), String(s.passes), String(s.layers), ms(s.layer_sum_ms), s.stable ? "✓" : "⚠", diff];
+    tr.append(sw, ...cells.map((x) => el("td", "", x)));
+    (tr.lastChild as HTMLElement).className = i === c.baseline ? "" : s.diff_ms > 0 ? "slower" : "faster";
+    table.append(tr);
+  });
+  const wrap = el("div", "dld-r-cmp-head");
+  const pick = el("select", "dld-r-baseline");
+  c.summaries.forEach((s, i) => pick.append(new Option(s.label, String(i), false, i === c.baseline)));
+  ctx.listeners.dom(pick, "change", () => {
+    ctx.model.set("baseline", Number(pick.value));
+    ctx.model.save_changes();
+  });
+  const label = el("label", "", "Baseline: ");
+  label.append(pick);
+  wrap.append(label, table);
+  return wrap;
+}
+
+function layerTable(host: HTMLElement, ctx: ViewContext, c: CompareData, reports: ReportData[]): void {
+  const bar = el("div", "dld-r-toolbar");
+  const input = el("input", "dld-r-filter");
+  input.type = "search";
+  input.placeholder = "Filter by layer name";
+  const count = el("span", "dld-r-count");
+  bar.append(input, count);
+  host.append(el("div", "dld-r-section-title", "Layers matched by name and type"), bar);
+  const table = new VirtualTable(host, ctx.listeners, 300);
+  const cols: ColumnDef[] = [
+    { key: "name", label: "Name", width: "minmax(220px, 3fr)", text: (p) => c.name[p] },
+    { key: "type", label: "Type", width: "minmax(90px, 1fr)", text: (p) => c.type[p] },
+  ];
+  const maxAbs = Math.max(1e-12, ...c.diffs.map((d) => d.reduce((a, v) => (Number.isNaN(v) ? a : Math.max(a, Math.abs(v))), 0)));
+  reports.forEach((r, i) => {
+    cols.push({ key: `t${i}`, label: `${r.label} ms`, width: "100px", numeric: true, text: (p) => (Number.isNaN(c.times[i][p]) ? "—" : msCell(c.times[i][p])), sortValue: (p) => (Number.isNaN(c.times[i][p]) ? -1 : c.times[i][p]) });
+  });
+  reports.forEach((r, i) => {
+    if (i === c.baseline) return;
+    cols.push({
+      key: `d${i}`, label: `Δ ${r.label}`, width: "100px", numeric: true,
+      text: (p) => (Number.isNaN(c.diffs[i][p]) ? "—" : `${c.diffs[i][p] >= 0 ? "+" : ""}${msCell(c.diffs[i][p])}`),
+      sortValue: (p) => (Number.isNaN(c.diffs[i][p]) ? 0 : c.diffs[i][p]),
+      cell: (p, cell) => {
+        const d = c.diffs[i][p];
+        cell.textContent = Number.isNaN(d) ? "—" : `${d >= 0 ? "+" : ""}${msCell(d)}`;
+        // Diverging orange (slower) / blue (faster): readable with the common colour-vision deficiencies.
+        const a = Number.isNaN(d) ? 0 : Math.min(1, Math.abs(d) / maxAbs);
+        cell.style.background = d > 0 ? `rgba(230,159,0,${0.15 + 0.6 * a})` : d < 0 ? `rgba(0,114,178,${0.15 + 0.6 * a})` : "";
+      },
+    });
+  });
+  table.setColumns(cols);
+  let order = Array.from({ length: c.count }, (_, i) => i);
+  let needle = "";
+  const apply = () => {
+    const rows = needle ? order.filter((p) => c.lower[p].includes(needle)) : order;
+    table.setRows(rows);
+    count.textContent = `${rows.length} of ${c.count} matched layers`;
+  };
+  table.onSort = (key) => {
+    const col = cols.find((x) => x.key === key);
+    if (!col) return;
+    table.sortDescending = table.sortKey === key ? !table.sortDescending : key !== "name" && key !== "type";
+    table.sortKey = key;
+    const v = col.sortValue ?? col.text;
+    const sign = table.sortDescending ? -1 : 1;
+    order = Array.from({ length: c.count }, (_, i) => i).sort((a, b) => {
+      const x = v(a);
+      const y = v(b);
+      return sign * (typeof x === "number" && typeof y === "number" ? x - y : String(x).localeCompare(String(y))) || a - b;
+    });
+    apply();
+  };
+  ctx.listeners.dom(input, "input", () => { needle = input.value.toLowerCase(); apply(); });
+  apply();
+}
+
+export class CompareView {
+  readonly root = el("div", "dld-r-compare");
+  private readonly views = new Map<number, HTMLElement>();
+
+  constructor(host: HTMLElement, private readonly ctx: ViewContext, private readonly reports: ReportData[], c: CompareData, private readonly menu: Menu) {
+    host.appendChild(this.root);
+    const tabs = el("div", "dld-r-tabs");
+    const pages = el("div", "dld-r-pages");
+    const main = el("div", "dld-r-page");
+    main.append(summaryTable(ctx, c));
+    layerTable(main, ctx, c, reports);
+    const charts = el("div", "dld-r-charts");
+    new LatencyChart(charts, ctx, reports);
+    reports.forEach((r) => new PrecisionChart(charts, r, `Precision per layer type · ${r.label}`));
+    main.append(charts);
+    pages.append(main);
+    const names = ["Comparison", ...reports.map((r) => r.label)];
+    const buttons = names.map((name, i) => {
+      const b = el("button", `dld-r-tab${i === 0 ? " active" : ""}`, name);
+      b.type = "button";
+      if (i > 0) b.style.borderTop = `3px solid ${reports[i - 1].colour}`;
+      ctx.listeners.dom(b, "click", () => {
+        buttons.forEach((x) => x.classList.toggle("active", x === b));
+        for (const page of pages.children) (page as HTMLElement).style.display = "none";
+        (i === 0 ? main : this.view(i - 1, pages)).style.display = "";
+      });
+      return b;
+    });
+    tabs.append(...buttons);
+    this.root.append(tabs, pages);
+  }
+
+  private view(i: number, pages: HTMLElement): HTMLElement {
+    let page = this.views.get(i);
+    if (!page) {
+      page = el("div", "dld-r-page");
+      pages.append(page);
+      new ReportView(page, this.ctx, this.reports[i], i, this.menu, false);
+      this.views.set(i, page);
+    }
+    return page;
+  }
+}

@@ -1,0 +1,102 @@
+// Mounts the report viewer in jsdom on a real payload (fixtures/selection_case.json, written by the Python test),
+// exercises filter, selection, timeline zoom and menus, unmounts it, and checks that every listener is gone.
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import widget from "./index";
+
+type Fn = (...args: unknown[]) => void;
+const fixture = JSON.parse(readFileSync(join(__dirname, "fixtures", "selection_case.json"), "utf8"));
+const bytes = Uint8Array.from(Buffer.from(fixture.data, "base64"));
+
+class FakeModel {
+  handlers = new Map<string, Set<Fn>>();
+  state: Record<string, unknown> = {
+    payload: fixture.payload, data: new DataView(bytes.buffer), height: "auto", heat: true, full_pass: false,
+    filter: "", selection: [], baseline: 0, error: "",
+  };
+  sent: Record<string, unknown>[] = [];
+  get(k: string) { return this.state[k]; }
+  set(k: string, v: unknown) { this.state[k] = v; }
+  save_changes() {}
+  send(msg: Record<string, unknown>) { this.sent.push(msg); }
+  on(e: string, f: Fn) { if (!this.handlers.has(e)) this.handlers.set(e, new Set()); this.handlers.get(e)!.add(f); }
+  off(e: string, f: Fn) { this.handlers.get(e)?.delete(f); }
+  emit(e: string, ...args: unknown[]) { this.handlers.get(e)?.forEach((f) => f(...args)); }
+  count() { let n = 0; this.handlers.forEach((s) => (n += s.size)); return n; }
+}
+
+const live = new Map<EventTarget, Map<string, number>>();
+const realAdd = EventTarget.prototype.addEventListener;
+const realRemove = EventTarget.prototype.removeEventListener;
+const total = () => { let n = 0; live.forEach((m) => m.forEach((c) => (n += c))); return n; };
+
+describe("report viewer lifecycle", () => {
+  beforeEach(() => {
+    live.clear();
+    vi.spyOn(EventTarget.prototype, "addEventListener").mockImplementation(function (this: EventTarget, type: string, fn: unknown, opts?: unknown) {
+      if (new Error().stack?.includes("nwsapi")) return realAdd.call(this, type, fn as EventListener, opts as AddEventListenerOptions);
+      const m = live.get(this) ?? new Map<string, number>();
+      m.set(type, (m.get(type) ?? 0) + 1);
+      live.set(this, m);
+      return realAdd.call(this, type, fn as EventListener, opts as AddEventListenerOptions);
+    });
+    vi.spyOn(EventTarget.prototype, "removeEventListener").mockImplementation(function (this: EventTarget, type: string, fn: unknown, opts?: unknown) {
+      const m = live.get(this);
+      if (m && m.get(type)) m.set(type, m.get(type)! - 1);
+      return realRemove.call(this, type, fn as EventListener, opts as EventListenerOptions);
+    });
+    const store: Record<string | symbol, unknown> = {};
+    const ctx2d: object = new Proxy(store, {
+      get: (t, k) => (k in t ? t[k] : k === "measureText" ? () => ({ width: 10 }) : () => ctx2d),
+      set: (t, k, v) => { t[k] = v; return true; },
+    });
+    vi.spyOn(HTMLCanvasElement.prototype, "getContext").mockImplementation(() => ctx2d as never);
+    (globalThis as { ResizeObserver?: unknown }).ResizeObserver = class { observe() {} disconnect() {} };
+  });
+  afterEach(() => vi.restoreAllMocks());
+
+  it("renders, filters, selects, zooms, and removes every listener on cleanup", async () => {
+    const model = new FakeModel();
+    const el = document.createElement("div");
+    document.body.appendChild(el);
+    const before = total();
+    const cleanup = widget.render({ model, el } as never) as () => void;
+    const root = el.querySelector(".dld-report") as HTMLElement;
+    expect(root.dataset.ready).toBe("1");
+    expect(model.sent.filter((m) => m.kind === "js_error")).toEqual([]);
+    const rows = () => [...el.querySelectorAll<HTMLElement>(".dld-vt-row")].filter((r) => r.style.display !== "none");
+    expect(rows().length).toBe(16);
+    const input = el.querySelector<HTMLInputElement>(".dld-r-filter")!;
+    input.value = "RELU";
+    input.dispatchEvent(new Event("input"));
+    expect(rows().every((r) => r.textContent!.toLowerCase().includes("relu"))).toBe(true);
+    expect(rows().length).toBe(3);
+    input.value = "";
+    input.dispatchEvent(new Event("input"));
+    const click = (pos: number, init: MouseEventInit = {}) =>
+      rows().find((r) => r.dataset.pos === String(pos))!.querySelector(".dld-vt-td")!.dispatchEvent(new MouseEvent("click", { bubbles: true, ...init }));
+    click(1);
+    click(4, { shiftKey: true });
+    click(3, { ctrlKey: true });
+    expect(el.querySelector<HTMLElement>(".dld-r-selsum")!.dataset.count).toBe("3");
+    rows().find((r) => r.dataset.pos === "5")!.dispatchEvent(new MouseEvent("dblclick", { bubbles: true }));
+    const tl = el.querySelector<HTMLElement>(".dld-r-timeline")!;
+    expect(tl.dataset.focus).toBe("5");
+    el.querySelector(".dld-r-tl-canvas")!.dispatchEvent(new MouseEvent("contextmenu", { bubbles: true, clientX: 200, clientY: 30 }));
+    expect(el.querySelector(".dld-r-menu")).not.toBeNull();
+    el.querySelector<HTMLElement>(".dld-r-link")!.click();
+    expect(model.sent.some((m) => m.kind === "open_nodes")).toBe(true);
+    model.emit("msg:custom", { kind: "notice", level: "error", text: "no model" });
+    expect(el.querySelector(".dld-r-notice.error")!.textContent).toBe("no model");
+    model.emit("change:payload"); // a rebuild disposes the old parts' listeners
+    await new Promise((r) => setTimeout(r, 20));
+    expect(total()).toBeGreaterThan(before);
+    cleanup();
+    expect(model.count()).toBe(0);
+    const left: string[] = [];
+    live.forEach((m, t) => m.forEach((c, type) => { if (c > 0) left.push(`${(t as Element).tagName ?? t.constructor.name}:${type}=${c}`); }));
+    expect(left).toEqual([]);
+    expect(el.children.length).toBe(0);
+  });
+});
