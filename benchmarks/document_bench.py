@@ -19,9 +19,9 @@ import onnx
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
-from dld_jupyter.document import Document  # noqa: E402
-from dld_jupyter.document import io as doc_io  # noqa: E402
-from tests import models  # noqa: E402
+from dld_jupyter.document import Document
+from dld_jupyter.document import io as doc_io
+from tests import models
 
 
 def median_ms(fn: Callable[[], object], repeat: int) -> float:
@@ -76,7 +76,7 @@ def bench(label: str, proto: onnx.ModelProto, folder: pathlib.Path, repeat: int)
     path = folder / f"{label}.onnx"
     onnx.save(proto, path)
     rows = [(label, "nodes", float(len(proto.graph.node)))]
-    rows.append((label, "open: read + checks (ms)", median_ms(lambda: doc_io._read_proto(path), repeat)))
+    rows.append((label, "open: parse protobuf (ms)", median_ms(lambda: doc_io._read_proto(path), repeat)))
     rows.append((label, "open: Document.open (ms)", median_ms(lambda: Document.open(path), repeat)))
     doc = Document.open(path)
     rows.append((label, "read-model nodes()+edges() (ms)", median_ms(lambda: (doc.nodes(), doc.edges()), repeat)))

@@ -56,13 +56,15 @@ def _fail(path: pathlib.Path, why: str, fix: str) -> DocumentError:
     return DocumentError(f"Open {path.name}", why, fix)
 
 
-def _read_proto(path: pathlib.Path) -> onnx.ModelProto:
+def _read_proto(path: pathlib.Path) -> tuple[onnx.ModelProto, bool]:
+    """The parsed model, and whether it may reference external data (the bytes mention ``location``)."""
     if not path.is_file():
         raise _fail(path, f"the file {str(path)!r} does not exist.", "Check the path.")
     if path.stat().st_size == 0:
         raise _fail(path, "the file is empty.", "Choose an .onnx model file.")
     try:
-        proto = onnx.load_model(str(path), load_external_data=False)
+        data = path.read_bytes()
+        proto = onnx.ModelProto.FromString(data)
     except (DecodeError, RuntimeError, ValueError) as exc:
         raise _fail(
             path,
@@ -71,7 +73,7 @@ def _read_proto(path: pathlib.Path) -> onnx.ModelProto:
         ) from exc
     if not proto.HasField("graph") or proto.ir_version <= 0:
         raise _fail(path, "the file is not an ONNX model (no graph or IR version).", "Choose an .onnx model.")
-    return proto
+    return proto, b"location" in data
 
 
 def _check_versions(path: pathlib.Path, proto: onnx.ModelProto) -> None:
@@ -119,9 +121,10 @@ def all_tensors(proto: onnx.ModelProto) -> Iterator[onnx.TensorProto]:
             yield from _node_tensors(node)
 
 
-def _check_external(path: pathlib.Path, proto: onnx.ModelProto) -> None:
+def _check_external(path: pathlib.Path, proto: onnx.ModelProto, everywhere: bool) -> None:
+    """Check external references of the initializers, and of every tensor when ``everywhere``."""
     base = path.parent.resolve()
-    for tensor in all_tensors(proto):
+    for tensor in all_tensors(proto) if everywhere else proto.graph.initializer:
         if tensor.data_location != onnx.TensorProto.EXTERNAL:
             continue
         info = {entry.key: entry.value for entry in tensor.external_data}
@@ -153,33 +156,30 @@ def _check_external(path: pathlib.Path, proto: onnx.ModelProto) -> None:
 
 def _check_structure(path: pathlib.Path, graph: onnx.GraphProto) -> bool:
     """Refuse values defined twice and cycles in the main graph; True when the nodes are topologically sorted."""
-    defined: dict[str, int] = {}
-    for value in graph.input:
-        defined[value.name] = -1
-    for tensor in graph.initializer:
-        defined.setdefault(tensor.name, -1)
+    defined = {value.name for value in graph.input} | {tensor.name for tensor in graph.initializer}
+    defined.add("")  # an omitted optional input or output
     sorted_ok = True
     for index, node in enumerate(graph.node):
-        for name in node.input:
-            if name and name not in defined:
-                sorted_ok = False
-        for name in node.output:
-            if not name:
-                continue
-            if name in defined:
+        if sorted_ok and not defined.issuperset(node.input):
+            sorted_ok = False
+        outputs = node.output
+        if not defined.isdisjoint(outputs):
+            twice = [name for name in outputs if name and name in defined]
+            if twice:
                 raise _fail(
                     path,
-                    f"value {name!r} is defined twice (output of node {node.name or index!r}).",
+                    f"value {twice[0]!r} is defined twice (output of node {node.name or index!r}).",
                     "Give every tensor a unique name: each value must be produced once.",
                 )
-            defined[name] = index
+        defined.update(outputs)
     if not sorted_ok:
-        _check_cycles(path, graph, defined)
+        _check_cycles(path, graph)
     return sorted_ok
 
 
-def _check_cycles(path: pathlib.Path, graph: onnx.GraphProto, producer: dict[str, int]) -> None:
+def _check_cycles(path: pathlib.Path, graph: onnx.GraphProto) -> None:
     nodes = graph.node
+    producer = {name: index for index, node in enumerate(nodes) for name in node.output if name}
     users: list[list[int]] = [[] for _ in nodes]
     pending = [0] * len(nodes)
     for index, node in enumerate(nodes):
@@ -204,9 +204,9 @@ def _check_cycles(path: pathlib.Path, graph: onnx.GraphProto, producer: dict[str
 def load(path: str | os.PathLike[str]) -> ir.Model:
     """Open an .onnx file without reading external data; refuse unsafe or broken files."""
     file = pathlib.Path(path)
-    proto = _read_proto(file)
+    proto, may_be_external = _read_proto(file)
     _check_versions(file, proto)
-    _check_external(file, proto)
+    _check_external(file, proto, may_be_external)
     sorted_ok = _check_structure(file, proto.graph)
     try:
         model = ir.serde.deserialize_model(proto)
@@ -214,7 +214,8 @@ def load(path: str | os.PathLike[str]) -> ir.Model:
         raise _fail(file, f"the model cannot be read ({exc}).", "Run onnx.checker on it to find the cause.") from exc
     if not sorted_ok:
         model.graph.sort()  # ONNX requires it; edits keep the order topological from here on
-    ir.external_data.set_base_dir(model.graph, str(file.parent))
+    if may_be_external:
+        ir.external_data.set_base_dir(model.graph, str(file.parent))
     return model
 
 
