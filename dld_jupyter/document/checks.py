@@ -105,10 +105,16 @@ def _hint(message: str) -> str:
     return next((hint for key, hint in _HINTS if key in message), "")
 
 
-def _unshaped_io(proto: onnx.ModelProto, inferred: Mapping[str, TypeInfo], collector: _Collector) -> None:
+def _unshaped_io(
+    model: ir.Model,
+    proto: onnx.ModelProto,
+    inferred: Mapping[str, TypeInfo],
+    collector: _Collector,
+    value_ids: Callable[[ir.Value], str | None] | None,
+) -> None:
     """The checker wants a shape on every graph input and output: use the inferred one, or report it."""
     graph = proto.graph
-    for kind, values in (("input", graph.input), ("output", graph.output)):
+    for kind, values, io in (("input", graph.input, model.graph.inputs), ("output", graph.output, model.graph.outputs)):
         for info in values:
             tensor_type = info.type.tensor_type
             if not info.type.HasField("tensor_type") or tensor_type.HasField("shape"):
@@ -117,9 +123,12 @@ def _unshaped_io(proto: onnx.ModelProto, inferred: Mapping[str, TypeInfo], colle
             typed = inferred.get(info.name)
             shape = typed[1] if typed is not None else None
             if shape is None:
+                value = next((v for v in io if v.name == info.name), None)
+                value_id = value_ids(value) if value_ids is not None and value is not None else None
+                node_id = f"{kind[0]}{value_id}" if value_id else None
                 message = f"Graph {kind} '{info.name}' has no shape, not even an inferred one."
                 hint = "Set its shape (use symbols such as 'batch' for dimensions that vary)."
-                collector.add("warning", message, None, hint, "checker")
+                collector.diagnostics.append(Diagnostic("warning", message, node_id, hint, "checker"))
                 continue
             for dim in shape:
                 if isinstance(dim, int):
@@ -232,20 +241,39 @@ def _run_inference(proto: onnx.ModelProto, collector: _Collector) -> onnx.ModelP
         return None
 
 
-def check_model(model: ir.Model, ids: NodeIds = None, *, structure: bool = True) -> CheckResult:
-    """Structural checks, strict shape inference and onnx.checker; diagnostics bound to `ids(node)`."""
-    lookup = _id_lookup(ids)
+def check_model(
+    model: ir.Model,
+    ids: NodeIds = None,
+    *,
+    value_ids: Callable[[ir.Value], str | None] | None = None,
+    structure: bool = True,
+) -> CheckResult:
+    """Structural checks, strict shape inference and onnx.checker; diagnostics bound to `ids(node)`.
+
+    With `value_ids`, problems of a graph input or output are bound to its I/O node (`"i<value id>"` /
+    `"o<value id>"`, as the read-model names them).
+    """
     try:
-        skeleton = Skeleton(model)
-    except Exception as exc:  # serde refuses something: say so instead of failing the caller
-        return CheckResult([Diagnostic("error", f"Cannot serialize the model: {exc}", None, "", "checker")], {})
-    collector = _Collector(skeleton, lookup)
+        return _check(model, _id_lookup(ids), value_ids, structure)
+    except Exception as exc:  # whatever a half-edited model provokes, the type check list shows it
+        message = f"The check could not run: {type(exc).__name__}: {exc}"
+        return CheckResult([Diagnostic("error", message, None, "", "checker")], {})
+
+
+def _check(
+    model: ir.Model,
+    ids: Callable[[ir.Node], str | None],
+    value_ids: Callable[[ir.Value], str | None] | None,
+    structure: bool,
+) -> CheckResult:
+    skeleton = Skeleton(model)
+    collector = _Collector(skeleton, ids)
     if structure:
         _structural_checks(model, collector)
     inferred_proto = _run_inference(skeleton.proto, collector)
     inferred = InferredTypes(inferred_proto)
     # Checked after inference so graph outputs declared without a shape get the inferred one.
-    _unshaped_io(skeleton.proto, inferred, collector)
+    _unshaped_io(model, skeleton.proto, inferred, collector, value_ids)
     _run_checker(skeleton.proto, collector)
     order = {"error": 0, "warning": 1, "info": 2}
     diagnostics = sorted(collector.diagnostics, key=lambda d: order[d.severity])

@@ -10,7 +10,6 @@ from pathlib import Path
 import numpy as np
 import onnx
 import onnx_ir as ir
-import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 from dld_jupyter.document import checks
@@ -235,6 +234,10 @@ def test_graph_output_without_any_shape_is_named() -> None:
     result, _ = _check(model)
     assert not _errors(result)
     assert any("Graph output 'Y' has no shape" in d.message for d in result.diagnostics)
+    output = model.graph.outputs[0]
+    result = check_model(model, value_ids=lambda value: "v9" if value is output else None)
+    (warning,) = [d for d in result.diagnostics if "Graph output" in d.message]
+    assert warning.node_id == "ov9"  # the output's I/O node in the read-model
 
 
 def test_corrupt_structure_never_raises() -> None:
@@ -395,8 +398,16 @@ def test_lint_run_reads_the_report(tmp_path: Path) -> None:
     assert json.dumps(entries)  # the fixture itself is plain JSON
 
 
-@pytest.mark.parametrize("bad", [b"", b"not onnx at all"])
-def test_garbage_model_proto_is_a_diagnostic(bad: bytes) -> None:
-    model = ir.Model(ir.Graph([], [], nodes=[]), ir_version=10)
-    result = check_model(model)
-    assert isinstance(result.diagnostics, list) and bad is not None
+def test_empty_model_checks_clean() -> None:
+    result = check_model(ir.Model(ir.Graph([], [], nodes=[], opset_imports={"": 21}), ir_version=10))
+    assert result.diagnostics == [] and len(result.inferred) == 0
+
+
+def test_an_unexpected_failure_is_a_diagnostic() -> None:
+    def broken_ids(node: ir.Node) -> str:
+        raise RuntimeError("ids unavailable")
+
+    nodes = [helper.make_node("Conv", ["X", ""], ["Y"], name="conv0")]
+    model = _model(nodes, [X], [helper.make_tensor_value_info("Y", TensorProto.FLOAT, [1, 1, 1, 1])])
+    (diagnostic,) = check_model(model, broken_ids).diagnostics
+    assert diagnostic.severity == "error" and "ids unavailable" in diagnostic.message
