@@ -1,7 +1,7 @@
 // Bundles the anywidget front-end modules (one ESM file per widget, dependencies inlined: no CDN on air-gapped hubs).
 import { build } from "esbuild";
 
-const entries = { canvas: "src/widgets/canvas/index.ts", report: "src/widgets/report/index.ts" };
+const entries = { canvas: "src/widgets/canvas/index.ts", report: "src/widgets/report/index.ts", editors: "src/widgets/editors/index.ts" };
 const watch = process.argv.includes("--watch");
 
 for (const [name, entry] of Object.entries(entries)) {

@@ -1,0 +1,181 @@
+"""EditorPanels: parameters, initializers, tensor editor and type check list of one Document, bound to a canvas.
+
+Browser half: js/src/widgets/editors/index.ts. State Python knows (synced traits): ``selection`` (mirrors the
+canvas), ``tab``, and the four panel views plus ``errors``/``notice`` (kernel → browser only). State Python never
+sees: drafts being typed, filters, collapsed sections, open dialogs. The browser sends intents as messages
+(``{"kind": "set_attr", ...}``); ``handle`` applies them as Document commands; a refused one leaves the model as it
+was and sets the field's inline error in ``errors``.
+"""
+
+from __future__ import annotations
+
+import logging
+import pathlib
+import traceback
+from typing import Any
+
+import anywidget
+import traitlets
+
+from dld_jupyter.document import Document, Event
+
+from . import initializers, parameters, tensor_editor, type_check
+from .edit_error import EditError, as_edit_error
+from .tensor_editor import Target
+
+STATIC = pathlib.Path(__file__).resolve().parent.parent.parent / "static"
+log = logging.getLogger(__name__)
+_PARAMETER_KINDS = {"set_attr", "reset_attr", "rename", "set_model", "set_opset", "set_meta"}
+_INITIALIZER_KINDS = {"init_create", "init_delete", "init_connect", "init_disconnect"}
+_TENSOR_KINDS = {"tensor_set", "tensor_load", "tensor_export", "tensor_convert", "tensor_sparse", "tensor_external"}
+
+
+class EditorPanels(anywidget.AnyWidget):
+    """``EditorPanels(document, canvas=None)``; with a canvas, its ``selection`` drives the panels."""
+
+    _esm = STATIC / "editors.js"
+    _css = STATIC / "editors.css"
+
+    selection = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    tab = traitlets.Enum(("parameters", "initializers", "tensor"), default_value="parameters").tag(sync=True)
+    height = traitlets.Unicode("560px").tag(sync=True)
+    params = traitlets.Dict().tag(sync=True)
+    inits = traitlets.Dict().tag(sync=True)
+    tensor = traitlets.Dict().tag(sync=True)
+    checks = traitlets.Dict().tag(sync=True)
+    errors = traitlets.Dict().tag(sync=True)
+    notice = traitlets.Dict().tag(sync=True)
+
+    def __init__(self, document: Document, canvas: Any = None, *, auto_check: bool = True, **kwargs: Any) -> None:
+        unknown = set(kwargs) - {"height", "layout", "tab"}
+        if unknown:
+            raise TypeError(f"EditorPanels got unknown argument(s) {sorted(unknown)}; expected height, layout, tab.")
+        super().__init__(**kwargs)
+        self.document = document
+        self.canvas = canvas
+        self.auto_check = auto_check
+        self.target: Target | None = None
+        self.runner = type_check.CheckRunner(document, self._refresh_checks)
+        self._unsubscribe = document.subscribe(self._on_events)
+        self.on_msg(self._on_msg)
+        self.observe(self._on_selection, names=["selection"])
+        if canvas is not None:
+            self.selection = list(getattr(canvas, "selection", []) or [])
+            canvas.observe(self._on_canvas_selection, names=["selection"])
+        self.refresh()
+        if auto_check:
+            self.runner.edited()
+
+    # ------------------------------------------------------------ state → browser
+    def refresh(self) -> None:
+        self.params = parameters.view(self.document, self.selection)
+        self.inits = initializers.view(self.document, self.selection)
+        self.tensor = tensor_editor.view(self.document, self.target)
+        self._refresh_checks()
+
+    def _refresh_checks(self) -> None:
+        self.checks = type_check.view(self.document, self.runner)
+
+    def _on_events(self, events: list[Event]) -> None:
+        if all(type(e).__name__ in ("NodesMoved", "DiagnosticsChanged", "DirtyChanged") for e in events):
+            if any(type(e).__name__ == "DiagnosticsChanged" for e in events):
+                self._refresh_checks()
+            return
+        self.refresh()
+        if self.auto_check:
+            self.runner.edited()
+
+    def _on_selection(self, _change: dict[str, Any]) -> None:
+        self.errors = {}
+        self.params = parameters.view(self.document, self.selection)
+        self.inits = initializers.view(self.document, self.selection)
+
+    def _on_canvas_selection(self, change: dict[str, Any]) -> None:
+        self.selection = list(change["new"])
+
+    # ------------------------------------------------------------ browser → kernel
+    def _on_msg(self, _widget: object, content: dict[str, Any], _buffers: list[bytes]) -> None:
+        self.handle(content)
+
+    def handle(self, msg: dict[str, Any]) -> bool:
+        """Apply one message from the browser; False (and an inline error) when it was refused."""
+        kind = str(msg.get("kind"))
+        key = str(msg.get("key") or "")
+        try:
+            self._dispatch(kind, msg)
+        except EditError as exc:
+            self.errors = {**self.errors, (key or exc.key): exc.payload()}
+            return False
+        except Exception as exc:
+            log.exception("editor message %s failed", kind)
+            error = as_edit_error(key or "panel", exc)
+            error.message = f"{kind} failed: {type(exc).__name__}: {exc}"
+            self.errors = {**self.errors, error.key: error.payload()}
+            self.notice = {"kind": "error", "text": traceback.format_exc(limit=3)}
+            return False
+        if key and key in self.errors:
+            self.errors = {k: v for k, v in self.errors.items() if k != key}
+        return True
+
+    def _dispatch(self, kind: str, msg: dict[str, Any]) -> None:
+        doc = self.document
+        if kind in _PARAMETER_KINDS:
+            parameters.handle(doc, self.selection, msg)
+        elif kind in _INITIALIZER_KINDS:
+            created = initializers.handle(doc, self.selection, msg)
+            if created is not None:
+                self.notice = {"kind": "info", "text": f"Created initializer {msg.get('name')}."}
+        elif kind in _TENSOR_KINDS:
+            warnings = tensor_editor.handle(doc, self.target, msg)
+            self.notice = {"kind": "warning" if kind == "tensor_convert" else "info", "text": " ".join(warnings)}
+            self.tensor = tensor_editor.view(doc, self.target)
+        elif kind == "open_tensor":
+            self.open_tensor(msg.get("value_id"), msg.get("node_id"), msg.get("attribute"))
+        elif kind == "check":
+            self.runner.start()
+        elif kind == "cancel_check":
+            self.runner.cancel()
+            self.runner.cancel_lint()
+        elif kind == "lint":
+            self.runner.lint()
+        elif kind == "focus":
+            self.focus(str(msg["node_id"]))
+        elif kind == "undo":
+            doc.undo()
+        elif kind == "redo":
+            doc.redo()
+        elif kind == "clear_error":
+            self.errors = {k: v for k, v in self.errors.items() if k != msg.get("key")}
+
+    # ------------------------------------------------------------ Python API
+    def open_tensor(self, value_id: Any = None, node_id: Any = None, attribute: Any = None) -> None:
+        """Show an initializer (value id) or a node's tensor attribute in the tensor editor."""
+        self.target = Target(
+            None if value_id is None else str(value_id),
+            None if node_id is None else str(node_id),
+            None if attribute is None else str(attribute),
+        )
+        self.errors = {}
+        self.tensor = tensor_editor.view(self.document, self.target)
+        self.tab = "tensor"
+
+    def focus(self, node_id: str) -> None:
+        """Select ``node_id`` and center the canvas on it (the type check list's double-click)."""
+        canvas = self.canvas
+        if canvas is not None and hasattr(canvas, "focus"):
+            canvas.focus([node_id])
+        elif canvas is not None:
+            canvas.selection = [node_id]
+            canvas.send({"kind": "focus", "ids": [node_id]})
+        self.selection = [node_id]
+
+    def check(self) -> list[Any]:
+        """Check now, synchronously; the list shows the result."""
+        return self.runner.run_now()
+
+    def close(self) -> None:
+        self._unsubscribe()
+        self.runner.close()
+        if self.canvas is not None:
+            self.canvas.unobserve(self._on_canvas_selection, names=["selection"])
+        super().close()

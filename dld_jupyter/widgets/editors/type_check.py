@@ -1,0 +1,175 @@
+"""Type check list (seed 000): checks run in a background thread after each edit (debounced) and on request.
+
+Why a thread: checker + shape inference take seconds on large models and must not block the kernel. The check
+reads the model while the user may edit it; a result computed for an older history position is dropped (and the
+check re-runs), so a diagnostic never describes a model the user no longer has. Cancel drops the running check's
+result (onnx's C++ checker cannot be interrupted; the thread ends on its own). Above the size threshold of
+document/checks.py, automatic checks are off; "Check model" still runs. Polygraphy lint runs in its own process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import tempfile
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from dld_jupyter.document import Document
+from dld_jupyter.document.checks import CheckResult, Diagnostic, check_model, should_check_automatically
+from dld_jupyter.document.lint import LintRun, start_polygraphy_lint
+
+DEBOUNCE_S = 0.4
+
+
+def _on_main(loop: asyncio.AbstractEventLoop | None, fn: Callable[[], None]) -> None:
+    """Run ``fn`` on the kernel's main thread (its event loop) where widget traits may be set."""
+    if loop is not None and loop.is_running():
+        loop.call_soon_threadsafe(fn)
+    else:
+        fn()
+
+
+class CheckRunner:
+    """Runs ``doc`` checks off the main thread; ``on_change()`` is called (on the main thread) when state changes."""
+
+    def __init__(self, doc: Document, on_change: Callable[[], None], debounce_s: float = DEBOUNCE_S) -> None:
+        self.doc, self.on_change, self.debounce_s = doc, on_change, debounce_s
+        self.running = False
+        self.lint_running = False
+        self.lint_items: list[Diagnostic] = []
+        self.checked_version: tuple[int, int] | None = None
+        self._generation = 0
+        self._timer: threading.Timer | None = None
+        self._lint: LintRun | None = None
+        self._lock = threading.Lock()
+        try:
+            self._loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:
+            self._loop = None
+
+    def version(self) -> tuple[int, int]:
+        return (len(self.doc.history), self.doc.history_index)
+
+    @property
+    def automatic(self) -> bool:
+        return should_check_automatically(self.doc.model)
+
+    def edited(self) -> None:
+        """The model changed: check again after a quiet moment, if automatic checks are on."""
+        if not self.automatic:
+            return
+        with self._lock:
+            if self._timer is not None:
+                self._timer.cancel()
+            self._timer = threading.Timer(self.debounce_s, lambda: _on_main(self._loop, self.start))
+            self._timer.daemon = True
+            self._timer.start()
+
+    def start(self) -> None:
+        """Start a check now (the previous one's result, if still running, is dropped)."""
+        with self._lock:
+            self._generation += 1
+            generation = self._generation
+            self.running = True
+        version = self.version()
+        doc = self.doc
+        thread = threading.Thread(target=self._run, args=(doc, generation, version), daemon=True, name="dld-check")
+        thread.start()
+        self.on_change()
+
+    def run_now(self) -> list[Diagnostic]:
+        """Check synchronously (tests, the CLI): same result the background check publishes."""
+        self.cancel()
+        found = self.doc.check()
+        self.checked_version = self.version()
+        self.on_change()
+        return found
+
+    def _run(self, doc: Document, generation: int, version: tuple[int, int]) -> None:
+        try:
+            result = check_model(doc.model, doc.node_id)
+        except Exception as exc:
+            result = CheckResult([Diagnostic("error", f"The check failed: {exc}")], {})
+        _on_main(self._loop, lambda: self._publish(result, generation, version))
+
+    def _publish(self, result: CheckResult, generation: int, version: tuple[int, int]) -> None:
+        if generation != self._generation:
+            return  # cancelled, or superseded by a newer check
+        self.running = False
+        if version != self.version():
+            self.start()  # the model changed while checking: this result describes an older model
+            return
+        self.doc.apply_check(result)
+        self.checked_version = version
+        self.on_change()
+
+    def cancel(self) -> None:
+        with self._lock:
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+            self._generation += 1
+            was_running = self.running
+            self.running = False
+        if was_running:
+            self.on_change()
+
+    # ------------------------------------------------------------ lint
+    def lint(self) -> None:
+        """Polygraphy lint of the current model (saved to a temporary file), in a separate process."""
+        if self._lint is not None and not self._lint.done:
+            self._lint.cancel()
+        folder = Path(tempfile.mkdtemp(prefix="dld-lint-"))
+        path = folder / "model.onnx"
+        from dld_jupyter.document import io
+
+        io.save(self.doc.model, path, {})
+        names = {n.name: n.id for n in self.doc.nodes() if n.name}
+        run = start_polygraphy_lint(path, names)
+        self._lint, self.lint_running = run, True
+        self.on_change()
+
+        def wait() -> None:
+            items = run.result()
+            _on_main(self._loop, lambda: self._lint_done(run, items))
+
+        threading.Thread(target=wait, daemon=True, name="dld-lint-wait").start()
+
+    def _lint_done(self, run: LintRun, items: list[Diagnostic]) -> None:
+        if run is self._lint:
+            self.lint_items, self.lint_running = items, False
+            self.on_change()
+
+    def cancel_lint(self) -> None:
+        if self._lint is not None:
+            self._lint.cancel()
+
+    def close(self) -> None:
+        self.cancel()
+        self.cancel_lint()
+
+
+def view(doc: Document, runner: CheckRunner) -> dict[str, Any]:
+    names = {n.id: n.name or n.op_type for n in doc.nodes()}
+    items = [*doc.diagnostics, *runner.lint_items]
+    stale = runner.checked_version is not None and runner.checked_version != runner.version()
+    return {
+        "running": runner.running,
+        "lint_running": runner.lint_running,
+        "automatic": runner.automatic,
+        "checked": runner.checked_version is not None,
+        "stale": stale,
+        "items": [
+            {
+                "severity": d.severity,
+                "message": d.message,
+                "node_id": d.node_id,
+                "node_name": names.get(d.node_id, "") if d.node_id else "",
+                "fix_hint": d.fix_hint,
+                "source": d.source,
+            }
+            for d in items
+        ],
+    }

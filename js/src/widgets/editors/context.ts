@@ -1,0 +1,82 @@
+// What every panel section gets: the model, intents, drafts kept while an error shows, and the inline field.
+import type { AnyModel } from "@anywidget/types";
+import { h, Listeners } from "./dom";
+import type { FieldError, Intent } from "./messages";
+
+export interface EditorsModel {
+  selection: string[]; tab: string; height: string; params: unknown; inits: unknown; tensor: unknown;
+  checks: unknown; errors: Record<string, FieldError>; notice: unknown;
+}
+
+/** UI state Python never sees: filters, open sections, what is being typed. */
+export interface UiState {
+  defaultsOpen: boolean; docOpen: boolean; createOpen: boolean; filter: string; createMode: string;
+  createDtype: string; previews: Set<string>;
+}
+
+export class PanelContext {
+  readonly drafts = new Map<string, string>();
+  readonly ui: UiState = {
+    defaultsOpen: false, docOpen: false, createOpen: false, filter: "", createMode: "literal", createDtype: "float",
+    previews: new Set(),
+  };
+  constructor(readonly model: AnyModel<EditorsModel>) {}
+
+  send(intent: Intent): void { this.model.send(intent); }
+
+  errors(): Record<string, FieldError> { return this.model.get("errors") ?? {}; }
+
+  /** The text to show in field `key`: what the user typed while it is refused, else the model's value. */
+  shown(key: string, value: string): string {
+    return this.errors()[key] && this.drafts.has(key) ? this.drafts.get(key)! : value;
+  }
+
+  /** Send an edit of field `key`, remembering the text in case it is refused. */
+  commit(key: string, text: string, intent: Intent): void {
+    this.drafts.set(key, text);
+    this.send({ ...intent, key });
+  }
+
+  errorBox(key: string): HTMLElement | string {
+    const err = this.errors()[key];
+    if (!err) return "";
+    const box = h("div", { class: "dld-ed-error", role: "alert", "data-key": key }, h("div", { text: err.message }));
+    if (err.caret >= 0 && err.excerpt) {
+      box.append(h("pre", { class: "dld-ed-caret", text: `${err.excerpt}\n${" ".repeat(err.caret)}^` }));
+    }
+    return box;
+  }
+
+  /** A text input committed on Enter or blur; Escape reverts it and clears its error. */
+  input(ls: Listeners, key: string, value: string, onCommit: (text: string) => void, opts: InputOptions = {}): HTMLElement {
+    const el = h(opts.multiline ? "textarea" : "input", {
+      class: "dld-ed-input" + (this.errors()[key] ? " dld-ed-invalid" : ""), "data-key": key,
+      placeholder: opts.placeholder, title: opts.title, spellcheck: "false",
+    }) as HTMLInputElement | HTMLTextAreaElement;
+    el.value = this.shown(key, value);
+    let committed = el.value;
+    const commit = () => {
+      if (el.value === committed && !this.errors()[key]) return;
+      committed = el.value;
+      onCommit(el.value);
+    };
+    if (!opts.explicit) {
+      ls.on<KeyboardEvent>(el, "keydown", (e) => {
+        if (e.key === "Enter" && !(opts.multiline && !e.ctrlKey)) { e.preventDefault(); commit(); }
+        if (e.key === "Escape") {
+          el.value = value; committed = value; this.drafts.delete(key); this.send({ kind: "clear_error", key });
+        }
+      });
+      ls.on(el, "change", commit);
+    }
+    return el;
+  }
+}
+
+export interface InputOptions { placeholder?: string; title?: string; multiline?: boolean; explicit?: boolean }
+
+export function button(ls: Listeners, label: string, title: string, fn: () => void, cls = ""): HTMLButtonElement {
+  const b = h("button", { class: `dld-ed-btn ${cls}`.trim(), title, type: "button", text: label });
+  ls.on(b, "click", (e) => { e.stopPropagation(); fn(); });
+  return b;
+}

@@ -1,0 +1,59 @@
+// Shapes of the editor panels' synced state and intents (Python half: dld_jupyter/widgets/editors/*.py).
+
+export interface FieldError { message: string; excerpt: string; caret: number }
+
+export interface AttributeRow {
+  name: string; type: string; required: boolean; set: boolean; mixed: boolean; text: string;
+  default_text: string; editable: boolean; list: boolean; doc: string;
+}
+
+export interface ModelInfo {
+  ir_version: number; opsets: { domain: string; version: number }[]; producer_name: string;
+  producer_version: string; domain: string; model_version: number; doc_string: string; graph_name: string;
+  graph_doc_string: string; metadata: { key: string; value: string }[];
+}
+
+export type ParamsState =
+  | { mode: "model"; model: ModelInfo }
+  | {
+      mode: "nodes"; ids: string[]; name: string | null; title: string; op_type: string | null; domain: string;
+      since_version: number | null; doc: string; attributes: AttributeRow[]; defaults: AttributeRow[];
+    };
+
+export interface InitItem {
+  id: string; name: string; dtype: string; shape: number[]; size: number; external: boolean;
+  location: string | null; users: number;
+}
+
+export interface Terminal {
+  index: number; name: string; state: string; value_id: string | null; value_name: string | null; optional: boolean;
+}
+
+export interface InitsState {
+  items: InitItem[];
+  node: { id: string; name: string; op_type: string; terminals: Terminal[] } | null;
+  dtypes: string[]; generators: Record<string, string[]>; generator_labels: Record<string, string>;
+  model_dir: string | null; previews?: Record<string, string>;
+}
+
+export interface TensorState {
+  open: boolean; target?: { value_id: string | null; node_id: string | null; attribute: string | null };
+  name?: string; dtype?: string; shape?: number[]; size?: number; editable?: boolean;
+  external?: { location: string; offset: number; length: number | null } | null; text?: string;
+  sparse?: { values: string; indices: string; dense_shape: string } | null; targets?: string[];
+  is_initializer?: boolean;
+}
+
+export interface CheckItem {
+  severity: "error" | "warning" | "info"; message: string; node_id: string | null; node_name: string;
+  fix_hint: string; source: string;
+}
+
+export interface ChecksState {
+  running: boolean; lint_running: boolean; automatic: boolean; checked: boolean; stale: boolean; items: CheckItem[];
+}
+
+export interface Notice { kind?: "info" | "warning" | "error"; text?: string }
+
+/** Everything the browser sends; `key` names the field whose inline error the answer sets or clears. */
+export type Intent = { kind: string; key?: string; [field: string]: unknown };

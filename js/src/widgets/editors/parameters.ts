@@ -1,0 +1,100 @@
+// Parameter editor: name, attributes (set ones, then "Default Value Parameters"), op docs, or model information.
+import { button, PanelContext } from "./context";
+import { h, Listeners } from "./dom";
+import type { AttributeRow, ModelInfo, ParamsState } from "./messages";
+
+function attributeRow(ctx: PanelContext, ls: Listeners, row: AttributeRow, state: ParamsState & { mode: "nodes" }): HTMLElement {
+  const key = `attr:${row.name}`;
+  const label = h("label", { class: "dld-ed-label", title: row.doc, text: row.name },
+    h("span", { class: "dld-ed-type", text: row.type.toLowerCase() }));
+  let control: HTMLElement;
+  if (!row.editable) {
+    control = h("span", { class: "dld-ed-readonly", text: row.text || row.default_text || "(not editable here)" });
+  } else {
+    const value = row.set ? row.text : "";
+    const placeholder = row.mixed ? "(different values)" : row.default_text ? `default: ${row.default_text}` : "(unset)";
+    control = ctx.input(ls, key, value, (text) => ctx.commit(key, text, { kind: "set_attr", name: row.name, text }), {
+      placeholder, title: row.list ? "Literal: [1, 2, 3, 4], nested [[1, 2], [3, 4]], strings 'a' ('It\\'s')" : row.doc,
+    });
+  }
+  const tools = h("span", { class: "dld-ed-tools" });
+  if (row.set && !row.required) {
+    tools.append(button(ls, "⟲", "Revert to the default value", () => ctx.send({ kind: "reset_attr", name: row.name, key }), "dld-ed-revert"));
+  }
+  if (row.type === "TENSOR" && row.set && state.ids.length === 1) {
+    tools.append(button(ls, "↗", "Open in the tensor editor", () =>
+      ctx.send({ kind: "open_tensor", node_id: state.ids[0], attribute: row.name })));
+  }
+  return h("div", { class: "dld-ed-row", "data-attr": row.name },
+    label, h("div", { class: "dld-ed-cell" }, control, ctx.errorBox(key)), tools);
+}
+
+function nodesView(ctx: PanelContext, ls: Listeners, state: ParamsState & { mode: "nodes" }): HTMLElement {
+  const root = h("div", { class: "dld-ed-params" });
+  const head = h("div", { class: "dld-ed-head" }, h("b", { text: state.title }),
+    state.since_version ? h("span", { class: "dld-ed-muted", text: ` ${state.domain || "ai.onnx"} v${state.since_version}` }) : null);
+  if (state.doc) {
+    head.append(button(ls, "?", "Operator documentation", () => { ctx.ui.docOpen = !ctx.ui.docOpen; rerender(); }, "dld-ed-doc-btn"));
+  }
+  root.append(head);
+  const docBox = h("div", { class: "dld-ed-doc" + (ctx.ui.docOpen ? "" : " dld-ed-hidden"), text: state.doc });
+  root.append(docBox);
+  const rerender = () => docBox.classList.toggle("dld-ed-hidden", !ctx.ui.docOpen);
+  if (state.name !== null) {
+    const input = ctx.input(ls, "name", state.name, (text) => ctx.commit("name", text, { kind: "rename", text }),
+      { title: "Unique, valid C90 identifier" });
+    root.append(h("div", { class: "dld-ed-row" }, h("label", { class: "dld-ed-label", text: "name" }),
+      h("div", { class: "dld-ed-cell" }, input, ctx.errorBox("name")), h("span", { class: "dld-ed-tools" })));
+  } else {
+    root.append(h("div", { class: "dld-ed-muted", text: "Only the parameters the selected nodes share are shown; an edit applies to all of them in one undo step." }));
+  }
+  for (const row of state.attributes) root.append(attributeRow(ctx, ls, row, state));
+  if (state.defaults.length) {
+    const details = h("details", { class: "dld-ed-defaults", open: ctx.ui.defaultsOpen },
+      h("summary", { text: `Default Value Parameters (${state.defaults.length})` }));
+    for (const row of state.defaults) details.append(attributeRow(ctx, ls, row, state));
+    ls.on(details, "toggle", () => { ctx.ui.defaultsOpen = details.open; });
+    root.append(details);
+  }
+  if (!state.attributes.length && !state.defaults.length) root.append(h("div", { class: "dld-ed-muted", text: "No parameters." }));
+  return root;
+}
+
+function modelRow(ctx: PanelContext, ls: Listeners, label: string, key: string, value: string, send: (t: string) => void, multiline = false): HTMLElement {
+  const input = ctx.input(ls, key, value, (text) => { ctx.drafts.set(key, text); send(text); }, { multiline });
+  return h("div", { class: "dld-ed-row" }, h("label", { class: "dld-ed-label", text: label }),
+    h("div", { class: "dld-ed-cell" }, input, ctx.errorBox(key)), h("span", { class: "dld-ed-tools" }));
+}
+
+function modelView(ctx: PanelContext, ls: Listeners, m: ModelInfo): HTMLElement {
+  const root = h("div", { class: "dld-ed-params" },
+    h("div", { class: "dld-ed-head" }, h("b", { text: "Model information" }),
+      h("span", { class: "dld-ed-muted", text: ` IR version ${m.ir_version} — select a node to edit its parameters` })));
+  const text = (field: keyof ModelInfo, label: string, multiline = false) =>
+    modelRow(ctx, ls, label, `model:${field}`, String(m[field]), (t) => ctx.send({ kind: "set_model", field, text: t, key: `model:${field}` }), multiline);
+  root.append(text("producer_name", "producer"), text("producer_version", "producer version"), text("domain", "domain"),
+    text("model_version", "model version"), text("graph_name", "graph name"), text("doc_string", "doc string", true));
+  root.append(h("div", { class: "dld-ed-sub", text: "Opsets imported (empty version removes)" }));
+  for (const o of m.opsets) {
+    const key = `opset:${o.domain}`;
+    root.append(modelRow(ctx, ls, o.domain || "ai.onnx", key, String(o.version), (t) => ctx.send({ kind: "set_opset", domain: o.domain, text: t, key })));
+  }
+  root.append(h("div", { class: "dld-ed-sub", text: "Metadata (empty value removes)" }));
+  for (const e of m.metadata) {
+    const key = `meta:${e.key}`;
+    root.append(modelRow(ctx, ls, e.key, key, e.value, (t) => ctx.send({ kind: "set_meta", meta_key: e.key, value: t === "" ? null : t, key })));
+  }
+  const newKey = h("input", { class: "dld-ed-input", placeholder: "new key", "data-key": "meta:new" });
+  const newValue = h("input", { class: "dld-ed-input", placeholder: "value" });
+  root.append(h("div", { class: "dld-ed-row" }, newKey, newValue,
+    button(ls, "+", "Add metadata", () => ctx.send({ kind: "set_meta", meta_key: newKey.value, value: newValue.value, key: "meta:new" }))),
+    ctx.errorBox("meta:new"));
+  return root;
+}
+
+export function renderParameters(ctx: PanelContext, ls: Listeners, root: HTMLElement): void {
+  ls.clear();
+  const state = ctx.model.get("params") as ParamsState | undefined;
+  if (!state || !("mode" in state)) { root.replaceChildren(); return; }
+  root.replaceChildren(state.mode === "model" ? modelView(ctx, ls, state.model) : nodesView(ctx, ls, state));
+}
