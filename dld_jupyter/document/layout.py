@@ -30,6 +30,15 @@ def _max_iterations(count: int) -> int:
     return max(8, min(100, 200_000 // max(count, 1)))
 
 
+def _sugiyama(graph: igraph.Graph, maxiter: int) -> list[list[float]]:
+    """Unit-grid coordinates of the graph's vertices (x: order in the layer, y: layer index)."""
+    raw = getattr(igraph.GraphBase, "_layout_sugiyama", None)
+    if raw is None:  # the public wrapper copies every row into a Layout: a third of the time at 20k nodes
+        return list(graph.layout_sugiyama(maxiter=maxiter).coords)
+    coords, _ = raw(graph, None, None, 1, 1, maxiter)
+    return list(coords[: graph.vcount()])
+
+
 def _component_layout(
     graph: igraph.Graph, sizes: Sequence[Size], layer_gap: float, node_gap: float, effort: int
 ) -> tuple[list[Point], Size]:
@@ -38,7 +47,7 @@ def _component_layout(
     if count == 1:
         width, height = sizes[0]
         return [(width / 2, height / 2)], (width, height)
-    coords = graph.layout_sugiyama(maxiter=_max_iterations(max(count, effort))).coords[:count]
+    coords = _sugiyama(graph, _max_iterations(max(count, effort)))
     layers: dict[int, list[int]] = defaultdict(list)
     for index, (_, y) in enumerate(coords):
         layers[round(y)].append(index)
