@@ -101,6 +101,7 @@ def test_contrib_schemas_come_from_onnxruntime() -> None:
     attention = registry.get("Attention", domain="com.microsoft", opset=1)
     assert attention is not None, registry.contrib_note
     assert attention.attribute("num_heads").required  # type: ignore[union-attr]
+    assert attention.attribute("unidirectional").default == 0  # type: ignore[union-attr]
     assert [p.name for p in attention.inputs][:2] == ["input", "weights"]
     assert "com.microsoft" in {s.domain for s in registry.ops_for({"": 21, "com.microsoft": 1})}
     assert registry.get("Attention", opset=23) is not None  # the ONNX one stays apart
