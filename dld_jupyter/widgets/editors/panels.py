@@ -174,8 +174,9 @@ class EditorPanels(anywidget.AnyWidget):
         return self.runner.run_now()
 
     def close(self) -> None:
-        self._unsubscribe()
-        self.runner.close()
-        if self.canvas is not None:
+        if hasattr(self, "runner"):  # __init__ may have refused its arguments before these existed
+            self._unsubscribe()
+            self.runner.close()
+        if getattr(self, "canvas", None) is not None:
             self.canvas.unobserve(self._on_canvas_selection, names=["selection"])
         super().close()
