@@ -115,3 +115,14 @@ def test_trace_structure(tmp_path: Path) -> None:
     assert [c["ts"] for c in counters] == [pytest.approx(t * 1000) for t in series.times_ms]
     assert all(isinstance(e["ts"], int | float) for e in complete + counters)
     assert to_trace(report) == data
+
+
+def test_layer_table_cache_equals_fresh_rows() -> None:
+    from dld_jupyter.reports.table import LayerTable, columns, rows
+
+    report = make_report(30)
+    table = LayerTable(report, full_pass=True)
+    assert len(table) == 30 and table.columns == columns(report)
+    assert table.rows() == rows(report, full_pass=True)
+    picked = NameFilter(report.layers)("conv")
+    assert table.rows(picked) == rows(report, [report.layers[p] for p in picked], full_pass=True)
