@@ -188,3 +188,39 @@ def test_refused_edit_leaves_model_unchanged(label: str, edit: Callable[[Documen
     assert info.value.what and info.value.why
     assert snapshot(doc.model) == before
     assert batches == [] and doc.history == [] and not doc.dirty
+
+
+def test_two_gigabytes_of_external_weights_open_without_reading(tmp_path: pathlib.Path) -> None:
+    count = 2**29  # float32: 2 GiB, a sparse file that takes no disk space
+    with open(tmp_path / "big.bin", "wb") as handle:
+        handle.truncate(count * 4)
+    proto = _external_model("big.bin")
+    tensor = proto.graph.initializer[0]
+    tensor.dims[:] = [count]
+    tensor.external_data[2].value = str(count * 4)
+    write(tmp_path / "big.onnx", proto)
+    doc = Document.open(tmp_path / "big.onnx")
+    weight = doc.model.graph.initializers["b"].const_value
+    assert isinstance(weight, ir.ExternalTensor) and tuple(weight.shape) == (count,)
+    doc.set_metadata("note", "saved without touching the weights")
+    doc.save()
+    assert (tmp_path / "big.bin").stat().st_blocks == 0  # never written, never read into the model file
+    assert (tmp_path / "big.onnx").stat().st_size < 10_000
+
+
+def test_failed_save_keeps_the_old_file(tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = write(tmp_path / "m.onnx", tiny_model())
+    original = path.read_bytes()
+    doc = Document.open(path)
+    doc.add_node("Relu")
+
+    def broken_replace(src: object, dst: object) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "replace", broken_replace)
+    with pytest.raises(DocumentError, match="disk full"):
+        doc.save()
+    assert path.read_bytes() == original and doc.dirty
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.onnx"]  # no temporary file left
+    with pytest.raises(DocumentError, match="does not exist"):
+        doc.save(tmp_path / "missing" / "m.onnx")
