@@ -59,7 +59,8 @@ class Skeleton:
             if self._keep_data(value) and self._tensor_into(proto, value):
                 continue
             if value.name not in declared:  # weightless: a typed input carries what inference needs
-                _typed_input(proto.input.add(), value.name, value.const_value or value)
+                tensor = value.const_value
+                _typed_input(proto.input.add(), value.name, tensor if tensor is not None else value)
         for index, node in enumerate(self.nodes):
             weights = _large_constant(node)
             if weights is not None:  # exporters that store weights in Constant nodes: same treatment
