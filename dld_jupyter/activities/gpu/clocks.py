@@ -11,7 +11,7 @@ from dld_jupyter.activities.gpu.nvml import Nvml
 
 @contextmanager
 def locked_clocks(index: int, log: Callable[[str], None]) -> Iterator[int]:
-    """Lock graphics clocks to base (NVML's TDP clock limit); yields the MHz the GPU then runs at.
+    """Lock graphics clocks to base (NVML's TDP clock limit); yields the graphics clock read right after.
 
     Drivers without the symbolic TDP limit get the default applications clock instead. Raises UnavailableError
     when NVML or the permission (root) is missing. The reset runs in `finally`, so a failing run, an exception or
@@ -29,13 +29,14 @@ def locked_clocks(index: int, log: Callable[[str], None]) -> Iterator[int]:
                 lib.nvmlDeviceSetGpuLockedClocks(handle, base, base)
             except Exception as error:
                 raise UnavailableError(f"cannot lock GPU clocks ({error}); run as root or unset lock_clocks") from error
+        log(f"GPU {index} graphics clocks locked to base")
         try:
-            mhz = int(lib.nvmlDeviceGetClockInfo(handle, lib.NVML_CLOCK_GRAPHICS))
-            log(f"GPU {index} graphics clocks locked to base: {mhz} MHz")
-            yield mhz
+            yield int(lib.nvmlDeviceGetClockInfo(handle, lib.NVML_CLOCK_GRAPHICS))
         finally:
             try:
+                # Read under load, before the reset: right after locking an idle GPU reads its idle clock.
+                mhz = int(lib.nvmlDeviceGetClockInfo(handle, lib.NVML_CLOCK_GRAPHICS))
                 lib.nvmlDeviceResetGpuLockedClocks(handle)
-                log(f"GPU {index} clocks restored")
+                log(f"GPU {index} ran at {mhz} MHz while locked; clocks restored")
             except Exception as error:  # report, never mask the run's own outcome
                 log(f"could not reset locked clocks on GPU {index}: {error} (run `nvidia-smi -rgc`)")
