@@ -337,4 +337,4 @@ def test_background_check_runs_after_edits_and_drops_stale_results(doc: Document
 
 def test_unknown_arguments_are_rejected(doc: Document) -> None:
     with pytest.raises(TypeError, match="unknown"):
-        EditorPanels(doc, colour="red")  # type: ignore[arg-type]
+        EditorPanels(doc, colour="red")

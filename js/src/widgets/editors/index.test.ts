@@ -1,0 +1,90 @@
+// Mounts the editor panels in jsdom with every panel filled, clicks through, unmounts, checks no listener is left.
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import widget from "./index";
+
+type Fn = (...args: unknown[]) => void;
+
+class FakeModel {
+  handlers = new Map<string, Set<Fn>>();
+  sent: Record<string, unknown>[] = [];
+  state: Record<string, unknown> = {
+    selection: ["n0"], tab: "parameters", height: "500px",
+    params: {
+      mode: "nodes", ids: ["n0"], name: "conv1", title: "Conv", op_type: "Conv", domain: "", since_version: 11,
+      doc: "The convolution operator", attributes: [
+        { name: "strides", type: "INTS", required: false, set: true, mixed: false, text: "[2, 2]", default_text: "", editable: true, list: true, doc: "" },
+      ],
+      defaults: [{ name: "group", type: "INT", required: false, set: false, mixed: false, text: "", default_text: "1", editable: true, list: false, doc: "" }],
+    },
+    inits: {
+      items: [{ id: "v1", name: "W", dtype: "float", shape: [4, 3], size: 12, external: false, location: null, users: 1 }],
+      node: { id: "n0", name: "conv1", op_type: "Conv", terminals: [
+        { index: 1, name: "W", state: "initializer", value_id: "v1", value_name: "W", optional: false },
+        { index: 2, name: "B", state: "free", value_id: null, value_name: null, optional: true },
+      ] },
+      dtypes: ["float", "int8"], generators: { float: ["normal", "zeros"], int8: ["zeros"] }, generator_labels: { normal: "Normal", zeros: "Zeros" },
+      model_dir: null, previews: { v1: "[1.0]" },
+    },
+    tensor: { open: true, target: { value_id: "v1", node_id: null, attribute: null }, name: "W", dtype: "float", shape: [4, 3], size: 12,
+      editable: true, external: null, text: "[[1.0]]", sparse: { values: "[1.0]", indices: "[0]", dense_shape: "[1]" }, targets: ["float16"], is_initializer: true },
+    checks: { running: true, lint_running: false, automatic: true, checked: true, stale: false,
+      items: [{ severity: "error", message: "conv1: X is not connected", node_id: "n0", node_name: "conv1", fix_hint: "", source: "structure" }] },
+    errors: { "attr:strides": { message: "At character 5: unexpected 'x'", excerpt: "[2, x]", caret: 4 } },
+    notice: { kind: "warning", text: "12 values lost precision" },
+  };
+  get(k: string) { return this.state[k]; }
+  set(k: string, v: unknown) { this.state[k] = v; this.emit(`change:${k}`); }
+  save_changes() {}
+  send(msg: Record<string, unknown>) { this.sent.push(msg); }
+  on(e: string, f: Fn) { if (!this.handlers.has(e)) this.handlers.set(e, new Set()); this.handlers.get(e)!.add(f); }
+  off(e: string, f: Fn) { this.handlers.get(e)?.delete(f); }
+  emit(e: string) { this.handlers.get(e)?.forEach((f) => f()); }
+  count() { let n = 0; this.handlers.forEach((s) => (n += s.size)); return n; }
+}
+
+let live = 0;
+const realAdd = EventTarget.prototype.addEventListener;
+const realRemove = EventTarget.prototype.removeEventListener;
+
+describe("editor panels lifecycle", () => {
+  beforeEach(() => {
+    live = 0;
+    vi.spyOn(EventTarget.prototype, "addEventListener").mockImplementation(function (this: EventTarget, type: string, fn: unknown, opts?: unknown) {
+      if (!new Error().stack?.includes("nwsapi")) live += 1;
+      return realAdd.call(this, type, fn as EventListener, opts as AddEventListenerOptions);
+    });
+    vi.spyOn(EventTarget.prototype, "removeEventListener").mockImplementation(function (this: EventTarget, type: string, fn: unknown, opts?: unknown) {
+      live -= 1;
+      return realRemove.call(this, type, fn as EventListener, opts as EventListenerOptions);
+    });
+  });
+  afterEach(() => vi.restoreAllMocks());
+
+  it("renders every panel, sends intents and removes every listener on cleanup", () => {
+    const model = new FakeModel();
+    const el = document.createElement("div");
+    document.body.append(el);
+    const cleanup = widget.render({ model: model as never, el, experimental: {} as never });
+    expect(el.querySelector(".dld-ed-caret")?.textContent).toBe("[2, x]\n    ^");
+    expect(el.querySelectorAll(".dld-ed-check").length).toBe(1);
+    expect(el.querySelector(".dld-ed-notice")?.textContent).toContain("precision");
+    const input = el.querySelector<HTMLInputElement>('[data-key="attr:group"]')!;
+    input.value = "2";
+    input.dispatchEvent(new Event("change"));
+    expect(model.sent.at(-1)).toMatchObject({ kind: "set_attr", name: "group", text: "2", key: "attr:group" });
+    el.querySelector<HTMLElement>(".dld-ed-check")!.dispatchEvent(new MouseEvent("dblclick"));
+    expect(model.sent.at(-1)).toEqual({ kind: "focus", node_id: "n0" });
+    model.set("tab", "initializers");
+    el.querySelector<HTMLButtonElement>('[data-panel="initializers"] .dld-ed-bar .dld-ed-btn')!.click();
+    expect(el.querySelector(".dld-ed-create")).not.toBeNull();
+    model.set("tab", "tensor");
+    model.set("errors", {});
+    model.set("checks", { ...(model.state.checks as object), running: false });
+    expect(live).toBeGreaterThan(0);
+    expect(model.count()).toBeGreaterThan(0);
+    cleanup();
+    expect(live).toBe(0);
+    expect(model.count()).toBe(0);
+    expect(el.children.length).toBe(0);
+  });
+});
