@@ -11,7 +11,7 @@ import dataclasses
 import os
 import re
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Literal
 
 import onnx
@@ -304,9 +304,20 @@ def _structural_checks(model: ir.Model, collector: _Collector) -> None:
                 collector.flagged.add(index)
         if not functions or (node.domain, node.op_type) not in functions:
             schemas.check(node, index, collector)
+        for sub in _subgraph_nodes(node):  # If/Loop/Scan bodies: reported on the node that holds them
+            if (sub.domain, sub.op_type) not in functions:
+                schemas.check(sub, index, collector, f"{label(index)}/{sub.name or sub.op_type}")
         if not any(v.is_graph_output() or v.uses() for v in outputs):
             message = f"{label(index)}: none of its outputs is used or is a graph output."
             collector.add("warning", message, index, "Connect an output, or delete the node.", "structure")
+
+
+def _subgraph_nodes(node: ir.Node) -> Iterator[ir.Node]:
+    for attr in node.attributes.values():
+        if attr.is_ref() or attr.type not in (ir.AttributeType.GRAPH, ir.AttributeType.GRAPHS):
+            continue
+        for graph in [attr.value] if attr.type == ir.AttributeType.GRAPH else attr.value:
+            yield from ir.traversal.RecursiveGraphIterator(graph)
 
 
 _RENAME_HINT = "Rename the node: names must be unique, valid C90 identifiers."
@@ -328,13 +339,14 @@ class _SchemaCache:
             self._found[key] = (schema, max(required, default=0))
         return self._found[key]
 
-    def check(self, node: ir.Node, index: int, collector: _Collector) -> None:
+    def check(self, node: ir.Node, index: int, collector: _Collector, label: str = "") -> None:
+        """Unknown op or unconnected mandatory inputs; `label` names a subgraph node (bound to `index`)."""
         domain = "" if node.domain == "ai.onnx" else node.domain
         schema, required = self.lookup(domain, node.op_type)
         inputs = node.inputs
         if schema is not None and len(inputs) >= required and None not in inputs[:required]:
             return  # the common case: everything it needs is connected
-        label = collector.skeleton.label(index)
+        label = label or collector.skeleton.label(index)
         collector.flagged.add(index)
         if schema is None:
             severity, message, hint = _unknown_op(self.model, domain, node.op_type, label)

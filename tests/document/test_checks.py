@@ -226,6 +226,28 @@ def test_subgraph_error_is_bound_to_the_outer_node() -> None:
     assert "if0/inner_add" in error.message and "dld_node" not in error.message
 
 
+def test_subgraph_node_without_its_inputs_is_reported_on_the_outer_node() -> None:
+    body = helper.make_graph(
+        [helper.make_node("Conv", ["X"], ["t"], name="inner_conv")],
+        "then",
+        [],
+        [helper.make_tensor_value_info("t", TensorProto.FLOAT, None)],
+    )
+    other = helper.make_graph(
+        [helper.make_node("Identity", ["X"], ["e"], name="inner_id")],
+        "else",
+        [],
+        [helper.make_tensor_value_info("e", TensorProto.FLOAT, None)],
+    )
+    cond = helper.make_tensor_value_info("C", TensorProto.BOOL, [])
+    nodes = [helper.make_node("If", ["C"], ["Y"], name="if0", then_branch=body, else_branch=other)]
+    result, ids = _check(_model(nodes, [X, cond], [helper.make_tensor_value_info("Y", TensorProto.FLOAT, None)]))
+    unconnected = [d for d in result.diagnostics if "mandatory inputs" in d.message]
+    assert [(d.node_id, d.message) for d in unconnected] == [
+        (ids["if0"], "if0/inner_conv: These mandatory inputs are not connected: 1 (W)")
+    ]
+
+
 def test_graph_output_without_any_shape_is_named() -> None:
     nodes = [helper.make_node("Frobnicate", ["X"], ["Y"], name="f0", domain="custom")]
     model = _model(
