@@ -7,6 +7,8 @@ import random
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dld_jupyter.document.layout import DEFAULT_SIZE, GroupPath, layout_groups, sugiyama_layout
 
@@ -173,3 +175,26 @@ def test_interleaved_components_keep_their_own_flow() -> None:
     for a, b in edges:
         assert positions[a][1] < positions[b][1]
     assert not any(_overlap(p, q) for p, q in itertools.combinations(_boxes(positions, {}), 2))
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.integers(1, 30).flatmap(
+        lambda n: st.tuples(
+            st.just(n),
+            st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=3 * n),
+            st.lists(st.floats(10, 400), min_size=n, max_size=n),
+        )
+    )
+)
+def test_any_graph_gets_non_overlapping_positions(case: tuple[int, list[tuple[int, int]], list[float]]) -> None:
+    n, pairs, widths = case
+    ids = [f"n{i}" for i in range(n)]
+    sizes = {ids[i]: (widths[i], 30.0 + (i % 3) * 10) for i in range(n)}
+    edges = [(ids[a], ids[b]) for a, b in pairs]
+    positions = sugiyama_layout(ids, edges, sizes)
+    assert set(positions) == set(ids)
+    assert not any(_overlap(p, q) for p, q in itertools.combinations(_boxes(positions, sizes), 2))
+    forward = [(ids[a], ids[b]) for a, b in pairs if a < b]  # a DAG: every edge goes to a higher index
+    if len(forward) == len([p for p in pairs if p[0] != p[1]]):
+        assert all(positions[a][1] < positions[b][1] for a, b in forward)
