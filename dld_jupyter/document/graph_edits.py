@@ -13,6 +13,7 @@ import numpy as np
 import onnx_ir as ir
 
 from . import commands as c
+from . import graph_commands as gc
 from .commands import Context
 from .endpoints import has_input_node, input_node_id, output_node_id
 from .errors import DocumentError
@@ -84,7 +85,7 @@ def source_value(ctx: Context, do: Do, node_id: str, index: int, what: str) -> i
     for i in range(len(node.outputs), index + 1):
         f = _formal(sig, "output", i, len(node.outputs)) or formal
         names.append(ctx.names.unique_value_name(f"{node.name or node.op_type}_{f.name}", set(names)))
-    do(c.ResizeOutputs(node, index + 1, tuple(names)))
+    do(gc.ResizeOutputs(node, index + 1, tuple(names)))
     return node.outputs[index]
 
 
@@ -129,25 +130,16 @@ def _reaches(start: ir.Node, target: ir.Node) -> bool:
 
 def _keep_sorted(ctx: Context, do: Do, producer: ir.Node | None, consumer: ir.Node) -> None:
     """Restore a topological node order when ``consumer`` now comes before its new ``producer``."""
-    if producer is None or producer.graph is not ctx.graph or c.precedes(ctx.graph, producer, consumer):
+    if producer is None or producer.graph is not ctx.graph or gc.precedes(ctx.graph, producer, consumer):
         return
-    do(SortGraph())
-
-
-class SortGraph:
-    """Stable topological sort of the graph; the inverse restores the previous order."""
-
-    def apply(self, ctx: Context) -> c.Command:
-        old = tuple(ctx.graph)
-        ctx.graph.sort()
-        return c.Reorder(old)
+    do(gc.SortGraph())
 
 
 def _set_input(ctx: Context, do: Do, node: ir.Node, index: int, value: ir.Value) -> None:
     inputs = list(node.inputs)
     inputs.extend([None] * (index + 1 - len(inputs)))
     inputs[index] = value
-    do(c.SetInputs(node, tuple(inputs)))
+    do(gc.SetInputs(node, tuple(inputs)))
     _keep_sorted(ctx, do, value.producer(), node)
 
 
@@ -195,7 +187,7 @@ def add_node(
     for value, value_name in zip(node.outputs, out_names, strict=True):
         value.name = value_name
     last = next(reversed(ctx.graph), None) if len(ctx.graph) else None
-    do(c.InsertNode(node, last))
+    do(gc.InsertNode(node, last))
     nid = ctx.ids.node_id(node)
     if position is not None:
         do(c.SetPositions(((nid, check_position(position, what)),)))
@@ -243,17 +235,17 @@ def remove_nodes(ctx: Context, do: Do, node_ids: Iterable[str]) -> None:
             if use.node not in doomed and use.node.graph is ctx.graph:
                 consumers.setdefault(use.node, []).append(use.idx)
     for consumer, indices in consumers.items():
-        do(c.SetInputs(consumer, inputs_without(ctx, consumer, indices)))
+        do(gc.SetInputs(consumer, inputs_without(ctx, consumer, indices)))
     drop_out = set(outputs) | {v for v in gone_values if v.is_graph_output()}
     if drop_out:
-        do(c.SetGraphOutputs(tuple(v for v in ctx.graph.outputs if v not in drop_out)))
+        do(gc.SetGraphOutputs(tuple(v for v in ctx.graph.outputs if v not in drop_out)))
     if inputs:
-        do(c.SetGraphInputs(tuple(v for v in ctx.graph.inputs if v not in set(inputs))))
+        do(gc.SetGraphInputs(tuple(v for v in ctx.graph.inputs if v not in set(inputs))))
     order = [node for node in ctx.graph if node in doomed] if len(doomed) > 1 else list(doomed)
     for node in reversed(order):
         if node.inputs:
-            do(c.SetInputs(node, ()))
-        do(c.RemoveNode(node))
+            do(gc.SetInputs(node, ()))
+        do(gc.RemoveNode(node))
 
 
 def connect(ctx: Context, do: Do, src_id: str, src_index: int, dst_id: str, dst_index: int) -> None:
@@ -276,7 +268,7 @@ def connect(ctx: Context, do: Do, src_id: str, src_index: int, dst_id: str, dst_
     if src_id[:1] not in ("i", "o"):
         # The node order is always topological, so a producer placed before the consumer cannot close a loop.
         src_node = op_node(ctx, src_id, what)
-        if src_node is node or (not c.precedes(ctx.graph, src_node, node) and _reaches(node, src_node)):
+        if src_node is node or (not gc.precedes(ctx.graph, src_node, node) and _reaches(node, src_node)):
             raise DocumentError(what, "the link would create a cycle.", "Link to a node that is not downstream.")
     value = source_value(ctx, do, src_id, src_index, what)
     _set_input(ctx, do, node, dst_index, value)
@@ -299,7 +291,7 @@ def disconnect(ctx: Context, do: Do, dst_id: str, dst_index: int) -> None:
     node = op_node(ctx, dst_id, what)
     if not (0 <= dst_index < len(node.inputs)) or node.inputs[dst_index] is None:
         raise DocumentError(what, f"input {dst_index} is not connected.", "Pick a linked terminal.")
-    do(c.SetInputs(node, inputs_without(ctx, node, [dst_index])))
+    do(gc.SetInputs(node, inputs_without(ctx, node, [dst_index])))
 
 
 def _dtype(dtype: Any, what: str) -> ir.DataType:
@@ -331,7 +323,7 @@ def add_graph_input(ctx: Context, do: Do, node_id: str, index: int, name: str | 
         except (TypeError, ValueError) as exc:
             raise DocumentError(what, f"bad shape {shape!r}.", "Use a list of ints/str/None.") from exc
     value = ir.Value(name=name, type=ir.TensorType(element), shape=dims)
-    do(c.SetGraphInputs((*ctx.graph.inputs, value)))
+    do(gc.SetGraphInputs((*ctx.graph.inputs, value)))
     _set_input(ctx, do, node, index, value)
     return input_node_id(ctx.ids, value)
 
@@ -347,7 +339,7 @@ def add_graph_output(ctx: Context, do: Do, node_id: str, index: int, name: str |
         raise DocumentError(what, "this value is already a graph output.", "Pick a free terminal.")
     if name and name != value.name:
         do(c.RenameValue(value, check_value_name(ctx, name, what)))
-    do(c.SetGraphOutputs((*ctx.graph.outputs, value)))
+    do(gc.SetGraphOutputs((*ctx.graph.outputs, value)))
     return output_node_id(ctx.ids, value)
 
 

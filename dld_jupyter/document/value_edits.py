@@ -9,6 +9,7 @@ import numpy as np
 import onnx_ir as ir
 
 from . import commands as c
+from . import graph_commands as gc
 from .attributes import to_attr
 from .commands import Context
 from .errors import DocumentError
@@ -123,11 +124,11 @@ def delete_initializer(ctx: Context, do: Do, value_id: str) -> None:
         if use.node.graph is ctx.graph:
             consumers.setdefault(use.node, []).append(use.idx)
     for consumer, indices in consumers.items():
-        do(c.SetInputs(consumer, inputs_without(ctx, consumer, indices)))
+        do(gc.SetInputs(consumer, inputs_without(ctx, consumer, indices)))
     if value.is_graph_output():
-        do(c.SetGraphOutputs(tuple(v for v in ctx.graph.outputs if v is not value)))
+        do(gc.SetGraphOutputs(tuple(v for v in ctx.graph.outputs if v is not value)))
     if value.is_graph_input():
-        do(c.SetGraphInputs(tuple(v for v in ctx.graph.inputs if v is not value)))
+        do(gc.SetGraphInputs(tuple(v for v in ctx.graph.inputs if v is not value)))
     do(c.RemoveInitializer(value))
 
 
