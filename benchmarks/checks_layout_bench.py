@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import functools
 import math
+import os
 import statistics
 import sys
 import time
@@ -128,6 +129,8 @@ def main() -> None:
     bench_layout(rows, repeat)
     bench_bert(rows, repeat)
     bench_large_checks(rows, repeat)
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"{os.cpu_count()} CPUs, load average {load} (other work on the machine inflates the figures)")
     width = max(len(name) for name, _, _ in rows)
     print(f"{'measure'.ljust(width)}  {'seconds':>9}  notes")
     for name, seconds, note in rows:

@@ -290,6 +290,7 @@ def _structural_checks(model: ir.Model, collector: _Collector) -> None:
     twice = {name for name, count in values.items() if count > 1}
     functions = {(f.domain, f.name) for f in model.functions.values()}
     schemas = _SchemaCache(model)
+    with_subgraphs = collector.skeleton.with_subgraphs  # their nodes are reported on the outer node
     for index, node in enumerate(nodes):
         name, outputs = node.name, node.outputs
         if not name:
@@ -304,7 +305,7 @@ def _structural_checks(model: ir.Model, collector: _Collector) -> None:
                 collector.flagged.add(index)
         if not functions or (node.domain, node.op_type) not in functions:
             schemas.check(node, index, collector)
-        for sub in _subgraph_nodes(node):  # If/Loop/Scan bodies: reported on the node that holds them
+        for sub in _subgraph_nodes(node) if index in with_subgraphs else ():  # If/Loop/Scan bodies
             if (sub.domain, sub.op_type) not in functions:
                 schemas.check(sub, index, collector, f"{label(index)}/{sub.name or sub.op_type}")
         if not any(v.is_graph_output() or v.uses() for v in outputs):

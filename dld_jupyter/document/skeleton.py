@@ -29,6 +29,7 @@ class Skeleton:
     def __init__(self, model: ir.Model) -> None:
         self.nodes: list[ir.Node] = list(model.graph)
         self._inner_labels: dict[str, str] = {}  # subgraph node token -> "outer/inner"
+        self.with_subgraphs: set[int] = set()  # indexes of the nodes that hold subgraphs
         self.proto = onnx.ModelProto(ir_version=model.ir_version)
         for domain, version in model.opset_imports.items():
             self.proto.opset_import.add(domain=domain, version=version)
@@ -69,6 +70,7 @@ class Skeleton:
             node_proto = proto.node.add()
             node_proto.name = f"{TOKEN}{index}"
             if _node_into(node_proto, node):
+                self.with_subgraphs.add(index)
                 self._rename_subgraphs(node_proto, index)
             if node.domain not in STANDARD_DOMAINS:  # no onnx inference for these: keep what the file says
                 for value in node.outputs:
@@ -122,8 +124,11 @@ def _node_into(proto: onnx.NodeProto, node: ir.Node) -> bool:
         proto.overload = node.overload
     proto.input.extend([(v.name or "") if v is not None else "" for v in node.inputs])
     proto.output.extend([v.name or "" for v in node.outputs])
+    attributes = node.attributes
+    if not attributes:  # most nodes: skip the mapping view machinery
+        return False
     has_graph = False
-    for attr in node.attributes.values():
+    for attr in attributes.values():
         if attr.is_ref():  # a function body's reference to the caller's attribute
             ir.serde.serialize_reference_attribute_into(proto.attribute.add(), attr)
             continue
