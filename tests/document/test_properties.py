@@ -1,4 +1,5 @@
-"""Property: any sequence of edits on real models undoes to the original and redoes to the edited model."""
+"""Property: any sequence of edits on real models undoes to the original and redoes to the edited model, and a
+view that follows only the events always shows the same nodes and links as the document."""
 
 from __future__ import annotations
 
@@ -9,7 +10,16 @@ import onnx_ir as ir
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dld_jupyter.document import Document, DocumentError
+from dld_jupyter.document import (
+    Document,
+    DocumentError,
+    EdgesAdded,
+    EdgesRemoved,
+    Event,
+    NodesAdded,
+    NodesChanged,
+    NodesRemoved,
+)
 from tests import models
 from tests.document.support import snapshot
 
@@ -18,6 +28,37 @@ MODELS: dict[str, Callable[[], object]] = {
     "resnet": lambda: models.resnet_like(blocks=2),
     "transformer": lambda: models.transformer_like(layers=1),
 }
+
+
+class Mirror:
+    """A view that knows the graph only through events, as the canvas does."""
+
+    def __init__(self, doc: Document) -> None:
+        self.doc = doc
+        self.nodes = {n.id for n in doc.nodes()}
+        self.edges = {e.id for e in doc.edges()}
+        doc.subscribe(self.apply)
+
+    def apply(self, events: list[Event]) -> None:
+        for event in events:
+            if isinstance(event, EdgesRemoved):
+                assert set(event.edge_ids) <= self.edges, event
+                self.edges -= set(event.edge_ids)
+            elif isinstance(event, NodesRemoved):
+                assert set(event.node_ids) <= self.nodes, event
+                self.nodes -= set(event.node_ids)
+            elif isinstance(event, NodesAdded):
+                assert not set(event.node_ids) & self.nodes, event
+                self.nodes |= set(event.node_ids)
+            elif isinstance(event, NodesChanged):
+                assert set(event.node_ids) <= self.nodes, event
+            elif isinstance(event, EdgesAdded):
+                assert not set(event.edge_ids) & self.edges, event
+                self.edges |= set(event.edge_ids)
+
+    def check(self) -> None:
+        assert self.nodes == {n.id for n in self.doc.nodes()}
+        assert self.edges == {e.id for e in self.doc.edges()}
 
 
 def _op_ids(doc: Document) -> list[str]:
@@ -144,12 +185,13 @@ EDITS = (
 )
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(name=st.sampled_from(sorted(MODELS)), data=st.data(), steps=st.integers(1, 12))
 def test_undo_all_then_redo_all(name: str, data: st.DataObject, steps: int) -> None:
     doc = Document(ir.serde.deserialize_model(MODELS[name]()))  # type: ignore[arg-type]
     original = snapshot(doc.model)
     original_views = [n.id for n in doc.nodes()]
+    mirror = Mirror(doc)
     for step in range(steps):
         before = snapshot(doc.model)
         history = list(doc.history)
@@ -157,15 +199,18 @@ def test_undo_all_then_redo_all(name: str, data: st.DataObject, steps: int) -> N
             _edit(doc, data, step)
         except DocumentError:
             assert snapshot(doc.model) == before and doc.history == history  # refused: nothing changed
+        mirror.check()
     edited = snapshot(doc.model)
     edited_views = ([n.id for n in doc.nodes()], [e.id for e in doc.edges()])
     done = doc.history_index
     while doc.can_undo:
         doc.undo()
+        mirror.check()
     assert snapshot(doc.model) == original
     assert [n.id for n in doc.nodes()] == original_views
     assert not doc.dirty or done == 0
     while doc.can_redo:
         doc.redo()
+        mirror.check()
     assert snapshot(doc.model) == edited
     assert ([n.id for n in doc.nodes()], [e.id for e in doc.edges()]) == edited_views
