@@ -15,6 +15,7 @@ import traceback
 from typing import Any
 
 import anywidget
+import ipywidgets
 import traitlets
 
 from dld_jupyter.document import Document, Event
@@ -50,6 +51,7 @@ class EditorPanels(anywidget.AnyWidget):
         unknown = set(kwargs) - {"height", "layout", "tab"}
         if unknown:
             raise TypeError(f"EditorPanels got unknown argument(s) {sorted(unknown)}; expected height, layout, tab.")
+        kwargs.setdefault("layout", ipywidgets.Layout(width="100%"))  # fill the Designer's slot, not the content
         super().__init__(**kwargs)
         self.document = document
         self.canvas = canvas
@@ -87,6 +89,7 @@ class EditorPanels(anywidget.AnyWidget):
 
     def _on_selection(self, _change: dict[str, Any]) -> None:
         self.errors = {}
+        self.notice = {}
         self.params = parameters.view(self.document, self.selection)
         self.inits = initializers.view(self.document, self.selection)
 

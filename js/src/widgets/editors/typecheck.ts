@@ -3,7 +3,18 @@ import { button, PanelContext } from "./context";
 import { h, Listeners } from "./dom";
 import type { ChecksState } from "./messages";
 
-const ICONS = { error: "⛔", warning: "⚠", info: "ℹ" } as const;
+// Drawn, not font glyphs: emoji fonts are often missing on hubs.
+const ICONS = {
+  error: '<circle cx="7" cy="7" r="6.5" fill="currentColor"/><path d="M4.5 4.5l5 5M9.5 4.5l-5 5" stroke="#fff" stroke-width="1.6"/>',
+  warning: '<path d="M7 0.8L13.4 12.6H0.6Z" fill="currentColor"/><path d="M7 4.6v4.2M7 10v1.4" stroke="#fff" stroke-width="1.5"/>',
+  info: '<circle cx="7" cy="7" r="6.5" fill="currentColor"/><path d="M7 6v4.6M7 3.4v1.4" stroke="#fff" stroke-width="1.6"/>',
+} as const;
+
+function icon(severity: keyof typeof ICONS): HTMLElement {
+  const span = h("span", { class: "dld-ed-icon", "aria-label": severity, title: severity });
+  span.innerHTML = `<svg width="14" height="14" viewBox="0 0 14 14" aria-hidden="true">${ICONS[severity]}</svg>`;
+  return span;
+}
 
 export function renderChecks(ctx: PanelContext, ls: Listeners, root: HTMLElement): void {
   ls.clear();
@@ -23,7 +34,7 @@ export function renderChecks(ctx: PanelContext, ls: Listeners, root: HTMLElement
   const list = h("div", { class: "dld-ed-checklist", role: "list" });
   for (const item of s.items) {
     const line = h("div", { class: `dld-ed-check dld-ed-${item.severity}`, role: "listitem", "data-node": item.node_id ?? "", title: item.fix_hint || item.message },
-      h("span", { class: "dld-ed-icon", text: ICONS[item.severity], "aria-label": item.severity }),
+      icon(item.severity),
       h("span", { class: "dld-ed-msg", text: item.message }),
       h("span", { class: "dld-ed-node", text: item.node_name }));
     if (item.node_id) {
