@@ -1,6 +1,7 @@
 """Editor panels in a real JupyterLab, bound to the Designer's canvas: parameters (edit, inline error, revert, batch),
 initializers (.npy, connect, generate), tensor editor (convert to float16), type check list (error appears after a
-disconnect, disappears after undo, double-click focuses the node). Screenshots: test-artifacts/screenshots/editors_*.png.
+disconnect, disappears after undo, double-click focuses the node).
+Screenshots: test-artifacts/screenshots/editors_*.png.
 """
 
 from __future__ import annotations
@@ -188,7 +189,8 @@ def test_editor_panels(jupyter: JupyterServer, page: Page) -> None:
     ).click()
     page.wait_for_function(
         f"() => [...document.querySelectorAll('{PANELS} .dld-ed-terminal')].some(r => "
-        "r.querySelector('[data-terminal=\"2\"]')?.value === 'B_new' && r.querySelector('button[title^=\"Disconnect\"]'))"
+        "r.querySelector('[data-terminal=\"2\"]')?.value === 'B_new'"
+        " && r.querySelector('button[title^=\"Disconnect\"]'))"
     )
     screenshot(page, "editors_npy_connected", PANELS)
 
