@@ -14,6 +14,7 @@ import ipywidgets as w
 
 from dld_jupyter.document import Document, DocumentError
 from dld_jupyter.widgets.canvas import SCHEMES, GraphCanvas
+from dld_jupyter.widgets.editors import EditorPanels
 
 _CANVAS_OPTIONS = ("grouping", "color_scheme", "show_grid", "show_constants", "height")
 
@@ -43,6 +44,8 @@ class Designer(w.VBox):  # type: ignore[misc]
     def _make_canvas(self, document: Document) -> GraphCanvas:
         canvas = GraphCanvas(document, on_error=self._show_error, **self._options)
         self._unsubscribe = document.subscribe(lambda _events: self._refresh_status())
+        self.editors = EditorPanels(document, canvas)  # parameters, initializers, tensor editor, type checks
+        self.panels.children = [self.editors]
         return canvas
 
     def _make_toolbar(self) -> w.HBox:
@@ -138,11 +141,12 @@ class Designer(w.VBox):  # type: ignore[misc]
         self._swap(Document.new(opset=opset, contrib=contrib))
 
     def _swap(self, document: Document) -> None:
-        old = self.canvas
+        old, old_editors = self.canvas, self.editors
         self._unsubscribe()
         self.canvas = self._make_canvas(document)
         self.children = [self.toolbar, self.canvas, self.panels, self.status, self.output]
         old.close()
+        old_editors.close()
         self._refresh_status()
 
 
