@@ -19,12 +19,14 @@ from . import graph_edits as g
 from . import io
 from . import value_edits as v
 from .commands import Command, Context, SetPositions
+from .endpoints import edges_from_value
 from .errors import DocumentError
 from .events import Changes, DiagnosticsChanged, DirtyChanged, Event
 from .history import History
 from .ids import IdMap
 from .metadata import POSITIONS_KEY, decode_positions, encode_positions
 from .names import NameIndex
+from .view_cache import ViewCache
 from .views import EdgeView, NodeView, ReadModel
 
 Subscriber = Callable[[list[Event]], None]
@@ -42,6 +44,7 @@ class Document:
         self.path: pathlib.Path | None = path
         self.inferred: dict[str, tuple[str | None, list[int | str] | None]] = {}
         self.diagnostics: list[Any] = []
+        self._views = ViewCache()
 
     # ------------------------------------------------------------ files
     @classmethod
@@ -94,13 +97,18 @@ class Document:
         return ReadModel(self.model, self._ctx.ids, self._ctx.positions, self.inferred)
 
     def nodes(self) -> list[NodeView]:
-        return self._read().nodes()
+        """Op and I/O nodes in graph order (cached between edits: do not mutate the views)."""
+        if self._history.in_transaction:
+            return self._read().nodes()
+        return self._views.nodes(self._read())
 
     def node(self, node_id: str) -> NodeView:
         return self._read().node(node_id)
 
     def edges(self) -> list[EdgeView]:
-        return self._read().edges()
+        if self._history.in_transaction:
+            return self._read().edges()
+        return self._views.edges(self._read())
 
     def node_id(self, node: ir.Node) -> str:
         """The UI id of an ir node of the graph (for transforms that walk ``doc.model``)."""
@@ -146,6 +154,7 @@ class Document:
                 callback(events)
 
     def _finish(self, changes: Changes, was_dirty: bool) -> None:
+        self._views.invalidate(changes)
         events = changes.events()
         if self.dirty != was_dirty:
             events.append(DirtyChanged(self.dirty))
@@ -188,6 +197,9 @@ class Document:
         self._ctx.changes = Changes()
         try:
             label = move(self._ctx)
+        except BaseException:
+            self._views.clear()
+            raise
         finally:
             changes, self._ctx.changes = self._ctx.changes, Changes()
         self._finish(changes, was_dirty)
@@ -287,11 +299,19 @@ class Document:
         by_name = {value.name: value for value in (*graph.inputs, *graph.initializers.values())}
         by_name.update((out.name, out) for node in graph for out in node.outputs)
         ids = self._ctx.ids
-        self.inferred = {
-            ids.value_id(by_name[name]): (dtype.lower() if dtype else None, shape)
-            for name, (dtype, shape) in result.inferred.items()
-            if name in by_name
-        }
+        old, self.inferred = (
+            self.inferred,
+            {
+                ids.value_id(by_name[name]): (dtype.lower() if dtype else None, shape)
+                for name, (dtype, shape) in result.inferred.items()
+                if name in by_name
+            },
+        )
+        stale = Changes()
+        for value_id in {k for k in (*old, *self.inferred) if old.get(k) != self.inferred.get(k)}:
+            Context(self.model, ids, self._ctx.names, changes=stale).value_changed(ids.value(value_id))
+            stale.edges.update({edge: [True, True] for edge in edges_from_value(ids, graph, ids.value(value_id))})
+        self._views.invalidate(stale)
         self._emit([DiagnosticsChanged()])
         return self.diagnostics
 

@@ -213,19 +213,28 @@ class ReadModel:
             shape,
         )
 
-    def edges(self) -> list[EdgeView]:
+    def edges_into(self, node: ir.Node) -> list[EdgeView]:
+        """The links ending on an op node's inputs."""
         ids, graph = self.ids, self.graph
+        nid = ids.node_id(node)
         out: list[EdgeView] = []
-        for node in graph:
-            nid = ids.node_id(node)
-            for i, value in enumerate(node.inputs):
-                src = source_of(ids, graph, value)
-                if src is not None and value is not None:
-                    out.append(self._edge(value, src, nid, i))
-        for value in graph.outputs:
+        for i, value in enumerate(node.inputs):
             src = source_of(ids, graph, value)
-            if src is not None:
-                out.append(self._edge(value, src, output_node_id(ids, value), 0))
+            if src is not None and value is not None:
+                out.append(self._edge(value, src, nid, i))
+        return out
+
+    def edges_into_output(self, value: ir.Value) -> list[EdgeView]:
+        """The link ending on a graph-output node (none when its value has no drawn source)."""
+        src = source_of(self.ids, self.graph, value)
+        return [] if src is None else [self._edge(value, src, output_node_id(self.ids, value), 0)]
+
+    def edges(self) -> list[EdgeView]:
+        out: list[EdgeView] = []
+        for node in self.graph:
+            out.extend(self.edges_into(node))
+        for value in self.graph.outputs:
+            out.extend(self.edges_into_output(value))
         return out
 
 

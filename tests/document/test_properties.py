@@ -59,6 +59,9 @@ class Mirror:
     def check(self) -> None:
         assert self.nodes == {n.id for n in self.doc.nodes()}
         assert self.edges == {e.id for e in self.doc.edges()}
+        fresh = self.doc._read()  # the cached views equal views built from scratch
+        assert repr(self.doc.nodes()) == repr(fresh.nodes())
+        assert repr(self.doc.edges()) == repr(fresh.edges())
 
 
 def _op_ids(doc: Document) -> list[str]:
@@ -163,6 +166,10 @@ def _metadata(doc: Document, data: st.DataObject, step: int) -> None:
         doc.set_model_info(doc_string=f"step {step}", producer_version=str(step))
 
 
+def _check(doc: Document, data: st.DataObject, step: int) -> None:
+    doc.check()  # not an edit: refreshes inferred shapes shown on terminals and links
+
+
 def _transaction(doc: Document, data: st.DataObject, step: int) -> None:
     with doc.transaction(f"Group {step}"):
         _add(doc, data, step)
@@ -181,6 +188,7 @@ EDITS = (
     _initializer,
     _io,
     _metadata,
+    _check,
     _transaction,
 )
 
