@@ -79,7 +79,16 @@ def bench(label: str, proto: onnx.ModelProto, folder: pathlib.Path, repeat: int)
     rows.append((label, "open: parse protobuf (ms)", median_ms(lambda: doc_io._read_proto(path), repeat)))
     rows.append((label, "open: Document.open (ms)", median_ms(lambda: Document.open(path), repeat)))
     doc = Document.open(path)
-    rows.append((label, "read-model nodes()+edges() (ms)", median_ms(lambda: (doc.nodes(), doc.edges()), repeat)))
+    rows.append((label, "read-model, first nodes()+edges() (ms)", median_ms(lambda: (doc.nodes(), doc.edges()), 1)))
+    mid = doc.node_id(doc.model.graph.node(len(doc.model.graph) // 2))
+
+    def edit_then_read() -> None:
+        doc.rename_node(mid, "bench_read")
+        doc.nodes()
+        doc.edges()
+        doc.undo()
+
+    rows.append((label, "rename + read-model refresh + undo (ms)", median_ms(edit_then_read, repeat)))
     for name, fn in edits(doc).items():
         fn()  # warm-up: the first edit builds the name index
         rows.append((label, f"{name} (ms)", median_ms(fn, max(repeat * 7, 21))))
