@@ -31,6 +31,17 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.browser)
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    outcome = yield
+    report = outcome.get_result()  # type: ignore[attr-defined]
+    if report.when == "call":
+        item.stash[FAILED] = report.failed
+
+
+FAILED = pytest.StashKey[bool]()
+
+
 @pytest.fixture(scope="session")
 def jupyter(tmp_path_factory: pytest.TempPathFactory) -> Iterator[JupyterServer]:
     if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
@@ -52,7 +63,7 @@ def browser() -> Iterator[object]:
 
 
 @pytest.fixture
-def page(browser: object) -> Iterator[object]:
+def page(browser: object, request: pytest.FixtureRequest) -> Iterator[object]:
     context = browser.new_context(viewport={"width": 1400, "height": 900})  # type: ignore[attr-defined]
     page = context.new_page()
     console_errors: list[str] = []
@@ -60,4 +71,9 @@ def page(browser: object) -> Iterator[object]:
     page.on("pageerror", lambda e: console_errors.append(str(e)))
     page.console_errors = console_errors  # type: ignore[attr-defined]
     yield page
+    if request.node.stash.get(FAILED, False):  # what the page showed when the test failed
+        from tests.browser.notebook_driver import screenshot
+
+        screenshot(page, f"FAILED-{request.node.name}")
+        print("browser console errors:", *console_errors[-20:], sep="\n  ")
     context.close()

@@ -67,8 +67,11 @@ def run_all(page: Page, timeout_s: float = 180) -> None:
         timeout=max(1.0, deadline - time.monotonic()) * 1000,
     )
     errors = page.evaluate(
-        """() => [...document.querySelectorAll("[data-mime-type='application/vnd.jupyter.error']")]
-                 .map(e => e.textContent)"""
+        """() => { const w = window.jupyterapp.shell.currentWidget;
+                   const cells = w && w.content && w.content.model ? [...w.content.model.cells] : [];
+                   return cells.flatMap(c => c.outputs ? c.outputs.toJSON() : [])
+                               .filter(o => o.output_type === 'error')
+                               .map(o => o.ename + ': ' + o.evalue + '\\n' + (o.traceback || []).join('\\n')); }"""
     )
     if errors:
         raise AssertionError("a notebook cell raised:\n" + "\n".join(errors))

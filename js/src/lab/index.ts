@@ -1,17 +1,62 @@
 /** Wires the dld_jupyter JupyterLab plugins together; behaviour lives in the modules it imports. */
 import { ILabShell, JupyterFrontEnd, JupyterFrontEndPlugin } from "@jupyterlab/application";
+import { IDefaultFileBrowser } from "@jupyterlab/filebrowser";
+import { ILauncher } from "@jupyterlab/launcher";
+import { ISettingRegistry } from "@jupyterlab/settingregistry";
+import { Widget } from "@lumino/widgets";
 
+import { CommandIds, registerCommands } from "./commands";
+import { PanelLike } from "./connection";
+import { registerOpeners } from "./opener";
 import { DesignerSidebar } from "./sidebar";
 
-const sidebarPlugin: JupyterFrontEndPlugin<void> = {
-  id: "dld-jupyter:sidebar",
-  description: "DL Designer sidebar: operator palette and layer explorer of the active designer.",
+const PLUGIN_ID = "dld-jupyter:plugin";
+
+function asPanel(widget: Widget | null): PanelLike | null {
+  return widget && "sessionContext" in widget ? (widget as PanelLike) : null;
+}
+
+const plugin: JupyterFrontEndPlugin<void> = {
+  id: PLUGIN_ID,
+  description: "DL Designer: sidebar (palette, layer explorer), .onnx opener, commands and settings.",
   autoStart: true,
-  optional: [ILabShell],
-  activate: (app: JupyterFrontEnd) => {
+  optional: [ILabShell, IDefaultFileBrowser, ILauncher, ISettingRegistry],
+  activate: (
+    app: JupyterFrontEnd,
+    labShell: ILabShell | null,
+    fileBrowser: IDefaultFileBrowser | null,
+    launcher: ILauncher | null,
+    settingRegistry: ISettingRegistry | null,
+  ) => {
     const sidebar = new DesignerSidebar();
     app.shell.add(sidebar, "left", { rank: 850 });
+    registerCommands(app, sidebar);
+    registerOpeners(app, () => {
+      const item = fileBrowser?.selectedItems().next();
+      return item && !item.done ? item.value.path : null;
+    });
+    launcher?.add({ command: CommandIds.newModel, category: "Other", rank: 1 });
+
+    // Follow the panel the user works in (Lab's shell and Notebook 7's both signal currentChanged).
+    const shell = (labShell ?? app.shell) as unknown as {
+      currentWidget: Widget | null;
+      currentChanged?: { connect(fn: () => void): void };
+    };
+    const follow = () => sidebar.follow(asPanel(shell.currentWidget));
+    shell.currentChanged?.connect(follow);
+    app.restored.then(follow).catch(console.error);
+
+    if (settingRegistry) {
+      settingRegistry
+        .load(PLUGIN_ID)
+        .then((settings) => {
+          const apply = () => sidebar.applySettings(settings.composite as Record<string, unknown>);
+          settings.changed.connect(apply);
+          apply();
+        })
+        .catch((reason) => console.error("dld-jupyter: settings failed to load", reason));
+    }
   },
 };
 
-export default [sidebarPlugin];
+export default [plugin];

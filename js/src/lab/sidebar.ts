@@ -1,15 +1,31 @@
 /**
- * The DL Designer left-sidebar panel. It shows kernel-held state of the active designer (palette and layer
- * explorer arrive with their issue); with no designer active it says so and how to open one.
+ * The DL Designer left-sidebar panel: operator palette and layer explorer of the active designer, whose state
+ * lives in the kernel (see connection.ts). With no designer active it says so and how to open one.
  */
 import { Widget } from "@lumino/widgets";
 
+import { DesignerConnection, PanelLike } from "./connection";
+import { LayerExplorer } from "./explorer";
 import { dldIcon } from "./icons";
+import { FromKernel, SidebarCommand, ToKernel } from "./messages";
+import { OperatorPalette } from "./palette";
 
 export const SIDEBAR_ID = "dld-jupyter-sidebar";
+const NO_DESIGNER =
+  "No designer is active. Open an .onnx file with “Open With → DL Designer”, or run " +
+  '`import dld_jupyter as dld; dld.open("model.onnx")` in a notebook.';
 
 export class DesignerSidebar extends Widget {
+  readonly connection: DesignerConnection;
+  readonly palette: OperatorPalette;
+  readonly explorer: LayerExplorer;
+  private readonly title_: HTMLDivElement;
   private readonly status: HTMLDivElement;
+  private readonly error: HTMLDivElement;
+  private readonly body: HTMLDivElement;
+  private readonly tabs: HTMLDivElement;
+  private boundModel: string | null = null;
+  private settings: ToKernel | null = null;
 
   constructor() {
     super();
@@ -18,18 +34,122 @@ export class DesignerSidebar extends Widget {
     this.title.icon = dldIcon;
     this.title.caption = "DL Designer: operator palette and layer explorer";
 
-    const header = document.createElement("div");
-    header.className = "dld-Sidebar-header";
-    header.textContent = "DL Designer";
-    this.status = document.createElement("div");
-    this.status.className = "dld-Sidebar-status";
-    this.node.append(header, this.status);
-    this.showNoDesigner();
+    const header = div("dld-Sidebar-header", "DL Designer");
+    this.title_ = div("dld-Sidebar-model");
+    this.status = div("dld-Sidebar-status");
+    this.error = div("dld-Sidebar-error");
+    this.error.hidden = true;
+    this.error.onclick = () => (this.error.hidden = true);
+    this.palette = new OperatorPalette({
+      add: (entry) => this.connection.send({ kind: "add_node", op: entry.name, domain: entry.domain }),
+    });
+    this.explorer = new LayerExplorer({
+      select: (ids) => this.connection.send({ kind: "select", ids }),
+      focus: (id) => this.connection.send({ kind: "focus", id }),
+    });
+    this.tabs = div("dld-Sidebar-tabs");
+    const paletteTab = tabButton("Palette", () => this.showTab("palette"));
+    const layersTab = tabButton("Layers", () => this.showTab("layers"));
+    this.tabs.append(paletteTab, layersTab);
+    this.body = div("dld-Sidebar-body");
+    this.body.append(this.palette.node, this.explorer.node);
+    this.node.append(header, this.title_, this.error, this.status, this.tabs, this.body);
+
+    this.connection = new DesignerConnection({
+      message: (message) => this.onMessage(message),
+      status: (text) => this.showUnbound(text),
+    });
+    this.showTab("layers");
+    this.showUnbound(null);
   }
 
-  showNoDesigner(): void {
-    this.status.textContent =
-      "No designer is active. Open an .onnx file with “Open With → DL Designer”, or run " +
-      "`import dld_jupyter as dld; dld.open(\"model.onnx\")` in a notebook.";
+  follow(panel: PanelLike | null): void {
+    this.connection.setPanel(panel);
   }
+
+  command(name: SidebarCommand, args?: Record<string, unknown>): void {
+    this.connection.send({ kind: "command", name, args });
+  }
+
+  /** Settings from the JupyterLab settings editor, sent to the kernel on every bind. */
+  applySettings(settings: Record<string, unknown>): void {
+    this.settings = {
+      kind: "settings",
+      color_scheme: String(settings.colorScheme ?? "default"),
+      hide_constants: settings.hideConstants !== false,
+      auto_check_threshold: Number(settings.autoCheckThreshold ?? 5000),
+    };
+    if (this.boundModel) this.connection.send(this.settings);
+  }
+
+  get isBound(): boolean {
+    return this.boundModel !== null;
+  }
+
+  dispose(): void {
+    this.connection.dispose();
+    super.dispose();
+  }
+
+  private onMessage(message: FromKernel): void {
+    switch (message.kind) {
+      case "designers":
+        this.connection.chooseDesigner(message.items);
+        break;
+      case "state":
+        if (this.settings && this.boundModel !== message.model_id) this.connection.send(this.settings);
+        this.boundModel = message.model_id;
+        this.title_.textContent = message.path || message.title;
+        this.title_.title = message.path;
+        this.status.hidden = true;
+        this.tabs.hidden = this.body.hidden = false;
+        this.palette.setEntries(message.palette);
+        this.explorer.store.load(message.layers);
+        this.explorer.setSelection(message.selection);
+        this.explorer.refresh();
+        break;
+      case "layers_patch":
+        this.explorer.store.patch(message.removed, message.upsert);
+        this.explorer.refresh();
+        break;
+      case "selection":
+        this.explorer.setSelection(message.ids);
+        break;
+      case "error":
+        this.error.textContent = message.message;
+        this.error.hidden = false;
+        break;
+    }
+  }
+
+  private showUnbound(text: string | null): void {
+    this.boundModel = null;
+    this.title_.textContent = "";
+    this.status.textContent = text ?? NO_DESIGNER;
+    this.status.hidden = false;
+    this.tabs.hidden = this.body.hidden = true;
+  }
+
+  private showTab(which: "palette" | "layers"): void {
+    this.palette.node.hidden = which !== "palette";
+    this.explorer.node.hidden = which !== "layers";
+    [...this.tabs.children].forEach((tab, i) =>
+      tab.classList.toggle("dld-mod-active", (i === 0) === (which === "palette")),
+    );
+  }
+}
+
+function div(className: string, text?: string): HTMLDivElement {
+  const node = document.createElement("div");
+  node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function tabButton(label: string, onClick: () => void): HTMLButtonElement {
+  const node = document.createElement("button");
+  node.className = "dld-Sidebar-tab";
+  node.textContent = label;
+  node.onclick = onClick;
+  return node;
 }

@@ -1,0 +1,222 @@
+"""Kernel side of the JupyterLab sidebar: a comm target serving the palette and layer explorer of a designer.
+
+The sidebar (js/src/lab/connection.ts) opens one comm per kernel on the target `dld_jupyter.sidebar` and
+binds it to the designer the user works in, named by the widget model id of its output. No HTTP server or extra
+port is involved, so the same works on a remote JupyterHub.
+
+Messages (same names in js/src/lab/messages.ts):
+  browser → kernel: hello{candidates}, bind{model_id}, unbind, select{ids}, focus{id}, command{name, args},
+                    add_node{op, domain}, settings{color_scheme, hide_constants, auto_check_threshold}
+  kernel → browser: designers{items}, state{...}, layers_patch{removed, upsert}, selection{ids}, error{message}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from dld_jupyter.document import Document
+from dld_jupyter.document.events import NodesAdded, NodesChanged, NodesRemoved
+from dld_jupyter.lab.layer_rows import layer_columns, palette_entries
+
+TARGET = "dld_jupyter.sidebar"
+
+# Sidebar command name -> (designer method, canvas trait toggled) — only one of the two is used.
+COMMANDS: dict[str, tuple[str | None, str | None]] = {
+    "save": ("save", None),
+    "save_as": ("save", None),
+    "undo": ("undo", None),
+    "redo": ("redo", None),
+    "arrange": ("arrange", None),
+    "check": ("check", None),
+    "profile": ("profile_panel", None),
+    "export_image": ("export_image_dialog", None),
+    "show_grid": (None, "show_grid"),
+    "show_constants": (None, "show_constants"),
+}
+
+
+def widget_instances() -> dict[str, Any]:
+    from ipywidgets.widgets.widget import _instances
+
+    instances: dict[str, Any] = _instances
+    return instances
+
+
+def designer_parts(widget: Any) -> tuple[Document, Any] | None:
+    """(document, canvas) of a Designer or a bare canvas widget; None for any other widget."""
+    document = getattr(widget, "document", None)
+    if not isinstance(document, Document):
+        return None
+    return document, getattr(widget, "canvas", widget)
+
+
+class SidebarSession:
+    """One sidebar connection: which designer it shows, and the subscriptions that keep it current."""
+
+    def __init__(self, send: Callable[[dict[str, Any]], None]) -> None:
+        self._send = send
+        self._model_id: str | None = None
+        self._designer: Any = None
+        self._document: Document | None = None
+        self._canvas: Any = None
+        self._unsubscribe: Callable[[], None] | None = None
+
+    # -- messages from the browser ------------------------------------------------------------------------
+    def handle(self, message: dict[str, Any]) -> None:
+        kind = message.get("kind")
+        try:
+            if kind == "hello":
+                self._send({"kind": "designers", "items": self._designers(message.get("candidates", []))})
+            elif kind == "bind":
+                self._bind(str(message["model_id"]))
+            elif kind == "unbind":
+                self._unbind()
+            elif kind == "select":
+                self._require_canvas().selection = [str(i) for i in message.get("ids", [])]
+            elif kind == "focus":
+                self._focus(str(message["id"]))
+            elif kind == "command":
+                self._command(str(message["name"]), dict(message.get("args") or {}))
+            elif kind == "settings":
+                self._apply_settings(message)
+            elif kind == "add_node":
+                document = self._require_document()
+                document.add_node(str(message["op"]), domain=_onnx_domain(str(message.get("domain", ""))))
+            else:
+                raise ValueError(f"unknown sidebar message kind {kind!r}")
+        except Exception as error:  # shown in the sidebar, never raised into the comm machinery
+            self._send({"kind": "error", "message": f"DL Designer sidebar: {error}"})
+
+    def _designers(self, candidates: list[str]) -> list[dict[str, str]]:
+        instances = widget_instances()
+        items = []
+        for model_id in candidates:
+            parts = designer_parts(instances.get(model_id))
+            if parts is not None:
+                document = parts[0]
+                items.append({"model_id": model_id, "title": document.name, "path": str(document.path or "")})
+        return items
+
+    def _bind(self, model_id: str) -> None:
+        widget = widget_instances().get(model_id)
+        parts = designer_parts(widget)
+        if parts is None:
+            raise ValueError(f"widget {model_id} is not a designer (was its kernel restarted?)")
+        self._unbind()
+        self._model_id, self._designer = model_id, widget
+        self._document, self._canvas = parts
+        self._unsubscribe = self._document.subscribe(self._on_events)
+        if hasattr(self._canvas, "observe"):
+            self._canvas.observe(self._on_selection, names="selection")
+        self._send(self._state())
+
+    def _unbind(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+        if self._canvas is not None and hasattr(self._canvas, "unobserve"):
+            self._canvas.unobserve(self._on_selection, names="selection")
+        self._unsubscribe = None
+        self._model_id = self._designer = self._document = self._canvas = None
+
+    def close(self) -> None:
+        self._unbind()
+
+    def _state(self) -> dict[str, Any]:
+        document = self._require_document()
+        return {
+            "kind": "state",
+            "model_id": self._model_id,
+            "title": document.name,
+            "path": str(document.path or ""),
+            "opsets": dict(document.model.opset_imports),
+            "palette": palette_entries(document),
+            "layers": layer_columns(document),
+            "selection": list(getattr(self._canvas, "selection", []) or []),
+        }
+
+    def _focus(self, node_id: str) -> None:
+        focus = getattr(self._designer, "focus", None) or getattr(self._canvas, "focus", None)
+        if focus is None:
+            self._require_canvas().selection = [node_id]
+            return
+        focus(node_id)
+
+    def _apply_settings(self, settings: dict[str, Any]) -> None:
+        """Lab settings become the designer's defaults once, when it is first bound (later toggles are the user's)."""
+        canvas = self._require_canvas()
+        if getattr(canvas, "_dld_lab_defaults_applied", False):
+            return
+        scheme = str(settings.get("color_scheme", "default"))
+        if hasattr(canvas, "color_scheme"):
+            canvas.color_scheme = scheme
+        if hasattr(canvas, "show_constants"):
+            canvas.show_constants = not bool(settings.get("hide_constants", True))
+        threshold = settings.get("auto_check_threshold")
+        if threshold is not None and hasattr(self._designer, "auto_check_threshold"):
+            self._designer.auto_check_threshold = int(threshold)
+        canvas._dld_lab_defaults_applied = True
+
+    def _command(self, name: str, args: dict[str, Any]) -> None:
+        if name not in COMMANDS:
+            raise ValueError(f"unknown command {name!r}; known: {', '.join(sorted(COMMANDS))}")
+        method, trait = COMMANDS[name]
+        if trait is not None:
+            canvas = self._require_canvas()
+            setattr(canvas, trait, not getattr(canvas, trait))
+            return
+        assert method is not None
+        target = getattr(self._designer, method, None) or getattr(self._document, method, None)
+        if target is None:
+            raise ValueError(f"this designer has no {name!r} action")
+        target(**args)
+
+    # -- kernel-side changes ---------------------------------------------------------------------------------
+    def _on_selection(self, change: dict[str, Any]) -> None:
+        self._send({"kind": "selection", "ids": list(change["new"] or [])})
+
+    def _on_events(self, events: list[Any]) -> None:
+        # The document emits one list per committed command (a whole transform included): one update per list.
+        document = self._document
+        if document is None:
+            return
+        touched: dict[str, bool] = {}
+        for event in events:
+            if isinstance(event, NodesRemoved):
+                touched.update(dict.fromkeys(event.node_ids, False))
+            elif isinstance(event, NodesAdded | NodesChanged):
+                touched.update(dict.fromkeys(event.node_ids, True))
+        if not touched:
+            return
+        upsert = layer_columns(document, [node_id for node_id, alive in touched.items() if alive])
+        removed = sorted(set(touched) - set(upsert["ids"]))
+        self._send({"kind": "layers_patch", "removed": removed, "upsert": upsert})
+
+    def _require_document(self) -> Document:
+        if self._document is None:
+            raise ValueError("no designer is bound to the sidebar")
+        return self._document
+
+    def _require_canvas(self) -> Any:
+        self._require_document()
+        return self._canvas
+
+
+def _onnx_domain(domain: str) -> str:
+    return "" if domain in ("", "ai.onnx") else domain
+
+
+def register() -> None:
+    """Register the comm target in the running kernel (idempotent). Called by the sidebar's silent import."""
+    from comm import get_comm_manager
+
+    manager = get_comm_manager()
+    if TARGET in getattr(manager, "targets", {}):
+        return
+
+    def on_open(comm: Any, _open_msg: dict[str, Any]) -> None:
+        session = SidebarSession(lambda message: comm.send(message))
+        comm.on_msg(lambda msg: session.handle(msg["content"]["data"]))
+        comm.on_close(lambda _msg: session.close())
+
+    manager.register_target(TARGET, on_open)

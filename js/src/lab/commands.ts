@@ -1,0 +1,65 @@
+/** Commands are data: namespaced ids, each registered with label, caption, isEnabled and execute. */
+import { JupyterFrontEnd } from "@jupyterlab/application";
+import { InputDialog } from "@jupyterlab/apputils";
+
+import { dldIcon } from "./icons";
+import { SidebarCommand } from "./messages";
+import { DesignerSidebar } from "./sidebar";
+
+export enum CommandIds {
+  save = "dld:save",
+  saveAs = "dld:save-as",
+  undo = "dld:undo",
+  redo = "dld:redo",
+  quickAdd = "dld:quick-add",
+  arrange = "dld:arrange",
+  showGrid = "dld:show-grid",
+  showConstants = "dld:show-constants",
+  check = "dld:check",
+  exportImage = "dld:export-image",
+  profile = "dld:profile",
+  openFile = "dld:open-file",
+  newModel = "dld:new-model",
+}
+
+/** Commands that act on the designer bound to the sidebar, through its kernel. */
+const DESIGNER_COMMANDS: Array<[CommandIds, SidebarCommand, string, string]> = [
+  [CommandIds.save, "save", "Save ONNX Model", "Save the active designer's model (atomic)"],
+  [CommandIds.undo, "undo", "Undo Model Edit", "Undo the last edit of the active designer"],
+  [CommandIds.redo, "redo", "Redo Model Edit", "Redo the last undone edit of the active designer"],
+  [CommandIds.arrange, "arrange", "Arrange Nodes", "Lay the graph out again (one undo step)"],
+  [CommandIds.showGrid, "show_grid", "Show Grid", "Toggle the canvas background grid"],
+  [CommandIds.showConstants, "show_constants", "Show All Constants", "Toggle the display of Constant nodes"],
+  [CommandIds.check, "check", "Check Model", "Run the type checker on the active designer's model"],
+  [CommandIds.exportImage, "export_image", "Export Canvas as Image…", "Export the canvas as PNG, JPEG or SVG"],
+  [CommandIds.profile, "profile", "Profile Model…", "Profile the active designer's model"],
+];
+
+export function registerCommands(app: JupyterFrontEnd, sidebar: DesignerSidebar): void {
+  for (const [id, name, label, caption] of DESIGNER_COMMANDS) {
+    app.commands.addCommand(id, {
+      label,
+      caption,
+      icon: id === CommandIds.profile ? dldIcon : undefined,
+      isEnabled: () => sidebar.isBound,
+      execute: () => sidebar.command(name),
+    });
+  }
+  app.commands.addCommand(CommandIds.saveAs, {
+    label: "Save ONNX Model As…",
+    caption: "Save the active designer's model to another path",
+    isEnabled: () => sidebar.isBound,
+    execute: async () => {
+      const result = await InputDialog.getText({ title: "Save ONNX model as", placeholder: "path/to/model.onnx" });
+      if (result.button.accept && result.value) sidebar.command("save_as", { path: result.value });
+    },
+  });
+  app.commands.addCommand(CommandIds.quickAdd, {
+    label: "Quick Add Operator",
+    caption: "Open the quick add list on the canvas under the mouse (Ctrl+Space)",
+    execute: () => {
+      const canvas = document.querySelector<HTMLElement>(".dld-canvas:hover") ?? document.querySelector(".dld-canvas");
+      canvas?.dispatchEvent(new KeyboardEvent("keydown", { key: " ", code: "Space", ctrlKey: true, bubbles: true }));
+    },
+  });
+}

@@ -1,0 +1,215 @@
+/**
+ * Binds the sidebar to the designer the user works in: the current notebook or DL Designer document's kernel,
+ * reached over one comm (no extra server or port). Finds designers among the panel's widget outputs, prefers the
+ * one last clicked, registers the kernel-side comm target with a silent import (only in kernels that already
+ * imported dld_jupyter), and starts over after a kernel restart or a page reload.
+ */
+import { ISessionContext } from "@jupyterlab/apputils";
+import { Kernel, KernelMessage } from "@jupyterlab/services";
+import { Widget } from "@lumino/widgets";
+
+import { DesignerItem, FromKernel, SIDEBAR_TARGET, ToKernel } from "./messages";
+
+const WIDGET_VIEW_MIME = "application/vnd.jupyter.widget-view+json";
+const REGISTER_CODE = [
+  "import sys as _dld_sys",
+  "if 'dld_jupyter' in _dld_sys.modules:",
+  "    import dld_jupyter.lab.kernel_sidebar as _dld_sidebar",
+  "    _dld_sidebar.register()",
+].join("\n");
+const REGISTERED_EXPR = "'dld_jupyter.lab.kernel_sidebar' in __import__('sys').modules";
+
+/** The outputs of a panel as (model id, DOM node) pairs: notebook cells or console cells alike. */
+interface OutputLike {
+  modelId: string;
+  node: HTMLElement;
+}
+
+interface CellLike {
+  model: { outputs?: { length: number; get(i: number): { data: Record<string, unknown> } } };
+  outputArea?: { widgets: ReadonlyArray<Widget> };
+}
+
+export interface PanelLike extends Widget {
+  sessionContext: ISessionContext;
+}
+
+function cellsOf(panel: Widget): CellLike[] {
+  const anyPanel = panel as unknown as {
+    content?: { widgets?: ReadonlyArray<unknown> };
+    console?: { cells?: Iterable<unknown> };
+  };
+  // A ConsolePanel is also a MainAreaWidget whose `content` holds the console: look for the console first.
+  if (anyPanel.console?.cells) return [...anyPanel.console.cells] as CellLike[];
+  if (anyPanel.content?.widgets) return [...anyPanel.content.widgets] as CellLike[];
+  return [];
+}
+
+export function widgetOutputs(panel: Widget): OutputLike[] {
+  const found: OutputLike[] = [];
+  for (const cell of cellsOf(panel)) {
+    const outputs = cell.model?.outputs;
+    if (!outputs) continue;
+    for (let i = 0; i < outputs.length; i++) {
+      const view = outputs.get(i).data[WIDGET_VIEW_MIME] as { model_id?: string } | undefined;
+      const node = cell.outputArea?.widgets[i]?.node;
+      if (view?.model_id && node) found.push({ modelId: view.model_id, node });
+    }
+  }
+  return found;
+}
+
+export interface ConnectionCallbacks {
+  message(message: FromKernel): void;
+  status(text: string | null): void; // no designer is bound: show `text`, or the default hint when null
+}
+
+export class DesignerConnection {
+  private panel: PanelLike | null = null;
+  private kernel: Kernel.IKernelConnection | null = null;
+  private comm: Kernel.IComm | null = null;
+  private bound: string | null = null;
+  private lastClicked: string | null = null;
+  private rescanTimer = 0;
+  private readonly onPointer = (event: Event) => this.noteClick(event);
+
+  constructor(private readonly callbacks: ConnectionCallbacks) {}
+
+  /** Follow a new current panel (or none). */
+  setPanel(panel: PanelLike | null): void {
+    if (panel === this.panel) return;
+    this.detach();
+    this.panel = panel;
+    if (!panel) {
+      this.callbacks.status(null);
+      return;
+    }
+    panel.node.addEventListener("pointerdown", this.onPointer, true);
+    panel.sessionContext.statusChanged.connect(this.onKernelStatus, this);
+    panel.sessionContext.kernelChanged.connect(this.onKernelChanged, this);
+    this.scheduleRescan(0);
+  }
+
+  send(message: ToKernel): void {
+    this.comm?.send(message as unknown as Record<string, never>);
+  }
+
+  dispose(): void {
+    this.detach();
+  }
+
+  private detach(): void {
+    if (this.panel) {
+      this.panel.node.removeEventListener("pointerdown", this.onPointer, true);
+      this.panel.sessionContext.statusChanged.disconnect(this.onKernelStatus, this);
+      this.panel.sessionContext.kernelChanged.disconnect(this.onKernelChanged, this);
+    }
+    this.closeComm();
+    window.clearTimeout(this.rescanTimer);
+    this.panel = null;
+  }
+
+  private closeComm(): void {
+    if (this.comm && !this.comm.isDisposed) {
+      try {
+        this.comm.close();
+      } catch {
+        // the kernel is gone already
+      }
+    }
+    this.comm = null;
+    this.kernel = null;
+    this.bound = null;
+  }
+
+  private onKernelChanged(): void {
+    this.closeComm();
+    this.callbacks.status("The kernel changed: waiting for a designer.");
+    this.scheduleRescan(500);
+  }
+
+  private onKernelStatus(_: ISessionContext, status: Kernel.Status): void {
+    if (status === "restarting" || status === "autorestarting" || status === "dead") {
+      this.closeComm();
+      this.callbacks.status("The kernel restarted: run the cell that opens a designer again.");
+    } else if (status === "idle") {
+      this.scheduleRescan(300); // a cell may have displayed a designer
+    }
+  }
+
+  private noteClick(event: Event): void {
+    const target = event.target as Node;
+    const output = this.panel ? widgetOutputs(this.panel).find((o) => o.node.contains(target)) : undefined;
+    if (output && output.modelId !== this.lastClicked) {
+      this.lastClicked = output.modelId;
+      this.scheduleRescan(0);
+    }
+  }
+
+  private scheduleRescan(delay: number): void {
+    window.clearTimeout(this.rescanTimer);
+    this.rescanTimer = window.setTimeout(() => void this.rescan(), delay);
+  }
+
+  /** Find the designers of the current panel and bind the preferred one. */
+  private async rescan(): Promise<void> {
+    const panel = this.panel;
+    const kernel = panel?.sessionContext.session?.kernel ?? null;
+    if (!panel || !kernel || kernel.status === "dead") {
+      this.callbacks.status(null);
+      return;
+    }
+    const candidates = widgetOutputs(panel).map((o) => o.modelId);
+    if (candidates.length === 0) {
+      if (this.bound) this.send({ kind: "unbind" });
+      this.bound = null;
+      this.callbacks.status(null);
+      return;
+    }
+    if (!(await this.ensureComm(kernel))) {
+      this.callbacks.status(null);
+      return;
+    }
+    this.send({ kind: "hello", candidates });
+  }
+
+  /** Called with the kernel's answer to hello: bind the last clicked designer, else the last displayed. */
+  chooseDesigner(items: DesignerItem[]): void {
+    if (items.length === 0) {
+      this.bound = null;
+      this.callbacks.status(null);
+      return;
+    }
+    const preferred = items.find((item) => item.model_id === this.lastClicked) ?? items[items.length - 1];
+    if (preferred.model_id !== this.bound) {
+      this.bound = preferred.model_id;
+      this.send({ kind: "bind", model_id: preferred.model_id });
+    }
+  }
+
+  private async ensureComm(kernel: Kernel.IKernelConnection): Promise<boolean> {
+    if (this.comm && this.kernel === kernel && !this.comm.isDisposed) return true;
+    this.closeComm();
+    const reply = await kernel.requestExecute({
+      code: REGISTER_CODE,
+      silent: true,
+      store_history: false,
+      user_expressions: { registered: REGISTERED_EXPR },
+    }).done;
+    const content = reply.content as KernelMessage.IExecuteReply;
+    const expr = content.status === "ok" ? (content.user_expressions?.registered as { data?: Record<string, string> }) : undefined;
+    if (expr?.data?.["text/plain"] !== "True") return false;
+    const comm = kernel.createComm(SIDEBAR_TARGET);
+    comm.onMsg = (msg) => this.callbacks.message(msg.content.data as unknown as FromKernel);
+    comm.onClose = () => {
+      if (this.comm === comm) {
+        this.comm = null;
+        this.bound = null;
+      }
+    };
+    comm.open({});
+    this.comm = comm;
+    this.kernel = kernel;
+    return true;
+  }
+}

@@ -1,0 +1,150 @@
+/**
+ * The layer explorer's data: columnar rows of the bound designer, patched in place, plus the view query
+ * (organize by, sort, filter, advanced filters) turned into the flat list of visible rows.
+ * Pure logic with no DOM, so it is unit-tested and fast on 50,000 layers.
+ */
+import { LayerColumns } from "./messages";
+
+export type Organize = "type" | "name";
+
+export interface LayerQuery {
+  organize: Organize;
+  descending: boolean;
+  filter: string; // case-insensitive substring of the name
+  hideConstants: boolean;
+  types: Set<string>; // advanced: only these layer types (empty = all)
+  precisions: Set<string>; // advanced: only these TRT precisions ("" = no constraint; empty set = all)
+  constrainedOnly: boolean; // advanced: only layers with a precision constraint
+  collapsed: Set<string>; // type groups folded when organizing by type
+}
+
+export type Row =
+  | { kind: "group"; type: string; count: number; collapsed: boolean }
+  | { kind: "layer"; index: number };
+
+export function defaultQuery(): LayerQuery {
+  return {
+    organize: "type",
+    descending: false,
+    filter: "",
+    hideConstants: true,
+    types: new Set(),
+    precisions: new Set(),
+    constrainedOnly: false,
+    collapsed: new Set(),
+  };
+}
+
+/** Number of active advanced filters: the red badge over the gear. */
+export function activeAdvancedFilters(query: LayerQuery): number {
+  return (query.types.size > 0 ? 1 : 0) + (query.precisions.size > 0 ? 1 : 0) + (query.constrainedOnly ? 1 : 0);
+}
+
+export class LayerStore {
+  ids: string[] = [];
+  names: string[] = [];
+  types: string[] = [];
+  precisions: string[] = [];
+  constants: boolean[] = [];
+  private lowerNames: string[] = [];
+  private indexById = new Map<string, number>();
+
+  load(columns: LayerColumns): void {
+    this.ids = columns.ids.slice();
+    this.names = columns.names.slice();
+    this.types = columns.types.slice();
+    this.precisions = columns.precisions.slice();
+    this.constants = columns.constants.slice();
+    this.reindex();
+  }
+
+  patch(removed: string[], upsert: LayerColumns): void {
+    if (removed.length > 0) {
+      const gone = new Set(removed);
+      const keep = this.ids.map((id, i) => (gone.has(id) ? -1 : i)).filter((i) => i >= 0);
+      this.ids = keep.map((i) => this.ids[i]);
+      this.names = keep.map((i) => this.names[i]);
+      this.types = keep.map((i) => this.types[i]);
+      this.precisions = keep.map((i) => this.precisions[i]);
+      this.constants = keep.map((i) => this.constants[i]);
+      this.reindex();
+    }
+    upsert.ids.forEach((id, k) => {
+      let i = this.indexById.get(id);
+      if (i === undefined) {
+        i = this.ids.length;
+        this.ids.push(id);
+        this.indexById.set(id, i);
+      }
+      this.names[i] = upsert.names[k];
+      this.lowerNames[i] = upsert.names[k].toLowerCase();
+      this.types[i] = upsert.types[k];
+      this.precisions[i] = upsert.precisions[k];
+      this.constants[i] = upsert.constants[k];
+    });
+  }
+
+  get size(): number {
+    return this.ids.length;
+  }
+
+  indexOf(id: string): number | undefined {
+    return this.indexById.get(id);
+  }
+
+  /** Layer types present (for the advanced filter list), sorted. */
+  typeNames(): string[] {
+    return [...new Set(this.types)].sort();
+  }
+
+  precisionNames(): string[] {
+    return [...new Set(this.precisions)].sort();
+  }
+
+  /** The rows to show for a query, in display order. */
+  rows(query: LayerQuery): Row[] {
+    const needle = query.filter.trim().toLowerCase();
+    const matches: number[] = [];
+    for (let i = 0; i < this.ids.length; i++) {
+      if (query.hideConstants && this.constants[i]) continue;
+      if (needle && !this.lowerNames[i].includes(needle)) continue;
+      if (query.types.size > 0 && !query.types.has(this.types[i])) continue;
+      if (query.constrainedOnly && !this.precisions[i]) continue;
+      if (query.precisions.size > 0 && !query.precisions.has(this.precisions[i])) continue;
+      matches.push(i);
+    }
+    const sign = query.descending ? -1 : 1;
+    const byName = (a: number, b: number): number => sign * compareText(this.names[a], this.names[b]);
+    if (query.organize === "name") {
+      return matches.sort(byName).map((index) => ({ kind: "layer", index }));
+    }
+    const groups = new Map<string, number[]>();
+    for (const i of matches) {
+      const list = groups.get(this.types[i]);
+      if (list) list.push(i);
+      else groups.set(this.types[i], [i]);
+    }
+    const rows: Row[] = [];
+    const typeOrder = [...groups.keys()].sort((a, b) => sign * compareText(a, b));
+    for (const type of typeOrder) {
+      const members = groups.get(type) as number[];
+      const collapsed = query.collapsed.has(type);
+      rows.push({ kind: "group", type, count: members.length, collapsed });
+      if (!collapsed) {
+        for (const index of members.sort(byName)) rows.push({ kind: "layer", index });
+      }
+    }
+    return rows;
+  }
+
+  private reindex(): void {
+    this.indexById = new Map(this.ids.map((id, i) => [id, i]));
+    this.lowerNames = this.names.map((name) => name.toLowerCase());
+  }
+}
+
+const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: "base" });
+
+function compareText(a: string, b: string): number {
+  return collator.compare(a, b);
+}

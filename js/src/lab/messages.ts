@@ -1,0 +1,68 @@
+/** Messages of the sidebar comm (kernel side: dld_jupyter/lab/kernel_sidebar.py, same names). */
+
+export const SIDEBAR_TARGET = "dld_jupyter.sidebar";
+
+export interface LayerColumns {
+  ids: string[];
+  names: string[];
+  types: string[];
+  domains: string[];
+  precisions: string[];
+  constants: boolean[];
+}
+
+export interface PaletteEntry {
+  name: string;
+  domain: string;
+  category: string;
+  since_version: number;
+  summary: string;
+  function: boolean;
+}
+
+export interface DesignerItem {
+  model_id: string;
+  title: string;
+  path: string;
+}
+
+export type SidebarCommand =
+  | "save"
+  | "undo"
+  | "redo"
+  | "arrange"
+  | "check"
+  | "profile"
+  | "export_image"
+  | "show_grid"
+  | "show_constants"
+  | "save_as";
+
+export type ToKernel =
+  | { kind: "hello"; candidates: string[] }
+  | { kind: "bind"; model_id: string }
+  | { kind: "unbind" }
+  | { kind: "select"; ids: string[] }
+  | { kind: "focus"; id: string }
+  | { kind: "command"; name: SidebarCommand; args?: Record<string, unknown> }
+  | { kind: "settings"; color_scheme: string; hide_constants: boolean; auto_check_threshold: number }
+  | { kind: "add_node"; op: string; domain: string };
+
+export type FromKernel =
+  | { kind: "designers"; items: DesignerItem[] }
+  | {
+      kind: "state";
+      model_id: string;
+      title: string;
+      path: string;
+      opsets: Record<string, number>;
+      palette: PaletteEntry[];
+      layers: LayerColumns;
+      selection: string[];
+    }
+  | { kind: "layers_patch"; removed: string[]; upsert: LayerColumns }
+  | { kind: "selection"; ids: string[] }
+  | { kind: "error"; message: string };
+
+/** MIME type of a palette drag; the canvas adds the operator at the drop point. */
+export const OP_DRAG_MIME = "application/x-dld-op";
