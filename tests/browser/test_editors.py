@@ -129,6 +129,13 @@ def test_editor_panels(jupyter: JupyterServer, page: Page) -> None:
     page.mouse.click(box["x"], box["y"])
     wait_text(page, f"{PANELS} .dld-ed-head", "Conv")
     assert page.locator(f'{PANELS} [data-key="name"]').input_value() == "c1"
+    screenshot(page, "editors_designer")
+
+    # The operator's documentation is one click away.
+    page.locator(f"{PANELS} .dld-ed-doc-btn").click()
+    wait_text(page, f"{PANELS} .dld-ed-doc", "convolution operator")
+    screenshot(page, "editors_op_doc", PANELS)
+    page.locator(f"{PANELS} .dld-ed-doc-btn").click()
 
     # strides and pads: strides starts in "Default Value Parameters" and moves out when set.
     open_defaults(page)

@@ -9,9 +9,13 @@ import numpy as np
 import onnx_ir as ir
 import pytest
 import traitlets
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dld_jupyter.document import Document
+from dld_jupyter.document.literals import LiteralError
 from dld_jupyter.widgets.editors import EditorPanels
+from dld_jupyter.widgets.editors.attribute_text import from_text
 
 
 class FakeCanvas(traitlets.HasTraits):
@@ -338,3 +342,40 @@ def test_background_check_runs_after_edits_and_drops_stale_results(doc: Document
 def test_unknown_arguments_are_rejected(doc: Document) -> None:
     with pytest.raises(TypeError, match="unknown"):
         EditorPanels(doc, colour="red")
+
+
+def test_automatic_checks_are_off_above_the_size_threshold(doc: Document, monkeypatch: pytest.MonkeyPatch) -> None:
+    from dld_jupyter.document import checks
+
+    monkeypatch.setattr(checks, "AUTO_CHECK_MAX_NODES", 2)
+    p = EditorPanels(doc, auto_check=True)
+    p.runner.debounce_s = 0.01
+    doc.add_node("Relu", name="more")
+    time.sleep(0.3)
+    assert not p.checks["automatic"] and not p.checks["checked"] and not p.runner.running
+    p.check()  # "Check model" still runs
+    assert p.checks["checked"] and p.checks["items"]
+    p.close()
+
+
+def test_lint_reports_into_the_list(doc: Document) -> None:
+    p = panels(doc)
+    p.handle({"kind": "lint"})
+    assert p.checks["lint_running"] or p.runner.lint_items
+    deadline = time.time() + 120
+    while p.runner.lint_running and time.time() < deadline:
+        time.sleep(0.1)
+    assert not p.runner.lint_running
+    assert any(i["source"] == "polygraphy" for i in p.checks["items"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.text(alphabet=st.sampled_from(list("[],'\\ -+.e0123456789truefalsnix")), max_size=20),
+    st.sampled_from(["INT", "FLOAT", "STRING", "INTS", "FLOATS", "STRINGS", "TENSOR", "GRAPH"]),
+)
+def test_attribute_text_raises_only_literal_errors(text: str, type_name: str) -> None:
+    try:
+        from_text(text, type_name)
+    except LiteralError as exc:
+        assert 0 <= exc.position <= len(text)

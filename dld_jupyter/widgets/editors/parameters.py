@@ -25,8 +25,15 @@ def schema_of(doc: Document, op_type: str, domain: str) -> OpSchemaInfo | None:
 
 
 def _op_ids(doc: Document, selection: Sequence[str]) -> list[str]:
-    known = {n.id: n for n in doc.nodes()}
-    return [nid for nid in selection if nid in known and known[nid].kind == "op"]
+    """The selected op nodes still in the graph (looked up one by one: the graph may have 50k nodes)."""
+    out = []
+    for nid in selection:
+        try:
+            if doc.node(nid).kind == "op":
+                out.append(nid)
+        except DocumentError:
+            continue
+    return out
 
 
 def _attribute_row(info: AttributeInfo, values: list[Any], set_flags: list[bool]) -> dict[str, Any]:

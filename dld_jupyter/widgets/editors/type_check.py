@@ -151,9 +151,17 @@ class CheckRunner:
         self.cancel_lint()
 
 
+def _name(doc: Document, node_id: str) -> str:
+    try:
+        node = doc.node(node_id)
+    except Exception:  # a diagnostic about a node removed since the check
+        return ""
+    return node.name or node.op_type
+
+
 def view(doc: Document, runner: CheckRunner) -> dict[str, Any]:
-    names = {n.id: n.name or n.op_type for n in doc.nodes()}
     items = [*doc.diagnostics, *runner.lint_items]
+    names = {d.node_id: _name(doc, d.node_id) for d in items if d.node_id}
     stale = runner.checked_version is not None and runner.checked_version != runner.version()
     return {
         "running": runner.running,
