@@ -58,12 +58,17 @@ def _fail(path: pathlib.Path, why: str, fix: str) -> DocumentError:
 
 def _read_proto(path: pathlib.Path) -> tuple[onnx.ModelProto, bool]:
     """The parsed model, and whether it may reference external data (the bytes mention ``location``)."""
+    if path.is_dir():
+        raise _fail(path, f"{str(path)!r} is a folder.", "Pass the path of the .onnx file inside it.")
     if not path.is_file():
         raise _fail(path, f"the file {str(path)!r} does not exist.", "Check the path.")
     if path.stat().st_size == 0:
         raise _fail(path, "the file is empty.", "Choose an .onnx model file.")
     try:
         data = path.read_bytes()
+    except OSError as exc:
+        raise _fail(path, f"the file cannot be read ({exc.strerror}).", "Check its permissions.") from exc
+    try:
         proto = onnx.ModelProto.FromString(data)
     except (DecodeError, RuntimeError, ValueError) as exc:
         raise _fail(

@@ -31,6 +31,7 @@ def refused(path: pathlib.Path, match: str) -> DocumentError:
 
 def test_missing_empty_truncated_and_foreign_files(tmp_path: pathlib.Path) -> None:
     refused(tmp_path / "nope.onnx", "does not exist")
+    refused(tmp_path, "is a folder")
     (tmp_path / "empty.onnx").write_bytes(b"")
     refused(tmp_path / "empty.onnx", "empty")
     data = models.resnet_like().SerializeToString()
