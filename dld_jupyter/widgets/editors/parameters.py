@@ -54,6 +54,26 @@ def _attribute_row(info: AttributeInfo, values: list[Any], set_flags: list[bool]
     }
 
 
+def documentation(schema: OpSchemaInfo) -> str:
+    """The operator's reference as plain text: description, inputs, outputs, attributes (with defaults)."""
+    lines = [schema.doc.strip(), ""]
+    for title, params in (("Inputs", schema.inputs), ("Outputs", schema.outputs)):
+        if params:
+            lines.append(title)
+        for f in params:
+            flags = ", ".join(x for x in ("optional" if f.optional else "", "variadic" if f.variadic else "") if x)
+            kind = f.type_str + (f", {flags}" if flags else "")
+            lines.append(f"  {f.name} ({kind}): {' '.join(f.doc.split())}")
+    if schema.attributes:
+        lines.append("Attributes")
+    for a in schema.attributes:
+        default = (
+            " required" if a.required else f" default {to_text(a.default, a.type)}" if a.default is not None else ""
+        )
+        lines.append(f"  {a.name} ({a.type.lower()}{default}): {' '.join(a.doc.split())}")
+    return "\n".join(lines).strip()
+
+
 def view(doc: Document, selection: Sequence[str]) -> dict[str, Any]:
     """What the parameter editor shows for ``selection`` (node ids)."""
     ids = _op_ids(doc, selection)
@@ -84,7 +104,7 @@ def view(doc: Document, selection: Sequence[str]) -> dict[str, Any]:
         "op_type": op_types[0] if len(op_types) == 1 else None,
         "domain": nodes[0].domain,
         "since_version": first.since_version if first and len(op_types) == 1 else None,
-        "doc": first.doc.strip() if first and len(op_types) == 1 else "",
+        "doc": documentation(first) if first and len(op_types) == 1 else "",
         "attributes": [r for r in rows if r["set"] or r["required"]],
         "defaults": [r for r in rows if not r["set"] and not r["required"]],
     }
