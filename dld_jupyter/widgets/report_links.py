@@ -113,6 +113,7 @@ class DesignerLinks:
         self._show = show  # displays a newly opened designer under the viewer
         self._designers: dict[str, Any] = {}
         self._graphs: dict[str, ModelGraph] = {}
+        self._wanted: dict[int, list[str]] = {}  # designer id -> the nodes last asked for
 
     def graph(self, path: str) -> ModelGraph:
         if path not in self._graphs:
@@ -132,12 +133,26 @@ class DesignerLinks:
             designer = _already_open(module, path)
             if designer is None:
                 designer = module.open_designer(path)
+                self._reselect_when_shown(designer)
                 self._show(designer)
             self._designers[path] = designer
         names = list(nodes)
+        self._wanted[id(designer)] = names
         if names:
             designer.select(names)
-            focus = getattr(designer, "focus", None)
-            if callable(focus):
-                focus(names[0])
         return designer
+
+    def _reselect_when_shown(self, designer: Any) -> None:
+        """A selection sent before the new designer's canvas is drawn is lost in the browser: send it again when
+        the canvas view says hello (after the canvas has answered with its snapshot, its handler runs first)."""
+        canvas = getattr(designer, "canvas", None)
+        on_msg = getattr(canvas, "on_msg", None)
+        if not callable(on_msg):
+            return
+
+        def hello(_widget: Any, content: dict[str, Any], _buffers: Any) -> None:
+            names = self._wanted.get(id(designer))
+            if isinstance(content, dict) and content.get("kind") == "hello" and names:
+                designer.select(names)
+
+        on_msg(hello)

@@ -53,17 +53,17 @@ function layerTable(host: HTMLElement, ctx: ViewContext, c: CompareData, reports
   host.append(el("div", "dld-r-section-title", "Layers matched by name and type"), bar);
   const table = new VirtualTable(host, ctx.listeners, 300);
   const cols: ColumnDef[] = [
-    { key: "name", label: "Name", width: "minmax(220px, 3fr)", text: (p) => c.name[p] },
-    { key: "type", label: "Type", width: "minmax(90px, 1fr)", text: (p) => c.type[p] },
+    { key: "name", label: "Name", width: 280, flex: true, text: (p) => c.name[p] },
+    { key: "type", label: "Type", width: 120, text: (p) => c.type[p] },
   ];
   const maxAbs = Math.max(1e-12, ...c.diffs.map((d) => d.reduce((a, v) => (Number.isNaN(v) ? a : Math.max(a, Math.abs(v))), 0)));
   reports.forEach((r, i) => {
-    cols.push({ key: `t${i}`, label: `${r.label} ms`, width: "100px", numeric: true, text: (p) => (Number.isNaN(c.times[i][p]) ? "—" : msCell(c.times[i][p])), sortValue: (p) => (Number.isNaN(c.times[i][p]) ? -1 : c.times[i][p]) });
+    cols.push({ key: `t${i}`, label: `${r.label} ms`, width: 110, numeric: true, text: (p) => (Number.isNaN(c.times[i][p]) ? "—" : msCell(c.times[i][p])), sortValue: (p) => (Number.isNaN(c.times[i][p]) ? -1 : c.times[i][p]) });
   });
   reports.forEach((r, i) => {
     if (i === c.baseline) return;
     cols.push({
-      key: `d${i}`, label: `Δ ${r.label}`, width: "100px", numeric: true,
+      key: `d${i}`, label: `Δ ${r.label}`, width: 110, numeric: true,
       text: (p) => (Number.isNaN(c.diffs[i][p]) ? "—" : `${c.diffs[i][p] >= 0 ? "+" : ""}${msCell(c.diffs[i][p])}`),
       sortValue: (p) => (Number.isNaN(c.diffs[i][p]) ? 0 : c.diffs[i][p]),
       cell: (p, cell) => {

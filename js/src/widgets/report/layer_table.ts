@@ -102,17 +102,17 @@ export class LayerTable {
     const d = this.data;
     const L = d.layers;
     const cols: ColumnDef[] = [
-      { key: "#", label: "#", width: "48px", numeric: true, text: (p) => String(L.index[p]), sortValue: (p) => L.index[p] },
-      { key: "name", label: "Name", width: "minmax(220px, 3fr)", text: (p) => L.name[p], cell: (p, c) => this.links.cell(p, c), title: (p) => L.name[p] },
-      { key: "type", label: "Type", width: "minmax(90px, 1fr)", text: (p) => text(L.type, p) },
-      { key: "input_dims", label: "Input Dims", width: "minmax(110px, 1.3fr)", text: (p) => text(L.inputDims, p) },
-      { key: "output_dims", label: "Output Dims", width: "minmax(100px, 1fr)", text: (p) => text(L.outputDims, p) },
+      { key: "#", label: "#", width: 44, numeric: true, text: (p) => String(L.index[p]), sortValue: (p) => L.index[p] },
+      { key: "name", label: "Name", width: 200, flex: true, text: (p) => L.name[p], cell: (p, c) => this.links.cell(p, c), title: (p) => L.name[p] },
+      { key: "type", label: "Type", width: 100, text: (p) => text(L.type, p) },
+      { key: "input_dims", label: "Input Dims", width: 120, text: (p) => text(L.inputDims, p) },
+      { key: "output_dims", label: "Output Dims", width: 100, text: (p) => text(L.outputDims, p) },
     ];
-    if (showsProvider(d)) cols.push({ key: "provider", label: "Execution Provider", width: "minmax(110px, 1fr)", text: (p) => text(L.provider, p) });
+    if (showsProvider(d)) cols.push({ key: "provider", label: "Execution Provider", width: 140, text: (p) => text(L.provider, p) });
     cols.push(
-      { key: "precision", label: "Precision", width: "72px", text: (p) => text(L.precision, p) },
-      { key: "percent", label: "Time %", width: "72px", numeric: true, text: (p) => pctCell(percentOf(d, p, this.fullPass)), sortValue: (p) => L.median[p], heat: (p) => (this.maxMs > 0 ? L.median[p] / this.maxMs : 0) },
-      { key: "ms", label: "Time ms", width: "80px", numeric: true, text: (p) => msCell(L.median[p]), sortValue: (p) => L.median[p], heat: (p) => (this.maxMs > 0 ? L.median[p] / this.maxMs : 0), title: (p) => `${L.median[p]} ms (mean ${L.mean[p]}, min ${L.min[p]}, max ${L.max[p]})` },
+      { key: "precision", label: "Precision", width: 64, text: (p) => text(L.precision, p) },
+      { key: "percent", label: "Time %", width: 72, numeric: true, text: (p) => pctCell(percentOf(d, p, this.fullPass)), sortValue: (p) => L.median[p], heat: (p) => (this.maxMs > 0 ? L.median[p] / this.maxMs : 0) },
+      { key: "ms", label: "Time ms", width: 80, numeric: true, text: (p) => msCell(L.median[p]), sortValue: (p) => L.median[p], heat: (p) => (this.maxMs > 0 ? L.median[p] / this.maxMs : 0), title: (p) => `${L.median[p]} ms (mean ${L.mean[p]}, min ${L.min[p]}, max ${L.max[p]})` },
     );
     return cols;
   }

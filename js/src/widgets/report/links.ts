@@ -29,7 +29,9 @@ export class Links {
     let label = cell.firstChild as HTMLElement | null;
     if (!label) {
       label = el("span");
-      const mag = el("button", "dld-r-mag", "\u{1F50D}");
+      const mag = el("button", "dld-r-mag");
+      // An SVG magnifier: emoji fonts are missing on many Linux hubs.
+      mag.innerHTML = '<svg width="12" height="12" viewBox="0 0 12 12" aria-hidden="true"><circle cx="5" cy="5" r="3.6" fill="none" stroke="currentColor" stroke-width="1.5"/><line x1="7.6" y1="7.6" x2="11" y2="11" stroke="currentColor" stroke-width="1.6"/></svg>';
       mag.title = "ONNX nodes of this layer: sources, producers, consumers";
       mag.type = "button";
       cell.append(label, mag);
@@ -44,8 +46,9 @@ export class Links {
       this.open(this.data.layers.onnxNodes[pos], pos);
       return true;
     }
-    if (target.classList.contains("dld-r-mag")) {
-      const r = target.getBoundingClientRect();
+    const mag = target.closest<HTMLElement>(".dld-r-mag");
+    if (mag) {
+      const r = mag.getBoundingClientRect();
       this.showMenu(pos, r.left, r.bottom);
       return true;
     }

@@ -30,7 +30,7 @@ export class SelectionPanel {
     value.title = all;
     cell.append(value);
     const note = el("div", "dld-r-selsum-note", `${top} of ${v.counts.reduce((a, [, n]) => a + n, 0)}${more > 0 ? ` · ${more} other value${more > 1 ? "s" : ""}` : ""}`);
-    const info = el("span", "dld-r-info", " \u24D8");
+    const info = el("span", "dld-r-info", "i");
     info.title = all; // every value by descending frequency
     note.append(info);
     cell.append(note);

@@ -11,7 +11,8 @@ import { Listeners } from "./listeners";
 export interface ColumnDef {
   key: string;
   label: string;
-  width: string; // CSS grid track
+  width: number; // px; the flexible column grows past it to fill the table
+  flex?: boolean;
   numeric?: boolean;
   text(pos: number): string;
   sortValue?(pos: number): number | string;
@@ -61,12 +62,22 @@ export class VirtualTable {
       if (pos >= 0) this.onActivate(pos);
     });
     listeners.dom(this.root, "keydown", (e: KeyboardEvent) => this.key(e));
+    // Focus for the keyboard without the browser scrolling the page to the table between the two clicks of a
+    // double-click (which would land the second click on another row).
+    listeners.dom(this.body, "mousedown", (e: MouseEvent) => {
+      e.preventDefault();
+      this.root.focus({ preventScroll: true });
+    });
   }
 
   setColumns(columns: ColumnDef[]): void {
     this.columns = columns;
-    const template = columns.map((c) => c.width).join(" ");
+    // Header and rows share one template and one explicit min-width, so their columns always line up.
+    const template = columns.map((c) => (c.flex ? `minmax(${c.width}px, 1fr)` : `${c.width}px`)).join(" ");
+    const minWidth = `${columns.reduce((a, c) => a + c.width, 0)}px`;
     this.head.style.gridTemplateColumns = template;
+    this.head.style.minWidth = minWidth;
+    this.body.style.minWidth = minWidth;
     this.head.replaceChildren(
       ...columns.map((c) => {
         const h = el("div", `dld-vt-th${c.numeric ? " num" : ""}`, c.label);

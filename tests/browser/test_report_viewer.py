@@ -1,0 +1,192 @@
+"""The report viewer in a real JupyterLab: a real ONNX Runtime report of the bundled ResNet and the imported
+TensorRT sample. Filter the table, select three rows and read the summary, export CSV (rows match the report),
+zoom the timeline from a row, click a layer name and see the designer select its ONNX node, compare two reports
+of the same model (graph optimization on vs off). Screenshots go to test-artifacts/screenshots/report_*.png."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from dld_jupyter.activities.api import profile
+from dld_jupyter.reports.export import to_csv
+from dld_jupyter.reports.io import load_report
+from dld_jupyter.reports.model import Report
+from dld_jupyter.reports.stats import summarize
+from dld_jupyter.reports.trtexec import import_trtexec
+from tests.browser.jupyter_server import JupyterServer
+from tests.browser.notebook_driver import open_notebook, run_all, screenshot, write_notebook
+
+REPO = Path(__file__).resolve().parents[2]
+MODEL = REPO / "dld_jupyter" / "models" / "resnet8_cifar.onnx"
+TRT = REPO / "tests" / "data" / "trt" / "tf-resnet50-rtx3090-fp16.engine"
+VIEWER = ".dld-report[data-ready='1']"
+
+
+@pytest.fixture(scope="module")
+def ort_reports(jupyter: JupyterServer) -> dict[str, Path]:
+    """Two real ONNX Runtime profiles of the bundled model: graph optimization on and off."""
+    paths = {}
+    for name, optimize in (("opt", True), ("noopt", False)):
+        path = jupyter.root_dir / f"resnet8_{name}.dld-report.json"
+        profile(str(MODEL), iterations=20, warmup=3, optimize=optimize, output=str(path))
+        paths[name] = path
+    return paths
+
+
+@pytest.fixture(scope="module")
+def trt_report(jupyter: JupyterServer) -> Path:
+    path = jupyter.root_dir / "trt.dld-report.json"
+    from dld_jupyter.reports.io import save_report
+
+    save_report(import_trtexec(f"{TRT}.profile.json", layers=f"{TRT}.graph.json", times=f"{TRT}.timing.json"), path)
+    return path
+
+
+def show(page: Page, jupyter: JupyterServer, name: str, cells: list[str]) -> None:
+    write_notebook(jupyter.root_dir / name, cells)
+    open_notebook(page, jupyter, name)
+    run_all(page)
+    page.wait_for_selector(VIEWER, timeout=60_000)
+
+
+def rows(page: Page) -> list[str]:
+    return page.evaluate(
+        """() => [...document.querySelectorAll('.dld-report .dld-vt-row')]
+                 .filter(r => r.style.display !== 'none').map(r => r.dataset.pos)"""
+    )
+
+
+def row(page: Page, position: int):  # type: ignore[no-untyped-def]
+    return page.locator(f".dld-report .dld-vt-row[data-pos='{position}']").first
+
+
+def filter_select_summarize(page: Page, report: Report, needle: str, picks: list[int]) -> None:
+    table_filter = page.locator(".dld-report .dld-r-filter").first
+    table_filter.fill(needle)
+    expected = [str(i) for i, layer in enumerate(report.layers) if needle.lower() in layer.name.lower()]
+    page.wait_for_function(
+        "n => [...document.querySelectorAll('.dld-report .dld-vt-row')].filter(r => r.style.display !== 'none')"
+        ".length === n",
+        arg=len(expected),
+    )
+    assert sorted(rows(page), key=int) == expected
+    table_filter.fill("")
+    page.wait_for_function(
+        "n => [...document.querySelectorAll('.dld-report .dld-vt-row')].filter(r => r.style.display !== 'none')"
+        ".length === n",
+        arg=min(len(report.layers), 31),
+    )
+    row(page, picks[0]).locator(".dld-vt-td").nth(2).click()
+    for p in picks[1:]:
+        row(page, p).locator(".dld-vt-td").nth(2).click(modifiers=["Control"])
+    panel = page.locator(".dld-report .dld-r-selsum").first
+    expect(panel).to_have_attribute("data-count", "3")
+    expect(panel).to_contain_text("Selection: 3 layers")
+    python = summarize(report, sorted(picks))
+    total = float(panel.locator("[data-column='median_ms'] [data-stat='total']").get_attribute("data-value") or "nan")
+    assert total == pytest.approx(python.times["median_ms"].total, rel=1e-12)
+    most = panel.locator("[data-column='precision'] .dld-r-selsum-value").inner_text()
+    assert most == ", ".join(python.discrete["precision"].most_common)
+    tooltip = panel.locator("[data-column='type'] .dld-r-selsum-value").get_attribute("title") or ""
+    assert tooltip.splitlines() == [f"{v} × {n}" for v, n in python.discrete["type"].counts]
+
+
+def export_csv_matches(page: Page, report: Report) -> None:
+    with page.expect_download() as info:
+        page.locator(".dld-report .dld-r-csv").first.click()
+    text = Path(info.value.path()).read_text()
+    assert text == to_csv(report)
+
+
+def zoom_from_row(page: Page, report: Report, position: int) -> None:
+    row(page, position).locator(".dld-vt-td").nth(2).dblclick()
+    timeline = page.locator(".dld-report .dld-r-timeline").first
+    expect(timeline).to_have_attribute("data-focus", str(position))
+    event = next(e for e in report.timeline if e.layer == position)
+    t0 = float(timeline.get_attribute("data-t0") or "nan")
+    t1 = float(timeline.get_attribute("data-t1") or "nan")
+    assert t0 <= event.start_ms and event.start_ms + event.duration_ms <= t1
+    assert t1 - t0 <= 3 * max(event.duration_ms, 1e-6)
+
+
+def test_ort_report(jupyter: JupyterServer, page: Page, ort_reports: dict[str, Path]) -> None:
+    report = load_report(ort_reports["opt"])
+    show(page, jupyter, "report_ort.ipynb", [f"import dld_jupyter as dld\nv = dld.report({str(ort_reports['opt'])!r})\nv"])
+    screenshot(page, "report_ort_open")
+    filter_select_summarize(page, report, "RELU", [0, 2, 4])
+    screenshot(page, "report_ort_selection", ".dld-report")
+    export_csv_matches(page, report)
+    slowest = max(range(len(report.layers)), key=lambda i: report.layers[i].median_ms)
+    zoom_from_row(page, report, slowest)
+    screenshot(page, "report_ort_zoomed", ".dld-report .dld-r-timeline")
+    # A layer name links to its ONNX nodes: the designer opens below the viewer with the node selected.
+    target = next(i for i, layer in enumerate(report.layers) if layer.onnx_nodes)
+    row(page, target).locator(".dld-r-link").click()
+    page.wait_for_selector(".dld-stage", timeout=90_000)
+    page.wait_for_function(
+        "() => { const s = document.querySelector('.dld-stage'); return s && s._cyreg && "
+        "s._cyreg.cy.nodes(':selected').length > 0; }",
+        timeout=60_000,
+    )
+    selected = page.evaluate(
+        "() => document.querySelector('.dld-stage')._cyreg.cy.nodes(':selected')"
+        ".map(n => String(n.data('label')).split('\\n')[0])"  # canvas labels are "name\nop_type"
+    )
+    # Canvas labels show the node's name inside its name-scope group ("/stem/conv/Conv" -> "Conv").
+    nodes = report.layers[target].onnx_nodes
+    assert sorted(selected) == sorted(n.rsplit("/", 1)[-1] for n in nodes)
+    page.locator(".dld-stage").first.scroll_into_view_if_needed()
+    screenshot(page, "report_ort_designer")
+    # The magnifier menu lists sources, producers and consumers from the model file.
+    row(page, target).locator(".dld-vt-td").nth(2).click()
+    row(page, target).locator(".dld-r-mag").click()
+    menu = page.locator(".dld-r-links-menu")
+    expect(menu).to_contain_text("Producers of its inputs")
+    expect(menu.locator(".dld-r-menu-item").first).to_be_visible()
+    page.wait_for_function("() => !document.querySelector('.dld-r-links-menu').textContent.includes('loading')")
+    screenshot(page, "report_ort_links_menu", ".dld-report")
+    assert not [e for e in page.console_errors if "dld" in e.lower()]  # type: ignore[attr-defined]
+
+
+def test_trt_report(jupyter: JupyterServer, page: Page, trt_report: Path) -> None:
+    report = load_report(trt_report)
+    show(page, jupyter, "report_trt.ipynb", [f"import dld_jupyter as dld\nv = dld.report({str(trt_report)!r})\nv"])
+    expect(page.locator(".dld-report .dld-r-summary")).to_contain_text("Inference device")
+    screenshot(page, "report_trt_open")
+    filter_select_summarize(page, report, "conv4_block", [2, 5, 9])
+    export_csv_matches(page, report)
+    zoom_from_row(page, report, 40)
+    screenshot(page, "report_trt_zoomed", ".dld-report")
+    # No model came with the trtexec files: the link explains how to get one.
+    row(page, 2).locator(".dld-r-link").click()
+    expect(page.locator(".dld-report .dld-r-notice.error")).to_contain_text("--model")
+    page.locator(".dld-r-charts").first.scroll_into_view_if_needed()
+    screenshot(page, "report_trt_charts", ".dld-report .dld-r-charts")
+
+
+def test_compare_optimized_and_not(jupyter: JupyterServer, page: Page, ort_reports: dict[str, Path]) -> None:
+    a, b = (str(ort_reports[k]) for k in ("opt", "noopt"))
+    show(
+        page,
+        jupyter,
+        "report_compare.ipynb",
+        [f"import dld_jupyter as dld\nfrom dld_jupyter.widgets.report_viewer import compare_reports\n"
+         f"v = compare_reports({a!r}, {b!r}, labels=['optimized', 'not optimized'])\nv"],
+    )
+    summary = page.locator(".dld-report .dld-r-cmp-summary")
+    expect(summary.locator("tr")).to_have_count(3)
+    expect(summary).to_contain_text("not optimized")
+    noopt = load_report(ort_reports["noopt"])
+    opt = load_report(ort_reports["opt"])
+    assert len(noopt.layers) > len(opt.layers)  # optimization fused nodes
+    screenshot(page, "report_compare", ".dld-report")
+    page.locator(".dld-report .dld-r-baseline").select_option("1")
+    expect(summary.locator("tr.baseline")).to_contain_text("not optimized")
+    page.locator(".dld-report .dld-r-tab", has_text="not optimized").click()
+    expect(page.locator(".dld-report .dld-r-page .dld-r-summary").last).to_contain_text("disabled")
+    screenshot(page, "report_compare_tab", ".dld-report")
+    json.dumps(page.console_errors)  # type: ignore[attr-defined]
