@@ -215,6 +215,41 @@ def check_node_name(ctx: Context, name: str, what: str, node: ir.Node | None = N
         raise DocumentError(what, f"another node is already named {name!r}.", "Choose a unique name.")
 
 
+def _subgraphs(nodes: Iterable[ir.Node]) -> set[ir.Graph]:
+    """Every graph nested in the attributes of ``nodes``, at any depth."""
+    found: set[ir.Graph] = set()
+    stack = list(nodes)
+    while stack:
+        node = stack.pop()
+        for attr in node.attributes.values():
+            if attr.is_ref():
+                continue
+            graphs = [attr.value] if attr.type == ir.AttributeType.GRAPH else []
+            graphs += list(attr.value) if attr.type == ir.AttributeType.GRAPHS else []
+            for graph in graphs:
+                if graph not in found:
+                    found.add(graph)
+                    stack.extend(graph)
+    return found
+
+
+def refuse_subgraph_users(ctx: Context, values: Iterable[ir.Value], going: Iterable[ir.Node], what: str) -> None:
+    """Refuse when a subgraph that stays (If/Loop/Scan body) reads one of ``values``: no link shows that use."""
+    allowed = _subgraphs(going)
+    users = {
+        use.node.name or use.node.op_type
+        for value in values
+        for use in value.uses()
+        if use.node.graph is not ctx.graph and use.node.graph not in allowed
+    }
+    if users:
+        raise DocumentError(
+            what,
+            f"a subgraph still reads this value (inside: {', '.join(sorted(users)[:5])}).",
+            "Edit the subgraph first, or remove the node that owns it too.",
+        )
+
+
 def remove_nodes(ctx: Context, do: Do, node_ids: Iterable[str]) -> None:
     what = "Remove nodes"
     ops: dict[ir.Node, None] = {}
@@ -229,6 +264,7 @@ def remove_nodes(ctx: Context, do: Do, node_ids: Iterable[str]) -> None:
             ops[op_node(ctx, nid, what)] = None
     doomed = set(ops)
     gone_values = [out for node in ops for out in node.outputs] + inputs
+    refuse_subgraph_users(ctx, gone_values, ops, what)
     consumers: dict[ir.Node, list[int]] = {}
     for value in gone_values:
         for use in value.uses():

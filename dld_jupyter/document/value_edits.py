@@ -22,6 +22,7 @@ from .graph_edits import (
     inputs_without,
     io_value,
     op_node,
+    refuse_subgraph_users,
 )
 from .metadata import POSITIONS_KEY
 from .signature import node_signature
@@ -119,6 +120,7 @@ def initializer(ctx: Context, value_id: str, what: str) -> ir.Value:
 
 def delete_initializer(ctx: Context, do: Do, value_id: str) -> None:
     value = initializer(ctx, value_id, f"Delete initializer {value_id}")
+    refuse_subgraph_users(ctx, [value], [], f"Delete initializer {value.name}")
     consumers: dict[ir.Node, list[int]] = {}
     for use in value.uses():
         if use.node.graph is ctx.graph:

@@ -415,3 +415,41 @@ def test_check_and_arrange(doc: Document) -> None:
     assert doc.history[-1] == "Arrange nodes" and isinstance(rec.batches[0][0], NodesMoved)
     doc.undo()
     assert all(n.position is None for n in doc.nodes())
+
+
+def test_values_read_by_subgraphs(tmp_path: pathlib.Path) -> None:
+    from onnx import TensorProto, helper
+
+    branch = helper.make_graph(
+        [helper.make_node("Neg", ["r"], ["n"], name="inner_neg")],
+        "then",
+        [],
+        [helper.make_tensor_value_info("n", TensorProto.FLOAT, [1, 4])],
+    )
+    other = helper.make_graph(
+        [helper.make_node("Identity", ["x"], ["m"], name="inner_id")],
+        "else",
+        [],
+        [helper.make_tensor_value_info("m", TensorProto.FLOAT, [1, 4])],
+    )
+    proto = tiny_model()
+    proto.graph.input.append(helper.make_tensor_value_info("c", TensorProto.BOOL, []))
+    proto.graph.node.append(helper.make_node("If", ["c"], ["z"], name="branch", then_branch=branch, else_branch=other))
+    proto.graph.output.append(helper.make_tensor_value_info("z", TensorProto.FLOAT, [1, 4]))
+    onnx.save(proto, tmp_path / "if.onnx")
+    doc = Document.open(tmp_path / "if.onnx")
+    relu, branch_id = by_name(doc, "relu"), by_name(doc, "branch")
+    assert doc.node(branch_id).is_composite and doc.node(branch_id).subgraphs == ["else_branch", "then_branch"]
+    before = snapshot(doc.model)
+    with pytest.raises(DocumentError, match="inner_neg"):
+        doc.remove_nodes([relu])
+    with pytest.raises(DocumentError, match="inner_id"):
+        doc.remove_nodes([by_name(doc, "x")])
+    assert snapshot(doc.model) == before
+    undo_redo(doc, lambda: doc.remove_nodes([relu, branch_id]))
+    doc.undo()
+    undo_redo(doc, lambda: doc.rename_value(str(doc.node(relu).outputs[0].value_id), "renamed"))
+    doc.save(tmp_path / "renamed.onnx")
+    saved = onnx.load(tmp_path / "renamed.onnx")
+    then = next(a.g for a in saved.graph.node[2].attribute if a.name == "then_branch")
+    assert then.node[0].input[0] == "renamed"  # the subgraph follows the rename
