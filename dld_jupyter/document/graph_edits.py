@@ -112,8 +112,9 @@ def inputs_without(ctx: Context, node: ir.Node, indices: Iterable[int]) -> tuple
     return tuple(out)
 
 
-def _reaches(start: ir.Node, target: ir.Node) -> bool:
-    """True when ``target`` is downstream of ``start`` (or is it)."""
+def _reaches(graph: ir.Graph, start: ir.Node, target: ir.Node) -> bool:
+    """True when ``target`` is downstream of ``start`` (or is it); a read inside a subgraph counts for its owner."""
+    owners: dict[ir.Graph, ir.Node] | None = None
     seen = {start}
     stack = [start]
     while stack:
@@ -122,9 +123,14 @@ def _reaches(start: ir.Node, target: ir.Node) -> bool:
             return True
         for out in node.outputs:
             for use in out.uses():
-                if use.node not in seen:
-                    seen.add(use.node)
-                    stack.append(use.node)
+                user: ir.Node | None = use.node
+                if use.node.graph is not graph:
+                    if owners is None:
+                        owners = {sub: owner for owner in graph for sub in _subgraphs([owner])}
+                    user = owners.get(use.node.graph)  # type: ignore[arg-type]
+                if user is not None and user not in seen:
+                    seen.add(user)
+                    stack.append(user)
     return False
 
 
@@ -304,7 +310,7 @@ def connect(ctx: Context, do: Do, src_id: str, src_index: int, dst_id: str, dst_
     if src_id[:1] not in ("i", "o"):
         # The node order is always topological, so a producer placed before the consumer cannot close a loop.
         src_node = op_node(ctx, src_id, what)
-        if src_node is node or (not gc.precedes(ctx.graph, src_node, node) and _reaches(node, src_node)):
+        if src_node is node or (not gc.precedes(ctx.graph, src_node, node) and _reaches(ctx.graph, node, src_node)):
             raise DocumentError(what, "the link would create a cycle.", "Link to a node that is not downstream.")
     value = source_value(ctx, do, src_id, src_index, what)
     _set_input(ctx, do, node, dst_index, value)

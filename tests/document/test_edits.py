@@ -446,6 +446,10 @@ def test_values_read_by_subgraphs(tmp_path: pathlib.Path) -> None:
     with pytest.raises(DocumentError, match="inner_id"):
         doc.remove_nodes([by_name(doc, "x")])
     assert snapshot(doc.model) == before
+    doc.disconnect(relu, 0)
+    with pytest.raises(DocumentError, match="cycle"):
+        doc.connect(branch_id, 0, relu, 0)  # the If's body reads relu's output
+    doc.undo()
     undo_redo(doc, lambda: doc.remove_nodes([relu, branch_id]))
     doc.undo()
     undo_redo(doc, lambda: doc.rename_value(str(doc.node(relu).outputs[0].value_id), "renamed"))
