@@ -82,4 +82,3 @@ def palette_entries(document: Document) -> list[PaletteEntry]:
             }
         )
     return entries
-

@@ -22,25 +22,32 @@ def open_sidebar(page: Page) -> None:
 
 def kernel_node_count(page: Page) -> int:
     """Nodes the canvas shows (cytoscape elements of kind op)."""
-    return int(page.evaluate(
-        "() => { const c = document.querySelector('.dld-canvas'); const cy = c && c.querySelector('[data-cy]')"
-        " ; const reg = [...document.querySelectorAll('.dld-canvas *')].find(e => e._cyreg);"
-        " return reg ? reg._cyreg.cy.nodes().length : -1; }"
-    ))
+    return int(
+        page.evaluate(
+            "() => { const c = document.querySelector('.dld-canvas'); const cy = c && c.querySelector('[data-cy]')"
+            " ; const reg = [...document.querySelectorAll('.dld-canvas *')].find(e => e._cyreg);"
+            " return reg ? reg._cyreg.cy.nodes().length : -1; }"
+        )
+    )
 
 
 def cy_selected_ids(page: Page) -> list[str]:
-    return list(page.evaluate(
-        "() => { const reg = [...document.querySelectorAll('.dld-canvas *')].find(e => e._cyreg);"
-        " return reg ? reg._cyreg.cy.$(':selected').map(n => n.id()) : []; }"
-    ))
+    return list(
+        page.evaluate(
+            "() => { const reg = [...document.querySelectorAll('.dld-canvas *')].find(e => e._cyreg);"
+            " return reg ? reg._cyreg.cy.$(':selected').map(n => n.id()) : []; }"
+        )
+    )
 
 
 def test_sidebar_follows_a_notebook_designer(jupyter: JupyterServer, page: Page) -> None:
     shutil.copy(SAMPLE, jupyter.root_dir / "resnet8.onnx")
-    write_notebook(jupyter.root_dir / "sidebar.ipynb", [
-        "import dld_jupyter as dld\nd = dld.open('resnet8.onnx')\nd",
-    ])
+    write_notebook(
+        jupyter.root_dir / "sidebar.ipynb",
+        [
+            "import dld_jupyter as dld\nd = dld.open('resnet8.onnx')\nd",
+        ],
+    )
     open_notebook(page, jupyter, "sidebar.ipynb")
     run_all(page)
     page.wait_for_selector(".dld-canvas", timeout=60_000)
@@ -65,7 +72,8 @@ def test_sidebar_follows_a_notebook_designer(jupyter: JupyterServer, page: Page)
     page.wait_for_function(
         "(id) => { const reg = [...document.querySelectorAll('.dld-canvas *')].find(e => e._cyreg);"
         " return reg && reg._cyreg.cy.$(':selected').map(n => n.id()).includes(id); }",
-        arg=node_id, timeout=15_000,
+        arg=node_id,
+        timeout=15_000,
     )
 
     # Drag a Relu from the palette onto the canvas: the document gains a node.
