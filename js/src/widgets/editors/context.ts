@@ -11,14 +11,14 @@ export interface EditorsModel {
 /** UI state Python never sees: filters, open sections, what is being typed. */
 export interface UiState {
   defaultsOpen: boolean; docOpen: boolean; createOpen: boolean; filter: string; createMode: string;
-  createDtype: string; previews: Set<string>;
+  createDtype: string; previews: Set<string>; fields: Map<string, string>;
 }
 
 export class PanelContext {
   readonly drafts = new Map<string, string>();
   readonly ui: UiState = {
     defaultsOpen: false, docOpen: false, createOpen: false, filter: "", createMode: "literal", createDtype: "float",
-    previews: new Set(),
+    previews: new Set(), fields: new Map(),
   };
   constructor(readonly model: AnyModel<EditorsModel>) {}
 
@@ -35,6 +35,18 @@ export class PanelContext {
   commit(key: string, text: string, intent: Intent): void {
     this.drafts.set(key, text);
     this.send({ ...intent, key });
+  }
+
+  /** A plain input whose text survives re-renders (a refused form keeps what the user typed). */
+  field(ls: Listeners, key: string, initial: string, placeholder = "", multiline = false): HTMLInputElement {
+    const el = h(multiline ? "textarea" : "input", { class: "dld-ed-input", placeholder, "data-field": key.split(":").pop() }) as HTMLInputElement;
+    el.value = this.ui.fields.get(key) ?? initial;
+    ls.on(el, "input", () => this.ui.fields.set(key, el.value));
+    return el;
+  }
+
+  forgetFields(prefix: string): void {
+    for (const k of [...this.ui.fields.keys()]) if (k.startsWith(prefix)) this.ui.fields.delete(k);
   }
 
   errorBox(key: string): HTMLElement | string {

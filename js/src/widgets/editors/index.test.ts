@@ -77,6 +77,12 @@ describe("editor panels lifecycle", () => {
     model.set("tab", "initializers");
     el.querySelector<HTMLButtonElement>('[data-panel="initializers"] .dld-ed-bar .dld-ed-btn')!.click();
     expect(el.querySelector(".dld-ed-create")).not.toBeNull();
+    const name = el.querySelector<HTMLInputElement>('.dld-ed-create [data-field="name"]')!;
+    name.value = "typed";
+    name.dispatchEvent(new Event("input"));
+    model.set("errors", { create: { message: "refused", excerpt: "", caret: -1 } });
+    expect(el.querySelector<HTMLInputElement>('.dld-ed-create [data-field="name"]')!.value).toBe("typed");
+    expect(el.querySelector('[data-panel="initializers"] .dld-ed-error')?.textContent).toContain("refused");
     model.set("tab", "tensor");
     model.set("errors", {});
     model.set("checks", { ...(model.state.checks as object), running: false });

@@ -51,12 +51,13 @@ function render({ model, el }: RenderProps<EditorsModel>): () => void {
   const params = () => renderParameters(ctx, sections.parameters, panes.parameters);
   const inits = () => renderInitializers(ctx, sections.initializers, panes.initializers);
   const tensor = () => renderTensor(ctx, sections.tensor, panes.tensor);
+  const newTensor = () => { ctx.forgetFields("tensor:"); tensor(); }; // new values: drop what was typed for the old ones
   const checkList = () => renderChecks(ctx, sections.checks, checks);
   const errors = () => { params(); inits(); tensor(); };
   const height = () => { root.style.maxHeight = model.get("height") || ""; };
   const onTab = () => { chrome.clear(); tabs(); };
   const subscriptions: [string, () => void][] = [
-    ["change:tab", onTab], ["change:params", params], ["change:inits", inits], ["change:tensor", tensor],
+    ["change:tab", onTab], ["change:params", params], ["change:inits", inits], ["change:tensor", newTensor],
     ["change:checks", checkList], ["change:errors", errors], ["change:notice", showNotice], ["change:height", height],
   ];
   for (const [event, fn] of subscriptions) model.on(event, fn);

@@ -58,7 +58,8 @@ function field(label: string, el: HTMLElement): HTMLElement {
 
 function createForm(ctx: PanelContext, ls: Listeners, state: InitsState): HTMLElement {
   const form = h("div", { class: "dld-ed-create" });
-  const name = h("input", { class: "dld-ed-input", placeholder: "name", "data-field": "name" });
+  if (state.items.some((it) => it.name === ctx.ui.fields.get("create:name"))) ctx.forgetFields("create:name"); // created
+  const name = ctx.field(ls, "create:name", "", "name");
   const dtypes: [string, string][] = state.dtypes.map((d) => [d, d]);
   const rerender = () => renderInitializers(ctx, ls, rootOf(form));
   const dtype = select(ls, dtypes, ctx.ui.createDtype, (v) => { ctx.ui.createDtype = v; rerender(); }, "", false);
@@ -68,7 +69,7 @@ function createForm(ctx: PanelContext, ls: Listeners, state: InitsState): HTMLEl
   form.append(field("Name", name), field("Type", dtype), field("Value from", mode));
   const inputs: Record<string, HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement> = {};
   const add = (key: string, label: string, placeholder: string, multiline = false) => {
-    const el = h(multiline ? "textarea" : "input", { class: "dld-ed-input", placeholder, "data-field": key }) as HTMLInputElement;
+    const el = ctx.field(ls, `create:${key}`, "", placeholder, multiline);
     inputs[key] = el; form.append(field(label, el));
   };
   const m = ctx.ui.createMode;

@@ -19,9 +19,9 @@ export function renderTensor(ctx: PanelContext, ls: Listeners, root: HTMLElement
       h("span", { class: "dld-ed-muted", "data-tensor-info": "", text: ` ${t.dtype} [${(t.shape ?? []).join(", ")}] — ${(t.size ?? 0).toLocaleString()} elements${t.external ? " — external" : ""}` })));
   if (t.external) {
     const ext = t.external;
-    const loc = h("input", { class: "dld-ed-input", value: ext.location, "data-field": "location" });
-    const off = h("input", { class: "dld-ed-input", value: String(ext.offset), "data-field": "offset" });
-    const len = h("input", { class: "dld-ed-input", value: ext.length === null ? "" : String(ext.length), "data-field": "length" });
+    const loc = ctx.field(ls, "tensor:location", ext.location);
+    const off = ctx.field(ls, "tensor:offset", String(ext.offset));
+    const len = ctx.field(ls, "tensor:length", ext.length === null ? "" : String(ext.length), "(the tensor's size)");
     part.append(h("div", { class: "dld-ed-sub", text: "External data (path relative to the model's folder)" }),
       row("file", loc), row("offset", off), row("length", len),
       h("div", { class: "dld-ed-bar" }, button(ls, "Apply", "Point the tensor at these bytes", () =>
@@ -37,7 +37,7 @@ export function renderTensor(ctx: PanelContext, ls: Listeners, root: HTMLElement
   } else {
     part.append(h("div", { class: "dld-ed-muted", text: `More than 10,000 elements: not editable as text; replace it from a .npy file.` }), ctx.errorBox("tensor"));
   }
-  const path = h("input", { class: "dld-ed-input", placeholder: "path/to/file.npy", "data-field": "npy" });
+  const path = ctx.field(ls, "tensor:npy", "", "path/to/file.npy");
   part.append(h("div", { class: "dld-ed-sub", text: "NumPy file (read and written by the kernel)" }),
     h("div", { class: "dld-ed-bar" }, path,
       button(ls, "Replace from .npy", "Load values (the type must match)", () => ctx.send({ kind: "tensor_load", path: path.value, key: "tensor" })),
@@ -54,9 +54,9 @@ export function renderTensor(ctx: PanelContext, ls: Listeners, root: HTMLElement
       targets.length ? null : h("span", { class: "dld-ed-muted", text: "Not available for external, bool or string tensors." })),
     ctx.errorBox("convert"));
   if (t.sparse) {
-    const sv = h("input", { class: "dld-ed-input", value: t.sparse.values, "data-field": "sparse-values" });
-    const si = h("input", { class: "dld-ed-input", value: t.sparse.indices, "data-field": "sparse-indices" });
-    const sd = h("input", { class: "dld-ed-input", value: t.sparse.dense_shape, "data-field": "sparse-shape" });
+    const sv = ctx.field(ls, "tensor:sparse-values", t.sparse.values);
+    const si = ctx.field(ls, "tensor:sparse-indices", t.sparse.indices);
+    const sd = ctx.field(ls, "tensor:sparse-shape", t.sparse.dense_shape);
     const details = h("details", { class: "dld-ed-defaults" }, h("summary", { text: "Sparse fields (non-zero values, linear indices, dense shape)" }),
       row("values", sv), row("indices", si), row("dense shape", sd),
       h("div", { class: "dld-ed-bar" }, button(ls, "Apply sparse", "Rebuild the tensor from these fields", () =>
