@@ -157,6 +157,7 @@ def add_node(
 ) -> str:
     what = f"Add {op_type}"
     domain = "" if domain == "ai.onnx" else domain
+    at = None if position is None else check_position(position, what)
     function = ctx.model.functions.get((domain, op_type, ""))
     if domain not in ctx.model.opset_imports and function is None:
         raise DocumentError(
@@ -195,8 +196,8 @@ def add_node(
     last = next(reversed(ctx.graph), None) if len(ctx.graph) else None
     do(gc.InsertNode(node, last))
     nid = ctx.ids.node_id(node)
-    if position is not None:
-        do(c.SetPositions(((nid, check_position(position, what)),)))
+    if at is not None:
+        do(c.SetPositions(((nid, at),)))
     return nid
 
 

@@ -57,6 +57,8 @@ def rename_value(ctx: Context, do: Do, value: ir.Value, new_name: str) -> None:
 def set_attribute(ctx: Context, do: Do, node_id: str, name: str, value: Any) -> None:
     what = f"Set attribute {name!r}"
     node = op_node(ctx, node_id, what)
+    if not isinstance(name, str) or not name.isidentifier():
+        raise DocumentError(what, "attribute names are identifiers.", "Pass the attribute's name, e.g. 'axis'.")
     sig = node_signature(ctx.model, node)
     spec = sig.attributes.get(name) if sig else None
     if sig is not None and spec is None and sig.function is None:
