@@ -11,6 +11,8 @@ export class Channel {
   /** Time from sending an intent to applying its patch, for the benchmark (last 200). */
   readonly roundTrips: number[] = [];
   private sentAt = new Map<number, number>();
+  /** Replies received so far (tests wait on it). */
+  replyCount = 0;
 
   constructor(private readonly model: AnyModel, private readonly toasts: Toasts) {}
 
@@ -23,6 +25,7 @@ export class Channel {
 
   /** Called for every reply: shows an error, resolves the waiting promise. */
   reply(message: Reply): void {
+    this.replyCount++;
     const started = this.sentAt.get(message.request);
     this.sentAt.delete(message.request);
     if (started !== undefined) {

@@ -54,6 +54,8 @@ export function render({ model, el }: RenderProps): () => void {
   const root = document.createElement("div");
   root.className = "dld-canvas";
   root.tabIndex = 0;
+  // JupyterLab's shortcuts (Ctrl+S saves the notebook, Delete cuts cells...) stay out while the canvas has focus.
+  root.setAttribute("data-lm-suppress-shortcuts", "true");
   root.style.height = String(model.get("height") || "600px");
   const stage = document.createElement("div");
   stage.className = "dld-stage";

@@ -28,6 +28,16 @@ export function installKeys(ctx: CanvasContext, quickAdd: QuickAdd): void {
       event.stopPropagation();
     }
   });
-  // Clicking the canvas focuses it so the shortcuts reach it.
-  ctx.listeners.dom(ctx.stage, "mousedown", () => ctx.root.focus({ preventScroll: true }));
+  // Clicking the canvas focuses it so the shortcuts reach it. The notebook focuses its own node on the same
+  // click (to activate the cell): take the focus back once that handler has run.
+  let timer = 0;
+  const focus = () => {
+    clearTimeout(timer);
+    timer = window.setTimeout(() => {
+      if (!ctx.root.contains(document.activeElement)) ctx.root.focus({ preventScroll: true });
+    }, 0);
+  };
+  ctx.listeners.dom(ctx.stage, "mousedown", focus, { capture: true });
+  ctx.listeners.dom(ctx.stage, "mouseup", focus, { capture: true });
+  ctx.listeners.add(() => clearTimeout(timer));
 }
