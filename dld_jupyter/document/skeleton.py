@@ -8,7 +8,7 @@ their data (shape tensors, axes, scales feed data propagation). Nodes are rename
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import ItemsView, Iterator, Mapping
 
 import onnx
 import onnx_ir as ir
@@ -196,6 +196,7 @@ class InferredTypes(Mapping[str, TypeInfo]):
         self._proto = proto
         self._index: dict[str, onnx.ValueInfoProto] | None = None
         self._types: dict[str, TypeInfo] = {}
+        self._by_bytes: dict[bytes, TypeInfo | None] = {}
         self._complete = False
 
     def _ensure_index(self) -> dict[str, onnx.ValueInfoProto]:
@@ -211,22 +212,35 @@ class InferredTypes(Mapping[str, TypeInfo]):
         return self._index
 
     def __getitem__(self, name: str) -> TypeInfo:
-        index = self._ensure_index()
         found = self._types.get(name)
         if found is None:
-            info = index[name]
-            typed = type_of(info.type)
-            if typed is None:
+            found = self._convert(name, self._ensure_index()[name])
+            if found is None:
                 raise KeyError(name)
-            found = self._types[name] = typed
+        return found
+
+    def _convert(self, name: str, info: onnx.ValueInfoProto) -> TypeInfo | None:
+        # Most values share a handful of types: one C-level serialization beats walking the message.
+        key = info.type.SerializeToString()
+        if key not in self._by_bytes:
+            self._by_bytes[key] = type_of(info.type)
+        typed = self._by_bytes[key]
+        if typed is None:
+            return None
+        found = self._types[name] = (typed[0], None if typed[1] is None else list(typed[1]))
         return found
 
     def _convert_all(self) -> dict[str, TypeInfo]:
         if not self._complete:
-            for name in list(self._ensure_index()):
-                self.get(name)
+            types = self._types
+            for name, info in self._ensure_index().items():
+                if name not in types:
+                    self._convert(name, info)
             self._complete = True
         return self._types
+
+    def items(self) -> ItemsView[str, TypeInfo]:
+        return self._convert_all().items()
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._convert_all())
