@@ -50,7 +50,7 @@ def extract_selection(doc: Document, node_ids: list[str], path: object = None) -
         onnx.checker.check_model(extracted)
     except Exception as error:  # onnx raises several types; the user needs the message
         raise DocumentError(what, f"the sub-model is not valid ONNX: {error}", "Run Check and fix the model.") from None
-    target = _target(doc, path)
+    target = _target(doc, path).resolve()
     onnx.save(extracted, target)
     return target
 

@@ -56,6 +56,7 @@ export function render({ model, el }: RenderProps): () => void {
   root.tabIndex = 0;
   // JupyterLab's shortcuts (Ctrl+S saves the notebook, Delete cuts cells...) stay out while the canvas has focus.
   root.setAttribute("data-lm-suppress-shortcuts", "true");
+  root.setAttribute("data-jp-suppress-context-menu", "true"); // our own menu, not the notebook's
   root.style.height = String(model.get("height") || "600px");
   const stage = document.createElement("div");
   stage.className = "dld-stage";
