@@ -291,10 +291,17 @@ def _structural_checks(model: ir.Model, collector: _Collector) -> None:
     functions = {(f.domain, f.name) for f in model.functions.values()}
     schemas = _SchemaCache(model)
     with_subgraphs = collector.skeleton.with_subgraphs  # their nodes are reported on the outer node
+    unnamed = sum(1 for node in nodes if not node.name)
+    if unnamed > _UNNAMED_LISTED:  # exporters often name nothing: one summary line, not thousands
+        message = f"{unnamed} nodes have no name; the first {_UNNAMED_LISTED} are listed."
+        collector.add("info", message, None, "Name them to tell them apart in the layer explorer.", "structure")
+    listed = 0
     for index, node in enumerate(nodes):
         name, outputs = node.name, node.outputs
         if not name:
-            collector.add("warning", f"{label(index)} has no name.", index, _RENAME_HINT, "structure")
+            if listed < _UNNAMED_LISTED:
+                listed += 1
+                collector.add("info", f"{label(index)} has no name.", index, _RENAME_HINT, "structure")
         elif names[name] > 1:
             message = f"Node name '{name}' is used by {names[name]} nodes."
             collector.add("error", message, index, _RENAME_HINT, "structure")
@@ -321,6 +328,7 @@ def _subgraph_nodes(node: ir.Node) -> Iterator[ir.Node]:
             yield from ir.traversal.RecursiveGraphIterator(graph)
 
 
+_UNNAMED_LISTED = 100
 _RENAME_HINT = "Rename the node: names must be unique, valid C90 identifiers."
 
 

@@ -120,12 +120,20 @@ def test_duplicate_node_names_flag_every_holder() -> None:
     assert all(d.severity == "error" and "unique" in d.fix_hint for d in duplicates)
 
 
-def test_empty_name_is_a_warning_with_a_readable_label() -> None:
+def test_empty_name_is_an_info_with_a_readable_label() -> None:
     nodes = [helper.make_node("Relu", ["X"], ["Y"])]
     result, _ = _check(_model(nodes, [X], [helper.make_tensor_value_info("Y", TensorProto.FLOAT, None)]))
-    (warning,) = result.diagnostics
-    assert warning.severity == "warning" and warning.node_id == "n0"
-    assert "Relu #0 has no name" in warning.message
+    (info,) = result.diagnostics
+    assert info.severity == "info" and info.node_id == "n0"
+    assert "Relu #0 has no name" in info.message
+
+
+def test_thousands_of_unnamed_nodes_give_a_summary_and_a_bounded_list() -> None:
+    nodes = [helper.make_node("Relu", [f"t{i}"], [f"t{i + 1}"]) for i in range(500)]
+    inputs = [helper.make_tensor_value_info("t0", TensorProto.FLOAT, [2])]
+    result, _ = _check(_model(nodes, inputs, [helper.make_tensor_value_info("t500", TensorProto.FLOAT, [2])]))
+    assert len(result.diagnostics) == 101
+    assert "500 nodes have no name" in result.diagnostics[0].message
 
 
 def test_duplicate_value_names_are_an_ssa_error_on_the_producer() -> None:
