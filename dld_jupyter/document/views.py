@@ -85,6 +85,13 @@ class ReadModel:
     ) -> None:
         self.model, self.graph, self.ids = model, model.graph, ids
         self.positions, self.inferred = positions, inferred
+        self._signatures: dict[tuple[str, str, str, int | None], Signature | None] = {}
+
+    def signature(self, node: ir.Node) -> Signature | None:
+        key = (node.domain, node.op_type, node.overload, node.version)
+        if key not in self._signatures:
+            self._signatures[key] = node_signature(self.model, node)
+        return self._signatures[key]
 
     def _type(self, value: ir.Value | None) -> tuple[str | None, list[int | str] | None]:
         if value is None:
@@ -140,7 +147,7 @@ class ReadModel:
         return out
 
     def op_node(self, node: ir.Node) -> NodeView:
-        sig: Signature | None = node_signature(self.model, node)
+        sig = self.signature(node)
         nid = self.ids.node_id(node)
         attributes, subgraphs = attribute_values(node)
         name = node.name or ""
@@ -242,6 +249,8 @@ def attribute_values(node: ir.Node) -> tuple[dict[str, object], list[str]]:
     """Set attributes as Python values (tensors as numpy arrays, graphs as ir.Graph) and subgraph names."""
     values: dict[str, object] = {}
     subgraphs: list[str] = []
+    if not node.attributes:
+        return values, subgraphs
     for name, attr in node.attributes.items():
         if attr.is_ref():
             values[name] = f"@{attr.ref_attr_name}"
