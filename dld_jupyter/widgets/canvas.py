@@ -211,5 +211,7 @@ class GraphCanvas(anywidget.AnyWidget):
         tmp.replace(target)  # atomic: a reader never sees half an image
 
     def close(self) -> None:
-        self._unsubscribe()
+        unsubscribe = getattr(self, "_unsubscribe", None)  # absent when __init__ refused its arguments
+        if unsubscribe is not None:
+            unsubscribe()
         super().close()

@@ -60,7 +60,7 @@ def version(page: Page) -> int:
 def intent(page: Page, action: str, args: dict[str, Any]) -> dict[str, Any]:
     """Send an intent the way the editor panels do (through the canvas channel) and return the kernel's reply."""
     return dict(page.evaluate(
-        f"async ([a, args]) => {{ const stage = ({STAGE})(); const r = await stage._dld.channel.intent(a, args); return r; }}",
+        f"async ([a, args]) => {{ const stage = ({STAGE})(); return await stage._dld.channel.intent(a, args); }}",
         [action, args],
     ))
 
@@ -122,7 +122,8 @@ def test_edit_undo_redo_save_reopen(jupyter: JupyterServer, page: Page) -> None:
 
     # Connect by dragging from a free output terminal (Relu of the stem) to the Conv's X input, with the mouse.
     relu = node_by(page, "op_type", "Relu")
-    cy_eval(page, "cy.zoom(1); cy.center(cy.getElementById(arg[0])); cy.getElementById(arg[1]).position({x: cy.getElementById(arg[0]).position().x + 260, y: cy.getElementById(arg[0]).position().y + 120});", [relu, conv])
+    cy_eval(page, """const a = cy.getElementById(arg[0]); cy.zoom(1); cy.center(a);
+        cy.getElementById(arg[1]).position({x: a.position().x + 260, y: a.position().y + 120});""", [relu, conv])
     page.wait_for_timeout(200)
     src = rendered(page, relu)
     dst = rendered(page, conv)
@@ -149,7 +150,9 @@ def test_edit_undo_redo_save_reopen(jupyter: JupyterServer, page: Page) -> None:
     screenshot(page, "canvas_error_toast")
 
     # Delete a link with a click and the Delete key.
-    victim = cy_eval(page, "return cy.edges().filter(e => !e.source().id().startsWith('i') && e.target().id() !== arg)[3].id();", conv)
+    victim = cy_eval(
+        page, "return cy.edges().filter(e => !e.source().id().startsWith('i') && e.target().id() !== arg)[3].id();",
+        conv)
     cy_eval(page, "cy.elements().unselect(); cy.getElementById(arg).select();", victim)
     page.locator(".dld-canvas").focus()
     press_and_wait(page, "Delete")
