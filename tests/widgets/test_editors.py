@@ -379,3 +379,16 @@ def test_attribute_text_raises_only_literal_errors(text: str, type_name: str) ->
         from_text(text, type_name)
     except LiteralError as exc:
         assert 0 <= exc.position <= len(text)
+
+
+def test_list_attribute_in_the_tensor_editor(doc: Document) -> None:
+    p = panels(doc)
+    conv = ids(doc)["conv1"]
+    p.selection = [conv]
+    p.handle({"kind": "set_attr", "name": "pads", "text": "[1, 1, 1, 1]", "key": "attr:pads"})
+    p.handle({"kind": "open_tensor", "node_id": conv, "attribute": "pads"})
+    assert p.tensor["text"] == "[1, 1, 1, 1]" and p.tensor["targets"] == []
+    assert p.handle({"kind": "tensor_set", "text": "[0, 0, 2, 2]", "key": "tensor"})
+    assert doc.node(conv).attributes["pads"] == [0, 0, 2, 2]
+    assert not p.handle({"kind": "tensor_set", "text": "[[0, 0], [2, 2]]", "key": "tensor"})
+    assert doc.node(conv).attributes["pads"] == [0, 0, 2, 2]

@@ -49,6 +49,8 @@ def _tensor(doc: Document, target: Target) -> tuple[str, ir.TensorProtocol | Non
     assert target.node_id is not None and target.attribute is not None
     node = doc.node(target.node_id)
     array = node.attributes.get(target.attribute)
+    if isinstance(array, list) and array and all(isinstance(x, int | float | str) for x in array):
+        array = np.asarray(array)  # INTS/FLOATS/STRINGS open as a 1-D tensor (seed: "any tensor/list parameter")
     if not isinstance(array, np.ndarray):
         return "", None, None
     return f"{node.name}.{target.attribute}", None, array
@@ -70,6 +72,10 @@ def view(doc: Document, target: Target | None) -> dict[str, Any]:
         assert array is not None
         dtype, shape = ir.DataType.from_numpy(array.dtype), list(array.shape)
     size = int(np.prod(shape)) if shape else 1
+    is_list = target.attribute is not None and not isinstance(
+        doc.node(str(target.node_id)).attributes.get(target.attribute), np.ndarray
+    )
+    convertible_here = not external and not is_list  # a list attribute's element type is fixed by the schema
     editable = size <= MAX_EDIT_ELEMENTS
     out: dict[str, Any] = {
         "open": True,
@@ -82,7 +88,7 @@ def view(doc: Document, target: Target | None) -> dict[str, Any]:
         "external": None,
         "text": "",
         "sparse": None,
-        "targets": [t.name.lower() for t in conversion_targets(dtype)] if not external else [],
+        "targets": [t.name.lower() for t in conversion_targets(dtype)] if convertible_here else [],
         "is_initializer": target.value_id is not None,
     }
     if isinstance(tensor, ir.ExternalTensor):

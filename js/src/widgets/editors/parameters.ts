@@ -21,7 +21,7 @@ function attributeRow(ctx: PanelContext, ls: Listeners, row: AttributeRow, state
   if (row.set && !row.required) {
     tools.append(button(ls, "⟲", "Revert to the default value", () => ctx.send({ kind: "reset_attr", name: row.name, key }), "dld-ed-revert"));
   }
-  if (row.type === "TENSOR" && row.set && state.ids.length === 1) {
+  if (row.list && row.set && !row.mixed && state.ids.length === 1) {
     tools.append(button(ls, "↗", "Open in the tensor editor", () =>
       ctx.send({ kind: "open_tensor", node_id: state.ids[0], attribute: row.name })));
   }
