@@ -249,3 +249,31 @@ def _export_cell(page: Page, jupyter: JupyterServer) -> None:
         const kernel = nb.sessionContext.session.kernel;
         const code = "d.export('canvas_export.png', grid=True)\\nd.export('canvas_export.svg')";
         await kernel.requestExecute({code}).done; }""")
+
+
+def test_large_model_opens_collapsed_expands_and_focuses(jupyter: JupyterServer, page: Page) -> None:
+    from tests.models import transformer_like
+
+    onnx.save(transformer_like(layers=195), jupyter.root_dir / "llama7k.onnx")
+    open_model(page, jupyter, "canvas_large.ipynb", "llama7k.onnx")
+    groups = cy_eval(page, "return cy.nodes('.group').map(n => n.id());")
+    assert 5 <= len(groups) <= 60 and cy_eval(page, "return cy.nodes().length;") < 80
+    screenshot(page, "canvas_large_collapsed")
+    # Double-click a group: the kernel answers with a patch that expands it in place.
+    first = groups[0]
+    pos = rendered(page, first)
+    before = replies(page)
+    page.mouse.dblclick(pos["x"], pos["y"])
+    wait_replies(page, before)
+    assert cy_eval(page, "return cy.getElementById(arg).isParent();", first)
+    cy_eval(page, "cy.fit(cy.getElementById(arg), 20);", first)
+    screenshot(page, "canvas_large_expanded")
+    # Focus a node deep inside a collapsed group (what the layer explorer and report links do).
+    page.evaluate("""async () => {
+        const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+        await kernel.requestExecute({code: "d.focus('/layers.150/attn/Softmax_' + str(next(int(n.name.rsplit('_', 1)[1]) for n in d.document.nodes() if n.name.startswith('/layers.150/attn/Softmax'))))"}).done; }""")
+    page.wait_for_function(
+        "() => { const cy = document.querySelector('.dld-stage')._cyreg.cy;"
+        " return cy.nodes(':selected').some(n => (n.data('label') || '').includes('Softmax')); }", timeout=20_000)
+    page.wait_for_timeout(400)
+    screenshot(page, "canvas_large_focused")
