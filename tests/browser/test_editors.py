@@ -184,6 +184,13 @@ def test_editor_panels(jupyter: JupyterServer, page: Page) -> None:
     tab(page, "initializers")
     page.locator(f"{PANELS} .dld-ed-bar button", has_text="Create Initializer").click()
     form = page.locator(f"{PANELS} .dld-ed-create")
+    form.locator('[data-field="name"]').fill("L")
+    form.locator('[data-field="text"]').fill("[[1, 2], [3]]")
+    form.locator("button", has_text="Create").click()
+    page.wait_for_selector(f"{PANELS} .dld-ed-create .dld-ed-caret")
+    assert form.locator('[data-field="text"]').input_value() == "[[1, 2], [3]]"  # kept for fixing
+    assert page.locator(f'{PANELS} tr[data-init="L"]').count() == 0
+    screenshot(page, "editors_create_error", PANELS)
     form.locator('[data-field="mode"]').select_option("npy")
     form.locator('[data-field="name"]').fill("B_new")
     form.locator('[data-field="path"]').fill("bias.npy")
