@@ -337,15 +337,16 @@ class _SchemaCache:
 
     def __init__(self, model: ir.Model) -> None:
         self.model = model
-        self._found: dict[tuple[str, str], tuple[OpSchemaInfo | None, int]] = {}
+        self._found: dict[tuple[str, str], tuple[OpSchemaInfo | None, tuple[int, ...]]] = {}
 
-    def lookup(self, domain: str, op_type: str) -> tuple[OpSchemaInfo | None, int]:
+    def lookup(self, domain: str, op_type: str) -> tuple[OpSchemaInfo | None, tuple[int, ...]]:
+        """The schema in force, and the indexes of the inputs it requires."""
         key = (domain, op_type)
         if key not in self._found:
             version = self.model.opset_imports.get(domain)
             schema = registry.get(op_type, domain, version) if version is not None else None
-            required = [i + 1 for i, p in enumerate(schema.inputs) if not p.optional] if schema else []
-            self._found[key] = (schema, max(required, default=0))
+            required = tuple(i for i, p in enumerate(schema.inputs) if not p.optional) if schema else ()
+            self._found[key] = (schema, required)
         return self._found[key]
 
     def check(self, node: ir.Node, index: int, collector: _Collector, label: str = "") -> None:
@@ -353,7 +354,9 @@ class _SchemaCache:
         domain = "" if node.domain == "ai.onnx" else node.domain
         schema, required = self.lookup(domain, node.op_type)
         inputs = node.inputs
-        if schema is not None and len(inputs) >= required and None not in inputs[:required]:
+        count = len(inputs)
+        missing = [i for i in required if i >= count or inputs[i] is None]
+        if schema is not None and not missing:
             return  # the common case: everything it needs is connected
         label = label or collector.skeleton.label(index)
         collector.flagged.add(index)
@@ -361,12 +364,8 @@ class _SchemaCache:
             severity, message, hint = _unknown_op(self.model, domain, node.op_type, label)
             collector.add(severity, message, index, hint, "structure")
             return
-        missing = [
-            f"{i} ({param.name})"
-            for i, param in enumerate(schema.inputs)
-            if not param.optional and (i >= len(inputs) or inputs[i] is None)
-        ]
-        message = f"{label}: These mandatory inputs are not connected: {', '.join(missing)}"
+        listed = ", ".join(f"{i} ({schema.inputs[i].name})" for i in missing)
+        message = f"{label}: These mandatory inputs are not connected: {listed}"
         collector.add("error", message, index, "Connect each listed input terminal.", "structure")
 
 

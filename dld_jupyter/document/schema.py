@@ -109,10 +109,12 @@ def _formal(param: Any) -> FormalParam:
     homogeneous = getattr(param, "is_homogeneous", None)
     if homogeneous is None:
         homogeneous = param.isHomogeneous
+    # A variadic that may receive nothing (SequenceMap's additional_inputs) is optional for the user.
+    empty_variadic = option == "Variadic" and getattr(param, "min_arity", 1) == 0
     return FormalParam(
         name=param.name,
         types=tuple(sorted(param.types)),
-        optional=option == "Optional",
+        optional=option == "Optional" or empty_variadic,
         variadic=option == "Variadic",
         homogeneous=bool(homogeneous),
         doc=param.description or "",

@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import onnx
 import onnx_ir as ir
+import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 from dld_jupyter.document import checks
@@ -441,3 +442,23 @@ def test_an_unexpected_failure_is_a_diagnostic() -> None:
     model = _model(nodes, [X], [helper.make_tensor_value_info("Y", TensorProto.FLOAT, [1, 1, 1, 1])])
     (diagnostic,) = check_model(model, broken_ids).diagnostics
     assert diagnostic.severity == "error" and "ids unavailable" in diagnostic.message
+
+
+@pytest.mark.slow
+def test_every_onnx_backend_node_model_checks_like_onnx_itself() -> None:
+    """~1,900 models built by onnx's own test suite: what onnx accepts gets no error, nothing crashes."""
+    from onnx.backend.test.loader import load_node_model_tests
+
+    disagreements = []
+    for case in load_node_model_tests():
+        model = case.model
+        assert model is not None
+        try:
+            onnx.checker.check_model(model)
+            onnx.shape_inference.infer_shapes(model, check_type=True, strict_mode=True, data_prop=True)
+        except Exception:
+            continue  # onnx itself rejects it: nothing to compare
+        result = check_model(ir.from_proto(model))
+        if _errors(result):
+            disagreements.append((case.name, _errors(result)[0].message))
+    assert disagreements == []
