@@ -98,7 +98,10 @@ def export_csv_matches(page: Page, report: Report) -> None:
 
 def zoom_from_row(page: Page, report: Report, position: int) -> None:
     # Rows are virtualized: scroll the table (rows are 22 px, inference order) until the row exists.
-    page.evaluate("p => { document.querySelector('.dld-report .dld-vt').scrollTop = Math.max(0, p * 22 - 60); }", position)
+    page.evaluate(
+        "p => { document.querySelector('.dld-report .dld-vt').scrollTop = Math.max(0, p * 22 - 60); }",
+        position,
+    )
     row(page, position).wait_for()
     row(page, position).locator(".dld-vt-td").nth(2).dblclick()
     timeline = page.locator(".dld-report .dld-r-timeline").first
@@ -112,7 +115,8 @@ def zoom_from_row(page: Page, report: Report, position: int) -> None:
 
 def test_ort_report(jupyter: JupyterServer, page: Page, ort_reports: dict[str, Path]) -> None:
     report = load_report(ort_reports["opt"])
-    show(page, jupyter, "report_ort.ipynb", [f"import dld_jupyter as dld\nv = dld.report({str(ort_reports['opt'])!r})\nv"])
+    cell = f"import dld_jupyter as dld\nv = dld.report({str(ort_reports['opt'])!r})\nv"
+    show(page, jupyter, "report_ort.ipynb", [cell])
     screenshot(page, "report_ort_open")
     filter_select_summarize(page, report, "RELU", [0, 2, 4])
     screenshot(page, "report_ort_selection", ".dld-report")
@@ -172,8 +176,10 @@ def test_compare_optimized_and_not(jupyter: JupyterServer, page: Page, ort_repor
         page,
         jupyter,
         "report_compare.ipynb",
-        [f"import dld_jupyter as dld\nfrom dld_jupyter.widgets.report_viewer import compare_reports\n"
-         f"v = compare_reports({a!r}, {b!r}, labels=['optimized', 'not optimized'])\nv"],
+        [
+            f"import dld_jupyter as dld\nfrom dld_jupyter.widgets.report_viewer import compare_reports\n"
+            f"v = compare_reports({a!r}, {b!r}, labels=['optimized', 'not optimized'])\nv"
+        ],
     )
     summary = page.locator(".dld-report .dld-r-cmp-summary")
     expect(summary.locator("tr")).to_have_count(3)
