@@ -392,3 +392,15 @@ def test_list_attribute_in_the_tensor_editor(doc: Document) -> None:
     assert doc.node(conv).attributes["pads"] == [0, 0, 2, 2]
     assert not p.handle({"kind": "tensor_set", "text": "[[0, 0], [2, 2]]", "key": "tensor"})
     assert doc.node(conv).attributes["pads"] == [0, 0, 2, 2]
+
+
+def test_element_type_attributes_offer_a_type_menu(doc: Document) -> None:
+    cast = doc.add_node("Cast", name="cast")
+    p = panels(doc)
+    p.selection = [cast]
+    to = next(r for r in p.params["attributes"] if r["name"] == "to")
+    assert to["required"] and ["10", "float16"] in to["choices"]
+    assert p.handle({"kind": "set_attr", "name": "to", "text": "10", "key": "attr:to"})
+    assert doc.node(cast).attributes["to"] == 10
+    saturate = next(r for r in p.params["defaults"] if r["name"] == "saturate")
+    assert saturate["choices"] is None

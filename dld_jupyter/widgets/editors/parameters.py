@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import onnx_ir as ir
+
 from dld_jupyter.document import Document, DocumentError
 from dld_jupyter.document.metadata import POSITIONS_KEY
 from dld_jupyter.document.schema import AttributeInfo, OpSchemaInfo, registry
@@ -16,6 +18,8 @@ from dld_jupyter.document.schema import AttributeInfo, OpSchemaInfo, registry
 from .attribute_text import EDITABLE, from_text, to_text
 from .edit_error import EditError, as_edit_error
 
+DTYPE_NAMES = frozenset({"to", "dtype", "output_dtype", "output_datatype"})
+DTYPE_CHOICES = [[str(int(t)), t.name.lower()] for t in ir.DataType if t != ir.DataType.UNDEFINED]
 MODEL_TEXT_FIELDS = ("producer_name", "producer_version", "domain", "doc_string", "graph_name", "graph_doc_string")
 
 
@@ -51,7 +55,15 @@ def _attribute_row(info: AttributeInfo, values: list[Any], set_flags: list[bool]
         "editable": info.type in EDITABLE,
         "list": info.type in ("INTS", "FLOATS", "STRINGS", "TENSOR"),
         "doc": info.doc,
+        "choices": DTYPE_CHOICES if is_dtype_attribute(info) else None,
     }
+
+
+def is_dtype_attribute(info: AttributeInfo) -> bool:
+    """INT attributes holding an element type (Cast.to, RandomNormal.dtype, ...): edited with a type menu."""
+    if info.type != "INT":
+        return False
+    return info.name in DTYPE_NAMES or "DataType" in info.doc or "TensorProto" in info.doc
 
 
 def documentation(schema: OpSchemaInfo) -> str:

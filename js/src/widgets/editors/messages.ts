@@ -4,7 +4,7 @@ export interface FieldError { message: string; excerpt: string; caret: number }
 
 export interface AttributeRow {
   name: string; type: string; required: boolean; set: boolean; mixed: boolean; text: string;
-  default_text: string; editable: boolean; list: boolean; doc: string;
+  default_text: string; editable: boolean; list: boolean; doc: string; choices: [string, string][] | null;
 }
 
 export interface ModelInfo {

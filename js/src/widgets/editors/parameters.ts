@@ -8,7 +8,16 @@ function attributeRow(ctx: PanelContext, ls: Listeners, row: AttributeRow, state
   const label = h("label", { class: "dld-ed-label", title: row.doc, text: row.name },
     h("span", { class: "dld-ed-type", text: row.type.toLowerCase() }));
   let control: HTMLElement;
-  if (!row.editable) {
+  if (row.editable && row.choices) {
+    const named = (code: string) => row.choices?.find(([c]) => c === code)?.[1] ?? code;
+    const select = h("select", { class: "dld-ed-select", "data-key": key, title: row.doc });
+    const unset = row.mixed ? "(different values)" : row.default_text ? `default: ${named(row.default_text)}` : "(unset)";
+    select.append(h("option", { value: "", text: unset, disabled: true }));
+    for (const [code, name] of row.choices) select.append(h("option", { value: code, text: name }));
+    select.value = row.set && !row.mixed ? row.text : "";
+    ls.on(select, "change", () => ctx.commit(key, select.value, { kind: "set_attr", name: row.name, text: select.value }));
+    control = select;
+  } else if (!row.editable) {
     control = h("span", { class: "dld-ed-readonly", text: row.text || row.default_text || "(not editable here)" });
   } else {
     const value = row.set ? row.text : "";
