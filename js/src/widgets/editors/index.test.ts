@@ -14,7 +14,10 @@ class FakeModel {
       doc: "The convolution operator", attributes: [
         { name: "strides", type: "INTS", required: false, set: true, mixed: false, text: "[2, 2]", default_text: "", editable: true, list: true, doc: "" },
       ],
-      defaults: [{ name: "group", type: "INT", required: false, set: false, mixed: false, text: "", default_text: "1", editable: true, list: false, doc: "" }],
+      defaults: [
+        { name: "group", type: "INT", required: false, set: false, mixed: false, text: "", default_text: "1", editable: true, list: false, doc: "", choices: null },
+        { name: "to", type: "INT", required: false, set: false, mixed: false, text: "", default_text: "1", editable: true, list: false, doc: "", choices: [["1", "float"], ["10", "float16"]] },
+      ],
     },
     inits: {
       items: [{ id: "v1", name: "W", dtype: "float", shape: [4, 3], size: 12, external: false, location: null, users: 1 }],
@@ -72,6 +75,11 @@ describe("editor panels lifecycle", () => {
     input.value = "2";
     input.dispatchEvent(new Event("change"));
     expect(model.sent.at(-1)).toMatchObject({ kind: "set_attr", name: "group", text: "2", key: "attr:group" });
+    const menu = el.querySelector<HTMLSelectElement>('select[data-key="attr:to"]')!;
+    expect(menu.options[0].textContent).toBe("default: float");
+    menu.value = "10";
+    menu.dispatchEvent(new Event("change"));
+    expect(model.sent.at(-1)).toMatchObject({ kind: "set_attr", name: "to", text: "10" });
     el.querySelector<HTMLElement>(".dld-ed-check")!.dispatchEvent(new MouseEvent("dblclick"));
     expect(model.sent.at(-1)).toEqual({ kind: "focus", node_id: "n0" });
     model.set("tab", "initializers");
