@@ -11,7 +11,7 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import onnx
@@ -228,12 +228,7 @@ class SchemaRegistry:
         """The newest opset version known for `domain` (the installed onnx's for the default domain)."""
         if _DOMAIN_ALIASES.get(domain, domain) == "":
             return int(onnx.defs.onnx_opset_version())
-        versions = [v[-1] for (d, _), v in self._ensure_versions() if d == domain]
-        return max(versions, default=0)
-
-    def _ensure_versions(self) -> Iterable[tuple[tuple[str, str], list[int]]]:
-        self._ensure()
-        return self._versions.items()
+        return max((s[-1].since_version for (d, _), s in self._ensure().items() if d == domain), default=0)
 
     def __len__(self) -> int:
         return sum(len(v) for v in self._ensure().values())
