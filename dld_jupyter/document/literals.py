@@ -234,15 +234,29 @@ def _scalar_text(value: Any) -> str:
         return "nan"
     if math.isinf(number):
         return "inf" if number > 0 else "-inf"
+    if isinstance(
+        value, np.float16 | np.float32
+    ):  # shortest text that gives back this float16/32 (0.1, not 0.10000000149)
+        if number == 0 or 1e-4 <= abs(number) < 1e16:
+            return np.format_float_positional(value, unique=True, trim="0")
+        return np.format_float_scientific(value, unique=True, trim="0")
     return repr(number)
 
 
 def format_literal(value: Any) -> str:
     """The literal text of a scalar, a (nested) list or a numpy array; parses back to the same values."""
     if isinstance(value, np.ndarray):
-        if value.dtype.kind in "fc" or value.dtype.kind == "V":  # float16/bfloat16 print through float64
-            value = value.astype(np.float64) if value.dtype.kind != "c" else value
+        if value.dtype.kind == "V":  # bfloat16, float8 (ml_dtypes) print exactly through float64
+            value = value.astype(np.float64)
+        if value.dtype in (np.float16, np.float32):
+            return _array_text(value)
         value = value.tolist()
     if isinstance(value, list | tuple):
         return "[" + ", ".join(format_literal(item) for item in value) + "]"
     return _scalar_text(value)
+
+
+def _array_text(array: np.ndarray) -> str:
+    if array.ndim == 0:
+        return _scalar_text(array[()])
+    return "[" + ", ".join(_array_text(item) for item in array) + "]"

@@ -129,10 +129,23 @@ def test_round_trip(value: object) -> None:
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.lists(st.floats(width=16, allow_nan=False), min_size=1, max_size=6))
+@given(st.lists(st.floats(width=16), min_size=1, max_size=6))
 def test_float16_round_trip(values: list[float]) -> None:
     array = np.array(values, dtype=np.float16)
-    assert np.array_equal(parse_array(format_literal(array), np.float16), array)
+    assert np.array_equal(parse_array(format_literal(array), np.float16), array, equal_nan=True)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.floats(width=32), min_size=1, max_size=6))
+def test_float32_round_trip(values: list[float]) -> None:
+    array = np.array(values, dtype=np.float32)
+    assert np.array_equal(parse_array(format_literal(array), np.float32), array, equal_nan=True)
+
+
+def test_float32_prints_shortest() -> None:
+    assert format_literal(np.array([0.1, 1.0, 1e30, -2.5e-7], np.float32)) == "[0.1, 1.0, 1.0e+30, -2.5e-07]"
+    assert format_literal(np.array([[0.1]], np.float16)) == "[[0.1]]"
+    assert format_literal(np.float32(3.0)) == "3.0"
 
 
 _alphabet = st.sampled_from(list("[],'\\ -+.eE0123456789truefalsnix\"@\n\t"))
