@@ -214,8 +214,14 @@ def _cast(parsed: _Parsed, dtype: Any) -> np.ndarray:
         bad = next((x for x in flat if not info.min <= x <= info.max), None)
         if bad is not None:
             raise ValueError(f"{bad} is outside {info.min}..{info.max}")
-    if parsed.kind == "int" and target.kind == "f":
-        return np.array(np.array(parsed.value, dtype=np.float64), dtype=target)
+    if target.kind == "f" and parsed.kind in ("int", "float"):
+        wide = np.array(parsed.value, dtype=np.float64)
+        with np.errstate(over="ignore"):
+            out = wide.astype(target)
+        overflow = np.isfinite(wide) & ~np.isfinite(out)
+        if overflow.any():  # a typed 70000 for float16 is a mistake, not infinity
+            raise ValueError(f"{wide[overflow].flat[0]:g} is outside the range of {target.name}")
+        return out
     return np.array(parsed.value, dtype=target)
 
 

@@ -95,6 +95,8 @@ def test_parse_array_types() -> None:
         parse_array("[1.5]", np.int32)
     with pytest.raises(LiteralError, match="outside"):
         parse_array("[300]", np.uint8)
+    with pytest.raises(LiteralError, match="range of float16"):
+        parse_array("[1.5, 70000]", np.float16)
 
 
 _scalars = st.one_of(
