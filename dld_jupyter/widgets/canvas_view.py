@@ -53,6 +53,7 @@ class CanvasView:
         self.sent_edges: dict[str, EdgeData] = {}
         self.sent_pos: dict[str, Point] = {}
         self.layout_pos: dict[str, Point] = {}
+        self.doc_pos: dict[str, tuple[float, float]] = {}
         self.rebuild()
 
     # ------------------------------------------------------------ structure
@@ -143,11 +144,11 @@ class CanvasView:
         leaves = [n for n in self.order if self.vis(n) == n]
         if len(leaves) > len(self.order) // 3:  # many: one batch read is cheaper than one view per node
             views = {v.id: v for v in self.doc.nodes()}
-            for n in leaves:
-                nodes[n] = self.node_data(n, views[n])
         else:
-            for n in leaves:
-                nodes[n] = self.node_data(n)
+            views = {n: self.doc.node(n) for n in leaves}
+        self.doc_pos = {n: views[n].position for n in leaves if views[n].position is not None}
+        for n in leaves:
+            nodes[n] = self.node_data(n, views[n])
         edges: dict[str, EdgeData] = {}
         for edge_id in self.edges:
             found = self.visible_edge(edge_id)
@@ -159,9 +160,9 @@ class CanvasView:
     def positions(self, nodes: dict[str, NodeData], edges: dict[str, EdgeData], relayout: bool) -> dict[str, Point]:
         if self.grouped:
             return self._group_positions(nodes, edges)
-        doc_pos = {n.id: n.position for n in self.doc.nodes() if n.position is not None} if relayout else {}
+        doc_pos = self.doc_pos if relayout else {}
         missing = [n for n in nodes if n not in doc_pos and n not in self.layout_pos]
-        if missing or relayout:
+        if missing:
             sizes = {n: (d["width"], d["height"]) for n, d in nodes.items()}
             self.layout_pos = sugiyama_layout(list(nodes), [(e["source"], e["target"]) for e in edges.values()], sizes)
         return {n: doc_pos.get(n) or self.layout_pos.get(n, (0.0, 0.0)) for n in nodes}

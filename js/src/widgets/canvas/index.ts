@@ -36,7 +36,7 @@ function makeCy(stage: HTMLElement, count: number): Core {
   const large = count > LARGE;
   return cytoscape({
     container: stage,
-    style: stylesheet(),
+    style: stylesheet(large),
     layout: { name: "preset" }, // positions come from the kernel
     boxSelectionEnabled: true,
     selectionType: "additive",

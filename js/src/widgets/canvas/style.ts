@@ -4,8 +4,8 @@ import type { StylesheetJson } from "cytoscape";
 // Functions read per-element data: cytoscape caches the result until the data changes.
 const end = (key: string) => (ele: { data: (k: string) => string }) => ele.data(key);
 
-export function stylesheet(): StylesheetJson {
-  return [
+export function stylesheet(large = false): StylesheetJson {
+  const sheet = [
     {
       selector: "node",
       style: {
@@ -66,5 +66,11 @@ export function stylesheet(): StylesheetJson {
       },
     },
     { selector: "edge:selected", style: { width: 3, "line-color": "#f59e0b", "target-arrow-color": "#f59e0b" } },
-  ] as StylesheetJson;
+  ];
+  if (large) {
+    // Thousands of elements: haystack links (cytoscape's cheapest) from node centre to node centre; terminals
+    // still show on the overlay when zoomed in.
+    sheet.push({ selector: "edge", style: { "curve-style": "haystack", "haystack-radius": 0, "target-arrow-shape": "none" } as never });
+  }
+  return sheet as StylesheetJson;
 }
