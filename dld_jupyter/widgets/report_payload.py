@@ -3,7 +3,8 @@
 Text travels as JSON; every number travels in one little-endian Float64 buffer (`ReportViewer.data`), and the JSON
 holds `[offset, length]` references into it (in elements, not bytes). Repeated text columns (type, precision,
 provider, dimensions) are dictionary-encoded: a list of distinct values plus a code per layer in the buffer.
-So 5,000 layers cost ~0.5 MB of binary plus their names, and the browser reads columns without parsing numbers.
+Per-layer text (names, ONNX node lists) is one string joined with the ASCII unit/record separators: ipywidgets
+walks every list of the state looking for buffers, and 5,000 small lists cost more than the rest of the payload.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ class Packer:
 
     def add(self, values: Iterable[float]) -> Ref:
         start = len(self._values)
-        self._values.extend(values)
+        self._values.extend(values if isinstance(values, array) else array("d", list(values)))
         return [start, len(self._values) - start]
 
     def to_bytes(self) -> bytes:
@@ -42,11 +43,32 @@ class Packer:
         return values.tobytes()
 
 
+UNIT, RECORD = "\x1f", "\x1e"  # separators that never occur in ONNX or TensorRT names
+
+
+def joined(texts: Iterable[str]) -> str:
+    return UNIT.join(texts)
+
+
 def _codes(packer: Packer, texts: Sequence[str]) -> dict[str, Any]:
     """Dictionary encoding: distinct values in first-seen order (the selection summary's tie order) + codes."""
     index: dict[str, int] = {}
-    codes = [index.setdefault(text, len(index)) for text in texts]
+    codes = array("d", [index.setdefault(text, len(index)) for text in texts])
     return {"values": list(index), "codes": packer.add(codes)}
+
+
+def _dims(layers: Sequence[Any], attribute: str) -> list[str]:
+    """format_dims per layer, computed once per distinct shape (layers repeat a few shapes many times)."""
+    seen: dict[str, str] = {}
+    out = []
+    for layer in layers:
+        dims = getattr(layer, attribute)
+        key = repr(dims)
+        text = seen.get(key)
+        if text is None:
+            text = seen[key] = format_dims(dims)
+        out.append(text)
+    return out
 
 
 def _summary(report: Report) -> dict[str, Any]:
@@ -67,13 +89,13 @@ def report_payload(packer: Packer, report: Report, label: str, colour: str) -> d
         "passes_ms": packer.add(report.passes_ms),
         "layers": {
             "count": len(layers),
-            "name": [layer.name for layer in layers],
-            "onnx_nodes": [layer.onnx_nodes for layer in layers],
+            "name": joined(layer.name for layer in layers),
+            "onnx_nodes": RECORD.join(joined(layer.onnx_nodes) for layer in layers),
             "type": _codes(packer, [layer.type for layer in layers]),
             "precision": _codes(packer, [layer.precision for layer in layers]),
             "provider": _codes(packer, [layer.provider for layer in layers]),
-            "input_dims": _codes(packer, [format_dims(layer.input_dims) for layer in layers]),
-            "output_dims": _codes(packer, [format_dims(layer.output_dims) for layer in layers]),
+            "input_dims": _codes(packer, _dims(layers, "input_dims")),
+            "output_dims": _codes(packer, _dims(layers, "output_dims")),
             "index": packer.add(layer.index for layer in layers),
             "stream": packer.add(layer.stream for layer in layers),
             "median_ms": packer.add(layer.median_ms for layer in layers),
@@ -120,8 +142,8 @@ def comparison_payload(packer: Packer, comparison: Comparison) -> dict[str, Any]
         "types": [asdict(row) for row in comparison.types],
         "layers": {
             "count": len(matched),
-            "name": [m.name for m in matched],
-            "type": [m.type for m in matched],
+            "name": joined(m.name for m in matched),
+            "type": joined(m.type for m in matched),
             "positions": [packer.add(_nan(m.positions[r], -1.0) for m in matched) for r in range(count)],
             "times_ms": [packer.add(_nan(m.times_ms[r]) for m in matched) for r in range(count)],
             "diffs_ms": [packer.add(_nan(m.diffs_ms[r]) for m in matched) for r in range(count)],

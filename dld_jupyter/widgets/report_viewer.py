@@ -11,6 +11,7 @@ The browser sends intents as messages: `open_nodes` (a layer name or a magnifier
 from __future__ import annotations
 
 import difflib
+import json
 import logging
 import os
 from collections.abc import Sequence
@@ -197,6 +198,7 @@ def _load(source: Report | str | os.PathLike[str]) -> tuple[Report, str | None]:
         return source, None
     if not isinstance(source, (str, os.PathLike)):
         raise TypeError(f"expected a Report or a path, got {type(source).__name__}")
+    from dld_jupyter.reports.io import report_from_data
     from dld_jupyter.reports.open import open_report
 
     path = Path(source)
@@ -204,7 +206,15 @@ def _load(source: Report | str | os.PathLike[str]) -> tuple[Report, str | None]:
         raise FileNotFoundError(f"{os.fspath(source)!r} does not exist")
     if path.is_dir():
         raise IsADirectoryError(f"{os.fspath(source)!r} is a folder: give a .dld-report.json or a trtexec profile")
-    return open_report(path), str(path.resolve().parent)
+    folder = str(path.resolve().parent)
+    # A dld report is parsed once here (open_report would parse it twice: to detect its kind, then to load it).
+    try:
+        data = json.loads(path.read_text("utf-8"))
+    except (ValueError, UnicodeDecodeError):
+        data = None
+    if isinstance(data, dict) and "format" in data:
+        return report_from_data(data, os.fspath(source)), folder
+    return open_report(path), folder
 
 
 def _viewer(sources: Sequence[Report | str | os.PathLike[str]], **options: Any) -> ReportViewer:

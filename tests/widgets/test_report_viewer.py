@@ -61,7 +61,10 @@ def test_payload_carries_the_report_as_columns_and_binary(trt_report: Report) ->
     p = viewer.payload["reports"][0]
     layers = p["layers"]
     assert layers["count"] == len(trt_report.layers)
-    assert layers["name"] == [layer.name for layer in trt_report.layers]
+    assert layers["name"].split("\x1f") == [layer.name for layer in trt_report.layers]
+    assert [n.split("\x1f") if n else [] for n in layers["onnx_nodes"].split("\x1e")] == [
+        layer.onnx_nodes for layer in trt_report.layers
+    ]
     assert column(viewer, layers["median_ms"]) == [layer.median_ms for layer in trt_report.layers]
     assert decoded(viewer, layers["precision"]) == [layer.precision for layer in trt_report.layers]
     assert decoded(viewer, layers["input_dims"]) == [format_dims(layer.input_dims) for layer in trt_report.layers]

@@ -17,7 +17,7 @@ export interface SummaryPayload {
 export interface RecommendationPayload { id: string; severity: string; problem: string; advice: string; layers: number[] }
 
 interface LayersPayload {
-  count: number; name: string[]; onnx_nodes: string[][];
+  count: number; name: string; onnx_nodes: string; // joined with \x1f (unit) and \x1e (record, per layer)
   type: Coded; precision: Coded; provider: Coded; input_dims: Coded; output_dims: Coded;
   index: Ref; stream: Ref; median_ms: Ref; mean_ms: Ref; min_ms: Ref; max_ms: Ref; overhead: Ref;
 }
@@ -36,7 +36,7 @@ export interface SummaryRow {
 }
 export interface ComparePayload {
   baseline: number; summaries: SummaryRow[]; types: { type: string; totals_ms: number[]; diffs_ms: number[] }[];
-  layers: { count: number; name: string[]; type: string[]; positions: Ref[]; times_ms: Ref[]; diffs_ms: Ref[] };
+  layers: { count: number; name: string; type: string; positions: Ref[]; times_ms: Ref[]; diffs_ms: Ref[] };
 }
 export interface Payload { version: number; reports: ReportPayload[]; compare: ComparePayload | null }
 
@@ -76,12 +76,17 @@ export function floats(raw: unknown): Float64Array {
   return new Float64Array(0);
 }
 
+/** The kernel joins per-layer text with the ASCII unit separator (one JSON string instead of thousands). */
+export const split = (joined: string, count: number, sep = "\x1f"): string[] => (count ? joined.split(sep) : []);
+
 function decodeReport(p: ReportPayload, buf: Float64Array): ReportData {
   const at = (r: Ref): Float64Array => buf.subarray(r[0], r[0] + r[1]);
   const col = (c: Coded): Column => ({ values: c.values, codes: at(c.codes) });
   const L = p.layers;
+  const names = split(L.name, L.count);
   const layers: Layers = {
-    count: L.count, name: L.name, lower: L.name.map((n) => n.toLowerCase()), onnxNodes: L.onnx_nodes,
+    count: L.count, name: names, lower: names.map((n) => n.toLowerCase()),
+    onnxNodes: split(L.onnx_nodes, L.count, "\x1e").map((nodes) => (nodes ? nodes.split("\x1f") : [])),
     type: col(L.type), precision: col(L.precision), provider: col(L.provider),
     inputDims: col(L.input_dims), outputDims: col(L.output_dims),
     index: at(L.index), stream: at(L.stream), median: at(L.median_ms), mean: at(L.mean_ms), min: at(L.min_ms),
@@ -113,8 +118,9 @@ export function decode(payload: Payload, raw: unknown): { reports: ReportData[];
   return {
     reports,
     compare: {
-      baseline: c.baseline, summaries: c.summaries, count: c.layers.count, name: c.layers.name, type: c.layers.type,
-      lower: c.layers.name.map((n) => n.toLowerCase()),
+      baseline: c.baseline, summaries: c.summaries, count: c.layers.count,
+      name: split(c.layers.name, c.layers.count), type: split(c.layers.type, c.layers.count),
+      lower: split(c.layers.name, c.layers.count).map((n) => n.toLowerCase()),
       positions: c.layers.positions.map(at), times: c.layers.times_ms.map(at), diffs: c.layers.diffs_ms.map(at),
     },
   };

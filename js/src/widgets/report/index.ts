@@ -52,6 +52,7 @@ export function render({ model, el: host }: RenderProps): () => void {
   let menu: Menu | null = null;
 
   const build = () => {
+    const started = performance.now();
     parts?.dispose();
     menu?.close();
     content.replaceChildren();
@@ -80,6 +81,7 @@ export function render({ model, el: host }: RenderProps): () => void {
     (root as unknown as { _dld: unknown })._dld = view; // for tests and the benchmark
     root.dataset.ready = "1";
     root.dataset.layers = String(reports[0].layers.count);
+    root.dataset.renderMs = (performance.now() - started).toFixed(1); // for the benchmark
   };
 
   listeners.model(model as AnyModel, "msg:custom", (msg: KernelMessage) => {
