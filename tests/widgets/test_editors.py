@@ -57,6 +57,12 @@ def test_nothing_selected_shows_editable_model_information(doc: Document) -> Non
     assert "integer" in p.errors["model:model_version"]["message"]
     assert p.handle({"kind": "set_meta", "meta_key": "author", "value": "a", "key": "meta:new"})
     assert p.params["model"]["metadata"] == [{"key": "author", "value": "a"}]
+    assert p.handle({"kind": "set_model", "field": "ir_version", "text": "9", "key": "model:ir_version"})
+    assert doc.model.ir_version == 9 and p.params["model"]["ir_version"] == 9
+    assert not p.handle({"kind": "set_model", "field": "ir_version", "text": "99", "key": "model:ir_version"})
+    assert doc.model.ir_version == 9 and "3.." in p.errors["model:ir_version"]["message"]
+    doc.undo()
+    assert doc.model.ir_version != 9
     assert not p.handle({"kind": "set_opset", "domain": "", "text": "-2", "key": "opset:"})
     assert doc.model.opset_imports[""] == 21
 

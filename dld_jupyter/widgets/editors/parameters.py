@@ -6,6 +6,7 @@ into Document commands. Several selected nodes show only the attributes they sha
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -13,6 +14,7 @@ import onnx_ir as ir
 
 from dld_jupyter.document import Document, DocumentError
 from dld_jupyter.document.metadata import POSITIONS_KEY
+from dld_jupyter.document.model_commands import set_ir_version
 from dld_jupyter.document.schema import AttributeInfo, OpSchemaInfo, registry
 
 from .attribute_text import EDITABLE, from_text, to_text
@@ -189,12 +191,15 @@ def rename(doc: Document, node_id: str, text: str) -> None:
 def set_model_field(doc: Document, field: str, text: str) -> None:
     key = f"model:{field}"
     try:
-        if field == "model_version":
+        if field in ("model_version", "ir_version"):
             try:
                 number = int(text.strip() or "0")
             except ValueError as exc:
-                raise EditError(key, "The model version is an integer.") from exc
-            doc.set_model_info(model_version=number)
+                raise EditError(key, f"The {field.replace('_', ' ')} is an integer.") from exc
+            if field == "ir_version":
+                doc.edit(f"Set IR version {number}", functools.partial(set_ir_version, version=number))
+            else:
+                doc.set_model_info(model_version=number)
         elif field in MODEL_TEXT_FIELDS:
             doc.set_model_info(**{field: text})
         else:

@@ -78,10 +78,10 @@ function modelRow(ctx: PanelContext, ls: Listeners, label: string, key: string, 
 function modelView(ctx: PanelContext, ls: Listeners, m: ModelInfo): HTMLElement {
   const root = h("div", { class: "dld-ed-params" },
     h("div", { class: "dld-ed-head" }, h("b", { text: "Model information" }),
-      h("span", { class: "dld-ed-muted", text: ` IR version ${m.ir_version} — select a node to edit its parameters` })));
+      h("span", { class: "dld-ed-muted", text: " — select a node to edit its parameters" })));
   const text = (field: keyof ModelInfo, label: string, multiline = false) =>
     modelRow(ctx, ls, label, `model:${field}`, String(m[field]), (t) => ctx.send({ kind: "set_model", field, text: t, key: `model:${field}` }), multiline);
-  root.append(text("producer_name", "producer"), text("producer_version", "producer version"), text("domain", "domain"),
+  root.append(text("ir_version", "IR version"), text("producer_name", "producer"), text("producer_version", "producer version"), text("domain", "domain"),
     text("model_version", "model version"), text("graph_name", "graph name"), text("doc_string", "doc string", true));
   root.append(h("div", { class: "dld-ed-sub", text: "Opsets imported (empty version removes)" }));
   for (const o of m.opsets) {
