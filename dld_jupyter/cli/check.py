@@ -1,0 +1,78 @@
+"""`dld check MODEL`: the designer's type check list on the command line.
+
+Runs the document checks (onnx.checker and strict shape inference on a weightless skeleton, names, unconnected
+mandatory inputs, dangling nodes) and, with --polygraphy, the Polygraphy linter in a child process. Prints one
+line per diagnostic; exit 0 when there is no error, 1 when there is one, 2 when the file cannot be opened.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from dld_jupyter.cli.exit_codes import ExitCode
+
+ICONS = {"error": "✖", "warning": "⚠", "info": "ℹ"}
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "check",
+        help="type-check an ONNX model (checker, shape inference, structure, optional Polygraphy lint)",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("model", help="path of the .onnx file")
+    parser.add_argument("--polygraphy", action="store_true", help="also run `polygraphy check lint` (slower)")
+    parser.add_argument("--timeout", type=float, default=600.0, help="seconds to wait for the Polygraphy lint")
+    parser.add_argument("--json", action="store_true", help="print the diagnostics as a JSON list")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from dld_jupyter.document import Document, DocumentError
+
+    try:
+        document = Document.open(args.model)
+    except DocumentError as error:
+        print(f"dld check: {error}")
+        return int(ExitCode.BAD_INPUT)
+    diagnostics = list(document.check())
+    if args.polygraphy:
+        from dld_jupyter.document.lint import start_polygraphy_lint
+
+        names = {node.name: node.id for node in document.nodes() if node.name}
+        lint = start_polygraphy_lint(args.model, names)
+        try:
+            diagnostics.extend(lint.result(timeout=args.timeout))
+        except TimeoutError:
+            lint.cancel()
+            print(f"dld check: Polygraphy lint did not finish within {args.timeout:.0f} s (use --timeout)")
+            return int(ExitCode.FAILED)
+    names_by_id = {node.id: node.name for node in document.nodes()}
+    if args.json:
+        print(
+            json.dumps(
+                [
+                    {
+                        "severity": d.severity,
+                        "message": d.message,
+                        "node": names_by_id.get(d.node_id or ""),
+                        "fix_hint": d.fix_hint,
+                        "source": d.source,
+                    }
+                    for d in diagnostics
+                ],
+                indent=2,
+            )
+        )
+    else:
+        for d in diagnostics:
+            where = f" [{names_by_id.get(d.node_id, d.node_id)}]" if d.node_id else ""
+            hint = f"\n    fix: {d.fix_hint}" if d.fix_hint else ""
+            print(f"{ICONS.get(d.severity, '?')} {d.severity}{where}: {d.message}{hint}")
+        errors = sum(d.severity == "error" for d in diagnostics)
+        warnings = sum(d.severity == "warning" for d in diagnostics)
+        print(f"{document.name}: {errors} error(s), {warnings} warning(s), {len(document.nodes())} nodes")
+    return int(ExitCode.FAILED if any(d.severity == "error" for d in diagnostics) else ExitCode.OK)
