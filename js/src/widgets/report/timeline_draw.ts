@@ -170,22 +170,26 @@ function drawMetric(g: CanvasRenderingContext2D, m: Metric, max: number, y: numb
   g.rect(GUTTER, y, plot, METRIC_ROW);
   g.clip();
   g.beginPath();
-  let started = false;
-  let lastX = -Infinity;
+  // One point per pixel column (the column's maximum): thousands of samples cost at most `plot` line segments.
+  let col = NaN;
+  let colMax = 0;
+  let first = NaN;
   for (let i = 0; i < n; i++) {
     const t = m.times[i];
     if (t < view.t0 && i + 1 < n && m.times[i + 1] < view.t0) continue;
-    const x = X(t);
-    const v = base - (m.values[i] / max) * h;
-    if (!started) {
-      g.moveTo(x, base);
-      started = true;
-    }
-    if (x - lastX >= 0.5 || i === n - 1) g.lineTo(x, v);
-    lastX = x;
+    const px = Math.round(X(t));
+    const v = m.values[i];
+    if (px !== col) {
+      if (Number.isNaN(col)) { first = px; g.moveTo(px, base); }
+      else g.lineTo(col, base - (colMax / max) * h);
+      col = px;
+      colMax = v;
+    } else if (v > colMax) colMax = v;
     if (t > view.t1) break;
   }
-  g.lineTo(lastX, base);
+  if (Number.isNaN(first)) { g.restore(); return; }
+  g.lineTo(col, base - (colMax / max) * h);
+  g.lineTo(col, base);
   g.closePath();
   g.fillStyle = "rgba(0, 158, 115, 0.35)";
   g.fill();
