@@ -65,7 +65,7 @@ class Designer(w.VBox):  # type: ignore[misc]
         w.link((self.constants, "value"), (self.canvas, "show_constants"))
         return w.HBox([
             button("New", "file", "New empty model", lambda: self.new()),
-            button("Open", "folder-open", "Open the model at the path", lambda: self.open(self.path_box.value)),
+            button("Open", "folder-open", "Open the model at the path", lambda: self.open_model(self.path_box.value)),
             button("Save", "save", "Save (Ctrl+S)", lambda: self.save()),
             button("Undo", "undo", "Undo (Ctrl+Z)", lambda: self.undo()),
             button("Redo", "redo", "Redo (Ctrl+Y)", lambda: self.redo()),
@@ -131,7 +131,7 @@ class Designer(w.VBox):  # type: ignore[misc]
             raise ValueError("Export: type an image path (.png, .jpg or .svg) in the path box.")
         return self.canvas.export(path, background=background, grid=grid)
 
-    def open(self, path: str | pathlib.Path) -> None:
+    def open_model(self, path: str | pathlib.Path) -> None:
         """Replace the document shown by the one at `path`."""
         if not str(path):
             raise ValueError("Open: type a model path in the path box.")
