@@ -7,33 +7,103 @@ import type { EdgeData, GraphSnapshot, NodeData, PatchOp } from "../../common/pr
 import { endpoint } from "./geometry";
 import { GROUP_COLOR, IO_COLOR, SchemeName, categoryColor, textColor } from "./colors";
 
+const PROGRESSIVE = 2500; // elements: above this, create them in chunks behind an overview paint
+const CHUNK = 500; // elements per task: ~0.25 s here, so the page keeps painting and answering between chunks
+
 export class GraphStore {
   readonly nodes = new Map<string, NodeData>();
   readonly edges = new Map<string, EdgeData>();
+  /** Positions from the kernel while elements are still being created (the overview draws these). */
+  readonly pos = new Map<string, { x: number; y: number }>();
   scheme: SchemeName = "default";
+  loading = false;
+  private pending: ElementDefinition[] = [];
+  private timer = 0;
+  private frame = 0;
 
-  constructor(private readonly cy: Core) {}
+  constructor(private readonly cy: Core, private readonly onLoaded: () => void = () => undefined) {}
 
+  /** Replace everything. Small graphs are added at once; big ones in chunks, yielding to the browser between. */
   snapshot(graph: GraphSnapshot, positions: Float32Array): void {
+    this.flush();
     this.nodes.clear();
     this.edges.clear();
+    this.pos.clear();
     const elements: ElementDefinition[] = [];
     graph.nodes.forEach((n, i) => {
       this.nodes.set(n.id, n);
-      elements.push(this.nodeElement(n, positions[2 * i], positions[2 * i + 1]));
+      const p = { x: positions[2 * i], y: positions[2 * i + 1] };
+      this.pos.set(n.id, p);
+      elements.push(this.nodeElement(n, p.x, p.y));
     });
     for (const e of graph.edges) {
       this.edges.set(e.id, e);
       elements.push(this.edgeElement(e));
     }
-    this.cy.batch(() => {
-      this.cy.elements().remove();
-      this.cy.add(elements);
-    });
+    this.cy.elements().remove();
+    if (elements.length <= PROGRESSIVE) {
+      this.cy.batch(() => this.cy.add(elements));
+      this.onLoaded();
+      return;
+    }
+    this.loading = true;
+    this.pending = elements;
+    // Start after the overview's first frame: a timer set now would run before the browser paints.
+    this.frame = requestAnimationFrame(() => (this.timer = window.setTimeout(this.step, 0)));
+  }
+
+  private step = (): void => {
+    const chunk = this.pending.splice(0, CHUNK);
+    this.cy.batch(() => this.cy.add(chunk));
+    if (this.pending.length) {
+      this.timer = window.setTimeout(this.step, 0);
+    } else {
+      this.loading = false;
+      this.onLoaded();
+    }
+  };
+
+  /** Create every element still pending now (a patch must find them). */
+  flush(): void {
+    clearTimeout(this.timer);
+    cancelAnimationFrame(this.frame);
+    if (this.pending.length) {
+      const rest = this.pending;
+      this.pending = [];
+      this.cy.batch(() => this.cy.add(rest));
+    }
+    if (this.loading) {
+      this.loading = false;
+      this.onLoaded();
+    }
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    cancelAnimationFrame(this.frame);
+    this.pending = [];
+  }
+
+  /** Bounding box of the kernel's positions (the graph may not be in cytoscape yet). */
+  extent(): { x1: number; y1: number; x2: number; y2: number } | null {
+    let x1 = Infinity, y1 = Infinity, x2 = -Infinity, y2 = -Infinity;
+    for (const [id, p] of this.pos) {
+      const n = this.nodes.get(id);
+      const w = (n?.width ?? 0) / 2;
+      const h = (n?.height ?? 0) / 2;
+      x1 = Math.min(x1, p.x - w); y1 = Math.min(y1, p.y - h);
+      x2 = Math.max(x2, p.x + w); y2 = Math.max(y2, p.y + h);
+    }
+    return isFinite(x1) ? { x1, y1, x2, y2 } : null;
+  }
+
+  colorOf(n: NodeData): string {
+    return this.colors(n).color;
   }
 
   /** Apply kernel patch ops in order; positions of add_nodes then move ids are read from `positions`. */
   patch(ops: PatchOp[], positions: Float32Array): void {
+    this.flush();
     let cursor = 0;
     const next = () => {
       const p = { x: positions[cursor], y: positions[cursor + 1] };
@@ -48,6 +118,7 @@ export class GraphStore {
           for (const n of op.nodes) {
             const p = next();
             this.nodes.set(n.id, n);
+            this.pos.set(n.id, p);
             this.cy.getElementById(n.id).remove();
             this.cy.add(this.nodeElement(n, p.x, p.y));
           }
@@ -61,6 +132,7 @@ export class GraphStore {
         } else if (op.op === "move") {
           for (const id of op.ids) {
             const p = next();
+            this.pos.set(id, p);
             const node = this.cy.getElementById(id);
             if (node.nonempty() && !node.isParent()) node.position(p);
           }
@@ -90,6 +162,7 @@ export class GraphStore {
   private removeNodes(ids: string[]): void {
     for (const id of ids) {
       this.nodes.delete(id);
+      this.pos.delete(id);
       const el = this.cy.getElementById(id);
       // Children of a removed compound group are re-parented, never dropped silently: the kernel lists them.
       if (el.nonempty()) {

@@ -50,6 +50,20 @@ function makeCy(stage: HTMLElement, count: number): Core {
   });
 }
 
+/** Fit the kernel's positions into the view (elements may still be on their way into cytoscape). */
+function fitTo(ctx: CanvasContext): void {
+  const box = ctx.store.extent();
+  if (!box) return;
+  const pad = 30;
+  const w = Math.max(ctx.cy.width() - 2 * pad, 10);
+  const h = Math.max(ctx.cy.height() - 2 * pad, 10);
+  const zoom = Math.min(4, Math.max(0.01, Math.min(w / Math.max(box.x2 - box.x1, 1), h / Math.max(box.y2 - box.y1, 1))));
+  ctx.cy.viewport({
+    zoom,
+    pan: { x: ctx.cy.width() / 2 - zoom * (box.x1 + box.x2) / 2, y: ctx.cy.height() / 2 - zoom * (box.y1 + box.y2) / 2 },
+  });
+}
+
 export function render({ model, el }: RenderProps): () => void {
   const root = document.createElement("div");
   root.className = "dld-canvas";
@@ -70,7 +84,10 @@ export function render({ model, el }: RenderProps): () => void {
 
   const setup = (count: number): CanvasContext => {
     const cy = makeCy(stage, count);
-    const store = new GraphStore(cy);
+    const store = new GraphStore(cy, () => {
+      root.dataset.loaded = "1"; // every element created (big graphs are created in chunks after the first paint)
+      c.overlay.schedule();
+    });
     store.scheme = (model.get("color_scheme") as SchemeName) || "default";
     parts = new Listeners((error, where) => channel.jsError(error, where));
     const c: CanvasContext = {
@@ -87,6 +104,7 @@ export function render({ model, el }: RenderProps): () => void {
     parts.cy(cy, "viewport", null, () => applyGrid(stage, cy, Boolean(model.get("show_grid"))));
     parts.add(() => quickAdd.close());
     (stage as unknown as { _dld: unknown })._dld = c; // for tests and the benchmark
+    parts.add(() => store.dispose());
     return c;
   };
 
@@ -94,8 +112,9 @@ export function render({ model, el }: RenderProps): () => void {
     if (msg.kind === "snapshot") {
       const first = !ctx;
       if (!ctx) ctx = setup(msg.graph.nodes.length + msg.graph.edges.length);
+      delete root.dataset.loaded;
       ctx.store.snapshot(msg.graph, toFloats(buffers));
-      if (first || msg.graph.nodes.length) ctx.cy.fit(undefined, 30);
+      if (first || msg.graph.nodes.length) fitTo(ctx);
       applyGrid(stage, ctx.cy, Boolean(model.get("show_grid")));
       ctx.overlay.schedule();
       root.dataset.ready = "1";

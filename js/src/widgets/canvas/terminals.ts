@@ -8,6 +8,7 @@ import type { NodeData, TerminalData } from "../../common/protocol";
 import { OPTIONAL_SCALE, TERMINAL_SIZE, terminalOffset } from "./geometry";
 import type { GraphStore } from "./graph";
 import { terminalColor } from "./colors";
+import { drawOverview } from "./overview";
 
 const MIN_ZOOM = 0.3; // level of detail: below this, terminals are too small to see or hit
 
@@ -53,7 +54,8 @@ export class TerminalOverlay {
     const zoom = this.cy.zoom();
     const pan = this.cy.pan();
     ctx.setTransform(zoom * ratio, 0, 0, zoom * ratio, pan.x * ratio, pan.y * ratio);
-    if (zoom >= MIN_ZOOM) this.drawNodes(ctx);
+    if (this.store.loading) drawOverview(ctx, this.store, zoom);
+    else if (zoom >= MIN_ZOOM) this.drawNodes(ctx);
     if (this.band) {
       ctx.strokeStyle = "#f59e0b";
       ctx.lineWidth = 2 / zoom;
