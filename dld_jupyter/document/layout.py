@@ -54,6 +54,9 @@ def _component_layout(
     unit = sum(w for w, _ in sizes) / count + node_gap  # one grid step = an average node and a gap
     xs = [0.0] * count
     for members in layers.values():
+        if len(members) == 1:  # chains give many one-node layers: nothing to push apart
+            xs[members[0]] = coords[members[0]][0] * unit
+            continue
         members.sort(key=lambda i: coords[i][0])
         right = float("-inf")  # right edge of the previous node in this layer, gap included
         for i in members:
@@ -68,8 +71,9 @@ def _component_layout(
     top = 0.0
     ys = [0.0] * count
     for layer in sorted(layers):
-        height = max(sizes[i][1] for i in layers[layer])
-        for i in layers[layer]:
+        members = layers[layer]
+        height = sizes[members[0]][1] if len(members) == 1 else max(sizes[i][1] for i in members)
+        for i in members:
             ys[i] = top + height / 2
         top += height + layer_gap
     points = [(xs[i] - left, ys[i]) for i in range(count)]
