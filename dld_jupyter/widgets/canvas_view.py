@@ -9,9 +9,8 @@ between groups are merged (ids with index -1 at a group's end).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 
-from dld_jupyter.document import Document, Event
+from dld_jupyter.document import Document, Event, NodeView
 from dld_jupyter.document.layout import layout_groups, sugiyama_layout
 from dld_jupyter.widgets import graph_payload as gp
 from dld_jupyter.widgets.grouping import GROUP_THRESHOLD, Grouping, GroupPath, group_id
@@ -20,14 +19,13 @@ from dld_jupyter.widgets.protocol import EdgeData, NodeData, Severity
 Point = tuple[float, float]
 
 
-@dataclass
 class RawEdge:
-    src: str
-    si: int
-    dst: str
-    di: int
-    value: str
-    label: str | None
+    """One link of the document (slots: 66k of them are built when a 50k-node model opens)."""
+
+    __slots__ = ("di", "dst", "label", "si", "src", "value")
+
+    def __init__(self, src: str, si: int, dst: str, di: int, value: str, label: str | None) -> None:
+        self.src, self.si, self.dst, self.di, self.value, self.label = src, si, dst, di, value, label
 
 
 def parse_edge_id(edge_id: str) -> tuple[str, int, str, int]:
@@ -38,7 +36,44 @@ def parse_edge_id(edge_id: str) -> tuple[str, int, str, int]:
 
 
 def raw_path(name: str) -> GroupPath:
+    if "/" not in name:
+        return ()
     return tuple(p for p in name.split("/")[:-1] if p)
+
+
+def read_edges(doc: Document) -> dict[str, RawEdge]:
+    """Every link, read straight from the graph (the same ids as doc.edges(), without building EdgeViews:
+    this is most of the open time of a 50k-node model otherwise)."""
+    graph = doc.model.graph
+    node_id, value_id = doc.node_id, doc.value_id
+    out: dict[str, RawEdge] = {}
+
+    def source(value: object) -> tuple[str, int] | None:
+        producer = value.producer()  # type: ignore[attr-defined]
+        if producer is not None:
+            if producer.graph is not graph:
+                return None
+            index = value.index()  # type: ignore[attr-defined]
+            return node_id(producer), 0 if index is None else index
+        if value.is_graph_input() and not value.is_initializer() and value.graph is graph:  # type: ignore[attr-defined]
+            return "i" + value_id(value), 0  # type: ignore[arg-type]
+        return None
+
+    for node in graph:
+        dst = node_id(node)
+        for di, value in enumerate(node.inputs):
+            if value is None:
+                continue
+            src = source(value)
+            if src is not None:
+                eid = f"{src[0]}:{src[1]}->{dst}:{di}"
+                out[eid] = RawEdge(src[0], src[1], dst, di, value.name or "", None)
+    for value in graph.outputs:
+        src = source(value)
+        if src is not None:
+            dst = "o" + value_id(value)
+            out[f"{src[0]}:{src[1]}->{dst}:0"] = RawEdge(src[0], src[1], dst, 0, value.name or "", None)
+    return out
 
 
 class CanvasView:
@@ -70,11 +105,9 @@ class CanvasView:
             self._register(doc.node_id(node), node.op_type, raw_path(node.name or ""), paths)
         for value in graph.outputs:
             self._register("o" + doc.value_id(value), "Output", (), paths)
-        self.edges: dict[str, RawEdge] = {}
-        self.into: dict[str, set[str]] = {}
-        self.outof: dict[str, set[str]] = {}
-        for e in doc.edges():
-            self._add_raw(e.id, RawEdge(e.src, e.src_index, e.dst, e.dst_index, e.value_name or "", None))
+        self.edges = read_edges(doc)
+        self._into: dict[str, set[str]] | None = None
+        self._outof: dict[str, set[str]] | None = None
         enabled = self.mode == "scopes" or (self.mode == "auto" and len(self.op_type) > GROUP_THRESHOLD)
         self.grouping = Grouping(paths, enabled)
 
@@ -82,6 +115,25 @@ class CanvasView:
         self.order.append(node_id)
         self.op_type[node_id] = op_type
         paths[node_id] = path
+
+    def _index(self) -> None:
+        """Links by node, built on first need (an edit), not when a big model opens."""
+        self._into, self._outof = {}, {}
+        for edge_id, raw in self.edges.items():
+            self._into.setdefault(raw.dst, set()).add(edge_id)
+            self._outof.setdefault(raw.src, set()).add(edge_id)
+
+    @property
+    def into(self) -> dict[str, set[str]]:
+        if self._into is None:
+            self._index()
+        return self._into  # type: ignore[return-value]
+
+    @property
+    def outof(self) -> dict[str, set[str]]:
+        if self._outof is None:
+            self._index()
+        return self._outof  # type: ignore[return-value]
 
     def _add_raw(self, edge_id: str, raw: RawEdge) -> None:
         self.edges[edge_id] = raw
@@ -104,15 +156,15 @@ class CanvasView:
         return None if self.hidden(node_id) else self.grouping.rep(node_id)
 
     # ------------------------------------------------------------ building data
-    def node_data(self, node_id: str, view: object | None = None) -> NodeData:
+    def node_data(self, node_id: str, view: NodeView | None = None) -> NodeData:
         v = view if view is not None else self.doc.node(node_id)
         shown = [
             self.edges[e].di
-            for e in self.into.get(node_id, ())
+            for e in (self.into.get(node_id, ()) if any(t.state == "constant" for t in v.inputs) else ())
             if self.op_type.get(self.edges[e].src) == "Constant" and not self.hidden(self.edges[e].src)
         ]
         return gp.node_data(
-            v,  # type: ignore[arg-type]
+            v,
             self.grouping.parent_of(node_id),
             self.diagnostics.get(node_id),
             shown,
@@ -146,7 +198,7 @@ class CanvasView:
             views = {v.id: v for v in self.doc.nodes()}
         else:
             views = {n: self.doc.node(n) for n in leaves}
-        self.doc_pos = {n: views[n].position for n in leaves if views[n].position is not None}
+        self.doc_pos = {n: p for n in leaves if (p := views[n].position) is not None}
         for n in leaves:
             nodes[n] = self.node_data(n, views[n])
         edges: dict[str, EdgeData] = {}
