@@ -29,10 +29,13 @@ fi
 . .venv/bin/activate
 python -m pip install -q --upgrade pip
 # Build tools first, then the package without build isolation: one JupyterLab, not a second one in a build env.
-python -m pip install -q "hatchling>=1.27" "hatch-jupyter-builder>=0.10,<0.11" "jupyterlab>=4.6,<4.7" "jupyter-builder>=1.3,<2"
-(cd js && npm ci --no-audit --no-fund --loglevel=error)
-python -m pip install -q --no-build-isolation -e ".[test]"
-# Rebuild the front end every time (the editable install skips it when an old build exists).
+python -m pip install -q "hatchling>=1.27" "editables>=0.5" "hatch-jupyter-builder>=0.10,<0.11" "jupyterlab>=4.6,<4.7" \
+  "jupyter-builder>=1.3,<2"
+# npm ci refuses this lock: npm 11 records no entries for the other platforms' optional binaries (rspack,
+# rollup), so ci reports them missing; install honours the lock for everything it does record.
+(cd js && npm install --no-audit --no-fund --loglevel=error)
+# The front end is built right after, every time: skip the build hook's own (it would build twice).
+SKIP_JUPYTER_BUILDER=1 python -m pip install -q --no-build-isolation -e ".[test]"
 (cd js && npm run --silent build)
 jupyter labextension develop --overwrite . >/dev/null
 echo "setup: done ($(python --version), JupyterLab $(jupyter lab --version), node $(node --version))"
