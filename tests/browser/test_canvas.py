@@ -271,9 +271,50 @@ def test_large_model_opens_collapsed_expands_and_focuses(jupyter: JupyterServer,
     # Focus a node deep inside a collapsed group (what the layer explorer and report links do).
     page.evaluate("""async () => {
         const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
-        await kernel.requestExecute({code: "d.focus('/layers.150/attn/Softmax_' + str(next(int(n.name.rsplit('_', 1)[1]) for n in d.document.nodes() if n.name.startswith('/layers.150/attn/Softmax'))))"}).done; }""")
+        await kernel.requestExecute({code: "d.focus(next(n.name for n in d.document.nodes()"
+            + " if n.name.startswith('/layers.150/attn/Softmax')))"}).done; }""")
     page.wait_for_function(
         "() => { const cy = document.querySelector('.dld-stage')._cyreg.cy;"
         " return cy.nodes(':selected').some(n => (n.data('label') || '').includes('Softmax')); }", timeout=20_000)
     page.wait_for_timeout(400)
     screenshot(page, "canvas_large_focused")
+
+
+def test_terminals_constants_schemes_and_grid(jupyter: JupyterServer, page: Page) -> None:
+    """Mini-constant terminal, variadic placeholder, colour-blind scheme, grid: looked at in the screenshots."""
+    from onnx import TensorProto, helper
+
+    nodes = [
+        helper.make_node("Relu", ["x"], ["r"], name="relu"),
+        helper.make_node("Constant", [], ["c"], name="const", value=helper.make_tensor("v", TensorProto.FLOAT,
+                                                                                      [1, 4], [1, 2, 3, 4])),
+        helper.make_node("Concat", ["r", "c"], ["y"], name="concat", axis=0),
+        helper.make_node("Gemm", ["y", "w"], ["z"], name="gemm"),
+    ]
+    graph = helper.make_graph(
+        nodes, "terminals", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4])],
+        [helper.make_tensor_value_info("z", TensorProto.FLOAT, [2, 3])],
+        [helper.make_tensor("w", TensorProto.FLOAT, [4, 3], [0.1] * 12)])
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), jupyter.root_dir / "t.onnx")
+    open_model(page, jupyter, "canvas_terminals.ipynb", "t.onnx", ", show_grid=True")
+    ids = cy_eval(page, "return cy.nodes().map(n => n.id());")
+    assert len(ids) == 5, "the Constant is hidden by default (x, relu, concat, gemm, z)"
+    concat = node_by(page, "op_type", "Concat")
+    states = cy_eval(page, "return dld.store.nodes.get(arg).inputs.map(t => t.state);", concat)
+    assert states == ["linked", "constant", "placeholder"]
+    cy_eval(page, "cy.zoom(1.6); cy.center(cy.getElementById(arg));", concat)
+    page.wait_for_timeout(300)
+    screenshot(page, "canvas_terminals_default")
+    # Double-click the mini constant: that Constant node is shown, linked normally.
+    n = rendered(page, concat)
+    before = replies(page)
+    page.mouse.dblclick(n["x"] - n["w"] / 2 + n["w"] * 1.5 / 3, n["y"] - n["h"] / 2)
+    wait_replies(page, before)
+    assert cy_eval(page, "return cy.nodes().length;") == 6
+    page.evaluate("""async () => {
+        const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+        await kernel.requestExecute({code: "d.canvas.color_scheme = 'okabe-ito'"}).done; }""")
+    page.wait_for_timeout(500)
+    cy_eval(page, "cy.fit(undefined, 40);")
+    page.wait_for_timeout(300)
+    screenshot(page, "canvas_terminals_okabe_ito")

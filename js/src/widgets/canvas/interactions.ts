@@ -82,5 +82,6 @@ export function installInteractions(ctx: CanvasContext): void {
   });
 
   // Overlay follows every frame cytoscape draws (pan, zoom, drag, style).
-  listeners.cy(cy, "render viewport", null, ctx.overlay.schedule);
+  listeners.cy(cy, "render", null, ctx.overlay.schedule);
+  listeners.cy(cy, "viewport", null, ctx.overlay.gesture);
 }

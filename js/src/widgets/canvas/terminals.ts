@@ -11,11 +11,14 @@ import { terminalColor } from "./colors";
 import { drawOverview } from "./overview";
 
 const MIN_ZOOM = 0.3; // level of detail: below this, terminals are too small to see or hit
+const GESTURE_HIDE = 1500; // elements: above this, the overlay hides during pan/zoom gestures
 
 export class TerminalOverlay {
   readonly canvas: HTMLCanvasElement;
   band: { x1: number; y1: number; x2: number; y2: number } | null = null; // model coordinates
   private frame = 0;
+  private rest = 0;
+  private moving = false;
 
   constructor(private readonly cy: Core, private readonly store: GraphStore, parent: HTMLElement) {
     this.canvas = document.createElement("canvas");
@@ -23,9 +26,29 @@ export class TerminalOverlay {
     parent.appendChild(this.canvas);
   }
 
+  /**
+   * While the user pans or zooms a big graph, cytoscape shows a texture and hides links; the overlay steps aside
+   * too (cleared) and comes back once the gesture has rested, so a gesture frame costs nothing here.
+   */
+  gesture = (): void => {
+    if (this.cy.elements().length < GESTURE_HIDE || this.store.loading) {
+      this.schedule();
+      return;
+    }
+    const ctx = this.canvas.getContext("2d");
+    ctx?.setTransform(1, 0, 0, 1, 0, 0);
+    ctx?.clearRect(0, 0, this.canvas.width, this.canvas.height);
+    this.moving = true;
+    clearTimeout(this.rest);
+    this.rest = window.setTimeout(() => {
+      this.moving = false;
+      this.schedule();
+    }, 150);
+  };
+
   /** Redraw at the next animation frame (many cytoscape events coalesce into one paint). */
   schedule = (): void => {
-    if (this.frame) return;
+    if (this.frame || this.moving) return;
     this.frame = requestAnimationFrame(() => {
       this.frame = 0;
       this.draw();
@@ -34,6 +57,7 @@ export class TerminalOverlay {
 
   dispose(): void {
     if (this.frame) cancelAnimationFrame(this.frame);
+    clearTimeout(this.rest);
     this.canvas.remove();
   }
 
