@@ -113,6 +113,36 @@ def zoom_from_row(page: Page, report: Report, position: int) -> None:
     assert t1 - t0 <= 3 * max(event.duration_ms, 1e-6)
 
 
+def timeline_gestures(page: Page) -> None:
+    """Zoom to fit from the right-click menu, Ctrl+wheel zooms in, a drag measures a time range."""
+    timeline = page.locator(".dld-report .dld-r-timeline").first
+    canvas = timeline.locator("canvas")
+    timeline.evaluate("e => e.scrollIntoView({ block: 'center' })")
+    canvas.click(button="right", position={"x": 400, "y": 36})
+    page.locator(".dld-r-menu-item", has_text="Zoom to fit").click()
+    timeline.evaluate("e => e.scrollIntoView({ block: 'center' })")  # clear of the notebook's sticky toolbar
+    box = canvas.bounding_box()
+    assert box is not None
+    y = box["y"] + 36
+    span = lambda: float(timeline.get_attribute("data-t1") or 0) - float(timeline.get_attribute("data-t0") or 0)  # noqa: E731
+    page.wait_for_timeout(100)
+    full = span()
+    # Ctrl+wheel, dispatched in the page: Playwright's mouse.wheel did not carry the held Ctrl key here.
+    canvas.dispatch_event(
+        "wheel",
+        {"deltaY": -400, "ctrlKey": True, "clientX": box["x"] + box["width"] / 2, "clientY": y, "bubbles": True},
+    )
+    page.wait_for_timeout(100)
+    assert span() < full / 1.5
+    page.mouse.move(box["x"] + 300, y)
+    page.mouse.down()
+    page.mouse.move(box["x"] + 420, y, steps=4)
+    page.mouse.up()
+    measured = float(timeline.get_attribute("data-measure") or 0)
+    assert measured == pytest.approx(span() * 120 / (box["width"] - 120), rel=0.1)
+    screenshot(page, "report_timeline_measure", ".dld-report .dld-r-timeline")
+
+
 def test_ort_report(jupyter: JupyterServer, page: Page, ort_reports: dict[str, Path]) -> None:
     report = load_report(ort_reports["opt"])
     cell = f"import dld_jupyter as dld\nv = dld.report({str(ort_reports['opt'])!r})\nv"
@@ -162,6 +192,7 @@ def test_trt_report(jupyter: JupyterServer, page: Page, trt_report: Path) -> Non
     export_csv_matches(page, report)
     zoom_from_row(page, report, max(range(30, len(report.layers)), key=lambda i: report.layers[i].median_ms))
     screenshot(page, "report_trt_zoomed", ".dld-report")
+    timeline_gestures(page)
     # No model came with the trtexec files: the link explains how to get one.
     page.evaluate("() => { document.querySelector('.dld-report .dld-vt').scrollTop = 0; }")
     row(page, 2).locator(".dld-r-link").click()
@@ -194,3 +225,18 @@ def test_compare_optimized_and_not(jupyter: JupyterServer, page: Page, ort_repor
     expect(page.locator(".dld-report .dld-r-page .dld-r-summary").last).to_contain_text("disabled")
     screenshot(page, "report_compare_tab", ".dld-report")
     json.dumps(page.console_errors)  # type: ignore[attr-defined]
+
+
+def test_profile_panel_opens_the_report(jupyter: JupyterServer, page: Page) -> None:
+    """A finished profile activity opens its report: the panel's form, its progress, then the viewer."""
+    output = jupyter.root_dir / "panel.dld-report.json"
+    cell = (
+        "from dld_jupyter.widgets.profile_panel import profile_in_notebook\n"
+        f"panel = profile_in_notebook({str(MODEL)!r}, run=True, iterations=10, warmup=2, output={str(output)!r})\n"
+        "panel"
+    )
+    show(page, jupyter, "report_panel.ipynb", [cell])
+    expect(page.locator(".dld-profile-panel")).to_contain_text("Profile with ONNX Runtime")
+    expect(page.locator(".dld-profile-panel .dld-report .dld-r-summary")).to_contain_text("resnet8_cifar")
+    assert output.is_file()
+    screenshot(page, "report_profile_panel")

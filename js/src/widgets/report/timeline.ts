@@ -95,8 +95,11 @@ export class TimelineView {
       const hit = this.eventAt(e);
       if (hit >= 0) this.zoomToEvent(hit);
     });
+    // Our zoom menu replaces JupyterLab's context menu on the timeline.
+    this.root.dataset.jpSuppressContextMenu = "";
     lis.dom(c, "contextmenu", (e: MouseEvent) => {
       e.preventDefault();
+      e.stopPropagation();
       const m = this.state.measure;
       const sel = [...this.state.highlight];
       this.menu.open(e.clientX, e.clientY, [
