@@ -48,6 +48,7 @@ export class LayerStore {
   constants: boolean[] = [];
   private lowerNames: string[] = [];
   private indexById = new Map<string, number>();
+  private order: Int32Array | null = null;
 
   load(columns: LayerColumns): void {
     this.ids = columns.ids.slice();
@@ -69,6 +70,7 @@ export class LayerStore {
       this.constants = keep.map((i) => this.constants[i]);
       this.reindex();
     }
+    this.order = null;
     upsert.ids.forEach((id, k) => {
       let i = this.indexById.get(id);
       if (i === undefined) {
@@ -101,11 +103,14 @@ export class LayerStore {
     return [...new Set(this.precisions)].sort();
   }
 
-  /** The rows to show for a query, in display order. */
+  /** The rows to show for a query, in display order. A keystroke is one linear scan: no sort. */
   rows(query: LayerQuery): Row[] {
     const needle = query.filter.trim().toLowerCase();
+    const order = this.nameOrder();
     const matches: number[] = [];
-    for (let i = 0; i < this.ids.length; i++) {
+    const n = order.length;
+    for (let k = 0; k < n; k++) {
+      const i = order[query.descending ? n - 1 - k : k];
       if (query.hideConstants && this.constants[i]) continue;
       if (needle && !this.lowerNames[i].includes(needle)) continue;
       if (query.types.size > 0 && !query.types.has(this.types[i])) continue;
@@ -113,31 +118,42 @@ export class LayerStore {
       if (query.precisions.size > 0 && !query.precisions.has(this.precisions[i])) continue;
       matches.push(i);
     }
-    const sign = query.descending ? -1 : 1;
-    const byName = (a: number, b: number): number => sign * compareText(this.names[a], this.names[b]);
     if (query.organize === "name") {
-      return matches.sort(byName).map((index) => ({ kind: "layer", index }));
+      return matches.map((index) => ({ kind: "layer", index }));
     }
+    // Buckets keep the name order of `matches`; only the few type names are sorted.
     const groups = new Map<string, number[]>();
     for (const i of matches) {
       const list = groups.get(this.types[i]);
       if (list) list.push(i);
       else groups.set(this.types[i], [i]);
     }
+    const sign = query.descending ? -1 : 1;
     const rows: Row[] = [];
-    const typeOrder = [...groups.keys()].sort((a, b) => sign * compareText(a, b));
-    for (const type of typeOrder) {
+    for (const type of [...groups.keys()].sort((a, b) => sign * compareText(a, b))) {
       const members = groups.get(type) as number[];
       const collapsed = query.collapsed.has(type);
       rows.push({ kind: "group", type, count: members.length, collapsed });
       if (!collapsed) {
-        for (const index of members.sort(byName)) rows.push({ kind: "layer", index });
+        for (const index of members) rows.push({ kind: "layer", index });
       }
     }
     return rows;
   }
 
+  /** Indices sorted by name (natural order), computed once per data change. */
+  private nameOrder(): Int32Array {
+    if (!this.order) {
+      const order = Int32Array.from(this.ids.keys());
+      const keys = this.names.map((name) => sortKey(name));
+      order.sort((a, b) => (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : a - b));
+      this.order = order;
+    }
+    return this.order;
+  }
+
   private reindex(): void {
+    this.order = null;
     this.indexById = new Map(this.ids.map((id, i) => [id, i]));
     this.lowerNames = this.names.map((name) => name.toLowerCase());
   }
@@ -147,4 +163,9 @@ const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: "bas
 
 function compareText(a: string, b: string): number {
   return collator.compare(a, b);
+}
+
+/** A key whose plain string order is the natural order: case-folded, digit runs zero-padded ("n2" < "n10"). */
+function sortKey(name: string): string {
+  return name.toLowerCase().replace(/\d+/g, (digits) => digits.padStart(12, "0"));
 }
