@@ -83,6 +83,10 @@ describe("report viewer lifecycle", () => {
     rows().find((r) => r.dataset.pos === "5")!.dispatchEvent(new MouseEvent("dblclick", { bubbles: true }));
     const tl = el.querySelector<HTMLElement>(".dld-r-timeline")!;
     expect(tl.dataset.focus).toBe("5");
+    // Hover on the GPU metric row (below the stream row) shows the real value of the nearest sample.
+    const canvas = el.querySelector(".dld-r-tl-canvas")!;
+    canvas.dispatchEvent(new MouseEvent("mousemove", { bubbles: true, clientX: 120 + 340, clientY: 22 + 26 + 10 }));
+    expect(el.querySelector(".dld-r-tip")!.textContent).toMatch(/^SM Utilization: 80 %/);
     el.querySelector(".dld-r-tl-canvas")!.dispatchEvent(new MouseEvent("contextmenu", { bubbles: true, clientX: 200, clientY: 30 }));
     expect(el.querySelector(".dld-r-menu")).not.toBeNull();
     el.querySelector<HTMLElement>(".dld-r-link")!.click();

@@ -10,6 +10,18 @@ import { el, ms } from "./format";
 import { Menu } from "./menu";
 import { AXIS, draw, DrawState, GUTTER, heightOf, Lane, lanesOf, lowerBound, METRIC_ROW, ROW, View } from "./timeline_draw";
 
+/** First index of sorted `times` at or after `t`. */
+function firstAtOrAfter(times: Float64Array, t: number): number {
+  let lo = 0;
+  let hi = times.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (times[mid] < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 export class TimelineView {
   readonly root = el("div", "dld-r-timeline");
   private readonly canvas = el("canvas", "dld-r-tl-canvas");
@@ -225,7 +237,7 @@ export class TimelineView {
       const m = this.state.metrics[Math.floor(metricY / METRIC_ROW)]?.metric;
       if (m && m.times.length) {
         const t = this.timeAt(this.xOf(e));
-        let i = Math.min(m.times.length - 1, lowerBound(Int32Array.from(m.times.keys()), m.times, t));
+        let i = Math.min(m.times.length - 1, firstAtOrAfter(m.times, t));
         if (i > 0 && Math.abs(m.times[i - 1] - t) < Math.abs(m.times[i] - t)) i--;
         textContent = `${m.label}: ${m.values[i]} ${m.unit} at ${ms(m.times[i])}`;
       }
