@@ -19,8 +19,9 @@ export class Links {
     private readonly menu: Menu,
   ) {}
 
+  /** A name is a link when it names ONNX nodes and the report knows its model (imports may not). */
   linked(pos: number): boolean {
-    return (this.data.layers.onnxNodes[pos]?.length ?? 0) > 0;
+    return Boolean(this.data.summary.model_path) && (this.data.layers.onnxNodes[pos]?.length ?? 0) > 0;
   }
 
   /** Fills a Name cell: a link when the layer names ONNX nodes, and a magnifier (shown on selected rows). */
