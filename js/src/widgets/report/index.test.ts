@@ -103,4 +103,16 @@ describe("report viewer lifecycle", () => {
     expect(left).toEqual([]);
     expect(el.children.length).toBe(0);
   });
+
+  it("shows the kernel's error instead of a report", () => {
+    const model = new FakeModel();
+    model.state.payload = { version: 1, reports: [], compare: null };
+    model.state.error = "Cannot open the report: '/no/such.json' does not exist";
+    const el = document.createElement("div");
+    const cleanup = widget.render({ model, el } as never) as () => void;
+    expect(el.querySelector(".dld-r-error")!.textContent).toContain("does not exist");
+    expect(el.querySelector(".dld-report")!.getAttribute("data-ready")).toBe("1");
+    cleanup();
+    expect(model.count()).toBe(0);
+  });
 });
