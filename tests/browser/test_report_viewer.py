@@ -129,11 +129,10 @@ def timeline_gestures(page: Page) -> None:
     span = lambda: float(timeline.get_attribute("data-t1") or 0) - float(timeline.get_attribute("data-t0") or 0)  # noqa: E731
     page.wait_for_timeout(100)
     full = span()
-    # Ctrl+wheel, dispatched in the page: Playwright's mouse.wheel did not carry the held Ctrl key here.
-    canvas.dispatch_event(
-        "wheel",
-        {"deltaY": -400, "ctrlKey": True, "clientX": box["x"] + box["width"] / 2, "clientY": y, "bubbles": True},
-    )
+    page.mouse.move(box["x"] + box["width"] / 2, y)
+    page.keyboard.down("Control")
+    page.mouse.wheel(0, -400)
+    page.keyboard.up("Control")
     page.wait_for_timeout(100)
     assert span() < full / 1.5
     page.mouse.move(box["x"] + 300, y)
