@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from dld_jupyter.activities.api import profile
+from dld_jupyter.reports.compare import compare
 from dld_jupyter.reports.export import to_csv
 from dld_jupyter.reports.io import load_report
 from dld_jupyter.reports.model import Report
@@ -230,6 +231,12 @@ def test_compare_optimized_and_not(jupyter: JupyterServer, page: Page, ort_repor
     screenshot(page, "report_compare", ".dld-report")
     page.locator(".dld-report .dld-r-baseline").select_option("1")
     expect(summary.locator("tr.baseline")).to_contain_text("not optimized")
+    # A layer both runs have, matched by name and type, with its difference against the new baseline.
+    python = compare([opt, noopt], ["optimized", "not optimized"], baseline=1)
+    flatten = next(m for m in python.layers if m.name == "/flatten/Flatten")
+    page.locator(".dld-report .dld-r-compare .dld-r-filter").first.fill("flatten")
+    match = page.locator(".dld-report .dld-r-compare .dld-vt-row").filter(has_text="/flatten/Flatten").first
+    expect(match).to_contain_text(f"{flatten.diffs_ms[0]:+.4f}")
     page.locator(".dld-report .dld-r-tab", has_text="not optimized").click()
     expect(page.locator(".dld-report .dld-r-page .dld-r-summary").last).to_contain_text("disabled")
     screenshot(page, "report_compare_tab", ".dld-report")
