@@ -28,7 +28,7 @@ def open(path: str, **options: Any) -> Designer:
     return open_designer(path, **options)
 
 
-def new(opset: int | None = None, contrib: bool = False, **options: Any) -> Designer:
+def new(opset: int = 21, contrib: bool = False, **options: Any) -> Designer:
     """Create an empty model (opset 1 ... newest known to the installed onnx; optional com.microsoft ops)."""
     from dld_jupyter.widgets.designer import new_designer
 

@@ -6,15 +6,27 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 . .venv/bin/activate
 
-echo "== ruff";       ruff check dld_jupyter tests benchmarks scripts
-echo "== mypy";       mypy
-echo "== tsc";        (cd js && npx tsc -p tsconfig.json --noEmit)
-echo "== vitest";     (cd js && npx vitest run --reporter=dot)
+failed=()
+step() {  # run every step even after a failure, so one run shows everything that is wrong
+  local name=$1; shift
+  echo "== $name"
+  "$@" || failed+=("$name")
+}
+step ruff   ruff check dld_jupyter tests benchmarks scripts
+step mypy   mypy
+step tsc    bash -c "cd js && npx tsc -p tsconfig.json --noEmit"
+step vitest bash -c "cd js && npx vitest run --reporter=dot"
 echo "== pytest"
 status=0
 python -m pytest "$@" || status=$?
 if [ "$status" = 5 ]; then
   echo "pytest collected no tests: that is a failure" >&2
+  failed+=(pytest)
+elif [ "$status" != 0 ]; then
+  failed+=(pytest)
+fi
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "FAILED: ${failed[*]}" >&2
   exit 1
 fi
-exit "$status"
+echo "all checks and tests passed"
