@@ -30,7 +30,7 @@ COMMANDS: dict[str, tuple[str | None, str | None]] = {
     "arrange": ("arrange", None),
     "check": ("check", None),
     "profile": ("profile_panel", None),
-    "export_image": ("export_image_dialog", None),
+    "export_image": ("export", None),
     "show_grid": (None, "show_grid"),
     "show_constants": (None, "show_constants"),
 }

@@ -31,7 +31,6 @@ const DESIGNER_COMMANDS: Array<[CommandIds, SidebarCommand, string, string]> = [
   [CommandIds.showGrid, "show_grid", "Show Grid", "Toggle the canvas background grid"],
   [CommandIds.showConstants, "show_constants", "Show All Constants", "Toggle the display of Constant nodes"],
   [CommandIds.check, "check", "Check Model", "Run the type checker on the active designer's model"],
-  [CommandIds.exportImage, "export_image", "Export Canvas as Image…", "Export the canvas as PNG, JPEG or SVG"],
   [CommandIds.profile, "profile", "Profile Model…", "Profile the active designer's model"],
 ];
 
@@ -52,6 +51,18 @@ export function registerCommands(app: JupyterFrontEnd, sidebar: DesignerSidebar)
     execute: async () => {
       const result = await InputDialog.getText({ title: "Save ONNX model as", placeholder: "path/to/model.onnx" });
       if (result.button.accept && result.value) sidebar.command("save_as", { path: result.value });
+    },
+  });
+  app.commands.addCommand(CommandIds.exportImage, {
+    label: "Export Canvas as Image…",
+    caption: "Export the active designer's canvas as PNG, JPEG or SVG (by the file extension)",
+    isEnabled: () => sidebar.isBound,
+    execute: async () => {
+      const result = await InputDialog.getText({
+        title: "Export canvas as image (.png, .jpg or .svg)",
+        text: "canvas.png",
+      });
+      if (result.button.accept && result.value) sidebar.command("export_image", { path: result.value });
     },
   });
   app.commands.addCommand(CommandIds.quickAdd, {
