@@ -19,6 +19,7 @@ export enum CommandIds {
   exportImage = "dld:export-image",
   profile = "dld:profile",
   openFile = "dld:open-file",
+  openReport = "dld:open-report",
   newModel = "dld:new-model",
 }
 

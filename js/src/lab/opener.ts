@@ -15,6 +15,7 @@ import { CommandIds } from "./commands";
 import { dldIcon } from "./icons";
 
 export const ONNX_FILE_TYPE = "dld-onnx";
+export const REPORT_FILE_TYPE = "dld-report";
 export const DESIGNER_DOCUMENT_CLASS = "dld-DesignerDocument";
 const DEFAULT_OPSET = 21;
 
@@ -65,6 +66,30 @@ export function registerOpeners(app: JupyterFrontEnd, selectedPath: () => string
         `_dld_designer = dld.open(${pyString(name)})`,
         "_dld_designer",
       ].join("\n");
+      return openDesignerPanel(app, path, name, code);
+    },
+  });
+
+  app.docRegistry.addFileType({
+    name: REPORT_FILE_TYPE,
+    displayName: "DL Designer profiling report",
+    extensions: [".dld-report.json"],
+    pattern: ".*\\.dld-report\\.json$",
+    mimeTypes: ["application/json"],
+    fileFormat: "text",
+    contentType: "file",
+    icon: dldIcon,
+  });
+
+  app.commands.addCommand(CommandIds.openReport, {
+    label: "Open With DL Designer Report Viewer",
+    caption: "Show this profiling report (dld report, trtexec or ONNX Runtime profile JSON) in the report viewer",
+    icon: dldIcon,
+    execute: async (args) => {
+      const path = (args.path as string | undefined) ?? selectedPath();
+      if (!path) return;
+      const name = PathExt.basename(path);
+      const code = ["import dld_jupyter as dld", `_dld_report = dld.report(${pyString(name)})`, "_dld_report"].join("\n");
       return openDesignerPanel(app, path, name, code);
     },
   });
