@@ -8,7 +8,7 @@ import { endpoint } from "./geometry";
 import { GROUP_COLOR, IO_COLOR, SchemeName, categoryColor, textColor } from "./colors";
 
 const PROGRESSIVE = 2500; // elements: above this, create them in chunks behind an overview paint
-const CHUNK = 500; // elements per task: ~0.25 s here, so the page keeps painting and answering between chunks
+const CHUNK = 1000; // elements per task (no restyle inside the batch): the page keeps answering between chunks
 
 export class GraphStore {
   readonly nodes = new Map<string, NodeData>();
@@ -48,20 +48,27 @@ export class GraphStore {
     }
     this.loading = true;
     this.pending = elements;
+    // One batch across all chunks: cytoscape neither restyles nor redraws a half-built graph between chunks
+    // (that made 20k nodes quadratic); the overview stands in until endBatch.
+    this.cy.startBatch();
     // Start after the overview's first frame: a timer set now would run before the browser paints.
     this.frame = requestAnimationFrame(() => (this.timer = window.setTimeout(this.step, 0)));
   }
 
   private step = (): void => {
-    const chunk = this.pending.splice(0, CHUNK);
-    this.cy.batch(() => this.cy.add(chunk));
+    this.cy.add(this.pending.splice(0, CHUNK));
     if (this.pending.length) {
       this.timer = window.setTimeout(this.step, 0);
     } else {
-      this.loading = false;
-      this.onLoaded();
+      this.finish();
     }
   };
+
+  private finish(): void {
+    this.loading = false;
+    this.cy.endBatch();
+    this.onLoaded();
+  }
 
   /** Create every element still pending now (a patch must find them). */
   flush(): void {
@@ -70,18 +77,19 @@ export class GraphStore {
     if (this.pending.length) {
       const rest = this.pending;
       this.pending = [];
-      this.cy.batch(() => this.cy.add(rest));
+      this.cy.add(rest);
     }
-    if (this.loading) {
-      this.loading = false;
-      this.onLoaded();
-    }
+    if (this.loading) this.finish();
   }
 
   dispose(): void {
     clearTimeout(this.timer);
     cancelAnimationFrame(this.frame);
     this.pending = [];
+    if (this.loading) {
+      this.loading = false;
+      this.cy.endBatch();
+    }
   }
 
   /** Bounding box of the kernel's positions (the graph may not be in cytoscape yet). */
