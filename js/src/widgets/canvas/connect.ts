@@ -57,7 +57,9 @@ export function installConnect(ctx: CanvasContext): void {
     const p = modelPoint(ctx, event);
     const to = terminalUnder(ctx, p.x, p.y);
     if (!to || to.node === start.node || to.side === start.side) {
-      if (to && to !== start) ctx.toasts.show("Link an output (circle) to an input (triangle) of another node.", "warning");
+      // A click (or double-click) on one terminal is not a failed link: say nothing then.
+      const same = to && to.node === start.node && to.side === start.side && to.index === start.index;
+      if (to && !same) ctx.toasts.show("Link an output (circle) to an input (triangle) of another node.", "warning");
       return;
     }
     const [src, dst] = start.side === "out" ? [start, to] : [to, start];
