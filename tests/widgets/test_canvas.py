@@ -213,3 +213,19 @@ def test_designer_api(resnet: Path, tmp_path: Path) -> None:
     assert "renamed" in {n.name for n in onnx.load(str(tmp_path / "out.onnx")).graph.node}
     d.new(opset=17)
     assert d.document.path is None
+
+
+def test_graph_io_from_free_terminals_and_arrange(resnet: Path) -> None:
+    canvas, rec = make(resnet)
+    doc = canvas.document
+    node = intent(canvas, "add_node", op_type="Relu", x=0.0, y=0.0)["data"]["node"]
+    new_in = intent(canvas, "add_graph_input", node=node, index=0)
+    assert new_in["ok"], new_in
+    added = [o for o in rec.last("patch")[0]["ops"] if o["op"] == "add_nodes"]
+    assert added and added[0]["nodes"][0]["kind"] == "input"
+    new_out = intent(canvas, "add_graph_output", node=node, index=0)
+    assert new_out["ok"] and doc.node(new_out["data"]["node"]).kind == "output"
+    assert not intent(canvas, "add_graph_input", node=node, index=0)["ok"], "that input is linked now"
+    assert intent(canvas, "arrange")["ok"]
+    moves = [o for o in rec.last("patch")[0]["ops"] if o["op"] == "move"]
+    assert moves and len(moves[0]["ids"]) >= len(doc.nodes()) - 1
