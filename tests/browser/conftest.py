@@ -77,3 +77,5 @@ def page(browser: object, request: pytest.FixtureRequest) -> Iterator[object]:
         screenshot(page, f"FAILED-{request.node.name}")
         print("browser console errors:", *console_errors[-20:], sep="\n  ")
     context.close()
+    if "jupyter" in request.fixturenames:  # stop this test's kernels: later tests get the cores and memory
+        request.getfixturevalue("jupyter").delete_sessions()
