@@ -65,6 +65,7 @@ def time_open(page: Any, server: Any, model: str, grouping: str, tag: str) -> tu
         cells = ["import dld_jupyter.widgets.designer as D",
                  f"d = D.open_designer({model!r}, grouping={grouping!r}, height='700px')\nd"]
     write_notebook(server.root_dir / name, cells)
+    server.delete_sessions()  # earlier runs' kernels (holding big models) must not compete with this one
     open_notebook(page, server, name)
     for _ in range(4):  # the first run before the kernel is connected is dropped silently: retry
         run_cell(page, 0)
@@ -160,6 +161,32 @@ def netron_time(browser: Any, path: Path, timeout_s: float) -> float | None:
         netron.stop(address)
 
 
+def measure_case(page: Any, server: Any, case: str, path: Path, runs: int, results: dict[str, Any]) -> None:
+    times, loads = [], []
+    for run in range(runs):
+        first, loaded = time_open(page, server, path.name, CASES[case][1], f"{case}_{run}")
+        times.append(first)
+        loads.append(loaded)
+        print(f"  {case} run {run}: first paint {first:.2f} s, all elements {loaded:.2f} s", flush=True)
+        if case == "5kx" and run == runs - 1:
+            frames = pan_zoom(page)
+            results["pan_zoom_5k_ms"] = {"p50": pct(frames, 0.5), "p95": pct(frames, 0.95), "frames": len(frames)}
+            print(f"  pan/zoom 5k: {results['pan_zoom_5k_ms']}", flush=True)
+        if case in ("7k", "7k-canvas") and run == runs - 1:
+            trips = edit_round_trips(page, case == "7k")
+            key = "edit_7k_ms" if case == "7k" else "edit_7k_canvas_only_ms"
+            results[key] = {"p50": pct(trips, 0.5), "p95": pct(trips, 0.95)}
+            print(f"  {key}: {results[key]}", flush=True)
+    results["open_s"][case] = {"median": statistics.median(times), "all": times,
+                               "loaded_median": statistics.median(loads), "loaded_all": loads}
+
+
+def save(results: dict[str, Any]) -> None:
+    out = ROOT / "test-artifacts" / "bench"
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "canvas_bench.json").write_text(json.dumps(results, indent=2))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=3)
@@ -184,22 +211,12 @@ def main() -> None:
                 browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
                 page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
                 for case in cases:
-                    times, loads = [], []
-                    for run in range(args.runs):
-                        first, loaded = time_open(page, server, paths[case].name, CASES[case][1], f"{case}_{run}")
-                        times.append(first)
-                        loads.append(loaded)
-                        print(f"  {case} run {run}: first paint {first:.2f} s, all elements {loaded:.2f} s",
-                              flush=True)
-                        if case == "5kx" and run == args.runs - 1:
-                            frames = pan_zoom(page)
-                            results["pan_zoom_5k_ms"] = {"p50": pct(frames, 0.5), "p95": pct(frames, 0.95)}
-                        if case in ("7k", "7k-canvas") and run == args.runs - 1:
-                            trips = edit_round_trips(page, case == "7k")
-                            key = "edit_7k_ms" if case == "7k" else "edit_7k_canvas_only_ms"
-                            results[key] = {"p50": pct(trips, 0.5), "p95": pct(trips, 0.95)}
-                    results["open_s"][case] = {"median": statistics.median(times), "all": times,
-                                               "loaded_median": statistics.median(loads), "loaded_all": loads}
+                    try:
+                        measure_case(page, server, case, paths[case], args.runs, results)
+                    except Exception as error:  # one broken case must not lose the others' figures
+                        results["open_s"][case] = {"error": f"{type(error).__name__}: {error}"[:300]}
+                        print(f"  {case} failed: {error}", flush=True)
+                    save(results)
                 if not args.no_netron:
                     for case in [c for c in cases if CASES[c][1] != "canvas"]:
                         found = [netron_time(browser, paths[case], args.netron_timeout)
@@ -207,18 +224,20 @@ def main() -> None:
                         ok = [t for t in found if t is not None]
                         results["netron_s"][case] = statistics.median(ok) if ok else f">{args.netron_timeout:.0f}"
                         print(f"  netron {case}: {results['netron_s'][case]}", flush=True)
+                        save(results)
                 browser.close()
         finally:
             server.stop()
-    out = ROOT / "test-artifacts" / "bench"
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "canvas_bench.json").write_text(json.dumps(results, indent=2))
+    save(results)
     print(f"\n{'case':6} {'first paint (s)':>16} {'all elements (s)':>17} {'netron (s)':>12}")
     for case in cases:
         netron_s = results["netron_s"].get(case, "-")
         shown = f"{netron_s:.1f}" if isinstance(netron_s, float) else str(netron_s)
-        row = results["open_s"][case]
-        print(f"{case:6} {row['median']:>16.2f} {row['loaded_median']:>17.2f} {shown:>12}")
+        row = results["open_s"].get(case, {})
+        if "median" in row:
+            print(f"{case:9} {row['median']:>13.2f} {row['loaded_median']:>17.2f} {shown:>12}")
+        else:
+            print(f"{case:9} {row.get('error', 'not run')}")
     for key in ("pan_zoom_5k_ms", "edit_7k_ms", "edit_7k_canvas_only_ms"):
         if key in results:
             print(f"{key}: p50 {results[key]['p50']:.1f} ms, p95 {results[key]['p95']:.1f} ms")
