@@ -73,13 +73,18 @@ class Document:
         target = pathlib.Path(path) if path is not None else self.path
         if target is None:
             raise DocumentError("Save", "the document has no file yet.", "Pass a path: doc.save('model.onnx').")
-        positions = encode_positions(self.model.graph, self._ctx.ids, self._ctx.positions)
-        io.save(self.model, target, {POSITIONS_KEY: positions})
+        self.save_copy(target)
         self.path = target
         was_dirty = self.dirty
         self._history.mark_saved()
         if was_dirty:
             self._emit([DirtyChanged(False)])
+
+    def save_copy(self, path: str | os.PathLike[str]) -> None:
+        """Write the model to ``path`` atomically without making it the document's file (path and dirty state
+        stay): what profiling an unsaved edit or exporting a copy needs."""
+        positions = encode_positions(self.model.graph, self._ctx.ids, self._ctx.positions)
+        io.save(self.model, pathlib.Path(path), {POSITIONS_KEY: positions})
 
     @property
     def name(self) -> str:

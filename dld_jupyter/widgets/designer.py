@@ -33,14 +33,18 @@ class Designer(w.VBox):  # type: ignore[misc]
         self.output = w.Output(layout=w.Layout(max_height="160px", overflow="auto"))
         self.status = w.HTML()
         self.panels = w.Box(layout=w.Layout(width="100%"))
+        self.profiling = w.Box(layout=w.Layout(width="100%", flex_flow="column"))  # the Profile panel, when opened
         self._options = options
         self.canvas = self._make_canvas(document)
         self.toolbar = self._make_toolbar()
-        super().__init__([self.toolbar, self.canvas, self.panels, self.status, self.output])
+        super().__init__(self._parts())
         self.add_class("dld-designer")
         self._refresh_status()
 
     # ------------------------------------------------------------ parts
+    def _parts(self) -> list[w.Widget]:
+        return [self.toolbar, self.canvas, self.panels, self.profiling, self.status, self.output]
+
     def _make_canvas(self, document: Document) -> GraphCanvas:
         canvas = GraphCanvas(document, on_error=self._show_error, **self._options)
         self._unsubscribe = document.subscribe(lambda _events: self._refresh_status())
@@ -71,6 +75,7 @@ class Designer(w.VBox):  # type: ignore[misc]
             button("Redo", "redo", "Redo (Ctrl+Y)", lambda: self.redo()),
             button("Arrange", "sitemap", "Arrange nodes", lambda: self.canvas.arrange()),
             button("Check", "check", "Check the model", lambda: self.check()),
+            button("Profile", "tachometer", "Profile the model with ONNX Runtime", lambda: self.profile_panel()),
             button("Export", "image", "Export the canvas to the path (.png/.jpg/.svg)",
                    lambda: self.export(self.path_box.value)),
             self.path_box, self.scheme, self.grid, self.constants,
@@ -115,6 +120,20 @@ class Designer(w.VBox):  # type: ignore[misc]
             self._show_error("check passed: no diagnostics.")
         return found
 
+    def profile_panel(self, run: bool = False, **settings: Any) -> Any:
+        """Show the profiling panel (every ONNX Runtime option, progress, cancel, then the report) below."""
+        from dld_jupyter.widgets.profile_panel import profile_in_notebook
+
+        panel = profile_in_notebook(self, run=run, **settings)
+        self.profiling.children = [panel]
+        return panel
+
+    def profile(self, **options: Any) -> Any:
+        """Profile the current model (a dirty one from a saved copy) and return its Report."""
+        from dld_jupyter.activities.api import profile
+
+        return profile(self.document, **options)
+
     def select(self, names: list[str] | str) -> list[str]:
         """Select nodes by ONNX name (or id), expanding their groups; returns their ids."""
         wanted = [names] if isinstance(names, str) else list(names)
@@ -144,7 +163,7 @@ class Designer(w.VBox):  # type: ignore[misc]
         old, old_editors = self.canvas, self.editors
         self._unsubscribe()
         self.canvas = self._make_canvas(document)
-        self.children = [self.toolbar, self.canvas, self.panels, self.status, self.output]
+        self.children = self._parts()
         old.close()
         old_editors.close()
         self._refresh_status()

@@ -1,0 +1,33 @@
+"""The Designer's Profile button and API: the panel opens below the canvas; a model that cannot run says why."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from dld_jupyter.activities.errors import SpecError
+from dld_jupyter.models import SAMPLE_MODEL
+from dld_jupyter.widgets.designer import open_designer
+from dld_jupyter.widgets.profile_panel import ProfilePanel
+
+
+def test_profile_panel_opens_below_the_canvas(tmp_path: Path) -> None:
+    shutil.copy(SAMPLE_MODEL, tmp_path / "m.onnx")
+    designer = open_designer(tmp_path / "m.onnx")
+    panel = designer.profile_panel(iterations=7)
+    assert isinstance(panel, ProfilePanel)
+    assert list(designer.profiling.children) == [panel]
+    assert designer.children.index(designer.profiling) == designer.children.index(designer.canvas) + 2
+
+
+def test_profile_of_the_edited_model(tmp_path: Path) -> None:
+    shutil.copy(SAMPLE_MODEL, tmp_path / "m.onnx")
+    designer = open_designer(tmp_path / "m.onnx")
+    report = designer.profile(iterations=5, warmup=1)
+    assert report.summary.passes == 5 and report.layers
+    designer.document.add_node("Relu")  # dangling: ONNX Runtime refuses the model
+    with pytest.raises(SpecError, match="input size 0"):
+        designer.profile(iterations=5, warmup=1)
+    assert designer.document.dirty  # profiling a copy never saves over the user's file
