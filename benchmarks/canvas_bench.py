@@ -151,9 +151,12 @@ def netron_time(browser: Any, path: Path, timeout_s: float) -> float | None:
         start = time.monotonic()
         page.goto(f"http://127.0.0.1:{port}/")
         while time.monotonic() - start < timeout_s:
-            classes = page.locator("body").get_attribute("class") or ""
-            if "default" in classes.split() and page.locator("#canvas g.node").count():
-                return time.monotonic() - start
+            try:  # a big graph keeps Netron's main thread busy for long stretches: a poll may time out
+                classes = page.locator("body").get_attribute("class", timeout=5_000) or ""
+                if "default" in classes.split() and page.locator("#canvas g.node").count():
+                    return time.monotonic() - start
+            except Exception:
+                pass
             time.sleep(0.1)
         return None
     finally:
