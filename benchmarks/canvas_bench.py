@@ -135,6 +135,15 @@ def edit_round_trips(page: Any, designer: bool, count: int = 30) -> list[float]:
         return times; }""", count))
 
 
+def ping_round_trips(page: Any, count: int = 30) -> list[float]:
+    return list(page.evaluate("""async (count) => {
+        const dld = document.querySelector('.dld-stage')._dld; const times = [];
+        for (let i = 0; i < count; i++) {
+            const t0 = performance.now(); await dld.channel.intent('ping', {}); times.push(performance.now() - t0);
+        }
+        return times; }""", count))
+
+
 def netron_time(browser: Any, path: Path, timeout_s: float) -> float | None:
     """Navigation to Netron's graph view drawn (body class "default" with graph nodes in #canvas). Netron replaces
     window.eval, so the page is polled through locators (Playwright's isolated world), not page.evaluate."""
@@ -180,6 +189,9 @@ def measure_case(page: Any, server: Any, case: str, path: Path, runs: int, resul
             key = "edit_7k_ms" if case == "7k" else "edit_7k_canvas_only_ms"
             results[key] = {"p50": pct(trips, 0.5), "p95": pct(trips, 0.95)}
             print(f"  {key}: {results[key]}", flush=True)
+            pings = ping_round_trips(page)
+            results[f"{key}_ping"] = {"p50": pct(pings, 0.5), "p95": pct(pings, 0.95)}
+            print(f"  {key}_ping (comm alone, no edit): {results[key + '_ping']}", flush=True)
     results["open_s"][case] = {"median": statistics.median(times), "all": times,
                                "loaded_median": statistics.median(loads), "loaded_all": loads}
 
@@ -241,7 +253,8 @@ def main() -> None:
             print(f"{case:9} {row['median']:>13.2f} {row['loaded_median']:>17.2f} {shown:>12}")
         else:
             print(f"{case:9} {row.get('error', 'not run')}")
-    for key in ("pan_zoom_5k_ms", "edit_7k_ms", "edit_7k_canvas_only_ms"):
+    for key in ("pan_zoom_5k_ms", "edit_7k_ms", "edit_7k_canvas_only_ms", "edit_7k_ms_ping",
+                "edit_7k_canvas_only_ms_ping"):
         if key in results:
             print(f"{key}: p50 {results[key]['p50']:.1f} ms, p95 {results[key]['p95']:.1f} ms")
 

@@ -185,10 +185,15 @@ def doc(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
     return {"title": title, "doc": schema.doc.strip()}
 
 
+def ping(_c: GraphCanvas, _a: dict[str, Any], _b: list[bytes]) -> Reply:
+    """No edit: measures the comm round trip alone (the benchmark's baseline for the edit round trip)."""
+    return None
+
+
 HANDLERS: dict[str, Handler] = {
     "add_node": add_node, "delete": delete, "connect": connect, "disconnect": disconnect,
     "add_graph_input": add_graph_input, "add_graph_output": add_graph_output, "move": move, "rename": rename,
     "set_attr": set_attr, "undo": undo, "redo": redo, "save": save, "arrange": arrange, "check": check,
     "expand": expand, "collapse": collapse, "toggle_constant": toggle_constant, "copy": copy, "cut": cut,
-    "paste": paste, "extract": extract, "doc": doc,
+    "paste": paste, "extract": extract, "doc": doc, "ping": ping,
 }

@@ -122,7 +122,7 @@ KernelMessage = (
 IntentAction = Literal[
     "add_node", "delete", "connect", "disconnect", "add_graph_input", "add_graph_output", "move", "rename",
     "set_attr", "undo", "redo", "save", "arrange", "copy", "cut", "paste", "expand", "collapse",
-    "toggle_constant", "extract", "check", "doc",
+    "toggle_constant", "extract", "check", "doc", "ping",
 ]
 
 

@@ -111,7 +111,8 @@ export type IntentAction =
   | "toggle_constant"
   | "extract"
   | "check"
-  | "doc";
+  | "doc"
+  | "ping"; // no edit: the comm round trip alone
 
 /** The MIME type a palette drags: JSON {name, domain}. */
 export const OP_DRAG_MIME = "application/x-dld-op";
