@@ -186,7 +186,7 @@ def test_create_initializers_every_way(doc: Document, tmp_path: pathlib.Path) ->
     assert _create(p, name="gen", dtype="int8", mode="generate", shape="[5]", method="uniform_negative")
     assert _create(p, name="sp", dtype="float", mode="sparse", values="[5.0]", indices="[3]", dense_shape="[2, 2]")
     assert _create(p, name="txt", dtype="string", mode="literal", text="['a', 'It\\'s']")
-    rows = {r["name"]: r for r in p.inits["items"]}
+    rows = {r["name"]: r for r in p.init_items}
     assert rows["lit"]["dtype"] == "float" and rows["lit"]["shape"] == [2, 2]
     assert rows["npy"]["shape"] == [2, 3] and rows["gen"]["dtype"] == "int8" and rows["txt"]["dtype"] == "string"
     gen = doc.model.graph.initializers["gen"].const_value
@@ -232,7 +232,7 @@ def test_external_initializer_beside_a_saved_model(doc: Document, tmp_path: path
     p = panels(doc)
     assert not _create(p, name="e", dtype="float", mode="external", location="../w.bin", shape="[4]")
     assert _create(p, name="e", dtype="float", mode="external", location="w.bin", shape="[2]", offset="8")
-    row = next(r for r in p.inits["items"] if r["name"] == "e")
+    row = next(r for r in p.init_items if r["name"] == "e")
     assert row["external"] and row["location"] == "w.bin"
     p.open_tensor(row["id"])
     assert p.tensor["external"] == {"location": "w.bin", "offset": 8, "length": 8} and p.tensor["targets"] == []
@@ -246,7 +246,7 @@ def test_connect_switch_disconnect_delete(doc: Document) -> None:
     conv = ids(doc)["conv1"]
     _create(p, name="W1", dtype="float", mode="generate", shape="[4, 3, 3, 3]", method="normal")
     _create(p, name="W2", dtype="float", mode="generate", shape="[4, 3, 3, 3]", method="zeros")
-    w1, w2 = (r["id"] for r in p.inits["items"])
+    w1, w2 = (r["id"] for r in p.init_items)
     p.selection = [conv]
     assert [t["state"] for t in p.inits["node"]["terminals"]] == ["free", "free", "free"]
     assert p.handle({"kind": "init_connect", "value_id": w1, "node": conv, "index": 1, "key": "init:1"})
@@ -258,7 +258,7 @@ def test_connect_switch_disconnect_delete(doc: Document) -> None:
     assert doc.node(conv).inputs[1].state == "free"
     p.handle({"kind": "init_connect", "value_id": w1, "node": conv, "index": 1, "key": "init:1"})
     assert p.handle({"kind": "init_delete", "value_id": w1, "key": "list"})
-    assert doc.node(conv).inputs[1].state == "free" and [r["name"] for r in p.inits["items"]] == ["W2"]
+    assert doc.node(conv).inputs[1].state == "free" and [r["name"] for r in p.init_items] == ["W2"]
     doc.undo()
     assert doc.node(conv).inputs[1].value_name == "W1"
 
@@ -266,7 +266,7 @@ def test_connect_switch_disconnect_delete(doc: Document) -> None:
 def test_tensor_editor_values_shape_npy_and_convert(doc: Document, tmp_path: pathlib.Path) -> None:
     p = panels(doc)
     _create(p, name="t", dtype="float", mode="literal", text="[1.0, 0.1]")
-    vid = p.inits["items"][0]["id"]
+    vid = p.init_items[0]["id"]
     p.handle({"kind": "open_tensor", "value_id": vid})
     assert p.tab == "tensor" and p.tensor["name"] == "t" and p.tensor["editable"]
     assert p.handle({"kind": "tensor_set", "text": "[[1, 2, 3], [4, 5, 6]]", "key": "tensor"})
@@ -293,7 +293,7 @@ def test_tensor_editor_values_shape_npy_and_convert(doc: Document, tmp_path: pat
 def test_bool_and_string_tensors_offer_no_conversion(doc: Document) -> None:
     p = panels(doc)
     _create(p, name="b", dtype="bool", mode="literal", text="[true, false]")
-    p.open_tensor(p.inits["items"][0]["id"])
+    p.open_tensor(p.init_items[0]["id"])
     assert p.tensor["targets"] == []
     assert not p.handle({"kind": "tensor_convert", "dtype": "float", "key": "convert"})
     assert doc.model.graph.initializers["b"].dtype == ir.DataType.BOOL

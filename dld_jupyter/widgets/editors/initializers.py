@@ -54,9 +54,14 @@ def preview(value: ir.Value) -> str:
     return text[:-1] + ", …]" if flat.size > PREVIEW_ELEMENTS else text
 
 
+def items(doc: Document) -> list[dict[str, Any]]:
+    """Every initializer of the model (the upper list): one row each, rebuilt only when they can have changed."""
+    return [{"id": doc.value_id(v), **describe(v)} for v in doc.model.graph.initializers.values()]
+
+
 def view(doc: Document, selection: Sequence[str]) -> dict[str, Any]:
+    """The part that follows the selection: the selected node's terminals, previews, creation choices."""
     graph = doc.model.graph
-    items = [{"id": doc.value_id(v), **describe(v)} for v in graph.initializers.values()]
     node: dict[str, Any] | None = None
     ops = [nid for nid in selection if nid[:1] not in ("i", "o")]
     if len(ops) == 1:
@@ -87,7 +92,6 @@ def view(doc: Document, selection: Sequence[str]) -> dict[str, Any]:
                 previews[t["value_id"]] = preview(by_id[t["value_id"]])
     return {
         "previews": previews,
-        "items": items,
         "node": node,
         "dtypes": types,
         "generators": {t: generators_for(parse_dtype(t)) for t in types},

@@ -31,6 +31,10 @@ _INITIALIZER_KINDS = {"init_create", "init_delete", "init_connect", "init_discon
 _TENSOR_KINDS = {"tensor_set", "tensor_load", "tensor_export", "tensor_convert", "tensor_sparse", "tensor_external"}
 
 
+# Events after which every initializer row is still what it was (names of nodes, attributes, positions).
+_LIST_NEUTRAL = frozenset({"NodesChanged", "NodesMoved", "DiagnosticsChanged", "DirtyChanged", "ModelInfoChanged"})
+
+
 class EditorPanels(anywidget.AnyWidget):
     """``EditorPanels(document, canvas=None)``; with a canvas, its ``selection`` drives the panels."""
 
@@ -42,6 +46,7 @@ class EditorPanels(anywidget.AnyWidget):
     height = traitlets.Unicode("560px").tag(sync=True)
     params = traitlets.Dict().tag(sync=True)
     inits = traitlets.Dict().tag(sync=True)
+    init_items = traitlets.List().tag(sync=True)  # all initializers; apart from `inits` so a click does not resend it
     tensor = traitlets.Dict().tag(sync=True)
     checks = traitlets.Dict().tag(sync=True)
     errors = traitlets.Dict().tag(sync=True)
@@ -69,8 +74,10 @@ class EditorPanels(anywidget.AnyWidget):
             self.runner.edited()
 
     # ------------------------------------------------------------ state → browser
-    def refresh(self) -> None:
+    def refresh(self, initializers_changed: bool = True) -> None:
         self.params = parameters.view(self.document, self.selection)
+        if initializers_changed:
+            self.init_items = initializers.items(self.document)
         self.inits = initializers.view(self.document, self.selection)
         self.tensor = tensor_editor.view(self.document, self.target)
         self._refresh_checks()
@@ -83,7 +90,8 @@ class EditorPanels(anywidget.AnyWidget):
             if any(type(e).__name__ == "DiagnosticsChanged" for e in events):
                 self._refresh_checks()
             return
-        self.refresh()
+        # Renames, attribute edits and moves leave the initializer list as it was: don't rebuild 15k rows.
+        self.refresh(initializers_changed=any(type(e).__name__ not in _LIST_NEUTRAL for e in events))
         if self.auto_check:
             self.runner.edited()
 

@@ -4,7 +4,7 @@ import { h, Listeners } from "./dom";
 import type { FieldError, Intent } from "./messages";
 
 export interface EditorsModel {
-  selection: string[]; tab: string; height: string; params: unknown; inits: unknown; tensor: unknown;
+  selection: string[]; tab: string; height: string; params: unknown; inits: unknown; init_items: unknown; tensor: unknown;
   checks: unknown; errors: Record<string, FieldError>; notice: unknown;
 }
 

@@ -19,8 +19,8 @@ class FakeModel {
         { name: "to", type: "INT", required: false, set: false, mixed: false, text: "", default_text: "1", editable: true, list: false, doc: "", choices: [["1", "float"], ["10", "float16"]] },
       ],
     },
+    init_items: [{ id: "v1", name: "W", dtype: "float", shape: [4, 3], size: 12, external: false, location: null, users: 1 }],
     inits: {
-      items: [{ id: "v1", name: "W", dtype: "float", shape: [4, 3], size: 12, external: false, location: null, users: 1 }],
       node: { id: "n0", name: "conv1", op_type: "Conv", terminals: [
         { index: 1, name: "W", state: "initializer", value_id: "v1", value_name: "W", optional: false },
         { index: 2, name: "B", state: "free", value_id: null, value_name: null, optional: true },

@@ -57,7 +57,7 @@ function render({ model, el }: RenderProps<EditorsModel>): () => void {
   const height = () => { root.style.maxHeight = model.get("height") || ""; };
   const onTab = () => { chrome.clear(); tabs(); };
   const subscriptions: [string, () => void][] = [
-    ["change:tab", onTab], ["change:params", params], ["change:inits", inits], ["change:tensor", newTensor],
+    ["change:tab", onTab], ["change:params", params], ["change:inits", inits], ["change:init_items", inits], ["change:tensor", newTensor],
     ["change:checks", checkList], ["change:errors", errors], ["change:notice", showNotice], ["change:height", height],
   ];
   for (const [event, fn] of subscriptions) model.on(event, fn);

@@ -145,7 +145,10 @@ function nodePart(ctx: PanelContext, ls: Listeners, state: InitsState): HTMLElem
 
 export function renderInitializers(ctx: PanelContext, ls: Listeners, root: HTMLElement): void {
   ls.clear();
-  const state = ctx.model.get("inits") as InitsState | undefined;
-  if (!state || !state.items) { root.replaceChildren(); return; }
+  // The list of all initializers is its own trait: it changes rarely, the selected node's part often.
+  const part = ctx.model.get("inits") as Omit<InitsState, "items"> | undefined;
+  const items = ctx.model.get("init_items") as InitsState["items"] | undefined;
+  if (!part || !items) { root.replaceChildren(); return; }
+  const state: InitsState = { ...part, items } as InitsState;
   root.replaceChildren(listPart(ctx, ls, state), nodePart(ctx, ls, state) ?? "");
 }
