@@ -50,18 +50,26 @@ function makeCy(stage: HTMLElement, count: number): Core {
   });
 }
 
-/** Fit the kernel's positions into the view (elements may still be on their way into cytoscape). */
+/** The smallest zoom at which node names are drawn (the stylesheet's min-zoomed-font-size hides them below). */
+const READABLE_ZOOM = 0.75;
+
+/**
+ * First view of the kernel's positions (elements may still be on their way into cytoscape): the whole graph when
+ * it fits at a readable zoom; otherwise a readable zoom (still fitting the width when it can), starting at the
+ * top where the graph inputs are, as a reader starts a tall network. `F` fits everything.
+ */
 function fitTo(ctx: CanvasContext): void {
   const box = ctx.store.extent();
   if (!box) return;
   const pad = 30;
   const w = Math.max(ctx.cy.width() - 2 * pad, 10);
   const h = Math.max(ctx.cy.height() - 2 * pad, 10);
-  const zoom = Math.min(4, Math.max(0.01, Math.min(w / Math.max(box.x2 - box.x1, 1), h / Math.max(box.y2 - box.y1, 1))));
-  ctx.cy.viewport({
-    zoom,
-    pan: { x: ctx.cy.width() / 2 - zoom * (box.x1 + box.x2) / 2, y: ctx.cy.height() / 2 - zoom * (box.y1 + box.y2) / 2 },
-  });
+  const width = Math.max(box.x2 - box.x1, 1);
+  const height = Math.max(box.y2 - box.y1, 1);
+  const fit = Math.min(4, Math.max(0.01, Math.min(w / width, h / height)));
+  const zoom = fit >= READABLE_ZOOM ? fit : Math.max(fit, Math.min(READABLE_ZOOM, w / width));
+  const top = zoom * height > h ? pad - zoom * box.y1 : ctx.cy.height() / 2 - (zoom * (box.y1 + box.y2)) / 2;
+  ctx.cy.viewport({ zoom, pan: { x: ctx.cy.width() / 2 - (zoom * (box.x1 + box.x2)) / 2, y: top } });
 }
 
 export function render({ model, el }: RenderProps): () => void {
