@@ -17,30 +17,11 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+# One table for the profiler and this import: the same ORT trace gives the same precisions.
+from dld_jupyter.activities.backends.ort_trace import KERNEL_SUFFIX, PRECISIONS
 from dld_jupyter.reports.io import ReportError
 from dld_jupyter.reports.model import Layer, Report, Summary, TimelineEvent
 from dld_jupyter.reports.passes import spread
-
-_KERNEL_SUFFIX = "_kernel_time"
-# ONNX Runtime's type names in input_type_shape -> the precision names the layer table uses.
-_PRECISIONS = {
-    "float": "FP32",
-    "float16": "FP16",
-    "bfloat16": "BF16",
-    "double": "FP64",
-    "int8": "INT8",
-    "uint8": "UINT8",
-    "int16": "INT16",
-    "uint16": "UINT16",
-    "int32": "INT32",
-    "uint32": "UINT32",
-    "int64": "INT64",
-    "uint64": "UINT64",
-    "bool": "BOOL",
-    "string": "STRING",
-    "float8e4m3fn": "FP8",
-    "float8e5m2": "FP8",
-}
 
 
 @dataclass
@@ -80,11 +61,11 @@ def read_trace(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
 
 def _node(event: dict[str, Any]) -> _NodeEvent | None:
     name = str(event.get("name", ""))
-    if event.get("cat") != "Node" or not name.endswith(_KERNEL_SUFFIX):
+    if event.get("cat") != "Node" or not name.endswith(KERNEL_SUFFIX):
         return None  # fence_before/fence_after and GPU kernel events carry no node time of their own
     args = event.get("args", {}) if isinstance(event.get("args"), dict) else {}
     return _NodeEvent(
-        name.removesuffix(_KERNEL_SUFFIX),
+        name.removesuffix(KERNEL_SUFFIX),
         str(args.get("op_name", "")),
         str(args.get("provider", "")),
         int(event.get("tid", 0)),
@@ -134,7 +115,7 @@ def _shapes(args: dict[str, Any], key: str) -> tuple[list[list[int | str]], str]
     for entry in args.get(key, []) if isinstance(args.get(key), list) else []:
         if isinstance(entry, dict) and entry:
             kind, shape = next(iter(entry.items()))
-            first = first or _PRECISIONS.get(str(kind), str(kind).upper())
+            first = first or PRECISIONS.get(str(kind), str(kind).upper())
             dims.append([d if isinstance(d, int) else str(d) for d in shape] if isinstance(shape, list) else [])
     return dims, first
 

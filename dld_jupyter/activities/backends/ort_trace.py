@@ -30,6 +30,7 @@ PRECISIONS = {
     "bool": "BOOL",
     "string": "STRING",
     "float8e4m3fn": "FP8",
+    "float8e5m2": "FP8",
     "int4": "INT4",
 }
 
