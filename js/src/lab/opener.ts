@@ -53,22 +53,27 @@ export function registerOpeners(app: JupyterFrontEnd, selectedPath: () => string
     icon: dldIcon,
   });
 
-  app.commands.addCommand(CommandIds.openFile, {
-    label: "Open With DL Designer",
-    caption: "Open this ONNX model in the DL Designer (the kernel reads it from disk)",
-    icon: dldIcon,
-    execute: async (args) => {
-      const path = (args.path as string | undefined) ?? selectedPath();
-      if (!path) return;
-      const name = PathExt.basename(path);
-      const code = [
-        "import dld_jupyter as dld",
-        `_dld_designer = dld.open(${pyString(name)})`,
-        "_dld_designer",
-      ].join("\n");
-      return openDesignerPanel(app, path, name, code);
-    },
-  });
+  /** A command that opens the selected (or given) file in a designer panel with `dld.<call>(file name)`. */
+  const openWith = (id: string, label: string, caption: string, call: "open" | "report") =>
+    app.commands.addCommand(id, {
+      label,
+      caption,
+      icon: dldIcon,
+      execute: async (args) => {
+        const path = (args.path as string | undefined) ?? selectedPath();
+        if (!path) return;
+        const name = PathExt.basename(path);
+        const code = ["import dld_jupyter as dld", `_dld_view = dld.${call}(${pyString(name)})`, "_dld_view"];
+        return openDesignerPanel(app, path, name, code.join("\n"));
+      },
+    });
+
+  openWith(
+    CommandIds.openFile,
+    "Open With DL Designer",
+    "Open this ONNX model in the DL Designer (the kernel reads it from disk)",
+    "open",
+  );
 
   app.docRegistry.addFileType({
     name: REPORT_FILE_TYPE,
@@ -81,18 +86,12 @@ export function registerOpeners(app: JupyterFrontEnd, selectedPath: () => string
     icon: dldIcon,
   });
 
-  app.commands.addCommand(CommandIds.openReport, {
-    label: "Open With DL Designer Report Viewer",
-    caption: "Show this profiling report (dld report, trtexec or ONNX Runtime profile JSON) in the report viewer",
-    icon: dldIcon,
-    execute: async (args) => {
-      const path = (args.path as string | undefined) ?? selectedPath();
-      if (!path) return;
-      const name = PathExt.basename(path);
-      const code = ["import dld_jupyter as dld", `_dld_report = dld.report(${pyString(name)})`, "_dld_report"].join("\n");
-      return openDesignerPanel(app, path, name, code);
-    },
-  });
+  openWith(
+    CommandIds.openReport,
+    "Open With DL Designer Report Viewer",
+    "Show this profiling report (dld report, trtexec or ONNX Runtime profile JSON) in the report viewer",
+    "report",
+  );
 
   app.commands.addCommand(CommandIds.newModel, {
     label: "New ONNX Model…",
