@@ -1,6 +1,6 @@
 /** What every part of the viewer shares: the widget model, the listener registry and the kernel channel. */
 import type { AnyModel } from "@anywidget/types";
-import { Listeners } from "./listeners";
+import { Listeners } from "../../common/listeners";
 
 export interface ViewContext {
   model: AnyModel;

@@ -11,7 +11,7 @@ import { CompareView } from "./compare_view";
 import { ViewContext } from "./context";
 import { decode, Payload } from "./data";
 import { el } from "./format";
-import { Listeners } from "./listeners";
+import { Listeners } from "../../common/listeners";
 import { Menu } from "./menu";
 import { ReportView } from "./report_view";
 

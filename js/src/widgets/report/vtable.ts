@@ -6,7 +6,7 @@
  */
 import { el } from "./format";
 import { heat, HeatScheme } from "./heat";
-import { Listeners } from "./listeners";
+import { Listeners } from "../../common/listeners";
 
 export interface ColumnDef {
   key: string;

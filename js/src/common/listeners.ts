@@ -1,16 +1,18 @@
 /**
- * Every listener the report viewer adds goes through here, so the anywidget cleanup removes all of them, and every
- * handler reports its exceptions (shown in the widget and sent to the kernel) instead of dying in the console.
+ * Every listener a widget view adds goes through here, so the anywidget cleanup (`render`'s return) removes all
+ * of them, and every handler reports its exceptions (shown in the widget and sent to the kernel) instead of dying
+ * in the browser console. Widgets with their own event sources extend it (the canvas adds cytoscape events).
  */
 import type { AnyModel } from "@anywidget/types";
 
-type Handler = (...args: never[]) => unknown;
+export type Handler = (...args: never[]) => unknown;
 
 export class Listeners {
-  private readonly undo: Array<() => void> = [];
+  protected readonly undo: Array<() => void> = [];
 
   constructor(readonly report: (error: unknown, where: string) => void) {}
 
+  /** Wrap `fn` so an exception is reported, not thrown into the host page. */
   guard<F extends Handler>(fn: F, where: string): F {
     const report = this.report;
     return function (this: unknown, ...args: never[]) {
@@ -39,9 +41,17 @@ export class Listeners {
   /** A requestAnimationFrame-coalesced call of `fn`: many triggers in one frame run it once. */
   frame(fn: () => void): () => void {
     let id = 0;
-    const run = this.guard(() => { id = 0; fn(); }, "frame");
-    this.undo.push(() => { if (id) cancelAnimationFrame(id); id = 0; });
-    return () => { if (!id) id = requestAnimationFrame(run); };
+    const run = this.guard(() => {
+      id = 0;
+      fn();
+    }, "frame");
+    this.undo.push(() => {
+      if (id) cancelAnimationFrame(id);
+      id = 0;
+    });
+    return () => {
+      if (!id) id = requestAnimationFrame(run);
+    };
   }
 
   /** Anything else to undo at cleanup (timers, observers, DOM nodes). */
