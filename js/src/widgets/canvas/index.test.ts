@@ -1,5 +1,7 @@
 // Mounts the canvas in jsdom, feeds it a snapshot and a patch, unmounts it, and checks every listener is gone.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+
+import { installCanvasStandIns, installListenerCensus, ListenerCensus } from "../../common/testing";
 import widget from "./index";
 import type { GraphSnapshot, NodeData } from "../../common/protocol";
 
@@ -29,39 +31,13 @@ function node(id: string, kind: NodeData["kind"] = "op"): NodeData {
   };
 }
 
-const live = new Map<EventTarget, Map<string, number>>();
-const realAdd = EventTarget.prototype.addEventListener;
-const realRemove = EventTarget.prototype.removeEventListener;
 
-function total(): number {
-  let n = 0;
-  live.forEach((m) => m.forEach((c) => (n += c)));
-  return n;
-}
 
 describe("canvas widget lifecycle", () => {
+  let census: ListenerCensus;
   beforeEach(() => {
-    live.clear();
-    vi.spyOn(EventTarget.prototype, "addEventListener").mockImplementation(function (this: EventTarget, type: string, fn: unknown, opts?: unknown) {
-      if (new Error().stack?.includes("nwsapi")) return realAdd.call(this, type, fn as EventListener, opts as AddEventListenerOptions); // jsdom internals
-      const m = live.get(this) ?? new Map<string, number>();
-      m.set(type, (m.get(type) ?? 0) + 1);
-      live.set(this, m);
-      return realAdd.call(this, type, fn as EventListener, opts as AddEventListenerOptions);
-    });
-    vi.spyOn(EventTarget.prototype, "removeEventListener").mockImplementation(function (this: EventTarget, type: string, fn: unknown, opts?: unknown) {
-      const m = live.get(this);
-      if (m && m.get(type)) m.set(type, m.get(type)! - 1);
-      return realRemove.call(this, type, fn as EventListener, opts as EventListenerOptions);
-    });
-    // jsdom has no 2D canvas: a permissive stand-in lets cytoscape's renderer and our overlay run.
-    const store: Record<string | symbol, unknown> = {};
-    const ctx2d: object = new Proxy(store, {
-      get: (t, k) => (k in t ? t[k] : k === "measureText" ? () => ({ width: 10 }) : () => ctx2d),
-      set: (t, k, v) => { t[k] = v; return true; },
-    });
-    vi.spyOn(HTMLCanvasElement.prototype, "getContext").mockImplementation(() => ctx2d as never);
-    (globalThis as { ResizeObserver?: unknown }).ResizeObserver = class { observe() {} disconnect() {} };
+    census = installListenerCensus();
+    installCanvasStandIns();
   });
   afterEach(() => vi.restoreAllMocks());
 
@@ -69,7 +45,7 @@ describe("canvas widget lifecycle", () => {
     const model = new FakeModel();
     const el = document.createElement("div");
     document.body.appendChild(el);
-    const before = total();
+    const before = census.total();
     const cleanup = widget.render({ model, el } as never) as () => void;
     expect(model.sent).toContainEqual({ kind: "hello" });
     const graph: GraphSnapshot = {
@@ -85,13 +61,11 @@ describe("canvas widget lifecycle", () => {
     const moved = new Float32Array([5, 5]);
     model.emit("msg:custom", { kind: "patch", version: 2, ops: [{ op: "move", ids: ["n0"] }] }, [new DataView(moved.buffer)]);
     expect(model.count()).toBeGreaterThan(0);
-    expect(total()).toBeGreaterThan(before);
+    expect(census.total()).toBeGreaterThan(before);
     cleanup();
     expect(model.count()).toBe(0);
-    const left: string[] = [];
-    live.forEach((m, t) => m.forEach((c, type) => { if (c > 0) left.push(`${(t as Element).tagName ?? t.constructor.name}:${type}=${c}`); }));
-    expect(left).toEqual([]);
-    expect(total()).toBe(before);
+    expect(census.leftovers()).toEqual([]);
+    expect(census.total()).toBe(before);
     expect(el.children.length).toBe(0);
   });
 });

@@ -1,6 +1,8 @@
 // Mounts the report viewer in jsdom on a real payload (fixtures/selection_case.json, written by the Python test),
 // exercises filter, selection, timeline zoom and menus, unmounts it, and checks that every listener is gone.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+
+import { installCanvasStandIns, installListenerCensus, ListenerCensus } from "../../common/testing";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import widget from "./index";
@@ -26,33 +28,12 @@ class FakeModel {
   count() { let n = 0; this.handlers.forEach((s) => (n += s.size)); return n; }
 }
 
-const live = new Map<EventTarget, Map<string, number>>();
-const realAdd = EventTarget.prototype.addEventListener;
-const realRemove = EventTarget.prototype.removeEventListener;
-const total = () => { let n = 0; live.forEach((m) => m.forEach((c) => (n += c))); return n; };
 
 describe("report viewer lifecycle", () => {
+  let census: ListenerCensus;
   beforeEach(() => {
-    live.clear();
-    vi.spyOn(EventTarget.prototype, "addEventListener").mockImplementation(function (this: EventTarget, type: string, fn: unknown, opts?: unknown) {
-      if (new Error().stack?.includes("nwsapi")) return realAdd.call(this, type, fn as EventListener, opts as AddEventListenerOptions);
-      const m = live.get(this) ?? new Map<string, number>();
-      m.set(type, (m.get(type) ?? 0) + 1);
-      live.set(this, m);
-      return realAdd.call(this, type, fn as EventListener, opts as AddEventListenerOptions);
-    });
-    vi.spyOn(EventTarget.prototype, "removeEventListener").mockImplementation(function (this: EventTarget, type: string, fn: unknown, opts?: unknown) {
-      const m = live.get(this);
-      if (m && m.get(type)) m.set(type, m.get(type)! - 1);
-      return realRemove.call(this, type, fn as EventListener, opts as EventListenerOptions);
-    });
-    const store: Record<string | symbol, unknown> = {};
-    const ctx2d: object = new Proxy(store, {
-      get: (t, k) => (k in t ? t[k] : k === "measureText" ? () => ({ width: 10 }) : () => ctx2d),
-      set: (t, k, v) => { t[k] = v; return true; },
-    });
-    vi.spyOn(HTMLCanvasElement.prototype, "getContext").mockImplementation(() => ctx2d as never);
-    (globalThis as { ResizeObserver?: unknown }).ResizeObserver = class { observe() {} disconnect() {} };
+    census = installListenerCensus();
+    installCanvasStandIns();
   });
   afterEach(() => vi.restoreAllMocks());
 
@@ -60,7 +41,7 @@ describe("report viewer lifecycle", () => {
     const model = new FakeModel();
     const el = document.createElement("div");
     document.body.appendChild(el);
-    const before = total();
+    const before = census.total();
     const cleanup = widget.render({ model, el } as never) as () => void;
     const root = el.querySelector(".dld-report") as HTMLElement;
     expect(root.dataset.ready).toBe("1");
@@ -95,12 +76,10 @@ describe("report viewer lifecycle", () => {
     expect(el.querySelector(".dld-r-notice.error")!.textContent).toBe("no model");
     model.emit("change:payload"); // a rebuild disposes the old parts' listeners
     await new Promise((r) => setTimeout(r, 20));
-    expect(total()).toBeGreaterThan(before);
+    expect(census.total()).toBeGreaterThan(before);
     cleanup();
     expect(model.count()).toBe(0);
-    const left: string[] = [];
-    live.forEach((m, t) => m.forEach((c, type) => { if (c > 0) left.push(`${(t as Element).tagName ?? t.constructor.name}:${type}=${c}`); }));
-    expect(left).toEqual([]);
+    expect(census.leftovers()).toEqual([]);
     expect(el.children.length).toBe(0);
   });
 
