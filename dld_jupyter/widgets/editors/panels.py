@@ -46,7 +46,8 @@ class EditorPanels(anywidget.AnyWidget):
     height = traitlets.Unicode("560px").tag(sync=True)
     params = traitlets.Dict().tag(sync=True)
     inits = traitlets.Dict().tag(sync=True)
-    init_items = traitlets.List().tag(sync=True)  # all initializers; apart from `inits` so a click does not resend it
+    # All initializers, apart from `inits` so a click does not resend them.
+    init_items: traitlets.List[dict[str, Any]] = traitlets.List().tag(sync=True)
     tensor = traitlets.Dict().tag(sync=True)
     checks = traitlets.Dict().tag(sync=True)
     errors = traitlets.Dict().tag(sync=True)
