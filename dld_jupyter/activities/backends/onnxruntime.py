@@ -29,6 +29,7 @@ from dld_jupyter.activities.backends.ort_trace import parse_profile
 from dld_jupyter.activities.errors import RunFailed, SpecError, UnavailableError
 from dld_jupyter.activities.gpu.clocks import locked_clocks
 from dld_jupyter.activities.gpu.nvml import MetricsSampler, device_info
+from dld_jupyter.activities.optional import import_optional
 from dld_jupyter.activities.spec import OrtProfileSpec
 from dld_jupyter.activities.system import cpu_model, system_info
 from dld_jupyter.reports.model import MetricSeries, Report, Summary
@@ -36,12 +37,7 @@ from dld_jupyter.reports.passes import spread
 
 
 def load_ort() -> ModuleType:
-    try:
-        import onnxruntime
-    except ImportError as error:
-        raise UnavailableError(f"onnxruntime is not installed ({error})") from error
-    module: ModuleType = onnxruntime
-    return module
+    return import_optional("onnxruntime", "onnxruntime")
 
 
 def check_provider(ort: ModuleType, spec: OrtProfileSpec) -> None:

@@ -19,6 +19,7 @@ from types import ModuleType
 from typing import Any
 
 from dld_jupyter.activities.errors import UnavailableError
+from dld_jupyter.activities.optional import import_optional
 from dld_jupyter.reports.model import MetricSeries
 
 GPM_MIN_INTERVAL_MS = 100.0
@@ -40,12 +41,7 @@ GPM_METRICS = [
 
 
 def load_pynvml() -> ModuleType:
-    try:
-        import pynvml
-    except ImportError as error:
-        raise UnavailableError(f"pynvml (nvidia-ml-py) is not installed ({error})") from error
-    module: ModuleType = pynvml
-    return module
+    return import_optional("pynvml", "pynvml (nvidia-ml-py)")
 
 
 def now_us() -> int:
