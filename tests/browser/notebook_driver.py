@@ -77,6 +77,15 @@ def run_all(page: Page, timeout_s: float = 180) -> None:
         raise AssertionError("a notebook cell raised:\n" + "\n".join(errors))
 
 
+def open_from_file_browser(page: Page, file_name: str, menu_label: str) -> None:
+    """Right-click a file in JupyterLab's file browser and pick `menu_label` from its context menu."""
+    page.evaluate("() => window.jupyterapp.commands.execute('filebrowser:activate')")
+    item = page.locator(f".jp-DirListing-item[title*='{file_name}']").first
+    item.wait_for(state="visible", timeout=30_000)
+    item.click(button="right")
+    page.locator(".lm-Menu-itemLabel", has_text=menu_label).click()
+
+
 def screenshot(page: Page, name: str, selector: str | None = None) -> Path:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     path = ARTIFACTS / f"{name}.png"

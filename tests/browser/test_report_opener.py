@@ -9,7 +9,7 @@ from playwright.sync_api import Page, expect
 from dld_jupyter.reports.io import save_report
 from dld_jupyter.reports.open import open_report
 from tests.browser.jupyter_server import JupyterServer
-from tests.browser.notebook_driver import open_notebook, screenshot, write_notebook
+from tests.browser.notebook_driver import open_from_file_browser, open_notebook, screenshot, write_notebook
 
 TRT = Path(__file__).resolve().parents[1] / "data" / "trt"
 
@@ -19,11 +19,7 @@ def test_open_report_from_the_file_browser(jupyter: JupyterServer, page: Page) -
     save_report(report, jupyter.root_dir / "resnet50.dld-report.json")
     write_notebook(jupyter.root_dir / "reports_host.ipynb", ["1"])
     open_notebook(page, jupyter, "reports_host.ipynb")
-    page.evaluate("() => window.jupyterapp.commands.execute('filebrowser:activate')")
-    item = page.locator(".jp-DirListing-item[title*='resnet50.dld-report.json']").first
-    expect(item).to_be_visible(timeout=30_000)
-    item.click(button="right")
-    page.locator(".lm-Menu-itemLabel", has_text="Open With DL Designer Report Viewer").click()
+    open_from_file_browser(page, "resnet50.dld-report.json", "Open With DL Designer Report Viewer")
     viewer = page.locator(".dld-DesignerDocument .dld-report").first
     expect(viewer).to_be_visible(timeout=90_000)
     expect(viewer).to_contain_text("tensorrt", ignore_case=True)

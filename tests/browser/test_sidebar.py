@@ -9,7 +9,14 @@ from pathlib import Path
 from playwright.sync_api import Page, expect
 
 from tests.browser.jupyter_server import JupyterServer
-from tests.browser.notebook_driver import open_notebook, run_all, screenshot, wait_kernel_idle, write_notebook
+from tests.browser.notebook_driver import (
+    open_from_file_browser,
+    open_notebook,
+    run_all,
+    screenshot,
+    wait_kernel_idle,
+    write_notebook,
+)
 
 SAMPLE = Path(__file__).resolve().parents[2] / "dld_jupyter" / "models" / "resnet8_cifar.onnx"
 PANEL = "#dld-jupyter-sidebar"
@@ -101,11 +108,7 @@ def test_open_with_dl_designer_from_the_file_browser(jupyter: JupyterServer, pag
     shutil.copy(SAMPLE, jupyter.root_dir / "opened.onnx")
     write_notebook(jupyter.root_dir / "host.ipynb", ["1"])
     open_notebook(page, jupyter, "host.ipynb")
-    page.evaluate("() => window.jupyterapp.commands.execute('filebrowser:activate')")
-    item = page.locator(".jp-DirListing-item[title*='opened.onnx']").first
-    expect(item).to_be_visible(timeout=30_000)
-    item.click(button="right")
-    page.locator(".lm-Menu-itemLabel", has_text="Open With DL Designer").click()
+    open_from_file_browser(page, "opened.onnx", "Open With DL Designer")
     page.wait_for_selector(".dld-DesignerDocument .dld-canvas", timeout=90_000)
     expect(page.locator(".lm-TabBar-tab", has_text="opened.onnx").first).to_be_visible()
     page.locator(".dld-DesignerDocument .dld-canvas").first.click()  # work in it, as a user would
