@@ -7,7 +7,8 @@ Measured (median of --runs, each in a fresh kernel):
   canvas: the snapshot applied and one frame painted. 1k / ~7k transformer / 50k open collapsed ("auto");
   5kx / 20kx are opened fully expanded (`grouping="none"`), i.e. first paint of every node.
 - pan/zoom frame time p50/p95 at 5k expanded (90 animation frames of panning and zooming);
-- edit round trip p50/p95 on the 7k model: a rename intent sent from the browser until its patch is applied;
+- edit round trip p50/p95 on the 7k model: a rename intent sent from the browser until its patch is applied
+  (isolated edits, each after the previous one was painted; and back to back);
 - Netron (pip install netron; served on loopback) in the same Chromium: navigation to the full graph drawn.
 Targets (issue 4): 50k collapsed <= 2 s; 5k / 20k expanded first paint <= 3 s / <= 8 s; pan/zoom p95 <= 50 ms at
 5k; edit round trip p95 <= 30 ms. Results: printed table + test-artifacts/bench/canvas_bench.json.
@@ -114,7 +115,10 @@ def pan_zoom(page: Any) -> list[float]:
     return [float(f) for f in frames]
 
 
-def edit_round_trips(page: Any, designer: bool, count: int = 30) -> list[float]:
+def edit_round_trips(page: Any, designer: bool, count: int = 30, pause_ms: int = 0) -> list[float]:
+    """Rename round trips. pause_ms=0: back to back (each edit sent as soon as the previous one is applied, while
+    the browser still paints it); pause_ms>0: isolated edits, each sent after the previous one was painted and the
+    page rested pause_ms, as a user's next edit comes."""
     # Expand around one node (what a user does before editing), then rename it back and forth.
     focus = "d.focus(_n.name)" if designer else "d.focus([_n.id])"
     page.evaluate("""async (focus) => {
@@ -123,16 +127,20 @@ def edit_round_trips(page: Any, designer: bool, count: int = 30) -> list[float]:
             + focus}).done; }""", focus)
     page.wait_for_function("() => document.querySelector('.dld-stage')._cyreg.cy.nodes(':selected').length > 0",
                            timeout=60_000)
-    return list(page.evaluate("""async (count) => {
+    return list(page.evaluate("""async ([count, pause]) => {
         const stage = document.querySelector('.dld-stage'); const cy = stage._cyreg.cy; const dld = stage._dld;
         const id = cy.nodes(':selected')[0].id(); const times = [];
         for (let i = 0; i < count; i++) {
             const t0 = performance.now();
-            const reply = await dld.channel.intent('rename', {node: id, name: 'bench_' + i});
+            const reply = await dld.channel.intent('rename', {node: id, name: 'bench_' + pause + '_' + i});
             if (!reply.ok) throw new Error(reply.error);
             times.push(performance.now() - t0);
+            if (pause) {
+                await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+                await new Promise(r => setTimeout(r, pause));
+            }
         }
-        return times; }""", count))
+        return times; }""", [count, pause_ms]))
 
 
 def ping_round_trips(page: Any, count: int = 30) -> list[float]:
@@ -185,10 +193,13 @@ def measure_case(page: Any, server: Any, case: str, path: Path, runs: int, resul
             results["pan_zoom_5k_ms"] = {"p50": pct(frames, 0.5), "p95": pct(frames, 0.95), "frames": len(frames)}
             print(f"  pan/zoom 5k: {results['pan_zoom_5k_ms']}", flush=True)
         if case in ("7k", "7k-canvas") and run == runs - 1:
-            trips = edit_round_trips(page, case == "7k")
             key = "edit_7k_ms" if case == "7k" else "edit_7k_canvas_only_ms"
+            trips = edit_round_trips(page, case == "7k", pause_ms=100)
             results[key] = {"p50": pct(trips, 0.5), "p95": pct(trips, 0.95)}
-            print(f"  {key}: {results[key]}", flush=True)
+            print(f"  {key} (isolated edits): {results[key]}", flush=True)
+            trips = edit_round_trips(page, case == "7k", pause_ms=0)
+            results[f"{key}_back_to_back"] = {"p50": pct(trips, 0.5), "p95": pct(trips, 0.95)}
+            print(f"  {key}_back_to_back: {results[key + '_back_to_back']}", flush=True)
             pings = ping_round_trips(page)
             results[f"{key}_ping"] = {"p50": pct(pings, 0.5), "p95": pct(pings, 0.95)}
             print(f"  {key}_ping (comm alone, no edit): {results[key + '_ping']}", flush=True)
@@ -253,8 +264,8 @@ def main() -> None:
             print(f"{case:9} {row['median']:>13.2f} {row['loaded_median']:>17.2f} {shown:>12}")
         else:
             print(f"{case:9} {row.get('error', 'not run')}")
-    for key in ("pan_zoom_5k_ms", "edit_7k_ms", "edit_7k_canvas_only_ms", "edit_7k_ms_ping",
-                "edit_7k_canvas_only_ms_ping"):
+    for key in ("pan_zoom_5k_ms", "edit_7k_ms", "edit_7k_ms_back_to_back", "edit_7k_canvas_only_ms",
+                "edit_7k_canvas_only_ms_back_to_back", "edit_7k_ms_ping", "edit_7k_canvas_only_ms_ping"):
         if key in results:
             print(f"{key}: p50 {results[key]['p50']:.1f} ms, p95 {results[key]['p95']:.1f} ms")
 

@@ -52,3 +52,8 @@ def report(report_or_path: Any, **options: Any) -> Any:
 
 def _jupyter_labextension_paths() -> list[dict[str, str]]:
     return [{"src": "labextension", "dest": "dld-jupyter"}]
+
+
+def _jupyter_server_extension_points() -> list[dict[str, str]]:
+    """Jupyter Server extension (kernel websockets with TCP_NODELAY; see dld_jupyter.lab.server_extension)."""
+    return [{"module": "dld_jupyter.lab.server_extension"}]

@@ -1,5 +1,6 @@
 // Bundles the anywidget front-end modules (one ESM file per widget, dependencies inlined: no CDN on air-gapped hubs).
 import { build } from "esbuild";
+import { cytoscapeBackgrounding } from "./patches/cytoscape-backgrounding.mjs";
 
 const entries = { canvas: "src/widgets/canvas/index.ts", report: "src/widgets/report/index.ts", editors: "src/widgets/editors/index.ts" };
 const watch = process.argv.includes("--watch");
@@ -15,6 +16,7 @@ for (const [name, entry] of Object.entries(entries)) {
     outdir: "../dld_jupyter/static",
     loader: { ".css": "css" },
     logLevel: "warning",
+    plugins: [cytoscapeBackgrounding],
   };
   await build(options);
 }

@@ -119,6 +119,14 @@ class Document:
         """The UI id of an ir node of the graph (for transforms that walk ``doc.model``)."""
         return self._ctx.ids.node_id(node)
 
+    def ir_node(self, node_id: str) -> ir.Node | None:
+        """The ir node of the main graph with this id; None when it is not in the graph now (removed, undone)."""
+        try:
+            node = self._ctx.ids.node(node_id)
+        except DocumentError:
+            return None
+        return node if node.graph is self.model.graph else None
+
     def value_id(self, value: ir.Value) -> str:
         return self._ctx.ids.value_id(value)
 

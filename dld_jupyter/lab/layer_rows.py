@@ -33,12 +33,12 @@ class PaletteEntry(TypedDict):
 def layer_columns(document: Document, node_ids: list[str] | None = None) -> LayerColumns:
     """Op nodes of the document (graph I/O pseudo-nodes are not layers), optionally only `node_ids`."""
     columns: LayerColumns = {"ids": [], "names": [], "types": [], "domains": [], "precisions": [], "constants": []}
-    wanted = set(node_ids) if node_ids is not None else None
-    nodes = document.model.graph
-    for node in nodes:
-        node_id = document.node_id(node)
-        if wanted is not None and node_id not in wanted:
-            continue
+    if node_ids is None:
+        pairs = [(document.node_id(node), node) for node in document.model.graph]
+    else:  # an edit touches a few nodes: look them up, never walk a 50,000-node graph per edit
+        found = ((node_id, document.ir_node(node_id)) for node_id in dict.fromkeys(node_ids))
+        pairs = [(node_id, node) for node_id, node in found if node is not None]
+    for node_id, node in pairs:
         columns["ids"].append(node_id)
         columns["names"].append(node.name or "")
         columns["types"].append(node.op_type)

@@ -22,7 +22,7 @@ from dld_jupyter.document import Document, DocumentError, Event
 from dld_jupyter.widgets import graph_payload as gp
 from dld_jupyter.widgets.canvas_view import CanvasView
 from dld_jupyter.widgets.intents import HANDLERS
-from dld_jupyter.widgets.protocol import ExportFormat, PaletteOp
+from dld_jupyter.widgets.protocol import ExportFormat, PaletteOp, PatchMessage
 
 STATIC = pathlib.Path(__file__).resolve().parent.parent / "static"
 SCHEMES = ("default", "okabe-ito", "tol-muted")
@@ -58,6 +58,7 @@ class GraphCanvas(anywidget.AnyWidget):
         self.version = 0
         self._exports: dict[int, tuple[pathlib.Path, ExportFormat]] = {}
         self._next_export = 1
+        self._held: list[tuple[PatchMessage, list[bytes]]] | None = None  # patches of the intent being handled
         self.view = CanvasView(document, grouping, self.show_constants)
         self._unsubscribe = document.subscribe(self._on_events)
         self.on_msg(self._on_msg)
@@ -66,6 +67,8 @@ class GraphCanvas(anywidget.AnyWidget):
     # ------------------------------------------------------------ kernel -> browser
     def _send_snapshot(self) -> None:
         nodes, edges, points = self.view.snapshot()
+        if self._held is not None:
+            self._held.clear()  # the snapshot supersedes the patches held for the current reply
         self.version += 1
         self.send({"kind": "snapshot", "version": self.version, "graph": {"nodes": nodes, "edges": edges},
                    "title": self.document.name}, [gp.floats(points)])
@@ -75,7 +78,10 @@ class GraphCanvas(anywidget.AnyWidget):
             return
         self.version += 1
         message, buffers = pb.message(self.version)
-        self.send(message, buffers)
+        if self._held is not None:
+            self._held.append((message, buffers))
+        else:
+            self.send(message, buffers)
 
     def _on_events(self, events: list[Event]) -> None:
         try:
@@ -114,6 +120,7 @@ class GraphCanvas(anywidget.AnyWidget):
         action = str(content.get("action"))
         handler = HANDLERS.get(action)
         reply: dict[str, Any] = {"kind": "reply", "request": request, "ok": True, "error": None, "data": None}
+        self._held = []
         try:
             if handler is None:
                 raise DocumentError(f"Intent {action!r}", "this action is unknown.", "Update dld_jupyter.")
@@ -124,7 +131,11 @@ class GraphCanvas(anywidget.AnyWidget):
             log.exception("intent %s failed", action)
             reply.update(ok=False, error=f"{action} failed: {type(error).__name__}: {error}")
             self._report(f"Intent {action} failed:\n{traceback.format_exc()}")
-        self.send(reply)
+        finally:
+            held, self._held = self._held, None
+        # One message: the browser applies the patches and settles the intent together (one websocket hop less).
+        reply["patches"] = [message for message, _ in held]
+        self.send(reply, [b for _, buffers in held for b in buffers[:1]])
         return reply
 
     def _report(self, text: str) -> None:

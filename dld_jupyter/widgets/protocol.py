@@ -80,12 +80,16 @@ class PatchMessage(TypedDict):
     ops: list[dict[str, object]]
 
 
-class ReplyMessage(TypedDict):
+class ReplyMessage(TypedDict, total=False):
+    """The answer to one intent. `patches` are the patches the intent caused (buffer i belongs to patch i): they
+    travel in the reply's own message, so the browser applies them and settles the intent in one step."""
+
     kind: Literal["reply"]
     request: int
     ok: bool
     error: str | None
     data: dict[str, object] | None
+    patches: list[PatchMessage]
 
 
 class FocusMessage(TypedDict):

@@ -81,3 +81,14 @@ def test_wheel_installs_without_node_and_the_extension_is_ok(wheel: Path, tmp_pa
         text=True,
     )
     assert str(env_dir) in probe.stdout
+    # The server extension (kernel websockets with TCP_NODELAY) is enabled by the wheel's jupyter-config file.
+    servers = subprocess.run(
+        [str(bin_dir / "python"), "-m", "jupyter", "server", "extension", "list"],
+        check=True,
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
+    text = re.sub(r"\x1b\[[0-9;]*m", "", servers.stdout + servers.stderr)
+    assert re.search(r"dld_jupyter\s+enabled", text) and re.search(r"dld_jupyter \S+ OK", text), text

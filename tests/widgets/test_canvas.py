@@ -18,7 +18,16 @@ from tests.models import generated_graph, resnet_like
 class Recorder:
     def __init__(self, canvas: GraphCanvas) -> None:
         self.messages: list[tuple[dict[str, Any], list[bytes]]] = []
-        canvas.send = lambda m, b=None: self.messages.append((m, list(b or [])))  # type: ignore[method-assign]
+        self.sent: list[dict[str, Any]] = []  # what went over the comm, as sent
+        canvas.send = self._record  # type: ignore[method-assign]
+
+    def _record(self, message: dict[str, Any], buffers: list[bytes] | None = None) -> None:
+        """Patches carried by a reply are listed as patches (with their own buffer) before the reply."""
+        self.sent.append(message)
+        buffers = list(buffers or [])
+        for i, patch in enumerate(message.get("patches", []) if message["kind"] == "reply" else []):
+            self.messages.append((patch, buffers[i : i + 1]))
+        self.messages.append((message, buffers))
 
     def last(self, kind: str) -> tuple[dict[str, Any], list[bytes]]:
         return next(m for m in reversed(self.messages) if m[0]["kind"] == kind)
@@ -81,6 +90,11 @@ def test_edit_sends_a_patch_not_the_graph(resnet: Path) -> None:
     assert ops["add_edges"]["edges"][0]["id"] == f"{src}:0->{node}:0"
     assert ops["update_nodes"]["nodes"][0]["inputs"][0]["state"] == "linked"
     assert not any(m["kind"] == "snapshot" for m, _ in rec.messages[1:])
+    # The patch an intent causes travels inside its reply: one message per edit, not a patch then a reply.
+    before = len(rec.sent)
+    assert intent(canvas, "rename", node=node, name="renamed_relu")["ok"]
+    assert [m["kind"] for m in rec.sent[before:]] == ["reply"]
+    assert rec.sent[-1]["patches"][0]["ops"][0]["op"] == "update_nodes"
 
 
 def test_refused_intent_replies_error_and_changes_nothing(resnet: Path) -> None:

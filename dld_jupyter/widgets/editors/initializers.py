@@ -86,10 +86,10 @@ def view(doc: Document, selection: Sequence[str]) -> dict[str, Any]:
     types = [t.name.lower() for t in element_types()]
     previews: dict[str, str] = {}
     if node is not None:
-        by_id = {doc.value_id(v): v for v in graph.initializers.values()}
-        for t in node["terminals"]:
-            if t["value_id"] in by_id:
-                previews[t["value_id"]] = preview(by_id[t["value_id"]])
+        for t in node["terminals"]:  # by name: a model can hold 60k initializers, a node uses a few
+            value = graph.initializers.get(t["value_name"] or "")
+            if value is not None and doc.value_id(value) == t["value_id"]:
+                previews[t["value_id"]] = preview(value)
     return {
         "previews": previews,
         "node": node,

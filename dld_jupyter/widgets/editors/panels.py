@@ -9,6 +9,7 @@ was and sets the field's inline error in ``errors``.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import pathlib
 import traceback
@@ -64,6 +65,8 @@ class EditorPanels(anywidget.AnyWidget):
         self.auto_check = auto_check
         self.target: Target | None = None
         self.runner = type_check.CheckRunner(document, self._refresh_checks)
+        self._pending_items = False
+        self._flush_scheduled = False
         self._unsubscribe = document.subscribe(self._on_events)
         self.on_msg(self._on_msg)
         self.observe(self._on_selection, names=["selection"])
@@ -92,9 +95,25 @@ class EditorPanels(anywidget.AnyWidget):
                 self._refresh_checks()
             return
         # Renames, attribute edits and moves leave the initializer list as it was: don't rebuild 15k rows.
-        self.refresh(initializers_changed=any(type(e).__name__ not in _LIST_NEUTRAL for e in events))
+        self._pending_items |= any(type(e).__name__ not in _LIST_NEUTRAL for e in events)
         if self.auto_check:
             self.runner.edited()
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no kernel loop (tests, scripts): refresh now
+            self._flush()
+            return
+        # In a kernel: refresh once the current message is handled, so the canvas's reply to the edit leaves
+        # first (the browser draws the edit before it re-renders the panels), and a burst of events costs one refresh.
+        if not self._flush_scheduled:
+            self._flush_scheduled = True
+            loop.call_soon(self._flush)
+
+    def _flush(self) -> None:
+        self._flush_scheduled = False
+        items, self._pending_items = self._pending_items, False
+        if self.comm is not None:  # closed meanwhile: nothing to show
+            self.refresh(initializers_changed=items)
 
     def _on_selection(self, _change: dict[str, Any]) -> None:
         self.errors = {}

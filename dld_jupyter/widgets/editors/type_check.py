@@ -41,7 +41,7 @@ class CheckRunner:
         self.lint_items: list[Diagnostic] = []
         self.checked_version: tuple[int, int] | None = None
         self._generation = 0
-        self._timer: threading.Timer | None = None
+        self._timer: threading.Timer | asyncio.TimerHandle | None = None
         self._lint: LintRun | None = None
         self._lock = threading.Lock()
         try:
@@ -63,9 +63,15 @@ class CheckRunner:
         with self._lock:
             if self._timer is not None:
                 self._timer.cancel()
-            self._timer = threading.Timer(self.debounce_s, lambda: _on_main(self._loop, self.start))
-            self._timer.daemon = True
-            self._timer.start()
+            if self._loop is not None and self._loop.is_running():
+                # In a kernel: a timer on its event loop. A thread per edit cost ~10 ms of thread start-up (GIL
+                # hand-off) on every keystroke-sized edit of a big model.
+                self._timer = self._loop.call_later(self.debounce_s, self.start)
+            else:
+                timer = threading.Timer(self.debounce_s, lambda: _on_main(self._loop, self.start))
+                timer.daemon = True
+                timer.start()
+                self._timer = timer
 
     def start(self) -> None:
         """Start a check now (the previous one's result, if still running, is dropped)."""

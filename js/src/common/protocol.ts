@@ -57,7 +57,15 @@ export interface GraphSnapshot {
 export type KernelMessage =
   | { kind: "snapshot"; version: number; graph: GraphSnapshot; title: string }
   | { kind: "patch"; version: number; ops: PatchOp[] }
-  | { kind: "reply"; request: number; ok: boolean; error: string | null; data: Record<string, unknown> | null }
+  | {
+      kind: "reply";
+      request: number;
+      ok: boolean;
+      error: string | null;
+      data: Record<string, unknown> | null;
+      /** Patches the intent caused, applied before the reply settles; buffer i belongs to patch i. */
+      patches?: { kind: "patch"; version: number; ops: PatchOp[] }[];
+    }
   | { kind: "focus"; ids: string[] }
   | { kind: "ops"; ops: PaletteOp[] }
   | { kind: "export_request"; request: number; format: ExportFormat; background: string; grid: boolean }

@@ -32,6 +32,7 @@ export class LayerExplorer {
   private readonly sortButton: HTMLButtonElement;
   private readonly constantsToggle: HTMLInputElement;
   private frame = 0;
+  private soon = 0;
 
   constructor(private readonly callbacks: ExplorerCallbacks) {
     this.node = el("div", "dld-Explorer");
@@ -92,8 +93,18 @@ export class LayerExplorer {
     this.schedule();
   }
 
+  /**
+   * Refresh after a short quiet moment: a burst of edits (or a drag) patches the data at once but re-derives the
+   * rows once, so the canvas, which shares this page's main thread, answers its edits first.
+   */
+  refreshSoon(): void {
+    if (!this.soon) this.soon = window.setTimeout(() => this.refresh(), 120);
+  }
+
   /** Re-derive the visible rows (after data or query changes) and redraw. */
   refresh(): void {
+    clearTimeout(this.soon);
+    this.soon = 0;
     this.rows = this.store.rows(this.query);
     this.spacer.style.height = `${this.rows.length * ROW_HEIGHT}px`;
     const shown = this.rows.filter((row) => row.kind === "layer").length;

@@ -77,4 +77,22 @@ describe("LayerStore", () => {
     expect(rows.filter((r) => r.kind === "layer")).toHaveLength(100);
     expect(rows[0]).toEqual({ kind: "group", type: "Add", count: 100, collapsed: false });
   });
+
+  it("keeps the name order right when a patch renames or adds a few layers (no full sort)", () => {
+    const store = new LayerStore();
+    const rows: Array<[string, string, string]> = [];
+    for (let i = 0; i < 300; i++) rows.push([`n${i}`, `layer${(i * 7919) % 300}`, i % 2 ? "Relu" : "Conv"]);
+    store.load(columns(rows));
+    const query = { ...defaultQuery(), organize: "name" as const };
+    store.rows(query); // the order is built once here; patches below must keep it right
+    store.patch([], columns([["n5", "aaa_first", "Relu"], ["n9", "zzz_last", "Conv"], ["new1", "layer150b", "Add"]]));
+    const fresh = new LayerStore();
+    fresh.load({
+      ids: store.ids, names: store.names, types: store.types,
+      domains: store.ids.map(() => "ai.onnx"), precisions: store.precisions, constants: store.constants,
+    });
+    expect(names(store, store.rows(query))).toEqual(names(fresh, fresh.rows(query)));
+    expect(names(store, store.rows(query))[0]).toBe("aaa_first");
+    expect(names(store, store.rows(query)).at(-1)).toBe("zzz_last");
+  });
 });

@@ -70,13 +70,16 @@ export class LayerStore {
       this.constants = keep.map((i) => this.constants[i]);
       this.reindex();
     }
-    this.order = null;
+    const moved: number[] = []; // layers whose place in the name order may have changed
     upsert.ids.forEach((id, k) => {
       let i = this.indexById.get(id);
       if (i === undefined) {
         i = this.ids.length;
         this.ids.push(id);
         this.indexById.set(id, i);
+        moved.push(i);
+      } else if (this.names[i] !== upsert.names[k]) {
+        moved.push(i);
       }
       this.names[i] = upsert.names[k];
       this.lowerNames[i] = upsert.names[k].toLowerCase();
@@ -84,6 +87,7 @@ export class LayerStore {
       this.precisions[i] = upsert.precisions[k];
       this.constants[i] = upsert.constants[k];
     });
+    if (this.order && moved.length > 0) this.order = this.reorder(this.order, moved);
   }
 
   get size(): number {
@@ -150,6 +154,32 @@ export class LayerStore {
       this.order = order;
     }
     return this.order;
+  }
+
+  /**
+   * The name order after a few layers were renamed or added: those are taken out and put back by binary search,
+   * so an edit costs a linear copy, not a sort of 50,000 names. Many at once (a paste, a transform): sort again.
+   */
+  private reorder(order: Int32Array, moved: number[]): Int32Array | null {
+    if (moved.length > 64) return null;
+    const gone = new Set(moved);
+    const out = Array.from(order).filter((i) => !gone.has(i));
+    const before = (a: number, b: number) => {
+      const ka = sortKey(this.names[a]);
+      const kb = sortKey(this.names[b]);
+      return ka < kb || (ka === kb && a < b);
+    };
+    for (const i of moved) {
+      let lo = 0;
+      let hi = out.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (before(out[mid], i)) lo = mid + 1;
+        else hi = mid;
+      }
+      out.splice(lo, 0, i);
+    }
+    return Int32Array.from(out);
   }
 
   private reindex(): void {

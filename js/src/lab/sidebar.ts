@@ -110,7 +110,7 @@ export class DesignerSidebar extends Widget {
         break;
       case "layers_patch":
         this.explorer.store.patch(message.removed, message.upsert);
-        this.explorer.refresh();
+        this.explorer.refreshSoon();
         break;
       case "selection":
         this.explorer.setSelection(message.ids);

@@ -185,11 +185,18 @@ export class GraphStore {
       this.nodes.set(n.id, n);
       const el = this.cy.getElementById(n.id);
       if (el.empty()) continue;
-      el.data({ ...this.nodeFields(n) });
-      // Terminal positions may have moved (variadic growth): re-attach the links.
+      // Only what changed: each data write makes cytoscape restyle the element and its compound ancestors.
+      const fields: Record<string, unknown> = this.nodeFields(n);
+      const changed: Record<string, unknown> = {};
+      for (const key of Object.keys(fields)) if (key !== "id" && el.data(key) !== fields[key]) changed[key] = fields[key];
+      if (Object.keys(changed).length) el.data(changed);
+      // Terminal positions may have moved (variadic growth): re-attach the links whose ends moved.
       el.connectedEdges().forEach((edge) => {
         const e = this.edges.get(edge.id());
-        if (e) edge.data({ sep: this.sourceEnd(e), tep: this.targetEnd(e) });
+        if (!e) return;
+        const sep = this.sourceEnd(e);
+        const tep = this.targetEnd(e);
+        if (edge.data("sep") !== sep || edge.data("tep") !== tep) edge.data({ sep, tep });
       });
     }
   }

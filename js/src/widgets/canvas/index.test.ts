@@ -60,6 +60,18 @@ describe("canvas widget lifecycle", () => {
     expect(cy.nodes().length).toBe(3);
     const moved = new Float32Array([5, 5]);
     model.emit("msg:custom", { kind: "patch", version: 2, ops: [{ op: "move", ids: ["n0"] }] }, [new DataView(moved.buffer)]);
+    const position = (id: string) =>
+      (cy as unknown as { getElementById: (i: string) => { position: () => { x: number; y: number } } }).getElementById(id).position();
+    expect(position("n0")).toEqual({ x: 5, y: 5 });
+    // Patches carried by a reply are applied (each with its own buffer) before the reply settles.
+    const again = new Float32Array([7, 8]);
+    model.emit("msg:custom", {
+      kind: "reply", request: 1, ok: true, error: null, data: null,
+      patches: [{ kind: "patch", version: 3, ops: [{ op: "move", ids: ["n1"] }] }],
+    }, [new DataView(again.buffer)]);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(position("n1")).toEqual({ x: 7, y: 8 });
+    expect((el.querySelector(".dld-canvas") as HTMLElement).dataset.version).toBe("3");
     expect(model.count()).toBeGreaterThan(0);
     expect(census.total()).toBeGreaterThan(before);
     cleanup();

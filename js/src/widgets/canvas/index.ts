@@ -7,7 +7,7 @@
  */
 import cytoscape, { Core } from "cytoscape";
 import type { AnyModel, RenderProps } from "@anywidget/types";
-import type { KernelMessage } from "../../common/protocol";
+import type { KernelMessage, PatchOp } from "../../common/protocol";
 import "./canvas.css";
 import { Channel } from "./channel";
 import { CanvasContext } from "./context";
@@ -72,6 +72,12 @@ function fitTo(ctx: CanvasContext): void {
   ctx.cy.viewport({ zoom, pan: { x: ctx.cy.width() / 2 - (zoom * (box.x1 + box.x2)) / 2, y: top } });
 }
 
+function applyPatch(ctx: CanvasContext, patch: { version: number; ops: PatchOp[] }, buffer: DataView | undefined): void {
+  ctx.store.patch(patch.ops, toFloats(buffer ? [buffer] : undefined));
+  ctx.overlay.schedule();
+  ctx.root.dataset.version = String(patch.version);
+}
+
 export function render({ model, el }: RenderProps): () => void {
   const root = document.createElement("div");
   root.className = "dld-canvas";
@@ -131,10 +137,10 @@ export function render({ model, el }: RenderProps): () => void {
       if (msg.kind === "reply") channel.reply(msg);
       return;
     } else if (msg.kind === "patch") {
-      ctx.store.patch(msg.ops, toFloats(buffers));
-      ctx.overlay.schedule();
-      root.dataset.version = String(msg.version);
+      applyPatch(ctx, msg, buffers?.[0]);
     } else if (msg.kind === "reply") {
+      const c = ctx;
+      (msg.patches ?? []).forEach((patch, i) => applyPatch(c, patch, buffers?.[i]));
       channel.reply(msg);
     } else if (msg.kind === "focus") {
       const c = ctx;

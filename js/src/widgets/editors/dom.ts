@@ -24,9 +24,17 @@ export class Listeners {
     target.addEventListener(type, listener);
     this.entries.push([target, type, listener]);
   }
+  private children = new Map<string, Listeners>();
+  /** A named sub-registry, cleared on its own (a part re-rendered alone) and whenever this one is cleared. */
+  child(name: string): Listeners {
+    let found = this.children.get(name);
+    if (!found) this.children.set(name, (found = new Listeners()));
+    return found;
+  }
   clear(): void {
     for (const [t, type, fn] of this.entries) t.removeEventListener(type, fn);
     this.entries = [];
+    for (const c of this.children.values()) c.clear();
   }
-  get size(): number { return this.entries.length; }
+  get size(): number { let n = this.entries.length; for (const c of this.children.values()) n += c.size; return n; }
 }

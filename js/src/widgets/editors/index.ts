@@ -50,6 +50,7 @@ function render({ model, el }: RenderProps<EditorsModel>): () => void {
   };
   const params = () => renderParameters(ctx, sections.parameters, panes.parameters);
   const inits = () => renderInitializers(ctx, sections.initializers, panes.initializers);
+  const initsNode = () => renderInitializers(ctx, sections.initializers, panes.initializers, true);
   const tensor = () => renderTensor(ctx, sections.tensor, panes.tensor);
   const newTensor = () => { ctx.forgetFields("tensor:"); tensor(); }; // new values: drop what was typed for the old ones
   const checkList = () => renderChecks(ctx, sections.checks, checks);
@@ -57,7 +58,7 @@ function render({ model, el }: RenderProps<EditorsModel>): () => void {
   const height = () => { root.style.maxHeight = model.get("height") || ""; };
   const onTab = () => { chrome.clear(); tabs(); };
   const subscriptions: [string, () => void][] = [
-    ["change:tab", onTab], ["change:params", params], ["change:inits", inits], ["change:init_items", inits], ["change:tensor", newTensor],
+    ["change:tab", onTab], ["change:params", params], ["change:inits", initsNode], ["change:init_items", inits], ["change:tensor", newTensor],
     ["change:checks", checkList], ["change:errors", errors], ["change:notice", showNotice], ["change:height", height],
   ];
   for (const [event, fn] of subscriptions) model.on(event, fn);

@@ -16,36 +16,76 @@ function select(ls: Listeners, options: [string, string][], value: string, onCha
   return el;
 }
 
-function itemRow(ctx: PanelContext, ls: Listeners, it: InitItem): HTMLElement {
-  const row = h("tr", { "data-init": it.name },
+const ROW_HEIGHT = 24; // px, fixed (CSS .dld-ed-table tr): the list draws only the rows in view
+const OVERSCAN = 30; // rows drawn above and below the view
+
+function itemRow(it: InitItem): HTMLElement {
+  const act = (label: string, title: string, action: string, cls = "") =>
+    h("button", { class: `dld-ed-btn ${cls}`.trim(), title, type: "button", text: label, "data-act": action, "data-id": it.id });
+  return h("tr", { "data-init": it.name, "data-id": it.id },
     h("td", { class: "dld-ed-name", text: it.name, title: it.location ? `external: ${it.location}` : it.name }),
     h("td", { text: it.dtype }), h("td", { text: `[${it.shape.join(", ")}]` }), h("td", { text: it.size.toLocaleString() }),
     h("td", { text: it.external ? "external" : "", title: it.location ?? "" }),
     h("td", { text: String(it.users), title: "nodes using it" }),
-    h("td", {}, button(ls, "↗", "Open in the tensor editor", () => ctx.send({ kind: "open_tensor", value_id: it.id })),
-      button(ls, "✕", "Delete (disconnects its users)", () => ctx.send({ kind: "init_delete", value_id: it.id, key: "list" }), "dld-ed-danger")));
-  ls.on(row, "dblclick", () => ctx.send({ kind: "open_tensor", value_id: it.id }));
-  return row;
+    h("td", {}, act("↗", "Open in the tensor editor", "open"), act("✕", "Delete (disconnects its users)", "delete", "dld-ed-danger")));
 }
 
+function spacer(height: number): HTMLElement {
+  return h("tr", { class: "dld-ed-spacer", style: `height:${height}px` }, h("td", { colspan: 7 }));
+}
+
+/**
+ * Every initializer of the model (a 7k-node LLM has 15k): a virtualized table (only the rows in view are in the
+ * DOM) with one delegated listener for all rows, so opening or filtering stays fast at any size.
+ */
 function listPart(ctx: PanelContext, ls: Listeners, state: InitsState): HTMLElement {
   const filter = h("input", { class: "dld-ed-input dld-ed-filter", placeholder: "Filter by name", value: ctx.ui.filter });
   const body = h("tbody");
-  const rows = state.items.map((it) => { const r = itemRow(ctx, ls, it); body.append(r); return [it.name.toLowerCase(), r] as const; });
+  const table = h("table", { class: "dld-ed-table" },
+    h("thead", {}, h("tr", {}, ...["name", "type", "shape", "size", "storage", "users", ""].map((t) => h("th", { text: t })))), body);
+  const scroll = h("div", { class: "dld-ed-scroll" }, table);
+  const count = h("span", { class: "dld-ed-muted" });
+  let shown = state.items;
+  let frame = 0;
+  const draw = () => {
+    frame = 0;
+    const top = scroll.scrollTop;
+    const height = scroll.clientHeight || 220;
+    const first = Math.max(0, Math.floor(top / ROW_HEIGHT) - OVERSCAN);
+    const last = Math.min(shown.length, Math.ceil((top + height) / ROW_HEIGHT) + OVERSCAN);
+    const rows: HTMLElement[] = [];
+    if (first > 0) rows.push(spacer(first * ROW_HEIGHT));
+    for (let i = first; i < last; i++) rows.push(itemRow(shown[i]));
+    if (last < shown.length) rows.push(spacer((shown.length - last) * ROW_HEIGHT));
+    body.replaceChildren(...rows);
+  };
   const apply = () => {
     const f = filter.value.toLowerCase();
     ctx.ui.filter = filter.value;
-    for (const [name, r] of rows) r.style.display = name.includes(f) ? "" : "none";
+    shown = f ? state.items.filter((it) => it.name.toLowerCase().includes(f)) : state.items;
+    count.textContent = f ? `${shown.length} of ${state.items.length} initializers` : `${state.items.length} initializers`;
+    draw();
   };
   ls.on(filter, "input", apply);
+  ls.on(scroll, "scroll", () => { if (!frame) frame = requestAnimationFrame(draw); });
+  ls.on(body, "click", (e: Event) => {
+    const b = (e.target as HTMLElement).closest("button[data-act]") as HTMLElement | null;
+    if (!b) return;
+    e.stopPropagation();
+    const id = b.dataset.id as string;
+    if (b.dataset.act === "open") ctx.send({ kind: "open_tensor", value_id: id });
+    else ctx.send({ kind: "init_delete", value_id: id, key: "list" });
+  });
+  ls.on(body, "dblclick", (e: Event) => {
+    const row = (e.target as HTMLElement).closest("tr[data-id]") as HTMLElement | null;
+    if (row) ctx.send({ kind: "open_tensor", value_id: row.dataset.id as string });
+  });
   apply();
-  const table = h("table", { class: "dld-ed-table" },
-    h("thead", {}, h("tr", {}, ...["name", "type", "shape", "size", "storage", "users", ""].map((t) => h("th", { text: t })))), body);
   const create = button(ls, ctx.ui.createOpen ? "Close" : "Create Initializer", "Create a new initializer", () => {
     ctx.ui.createOpen = !ctx.ui.createOpen; renderInitializers(ctx, ls, rootOf(create));
   });
-  return h("div", {}, h("div", { class: "dld-ed-bar" }, filter, create, h("span", { class: "dld-ed-muted", text: `${state.items.length} initializers` })),
-    ctx.errorBox("list"), ctx.ui.createOpen ? createForm(ctx, ls, state) : null, h("div", { class: "dld-ed-scroll" }, table));
+  return h("div", {}, h("div", { class: "dld-ed-bar" }, filter, create, count),
+    ctx.errorBox("list"), ctx.ui.createOpen ? createForm(ctx, ls, state) : null, scroll);
 }
 
 function rootOf(el: HTMLElement): HTMLElement {
@@ -103,8 +143,11 @@ function terminalRow(ctx: PanelContext, ls: Listeners, state: InitsState, nodeId
   const key = `init:${t.index}`;
   const listId = `dld-ed-inits-${nodeId}-${t.index}`;
   const list = h("datalist", { id: listId });
-  for (const it of state.items) list.append(h("option", { value: it.name }));
   const pick = h("input", { class: "dld-ed-input", list: listId, value: t.value_name ?? "", placeholder: "initializer (type to filter)", "data-terminal": String(t.index) });
+  // The choices are filled when the field is used: thousands of options per terminal on every selection is slow.
+  const fill = () => { if (!list.childElementCount) list.append(...state.items.map((it) => h("option", { value: it.name }))); };
+  ls.on(pick, "focus", fill);
+  ls.on(pick, "input", fill);
   const connect = () => {
     const found = state.items.find((it) => it.name === pick.value);
     if (found) ctx.send({ kind: "init_connect", value_id: found.id, node: nodeId, index: t.index, key });
@@ -143,12 +186,22 @@ function nodePart(ctx: PanelContext, ls: Listeners, state: InitsState): HTMLElem
   return part;
 }
 
-export function renderInitializers(ctx: PanelContext, ls: Listeners, root: HTMLElement): void {
-  ls.clear();
-  // The list of all initializers is its own trait: it changes rarely, the selected node's part often.
+/**
+ * The list of all initializers is its own trait (it changes rarely); the selected node's part follows every edit
+ * and selection: `nodeOnly` redraws that part and leaves the list (its scroll position and filter) alone.
+ */
+export function renderInitializers(ctx: PanelContext, ls: Listeners, root: HTMLElement, nodeOnly = false): void {
   const part = ctx.model.get("inits") as Omit<InitsState, "items"> | undefined;
   const items = ctx.model.get("init_items") as InitsState["items"] | undefined;
-  if (!part || !items) { root.replaceChildren(); return; }
+  const nodeLs = ls.child("node");
+  if (!part || !items) { ls.clear(); root.replaceChildren(); return; }
   const state: InitsState = { ...part, items } as InitsState;
-  root.replaceChildren(listPart(ctx, ls, state), nodePart(ctx, ls, state) ?? "");
+  const host = root.querySelector(":scope > .dld-ed-node-host");
+  if (nodeOnly && host && !ctx.ui.createOpen) {
+    nodeLs.clear();
+    host.replaceChildren(nodePart(ctx, nodeLs, state) ?? "");
+    return;
+  }
+  ls.clear();
+  root.replaceChildren(listPart(ctx, ls, state), h("div", { class: "dld-ed-node-host" }, nodePart(ctx, nodeLs, state) ?? ""));
 }
