@@ -20,6 +20,8 @@ from dld_jupyter.document import Document
 from dld_jupyter.document.checks import CheckResult, Diagnostic, check_model, should_check_automatically
 from dld_jupyter.document.lint import LintRun, start_polygraphy_lint
 
+from .debounce import Debouncer
+
 DEBOUNCE_S = 0.4
 
 
@@ -41,13 +43,13 @@ class CheckRunner:
         self.lint_items: list[Diagnostic] = []
         self.checked_version: tuple[int, int] | None = None
         self._generation = 0
-        self._timer: threading.Timer | asyncio.TimerHandle | None = None
         self._lint: LintRun | None = None
         self._lock = threading.Lock()
         try:
             self._loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
         except RuntimeError:
             self._loop = None
+        self._debounce = Debouncer(debounce_s, lambda: _on_main(self._loop, self.start), "dld-check-debounce")
 
     def version(self) -> tuple[int, int]:
         return (len(self.doc.history), self.doc.history_index)
@@ -60,18 +62,7 @@ class CheckRunner:
         """The model changed: check again after a quiet moment, if automatic checks are on."""
         if not self.automatic:
             return
-        with self._lock:
-            if self._timer is not None:
-                self._timer.cancel()
-            if self._loop is not None and self._loop.is_running():
-                # In a kernel: a timer on its event loop. A thread per edit cost ~10 ms of thread start-up (GIL
-                # hand-off) on every keystroke-sized edit of a big model.
-                self._timer = self._loop.call_later(self.debounce_s, self.start)
-            else:
-                timer = threading.Timer(self.debounce_s, lambda: _on_main(self._loop, self.start))
-                timer.daemon = True
-                timer.start()
-                self._timer = timer
+        self._debounce.poke()
 
     def start(self) -> None:
         """Start a check now (the previous one's result, if still running, is dropped)."""
@@ -112,10 +103,8 @@ class CheckRunner:
         self.on_change()
 
     def cancel(self) -> None:
+        self._debounce.cancel()
         with self._lock:
-            if self._timer is not None:
-                self._timer.cancel()
-                self._timer = None
             self._generation += 1
             was_running = self.running
             self.running = False
@@ -155,6 +144,7 @@ class CheckRunner:
     def close(self) -> None:
         self.cancel()
         self.cancel_lint()
+        self._debounce.close()
 
 
 def _name(doc: Document, node_id: str) -> str:

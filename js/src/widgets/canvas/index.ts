@@ -23,6 +23,7 @@ import { installMenu } from "./menu";
 import { QuickAdd } from "./quickadd";
 import { applyGrid } from "./grid";
 import { exportImage } from "./export";
+import { installHitIndex } from "./hit_index";
 import type { SchemeName } from "./colors";
 
 const LARGE = 1500; // elements: above this, draw a texture while panning/zooming and hide links meanwhile
@@ -119,6 +120,9 @@ export function render({ model, el }: RenderProps): () => void {
     parts.add(() => quickAdd.close());
     (stage as unknown as { _dld: unknown })._dld = c; // for tests and the benchmark
     parts.add(() => store.dispose());
+    const hits = installHitIndex(cy);
+    parts.add(hits.restore);
+    c.overlay.hits = hits.index;
     return c;
   };
 

@@ -9,6 +9,7 @@ import { OPTIONAL_SCALE, TERMINAL_SIZE, terminalOffset } from "./geometry";
 import type { GraphStore } from "./graph";
 import { terminalColor } from "./colors";
 import { drawOverview } from "./overview";
+import type { HitIndex } from "./hit_index";
 
 const MIN_ZOOM = 0.3; // level of detail: below this, terminals are too small to see or hit
 const GESTURE_HIDE = 1500; // elements: above this, the overlay hides during pan/zoom gestures
@@ -16,6 +17,8 @@ const GESTURE_HIDE = 1500; // elements: above this, the overlay hides during pan
 export class TerminalOverlay {
   readonly canvas: HTMLCanvasElement;
   band: { x1: number; y1: number; x2: number; y2: number } | null = null; // model coordinates
+  /** The grid of node boxes: only the nodes in view are visited (a 20k-node graph shows a few dozen). */
+  hits: HitIndex | null = null;
   private frame = 0;
   private rest = 0;
   private moving = false;
@@ -31,7 +34,7 @@ export class TerminalOverlay {
    * too (cleared) and comes back once the gesture has rested, so a gesture frame costs nothing here.
    */
   gesture = (): void => {
-    if (this.cy.elements().length < GESTURE_HIDE || this.store.loading) {
+    if (this.store.nodes.size + this.store.edges.size < GESTURE_HIDE || this.store.loading) {
       this.schedule();
       return;
     }
@@ -95,7 +98,8 @@ export class TerminalOverlay {
   private drawNodes(ctx: CanvasRenderingContext2D): void {
     const ext = this.cy.extent();
     const margin = 40;
-    this.cy.nodes().forEach((el) => {
+    const nodes = this.hits ? this.hits.nodesIn(ext) : this.cy.nodes().toArray();
+    nodes.forEach((el) => {
       const n = this.store.nodes.get(el.id());
       if (!n || n.kind === "group") return;
       const p = el.position();

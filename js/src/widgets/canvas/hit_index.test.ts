@@ -1,0 +1,54 @@
+// The grid-narrowed hit test must find exactly what cytoscape's full scan finds, only faster.
+import cytoscape from "cytoscape";
+import { beforeEach, describe, expect, it } from "vitest";
+
+import { installCanvasStandIns } from "../../common/testing";
+import { installHitIndex } from "./hit_index";
+
+type Find = (x: number, y: number, interactive: boolean, touch: boolean) => { id: () => string }[];
+
+function graph(): cytoscape.Core {
+  const container = document.createElement("div");
+  document.body.appendChild(container);
+  const elements: cytoscape.ElementDefinition[] = [];
+  for (let i = 0; i < 400; i++) {
+    elements.push({ group: "nodes", data: { id: `n${i}`, w: 140, h: 48 }, position: { x: (i % 20) * 300, y: Math.floor(i / 20) * 200 } });
+    if (i > 0) elements.push({ group: "edges", data: { id: `e${i}`, source: `n${i - 1}`, target: `n${i}` } });
+  }
+  return cytoscape({
+    container, elements, layout: { name: "preset" },
+    style: [{ selector: "node", style: { width: "data(w)", height: "data(h)", shape: "round-rectangle" } },
+      { selector: "edge", style: { "curve-style": "straight", width: 2 } }] as cytoscape.StylesheetJson,
+  });
+}
+
+describe("hit index", () => {
+  beforeEach(() => installCanvasStandIns());
+
+  it("finds the same elements as cytoscape's full scan, and follows moved nodes", () => {
+    const cy = graph();
+    const r = (cy as unknown as { renderer: () => { findNearestElements: Find } }).renderer();
+    const full = r.findNearestElements.bind(r);
+    const probes: [number, number][] = [[0, 0], [300, 0], [150, 0], [3000, 1000], [5, 23], [70, 0], [80, 30], [-500, -500], [4500, 2100]];
+    for (let i = 0; i < 60; i++) probes.push([(i * 977) % 6000, (i * 613) % 4000]);
+    const expected = probes.map(([x, y]) => full(x, y, true, false).map((e) => e.id()));
+    const { index, restore } = installHitIndex(cy);
+    const narrowed = probes.map(([x, y]) => r.findNearestElements(x, y, true, false).map((e) => e.id()));
+    expect(narrowed).toEqual(expected);
+    expect(narrowed[0]).toEqual(["n0"]);
+    expect(narrowed[2]).toEqual(["e1"]); // on the link between n0 and n1
+    expect(narrowed[7]).toEqual([]);
+    cy.getElementById("n5").position({ x: -500, y: -500 }); // moved: the grid is rebuilt on the next query
+    expect(r.findNearestElements(-500, -500, true, false).map((e) => e.id())).toEqual(["n5"]);
+    expect(r.findNearestElements(1500, 0, true, false).map((e) => e.id())).toEqual([]); // where n5 was
+    const again = probes.map(([x, y]) => r.findNearestElements(x, y, true, false).map((e) => e.id()));
+    expect(again).toEqual(probes.map(([x, y]) => full(x, y, true, false).map((e) => e.id()))); // links re-filed too
+    expect(index.nodesIn({ x1: -600, y1: -600, x2: -400, y2: -400 }).map((n) => n.id())).toEqual(["n5"]);
+    const inView = index.nodesIn({ x1: 0, y1: 0, x2: 400, y2: 10 }).map((n) => n.id()); // grid cells: a superset
+    expect(inView).toEqual(expect.arrayContaining(["n0", "n1", "n2"]));
+    expect(inView).not.toContain("n100");
+    restore();
+    expect(r.findNearestElements(-500, -500, true, false).map((e) => e.id())).toEqual(["n5"]);
+    cy.destroy();
+  });
+});
