@@ -21,12 +21,27 @@ import traitlets
 from dld_jupyter.document import Document, DocumentError, Event
 from dld_jupyter.widgets import graph_payload as gp
 from dld_jupyter.widgets.canvas_view import CanvasView
+from dld_jupyter.widgets.function_bodies import function_of, is_body_id
 from dld_jupyter.widgets.intents import HANDLERS
 from dld_jupyter.widgets.protocol import ExportFormat, PaletteOp, PatchMessage
 
 STATIC = pathlib.Path(__file__).resolve().parent.parent / "static"
 SCHEMES = ("default", "okabe-ito", "tol-muted")
 log = logging.getLogger(__name__)
+
+
+# Intents that may name an element of an expanded function body (they read or change the view, not the model).
+_BODY_SAFE = frozenset({"ping", "doc", "expand", "collapse"})
+
+
+def _names_body_element(value: object) -> bool:
+    if isinstance(value, str):
+        return is_body_id(value)
+    if isinstance(value, dict):
+        return any(_names_body_element(v) for v in value.values())
+    if isinstance(value, list | tuple):
+        return any(_names_body_element(v) for v in value)
+    return False
 
 
 class GraphCanvas(anywidget.AnyWidget):
@@ -124,6 +139,14 @@ class GraphCanvas(anywidget.AnyWidget):
         try:
             if handler is None:
                 raise DocumentError(f"Intent {action!r}", "this action is unknown.", "Update dld_jupyter.")
+            if action not in _BODY_SAFE and _names_body_element(content.get("args")):
+                raise DocumentError(
+                    f"{action.capitalize()} inside a local function",
+                    "the nodes of an expanded local function show its definition, shared by every instance; they"
+                    " are read-only here.",
+                    "Collapse the function (double-click its box) and edit the instance, or edit the function's"
+                    " definition in the model.",
+                )
             reply["data"] = handler(self, dict(content.get("args") or {}), list(buffers or []))
         except DocumentError as error:
             reply.update(ok=False, error=str(error))
@@ -164,7 +187,12 @@ class GraphCanvas(anywidget.AnyWidget):
             self.document.arrange(sizes)
 
     def set_expanded(self, group: str, expanded: bool) -> None:
+        """Expand or collapse a name-scope group, or a local-function instance (its body drawn in place)."""
         path = self.view.grouping.by_id.get(group)
+        if path is None and function_of(self.document, group) is not None:
+            (self.view.fn_expanded.add if expanded else self.view.fn_expanded.discard)(group)
+            self._send_patch(self.view.resync())
+            return
         if path is None:
             raise DocumentError(f"Expand {group}", "no such group.", "Use a group id from the canvas.")
         (self.view.grouping.expand if expanded else self.view.grouping.collapse)(path)

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dld_jupyter.document import Document, Event, NodeView
 from dld_jupyter.document.layout import layout_groups, sugiyama_layout
 from dld_jupyter.widgets import graph_payload as gp
+from dld_jupyter.widgets.function_bodies import Body, bodies_for, expanded_box, is_body_id
 from dld_jupyter.widgets.grouping import GROUP_THRESHOLD, Grouping, GroupPath, group_id
 from dld_jupyter.widgets.protocol import EdgeData, NodeData, Severity
 
@@ -89,6 +90,8 @@ class CanvasView:
         self.sent_pos: dict[str, Point] = {}
         self.layout_pos: dict[str, Point] = {}
         self.doc_pos: dict[str, tuple[float, float]] = {}
+        self.fn_expanded: set[str] = set()  # local-function instances drawn with their body (function_bodies.py)
+        self.bodies: dict[str, Body] = {}
         self.rebuild()
 
     # ------------------------------------------------------------ structure
@@ -206,10 +209,37 @@ class CanvasView:
             found = self.visible_edge(edge_id)
             if found is not None:
                 edges.setdefault(found[0], found[1])
+        self.fn_expanded &= set(self.op_type)  # removed instances are forgotten
+        self.bodies = bodies_for(self.doc, {n: None for n in self.fn_expanded if n in nodes})
+        for instance, body in self.bodies.items():
+            nodes[instance] = expanded_box(nodes[instance], body)
+            nodes.update(body.nodes)
+            edges.update(body.edges)
         return nodes, edges
 
     # ------------------------------------------------------------ positions
     def positions(self, nodes: dict[str, NodeData], edges: dict[str, EdgeData], relayout: bool) -> dict[str, Point]:
+        """Positions of the visible nodes; an expanded function's body is laid out around its instance."""
+        if not self.bodies:
+            return self._main_positions(nodes, edges, relayout)
+        main = {n: d for n, d in nodes.items() if not is_body_id(n)}
+        for instance in self.bodies:  # laid out as the node it is when collapsed
+            main[instance] = {**main[instance], "kind": "op", "collapsed": False}
+        main_edges = {e: d for e, d in edges.items() if not is_body_id(d["source"]) and not is_body_id(d["target"])}
+        pos = self._main_positions(main, main_edges, relayout)
+        for instance, body in sorted(self.bodies.items(), key=lambda item: pos.get(item[0], (0.0, 0.0))[1]):
+            centre = pos.get(instance, (0.0, 0.0))
+            # Make room: what is above the instance moves up, what is below moves down, by the body's extra height.
+            dy = max(0.0, (body.height - main[instance]["height"]) / 2 + 40.0)
+            for n, (x, y) in pos.items():
+                if n != instance and n in main:
+                    pos[n] = (x, y + dy) if y > centre[1] else (x, y - dy) if y < centre[1] else (x, y)
+            pos.update(body.placed(centre))
+        return pos
+
+    def _main_positions(
+        self, nodes: dict[str, NodeData], edges: dict[str, EdgeData], relayout: bool
+    ) -> dict[str, Point]:
         if self.grouped:
             return self._group_positions(nodes, edges)
         doc_pos = self.doc_pos if relayout else {}
@@ -245,13 +275,17 @@ class CanvasView:
         pos = self.positions(nodes, edges, relayout=True)
         pb = gp.PatchBuilder()
         old_n, old_e = self.sent_nodes, self.sent_edges
-        pb.remove_edges([e for e in old_e if e not in edges or _recreated(old_e[e], edges[e])])
         recreated = [n for n in nodes if n in old_n and _reshaped(old_n[n], nodes[n])]
+        # Removing a node removes its links in the browser: links of re-created nodes are sent again.
+        again = set(recreated)
+        redo = {e for e, d in edges.items() if e in old_e and (d["source"] in again or d["target"] in again)}
+        pb.remove_edges([e for e in old_e if e not in edges or _recreated(old_e[e], edges[e]) or e in redo])
         pb.remove_nodes([n for n in old_n if n not in nodes])
         pb.add_nodes([nodes[n] for n in nodes if n not in old_n or n in recreated], pos)
         pb.update_nodes([nodes[n] for n in nodes if n in old_n and n not in recreated and old_n[n] != nodes[n]])
-        pb.add_edges([d for e, d in edges.items() if e not in old_e or _recreated(old_e[e], d)])
-        pb.update_edges([d for e, d in edges.items() if e in old_e and not _recreated(old_e[e], d) and old_e[e] != d])
+        pb.add_edges([d for e, d in edges.items() if e not in old_e or _recreated(old_e[e], d) or e in redo])
+        pb.update_edges([d for e, d in edges.items()
+                         if e in old_e and e not in redo and not _recreated(old_e[e], d) and old_e[e] != d])
         pb.move({n: p for n, p in pos.items() if n in old_n and n not in recreated and self.sent_pos.get(n) != p})
         self.sent_nodes, self.sent_edges, self.sent_pos = nodes, edges, pos
         return pb
@@ -260,7 +294,12 @@ class CanvasView:
         """Document events -> one patch touching only what changed."""
         from dld_jupyter.widgets.view_events import apply_events
 
-        return apply_events(self, list(events))
+        events = list(events)
+        patch = apply_events(self, events)
+        touched = {n for e in events for n in (getattr(e, "node_ids", None) or getattr(e, "positions", None) or ())}
+        if self.fn_expanded and touched & self.fn_expanded:
+            patch.extend(self.resync())  # an expanded instance changed or moved: its box and body are redrawn
+        return patch
 
 
 def _reshaped(old: NodeData, new: NodeData) -> bool:

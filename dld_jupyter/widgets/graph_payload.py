@@ -64,6 +64,7 @@ def node_data(
         "domain": view.domain,
         "category": category_for(view.op_type, view.domain) if view.kind == "op" else "",
         "composite": view.is_composite,
+        "function": view.function,
         "inputs": [terminal_data(t, t.index in shown) for t in view.inputs],
         "outputs": [terminal_data(t, False) for t in view.outputs],
         "parent": parent,
@@ -86,6 +87,7 @@ def group_data(group_id: str, label: str, parent: str | None, collapsed: bool, c
         "domain": "",
         "category": "",
         "composite": False,
+        "function": None,
         "inputs": [],
         "outputs": [],
         "parent": parent,
@@ -181,6 +183,11 @@ class PatchBuilder:
         if positions:
             self.ops.append({"op": "move", "ids": list(positions)})
             self.points.extend(positions.values())
+
+    def extend(self, other: PatchBuilder) -> None:
+        """Append another patch's ops (applied after these; positions stay in op order)."""
+        self.ops.extend(other.ops)
+        self.points.extend(other.points)
 
     def __bool__(self) -> bool:
         return bool(self.ops)

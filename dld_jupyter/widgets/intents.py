@@ -175,11 +175,17 @@ def extract(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
 def doc(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
     from dld_jupyter.document.schema import registry
 
-    node = c.document.node(arg(a, "node", str, "doc"))
-    opset = c.document.model.opset_imports.get(node.domain or "", None)
-    schema = registry.get(node.op_type, node.domain, opset)
+    node_id = arg(a, "node", str, "doc")
+    body_node = next((b.nodes[node_id] for b in c.view.bodies.values() if node_id in b.nodes), None)
+    if body_node is not None:  # a node of an expanded local function: documented like any op
+        op_type, domain = body_node["op_type"], body_node["domain"]
+    else:
+        node = c.document.node(node_id)
+        op_type, domain = node.op_type, node.domain
+    opset = c.document.model.opset_imports.get(domain or "", None)
+    schema = registry.get(op_type, domain, opset)
     if schema is None:
-        raise DocumentError(f"Documentation of {node.op_type}", "no schema is known for this operator.",
+        raise DocumentError(f"Documentation of {op_type}", "no schema is known for this operator.",
                             "Local functions and custom domains have no documentation.")
     title = f"{schema.name} ({schema.domain or 'ai.onnx'}, since opset {schema.since_version})"
     return {"title": title, "doc": schema.doc.strip()}

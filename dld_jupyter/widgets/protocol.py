@@ -30,6 +30,7 @@ class NodeData(TypedDict):
     domain: str
     category: str
     composite: bool
+    function: str | None  # the local function an instance calls (it can be expanded to show the body)
     inputs: list[TerminalData]
     outputs: list[TerminalData]
     parent: str | None

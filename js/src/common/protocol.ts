@@ -26,6 +26,7 @@ export interface NodeData {
   domain: string;
   category: string;
   composite: boolean;
+  function: string | null; // the local function an instance calls (double-click expands its body in place)
   inputs: TerminalData[];
   outputs: TerminalData[];
   parent: string | null; // id of the expanded group (name scope / local function) it is drawn in

@@ -7,6 +7,7 @@ import type { EdgeData, GraphSnapshot, NodeData, PatchOp } from "../../common/pr
 import { endpoint } from "./geometry";
 import { GROUP_COLOR, IO_COLOR, SchemeName, categoryColor, textColor } from "./colors";
 
+const FUNCTION_COLOR = "#111111";
 const PROGRESSIVE = 2500; // elements: above this, create them in chunks behind an overview paint
 const CHUNK = 1000; // elements per task (no restyle inside the batch): the page keeps answering between chunks
 
@@ -202,19 +203,25 @@ export class GraphStore {
   }
 
   private colors(n: NodeData) {
+    if (n.function && n.kind === "op") return { color: FUNCTION_COLOR, fg: "#ffffff" };
     const color = n.kind === "op" ? categoryColor(n.category, this.scheme) : n.kind === "group" ? GROUP_COLOR : IO_COLOR;
     return { color, fg: textColor(color) };
   }
 
   private nodeFields(n: NodeData) {
     const label =
-      n.kind === "group" ? `${n.name}\n${n.child_count} nodes` : n.kind === "op" ? `${n.name}\n${n.op_type}` : n.name;
+      n.kind === "group"
+        ? `${n.name}\n${n.child_count} nodes`
+        : n.kind === "op"
+          ? `${n.name}\n${n.function ? `f(x) ${n.op_type}` : n.op_type}`
+          : n.name;
     return { id: n.id, label, kind: n.kind, w: n.width, h: n.height, ...this.colors(n) };
   }
 
   private nodeElement(n: NodeData, x: number, y: number): ElementDefinition {
     const classes: string[] = [n.kind];
     if (n.composite) classes.push("composite");
+    if (n.function) classes.push("function"); // a local-function instance: black, f(x) (seed "Local Functions")
     if (n.kind === "group") classes.push(n.collapsed ? "collapsed" : "expanded");
     const data: Record<string, unknown> = this.nodeFields(n);
     if (n.parent && this.nodes.has(n.parent)) data.parent = n.parent;

@@ -23,7 +23,7 @@ class FakeModel {
 
 function node(id: string, kind: NodeData["kind"] = "op"): NodeData {
   return {
-    id, name: id, kind, op_type: "Relu", domain: "", category: "Activation", composite: false,
+    id, name: id, kind, op_type: "Relu", domain: "", category: "Activation", composite: false, function: null,
     inputs: [{ index: 0, name: "X", optional: false, variadic: false, state: "linked", value: "a" }],
     outputs: [{ index: 0, name: "Y", optional: false, variadic: false, state: "free", value: "b" }],
     parent: null, collapsed: false, child_count: 0, diagnostic: "error", precision: "fp16", hidden_constant: false,

@@ -5,6 +5,7 @@
 import type { CanvasContext } from "./context";
 import { modelPoint, selectedNodeIds } from "./context";
 import { OP_DRAG_MIME } from "../../common/protocol";
+import { terminalAt } from "./geometry";
 
 export function installInteractions(ctx: CanvasContext): void {
   const { cy, listeners, model } = ctx;
@@ -39,13 +40,16 @@ export function installInteractions(ctx: CanvasContext): void {
   let moveTimer = 0;
   listeners.cy(cy, "dragfree", "node", (event) => {
     const node = event.target;
-    const ids = node.isParent() ? node.descendants().filter((d: { isParent: () => boolean }) => !d.isParent()).map((d: { id: () => string }) => d.id()) : [node.id()];
-    ids.forEach((id: string) => moved.add(id));
+    // An expanded local function moves as its instance (the body is drawn around it); scope groups move their nodes.
+    const ids = node.isParent() && node.id().startsWith("g:")
+      ? node.descendants().filter((d: { isParent: () => boolean }) => !d.isParent()).map((d: { id: () => string }) => d.id())
+      : [node.id()];
+    ids.filter((id: string) => !id.startsWith("f:")).forEach((id: string) => moved.add(id));
     clearTimeout(moveTimer);
     moveTimer = window.setTimeout(() => {
       const list = [...moved].filter((id) => {
-        const kind = ctx.store.nodes.get(id)?.kind;
-        return kind !== undefined && kind !== "group";
+        const data = ctx.store.nodes.get(id);
+        return data !== undefined && (data.kind !== "group" || data.function !== null);
       });
       moved = new Set();
       if (!list.length) return;
@@ -64,6 +68,14 @@ export function installInteractions(ctx: CanvasContext): void {
     const id = event.target.id();
     const collapsed = ctx.store.nodes.get(id)?.collapsed;
     void ctx.channel.intent(collapsed ? "expand" : "collapse", { group: id });
+  });
+  // A local-function instance opens in place (a double-click on one of its free terminals makes a graph I/O instead).
+  listeners.cy(cy, "dbltap", "node.function", (event) => {
+    const data = ctx.store.nodes.get(event.target.id());
+    if (!data || data.kind !== "op") return;
+    const p = event.target.position();
+    if (terminalAt(data, p.x, p.y, event.position.x, event.position.y, 12 / Math.max(cy.zoom(), 0.3))) return;
+    void ctx.channel.intent("expand", { group: data.id });
   });
 
   listeners.dom(ctx.stage, "dragover", (event: DragEvent) => {

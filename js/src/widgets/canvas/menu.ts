@@ -29,7 +29,10 @@ export function installMenu(ctx: CanvasContext): void {
       }
       const data = ctx.store.nodes.get(target.id());
       if (data?.kind === "group") {
-        items.push({ label: data.collapsed ? "Expand group" : "Collapse group", run: () => void ctx.channel.intent(data.collapsed ? "expand" : "collapse", { group: data.id }) });
+        const what = data.function ? "local function" : "group";
+        items.push({ label: data.collapsed ? `Expand ${what}` : `Collapse ${what}`, run: () => void ctx.channel.intent(data.collapsed ? "expand" : "collapse", { group: data.id }) });
+      } else if (data?.function) {
+        items.push({ label: "Expand local function", run: () => void ctx.channel.intent("expand", { group: data.id }) });
       }
       items.push({ label: "Delete", run: () => actions.delete(ctx) });
       items.push({ label: "Copy", run: () => actions.copy(ctx) });

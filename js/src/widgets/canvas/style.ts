@@ -44,6 +44,7 @@ export function stylesheet(large = false): StylesheetJson {
         padding: "24px",
       },
     },
+    { selector: "node.function.group", style: { "border-style": "solid", "border-color": "#111111", "border-width": 2 } },
     { selector: "node:selected", style: { "border-width": 3, "border-color": "#f59e0b" } },
     {
       selector: "edge",
