@@ -127,6 +127,18 @@ def edit_round_trips(page: Any, designer: bool, count: int = 30, pause_ms: int =
             + focus}).done; }""", focus)
     page.wait_for_function("() => document.querySelector('.dld-stage')._cyreg.cy.nodes(':selected').length > 0",
                            timeout=60_000)
+    if designer:  # a user edits a designer that has settled: its automatic type check of the model has finished
+        page.evaluate("""async () => {
+            const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+            for (let i = 0; i < 600; i++) {
+                let text = '';
+                const f = kernel.requestExecute({code: "print(d.editors.runner.busy)"});
+                f.onIOPub = (m) => { if (m.header.msg_type === 'stream') text += m.content.text; };
+                await f.done;
+                if (text.trim() === 'False') return;
+                await new Promise(r => setTimeout(r, 200));
+            }
+            throw new Error('the type check did not settle'); }""")
     return list(page.evaluate("""async ([count, pause]) => {
         const stage = document.querySelector('.dld-stage'); const cy = stage._cyreg.cy; const dld = stage._dld;
         const id = cy.nodes(':selected')[0].id(); const times = [];

@@ -55,6 +55,11 @@ class CheckRunner:
         return (len(self.doc.history), self.doc.history_index)
 
     @property
+    def busy(self) -> bool:
+        """A check is running or about to start (benchmarks wait for a settled designer)."""
+        return self.running or self._debounce.pending
+
+    @property
     def automatic(self) -> bool:
         return should_check_automatically(self.doc.model)
 

@@ -18,6 +18,8 @@ export class GraphStore {
   readonly pos = new Map<string, { x: number; y: number }>();
   scheme: SchemeName = "default";
   loading = false;
+  /** Called after every change of elements or their data (the hit index is rebuilt on its next query). */
+  onChange: () => void = () => undefined;
   private pending: ElementDefinition[] = [];
   private timer = 0;
   private frame = 0;
@@ -42,6 +44,7 @@ export class GraphStore {
       elements.push(this.edgeElement(e));
     }
     this.cy.elements().remove();
+    this.onChange();
     if (elements.length <= PROGRESSIVE) {
       this.cy.batch(() => this.cy.add(elements));
       this.onLoaded();
@@ -58,6 +61,7 @@ export class GraphStore {
 
   private step = (): void => {
     this.cy.add(this.pending.splice(0, CHUNK));
+    this.onChange();
     if (this.pending.length) {
       this.timer = window.setTimeout(this.step, 0);
     } else {
@@ -79,6 +83,7 @@ export class GraphStore {
       const rest = this.pending;
       this.pending = [];
       this.cy.add(rest);
+      this.onChange();
     }
     if (this.loading) this.finish();
   }
@@ -119,6 +124,7 @@ export class GraphStore {
       cursor += 2;
       return p;
     };
+    this.onChange();
     this.cy.batch(() => {
       for (const op of ops) {
         if (op.op === "remove_edges") this.removeEdges(op.ids);
@@ -153,6 +159,7 @@ export class GraphStore {
   /** Recolour every node (colour scheme change): data only, no element is recreated. */
   restyle(scheme: SchemeName): void {
     this.scheme = scheme;
+    this.onChange();
     this.cy.batch(() => {
       for (const n of this.nodes.values()) {
         const el = this.cy.getElementById(n.id);

@@ -44,6 +44,10 @@ describe("hit index", () => {
     const again = probes.map(([x, y]) => r.findNearestElements(x, y, true, false).map((e) => e.id()));
     expect(again).toEqual(probes.map(([x, y]) => full(x, y, true, false).map((e) => e.id()))); // links re-filed too
     expect(index.nodesIn({ x1: -600, y1: -600, x2: -400, y2: -400 }).map((n) => n.id())).toEqual(["n5"]);
+    // Additions come through GraphStore, which invalidates the grid (no per-element "add" listener).
+    cy.add({ group: "nodes", data: { id: "late", w: 140, h: 48 }, position: { x: -2000, y: -2000 } });
+    index.invalidate();
+    expect(r.findNearestElements(-2000, -2000, true, false).map((e) => e.id())).toEqual(["late"]);
     const inView = index.nodesIn({ x1: 0, y1: 0, x2: 400, y2: 10 }).map((n) => n.id()); // grid cells: a superset
     expect(inView).toEqual(expect.arrayContaining(["n0", "n1", "n2"]));
     expect(inView).not.toContain("n100");

@@ -26,7 +26,8 @@ export class HitIndex {
   private moved = new Set<NodeSingular>();
 
   constructor(private readonly cy: Core) {
-    cy.on("add remove data", this.invalidate);
+    // Only drags are listened to: additions, removals and data changes all come through GraphStore, which calls
+    // invalidate() (an "add" listener made cytoscape build an event per element while a 20k graph loads).
     cy.on("position", "node", this.onMove);
   }
 
@@ -41,7 +42,6 @@ export class HitIndex {
   };
 
   dispose(): void {
-    this.cy.off("add remove data", this.invalidate);
     this.cy.off("position", "node", this.onMove);
     this.cells.clear();
     this.where.clear();
@@ -155,7 +155,7 @@ export function installHitIndex(cy: Core): { index: HitIndex; restore: () => voi
   const r = (cy as unknown as { renderer: () => Renderer }).renderer();
   const baseFind = r.findNearestElements;
   const baseSorted = r.getCachedZSortedEles;
-  const index = new HitIndex(cy);
+  const index = new HitIndex(cy); // the caller wires index.invalidate to its element changes
   r.findNearestElements = function (x, y, interactiveOnly, isTouch) {
     const pad = (isTouch ? 24 : 8) / cy.zoom(); // cytoscape's largest threshold (edges)
     const near = index.near(x, y, pad);

@@ -121,6 +121,7 @@ export function render({ model, el }: RenderProps): () => void {
     (stage as unknown as { _dld: unknown })._dld = c; // for tests and the benchmark
     parts.add(() => store.dispose());
     const hits = installHitIndex(cy);
+    store.onChange = hits.index.invalidate;
     parts.add(hits.restore);
     c.overlay.hits = hits.index;
     return c;
