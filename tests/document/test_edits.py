@@ -457,3 +457,14 @@ def test_values_read_by_subgraphs(tmp_path: pathlib.Path) -> None:
     saved = onnx.load(tmp_path / "renamed.onnx")
     then = next(a.g for a in saved.graph.node[2].attribute if a.name == "then_branch")
     assert then.node[0].input[0] == "renamed"  # the subgraph follows the rename
+
+
+def test_ir_node_follows_removal_and_undo(doc: Document) -> None:
+    node_id = next(n.id for n in doc.nodes() if n.kind == "op")
+    node = doc.ir_node(node_id)
+    assert node is not None and doc.node_id(node) == node_id
+    doc.remove_nodes([node_id])
+    assert doc.ir_node(node_id) is None  # removed: not in the graph any more
+    doc.undo()
+    assert doc.ir_node(node_id) is node
+    assert doc.ir_node("no-such-id") is None
