@@ -34,13 +34,18 @@ log = logging.getLogger(__name__)
 _BODY_SAFE = frozenset({"ping", "doc", "expand", "collapse"})
 
 
-def _names_body_element(value: object) -> bool:
-    if isinstance(value, str):
-        return is_body_id(value)
-    if isinstance(value, dict):
-        return any(_names_body_element(v) for v in value.values())
-    if isinstance(value, list | tuple):
-        return any(_names_body_element(v) for v in value)
+_ID_ARGS = ("node", "nodes", "src", "dst", "ids", "edges", "group")  # intent arguments that carry element ids
+
+
+def _names_body_element(args: object) -> bool:
+    """Whether an intent names an element of an expanded function body (names and values are not ids)."""
+    if not isinstance(args, dict):
+        return False
+    for key in _ID_ARGS:
+        value = args.get(key)
+        for item in value if isinstance(value, list | tuple) else [value]:
+            if isinstance(item, str) and (is_body_id(item) or "->f:" in item):  # an edge id ends at a body node
+                return True
     return False
 
 

@@ -82,6 +82,8 @@ def test_body_nodes_are_read_only_and_documented(tmp_path: Path) -> None:
         reply = intent(canvas, action, **args)
         assert not reply["ok"] and "read-only" in reply["error"] and "local function" in reply["error"], reply
     assert _serialized(canvas) == before  # nothing changed
+    link = next(e for e in canvas.view.sent_edges if e.startswith("f:"))
+    assert "read-only" in intent(canvas, "delete", nodes=[], edges=[link])["error"]
     documented = intent(canvas, "doc", node=body_op)
     assert documented["ok"] and documented["data"]["title"].startswith("Mul")
 
