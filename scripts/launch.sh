@@ -5,4 +5,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 . .venv/bin/activate
-exec jupyter lab notebooks/01_quickstart.ipynb --ServerApp.root_dir="$PWD" "$@"
+root=()
+if [ "$(id -u)" = 0 ]; then root=(--allow-root); fi  # containers run as root; jupyter refuses without the flag
+exec jupyter lab notebooks/01_quickstart.ipynb --ServerApp.root_dir="$PWD" "${root[@]}" "$@"
