@@ -27,7 +27,7 @@ export class HitIndex {
 
   constructor(private readonly cy: Core) {
     // Only drags are listened to: additions, removals and data changes all come through GraphStore, which calls
-    // invalidate() (an "add" listener made cytoscape build an event per element while a 20k graph loads).
+    // invalidate(); no per-element listener runs while a big graph is created in chunks.
     cy.on("position", "node", this.onMove);
   }
 
