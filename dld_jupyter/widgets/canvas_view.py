@@ -209,7 +209,7 @@ class CanvasView:
             found = self.visible_edge(edge_id)
             if found is not None:
                 edges.setdefault(found[0], found[1])
-        self.fn_expanded &= set(self.op_type)  # removed instances are forgotten
+        self.fn_expanded = {n for n in self.fn_expanded if n in self.op_type}  # removed instances are forgotten
         self.bodies = bodies_for(self.doc, {n: None for n in self.fn_expanded if n in nodes})
         for instance, body in self.bodies.items():
             nodes[instance] = expanded_box(nodes[instance], body)
