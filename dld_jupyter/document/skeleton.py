@@ -29,6 +29,7 @@ class Skeleton:
     def __init__(self, model: ir.Model) -> None:
         self.nodes: list[ir.Node] = list(model.graph)
         self._inner_labels: dict[str, str] = {}  # subgraph node token -> "outer/inner"
+        self.inner_names: dict[str, str] = {}  # subgraph node token -> its own name
         self.with_subgraphs: set[int] = set()  # indexes of the nodes that hold subgraphs
         self.proto = onnx.ModelProto(ir_version=model.ir_version)
         for domain, version in model.opset_imports.items():
@@ -105,6 +106,7 @@ class Skeleton:
                 inner += 1
                 token = f"{node_proto.name}_{inner}"
                 self._inner_labels[token] = f"{outer}/{sub.name or sub.op_type}"
+                self.inner_names[token] = sub.name
                 sub.name = token
                 stack.extend(g for a in sub.attribute for g in [*([a.g] if a.HasField("g") else []), *a.graphs])
 

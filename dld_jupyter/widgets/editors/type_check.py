@@ -2,8 +2,10 @@
 
 Why a thread: checker + shape inference take seconds on large models and must not block the kernel. The check
 reads the model while the user may edit it; a result computed for an older history position is dropped (and the
-check re-runs), so a diagnostic never describes a model the user no longer has. Cancel drops the running check's
-result (onnx's C++ checker cannot be interrupted; the thread ends on its own). Above the size threshold of
+check re-runs), so a diagnostic never describes a model the user no longer has. From PROCESS_MIN_NODES nodes the
+thread hands the check to a child process (document/check_process.py): onnx's C++ checks hold the GIL, which
+stalled edits, and a crash in them ends the child, not the kernel; cancel kills it. Smaller checks run in the
+thread, where cancel drops the result (onnx's C++ checker cannot be interrupted). Above the size threshold of
 document/checks.py, automatic checks are off; "Check model" still runs. Polygraphy lint runs in its own process.
 """
 
@@ -17,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from dld_jupyter.document import Document
+from dld_jupyter.document.check_process import PROCESS_MIN_NODES, CheckProcess
 from dld_jupyter.document.checks import CheckResult, Diagnostic, check_model, should_check_automatically
 from dld_jupyter.document.lint import LintRun, start_polygraphy_lint
 
@@ -45,6 +48,7 @@ class CheckRunner:
         self._generation = 0
         self._lint: LintRun | None = None
         self._lock = threading.Lock()
+        self._process: CheckProcess | None = None
         try:
             self._loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
         except RuntimeError:
@@ -91,7 +95,16 @@ class CheckRunner:
 
     def _run(self, doc: Document, generation: int, version: tuple[int, int]) -> None:
         try:
-            result = check_model(doc.model, doc.node_id)
+            if len(doc.model.graph) >= PROCESS_MIN_NODES:  # big: in a child process, off the kernel's GIL
+                process = CheckProcess(doc.model, doc.node_id)
+                with self._lock:
+                    superseded = generation != self._generation
+                    self._process = process
+                if superseded:
+                    process.kill()
+                result = process.result()
+            else:
+                result = check_model(doc.model, doc.node_id)
         except Exception as exc:
             result = CheckResult([Diagnostic("error", f"The check failed: {exc}")], {})
         _on_main(self._loop, lambda: self._publish(result, generation, version))
@@ -110,6 +123,9 @@ class CheckRunner:
     def cancel(self) -> None:
         self._debounce.cancel()
         with self._lock:
+            if self._process is not None:
+                self._process.kill()  # a real cancel for checks in a child process
+                self._process = None
             self._generation += 1
             was_running = self.running
             self.running = False

@@ -1,0 +1,49 @@
+"""The type check runner hands big models to a child process: same result, and cancel kills the child."""
+
+from __future__ import annotations
+
+import time
+
+import onnx_ir as ir
+import pytest
+
+from dld_jupyter.document import Document
+from dld_jupyter.widgets.editors import type_check
+from tests.models import transformer_like
+
+
+def wait(condition, timeout_s: float = 60) -> None:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + timeout_s
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
+
+
+def test_big_model_checks_in_a_child_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(type_check, "PROCESS_MIN_NODES", 10)
+    doc = Document(ir.serde.deserialize_model(transformer_like(layers=3)))
+    node = next(n for n in doc.model.graph if n.op_type == "MatMul")
+    doc.disconnect(doc.node_id(node), 1)
+    runner = type_check.CheckRunner(doc, lambda: None)
+    started: list[ir.Model] = []
+    real = type_check.CheckProcess
+    monkeypatch.setattr(type_check, "CheckProcess", lambda model, ids: started.append(model) or real(model, ids))
+    runner.start()
+    wait(lambda: runner.checked_version is not None)
+    assert any(model is doc.model for model in started)  # it went through a child process
+    view = type_check.view(doc, runner)
+    assert view["checked"] and any("mandatory inputs" in item["message"] for item in view["items"]), view
+
+
+def test_cancel_kills_the_child(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(type_check, "PROCESS_MIN_NODES", 10)
+    doc = Document(ir.serde.deserialize_model(transformer_like(layers=3)))
+    runner = type_check.CheckRunner(doc, lambda: None)
+    runner.start()
+    wait(lambda: runner._process is not None)
+    process = runner._process
+    runner.cancel()
+    assert process is not None
+    wait(lambda: process._process.poll() is not None, 10)  # the child is gone
+    time.sleep(0.3)
+    assert runner.checked_version is None and not runner.running  # the cancelled result was dropped
