@@ -47,3 +47,17 @@ def test_cancel_kills_the_child(monkeypatch: pytest.MonkeyPatch) -> None:
     wait(lambda: process._process.poll() is not None, 10)  # the child is gone
     time.sleep(0.3)
     assert runner.checked_version is None and not runner.running  # the cancelled result was dropped
+
+
+def test_a_new_check_kills_the_child_of_the_one_it_supersedes(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(type_check, "PROCESS_MIN_NODES", 10)
+    doc = Document(ir.serde.deserialize_model(transformer_like(layers=3)))
+    runner = type_check.CheckRunner(doc, lambda: None)
+    runner.start()
+    wait(lambda: runner._process is not None)
+    first = runner._process
+    assert first is not None
+    runner.start()  # the model changed, say: the first check's result would be dropped anyway
+    wait(lambda: first._process.poll() is not None, 10)
+    wait(lambda: runner.checked_version is not None)  # the second check finished and was published
+    assert runner._process is None and not runner.running

@@ -74,8 +74,11 @@ class CheckRunner:
         self._debounce.poke()
 
     def start(self) -> None:
-        """Start a check now (the previous one's result, if still running, is dropped)."""
+        """Start a check now (the previous one's result, if still running, is dropped; its child is killed)."""
         with self._lock:
+            if self._process is not None:
+                self._process.kill()
+                self._process = None
             self._generation += 1
             generation = self._generation
             self.running = True
@@ -103,6 +106,9 @@ class CheckRunner:
                 if superseded:
                     process.kill()
                 result = process.result()
+                with self._lock:
+                    if self._process is process:
+                        self._process = None
             else:
                 result = check_model(doc.model, doc.node_id)
         except Exception as exc:
