@@ -296,8 +296,10 @@ class CanvasView:
 
         events = list(events)
         patch = apply_events(self, events)
+        if not self.fn_expanded:  # the common case: nothing more to look at
+            return patch
         touched = {n for e in events for n in (getattr(e, "node_ids", None) or getattr(e, "positions", None) or ())}
-        if self.fn_expanded and touched & self.fn_expanded:
+        if touched & self.fn_expanded:
             patch.extend(self.resync())  # an expanded instance changed or moved: its box and body are redrawn
         return patch
 

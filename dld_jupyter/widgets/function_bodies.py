@@ -67,8 +67,7 @@ def _terminal(index: int, name: str, value: ir.Value | None) -> TerminalData:
 def _op_data(node_id: str, node: ir.Node, parent: str) -> NodeData:
     inputs = [_terminal(i, (v.name or "") if v is not None else "", v) for i, v in enumerate(node.inputs)]
     outputs = [_terminal(i, v.name or "", v) for i, v in enumerate(node.outputs)]
-    label = max(len(gp.display_name(node.name or "")), len(node.op_type))
-    width = float(min(max(7 * label + 28, 110, 24 * max(len(inputs), len(outputs)) + 16), 260))
+    width = gp.op_width(node.name or "", node.op_type, max(len(inputs), len(outputs)))
     name = gp.display_name(node.name or "") or node.op_type
     return {"id": node_id, "name": name, "kind": "op", "op_type": node.op_type, "domain": node.domain,
             "category": category_for(node.op_type, node.domain), "composite": False, "function": None, "inputs": inputs,

@@ -23,12 +23,16 @@ def display_name(name: str) -> str:
     return name.rsplit("/", 1)[-1] or name
 
 
+def op_width(name: str, op_type: str, terminals: int) -> float:
+    """Width of an op glyph: its longer label line, or room for its terminals along one edge."""
+    label = max(len(display_name(name)), len(op_type))
+    return float(min(max(7 * label + 28, 110, 24 * terminals + 16), 260))
+
+
 def node_size(view: NodeView) -> tuple[float, float]:
     if view.kind != "op":
         return IO_SIZE
-    label = max(len(display_name(view.name)), len(view.op_type))
-    terminals = max(len(view.inputs), len(view.outputs))
-    return (float(min(max(7 * label + 28, 110, 24 * terminals + 16), 260)), NODE_HEIGHT)
+    return op_width(view.name, view.op_type, max(len(view.inputs), len(view.outputs))), NODE_HEIGHT
 
 
 def terminal_data(t: TerminalView, shown_source: bool) -> TerminalData:

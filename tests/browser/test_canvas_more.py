@@ -116,4 +116,6 @@ def test_copy_paste_graph_input_goto_and_arrange(jupyter: JupyterServer, page: P
     history.click()
     page.wait_for_function("(v) => Number(document.querySelector('.dld-canvas').dataset.version || 0) > v", arg=before)
     assert cy_eval(page, "return cy.getElementById(arg).position();", pasted) != moved_before
+    cy_eval(page, "cy.fit(undefined, 30);")  # the whole arranged graph, not the last go-to view
+    page.wait_for_timeout(300)
     screenshot(page, "canvas_arranged", ".dld-canvas")

@@ -60,35 +60,18 @@ def test_wheel_installs_without_node_and_the_extension_is_ok(wheel: Path, tmp_pa
     env["PATH"] = str(bin_dir)  # nothing else: no node, no npm
     pip = [str(bin_dir / "python"), "-m", "pip", "install", "-q", "--disable-pip-version-check"]
     subprocess.run([*pip, str(wheel), "jupyterlab>=4.6,<4.7"], check=True, env=env, cwd=tmp_path)
-    listing = subprocess.run(
-        [str(bin_dir / "python"), "-m", "jupyter", "labextension", "list"],
-        check=True,
-        env=env,
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-    )
-    text = re.sub(r"\x1b\[[0-9;]*m", "", listing.stdout + listing.stderr)
+    def venv_run(*args: str) -> str:
+        """Run the fresh venv's python with `args`; stdout and stderr, colour codes removed."""
+        done = subprocess.run([str(bin_dir / "python"), *args], check=True, env=env, cwd=tmp_path,
+                              capture_output=True, text=True)
+        return re.sub(r"\x1b\[[0-9;]*m", "", done.stdout + done.stderr)
+
+    text = venv_run("-m", "jupyter", "labextension", "list")
     line = next((row for row in text.splitlines() if "dld-jupyter" in row and "enabled" in row), "")
     assert "enabled" in line and "OK" in line, text
     assert str(env_dir) in text  # installed into the venv's share/jupyter, not linked to the checkout
-    probe = subprocess.run(
-        [str(bin_dir / "python"), "-c", "import dld_jupyter, dld_jupyter.widgets.canvas as c; print(c.__file__)"],
-        check=True,
-        env=env,
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-    )
-    assert str(env_dir) in probe.stdout
+    probe = venv_run("-c", "import dld_jupyter, dld_jupyter.widgets.canvas as c; print(c.__file__)")
+    assert str(env_dir) in probe
     # The server extension (kernel websockets with TCP_NODELAY) is enabled by the wheel's jupyter-config file.
-    servers = subprocess.run(
-        [str(bin_dir / "python"), "-m", "jupyter", "server", "extension", "list"],
-        check=True,
-        env=env,
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-    )
-    text = re.sub(r"\x1b\[[0-9;]*m", "", servers.stdout + servers.stderr)
+    text = venv_run("-m", "jupyter", "server", "extension", "list")
     assert re.search(r"dld_jupyter\s+enabled", text) and re.search(r"dld_jupyter \S+ OK", text), text

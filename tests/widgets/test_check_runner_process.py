@@ -35,28 +35,26 @@ def test_big_model_checks_in_a_child_process(monkeypatch: pytest.MonkeyPatch) ->
     assert view["checked"] and any("mandatory inputs" in item["message"] for item in view["items"]), view
 
 
-def test_cancel_kills_the_child(monkeypatch: pytest.MonkeyPatch) -> None:
+def running_child_check(monkeypatch: pytest.MonkeyPatch) -> tuple[type_check.CheckRunner, type_check.CheckProcess]:
+    """A runner whose check of a small transformer runs in a child process, started and under way."""
     monkeypatch.setattr(type_check, "PROCESS_MIN_NODES", 10)
-    doc = Document(ir.serde.deserialize_model(transformer_like(layers=3)))
-    runner = type_check.CheckRunner(doc, lambda: None)
+    runner = type_check.CheckRunner(Document(ir.serde.deserialize_model(transformer_like(layers=3))), lambda: None)
     runner.start()
     wait(lambda: runner._process is not None)
-    process = runner._process
+    assert runner._process is not None
+    return runner, runner._process
+
+
+def test_cancel_kills_the_child(monkeypatch: pytest.MonkeyPatch) -> None:
+    runner, process = running_child_check(monkeypatch)
     runner.cancel()
-    assert process is not None
     wait(lambda: process._process.poll() is not None, 10)  # the child is gone
     time.sleep(0.3)
     assert runner.checked_version is None and not runner.running  # the cancelled result was dropped
 
 
 def test_a_new_check_kills_the_child_of_the_one_it_supersedes(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(type_check, "PROCESS_MIN_NODES", 10)
-    doc = Document(ir.serde.deserialize_model(transformer_like(layers=3)))
-    runner = type_check.CheckRunner(doc, lambda: None)
-    runner.start()
-    wait(lambda: runner._process is not None)
-    first = runner._process
-    assert first is not None
+    runner, first = running_child_check(monkeypatch)
     runner.start()  # the model changed, say: the first check's result would be dropped anyway
     wait(lambda: first._process.poll() is not None, 10)
     wait(lambda: runner.checked_version is not None)  # the second check finished and was published
