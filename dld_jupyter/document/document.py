@@ -33,11 +33,22 @@ Subscriber = Callable[[list[Event]], None]
 T = TypeVar("T")
 
 
+def _numbered(graph: ir.Graph) -> IdMap:
+    """Ids in file order: nodes n0, n1…, then the values of the graph inputs and outputs v0, v1… (an outline read
+    from the protobuf, outline.py, hands out the same ids before the ir model exists)."""
+    ids = IdMap()
+    for node in graph:
+        ids.node_id(node)
+    for value in (*graph.inputs, *graph.outputs):
+        ids.value_id(value)
+    return ids
+
+
 class Document:
     """An editable ONNX model. Create with ``Document.open(path)`` or ``Document.new(opset=...)``."""
 
     def __init__(self, model: ir.Model, path: pathlib.Path | None = None) -> None:
-        self._ctx = Context(model, IdMap(), NameIndex(model.graph))
+        self._ctx = Context(model, _numbered(model.graph), NameIndex(model.graph))
         self._ctx.positions.update(decode_positions(model, self._ctx.ids))
         self._history = History()
         self._subscribers: list[Subscriber] = []

@@ -206,22 +206,41 @@ def _check_cycles(path: pathlib.Path, graph: onnx.GraphProto) -> None:
         raise _fail(path, f"the graph has a cycle through {', '.join(stuck)}.", "Break the loop (use a Loop operator).")
 
 
-def load(path: str | os.PathLike[str]) -> ir.Model:
-    """Open an .onnx file without reading external data; refuse unsafe or broken files."""
+class CheckedProto:
+    """A parsed .onnx file that passed every check of opening: what `build` turns into the ir model."""
+
+    __slots__ = ("file", "may_be_external", "proto", "sorted")
+
+    def __init__(self, file: pathlib.Path, proto: onnx.ModelProto, may_be_external: bool, sorted_ok: bool) -> None:
+        self.file, self.proto, self.may_be_external, self.sorted = file, proto, may_be_external, sorted_ok
+
+
+def read_checked(path: str | os.PathLike[str]) -> CheckedProto:
+    """Parse an .onnx file and refuse unsafe or broken files (the fast half of opening: no ir objects yet)."""
     file = pathlib.Path(path)
     proto, may_be_external = _read_proto(file)
     _check_versions(file, proto)
     _check_external(file, proto, may_be_external)
-    sorted_ok = _check_structure(file, proto.graph)
+    return CheckedProto(file, proto, may_be_external, _check_structure(file, proto.graph))
+
+
+def build(checked: CheckedProto) -> ir.Model:
+    """The ir model of a checked file (the slow half of opening: about 40 µs per node)."""
+    file = checked.file
     try:
-        model = ir.serde.deserialize_model(proto)
+        model = ir.serde.deserialize_model(checked.proto)
     except Exception as exc:
         raise _fail(file, f"the model cannot be read ({exc}).", "Run onnx.checker on it to find the cause.") from exc
-    if not sorted_ok:
+    if not checked.sorted:
         model.graph.sort()  # ONNX requires it; edits keep the order topological from here on
-    if may_be_external:
+    if checked.may_be_external:
         ir.external_data.set_base_dir(model.graph, str(file.parent))
     return model
+
+
+def load(path: str | os.PathLike[str]) -> ir.Model:
+    """Open an .onnx file without reading external data; refuse unsafe or broken files."""
+    return build(read_checked(path))
 
 
 # ---------------------------------------------------------------- saving

@@ -6,9 +6,9 @@ one free "infinite" terminal; optional formals past the node's last input show a
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import onnx_ir as ir
 
@@ -60,6 +60,33 @@ class EdgeView:
     value_name: str | None
     dtype: str | None
     shape: list[int | str] | None
+
+
+V = TypeVar("V")
+
+
+def lay_out_terminals(
+    formals: tuple[Formal, ...] | None,
+    values: Sequence[V | None],
+    is_input: bool,
+    make: Callable[[int, Formal, V | None, bool], TerminalView],
+) -> list[TerminalView]:
+    """One terminal per formal parameter; a trailing variadic formal gets one per value plus a free one; values
+    past the formals get optional terminals of their own. ``make`` builds a terminal from (index, formal, value)."""
+    prefix = "input" if is_input else "output"
+    if not formals:
+        formals = tuple(Formal(f"{prefix}_{i}", False, False) for i in range(len(values)))
+    out: list[TerminalView] = []
+    for k, formal in enumerate(formals):
+        if formal.variadic and k == len(formals) - 1:
+            for i in range(k, len(values)):
+                out.append(make(i, formal, values[i], is_input))
+            out.append(make(max(k, len(values)), formal, None, is_input))
+            return out
+        out.append(make(k, formal, values[k] if k < len(values) else None, is_input))
+    for i in range(len(formals), len(values)):
+        out.append(make(i, Formal(f"{prefix}_{i}", True, False), values[i], is_input))
+    return out
 
 
 def dtype_name(dtype: ir.DataType | None) -> str | None:
@@ -131,20 +158,7 @@ class ReadModel:
     def _terminals(
         self, formals: tuple[Formal, ...] | None, values: tuple[ir.Value | None, ...], is_input: bool
     ) -> list[TerminalView]:
-        prefix = "input" if is_input else "output"
-        if not formals:
-            formals = tuple(Formal(f"{prefix}_{i}", False, False) for i in range(len(values)))
-        out: list[TerminalView] = []
-        for k, formal in enumerate(formals):
-            if formal.variadic and k == len(formals) - 1:
-                for i in range(k, len(values)):
-                    out.append(self._terminal(i, formal, values[i], is_input))
-                out.append(self._terminal(max(k, len(values)), formal, None, is_input))
-                return out
-            out.append(self._terminal(k, formal, values[k] if k < len(values) else None, is_input))
-        for i in range(len(formals), len(values)):
-            out.append(self._terminal(i, Formal(f"{prefix}_{i}", True, False), values[i], is_input))
-        return out
+        return lay_out_terminals(formals, values, is_input, self._terminal)
 
     def op_node(self, node: ir.Node) -> NodeView:
         sig = self.signature(node)

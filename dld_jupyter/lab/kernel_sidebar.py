@@ -12,6 +12,7 @@ Messages (same names in js/src/lab/messages.ts):
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import Any
 
@@ -43,8 +44,17 @@ def widget_instances() -> dict[str, Any]:
     return instances
 
 
+def loading_canvas(widget: Any) -> Any | None:
+    """The canvas of a Designer (or a bare canvas) whose big model is still loading, else None. Asking such a
+    widget for its document would wait for the load: the sidebar must not hold the kernel up meanwhile."""
+    canvas = getattr(widget, "canvas", widget)
+    return canvas if getattr(canvas, "pending_load", None) is not None else None
+
+
 def designer_parts(widget: Any) -> tuple[Document, Any] | None:
-    """(document, canvas) of a Designer or a bare canvas widget; None for any other widget."""
+    """(document, canvas) of a Designer or a bare canvas widget; None for any other widget or a loading one."""
+    if widget is None or loading_canvas(widget) is not None:
+        return None
     document = getattr(widget, "document", None)
     if not isinstance(document, Document):
         return None
@@ -92,6 +102,10 @@ class SidebarSession:
         instances = widget_instances()
         items = []
         for model_id in candidates:
+            loading = loading_canvas(instances.get(model_id))
+            if loading is not None:
+                items.append({"model_id": model_id, "title": loading.title, "path": str(loading.pending_load.path)})
+                continue
             parts = designer_parts(instances.get(model_id))
             if parts is not None:
                 document = parts[0]
@@ -100,6 +114,24 @@ class SidebarSession:
 
     def _bind(self, model_id: str) -> None:
         widget = widget_instances().get(model_id)
+        loading = loading_canvas(widget)
+        if loading is not None:  # bound once its model has loaded
+            self._unbind()
+            self._model_id = model_id
+            try:
+                loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+            except RuntimeError:
+                loop = None
+
+            def loaded(_document: Document) -> None:
+                # On the kernel's main thread when there is one: the loading thread goes on to tell the canvas.
+                if loop is not None and loop.is_running():
+                    loop.call_soon_threadsafe(self._bind_loaded, model_id)
+                else:
+                    self._bind_loaded(model_id)
+
+            loading.on_document(loaded)
+            return
         parts = designer_parts(widget)
         if parts is None:
             raise ValueError(f"widget {model_id} is not a designer (was its kernel restarted?)")
@@ -110,6 +142,14 @@ class SidebarSession:
         if hasattr(self._canvas, "observe"):
             self._canvas.observe(self._on_selection, names="selection")
         self._send(self._state())
+
+    def _bind_loaded(self, model_id: str) -> None:
+        if self._model_id != model_id or self._document is not None:  # another designer was chosen meanwhile
+            return
+        try:
+            self._bind(model_id)
+        except Exception as error:
+            self._send({"kind": "error", "message": f"DL Designer sidebar: {error}"})
 
     def _unbind(self) -> None:
         if self._unsubscribe is not None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import logging
 import pathlib
+import threading
 import traceback
 from collections.abc import Callable
 from typing import Any
@@ -19,10 +20,12 @@ import anywidget
 import traitlets
 
 from dld_jupyter.document import Document, DocumentError, Event
+from dld_jupyter.document.loading import DocumentLoad
 from dld_jupyter.widgets import graph_payload as gp
 from dld_jupyter.widgets.canvas_view import CanvasView
 from dld_jupyter.widgets.function_bodies import function_of, is_body_id
 from dld_jupyter.widgets.intents import HANDLERS
+from dld_jupyter.widgets.preview_view import Overview, overview_in_child
 from dld_jupyter.widgets.protocol import ExportFormat, PaletteOp, PatchMessage
 
 STATIC = pathlib.Path(__file__).resolve().parent.parent / "static"
@@ -60,8 +63,8 @@ class GraphCanvas(anywidget.AnyWidget):
     height = traitlets.Unicode("600px").tag(sync=True)
     title = traitlets.Unicode("").tag(sync=True)
 
-    def __init__(self, document: Document, *, grouping: str = "auto", on_error: Callable[[str], None] | None = None,
-                 **kwargs: Any) -> None:
+    def __init__(self, document: Document | DocumentLoad, *, grouping: str = "auto",
+                 on_error: Callable[[str], None] | None = None, **kwargs: Any) -> None:
         unknown = set(kwargs) - {"color_scheme", "show_grid", "show_constants", "height", "layout"}
         if unknown:
             raise TypeError(
@@ -71,7 +74,6 @@ class GraphCanvas(anywidget.AnyWidget):
         if grouping not in ("auto", "scopes", "none"):
             raise ValueError(f"grouping={grouping!r}: use 'auto' (group above 1,000 nodes), 'scopes' or 'none'.")
         super().__init__(**kwargs)
-        self.document = document
         self.title = document.name
         self.on_error = on_error
         self.js_errors: list[str] = []
@@ -79,19 +81,119 @@ class GraphCanvas(anywidget.AnyWidget):
         self._exports: dict[int, tuple[pathlib.Path, ExportFormat]] = {}
         self._next_export = 1
         self._held: list[tuple[PatchMessage, list[bytes]]] | None = None  # patches of the intent being handled
-        self.view = CanvasView(document, grouping, self.show_constants)
-        self._unsubscribe = document.subscribe(self._on_events)
+        # Messages and the arrival of a loading document are handled one at a time (the load ends on its thread).
+        self._serial = threading.RLock()
+        self._document_callbacks: list[Callable[[Document], None]] = []
+        self._document: Document | None = None
+        self._load: DocumentLoad | None = None
+        self._grouping = grouping
+        self._view: CanvasView | None = None
+        self._shown = False  # a snapshot has been sent
+        self._overview: Overview | None = None  # a loading model's first view, drawn from its outline
+        self._preview_ready = threading.Event()
+        if isinstance(document, DocumentLoad):
+            # The overview of a big model is drawn from its outline, prepared while the browser builds the
+            # widgets; the document itself is built once that overview has been sent (see hello).
+            self._load = document
+            wait = overview_in_child(document, grouping, self.show_constants)
+            threading.Thread(target=self._prepare_preview, args=(wait,), daemon=True,
+                             name=f"dld-overview-{document.name}").start()
+        else:
+            self._preview_ready.set()
+            self._attach(document, CanvasView(document, grouping, self.show_constants))
         self.on_msg(self._on_msg)
         self.observe(self._on_show_constants, names=["show_constants"])
 
+    # ------------------------------------------------------------ the document (maybe still loading)
+    @property
+    def document(self) -> Document:
+        """The model's Document; while it loads (a big model: document/loading.py) this waits for it."""
+        if self._document is None:
+            self._arrive()
+        assert self._document is not None
+        return self._document
+
+    @property
+    def view(self) -> CanvasView:
+        """What the canvas shows of the document (waits for a loading document, as `document` does)."""
+        if self._document is None:
+            self._arrive()
+        assert self._view is not None
+        return self._view
+
+    @property
+    def loading(self) -> bool:
+        """Whether the document is still loading: the canvas shows the model's outline meanwhile."""
+        return self._document is None
+
+    @property
+    def pending_load(self) -> DocumentLoad | None:
+        """The load under way while the document loads, else None."""
+        return self._load if self._document is None else None
+
+    def on_document(self, callback: Callable[[Document], None]) -> None:
+        """Call ``callback(document)`` once the document is there: at once, or when it has loaded (then on the
+        loading thread, while no message is handled)."""
+        if self._document is not None:
+            callback(self._document)
+        else:
+            self._document_callbacks.append(callback)
+
+    def _prepare_preview(self, wait: Callable[[], Overview]) -> None:
+        try:
+            self._overview = wait()
+        except Exception:  # the document's own view will be drawn instead, once it has loaded
+            log.exception("outline view failed")
+        finally:
+            self._preview_ready.set()
+
+    def _attach(self, document: Document, view: CanvasView) -> None:
+        self._document, self._view = document, view
+        self._unsubscribe = document.subscribe(self._on_events)
+
+    def _arrive(self) -> None:
+        """Take the loaded document: wait for it, hand the outline view's state to a view of it and send what
+        differs (usually nothing). Raises the load's DocumentError when it failed."""
+        assert self._load is not None
+        document = self._load.result()
+        self._preview_ready.wait()
+        with self._serial:
+            if self._document is not None:
+                return
+            overview, self._overview = self._overview, None
+            if overview is not None and self._shown:  # the overview is on screen: correct it
+                view = overview.view_of(document)
+                patch = view.resync()
+                self._attach(document, view)
+                self._send_patch(patch)
+            else:  # nothing drawn yet: the browser's hello will draw the document's own view
+                self._attach(document, CanvasView(document, self._grouping, self.show_constants))
+            callbacks, self._document_callbacks = self._document_callbacks, []
+            for callback in callbacks:
+                callback(document)
+            self.send({"kind": "loaded", "seconds": self._load.seconds})  # after the designer's editors
+
+    def _loaded_on_thread(self, _load: DocumentLoad) -> None:
+        if self.comm is None:  # closed while it loaded
+            return
+        try:
+            self._arrive()
+        except DocumentError as error:
+            self._report(str(error))
+            self.send({"kind": "load_failed", "message": str(error)})
+
     # ------------------------------------------------------------ kernel -> browser
     def _send_snapshot(self) -> None:
-        nodes, edges, points = self.view.snapshot()
+        if self._view is None and self._overview is not None:  # a loading model: its overview, drawn in a child
+            nodes, edges, points = self._overview.snapshot()
+        else:
+            nodes, edges, points = self.view.snapshot()
+        self._shown = True
         if self._held is not None:
             self._held.clear()  # the snapshot supersedes the patches held for the current reply
         self.version += 1
         self.send({"kind": "snapshot", "version": self.version, "graph": {"nodes": nodes, "edges": edges},
-                   "title": self.document.name}, [gp.floats(points)])
+                   "title": self.title, "loading": self.loading}, [gp.floats(points)])
 
     def _send_patch(self, pb: gp.PatchBuilder) -> None:
         if not pb:
@@ -114,7 +216,7 @@ class GraphCanvas(anywidget.AnyWidget):
     def _palette(self) -> list[PaletteOp]:
         from dld_jupyter.document.schema import registry
 
-        imports = dict(self.document.model.opset_imports)
+        imports = dict(self.document.model.opset_imports) if self._load is None else self._load.opsets
         return [
             {"name": s.name, "domain": s.domain, "category": s.category,
              "summary": (s.doc.strip().split("\n", 1)[0] if s.doc else "")[:200]}
@@ -123,10 +225,19 @@ class GraphCanvas(anywidget.AnyWidget):
 
     # ------------------------------------------------------------ browser -> kernel
     def _on_msg(self, _widget: object, content: dict[str, Any], buffers: list[bytes]) -> None:
+        with self._serial:
+            self._dispatch(content, buffers)
+
+    def _dispatch(self, content: dict[str, Any], buffers: list[bytes]) -> None:
         kind = content.get("kind")
         if kind == "hello":
-            self._send_snapshot()
+            self._preview_ready.wait()
+            self._send_snapshot()  # without an overview (it failed), this waits for the document
             self.send({"kind": "ops", "ops": self._palette()})
+            if self._load is not None and self._document is None:
+                # The outline is drawn: build the document now (earlier, it would slow the first view down).
+                self._load.on_done(self._loaded_on_thread)
+                self._load.start()
         elif kind == "intent":
             self.handle_intent(content, buffers)
         elif kind == "js_error":

@@ -12,21 +12,13 @@ from collections.abc import Iterable
 
 from dld_jupyter.document import Document, Event, NodeView
 from dld_jupyter.document.layout import layout_groups, sugiyama_layout
+from dld_jupyter.document.outline import RawEdge
 from dld_jupyter.widgets import graph_payload as gp
 from dld_jupyter.widgets.function_bodies import Body, bodies_for, expanded_box, is_body_id
 from dld_jupyter.widgets.grouping import GROUP_THRESHOLD, Grouping, GroupPath, group_id
 from dld_jupyter.widgets.protocol import EdgeData, NodeData, Severity
 
 Point = tuple[float, float]
-
-
-class RawEdge:
-    """One link of the document (slots: 66k of them are built when a 50k-node model opens)."""
-
-    __slots__ = ("di", "dst", "label", "si", "src", "value")
-
-    def __init__(self, src: str, si: int, dst: str, di: int, value: str, label: str | None) -> None:
-        self.src, self.si, self.dst, self.di, self.value, self.label = src, si, dst, di, value, label
 
 
 def parse_edge_id(edge_id: str) -> tuple[str, int, str, int]:
@@ -46,7 +38,10 @@ def read_edges(doc: Document) -> dict[str, RawEdge]:
     """Every link, read straight from the graph (the same ids as doc.edges(), without building EdgeViews:
     this is most of the open time of a 50k-node model otherwise)."""
     graph = doc.model.graph
-    node_id, value_id = doc.node_id, doc.value_id
+    value_id = doc.value_id
+    nodes = list(graph)
+    ids = [doc.node_id(node) for node in nodes]
+    by_object = {id(node): nid for node, nid in zip(nodes, ids, strict=True)}  # one id lookup per node, not link
     out: dict[str, RawEdge] = {}
 
     def source(value: object) -> tuple[str, int] | None:
@@ -55,13 +50,12 @@ def read_edges(doc: Document) -> dict[str, RawEdge]:
             if producer.graph is not graph:
                 return None
             index = value.index()  # type: ignore[attr-defined]
-            return node_id(producer), 0 if index is None else index
+            return by_object[id(producer)], 0 if index is None else index
         if value.is_graph_input() and not value.is_initializer() and value.graph is graph:  # type: ignore[attr-defined]
             return "i" + value_id(value), 0  # type: ignore[arg-type]
         return None
 
-    for node in graph:
-        dst = node_id(node)
+    for node, dst in zip(nodes, ids, strict=True):
         for di, value in enumerate(node.inputs):
             if value is None:
                 continue
@@ -80,6 +74,10 @@ def read_edges(doc: Document) -> dict[str, RawEdge]:
 class CanvasView:
     def __init__(self, doc: Document, grouping: str = "auto", show_constants: bool = False) -> None:
         self.doc = doc
+        self._init_state(grouping, show_constants)
+        self.rebuild()
+
+    def _init_state(self, grouping: str, show_constants: bool) -> None:
         self.mode = grouping
         self.show_constants = show_constants
         self.shown_constants: set[str] = set()
@@ -92,27 +90,34 @@ class CanvasView:
         self.doc_pos: dict[str, tuple[float, float]] = {}
         self.fn_expanded: set[str] = set()  # local-function instances drawn with their body (function_bodies.py)
         self.bodies: dict[str, Body] = {}
-        self.rebuild()
 
     # ------------------------------------------------------------ structure
     def rebuild(self) -> None:
         """Read the document's structure (cheap: no per-node views) and group it."""
-        doc, graph = self.doc, self.doc.model.graph
         self.order: list[str] = []
         self.op_type: dict[str, str] = {}
         paths: dict[str, GroupPath] = {}
-        for value in graph.inputs:
-            if not value.is_initializer():
-                self._register("i" + doc.value_id(value), "Input", (), paths)
-        for node in graph:
-            self._register(doc.node_id(node), node.op_type, raw_path(node.name or ""), paths)
-        for value in graph.outputs:
-            self._register("o" + doc.value_id(value), "Output", (), paths)
-        self.edges = read_edges(doc)
+        self.edges = self._read_structure(paths)
         self._into: dict[str, set[str]] | None = None
         self._outof: dict[str, set[str]] | None = None
         enabled = self.mode == "scopes" or (self.mode == "auto" and len(self.op_type) > GROUP_THRESHOLD)
         self.grouping = Grouping(paths, enabled)
+
+    def _read_structure(self, paths: dict[str, GroupPath]) -> dict[str, RawEdge]:
+        doc, graph = self.doc, self.doc.model.graph
+        for value in graph.inputs:
+            if not value.is_initializer():
+                self._register("i" + doc.value_id(value), "Input", (), paths)
+        scopes: dict[str, GroupPath] = {}  # scope prefix -> path: many names share one scope
+        for node in graph:
+            scope = (node.name or "").rpartition("/")[0]
+            path = scopes.get(scope)
+            if path is None:
+                path = scopes[scope] = raw_path(scope + "/")
+            self._register(doc.node_id(node), node.op_type, path, paths)
+        for value in graph.outputs:
+            self._register("o" + doc.value_id(value), "Output", (), paths)
+        return read_edges(doc)
 
     def _register(self, node_id: str, op_type: str, path: GroupPath, paths: dict[str, GroupPath]) -> None:
         self.order.append(node_id)
@@ -196,26 +201,29 @@ class CanvasView:
         nodes: dict[str, NodeData] = {}
         for path, collapsed in self.grouping.visible_groups():
             nodes[group_id(path)] = self.group_node(path, collapsed)
-        leaves = [n for n in self.order if self.vis(n) == n]
-        if len(leaves) > len(self.order) // 3:  # many: one batch read is cheaper than one view per node
-            views = {v.id: v for v in self.doc.nodes()}
-        else:
-            views = {n: self.doc.node(n) for n in leaves}
+        rep = {n: self.vis(n) for n in self.order}
+        leaves = [n for n, r in rep.items() if r == n]
+        views = self._views(leaves)
         self.doc_pos = {n: p for n in leaves if (p := views[n].position) is not None}
         for n in leaves:
             nodes[n] = self.node_data(n, views[n])
-        edges: dict[str, EdgeData] = {}
-        for edge_id in self.edges:
-            found = self.visible_edge(edge_id)
-            if found is not None:
-                edges.setdefault(found[0], found[1])
+        edges = self._visible_edges(rep)
         self.fn_expanded = {n for n in self.fn_expanded if n in self.op_type}  # removed instances are forgotten
-        self.bodies = bodies_for(self.doc, {n: None for n in self.fn_expanded if n in nodes})
+        expanded = {n: None for n in self.fn_expanded if n in nodes}
+        self.bodies = bodies_for(self.doc, expanded) if expanded else {}
         for instance, body in self.bodies.items():
             nodes[instance] = expanded_box(nodes[instance], body)
             nodes.update(body.nodes)
             edges.update(body.edges)
         return nodes, edges
+
+    def _visible_edges(self, rep: dict[str, str | None]) -> dict[str, EdgeData]:
+        return visible_links(((r.src, r.si, r.dst, r.di, r.value, r.label) for r in self.edges.values()), rep)
+
+    def _views(self, leaves: list[str]) -> dict[str, NodeView]:
+        if len(leaves) > len(self.order) // 3:  # many: one batch read is cheaper than one view per node
+            return {v.id: v for v in self.doc.nodes()}
+        return {n: self.doc.node(n) for n in leaves}
 
     # ------------------------------------------------------------ positions
     def positions(self, nodes: dict[str, NodeData], edges: dict[str, EdgeData], relayout: bool) -> dict[str, Point]:
@@ -302,6 +310,29 @@ class CanvasView:
         if touched & self.fn_expanded:
             patch.extend(self.resync())  # an expanded instance changed or moved: its box and body are redrawn
         return patch
+
+
+def visible_links(
+    links: Iterable[tuple[str, int, str, int, str, str | None]], rep: dict[str, str | None]
+) -> dict[str, EdgeData]:
+    """The links drawn when each node is drawn as rep[node] (itself, its collapsed group, or None: hidden): links
+    inside one group vanish, links between groups merge (index -1 at a group's end; the first link names them)."""
+    edges: dict[str, EdgeData] = {}
+    for src, si, dst, di, value, label in links:
+        rs, rd = rep[src], rep[dst]
+        if rs is None or rd is None or rs == rd:
+            continue
+        if rs == src and rd == dst:
+            edge_id = f"{src}:{si}->{dst}:{di}"
+            if edge_id not in edges:
+                edges[edge_id] = gp.edge_data(edge_id, src, si, dst, di, value, label)
+            continue
+        vsi = si if rs == src else -1
+        vdi = di if rd == dst else -1
+        edge_id = f"{rs}:{vsi}->{rd}:{vdi}"
+        if edge_id not in edges:
+            edges[edge_id] = gp.edge_data(edge_id, rs, vsi, rd, vdi, value, None)
+    return edges
 
 
 def _reshaped(old: NodeData, new: NodeData) -> bool:

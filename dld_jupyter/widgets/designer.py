@@ -8,11 +8,13 @@ with the widget's name, so they show in the notebook instead of the browser cons
 from __future__ import annotations
 
 import pathlib
+from collections.abc import Callable
 from typing import Any
 
 import ipywidgets as w
 
 from dld_jupyter.document import Document, DocumentError
+from dld_jupyter.document.loading import DocumentLoad, open_for_view
 from dld_jupyter.widgets.canvas import SCHEMES, GraphCanvas
 from dld_jupyter.widgets.editors import EditorPanels
 
@@ -28,7 +30,7 @@ def _check_kwargs(where: str, kwargs: dict[str, Any], allowed: tuple[str, ...]) 
 class Designer(w.VBox):  # type: ignore[misc]
     """Toolbar (new/open/save/undo/redo/arrange/check/export), the canvas, `panels` (a Box for editors), messages."""
 
-    def __init__(self, document: Document, **options: Any) -> None:
+    def __init__(self, document: Document | DocumentLoad, **options: Any) -> None:
         _check_kwargs("Designer", options, _CANVAS_OPTIONS)
         self.output = w.Output(layout=w.Layout(max_height="160px", overflow="auto"))
         self.status = w.HTML()
@@ -45,12 +47,28 @@ class Designer(w.VBox):  # type: ignore[misc]
     def _parts(self) -> list[w.Widget]:
         return [self.toolbar, self.canvas, self.panels, self.profiling, self.status, self.output]
 
-    def _make_canvas(self, document: Document) -> GraphCanvas:
+    def _make_canvas(self, document: Document | DocumentLoad) -> GraphCanvas:
         canvas = GraphCanvas(document, on_error=self._show_error, **self._options)
-        self._unsubscribe = document.subscribe(lambda _events: self._refresh_status())
-        self.editors = EditorPanels(document, canvas)  # parameters, initializers, tensor editor, type checks
-        self.panels.children = [self.editors]
+        self._editors: EditorPanels | None = None
+        self._unsubscribe: Callable[[], None] = lambda: None
+        self.canvas = canvas
+        canvas.on_document(lambda doc: self._document_ready(canvas, doc))  # a big model: once it has loaded
         return canvas
+
+    def _document_ready(self, canvas: GraphCanvas, document: Document) -> None:
+        if canvas is not self.canvas:  # another model was opened meanwhile
+            return
+        self._unsubscribe = document.subscribe(lambda _events: self._refresh_status())
+        self._refresh_status()
+        self._editors = EditorPanels(document, canvas)  # parameters, initializers, tensor editor, type checks
+        self.panels.children = [self._editors]
+
+    @property
+    def editors(self) -> EditorPanels:
+        """The editor panels (built once the document is there: this waits for a loading one)."""
+        self.canvas.document  # noqa: B018 (waits for a loading document; its arrival builds the panels)
+        assert self._editors is not None
+        return self._editors
 
     def _make_toolbar(self) -> w.HBox:
         def button(label: str, icon: str, tip: str, action: Any) -> w.Button:
@@ -89,9 +107,15 @@ class Designer(w.VBox):  # type: ignore[misc]
 
     def _show_error(self, text: str) -> None:
         with self.output:
-            print(f"[Designer {self.document.name!r}] {text}")
+            print(f"[Designer {self.canvas.title!r}] {text}")
 
     def _refresh_status(self) -> None:
+        load = self.canvas.pending_load
+        if load is not None:
+            count = load.node_count
+            self.status.value = (f"<small>{self.canvas.title} — loading the model ({count:,} nodes): the overview"
+                                 " is drawn; edits, expanding groups and the editors wait for it…</small>")
+            return
         doc = self.document
         mark = " •" if doc.dirty else ""
         where = str(doc.path) if doc.path else "unsaved"
@@ -154,24 +178,27 @@ class Designer(w.VBox):  # type: ignore[misc]
         """Replace the document shown by the one at `path`."""
         if not str(path):
             raise ValueError("Open: type a model path in the path box.")
-        self._swap(Document.open(path))
+        self._swap(open_for_view(path))
 
     def new(self, opset: int = 21, contrib: bool = False) -> None:
         self._swap(Document.new(opset=opset, contrib=contrib))
 
-    def _swap(self, document: Document) -> None:
-        old, old_editors = self.canvas, self.editors
+    def _swap(self, document: Document | DocumentLoad) -> None:
+        old, old_editors = self.canvas, self._editors
         self._unsubscribe()
-        self.canvas = self._make_canvas(document)
+        self.panels.children = []
+        self._make_canvas(document)
         self.children = self._parts()
         old.close()
-        old_editors.close()
+        if old_editors is not None:
+            old_editors.close()
         self._refresh_status()
 
 
 def open_designer(path: str | pathlib.Path, **options: Any) -> Designer:
     _check_kwargs("open_designer", options, _CANVAS_OPTIONS)
-    return Designer(Document.open(path), **options)
+    grouped = options.get("grouping", "auto") != "none"
+    return Designer(open_for_view(path) if grouped else Document.open(path), **options)
 
 
 def new_designer(opset: int = 21, contrib: bool = False, **options: Any) -> Designer:

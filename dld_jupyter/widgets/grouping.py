@@ -38,8 +38,20 @@ class Grouping:
         self._rep_cache: dict[GroupPath, str | None] = {}
         if enabled:
             self._build_buckets(raw_paths.values())
+        # add() for every node, counted per distinct path (50k nodes share a few thousand paths).
+        effective: dict[GroupPath, GroupPath] = {}
+        per_path: dict[GroupPath, int] = {}
         for node_id, raw in raw_paths.items():
-            self.add(node_id, raw)
+            path = effective.get(raw)
+            if path is None:
+                path = effective[raw] = self._effective(raw) if enabled else ()
+            self.path[node_id] = path
+            per_path[path] = per_path.get(path, 0) + 1
+        for path, count in per_path.items():
+            for depth in range(1, len(path) + 1):
+                prefix = path[:depth]
+                self.count[prefix] = self.count.get(prefix, 0) + count
+                self.by_id.setdefault(group_id(prefix), prefix)
 
     # ------------------------------------------------------------ structure
     def _build_buckets(self, raw_paths: Iterable[GroupPath]) -> None:
@@ -132,6 +144,11 @@ class Grouping:
 
     def expand(self, path: GroupPath) -> None:
         self.expanded.add(path)
+        self._rep_cache.clear()
+
+    def expand_only(self, paths: Iterable[GroupPath]) -> None:
+        """Exactly these groups expanded (another view's state handed over)."""
+        self.expanded = {p for p in paths if p in self.count}
         self._rep_cache.clear()
 
     def collapse(self, path: GroupPath) -> None:

@@ -29,7 +29,8 @@ PLACE_GAP = 90.0
 
 
 def apply_events(view: CanvasView, events: list[Event]) -> gp.PatchBuilder:
-    from dld_jupyter.widgets.canvas_view import RawEdge, parse_edge_id, raw_path
+    from dld_jupyter.document.outline import RawEdge
+    from dld_jupyter.widgets.canvas_view import parse_edge_id, raw_path
 
     doc = view.doc
     touched: dict[str, None] = {}  # nodes (and groups) whose NodeData may have changed

@@ -86,6 +86,15 @@ def open_model(page: Page, jupyter: JupyterServer, notebook: str, model: str, ex
         raise AssertionError(f"canvas did not render; console: {getattr(page, 'console_errors', [])}") from None
 
 
+def expand_by_double_click(page: Page, group: str) -> None:
+    """Double-click a collapsed group with the real mouse and wait until it is drawn expanded."""
+    pos = rendered(page, group)
+    before = replies(page)
+    page.mouse.dblclick(pos["x"], pos["y"])
+    wait_replies(page, before)
+    assert cy_eval(page, "return cy.getElementById(arg).isParent();", group)
+
+
 def node_by(page: Page, field: str, value: str) -> str:
     return str(cy_eval(page, """const [f, v] = arg; for (const [id, n] of dld.store.nodes) if (n[f] === v) return id;
         return null;""", [field, value]))
@@ -261,11 +270,7 @@ def test_large_model_opens_collapsed_expands_and_focuses(jupyter: JupyterServer,
     screenshot(page, "canvas_large_collapsed")
     # Double-click a group: the kernel answers with a patch that expands it in place.
     first = groups[0]
-    pos = rendered(page, first)
-    before = replies(page)
-    page.mouse.dblclick(pos["x"], pos["y"])
-    wait_replies(page, before)
-    assert cy_eval(page, "return cy.getElementById(arg).isParent();", first)
+    expand_by_double_click(page, first)
     cy_eval(page, "cy.fit(cy.getElementById(arg), 20);", first)
     screenshot(page, "canvas_large_expanded")
     # Focus a node deep inside a collapsed group (what the layer explorer and report links do).

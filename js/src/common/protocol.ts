@@ -56,7 +56,10 @@ export interface GraphSnapshot {
 
 /** Kernel -> browser. Buffers: snapshot and add_nodes/move carry the Float32 positions of their nodes / ids. */
 export type KernelMessage =
-  | { kind: "snapshot"; version: number; graph: GraphSnapshot; title: string }
+  /** loading: the graph is the outline of a big model whose document is still being built in the kernel. */
+  | { kind: "snapshot"; version: number; graph: GraphSnapshot; title: string; loading?: boolean }
+  | { kind: "loaded"; seconds: number | null }
+  | { kind: "load_failed"; message: string }
   | { kind: "patch"; version: number; ops: PatchOp[] }
   | {
       kind: "reply";

@@ -71,6 +71,9 @@ export class DesignerConnection {
   private bound: string | null = null;
   private lastClicked: string | null = null;
   private rescanTimer = 0;
+  /** The candidates last asked about: an idle kernel with the same widget outputs is not asked again (each
+   * question makes the kernel busy, then idle, which would schedule the next rescan: a loop). */
+  private lastScan: string | null = null;
   private readonly onPointer = (event: Event) => this.noteClick(event);
 
   constructor(private readonly callbacks: ConnectionCallbacks) {}
@@ -120,6 +123,7 @@ export class DesignerConnection {
     this.comm = null;
     this.kernel = null;
     this.bound = null;
+    this.lastScan = null;
   }
 
   private onKernelChanged(): void {
@@ -142,12 +146,13 @@ export class DesignerConnection {
     const output = this.panel ? widgetOutputs(this.panel).find((o) => o.node.contains(target)) : undefined;
     if (output && output.modelId !== this.lastClicked) {
       this.lastClicked = output.modelId;
-      this.scheduleRescan(0);
+      this.scheduleRescan(0, true);
     }
   }
 
-  private scheduleRescan(delay: number): void {
+  private scheduleRescan(delay: number, force = false): void {
     window.clearTimeout(this.rescanTimer);
+    if (force) this.lastScan = null;
     this.rescanTimer = window.setTimeout(() => void this.rescan(), delay);
   }
 
@@ -170,6 +175,9 @@ export class DesignerConnection {
       this.callbacks.status(null);
       return;
     }
+    const scan = candidates.join(",");
+    if (scan === this.lastScan) return;
+    this.lastScan = scan;
     this.send({ kind: "hello", candidates });
   }
 

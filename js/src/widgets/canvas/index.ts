@@ -127,6 +127,24 @@ export function render({ model, el }: RenderProps): () => void {
     return c;
   };
 
+  /** The note shown while the kernel still builds a big model's document (root.dataset.document says it too). */
+  let badge: HTMLDivElement | null = null;
+  const loadingBadge = (text: string | null): void => {
+    root.dataset.document = text ? "loading" : "1";
+    if (text && !badge) {
+      badge = document.createElement("div");
+      badge.className = "dld-loading";
+      root.appendChild(badge);
+    }
+    if (badge) {
+      if (text) badge.textContent = text;
+      else {
+        badge.remove();
+        badge = null;
+      }
+    }
+  };
+
   const onMessage = async (msg: KernelMessage, buffers: DataView[]) => {
     if (msg.kind === "snapshot") {
       const first = !ctx;
@@ -138,6 +156,12 @@ export function render({ model, el }: RenderProps): () => void {
       ctx.overlay.schedule();
       root.dataset.ready = "1";
       root.dataset.nodes = String(msg.graph.nodes.length);
+      loadingBadge(msg.loading ? "Loading the model… the overview is ready; edits wait for the model." : null);
+    } else if (msg.kind === "loaded") {
+      loadingBadge(null);
+    } else if (msg.kind === "load_failed") {
+      loadingBadge(null);
+      toasts.show(msg.message, "error");
     } else if (!ctx) {
       if (msg.kind === "reply") channel.reply(msg);
       return;

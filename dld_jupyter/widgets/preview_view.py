@@ -1,0 +1,124 @@
+"""The first view of a big model whose Document is still loading (document/loading.py), drawn from its outline.
+
+`PreviewView` draws what CanvasView would draw of the loaded document, with the same ids and layout, from the
+file's outline. Computing it is most of a 50,000-node model's time to its first view, so `overview_in_child`
+runs it in a forked child process: the outline's per-node objects never exist in the kernel, and the kernel stays
+free to answer the browser meanwhile (a thread would share the interpreter lock with it). The child sends back an
+`Overview`, what the canvas sends first; when the document arrives, `Overview.view_of` gives the CanvasView of the
+document that knows what was sent, and its first resync corrects any difference (usually none).
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from dld_jupyter.document import Document, NodeView
+from dld_jupyter.document.loading import DocumentLoad
+from dld_jupyter.document.outline import Outline, RawEdge
+from dld_jupyter.widgets.canvas_view import CanvasView, Point, raw_path, visible_links
+from dld_jupyter.widgets.grouping import GroupPath
+from dld_jupyter.widgets.protocol import EdgeData, NodeData
+
+
+class PreviewView(CanvasView):
+    def __init__(self, outline: Outline, grouping: str = "auto", show_constants: bool = False) -> None:
+        self.outline = outline
+        self._init_state(grouping, show_constants)
+        self.rebuild()
+
+    def _read_structure(self, paths: dict[str, GroupPath]) -> dict[str, RawEdge]:
+        outline = self.outline
+        self.order = list(outline.order)
+        self.op_type = dict(outline.op_type)
+        names = outline.names
+        scopes: dict[str, GroupPath] = {}  # scope prefix -> path: 50k names share a few thousand scopes
+        for node_id in self.order:
+            if node_id[0] != "n":
+                paths[node_id] = ()
+                continue
+            scope = names[node_id].rpartition("/")[0]
+            path = scopes.get(scope)
+            if path is None:
+                path = scopes[scope] = raw_path(scope + "/")
+            paths[node_id] = path
+        return {}  # links are read from the outline's tuples in compute(); objects only when constants show
+
+    def _views(self, leaves: list[str]) -> dict[str, NodeView]:
+        return {n: self.outline.node_view(n) for n in leaves}
+
+    def compute(self) -> tuple[dict[str, NodeData], dict[str, EdgeData]]:
+        if self.show_constants or self.shown_constants:
+            self.edges = self.outline.edges  # a shown Constant draws its link: node_data looks links up
+        return super().compute()
+
+    def _visible_edges(self, rep: dict[str, str | None]) -> dict[str, EdgeData]:
+        # From the outline's tuples: no link objects (most links of an overview lie inside a collapsed group).
+        return visible_links(((s, si, d, di, v, None) for s, si, d, di, v in self.outline.links), rep)
+
+
+@dataclass
+class Overview:
+    """What a PreviewView drew: the first snapshot, and the layout the document's view goes on from."""
+
+    mode: str
+    show_constants: bool
+    nodes: list[NodeData]
+    edges: list[EdgeData]
+    points: list[Point]
+    layout_pos: dict[str, Point]
+
+    @classmethod
+    def of(cls, outline: Outline, grouping: str, show_constants: bool) -> Overview:
+        view = PreviewView(outline, grouping, show_constants)
+        nodes, edges, points = view.snapshot()
+        return cls(grouping, show_constants, nodes, edges, points, view.layout_pos)
+
+    def snapshot(self) -> tuple[list[NodeData], list[EdgeData], list[Point]]:
+        return self.nodes, self.edges, self.points
+
+    def view_of(self, doc: Document) -> CanvasView:
+        """A view of the loaded document that knows what was sent (resync it to correct any difference)."""
+        view = CanvasView(doc, self.mode, self.show_constants)
+        view.sent_nodes = {n["id"]: n for n in self.nodes}
+        view.sent_edges = {e["id"]: e for e in self.edges}
+        view.sent_pos = {n["id"]: p for n, p in zip(self.nodes, self.points, strict=True)}
+        view.layout_pos = dict(self.layout_pos)
+        return view
+
+
+def overview_in_child(load: DocumentLoad, grouping: str, show_constants: bool) -> Callable[[], Overview]:
+    """Start drawing the overview of a loading model in a forked child; the returned function waits for it
+    (and computes it here when the child failed). Where fork is missing, it is computed on first call."""
+    if not hasattr(os, "fork"):
+        return lambda: Overview.of(load.outline, grouping, show_constants)
+    read_end, write_end = os.pipe()
+    with warnings.catch_warnings():  # the child only computes and writes its pipe: no lock of another thread
+        warnings.simplefilter("ignore", DeprecationWarning)
+        pid = os.fork()
+    if pid == 0:  # the child: never returns
+        code = 1
+        try:
+            os.close(read_end)
+            data = pickle.dumps(Overview.of(load.outline, grouping, show_constants), pickle.HIGHEST_PROTOCOL)
+            with os.fdopen(write_end, "wb") as pipe:
+                pipe.write(data)
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(write_end)
+
+    def wait() -> Overview:
+        with os.fdopen(read_end, "rb") as pipe:
+            data = pipe.read()
+        _, status = os.waitpid(pid, 0)
+        if data and os.waitstatus_to_exitcode(status) == 0:
+            found = pickle.loads(data)
+            if isinstance(found, Overview):
+                return found
+        return Overview.of(load.outline, grouping, show_constants)  # the child died: draw it here
+
+    return wait

@@ -1,0 +1,110 @@
+"""A big model's first view is drawn from its outline (in a forked child) while its document loads; the view is
+the one the loaded document gives, and everything that needs the document waits for it."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+import onnx
+import pytest
+
+import dld_jupyter.document.loading as loading
+from dld_jupyter.document import Document
+from dld_jupyter.document.loading import DocumentLoad, open_for_view
+from dld_jupyter.lab.kernel_sidebar import SidebarSession
+from dld_jupyter.widgets.canvas import GraphCanvas
+from dld_jupyter.widgets.canvas_view import CanvasView
+from dld_jupyter.widgets.designer import Designer, open_designer
+from dld_jupyter.widgets.preview_view import Overview, overview_in_child
+from tests.models import generated_graph, transformer_like
+from tests.widgets.test_canvas import Recorder
+
+
+@pytest.fixture(params=["generated", "transformer"])
+def big(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
+    path = tmp_path / f"{request.param}.onnx"
+    onnx.save(generated_graph(3000) if request.param == "generated" else transformer_like(layers=40), path)
+    return path
+
+
+def _load(path: Path) -> DocumentLoad:
+    load = open_for_view(path, min_nodes=100)
+    assert isinstance(load, DocumentLoad)
+    return load
+
+
+def test_the_overview_is_the_documents_collapsed_view(big: Path) -> None:
+    expected = CanvasView(Document.open(big), "auto").snapshot()
+    assert len(expected[0]) < 100  # grouped: an overview, not 3,000 nodes
+    assert Overview.of(_load(big).outline, "auto", False).snapshot() == expected
+    assert overview_in_child(_load(big), "auto", False)().snapshot() == expected  # drawn in a forked child
+
+
+def _wait_loaded(canvas: GraphCanvas) -> Document:
+    arrived = threading.Event()
+    found: list[Document] = []
+    canvas.on_document(lambda doc: (found.append(doc), arrived.set()))
+    assert arrived.wait(60), "the document never arrived"
+    return found[0]
+
+
+def test_canvas_draws_the_overview_then_takes_the_document(big: Path) -> None:
+    canvas = GraphCanvas(_load(big))
+    rec = Recorder(canvas)
+    assert canvas.loading and canvas.pending_load is not None
+    canvas._on_msg(canvas, {"kind": "hello"}, [])
+    snapshot, buffers = rec.last("snapshot")
+    assert snapshot["loading"] is True and len(buffers) == 1
+    doc = _wait_loaded(canvas)
+    assert not canvas.loading and canvas.document is doc
+    kinds = [m["kind"] for m in rec.sent]
+    assert kinds[-1] == "loaded" and "patch" not in kinds  # the overview was right: nothing to correct
+    # The view goes on from what was sent: expanding a group patches the overview.
+    group = next(n["id"] for n in snapshot["graph"]["nodes"] if n["kind"] == "group")
+    reply = canvas.handle_intent({"kind": "intent", "request": 1, "action": "expand", "args": {"group": group}})
+    assert reply["ok"], reply["error"]
+    added = [n["id"] for p in rec.patches() for op in p["ops"] if op["op"] == "add_nodes" for n in op["nodes"]]
+    ids = {v.id for v in doc.nodes()}
+    assert added and all(n in ids or n.startswith("g:") for n in added)
+
+
+def test_an_edit_sent_while_loading_waits_for_the_document(tmp_path: Path) -> None:
+    path = tmp_path / "g.onnx"
+    onnx.save(generated_graph(3000), path)
+    canvas = GraphCanvas(_load(path))
+    rec = Recorder(canvas)
+    canvas._on_msg(canvas, {"kind": "hello"}, [])
+    reply = canvas.handle_intent({"kind": "intent", "request": 7, "action": "rename",
+                                  "args": {"node": "n10", "name": "renamed_node"}})
+    assert reply["ok"], reply["error"]
+    assert canvas.document.node("n10").name == "renamed_node"
+    assert rec.sent[-1]["kind"] == "reply"
+
+
+def test_designer_and_sidebar_do_not_wait_for_a_loading_model(tmp_path: Path, monkeypatch: Any) -> None:
+    path = tmp_path / "g.onnx"
+    onnx.save(generated_graph(3000), path)
+    monkeypatch.setattr(loading, "PROGRESSIVE_MIN_NODES", 100)
+    designer = open_designer(path)
+    assert isinstance(designer, Designer) and designer.canvas.loading
+    assert "loading the model (3,000 nodes)" in designer.status.value
+    assert designer.panels.children == ()  # the editors need the document
+    sent: list[dict[str, Any]] = []
+    session = SidebarSession(sent.append)
+    session.handle({"kind": "hello", "candidates": [designer.model_id]})  # answers at once, listing it
+    assert sent[-1] == {"kind": "designers",
+                        "items": [{"model_id": designer.model_id, "title": "g", "path": str(path)}]}
+    session.handle({"kind": "bind", "model_id": designer.model_id})  # bound once loaded
+    assert designer.canvas.loading
+    designer.canvas._on_msg(designer.canvas, {"kind": "hello"}, [])
+    doc = _wait_loaded(designer.canvas)
+    assert designer.editors.document is doc and designer.panels.children == (designer.editors,)
+    assert "3,000" not in designer.status.value and "0 steps" in designer.status.value
+    for _ in range(100):  # the sidebar's binding runs on the loading thread, after the designer's
+        if any(m.get("kind") == "state" for m in sent):
+            break
+        threading.Event().wait(0.05)
+    state = next(m for m in sent if m.get("kind") == "state")
+    assert state["model_id"] == designer.model_id and len(state["layers"]["ids"]) == 3000
