@@ -83,6 +83,11 @@ class DocumentLoad:
     def done(self) -> bool:
         return self._done.is_set()
 
+    @property
+    def failed(self) -> bool:
+        """Building the document ended with an error (result() raises it)."""
+        return self._done.is_set() and self._error is not None
+
     def result(self, timeout: float | None = None) -> Document:
         """The document, once built (starts the build when nobody has yet). Raises what building raised."""
         self.start()

@@ -19,6 +19,7 @@ from typing import Any
 from dld_jupyter.document import Document
 from dld_jupyter.document.events import NodesAdded, NodesChanged, NodesRemoved
 from dld_jupyter.lab.layer_rows import layer_columns, palette_entries
+from dld_jupyter.widgets.soon import Soon
 
 TARGET = "dld_jupyter.sidebar"
 
@@ -71,6 +72,8 @@ class SidebarSession:
         self._document: Document | None = None
         self._canvas: Any = None
         self._unsubscribe: Callable[[], None] | None = None
+        self._touched: dict[str, bool] = {}  # node id -> alive, of edits not yet sent to the explorer
+        self._patch_soon = Soon(self._send_layers_patch)
 
     # -- messages from the browser ------------------------------------------------------------------------
     def handle(self, message: dict[str, Any]) -> None:
@@ -157,6 +160,7 @@ class SidebarSession:
         if self._canvas is not None and hasattr(self._canvas, "unobserve"):
             self._canvas.unobserve(self._on_selection, names="selection")
         self._unsubscribe = None
+        self._touched = {}
         self._model_id = self._designer = self._document = self._canvas = None
 
     def close(self) -> None:
@@ -220,13 +224,18 @@ class SidebarSession:
         document = self._document
         if document is None:
             return
-        touched: dict[str, bool] = {}
+        touched = self._touched
         for event in events:
             if isinstance(event, NodesRemoved):
                 touched.update(dict.fromkeys(event.node_ids, False))
             elif isinstance(event, NodesAdded | NodesChanged):
                 touched.update(dict.fromkeys(event.node_ids, True))
-        if not touched:
+        if touched:
+            self._patch_soon()  # after the canvas's reply to the edit; one patch per burst
+
+    def _send_layers_patch(self) -> None:
+        document, touched, self._touched = self._document, self._touched, {}
+        if document is None or not touched:
             return
         upsert = layer_columns(document, [node_id for node_id, alive in touched.items() if alive])
         removed = sorted(set(touched) - set(upsert["ids"]))

@@ -90,16 +90,16 @@ class GraphCanvas(anywidget.AnyWidget):
         self._view: CanvasView | None = None
         self._shown = False  # a snapshot has been sent
         self._overview: Overview | None = None  # a loading model's first view, drawn from its outline
-        self._preview_ready = threading.Event()
+        self._overview_ready = threading.Event()
         if isinstance(document, DocumentLoad):
             # The overview of a big model is drawn from its outline, prepared while the browser builds the
             # widgets; the document itself is built once that overview has been sent (see hello).
             self._load = document
             wait = overview_in_child(document, grouping, self.show_constants)
-            threading.Thread(target=self._prepare_preview, args=(wait,), daemon=True,
+            threading.Thread(target=self._await_overview, args=(wait,), daemon=True,
                              name=f"dld-overview-{document.name}").start()
         else:
-            self._preview_ready.set()
+            self._overview_ready.set()
             self._attach(document, CanvasView(document, grouping, self.show_constants))
         self.on_msg(self._on_msg)
         self.observe(self._on_show_constants, names=["show_constants"])
@@ -128,24 +128,25 @@ class GraphCanvas(anywidget.AnyWidget):
 
     @property
     def pending_load(self) -> DocumentLoad | None:
-        """The load under way while the document loads, else None."""
+        """The load under way while the document loads (or after it failed), else None."""
         return self._load if self._document is None else None
 
     def on_document(self, callback: Callable[[Document], None]) -> None:
         """Call ``callback(document)`` once the document is there: at once, or when it has loaded (then on the
         loading thread, while no message is handled)."""
-        if self._document is not None:
-            callback(self._document)
-        else:
-            self._document_callbacks.append(callback)
+        with self._serial:  # not while the loading thread hands the document over
+            if self._document is not None:
+                callback(self._document)
+            else:
+                self._document_callbacks.append(callback)
 
-    def _prepare_preview(self, wait: Callable[[], Overview]) -> None:
+    def _await_overview(self, wait: Callable[[], Overview]) -> None:
         try:
             self._overview = wait()
         except Exception:  # the document's own view will be drawn instead, once it has loaded
             log.exception("outline view failed")
         finally:
-            self._preview_ready.set()
+            self._overview_ready.set()
 
     def _attach(self, document: Document, view: CanvasView) -> None:
         self._document, self._view = document, view
@@ -156,7 +157,7 @@ class GraphCanvas(anywidget.AnyWidget):
         differs (usually nothing). Raises the load's DocumentError when it failed."""
         assert self._load is not None
         document = self._load.result()
-        self._preview_ready.wait()
+        self._overview_ready.wait()
         with self._serial:
             if self._document is not None:
                 return
@@ -231,7 +232,7 @@ class GraphCanvas(anywidget.AnyWidget):
     def _dispatch(self, content: dict[str, Any], buffers: list[bytes]) -> None:
         kind = content.get("kind")
         if kind == "hello":
-            self._preview_ready.wait()
+            self._overview_ready.wait()
             self._send_snapshot()  # without an overview (it failed), this waits for the document
             self.send({"kind": "ops", "ops": self._palette()})
             if self._load is not None and self._document is None:

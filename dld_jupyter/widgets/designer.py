@@ -17,6 +17,7 @@ from dld_jupyter.document import Document, DocumentError
 from dld_jupyter.document.loading import DocumentLoad, open_for_view
 from dld_jupyter.widgets.canvas import SCHEMES, GraphCanvas
 from dld_jupyter.widgets.editors import EditorPanels
+from dld_jupyter.widgets.soon import Soon
 
 _CANVAS_OPTIONS = ("grouping", "color_scheme", "show_grid", "show_constants", "height")
 
@@ -58,7 +59,8 @@ class Designer(w.VBox):  # type: ignore[misc]
     def _document_ready(self, canvas: GraphCanvas, document: Document) -> None:
         if canvas is not self.canvas:  # another model was opened meanwhile
             return
-        self._unsubscribe = document.subscribe(lambda _events: self._refresh_status())
+        refresh_soon = Soon(self._refresh_status)  # after the canvas's reply to an edit
+        self._unsubscribe = document.subscribe(lambda _events: refresh_soon())
         self._refresh_status()
         self._editors = EditorPanels(document, canvas)  # parameters, initializers, tensor editor, type checks
         self.panels.children = [self._editors]
@@ -108,9 +110,14 @@ class Designer(w.VBox):  # type: ignore[misc]
     def _show_error(self, text: str) -> None:
         with self.output:
             print(f"[Designer {self.canvas.title!r}] {text}")
+        if self.canvas.loading:  # a failed load: the status line must stop saying it is loading
+            self._refresh_status()
 
     def _refresh_status(self) -> None:
         load = self.canvas.pending_load
+        if load is not None and load.failed:
+            self.status.value = f"<small>{self.canvas.title} — the model could not be loaded (see below).</small>"
+            return
         if load is not None:
             count = load.node_count
             self.status.value = (f"<small>{self.canvas.title} — loading the model ({count:,} nodes): the overview"

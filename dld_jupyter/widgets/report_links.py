@@ -100,7 +100,10 @@ def _already_open(module: Any, path: str) -> Any | None:
     for candidate in list(getattr(ipywidget_module, "_instances", {}).values()):
         if not isinstance(candidate, designer_class):
             continue
-        own = getattr(getattr(candidate, "document", None), "path", None)
+        load = candidate.canvas.pending_load  # asking a loading designer for its document would wait
+        if load is not None and load.failed:
+            continue
+        own = load.path if load is not None else getattr(candidate.document, "path", None)
         if own is not None and Path(own).resolve() == target:
             return candidate
     return None

@@ -108,3 +108,23 @@ def test_designer_and_sidebar_do_not_wait_for_a_loading_model(tmp_path: Path, mo
         threading.Event().wait(0.05)
     state = next(m for m in sent if m.get("kind") == "state")
     assert state["model_id"] == designer.model_id and len(state["layers"]["ids"]) == 3000
+
+
+def test_a_model_that_fails_to_load_says_so_in_the_designer(tmp_path: Path, monkeypatch: Any) -> None:
+    model = generated_graph(3000)
+    model.graph.input[0].type.tensor_type.elem_type = 999  # passes the checks of opening; onnx-ir refuses it
+    path = tmp_path / "bad.onnx"
+    onnx.save(model, path)
+    monkeypatch.setattr(loading, "PROGRESSIVE_MIN_NODES", 100)
+    designer = open_designer(path)
+    rec = Recorder(designer.canvas)
+    designer.canvas._on_msg(designer.canvas, {"kind": "hello"}, [])
+    assert rec.last("snapshot")[0]["loading"] is True  # the outline does not need the element types
+    for _ in range(400):
+        if any(m["kind"] == "load_failed" for m in rec.sent):
+            break
+        threading.Event().wait(0.05)
+    failed = next(m for m in rec.sent if m["kind"] == "load_failed")
+    assert "bad.onnx" in failed["message"]
+    assert "could not be loaded" in designer.status.value
+    assert any("bad.onnx" in text for text in designer.canvas.js_errors)  # what the Designer prints below

@@ -9,7 +9,6 @@ was and sets the field's inline error in ``errors``.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import pathlib
 import traceback
@@ -20,6 +19,7 @@ import ipywidgets
 import traitlets
 
 from dld_jupyter.document import Document, Event
+from dld_jupyter.widgets.soon import Soon
 
 from . import initializers, parameters, tensor_editor, type_check
 from .edit_error import EditError, as_edit_error
@@ -66,7 +66,7 @@ class EditorPanels(anywidget.AnyWidget):
         self.target: Target | None = None
         self.runner = type_check.CheckRunner(document, self._refresh_checks)
         self._pending_items = False
-        self._flush_scheduled = False
+        self._flush_soon = Soon(self._flush)
         self._unsubscribe = document.subscribe(self._on_events)
         self.on_msg(self._on_msg)
         self.observe(self._on_selection, names=["selection"])
@@ -98,19 +98,9 @@ class EditorPanels(anywidget.AnyWidget):
         self._pending_items |= any(type(e).__name__ not in _LIST_NEUTRAL for e in events)
         if self.auto_check:
             self.runner.edited()
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:  # no kernel loop (tests, scripts): refresh now
-            self._flush()
-            return
-        # In a kernel: refresh once the current message is handled, so the canvas's reply to the edit leaves
-        # first (the browser draws the edit before it re-renders the panels), and a burst of events costs one refresh.
-        if not self._flush_scheduled:
-            self._flush_scheduled = True
-            loop.call_soon(self._flush)
+        self._flush_soon()  # after the canvas's reply to the edit; once per burst of events
 
     def _flush(self) -> None:
-        self._flush_scheduled = False
         items, self._pending_items = self._pending_items, False
         if self.comm is not None:  # closed meanwhile: nothing to show
             self.refresh(initializers_changed=items)
