@@ -185,7 +185,7 @@ class Designer(w.VBox):  # type: ignore[misc]
         """Replace the document shown by the one at `path`."""
         if not str(path):
             raise ValueError("Open: type a model path in the path box.")
-        self._swap(open_for_view(path))
+        self._swap(_open(path, self._options))
 
     def new(self, opset: int = 21, contrib: bool = False) -> None:
         self._swap(Document.new(opset=opset, contrib=contrib))
@@ -204,8 +204,12 @@ class Designer(w.VBox):  # type: ignore[misc]
 
 def open_designer(path: str | pathlib.Path, **options: Any) -> Designer:
     _check_kwargs("open_designer", options, _CANVAS_OPTIONS)
-    grouped = options.get("grouping", "auto") != "none"
-    return Designer(open_for_view(path) if grouped else Document.open(path), **options)
+    return Designer(_open(path, options), **options)
+
+
+def _open(path: str | pathlib.Path, options: dict[str, Any]) -> Document | DocumentLoad:
+    """A big model opens in two halves when its canvas groups (its first view is a collapsed overview)."""
+    return open_for_view(path) if options.get("grouping", "auto") != "none" else Document.open(path)
 
 
 def new_designer(opset: int = 21, contrib: bool = False, **options: Any) -> Designer:

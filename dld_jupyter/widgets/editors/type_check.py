@@ -120,7 +120,10 @@ class CheckRunner:
             return  # cancelled, or superseded by a newer check
         self.running = False
         if version != self.version():
-            self.start()  # the model changed while checking: this result describes an older model
+            # The model changed while checking: this result describes an older model. Check again once the
+            # edits pause (starting at once would keep a core busy while the user is still editing).
+            self._debounce.poke()
+            self.on_change()
             return
         self.doc.apply_check(result)
         self.checked_version = version
