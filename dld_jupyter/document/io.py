@@ -230,7 +230,11 @@ def build(checked: CheckedProto) -> ir.Model:
     try:
         model = ir.serde.deserialize_model(checked.proto)
     except Exception as exc:
-        raise _fail(file, f"the model cannot be read ({exc}).", "Run onnx.checker on it to find the cause.") from exc
+        cause: BaseException = exc
+        while cause.__cause__ is not None:  # onnx-ir wraps the real reason ("999 is not a valid DataType")
+            cause = cause.__cause__
+        why = str(exc) if cause is exc else f"{exc}: {cause}"
+        raise _fail(file, f"the model cannot be read ({why}).", "Run onnx.checker on it to find the cause.") from exc
     if not checked.sorted:
         model.graph.sort()  # ONNX requires it; edits keep the order topological from here on
     if checked.may_be_external:

@@ -108,8 +108,9 @@ class Designer(w.VBox):  # type: ignore[misc]
             self._show_error(str(error))
 
     def _show_error(self, text: str) -> None:
-        with self.output:
-            print(f"[Designer {self.canvas.title!r}] {text}")
+        # append_stdout, not `with self.output: print(...)`: a big model's load fails on its loading thread, where
+        # the output capture of the kernel's current message does not apply.
+        self.output.append_stdout(f"[Designer {self.canvas.title!r}] {text}\n")
         if self.canvas.loading:  # a failed load: the status line must stop saying it is loading
             self._refresh_status()
 

@@ -45,3 +45,18 @@ def test_big_model_overview_first_then_the_document(jupyter: JupyterServer, page
         "(id) => document.querySelector('.dld-stage')._cyreg.cy.getElementById(id).data('label')"
         ".includes('renamed_in_overview')", arg=inner, timeout=20_000)
     screenshot(page, "canvas_progressive_loaded")
+
+
+def test_a_big_model_that_fails_to_load_says_so_in_the_notebook(jupyter: JupyterServer, page: Page) -> None:
+    model = generated_graph(20_000)
+    model.graph.input[0].type.tensor_type.elem_type = 999  # passes the checks of opening; onnx-ir refuses it
+    onnx.save(model, jupyter.root_dir / "broken20k.onnx")
+    open_model(page, jupyter, "progressive_broken.ipynb", "broken20k.onnx")  # the overview is still drawn
+    page.wait_for_selector(".dld-toast-error", timeout=120_000)
+    assert "broken20k.onnx" in page.locator(".dld-toast-error").first.inner_text()
+    page.wait_for_function(
+        "() => document.querySelector('.dld-designer').innerText.includes('could not be loaded')"
+        " && document.querySelector('.dld-designer').innerText.includes(\"[Designer 'broken20k']\")",
+        timeout=20_000)
+    assert page.locator(".dld-loading").count() == 0
+    screenshot(page, "canvas_progressive_failed")
