@@ -31,7 +31,6 @@ class Outline:
 
     def __init__(self, proto: onnx.ModelProto) -> None:
         graph = proto.graph
-        self.proto = proto
         self.opsets = {o.domain: o.version for o in proto.opset_import}
         self.functions = {(f.domain, f.name, f.overload): f for f in proto.functions}
         self.initializers = {t.name for t in graph.initializer} | {t.values.name for t in graph.sparse_initializer}

@@ -12,14 +12,13 @@ Messages (same names in js/src/lab/messages.ts):
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from typing import Any
 
 from dld_jupyter.document import Document
 from dld_jupyter.document.events import NodesAdded, NodesChanged, NodesRemoved
 from dld_jupyter.lab.layer_rows import layer_columns, palette_entries
-from dld_jupyter.widgets.soon import Soon
+from dld_jupyter.widgets.soon import Soon, on_loop, running_loop
 
 TARGET = "dld_jupyter.sidebar"
 
@@ -121,19 +120,8 @@ class SidebarSession:
         if loading is not None:  # bound once its model has loaded
             self._unbind()
             self._model_id = model_id
-            try:
-                loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
-            except RuntimeError:
-                loop = None
-
-            def loaded(_document: Document) -> None:
-                # On the kernel's main thread when there is one: the loading thread goes on to tell the canvas.
-                if loop is not None and loop.is_running():
-                    loop.call_soon_threadsafe(self._bind_loaded, model_id)
-                else:
-                    self._bind_loaded(model_id)
-
-            loading.on_document(loaded)
+            loop = running_loop()  # bound on the kernel's main thread: the loading thread goes on to the canvas
+            loading.on_document(lambda _document: on_loop(loop, lambda: self._bind_loaded(model_id)))
             return
         parts = designer_parts(widget)
         if parts is None:

@@ -108,18 +108,18 @@ class GraphCanvas(anywidget.AnyWidget):
     @property
     def document(self) -> Document:
         """The model's Document; while it loads (a big model: document/loading.py) this waits for it."""
-        if self._document is None:
-            self._arrive()
-        assert self._document is not None
-        return self._document
+        return self._loaded()[0]
 
     @property
     def view(self) -> CanvasView:
         """What the canvas shows of the document (waits for a loading document, as `document` does)."""
+        return self._loaded()[1]
+
+    def _loaded(self) -> tuple[Document, CanvasView]:
         if self._document is None:
             self._arrive()
-        assert self._view is not None
-        return self._view
+        assert self._document is not None and self._view is not None
+        return self._document, self._view
 
     @property
     def loading(self) -> bool:

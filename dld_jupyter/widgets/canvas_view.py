@@ -34,6 +34,20 @@ def raw_path(name: str) -> GroupPath:
     return tuple(p for p in name.split("/")[:-1] if p)
 
 
+class ScopePaths:
+    """Group path of a node name (`/a/b/Conv` -> ("a", "b")), cached by scope: 50k names share a few thousand."""
+
+    def __init__(self) -> None:
+        self._paths: dict[str, GroupPath] = {}
+
+    def __call__(self, name: str) -> GroupPath:
+        scope = name.rpartition("/")[0]
+        path = self._paths.get(scope)
+        if path is None:
+            path = self._paths[scope] = raw_path(scope + "/")
+        return path
+
+
 def read_edges(doc: Document) -> dict[str, RawEdge]:
     """Every link, read straight from the graph (the same ids as doc.edges(), without building EdgeViews:
     this is most of the open time of a 50k-node model otherwise)."""
@@ -108,13 +122,9 @@ class CanvasView:
         for value in graph.inputs:
             if not value.is_initializer():
                 self._register("i" + doc.value_id(value), "Input", (), paths)
-        scopes: dict[str, GroupPath] = {}  # scope prefix -> path: many names share one scope
+        scope_path = ScopePaths()
         for node in graph:
-            scope = (node.name or "").rpartition("/")[0]
-            path = scopes.get(scope)
-            if path is None:
-                path = scopes[scope] = raw_path(scope + "/")
-            self._register(doc.node_id(node), node.op_type, path, paths)
+            self._register(doc.node_id(node), node.op_type, scope_path(node.name or ""), paths)
         for value in graph.outputs:
             self._register("o" + doc.value_id(value), "Output", (), paths)
         return read_edges(doc)

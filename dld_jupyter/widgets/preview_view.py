@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from dld_jupyter.document import Document, NodeView
 from dld_jupyter.document.loading import DocumentLoad
 from dld_jupyter.document.outline import Outline, RawEdge
-from dld_jupyter.widgets.canvas_view import CanvasView, Point, raw_path, visible_links
+from dld_jupyter.widgets.canvas_view import CanvasView, Point, ScopePaths, visible_links
 from dld_jupyter.widgets.grouping import GroupPath
 from dld_jupyter.widgets.protocol import EdgeData, NodeData
 
@@ -34,17 +34,9 @@ class PreviewView(CanvasView):
         outline = self.outline
         self.order = list(outline.order)
         self.op_type = dict(outline.op_type)
-        names = outline.names
-        scopes: dict[str, GroupPath] = {}  # scope prefix -> path: 50k names share a few thousand scopes
+        names, scope_path = outline.names, ScopePaths()
         for node_id in self.order:
-            if node_id[0] != "n":
-                paths[node_id] = ()
-                continue
-            scope = names[node_id].rpartition("/")[0]
-            path = scopes.get(scope)
-            if path is None:
-                path = scopes[scope] = raw_path(scope + "/")
-            paths[node_id] = path
+            paths[node_id] = scope_path(names[node_id]) if node_id[0] == "n" else ()
         return {}  # links are read from the outline's tuples in compute(); objects only when constants show
 
     def _views(self, leaves: list[str]) -> dict[str, NodeView]:

@@ -9,6 +9,22 @@ import asyncio
 from collections.abc import Callable
 
 
+def on_loop(loop: asyncio.AbstractEventLoop | None, fn: Callable[[], None]) -> None:
+    """Run ``fn`` on the kernel's main thread (``loop``, taken there earlier) from any thread; at once without one."""
+    if loop is not None and loop.is_running():
+        loop.call_soon_threadsafe(fn)
+    else:
+        fn()
+
+
+def running_loop() -> asyncio.AbstractEventLoop | None:
+    """This thread's running event loop (the kernel's, on its main thread), or None."""
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+
+
 class Soon:
     """``soon()`` schedules ``callback`` on this thread's event loop unless it is scheduled already."""
 
@@ -17,9 +33,8 @@ class Soon:
         self._scheduled = False
 
     def __call__(self) -> None:
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:  # no kernel loop on this thread: now
+        loop = running_loop()
+        if loop is None:  # no kernel loop on this thread: now
             self._callback()
             return
         if not self._scheduled:

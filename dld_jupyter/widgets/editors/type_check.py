@@ -11,7 +11,6 @@ document/checks.py, automatic checks are off; "Check model" still runs. Polygrap
 
 from __future__ import annotations
 
-import asyncio
 import tempfile
 import threading
 from collections.abc import Callable
@@ -22,18 +21,11 @@ from dld_jupyter.document import Document
 from dld_jupyter.document.check_process import PROCESS_MIN_NODES, CheckProcess
 from dld_jupyter.document.checks import CheckResult, Diagnostic, check_model, should_check_automatically
 from dld_jupyter.document.lint import LintRun, start_polygraphy_lint
+from dld_jupyter.widgets.soon import on_loop, running_loop
 
 from .debounce import Debouncer
 
 DEBOUNCE_S = 0.4
-
-
-def _on_main(loop: asyncio.AbstractEventLoop | None, fn: Callable[[], None]) -> None:
-    """Run ``fn`` on the kernel's main thread (its event loop) where widget traits may be set."""
-    if loop is not None and loop.is_running():
-        loop.call_soon_threadsafe(fn)
-    else:
-        fn()
 
 
 class CheckRunner:
@@ -49,11 +41,8 @@ class CheckRunner:
         self._lint: LintRun | None = None
         self._lock = threading.Lock()
         self._process: CheckProcess | None = None
-        try:
-            self._loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
-        except RuntimeError:
-            self._loop = None
-        self._debounce = Debouncer(debounce_s, lambda: _on_main(self._loop, self.start), "dld-check-debounce")
+        self._loop = running_loop()
+        self._debounce = Debouncer(debounce_s, lambda: on_loop(self._loop, self.start), "dld-check-debounce")
 
     def version(self) -> tuple[int, int]:
         return (len(self.doc.history), self.doc.history_index)
@@ -113,7 +102,7 @@ class CheckRunner:
                 result = check_model(doc.model, doc.node_id)
         except Exception as exc:
             result = CheckResult([Diagnostic("error", f"The check failed: {exc}")], {})
-        _on_main(self._loop, lambda: self._publish(result, generation, version))
+        on_loop(self._loop, lambda: self._publish(result, generation, version))
 
     def _publish(self, result: CheckResult, generation: int, version: tuple[int, int]) -> None:
         if generation != self._generation:
@@ -158,7 +147,7 @@ class CheckRunner:
 
         def wait() -> None:
             items = run.result()
-            _on_main(self._loop, lambda: self._lint_done(run, items))
+            on_loop(self._loop, lambda: self._lint_done(run, items))
 
         threading.Thread(target=wait, daemon=True, name="dld-lint-wait").start()
 
