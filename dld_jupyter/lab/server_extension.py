@@ -1,4 +1,5 @@
-"""Jupyter Server extension: kernel websockets without Nagle's algorithm.
+"""Jupyter Server extension: kernel websockets without Nagle's algorithm, and the relay of the widgets' fast
+channels (``dld_jupyter.lab.channel_relay``).
 
 Every message the browser sends a kernel is answered on iopub by three small messages (status busy, the reply, status
 idle), which the server writes to the websocket one by one. With Nagle's algorithm on (tornado's default), the second
@@ -29,6 +30,9 @@ class NoDelayWebsocketConnection(ZMQChannelsWebsocketConnection):
 
 
 def _load_jupyter_server_extension(serverapp: Any) -> None:
+    from dld_jupyter.lab.channel_relay import add_handlers
+
+    add_handlers(serverapp)
     settings = serverapp.web_app.settings
     if settings.get("kernel_websocket_connection_class") is ZMQChannelsWebsocketConnection:
         settings["kernel_websocket_connection_class"] = NoDelayWebsocketConnection

@@ -13,7 +13,7 @@ import logging
 import pathlib
 import threading
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import anywidget
@@ -27,6 +27,7 @@ from dld_jupyter.widgets.function_bodies import function_of, is_body_id
 from dld_jupyter.widgets.intents import HANDLERS
 from dld_jupyter.widgets.preview_view import Overview, overview_in_child
 from dld_jupyter.widgets.protocol import ExportFormat, PaletteOp, PatchMessage
+from dld_jupyter.widgets.view_routes import ViewRoutes
 
 STATIC = pathlib.Path(__file__).resolve().parent.parent / "static"
 SCHEMES = ("default", "okabe-ito", "tol-muted")
@@ -62,6 +63,7 @@ class GraphCanvas(anywidget.AnyWidget):
     show_constants = traitlets.Bool(False).tag(sync=True)
     height = traitlets.Unicode("600px").tag(sync=True)
     title = traitlets.Unicode("").tag(sync=True)
+    channel_token = traitlets.Unicode("").tag(sync=True)  # the fast channel's socket, through the server's relay
 
     def __init__(self, document: Document | DocumentLoad, *, grouping: str = "auto",
                  on_error: Callable[[str], None] | None = None, **kwargs: Any) -> None:
@@ -73,7 +75,9 @@ class GraphCanvas(anywidget.AnyWidget):
             )
         if grouping not in ("auto", "scopes", "none"):
             raise ValueError(f"grouping={grouping!r}: use 'auto' (group above 1,000 nodes), 'scopes' or 'none'.")
-        super().__init__(**kwargs)
+        # Intents and replies take the fast channel where the browser can reach it, the comm otherwise.
+        self._routes = ViewRoutes(self._send_comm, lambda content, buffers: self._on_msg(self, content, buffers))
+        super().__init__(channel_token=self._routes.token or "", **kwargs)
         self.title = document.name
         self.on_error = on_error
         self.js_errors: list[str] = []
@@ -184,6 +188,14 @@ class GraphCanvas(anywidget.AnyWidget):
             self.send({"kind": "load_failed", "message": str(error)})
 
     # ------------------------------------------------------------ kernel -> browser
+    def send(self, content: Mapping[str, Any], buffers: list[bytes] | None = None) -> None:
+        """Every message to the views: numbered, and sent over the fast channel to the views attached to it and
+        over the comm to the others (view_routes.py)."""
+        self._routes.send(content, list(buffers or []))
+
+    def _send_comm(self, content: dict[str, Any], buffers: list[bytes]) -> None:
+        super().send(content, buffers)
+
     def _send_snapshot(self) -> None:
         if self._view is None and self._overview is not None:  # a loading model: its overview, drawn in a child
             nodes, edges, points = self._overview.snapshot()
@@ -232,6 +244,7 @@ class GraphCanvas(anywidget.AnyWidget):
     def _dispatch(self, content: dict[str, Any], buffers: list[bytes]) -> None:
         kind = content.get("kind")
         if kind == "hello":
+            self._routes.hello(content.get("view"))
             self._overview_ready.wait()
             self._send_snapshot()  # without an overview (it failed), this waits for the document
             self.send({"kind": "ops", "ops": self._palette()})
@@ -241,6 +254,8 @@ class GraphCanvas(anywidget.AnyWidget):
                 self._load.start()
         elif kind == "intent":
             self.handle_intent(content, buffers)
+        elif kind == "bye":
+            self._routes.bye(content.get("view"))
         elif kind == "js_error":
             self._report(f"[{type(self).__name__} {self.title!r}] browser error: {content.get('message')}")
         elif kind == "export_result":
@@ -251,7 +266,8 @@ class GraphCanvas(anywidget.AnyWidget):
         request = int(content.get("request", 0))
         action = str(content.get("action"))
         handler = HANDLERS.get(action)
-        reply: dict[str, Any] = {"kind": "reply", "request": request, "ok": True, "error": None, "data": None}
+        reply: dict[str, Any] = {"kind": "reply", "request": request, "ok": True, "error": None, "data": None,
+                                 "view": content.get("view")}
         self._held = []
         try:
             if handler is None:
@@ -370,4 +386,7 @@ class GraphCanvas(anywidget.AnyWidget):
         unsubscribe = getattr(self, "_unsubscribe", None)  # absent when __init__ refused its arguments
         if unsubscribe is not None:
             unsubscribe()
+        routes = getattr(self, "_routes", None)
+        if routes is not None:
+            routes.close()
         super().close()

@@ -2,6 +2,8 @@
 
 The kernel owns the graph: views send intents and apply the patches the kernel answers with. Positions travel as
 a binary Float32 buffer (x0, y0, x1, y1, ... in the order of the ids listed), never as JSON lists of numbers.
+Every kernel message also carries ``seq``, the canvas's sequence number: messages come over the comm and the fast
+channel (widgets/channel_socket.py), and a view applies them in this order.
 """
 
 from __future__ import annotations
@@ -87,6 +89,7 @@ class ReplyMessage(TypedDict, total=False):
 
     kind: Literal["reply"]
     request: int
+    view: str | None  # the view that sent the intent
     ok: bool
     error: str | None
     data: dict[str, object] | None
@@ -131,11 +134,33 @@ IntentAction = Literal[
 ]
 
 
+class HelloMessage(TypedDict):
+    """A view asks for a snapshot (over the comm)."""
+
+    kind: Literal["hello"]
+    view: str
+
+
+class AttachMessage(TypedDict):
+    """Over the fast channel: send this view everything from now on over it (answered by ``attached``)."""
+
+    kind: Literal["attach"]
+    view: str
+
+
+class ByeMessage(TypedDict):
+    """A view was closed."""
+
+    kind: Literal["bye"]
+    view: str
+
+
 class IntentMessage(TypedDict):
     kind: Literal["intent"]
     request: int
     action: IntentAction
     args: dict[str, object]
+    view: str
 
 
 class ExportResultMessage(TypedDict):

@@ -72,3 +72,45 @@ def test_kernel_websockets_have_no_nagle_stall(jupyter: JupyterServer) -> None:
         jupyter.api(f"/api/kernels/{kernel['id']}", method="DELETE")
     # With the stall every round trip is >= 40 ms (48 ms measured here); without it a few ms.
     assert statistics.median(times) < 38, f"comm round trips (ms): {sorted(times)}"
+
+
+async def relay_round_trips(server: JupyterServer, count: int) -> tuple[list[float], dict[str, int]]:
+    """A kernel-side channel socket (here, on this test's loop) reached through the server's relay websocket."""
+    from tornado.httpclient import HTTPClientError
+
+    from dld_jupyter.widgets.channel_socket import ChannelSocket, decode, encode
+
+    echo = ChannelSocket(lambda peer, content, buffers: peer.send({"echo": content}, buffers[::-1]))
+    assert echo.token is not None
+    await asyncio.sleep(0)
+    base = f"{server.url.replace('http', 'ws', 1)}/dld/channel"
+    refused = {}
+    for name, url in {"no login": f"{base}/{echo.token}", "unknown": f"{base}/{'0' * 32}?token={server.token}",
+                      "malformed": f"{base}/..%2Fkernel?token={server.token}"}.items():
+        try:
+            (await websocket_connect(url)).close()
+            refused[name] = 101
+        except HTTPClientError as error:
+            refused[name] = error.code
+    ws = await websocket_connect(f"{base}/{echo.token}?token={server.token}")
+    try:
+        times = []
+        for i in range(count):
+            start = time.perf_counter()
+            await ws.write_message(encode({"i": i}, [b"a", b"bc"]), binary=True)
+            answer = await ws.read_message()
+            assert isinstance(answer, bytes)
+            assert decode(answer) == ({"echo": {"i": i}}, [b"bc", b"a"])
+            times.append((time.perf_counter() - start) * 1000)
+    finally:
+        ws.close()
+        echo.close()
+    return times, refused
+
+
+def test_channel_relay_reaches_the_kernel_socket_for_logged_in_users_only(jupyter: JupyterServer) -> None:
+    with ThreadPoolExecutor(1) as pool:
+        times, refused = pool.submit(asyncio.run, relay_round_trips(jupyter, 25)).result(timeout=120)
+    assert refused == {"no login": 403, "unknown": 404, "malformed": 400}
+    # Frames are copied, not parsed: a round trip through the server costs a few ms (no Jupyter message path).
+    assert statistics.median(times) < 20, f"relay round trips (ms): {sorted(times)}"

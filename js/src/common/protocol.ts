@@ -54,8 +54,14 @@ export interface GraphSnapshot {
   edges: EdgeData[];
 }
 
-/** Kernel -> browser. Buffers: snapshot and add_nodes/move carry the Float32 positions of their nodes / ids. */
-export type KernelMessage =
+/**
+ * Kernel -> browser. Buffers: snapshot and add_nodes/move carry the Float32 positions of their nodes / ids.
+ * seq: the kernel's sequence number (messages come over the comm and the fast channel; the view applies them in
+ * this order).
+ */
+export type KernelMessage = KernelMessageBody & { seq?: number };
+
+type KernelMessageBody =
   /** loading: the graph is the outline of a big model whose document is still being built in the kernel. */
   | { kind: "snapshot"; version: number; graph: GraphSnapshot; title: string; loading?: boolean }
   | { kind: "loaded"; seconds: number | null }
@@ -64,6 +70,7 @@ export type KernelMessage =
   | {
       kind: "reply";
       request: number;
+      view?: string; // the view that sent the intent
       ok: boolean;
       error: string | null;
       data: Record<string, unknown> | null;
@@ -96,8 +103,10 @@ export interface PaletteOp {
 
 /** Browser -> kernel. */
 export type ViewMessage =
-  | { kind: "hello" }
-  | { kind: "intent"; request: number; action: IntentAction; args: Record<string, unknown> }
+  | { kind: "hello"; view: string }
+  | { kind: "intent"; request: number; action: IntentAction; args: Record<string, unknown>; view: string }
+  | { kind: "attach"; view: string } // over the fast channel: send this view everything from now on over it
+  | { kind: "bye"; view: string } // the view was closed
   | { kind: "export_result"; request: number; format: string; data: string } // base64 (png/jpg) or SVG text
   | { kind: "js_error"; message: string };
 

@@ -1,11 +1,21 @@
-/** Intents to the kernel and their replies; errors in a reply are shown in the widget, never swallowed. */
+/**
+ * Intents to the kernel and their replies; errors in a reply are shown in the widget, never swallowed.
+ * Intents go over the fast channel once it is attached (fast_channel.ts), else over the comm; every message from
+ * the kernel passes the Inbox, which keeps the kernel's order across both paths.
+ */
 import type { AnyModel } from "@anywidget/types";
 import type { IntentAction, KernelMessage } from "../../common/protocol";
+import { FastChannel, relayUrl } from "./fast_channel";
+import { Inbox } from "./inbox";
 import type { Toasts } from "./toasts";
 
 type Reply = Extract<KernelMessage, { kind: "reply" }>;
 
+const LOST = "The connection to the kernel dropped before this edit was answered; the canvas was redrawn from the kernel.";
+
 export class Channel {
+  /** This view's id: the kernel routes the fast channel by it, and a reply names the view that asked. */
+  readonly view = Math.random().toString(36).slice(2) + Date.now().toString(36);
   private next = 1;
   private readonly pending = new Map<number, (reply: Reply) => void>();
   /** Time from sending an intent to applying its patch, for the benchmark (last 200). */
@@ -13,19 +23,82 @@ export class Channel {
   private sentAt = new Map<number, number>();
   /** Replies received so far (tests wait on it). */
   replyCount = 0;
+  /** "fast" once the fast channel is attached, else "comm" (tests and the benchmark read it). */
+  path: "comm" | "fast" = "comm";
+  private fast: FastChannel | null = null;
+  private fastRequests = new Set<number>();
+  readonly inbox: Inbox<KernelMessage, DataView[]>;
+  private closed = false;
 
-  constructor(private readonly model: AnyModel, private readonly toasts: Toasts) {}
+  constructor(
+    private readonly model: AnyModel,
+    private readonly toasts: Toasts,
+    deliver: (message: KernelMessage, buffers: DataView[]) => void,
+  ) {
+    this.inbox = new Inbox(deliver, () => this.hello());
+  }
+
+  /** Ask the kernel for a snapshot over the comm (first render, or to resync after the fast channel dropped). */
+  hello(): void {
+    this.model.send({ kind: "hello", view: this.view });
+  }
+
+  /** Open the fast channel named by the model's channel_token; stays on the comm where that is not possible. */
+  async connect(): Promise<void> {
+    const url = relayUrl(String(this.model.get("channel_token") ?? ""));
+    if (!url || this.fast || this.closed) return;
+    const fast = await FastChannel.open(
+      url,
+      (content, buffers) => this.fromFast(content, buffers),
+      () => this.fastLost(),
+    );
+    if (!fast) return;
+    if (this.closed) {
+      fast.close();
+      return;
+    }
+    this.fast = fast;
+    fast.send({ kind: "attach", view: this.view });
+  }
+
+  private fromFast(content: Record<string, unknown>, buffers: DataView[]): void {
+    if (content.kind === "attached") {
+      this.path = "fast"; // the kernel now sends this view everything after content.seq over the socket
+      return;
+    }
+    this.inbox.receive(content as unknown as KernelMessage, buffers);
+  }
+
+  private fastLost(): void {
+    this.fast = null;
+    this.path = "comm";
+    // Edits sent over the socket may be lost with it: settle them, and redraw from the kernel's truth.
+    for (const request of this.fastRequests) {
+      this.reply({ kind: "reply", request, ok: false, error: LOST, data: null, view: this.view });
+    }
+    this.fastRequests.clear();
+    if (!this.closed) this.hello();
+  }
 
   intent(action: IntentAction, args: Record<string, unknown> = {}, buffers: ArrayBuffer[] = []): Promise<Reply> {
     const request = this.next++;
     this.sentAt.set(request, performance.now());
-    this.model.send({ kind: "intent", request, action, args }, undefined, buffers);
-    return new Promise((resolve) => this.pending.set(request, resolve));
+    const message = { kind: "intent", request, action, args, view: this.view };
+    const promise = new Promise<Reply>((resolve) => this.pending.set(request, resolve));
+    if (this.fast && this.path === "fast" && this.fast.open) {
+      this.fastRequests.add(request);
+      this.fast.send(message, buffers);
+    } else {
+      this.model.send(message, undefined, buffers);
+    }
+    return promise;
   }
 
-  /** Called for every reply: shows an error, resolves the waiting promise. */
+  /** Called for every reply (patches applied): shows an error, settles the intent if this view sent it. */
   reply(message: Reply): void {
+    if (message.view !== undefined && message.view !== this.view) return; // another view's edit
     this.replyCount++;
+    this.fastRequests.delete(message.request);
     const started = this.sentAt.get(message.request);
     this.sentAt.delete(message.request);
     if (started !== undefined) {
@@ -46,5 +119,17 @@ export class Channel {
       // The comm is gone (widget closed): nothing left to tell.
     }
     this.toasts.show(`Internal error in ${where}: ${error instanceof Error ? error.message : String(error)}`, "error");
+  }
+
+  dispose(): void {
+    this.closed = true;
+    try {
+      this.model.send({ kind: "bye", view: this.view }); // the kernel stops sending this view's copy over the comm
+    } catch {
+      // The comm is gone already.
+    }
+    this.fast?.close();
+    this.fast = null;
+    this.inbox.dispose();
   }
 }

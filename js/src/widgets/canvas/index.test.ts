@@ -47,7 +47,7 @@ describe("canvas widget lifecycle", () => {
     document.body.appendChild(el);
     const before = census.total();
     const cleanup = widget.render({ model, el } as never) as () => void;
-    expect(model.sent).toContainEqual({ kind: "hello" });
+    expect(model.sent).toContainEqual(expect.objectContaining({ kind: "hello", view: expect.any(String) }));
     const graph: GraphSnapshot = {
       nodes: [node("n0"), node("n1"), node("i0", "input")],
       edges: [{ id: "n0:0->n1:0", source: "n0", source_index: 0, target: "n1", target_index: 0, value: "a", label: "1x3" }],

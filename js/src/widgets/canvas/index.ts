@@ -92,7 +92,9 @@ export function render({ model, el }: RenderProps): () => void {
   root.appendChild(stage);
   el.appendChild(root);
   const toasts = new Toasts(root);
-  const channel = new Channel(model, toasts);
+  const channel = new Channel(model, toasts, (msg, buffers) => {
+    onMessage(msg, buffers).catch((error) => channel.jsError(error, `message ${msg.kind}`));
+  });
   const listeners = new Listeners((error, where) => channel.jsError(error, where));
   let ctx: CanvasContext | null = null;
   let parts: Listeners | null = null; // listeners of the cytoscape-bound parts, made with the first snapshot
@@ -189,8 +191,9 @@ export function render({ model, el }: RenderProps): () => void {
   };
 
   listeners.model(model as AnyModel, "msg:custom", (msg: KernelMessage, buffers: DataView[]) => {
-    onMessage(msg, buffers).catch((error) => channel.jsError(error, `message ${msg.kind}`));
+    channel.inbox.receive(msg, buffers);
   });
+  listeners.model(model as AnyModel, "change:channel_token", () => void channel.connect());
   listeners.model(model as AnyModel, "change:color_scheme", () => {
     ctx?.store.restyle((model.get("color_scheme") as SchemeName) || "default");
     ctx?.overlay.schedule();
@@ -211,8 +214,10 @@ export function render({ model, el }: RenderProps): () => void {
     if (event.filename && event.filename.includes("canvas")) channel.jsError(event.error ?? event.message, "window");
   });
 
-  model.send({ kind: "hello" });
+  channel.hello();
+  void channel.connect();
   return () => {
+    channel.dispose();
     parts?.dispose();
     listeners.dispose();
     if (ctx) {
