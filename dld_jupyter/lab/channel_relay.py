@@ -51,7 +51,11 @@ class ChannelRelayHandler(WebSocketMixin, WebSocketHandler, JupyterHandler):
             self._reader, self._writer = await asyncio.open_unix_connection(str(path))
         except (OSError, NotImplementedError) as error:  # the widget closed, its kernel restarted, no Unix sockets
             raise web.HTTPError(404, f"No channel {token}: {error}") from error
-        await super().get(token)
+        try:
+            await super().get(token)
+        finally:
+            if self.ws_connection is None:  # not upgraded (not a websocket request): no relay to keep
+                self._writer.close()
 
     def open(self, *args: Any, **kwargs: Any) -> None:
         super().open(*args, **kwargs)  # the mixin's keep-alive pings

@@ -17,6 +17,7 @@ import logging
 import os
 import secrets
 import socket
+import struct
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -120,8 +121,8 @@ class ChannelSocket:
                     self._on_message(peer, content, buffers)
                 except Exception:  # a handler's failure must not end the channel
                     log.exception("fast channel message failed")
-        except (asyncio.IncompleteReadError, ConnectionError, ValueError):
-            pass
+        except (asyncio.IncompleteReadError, ConnectionError, ValueError, struct.error):
+            pass  # the view went away, or sent something that is not a channel message: this peer ends
         finally:
             self.peers.remove(peer)
             writer.close()

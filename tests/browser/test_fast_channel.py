@@ -51,6 +51,7 @@ def test_two_views_share_edits_over_the_fast_channel_and_fall_back_to_the_comm(
     reply = on_view(page, 0, "return await dld.channel.intent('rename', {node: arg, name: 'renamed_fast'});", conv)
     assert reply["ok"] and reply["view"] == on_view(page, 0, "return dld.channel.view;")
     wait_name(page, 1, conv, "renamed_fast")  # the other view got the same patch
+    assert on_view(page, 0, "return dld.channel.sent;") == {"comm": 0, "fast": 1}
     assert on_view(page, 1, "return dld.channel.replyCount;") == 0, "view 1 settled view 0's intent"
     screenshot(page, "canvas_fast_channel_two_views")
 
@@ -61,6 +62,7 @@ def test_two_views_share_edits_over_the_fast_channel_and_fall_back_to_the_comm(
         timeout=20_000)
     reply = on_view(page, 1, "return await dld.channel.intent('rename', {node: arg, name: 'renamed_comm'});", conv)
     assert reply["ok"], reply
+    assert on_view(page, 1, "return dld.channel.sent;") == {"comm": 1, "fast": 0}
     wait_name(page, 0, conv, "renamed_comm")
     undo = on_view(page, 0, "return await dld.channel.intent('undo', {});")
     assert undo["ok"]

@@ -25,7 +25,10 @@ export class Channel {
   replyCount = 0;
   /** "fast" once the fast channel is attached, else "comm" (tests and the benchmark read it). */
   path: "comm" | "fast" = "comm";
+  /** Intents sent over each path (the benchmark reports which one its edits took). */
+  readonly sent = { comm: 0, fast: 0 };
   private fast: FastChannel | null = null;
+  private connecting = false;
   private fastRequests = new Set<number>();
   readonly inbox: Inbox<KernelMessage, DataView[]>;
   private closed = false;
@@ -46,12 +49,14 @@ export class Channel {
   /** Open the fast channel named by the model's channel_token; stays on the comm where that is not possible. */
   async connect(): Promise<void> {
     const url = relayUrl(String(this.model.get("channel_token") ?? ""));
-    if (!url || this.fast || this.closed) return;
+    if (!url || this.fast || this.connecting || this.closed) return;
+    this.connecting = true;
     const fast = await FastChannel.open(
       url,
       (content, buffers) => this.fromFast(content, buffers),
       () => this.fastLost(),
     );
+    this.connecting = false;
     if (!fast) return;
     if (this.closed) {
       fast.close();
@@ -88,8 +93,10 @@ export class Channel {
     if (this.fast && this.path === "fast" && this.fast.open) {
       this.fastRequests.add(request);
       this.fast.send(message, buffers);
+      this.sent.fast++;
     } else {
       this.model.send(message, undefined, buffers);
+      this.sent.comm++;
     }
     return promise;
   }
