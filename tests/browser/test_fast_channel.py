@@ -1,5 +1,6 @@
 """The canvas's fast channel in a real JupyterLab: two views of one canvas attach their sockets through the server's
-relay, an edit in one shows in the other, and when the kernel's socket goes away both carry on over the comm."""
+relay, an edit in one shows in the other; a dropped connection is made again; and when the kernel's socket goes
+away both carry on over the comm."""
 
 from __future__ import annotations
 
@@ -55,6 +56,19 @@ def test_two_views_share_edits_over_the_fast_channel_and_fall_back_to_the_comm(
     assert on_view(page, 1, "return dld.channel.replyCount;") == 0, "view 1 settled view 0's intent"
     screenshot(page, "canvas_fast_channel_two_views")
 
+    # A blip: the relay's connections drop, the kernel's socket stays. The views resync over the comm, then
+    # reconnect and attach again.
+    kernel_run(page, "for _p in list(c._routes.socket.peers): _p.writer.close()")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.dld-stage')].every(s => s._dld.channel.path === 'comm')",
+        timeout=20_000)
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.dld-stage')].every(s => s._dld.channel.path === 'fast')",
+        timeout=20_000)
+    reply = on_view(page, 1, "return await dld.channel.intent('rename', {node: arg, name: 'renamed_again'});", conv)
+    assert reply["ok"] and on_view(page, 1, "return dld.channel.sent;") == {"comm": 0, "fast": 1}
+    wait_name(page, 0, conv, "renamed_again")
+
     # The kernel's socket goes away (as when a server has no relay): both views resync and edit over the comm.
     kernel_run(page, "c._routes.close()")
     page.wait_for_function(
@@ -62,10 +76,10 @@ def test_two_views_share_edits_over_the_fast_channel_and_fall_back_to_the_comm(
         timeout=20_000)
     reply = on_view(page, 1, "return await dld.channel.intent('rename', {node: arg, name: 'renamed_comm'});", conv)
     assert reply["ok"], reply
-    assert on_view(page, 1, "return dld.channel.sent;") == {"comm": 1, "fast": 0}
+    assert on_view(page, 1, "return dld.channel.sent;") == {"comm": 1, "fast": 1}
     wait_name(page, 0, conv, "renamed_comm")
     undo = on_view(page, 0, "return await dld.channel.intent('undo', {});")
     assert undo["ok"]
-    wait_name(page, 1, conv, "renamed_fast")
+    wait_name(page, 1, conv, "renamed_again")
     assert page.locator(".dld-toast-error").count() == 0
     assert on_view(page, 0, "return dld.channel.inbox.waiting;") == 0

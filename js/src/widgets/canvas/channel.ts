@@ -29,6 +29,8 @@ export class Channel {
   readonly sent = { comm: 0, fast: 0 };
   private fast: FastChannel | null = null;
   private connecting = false;
+  private retries = 0; // reconnections tried since the fast channel was last attached
+  private retryTimer: ReturnType<typeof setTimeout> | null = null;
   private fastRequests = new Set<number>();
   readonly inbox: Inbox<KernelMessage, DataView[]>;
   private closed = false;
@@ -57,7 +59,10 @@ export class Channel {
       () => this.fastLost(),
     );
     this.connecting = false;
-    if (!fast) return;
+    if (!fast) {
+      if (this.retries > 0) this.retry(); // still down: try again later
+      return;
+    }
     if (this.closed) {
       fast.close();
       return;
@@ -69,6 +74,7 @@ export class Channel {
   private fromFast(content: Record<string, unknown>, buffers: DataView[]): void {
     if (content.kind === "attached") {
       this.path = "fast"; // the kernel now sends this view everything after content.seq over the socket
+      this.retries = 0;
       return;
     }
     this.inbox.receive(content as unknown as KernelMessage, buffers);
@@ -82,7 +88,20 @@ export class Channel {
       this.reply({ kind: "reply", request, ok: false, error: LOST, data: null, view: this.view });
     }
     this.fastRequests.clear();
-    if (!this.closed) this.hello();
+    if (this.closed) return;
+    this.hello();
+    this.retry();
+  }
+
+  /** A dropped fast channel (a network blip, a restarted server) is tried again 5 times, 1 s to 16 s apart; the
+   * comm carries everything meanwhile, and for good if the socket is gone (the kernel closed the widget). */
+  private retry(): void {
+    if (this.closed || this.retryTimer || this.retries >= 5) return;
+    const delay = 1000 * 2 ** this.retries++;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      void this.connect();
+    }, delay);
   }
 
   intent(action: IntentAction, args: Record<string, unknown> = {}, buffers: ArrayBuffer[] = []): Promise<Reply> {
@@ -130,6 +149,7 @@ export class Channel {
 
   dispose(): void {
     this.closed = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
     try {
       this.model.send({ kind: "bye", view: this.view }); // the kernel stops sending this view's copy over the comm
     } catch {
