@@ -23,34 +23,16 @@ from dld_jupyter.document import Document, DocumentError, Event
 from dld_jupyter.document.loading import DocumentLoad
 from dld_jupyter.widgets import graph_payload as gp
 from dld_jupyter.widgets.canvas_view import CanvasView
-from dld_jupyter.widgets.function_bodies import function_of, is_body_id
+from dld_jupyter.widgets.function_bodies import BODY_SAFE, function_of, names_body_element
 from dld_jupyter.widgets.intents import HANDLERS
 from dld_jupyter.widgets.preview_view import Overview, overview_in_child
 from dld_jupyter.widgets.protocol import ExportFormat, PaletteOp, PatchMessage
+from dld_jupyter.widgets.soon import running_loop
 from dld_jupyter.widgets.view_routes import ViewRoutes
 
 STATIC = pathlib.Path(__file__).resolve().parent.parent / "static"
 SCHEMES = ("default", "okabe-ito", "tol-muted")
 log = logging.getLogger(__name__)
-
-
-# Intents that may name an element of an expanded function body (they read or change the view, not the model).
-_BODY_SAFE = frozenset({"ping", "doc", "expand", "collapse"})
-
-
-_ID_ARGS = ("node", "nodes", "src", "dst", "ids", "edges", "group")  # intent arguments that carry element ids
-
-
-def _names_body_element(args: object) -> bool:
-    """Whether an intent names an element of an expanded function body (names and values are not ids)."""
-    if not isinstance(args, dict):
-        return False
-    for key in _ID_ARGS:
-        value = args.get(key)
-        for item in value if isinstance(value, list | tuple) else [value]:
-            if isinstance(item, str) and (is_body_id(item) or "->f:" in item):  # an edge id ends at a body node
-                return True
-    return False
 
 
 class GraphCanvas(anywidget.AnyWidget):
@@ -95,6 +77,7 @@ class GraphCanvas(anywidget.AnyWidget):
         self._shown = False  # a snapshot has been sent
         self._overview: Overview | None = None  # a loading model's first view, drawn from its outline
         self._overview_ready = threading.Event()
+        self._build_asked = False  # a loading document's build was started by the canvas (after its first paint)
         if isinstance(document, DocumentLoad):
             # The overview of a big model is drawn from its outline, prepared while the browser builds the
             # widgets; the document itself is built once that overview has been sent (see hello).
@@ -178,6 +161,16 @@ class GraphCanvas(anywidget.AnyWidget):
                 callback(document)
             self.send({"kind": "loaded", "seconds": self._load.seconds})  # after the designer's editors
 
+    def _build_document(self) -> None:
+        """Send the palette and start building the loading document (once)."""
+        with self._serial:
+            if self._load is None or self._build_asked:
+                return
+            self._build_asked = True
+            self.send({"kind": "ops", "ops": self._palette()})
+            self._load.on_done(self._loaded_on_thread)
+            self._load.start()
+
     def _loaded_on_thread(self, _load: DocumentLoad) -> None:
         if self.comm is None:  # closed while it loaded
             return
@@ -247,11 +240,18 @@ class GraphCanvas(anywidget.AnyWidget):
             self._routes.hello(content.get("view"))
             self._overview_ready.wait()
             self._send_snapshot()  # without an overview (it failed), this waits for the document
-            self.send({"kind": "ops", "ops": self._palette()})
             if self._load is not None and self._document is None:
-                # The outline is drawn: build the document now (earlier, it would slow the first view down).
-                self._load.on_done(self._loaded_on_thread)
-                self._load.start()
+                # A big model's overview: its palette and the document's build (seconds of CPU) wait for the
+                # browser to have drawn it ("painted"), or 2 s at most.
+                loop = running_loop()
+                if loop is None:
+                    self._build_document()
+                else:
+                    loop.call_later(2.0, self._build_document)
+            else:
+                self.send({"kind": "ops", "ops": self._palette()})
+        elif kind == "painted":
+            self._build_document()
         elif kind == "intent":
             self.handle_intent(content, buffers)
         elif kind == "bye":
@@ -272,7 +272,7 @@ class GraphCanvas(anywidget.AnyWidget):
         try:
             if handler is None:
                 raise DocumentError(f"Intent {action!r}", "this action is unknown.", "Update dld_jupyter.")
-            if action not in _BODY_SAFE and _names_body_element(content.get("args")):
+            if action not in BODY_SAFE and names_body_element(content.get("args")):
                 raise DocumentError(
                     f"{action.capitalize()} inside a local function",
                     "the nodes of an expanded local function show its definition, shared by every instance; they"

@@ -141,3 +141,22 @@ def bodies_for(doc: Document, instance_ids: Mapping[str, None] | set[str]) -> di
         if function is not None:
             found[instance_id] = build_body(instance_id, function)
     return found
+
+
+# Intents that may name an element of an expanded function body (they read or change the view, not the model).
+BODY_SAFE = frozenset({"ping", "doc", "expand", "collapse"})
+
+
+_ID_ARGS = ("node", "nodes", "src", "dst", "ids", "edges", "group")  # intent arguments that carry element ids
+
+
+def names_body_element(args: object) -> bool:
+    """Whether an intent names an element of an expanded function body (names and values are not ids)."""
+    if not isinstance(args, dict):
+        return False
+    for key in _ID_ARGS:
+        value = args.get(key)
+        for item in value if isinstance(value, list | tuple) else [value]:
+            if isinstance(item, str) and (is_body_id(item) or "->f:" in item):  # an edge id ends at a body node
+                return True
+    return False

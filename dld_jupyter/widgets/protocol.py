@@ -155,6 +155,13 @@ class ByeMessage(TypedDict):
     view: str
 
 
+class PaintedMessage(TypedDict):
+    """A loading model's overview is on screen: the kernel builds the document now (not while it is drawn)."""
+
+    kind: Literal["painted"]
+    view: str
+
+
 class IntentMessage(TypedDict):
     kind: Literal["intent"]
     request: int

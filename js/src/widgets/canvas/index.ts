@@ -159,6 +159,10 @@ export function render({ model, el }: RenderProps): () => void {
       root.dataset.ready = "1";
       root.dataset.nodes = String(msg.graph.nodes.length);
       loadingBadge(msg.loading ? "Loading the model… the overview is ready; edits wait for the model." : null);
+      if (first && msg.loading) {
+        // The kernel builds the document (seconds of CPU) once this overview is on screen.
+        requestAnimationFrame(() => requestAnimationFrame(() => model.send({ kind: "painted", view: channel.view })));
+      }
     } else if (msg.kind === "loaded") {
       loadingBadge(null);
     } else if (msg.kind === "load_failed") {
