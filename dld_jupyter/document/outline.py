@@ -54,35 +54,40 @@ class Outline:
                 producer[v.name] = (iid, 0)
         protos = list(graph.node)
         node_ids = [f"n{k}" for k in range(len(protos))]
-        # Tight loops over protobuf fields: they are most of the time to a big model's first view.
+        # One pass over the nodes, in file order (a loading model is sorted, so producers come first): these tight
+        # loops over protobuf fields are most of the time to a big model's first view. `x[:]` copies a repeated
+        # field in C, faster than iterating it.
+        links: list[tuple[str, int, str, int, str]] = []  # (src, src index, dst, dst index, value name)
+        used: set[str] = set()
+        get = producer.get
+        early = False  # a value used before the node that makes it: the file is not sorted
         for nid, node in zip(node_ids, protos, strict=True):
             order.append(nid)
             op_type = node.op_type
             op_types[nid] = op_type
             names[nid] = node.name
             nodes[nid] = node
-            made_by = (op_type, node.domain)
-            for index, name in enumerate(node.output):
+            for di, name in enumerate(node.input[:]):
                 if name:
+                    used.add(name)
+                    src = get(name)
+                    if src is not None:
+                        links.append((src[0], src[1], nid, di, name))
+            made_by = (op_type, node.domain)
+            for index, name in enumerate(node.output[:]):
+                if name:
+                    early = early or name in used
                     producer[name] = (nid, index)
                     producer_op[name] = made_by
+        if early:  # link every use to its producer, wherever it is
+            links = [(src[0], src[1], dst, di, name) for dst, node in zip(node_ids, protos, strict=True)
+                     for di, name in enumerate(node.input[:]) if name and (src := get(name)) is not None]
         outputs = [v.name for v in graph.output]
         for name in outputs:
             oid = "o" + value_ids[name]
             order.append(oid)
             op_types[oid] = "Output"
             names[oid] = name
-        # Links as tuples (src, src index, dst, dst index, value name): `edges` builds their objects on first use.
-        links: list[tuple[str, int, str, int, str]] = []
-        used: set[str] = set()
-        get = producer.get
-        for dst, node in zip(node_ids, protos, strict=True):
-            for di, name in enumerate(node.input):
-                if name:
-                    used.add(name)
-                    src = get(name)
-                    if src is not None:
-                        links.append((src[0], src[1], dst, di, name))
         self.used = used
         self.linked_outputs: set[str] = set()
         for name in outputs:
