@@ -135,3 +135,20 @@ def test_a_failed_build_is_raised_by_result(tmp_path: pathlib.Path) -> None:
     assert isinstance(load, DocumentLoad)
     with pytest.raises(DocumentError, match=r"bad\.onnx.*not a valid DataType"):
         load.result(timeout=60)
+
+
+def test_unsorted_files_get_every_link_too() -> None:
+    """The outline links values in one pass when producers come first; a file that uses a value before the node
+    that makes it is linked in a second pass, with the same links as a sorted copy."""
+    model = generated_graph(40)
+    links = Outline(model).links
+    reversed_model = onnx.ModelProto()
+    reversed_model.CopyFrom(model)
+    nodes = list(reversed_model.graph.node)[::-1]
+    del reversed_model.graph.node[:]
+    reversed_model.graph.node.extend(nodes)
+    unsorted = Outline(reversed_model)
+    last = len(nodes) - 1  # node k of the reversed file is node last - k of the sorted one
+    renamed = {(s if s[0] != "n" else f"n{last - int(s[1:])}", si, d if d[0] != "n" else f"n{last - int(d[1:])}",
+                di, v) for s, si, d, di, v in unsorted.links}
+    assert renamed == set(links) and len(unsorted.links) == len(links)
