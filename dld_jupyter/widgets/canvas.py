@@ -80,7 +80,7 @@ class GraphCanvas(anywidget.AnyWidget):
         self._build_asked = False  # a loading document's build was started by the canvas (after its first paint)
         if isinstance(document, DocumentLoad):
             # The overview of a big model is drawn from its outline, prepared while the browser builds the
-            # widgets; the document itself is built once that overview has been sent (see hello).
+            # widgets; the document itself is built once the browser has drawn that overview (see hello).
             self._load = document
             wait = overview_in_child(document, grouping, self.show_constants)
             threading.Thread(target=self._await_overview, args=(wait,), daemon=True,
@@ -164,7 +164,7 @@ class GraphCanvas(anywidget.AnyWidget):
     def _build_document(self) -> None:
         """Send the palette and start building the loading document (once)."""
         with self._serial:
-            if self._load is None or self._build_asked:
+            if self._load is None or self._build_asked or self.comm is None:  # closed: nobody to build it for
                 return
             self._build_asked = True
             self.send({"kind": "ops", "ops": self._palette()})

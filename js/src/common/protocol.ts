@@ -70,7 +70,7 @@ type KernelMessageBody =
   | {
       kind: "reply";
       request: number;
-      view?: string; // the view that sent the intent
+      view?: string | null; // the view that sent the intent
       ok: boolean;
       error: string | null;
       data: Record<string, unknown> | null;

@@ -122,7 +122,7 @@ export class Channel {
 
   /** Called for every reply (patches applied): shows an error, settles the intent if this view sent it. */
   reply(message: Reply): void {
-    if (message.view !== undefined && message.view !== this.view) return; // another view's edit
+    if (message.view != null && message.view !== this.view) return; // another view's edit
     this.replyCount++;
     this.fastRequests.delete(message.request);
     const started = this.sentAt.get(message.request);
