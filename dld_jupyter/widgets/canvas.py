@@ -237,7 +237,7 @@ class GraphCanvas(anywidget.AnyWidget):
     def _dispatch(self, content: dict[str, Any], buffers: list[bytes]) -> None:
         kind = content.get("kind")
         if kind == "hello":
-            self._routes.hello(content.get("view"))
+            self._routes.hello(content.get("view"), bool(content.get("lost")))
             self._overview_ready.wait()
             self._send_snapshot()  # without an overview (it failed), this waits for the document
             if self._load is not None and self._document is None:

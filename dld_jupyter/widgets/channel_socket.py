@@ -93,13 +93,14 @@ class ChannelSocket:
             return
         token = secrets.token_hex(16)
         path = socket_path(token)
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             sock.bind(str(path))
             os.chmod(path, 0o600)
             sock.listen(8)
         except OSError as error:  # e.g. a runtime dir path too long for a socket: the comm carries everything
+            sock.close()
             log.info("no fast channel (%s): widget messages go through the comm", error)
             return
         self.token = token
@@ -108,6 +109,9 @@ class ChannelSocket:
         self._listening = self._loop.create_task(self._listen(sock))
 
     async def _listen(self, sock: socket.socket) -> None:
+        if self.token is None:  # closed before the loop got here
+            sock.close()
+            return
         self._server = await asyncio.start_unix_server(self._serve, sock=sock)
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:

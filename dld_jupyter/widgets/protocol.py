@@ -134,11 +134,15 @@ IntentAction = Literal[
 ]
 
 
-class HelloMessage(TypedDict):
-    """A view asks for a snapshot (over the comm)."""
-
+class _Hello(TypedDict):
     kind: Literal["hello"]
     view: str
+
+
+class HelloMessage(_Hello, total=False):
+    """A view asks for a snapshot (over the comm)."""
+
+    lost: bool  # this view's fast channel dropped
 
 
 class AttachMessage(TypedDict):

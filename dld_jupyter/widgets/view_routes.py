@@ -34,11 +34,17 @@ class ViewRoutes:
     def attached(self) -> list[Peer]:
         return [p for p in self.socket.peers if p.view is not None]
 
-    def hello(self, view: object) -> None:
-        """A view asked for a snapshot over the comm: it reads the comm until it attaches (or again, its socket
-        having dropped)."""
-        if isinstance(view, str) and view and not any(p.view == view for p in self.attached()):
-            self.comm_views.add(view)
+    def hello(self, view: object, lost: bool = False) -> None:
+        """A view asked for a snapshot over the comm: it reads the comm until it attaches. ``lost``: its socket
+        dropped, though this kernel may not have read the end of it yet: that peer is no longer the view's."""
+        if not isinstance(view, str) or not view:
+            return
+        with self._lock:
+            for peer in self.attached():
+                if peer.view == view and lost:
+                    peer.view = None
+            if not any(p.view == view for p in self.attached()):
+                self.comm_views.add(view)
 
     def bye(self, view: object) -> None:
         """A view was closed."""

@@ -101,14 +101,18 @@ def test_edits_over_the_socket_and_the_routing_of_views(model: Path) -> None:
         focus, _ = await a.receive()
         assert focus["kind"] == "focus" and comm[-1]["kind"] == "ops", "the comm kept a copy after B left"
 
-        # A's socket drops: with no view attached, the comm carries everything again.
+        # A's socket dropped, and A says so over the comm before this kernel has read the socket's end: A gets
+        # its snapshot over the comm, and nothing more goes to that socket.
+        canvas._on_msg(canvas, {"kind": "hello", "view": "A", "lost": True}, [])
+        assert [m["kind"] for m in comm[-2:]] == ["snapshot", "ops"] and comm[-2]["seq"] == focus["seq"] + 1
+        assert canvas._routes.attached() == [] and canvas._routes.comm_views == {"A"}
         a.writer.close()
         for _ in range(50):
             await asyncio.sleep(0.01)
             if not canvas._routes.socket.peers:
                 break
         canvas.focus([node.id])
-        assert comm[-1]["kind"] == "focus" and comm[-1]["seq"] == focus["seq"] + 1
+        assert comm[-1]["kind"] == "focus" and comm[-1]["seq"] == focus["seq"] + 3
 
         canvas.close()
         assert not path.exists()

@@ -103,7 +103,7 @@ export interface PaletteOp {
 
 /** Browser -> kernel. */
 export type ViewMessage =
-  | { kind: "hello"; view: string }
+  | { kind: "hello"; view: string; lost?: boolean } // lost: this view's fast channel dropped
   | { kind: "intent"; request: number; action: IntentAction; args: Record<string, unknown>; view: string }
   | { kind: "attach"; view: string } // over the fast channel: send this view everything from now on over it
   | { kind: "bye"; view: string } // the view was closed

@@ -43,9 +43,10 @@ export class Channel {
     this.inbox = new Inbox(deliver, () => this.hello());
   }
 
-  /** Ask the kernel for a snapshot over the comm (first render, or to resync after the fast channel dropped). */
-  hello(): void {
-    this.model.send({ kind: "hello", view: this.view });
+  /** Ask the kernel for a snapshot over the comm: on first render, to resync, or (lost) after the fast channel
+   * dropped, when the kernel must stop counting on that socket even before it notices the drop itself. */
+  hello(lost = false): void {
+    this.model.send(lost ? { kind: "hello", view: this.view, lost } : { kind: "hello", view: this.view });
   }
 
   /** Open the fast channel named by the model's channel_token; stays on the comm where that is not possible. */
@@ -89,7 +90,7 @@ export class Channel {
     }
     this.fastRequests.clear();
     if (this.closed) return;
-    this.hello();
+    this.hello(true);
     this.retry();
   }
 
