@@ -74,7 +74,10 @@ class Peer:
         self.view: str | None = None  # the view's id, once it said which it is
 
     def send(self, content: dict[str, Any], buffers: list[bytes] | None = None) -> None:
-        payload = encode(content, buffers)
+        self.write(encode(content, buffers))
+
+    def write(self, payload: bytes) -> None:
+        """One encoded message (encode it once for every peer it goes to)."""
         if not self.writer.is_closing():
             self.writer.write(FRAME_HEADER.pack(len(payload)) + payload)
 
@@ -131,13 +134,13 @@ class ChannelSocket:
             self.peers.remove(peer)
             writer.close()
 
+    @property
+    def loop(self) -> asyncio.AbstractEventLoop | None:
+        """The kernel's loop the socket is served on (None: no socket)."""
+        return self._loop
+
     def on_loop_thread(self) -> bool:
         return threading.get_ident() == self._thread
-
-    def call_soon(self, fn: Callable[..., None], *args: Any) -> None:
-        """Run ``fn(*args)`` on the kernel's loop, from any thread."""
-        if self._loop is not None:
-            self._loop.call_soon_threadsafe(fn, *args)
 
     def close(self) -> None:
         if self.token is None:

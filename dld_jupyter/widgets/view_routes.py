@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any
 
-from dld_jupyter.widgets.channel_socket import ChannelSocket, Peer
+from dld_jupyter.widgets.channel_socket import ChannelSocket, Peer, encode
+from dld_jupyter.widgets.soon import on_loop
 
 Send = Callable[[dict[str, Any], list[bytes]], None]
 
@@ -56,11 +58,13 @@ class ViewRoutes:
             self.seq += 1
             message = {**content, "seq": self.seq}
             attached = self.attached()
-            for peer in attached:
-                if self.socket.on_loop_thread():
-                    peer.send(message, buffers)
-                else:  # the socket belongs to the kernel's loop; the views reorder by seq
-                    self.socket.call_soon(peer.send, message, buffers)
+            if attached:
+                payload = encode(message, buffers)
+                for peer in attached:
+                    if self.socket.on_loop_thread():
+                        peer.write(payload)
+                    else:  # the socket belongs to the kernel's loop; the views reorder by seq
+                        on_loop(self.socket.loop, partial(peer.write, payload))
             if self.comm_views or not attached:
                 self._comm_send(message, buffers)
 

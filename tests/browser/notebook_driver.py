@@ -43,6 +43,13 @@ def wait_kernel_idle(page: Page, timeout_s: float = 120) -> None:
     )
 
 
+def run_in_kernel(page: Page, code: str) -> None:
+    """Run ``code`` in the current notebook's kernel (not as a cell) and wait until it has run."""
+    page.evaluate("""async (code) => {
+        const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+        await kernel.requestExecute({code}).done; }""", code)
+
+
 def run_all(page: Page, timeout_s: float = 180) -> None:
     """Run every cell and wait until each has an execution count; fail with the first error output."""
     deadline = time.monotonic() + timeout_s

@@ -13,7 +13,7 @@ import onnxruntime as ort
 from playwright.sync_api import Page
 
 from tests.browser.jupyter_server import JupyterServer
-from tests.browser.notebook_driver import open_notebook, run_all, screenshot, write_notebook
+from tests.browser.notebook_driver import open_notebook, run_all, run_in_kernel, screenshot, write_notebook
 from tests.models import resnet_like
 
 STAGE = "() => document.querySelector('.dld-stage')"
@@ -253,11 +253,7 @@ def test_extract_and_export(jupyter: JupyterServer, page: Page) -> None:
 
 def _export_cell(page: Page, jupyter: JupyterServer) -> None:
     """Run `d.export(...)` in the notebook's kernel (a new cell at the end)."""
-    page.evaluate("""async () => {
-        const nb = window.jupyterapp.shell.currentWidget;
-        const kernel = nb.sessionContext.session.kernel;
-        const code = "d.export('canvas_export.png', grid=True)\\nd.export('canvas_export.svg')";
-        await kernel.requestExecute({code}).done; }""")
+    run_in_kernel(page, "d.export('canvas_export.png', grid=True)\nd.export('canvas_export.svg')")
 
 
 def test_large_model_opens_collapsed_expands_and_focuses(jupyter: JupyterServer, page: Page) -> None:
@@ -274,10 +270,8 @@ def test_large_model_opens_collapsed_expands_and_focuses(jupyter: JupyterServer,
     cy_eval(page, "cy.fit(cy.getElementById(arg), 20);", first)
     screenshot(page, "canvas_large_expanded")
     # Focus a node deep inside a collapsed group (what the layer explorer and report links do).
-    page.evaluate("""async () => {
-        const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
-        await kernel.requestExecute({code: "d.focus(next(n.name for n in d.document.nodes()"
-            + " if n.name.startswith('/layers.150/attn/Softmax')))"}).done; }""")
+    run_in_kernel(page, "d.focus(next(n.name for n in d.document.nodes()"
+                        " if n.name.startswith('/layers.150/attn/Softmax')))")
     page.wait_for_function(
         "() => { const cy = document.querySelector('.dld-stage')._cyreg.cy;"
         " return cy.nodes(':selected').some(n => (n.data('label') || '').includes('Softmax')); }", timeout=20_000)
@@ -316,9 +310,7 @@ def test_terminals_constants_schemes_and_grid(jupyter: JupyterServer, page: Page
     page.mouse.dblclick(n["x"] - n["w"] / 2 + n["w"] * 1.5 / 3, n["y"] - n["h"] / 2)
     wait_replies(page, before)
     assert cy_eval(page, "return cy.nodes().length;") == 6
-    page.evaluate("""async () => {
-        const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
-        await kernel.requestExecute({code: "d.canvas.color_scheme = 'okabe-ito'"}).done; }""")
+    run_in_kernel(page, "d.canvas.color_scheme = 'okabe-ito'")
     page.wait_for_timeout(500)
     cy_eval(page, "cy.fit(undefined, 40);")
     page.wait_for_timeout(300)

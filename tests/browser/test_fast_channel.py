@@ -10,7 +10,7 @@ import onnx
 from playwright.sync_api import Page
 
 from tests.browser.jupyter_server import JupyterServer
-from tests.browser.notebook_driver import open_notebook, run_all, screenshot, write_notebook
+from tests.browser.notebook_driver import open_notebook, run_all, run_in_kernel, screenshot, write_notebook
 from tests.models import resnet_like
 
 
@@ -24,12 +24,6 @@ def wait_name(page: Page, index: int, node: str, name: str) -> None:
     page.wait_for_function(
         "([i, id, name]) => document.querySelectorAll('.dld-stage')[i]._dld.store.nodes.get(id).name === name",
         arg=[index, node, name], timeout=20_000)
-
-
-def kernel_run(page: Page, code: str) -> None:
-    page.evaluate("""async (code) => {
-        const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
-        await kernel.requestExecute({code}).done; }""", code)
 
 
 def test_two_views_share_edits_over_the_fast_channel_and_fall_back_to_the_comm(
@@ -58,7 +52,7 @@ def test_two_views_share_edits_over_the_fast_channel_and_fall_back_to_the_comm(
 
     # A blip: the relay's connections drop, the kernel's socket stays. The views resync over the comm, then
     # reconnect and attach again.
-    kernel_run(page, "for _p in list(c._routes.socket.peers): _p.writer.close()")
+    run_in_kernel(page, "for _p in list(c._routes.socket.peers): _p.writer.close()")
     page.wait_for_function(
         "() => [...document.querySelectorAll('.dld-stage')].every(s => s._dld.channel.path === 'comm')",
         timeout=20_000)
@@ -70,7 +64,7 @@ def test_two_views_share_edits_over_the_fast_channel_and_fall_back_to_the_comm(
     wait_name(page, 0, conv, "renamed_again")
 
     # The kernel's socket goes away (as when a server has no relay): both views resync and edit over the comm.
-    kernel_run(page, "c._routes.close()")
+    run_in_kernel(page, "c._routes.close()")
     page.wait_for_function(
         "() => [...document.querySelectorAll('.dld-stage')].every(s => s._dld.channel.path === 'comm')",
         timeout=20_000)
