@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT))
 
 from dld_jupyter.activities import OrtProfileSpec, run_activity  # noqa: E402
 from dld_jupyter.activities.gpu.nvml import MetricsSampler, device_info, now_us  # noqa: E402
-from dld_jupyter.reports.model import MetricSeries  # noqa: E402
+from dld_jupyter.report_format.model import MetricSeries  # noqa: E402
 
 
 def print_rows(series: list[MetricSeries], window_ms: tuple[float, float]) -> int:
@@ -97,7 +97,7 @@ def main() -> int:
             print(f"FAILED ({result.error_kind}): {result.error}")
             return 1
         from dld_jupyter.cli.prof import triage
-        from dld_jupyter.reports.io import load_report
+        from dld_jupyter.report_format.io import load_report
 
         report = load_report(result.report_path)
     print(triage(report, 8))

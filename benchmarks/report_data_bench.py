@@ -22,11 +22,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from dld_jupyter.report_format.io import load_report, report_to_json, save_report
+from dld_jupyter.report_format.model import Layer, MetricSeries, Report, Summary, TimelineEvent
 from dld_jupyter.reports import stats
 from dld_jupyter.reports.compare import compare
 from dld_jupyter.reports.export import to_csv, to_html, to_trace
-from dld_jupyter.reports.io import load_report, report_to_json, save_report
-from dld_jupyter.reports.model import Layer, MetricSeries, Report, Summary, TimelineEvent
 from dld_jupyter.reports.recommendations import recommend
 from dld_jupyter.reports.table import LayerTable, rows
 

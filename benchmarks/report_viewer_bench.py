@@ -28,8 +28,8 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from dld_jupyter.reports.io import save_report  # noqa: E402
-from dld_jupyter.reports.model import MetricSeries, Report  # noqa: E402
+from dld_jupyter.report_format.io import save_report  # noqa: E402
+from dld_jupyter.report_format.model import MetricSeries, Report  # noqa: E402
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from tests.browser.jupyter_server import start_server  # noqa: E402
 from tests.browser.notebook_driver import open_notebook, screenshot, write_notebook  # noqa: E402
@@ -86,7 +86,7 @@ def synthetic(layers: int) -> Report:
 
 
 def kernel_side(report: Report, path: Path) -> dict[str, float]:
-    from dld_jupyter.reports.io import report_from_data
+    from dld_jupyter.report_format.io import report_from_data
     from dld_jupyter.widgets.report_payload import build_payload
     from dld_jupyter.widgets.report_viewer import show_report
 

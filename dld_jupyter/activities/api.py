@@ -12,17 +12,16 @@ import os
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
+from dld_jupyter.activities.backends import backend_named
 from dld_jupyter.activities.engine import LogCallback, ProgressCallback, run_activity
 from dld_jupyter.activities.errors import BAD_INPUT, UNAVAILABLE, ActivityError, SpecError, UnavailableError
+from dld_jupyter.activities.ort_spec import OrtProfileSpec
 from dld_jupyter.activities.result import ActivityResult
-from dld_jupyter.activities.spec import REPORT_SUFFIX, OrtProfileSpec
-from dld_jupyter.reports.io import load_report
-from dld_jupyter.reports.model import Report
-
-BACKENDS = ("onnxruntime",)
+from dld_jupyter.activities.spec import default_report_path
+from dld_jupyter.report_format.io import load_report
+from dld_jupyter.report_format.model import Report
 
 
 class ActivityFailed(ActivityError, RuntimeError):
@@ -38,7 +37,7 @@ def model_path(model_or_document: Any) -> Iterator[tuple[str, str]]:
     """(path to profile, default report path): the path itself, a document's file, or a temporary copy."""
     if isinstance(model_or_document, (str, os.PathLike)):
         path = os.fspath(model_or_document)
-        yield path, _default_output(path)
+        yield path, default_report_path(path)
         return
     path = getattr(model_or_document, "path", None)
     save_copy = getattr(model_or_document, "save_copy", None)
@@ -50,7 +49,7 @@ def model_path(model_or_document: Any) -> Iterator[tuple[str, str]]:
         )
     home = os.fspath(path) if path else os.path.join(os.getcwd(), f"{getattr(model_or_document, 'name', 'model')}.onnx")
     if path and not getattr(model_or_document, "dirty", False) and os.path.isfile(home):
-        yield home, _default_output(home)
+        yield home, default_report_path(home)
         return
     # Unsaved changes are profiled as they are, from a temporary copy; the user's file is not touched.
     with tempfile.TemporaryDirectory(prefix="dld-profile-") as folder:
@@ -63,7 +62,7 @@ def model_path(model_or_document: Any) -> Iterator[tuple[str, str]]:
             # Document.save(path) is "save as": point the document back at its own file.
             with contextlib.suppress(AttributeError):
                 model_or_document.path = path
-        yield copy, _default_output(home)
+        yield copy, default_report_path(home)
 
 
 def profile(
@@ -81,8 +80,7 @@ def profile(
     device, output, seed, threads, gpu_metrics, lock_clocks, sampling_ms. Unknown ones raise SpecError naming
     the known ones. Raises UnavailableError for a missing backend/provider, ActivityFailed for a failed run.
     """
-    if backend not in BACKENDS:
-        raise UnavailableError(f"backend {backend!r} is not available; available: {list(BACKENDS)}")
+    backend_named(backend)  # UnavailableError naming the registered backends
     known = set(OrtProfileSpec.__dataclass_fields__) - {"model", "provider"}
     unknown = sorted(set(options) - known)
     if unknown:
@@ -98,8 +96,3 @@ def profile(
     if result.error_kind == UNAVAILABLE:
         raise UnavailableError(result.error or "unavailable")
     raise ActivityFailed(result)
-
-
-def _default_output(model: str) -> str:
-    path = Path(model)
-    return str(path.with_name(path.stem + REPORT_SUFFIX))

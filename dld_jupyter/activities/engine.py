@@ -19,7 +19,7 @@ from dld_jupyter.activities.cache import SettingsStore
 from dld_jupyter.activities.errors import FAILED, ActivityError
 from dld_jupyter.activities.protocol import decode
 from dld_jupyter.activities.result import ActivityResult, ActivityStatus, LogLine, Progress
-from dld_jupyter.activities.spec import OrtProfileSpec
+from dld_jupyter.activities.spec import ActivitySpec
 from dld_jupyter.activities.targets.base import Target, WorkerProcess
 from dld_jupyter.activities.targets.local import LocalTarget
 
@@ -43,7 +43,7 @@ class _Run:
 
     def __init__(
         self,
-        spec: OrtProfileSpec,
+        spec: ActivitySpec,
         on_progress: ProgressCallback | None,
         on_log: LogCallback | None,
         target: Target | None,
@@ -162,7 +162,7 @@ class _Run:
 
 
 def run_activity(
-    spec: OrtProfileSpec,
+    spec: ActivitySpec,
     on_progress: ProgressCallback | None = None,
     on_log: LogCallback | None = None,
     target: Target | None = None,
@@ -217,7 +217,7 @@ class ActivityHandle:
 
 
 def start_activity(
-    spec: OrtProfileSpec,
+    spec: ActivitySpec,
     on_progress: ProgressCallback | None = None,
     on_log: LogCallback | None = None,
     target: Target | None = None,

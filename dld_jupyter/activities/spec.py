@@ -1,90 +1,70 @@
-"""Activity specs: frozen, JSON-serializable descriptions of one run (seed 000 "Profiling with ONNX Runtime").
+"""Activity specs: frozen, JSON-serializable descriptions of one run, and the kind registry behind spec-from-JSON.
 
 A spec carries every setting of its activity and nothing else, so the same JSON runs locally, in the worker process
-and, later, on a remote target through `dld-prof`. Validation happens on construction: a spec that exists is valid.
+and, later, on a remote target through `dld-prof`. Each kind (`OrtProfileSpec` now, TensorRT build/profile next)
+subclasses `ActivitySpec` with its own `KIND`, which registers it; `spec_from_json` dispatches on the JSON's
+`"kind"` (none: an ONNX Runtime profile). `dld_jupyter.activities` imports every built-in kind, so they are known
+as soon as the package is.
+Validation happens on construction (`__post_init__` of each kind): a spec that exists is valid.
 """
 
 from __future__ import annotations
 
+import abc
 import dataclasses
 import json
-import os
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from dld_jupyter.activities.errors import SpecError
 
-PROVIDERS = {"cpu": "CPUExecutionProvider", "cuda": "CUDAExecutionProvider"}
 REPORT_SUFFIX = ".dld-report.json"
+# Specs written by hand before there were kinds have no "kind": they are ONNX Runtime profiles.
+DEFAULT_KIND = "onnxruntime-profile"
+
+S = TypeVar("S", bound="ActivitySpec")
+
+_KINDS: dict[str, type[ActivitySpec]] = {}
+
+
+def default_report_path(model: str) -> str:
+    """`<model stem>.dld-report.json` beside the model."""
+    path = Path(model)
+    return str(path.with_name(path.stem + REPORT_SUFFIX))
 
 
 @dataclass(frozen=True)
-class OrtProfileSpec:
-    """Profile an ONNX model with ONNX Runtime (every option of the seed's activity, plus a few of ours)."""
+class ActivitySpec(abc.ABC):
+    """Base of every activity spec: a model, a report path, JSON in and out. Subclasses set `KIND`."""
 
-    model: str  # path of the ONNX model
-    iterations: int = 100  # measured passes (warm-up excluded)
-    warmup: int = 10  # passes run before measuring, never reported
-    provider: str = "cpu"  # "cpu" | "cuda"
-    optimize: bool = True  # True: ORT_ENABLE_ALL; False: ORT_DISABLE_ALL
-    random_inputs: bool | None = None  # None: random unless input_folder is given
-    input_folder: str | None = None  # one TensorProto `<input name>.pb` per model input
-    batch_size: int | None = None  # inferred batch: fills a single leading free dimension (others become 1)
-    device: int = 0  # GPU index for the CUDA provider and NVML
-    output: str | None = None  # report path; None: `<model stem>.dld-report.json` next to the model
-    seed: int = 0  # random input data seed
-    threads: int = 0  # ORT intra-op threads; 0 lets ORT decide
-    gpu_metrics: bool = True  # sample NVML/GPM metrics during the passes when a GPU is used
-    lock_clocks: bool = False  # lock GPU clocks to base during the run (restored afterwards)
-    sampling_ms: float = 100.0  # GPM sampling interval (NVML needs >= 100 ms between GPM samples)
+    model: str  # path of the ONNX model the activity runs on
 
-    KIND: ClassVar[str] = "onnxruntime-profile"
+    KIND: ClassVar[str] = ""
 
-    def __post_init__(self) -> None:
-        _check_types(self)
-        if not self.model:
-            raise SpecError("model: a model path is required")
-        if self.iterations < 1:
-            raise SpecError(f"iterations: must be at least 1, got {self.iterations}")
-        if self.warmup < 0:
-            raise SpecError(f"warmup: must be 0 or more, got {self.warmup}")
-        if self.provider not in PROVIDERS:
-            raise SpecError(f"provider: {self.provider!r} is not one of {sorted(PROVIDERS)}")
-        if self.random_inputs is True and self.input_folder:
-            raise SpecError("input_folder: turn random_inputs off to use an input data folder")
-        if self.random_inputs is False and not self.input_folder:
-            raise SpecError("random_inputs is off: give input_folder (one <input name>.pb per model input)")
-        if self.batch_size is not None and self.batch_size < 1:
-            raise SpecError(f"batch_size: must be at least 1, got {self.batch_size}")
-        if self.device < 0:
-            raise SpecError(f"device: must be 0 or more, got {self.device}")
-        if self.threads < 0:
-            raise SpecError(f"threads: must be 0 or more, got {self.threads}")
-        if self.sampling_ms <= 0:
-            raise SpecError(f"sampling_ms: must be positive, got {self.sampling_ms}")
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        kind = cls.__dict__.get("KIND", "")
+        if kind:
+            if kind in _KINDS and _KINDS[kind].__qualname__ != cls.__qualname__:
+                raise TypeError(f"activity kind {kind!r} is already registered by {_KINDS[kind].__qualname__}")
+            _KINDS[kind] = cls
 
-    @property
-    def uses_random_inputs(self) -> bool:
-        return self.random_inputs if self.random_inputs is not None else not self.input_folder
-
-    @property
-    def ort_provider(self) -> str:
-        return PROVIDERS[self.provider]
-
+    @abc.abstractmethod
     def report_path(self) -> str:
-        """Where the report goes: `output`, or `<model stem>.dld-report.json` beside the model."""
-        if self.output:
-            return self.output
-        model = Path(self.model)
-        return str(model.with_name(model.stem + REPORT_SUFFIX))
+        """Where the report goes (the spec's output, or a default beside the model)."""
 
-    def resolved(self) -> OrtProfileSpec:
+    @abc.abstractmethod
+    def resolved(self: S) -> S:
         """Absolute paths and an explicit output path: what the engine hands to a target."""
-        folder = os.path.abspath(self.input_folder) if self.input_folder else None
-        return dataclasses.replace(
-            self, model=os.path.abspath(self.model), input_folder=folder, output=os.path.abspath(self.report_path())
-        )
+
+    @abc.abstractmethod
+    def with_output(self: S, output: str) -> S:
+        """The same spec writing its report to `output` (a target's staging path)."""
+
+    def input_folders(self) -> list[tuple[str, str]]:
+        """(option name, folder) of every input folder the activity reads besides the model (none by default)."""
+        return []
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.KIND, **dataclasses.asdict(self)}
@@ -93,14 +73,15 @@ class OrtProfileSpec:
         return json.dumps(self.to_dict(), indent=2, sort_keys=True)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> OrtProfileSpec:
+    def from_dict(cls: type[S], data: dict[str, Any]) -> S:
+        """The spec of `data` (its "kind", when given, must be this class's), naming any unknown option."""
         if not isinstance(data, dict):
             raise SpecError(f"spec: expected a JSON object, got {type(data).__name__}")
         body = dict(data)
         kind = body.pop("kind", cls.KIND)
         if kind != cls.KIND:
-            raise SpecError(f"kind: {kind!r} is not an ONNX Runtime profile spec ({cls.KIND!r})")
-        known = {f.name for f in fields(cls)}
+            raise SpecError(f"kind: {kind!r} is not a {cls.__name__} ({cls.KIND!r})")
+        known = {f.name for f in dataclasses.fields(cls)}
         unknown = sorted(set(body) - known)
         if unknown:
             raise SpecError(f"spec: unknown option(s) {unknown}; known options are {sorted(known)}")
@@ -109,41 +90,36 @@ class OrtProfileSpec:
         return cls(**body)
 
     @classmethod
-    def from_json(cls, text: str) -> OrtProfileSpec:
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise SpecError(f"spec: not valid JSON ({error})") from error
-        return cls.from_dict(data)
+    def from_json(cls: type[S], text: str) -> S:
+        return cls.from_dict(_decode(text))
 
 
-def _check_types(spec: OrtProfileSpec) -> None:
-    """Reject wrong JSON types early with the option's name (bool is not accepted where a number is expected)."""
-    expected: dict[str, tuple[type, ...]] = {
-        "model": (str,),
-        "iterations": (int,),
-        "warmup": (int,),
-        "provider": (str,),
-        "optimize": (bool,),
-        "random_inputs": (bool, type(None)),
-        "input_folder": (str, type(None)),
-        "batch_size": (int, type(None)),
-        "device": (int,),
-        "output": (str, type(None)),
-        "seed": (int,),
-        "threads": (int,),
-        "gpu_metrics": (bool,),
-        "lock_clocks": (bool,),
-        "sampling_ms": (int, float),
-    }
-    for name, types in expected.items():
-        value = getattr(spec, name)
-        wrong_bool = isinstance(value, bool) and bool not in types
-        if wrong_bool or not isinstance(value, types):
-            names = " or ".join("null" if t is type(None) else t.__name__ for t in types)
-            raise SpecError(f"{name}: expected {names}, got {value!r}")
+def _decode(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise SpecError(f"spec: not valid JSON ({error})") from error
 
 
-def spec_from_json(text: str) -> OrtProfileSpec:
-    """Any activity spec from JSON, dispatched on its `kind` (only ONNX Runtime profiling exists so far)."""
-    return OrtProfileSpec.from_json(text)
+def known_kinds() -> list[str]:
+    """The registered activity kinds, sorted."""
+    return sorted(_KINDS)
+
+
+def spec_from_dict(data: dict[str, Any]) -> ActivitySpec:
+    """Any activity spec from decoded JSON, dispatched on its `"kind"`."""
+    if not isinstance(data, dict):
+        raise SpecError(f"spec: expected a JSON object, got {type(data).__name__}")
+    kind = data.get("kind", DEFAULT_KIND)
+    cls = _KINDS.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise SpecError(
+            f"kind: {kind!r} is not a known activity kind; known kinds are {known_kinds()} "
+            "(is the dld_jupyter that reads this spec older than the one that wrote it?)"
+        )
+    return cls.from_dict(data)
+
+
+def spec_from_json(text: str) -> ActivitySpec:
+    """Any activity spec from JSON, dispatched on its `"kind"`."""
+    return spec_from_dict(_decode(text))

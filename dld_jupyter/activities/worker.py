@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import FrameType
 
-from dld_jupyter.activities.errors import BAD_INPUT, FAILED, UNAVAILABLE, ActivityError
+from dld_jupyter.activities.errors import BAD_INPUT, FAILED, UNAVAILABLE, ActivityError, UnavailableError
 from dld_jupyter.activities.protocol import Channel
 
 EXIT_CODES = {FAILED: 1, BAD_INPUT: 2, UNAVAILABLE: 3}
@@ -36,13 +36,17 @@ def _on_terminate(signum: int, frame: FrameType | None) -> None:
 
 
 def run(spec_text: str, channel: Channel) -> int:
-    from dld_jupyter.activities.backends import run_backend
+    from dld_jupyter.activities.backends import backend_for
     from dld_jupyter.activities.spec import spec_from_json
-    from dld_jupyter.reports.io import save_report
+    from dld_jupyter.report_format.io import save_report
 
     try:
         spec = spec_from_json(spec_text)
-        report = run_backend(spec, channel)
+        backend = backend_for(spec)
+        reason = backend.available()
+        if reason is not None:
+            raise UnavailableError(reason)
+        report = backend.run(spec, channel)
         channel.progress(1.0, "writing report")
         save_report(report, spec.report_path())
     except ActivityError as error:

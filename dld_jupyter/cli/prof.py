@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dld_jupyter.activities.errors import SpecError
 from dld_jupyter.cli.exit_codes import ExitCode
 from dld_jupyter.cli.profile import add_profile_options, exit_code, run_spec, spec_from_args
-from dld_jupyter.reports.model import Report
+from dld_jupyter.report_format.model import Report
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -90,7 +90,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not result.ok or not result.report_path:
             print(f"dld-prof: {result.status.value}: {result.error}", file=sys.stderr)
             return int(exit_code(result))
-        from dld_jupyter.reports.io import load_report
+        from dld_jupyter.report_format.io import load_report
 
         print(triage(load_report(result.report_path), args.top))
         if keep:

@@ -14,8 +14,8 @@ from typing import Any
 
 from dld_jupyter.activities.engine import run_activity
 from dld_jupyter.activities.errors import BAD_INPUT, UNAVAILABLE, SpecError
+from dld_jupyter.activities.ort_spec import OrtProfileSpec
 from dld_jupyter.activities.result import ActivityResult, LogLine, Progress
-from dld_jupyter.activities.spec import OrtProfileSpec
 from dld_jupyter.cli.exit_codes import ExitCode
 
 
@@ -143,7 +143,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.json:
         data = outcome(result)
         if result.ok and result.report_path:
-            from dld_jupyter.reports.io import load_report
+            from dld_jupyter.report_format.io import load_report
 
             summary = load_report(result.report_path).summary
             data["summary"] = {k: v for k, v in vars(summary).items() if k != "settings"}

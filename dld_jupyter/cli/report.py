@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from dld_jupyter.cli.exit_codes import ExitCode
+from dld_jupyter.report_format.io import ReportError, save_report
+from dld_jupyter.report_format.model import Report
 from dld_jupyter.reports.compare import Comparison, compare
 from dld_jupyter.reports.export import write_csv, write_html, write_trace
-from dld_jupyter.reports.io import ReportError, save_report
-from dld_jupyter.reports.model import Report
 from dld_jupyter.reports.open import open_report
 from dld_jupyter.reports.recommendations import recommend
 from dld_jupyter.reports.stats import NameFilter, layer_sum_ms, time_by_type, top_layers

@@ -1,6 +1,6 @@
-"""Profiling reports as data: the format (`model`, `io`, `validation`), importers (`trtexec`, `ort_trace`, `open`),
-and what the viewer and the CLI compute from a report (`stats`, `table`, `passes`, `compare`, `recommendations`,
-`export`). No Jupyter or plotting import anywhere here; docs/report-format.md describes the format and modules.
+"""What is computed from a report: importers (`trtexec`, `ort_trace`, `open`), and what the viewer and the CLI show
+(`stats`, `table`, `compare`, `recommendations`, `export`). No Jupyter or plotting import anywhere here.
 
-Nothing is imported eagerly: the profiler (activities) imports only `model` and `io`, and stays light.
+The report format itself (model, io, validation, the builder) is `dld_jupyter.report_format`, a layer below the
+activities that write reports; docs/report-format.md describes both.
 """

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from dld_jupyter.reports.model import Report
+from dld_jupyter.report_format.model import Report
 from dld_jupyter.reports.stats import layer_sum_ms, time_by_type
 
 # Okabe & Ito (2008), "Color Universal Design": distinguishable with protanopia, deuteranopia and tritanopia.

@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from dld_jupyter.report_format.io import atomic_write_text
+from dld_jupyter.report_format.model import Layer, Report
 from dld_jupyter.reports.html_report import to_html
-from dld_jupyter.reports.io import atomic_write_text
-from dld_jupyter.reports.model import Layer, Report
 from dld_jupyter.reports.table import columns, rows
 
 __all__ = ["to_csv", "to_html", "to_trace", "write_csv", "write_html", "write_trace"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from html import escape
 
-from dld_jupyter.reports.model import Report
+from dld_jupyter.report_format.model import Report
 from dld_jupyter.reports.recommendations import recommend
 from dld_jupyter.reports.stats import precision_by_type, time_by_type
 from dld_jupyter.reports.table import columns, rows

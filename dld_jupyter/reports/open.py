@@ -11,8 +11,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from dld_jupyter.reports.io import ReportError, load_report
-from dld_jupyter.reports.model import Report
+from dld_jupyter.report_format.io import ReportError, load_report
+from dld_jupyter.report_format.model import Report
 
 
 def detect(path: str | os.PathLike[str]) -> str:

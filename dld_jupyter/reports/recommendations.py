@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from dld_jupyter.reports.model import Report
+from dld_jupyter.report_format.model import Report
 from dld_jupyter.reports.stats import layer_sum_ms, time_by_type
 
 OVERHEAD_SHARE = 5.0  # % of layer time in reformats/copies/NoOps worth removing

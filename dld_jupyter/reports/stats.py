@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from dld_jupyter.reports.model import Layer, Report
+from dld_jupyter.report_format.model import Layer, Report
 
 
 def format_dims(dims: Sequence[Sequence[int | str]]) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from dld_jupyter.reports.model import Layer, Report
+from dld_jupyter.report_format.model import Layer, Report
 from dld_jupyter.reports.stats import format_dims, percentages
 
 BASE_COLUMNS = ("#", "Name", "Type", "Input Dimensions", "Output Dimensions")

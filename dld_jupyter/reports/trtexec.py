@@ -11,6 +11,7 @@ Inputs (only the profile is required):
 
 trtexec profiles carry one aggregate time per layer and no start times, so the timeline of "the median pass"
 is the layers' median times laid end to end on their stream (said so in summary.settings["timeline"]).
+The report is put together by `report_format.builder`, as every backend's and importer's is.
 """
 
 from __future__ import annotations
@@ -19,13 +20,12 @@ import json
 import os
 import re
 from collections.abc import Sequence
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from dld_jupyter.reports.io import ReportError
-from dld_jupyter.reports.model import Layer, Report, Summary, TimelineEvent
-from dld_jupyter.reports.passes import spread
+from dld_jupyter.report_format.builder import LayerRecord, LayerTimes, RunInfo, build_report, layer_pass_index
+from dld_jupyter.report_format.io import ReportError
+from dld_jupyter.report_format.model import Report, TimelineEvent
 from dld_jupyter.reports.trt_names import OnnxIndex, metadata_sources, parse_layer_name
 
 OVERHEAD_TYPES = frozenset({"Reformat", "NoOp", "Copy", "Identity"})  # Identity: TRT's copy/cast layer
@@ -141,7 +141,7 @@ def _load_index(model: Pathish) -> OnnxIndex:
     return OnnxIndex.from_model(proto)
 
 
-def _make_layer(index: int, record: dict[str, Any], info: dict[str, Any], onnx: OnnxIndex | None) -> Layer:
+def _make_layer(record: dict[str, Any], info: dict[str, Any], onnx: OnnxIndex | None) -> LayerRecord:
     name = str(record["name"])
     parsed = parse_layer_name(name)
     kind = str(info.get("LayerType", ""))
@@ -157,34 +157,28 @@ def _make_layer(index: int, record: dict[str, Any], info: dict[str, Any], onnx: 
         nodes = list(dict.fromkeys(parsed.sources + from_metadata))
     median = float(record.get("medianMs", record.get("averageMs", 0.0)))
     mean = float(record.get("averageMs", median))
-    return Layer(
-        index=index,
+    return LayerRecord(
         name=name,
         type=kind,
+        aggregate=LayerTimes(median_ms=median, mean_ms=mean, min_ms=median, max_ms=median),
         onnx_nodes=nodes,
         input_dims=_dims(inputs),
         output_dims=_dims(outputs),
         precision=precision,
-        provider="",
-        stream=0,
-        median_ms=median,
-        mean_ms=mean,
-        min_ms=median,
-        max_ms=median,
         overhead=parsed.overhead or kind in OVERHEAD_TYPES,
     )
 
 
-def _timeline(layers: list[Layer], h2d_ms: float, d2h_ms: float) -> list[TimelineEvent]:
+def _timeline(layers: list[LayerRecord], h2d_ms: float, d2h_ms: float) -> list[TimelineEvent]:
     events: list[TimelineEvent] = []
     ends: dict[int, float] = {}
     if h2d_ms > 0:
         events.append(TimelineEvent(-1, "H2D input copies", 0, 0.0, h2d_ms, True))
         ends[0] = h2d_ms
     for pos, layer in enumerate(layers):
-        start = ends.get(layer.stream, 0.0)
-        events.append(TimelineEvent(pos, layer.name, layer.stream, start, layer.median_ms, layer.overhead))
-        ends[layer.stream] = start + layer.median_ms
+        start, duration = ends.get(layer.stream, 0.0), layer.times(0).median_ms
+        events.append(TimelineEvent(pos, layer.name, layer.stream, start, duration, layer.overhead))
+        ends[layer.stream] = start + duration
     if d2h_ms > 0:
         end = max(ends.values(), default=0.0)
         events.append(TimelineEvent(-1, "D2H output copies", 0, end, d2h_ms, True))
@@ -211,13 +205,9 @@ def import_trtexec(
     passes = read_times(times) if times is not None else []
     meta = read_metadata(metadata)
     onnx = _load_index(model) if model is not None else None
-    built = [_make_layer(i, r, info.get(str(r["name"]), {}), onnx) for i, r in enumerate(records)]
-    layer_sum = sum(layer.median_ms for layer in built)
-    for layer in built:
-        layer.percent = 100.0 * layer.median_ms / layer_sum if layer_sum > 0 else 0.0
+    built = [_make_layer(r, info.get(str(r["name"]), {}), onnx) for r in records]
     passes_ms = [p["latencyMs"] for p in passes]
-    s = spread(passes_ms)
-    median_pass = passes[s.median_index] if passes else {}
+    median_pass = passes[layer_pass_index(passes_ms)] if passes else {}
     device_info = meta.get("device_information", {})
     device = str(device_info.get("Selected Device", "")) or "TensorRT device (not in the trtexec files)"
     build = meta.get("build_options", {})
@@ -241,24 +231,13 @@ def import_trtexec(
         settings["build_options"] = build
     if meta.get("inference_options"):
         settings["inference_options"] = meta["inference_options"]
-    summary = Summary(
+    run = RunInfo(
         model=Path(model).stem if model is not None else _stem(profile),
         model_path=str(model) if model is not None else "",
         backend="tensorrt",
         provider=device,
         device=device,
-        median_ms=s.median_ms if passes else layer_sum,
-        passes=len(passes_ms) or count,
-        warmup_passes=0,
-        min_ms=s.min_ms,
-        p90_ms=s.p90_ms,
-        max_ms=s.max_ms,
-        mean_ms=s.mean_ms,
-        stable=s.stable if passes else True,
-        stability_note=s.note if passes else "",
-        median_pass_index=s.median_index,
         optimization=str(build.get("builderOptimizationLevel", build.get("Optimization level", ""))),
-        created=datetime.now(timezone.utc).isoformat(timespec="seconds"),
         settings=settings,
     )
     used = {n for layer in built for n in layer.onnx_nodes}
@@ -266,11 +245,12 @@ def import_trtexec(
     system: dict[str, Any] = {"gpu": device} if device_info else {}
     if device_info:
         system["device_information"] = device_info
-    return Report(
-        summary=summary,
-        passes_ms=passes_ms,
-        layers=built,
+    return build_report(
+        run,
+        passes_ms,
+        built,
         timeline=_timeline(built, median_pass.get("h2dMs", 0.0), median_pass.get("d2hMs", 0.0)),
-        system=system,
+        pass_count=count,
         removed_nodes=removed,
+        system=system,
     )

@@ -23,8 +23,9 @@ import ipywidgets as w
 
 from dld_jupyter.activities.engine import ActivityHandle, start_activity
 from dld_jupyter.activities.errors import ActivityError
+from dld_jupyter.activities.ort_spec import PROVIDERS, OrtProfileSpec
 from dld_jupyter.activities.result import ActivityResult, LogLine, Progress
-from dld_jupyter.activities.spec import PROVIDERS, REPORT_SUFFIX, OrtProfileSpec
+from dld_jupyter.activities.spec import REPORT_SUFFIX
 
 SETTINGS = tuple(f.name for f in dataclasses.fields(OrtProfileSpec) if f.name != "model")
 LOG_LINES = 300  # the log box keeps the last lines; the full log stays in `.result.logs`

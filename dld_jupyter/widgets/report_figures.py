@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from dld_jupyter.report_format.model import Report
 from dld_jupyter.reports.compare import colours
-from dld_jupyter.reports.model import Report
 from dld_jupyter.reports.stats import precision_by_type, time_by_type
 
 

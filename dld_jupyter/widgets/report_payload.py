@@ -16,8 +16,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict
 from typing import Any
 
+from dld_jupyter.report_format.model import Report
 from dld_jupyter.reports.compare import Comparison, colours
-from dld_jupyter.reports.model import Report
 from dld_jupyter.reports.recommendations import recommend
 from dld_jupyter.reports.stats import format_dims
 

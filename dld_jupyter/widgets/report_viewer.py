@@ -22,8 +22,8 @@ import anywidget
 import ipywidgets
 import traitlets
 
+from dld_jupyter.report_format.model import Report
 from dld_jupyter.reports.compare import compare, default_labels
-from dld_jupyter.reports.model import Report
 from dld_jupyter.reports.stats import filter_by_name
 from dld_jupyter.widgets.report_links import DesignerLinks, LinkError, resolve_model
 from dld_jupyter.widgets.report_payload import build_payload
@@ -198,7 +198,7 @@ def _load(source: Report | str | os.PathLike[str]) -> tuple[Report, str | None]:
         return source, None
     if not isinstance(source, (str, os.PathLike)):
         raise TypeError(f"expected a Report or a path, got {type(source).__name__}")
-    from dld_jupyter.reports.io import report_from_data
+    from dld_jupyter.report_format.io import report_from_data
     from dld_jupyter.reports.open import open_report
 
     path = Path(source)

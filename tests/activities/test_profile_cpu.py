@@ -11,8 +11,8 @@ from onnx import numpy_helper
 
 from dld_jupyter.activities import OrtProfileSpec, run_activity
 from dld_jupyter.activities.backends.ort_inputs import model_inputs
-from dld_jupyter.reports.io import load_report
-from dld_jupyter.reports.model import Report
+from dld_jupyter.report_format.io import load_report
+from dld_jupyter.report_format.model import Report
 
 ITERATIONS = 12
 

@@ -8,7 +8,7 @@ import onnxruntime
 import pytest
 
 from dld_jupyter.activities import OrtProfileSpec, run_activity
-from dld_jupyter.reports.io import load_report
+from dld_jupyter.report_format.io import load_report
 
 pytestmark = [
     pytest.mark.gpu,

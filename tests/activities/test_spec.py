@@ -5,7 +5,8 @@ import json
 import pytest
 
 from dld_jupyter.activities.errors import SpecError
-from dld_jupyter.activities.spec import OrtProfileSpec, spec_from_json
+from dld_jupyter.activities.ort_spec import OrtProfileSpec
+from dld_jupyter.activities.spec import known_kinds, spec_from_dict, spec_from_json
 
 
 def test_defaults_and_report_path_next_to_model() -> None:
@@ -81,3 +82,15 @@ def test_resolved_makes_paths_absolute(tmp_path: object) -> None:
     resolved = OrtProfileSpec(model="m.onnx", input_folder="in").resolved()
     assert resolved.model.startswith("/") and resolved.input_folder and resolved.input_folder.startswith("/")
     assert resolved.output and resolved.output.endswith("m.dld-report.json")
+
+
+def test_kinds_are_registered_and_dispatched() -> None:
+    assert "onnxruntime-profile" in known_kinds()
+    spec = OrtProfileSpec(model="m.onnx", iterations=3)
+    assert spec_from_dict(spec.to_dict()) == spec
+    assert spec_from_dict({"model": "m.onnx"}) == OrtProfileSpec(model="m.onnx")  # no kind: ONNX Runtime, as before
+
+
+def test_unknown_kind_names_the_known_ones() -> None:
+    with pytest.raises(SpecError, match=r"'tensorrt-build' is not a known activity kind; known kinds are \["):
+        spec_from_json('{"kind": "tensorrt-build", "model": "m.onnx"}')

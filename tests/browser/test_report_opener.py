@@ -6,7 +6,7 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
-from dld_jupyter.reports.io import save_report
+from dld_jupyter.report_format.io import save_report
 from dld_jupyter.reports.open import open_report
 from tests.browser.jupyter_server import JupyterServer
 from tests.browser.notebook_driver import open_from_file_browser, open_notebook, screenshot, write_notebook

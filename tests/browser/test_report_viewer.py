@@ -12,10 +12,10 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from dld_jupyter.activities.api import profile
+from dld_jupyter.report_format.io import load_report
+from dld_jupyter.report_format.model import Report
 from dld_jupyter.reports.compare import compare
 from dld_jupyter.reports.export import to_csv
-from dld_jupyter.reports.io import load_report
-from dld_jupyter.reports.model import Report
 from dld_jupyter.reports.stats import summarize
 from dld_jupyter.reports.trtexec import import_trtexec
 from tests.browser.jupyter_server import JupyterServer
@@ -41,7 +41,7 @@ def ort_reports(jupyter: JupyterServer) -> dict[str, Path]:
 @pytest.fixture(scope="module")
 def trt_report(jupyter: JupyterServer) -> Path:
     path = jupyter.root_dir / "trt.dld-report.json"
-    from dld_jupyter.reports.io import save_report
+    from dld_jupyter.report_format.io import save_report
 
     save_report(import_trtexec(f"{TRT}.profile.json", layers=f"{TRT}.graph.json", times=f"{TRT}.timing.json"), path)
     return path

@@ -12,7 +12,7 @@ import pytest
 
 from dld_jupyter.cli.exit_codes import ExitCode
 from dld_jupyter.cli.main import main
-from dld_jupyter.reports.io import load_report, save_report
+from dld_jupyter.report_format.io import load_report, save_report
 from tests.reports._factory import make_report
 
 SAMPLES = Path(__file__).resolve().parents[1] / "data" / "trt"

@@ -43,7 +43,7 @@ def imported_modules(path: Path) -> set[str]:
 # The report format (data shape, its file I/O and pass statistics) is the contract activities write;
 # the rest of reports/ (statistics, comparison, exports) sits above activities and reads it.
 # passes.py defines what "stable" means in a summary, so it belongs to the format too.
-FORMAT_MODULES = {"dld_jupyter.reports.model", "dld_jupyter.reports.io", "dld_jupyter.reports.passes"}
+FORMAT_MODULES = {"dld_jupyter.report_format.model", "dld_jupyter.report_format.io", "dld_jupyter.report_format.passes"}
 
 
 def forbidden_for(layer: str) -> set[str]:

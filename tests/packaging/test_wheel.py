@@ -26,7 +26,7 @@ EXPECTED = [
     "dld_jupyter/static/canvas.css",
     "dld_jupyter/static/report.js",
     "dld_jupyter/models/resnet8_cifar.onnx",
-    "dld_jupyter/reports/schema/dld-report.schema.json",
+    "dld_jupyter/report_format/schema/dld-report.schema.json",
 ]
 
 

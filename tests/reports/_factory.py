@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from dld_jupyter.reports.model import Layer, MetricSeries, Report, Summary, TimelineEvent
+from dld_jupyter.report_format.model import Layer, MetricSeries, Report, Summary, TimelineEvent
 
 TYPES = ("Conv", "Relu", "MatMul", "Add", "Reformat")
 PRECISIONS = ("FP16", "FP16", "FP32", "INT8")

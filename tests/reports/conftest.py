@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from dld_jupyter.reports.model import Report
+from dld_jupyter.report_format.model import Report
 from tests.reports._factory import make_report
 
 REPO = Path(__file__).resolve().parents[2]

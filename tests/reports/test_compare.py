@@ -6,8 +6,8 @@ import copy
 
 import pytest
 
+from dld_jupyter.report_format.model import Layer
 from dld_jupyter.reports.compare import OKABE_ITO, colours, compare, default_labels
-from dld_jupyter.reports.model import Layer
 from tests.reports._factory import make_report
 
 

@@ -11,7 +11,7 @@ import onnxruntime as ort
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
-from dld_jupyter.reports.io import ReportError, load_report, save_report
+from dld_jupyter.report_format.io import ReportError, load_report, save_report
 from dld_jupyter.reports.open import detect, open_report
 from dld_jupyter.reports.ort_trace import import_ort_trace
 from tests.models import resnet_like

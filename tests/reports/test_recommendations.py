@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dld_jupyter.reports.model import Layer, Report, Summary
+from dld_jupyter.report_format.model import Layer, Report, Summary
 from dld_jupyter.reports.open import open_report
 from dld_jupyter.reports.recommendations import recommend
 

@@ -1,13 +1,11 @@
-"""Statistics over selections, per-type aggregates, name filter, top layers, pass spread."""
+"""Statistics over selections, per-type aggregates, name filter, top layers."""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
+from dld_jupyter.report_format.model import Layer, Report, Summary
 from dld_jupyter.reports import stats
-from dld_jupyter.reports.model import Layer, Report, Summary
-from dld_jupyter.reports.passes import median_index, percentile, spread
 from tests.reports._factory import make_report
 
 
@@ -113,23 +111,3 @@ def test_large_report_stats_are_consistent() -> None:
     result = stats.summarize(report)
     assert result.times["median_ms"].total == pytest.approx(stats.layer_sum_ms(report))
     assert sum(n for _, n in result.discrete["type"].counts) == 500
-
-
-def test_spread_matches_numpy() -> None:
-    rng = np.random.default_rng(5)
-    passes = [float(v) for v in rng.uniform(1, 2, 101)]
-    s = spread(passes)
-    assert s.median_ms == pytest.approx(float(np.median(passes)))
-    assert s.p90_ms == pytest.approx(float(np.percentile(passes, 90)))
-    assert s.mean_ms == pytest.approx(float(np.mean(passes))) and passes[s.median_index] == s.median_ms
-    assert percentile([], 50) == 0.0 and median_index([]) == 0
-    assert median_index([3.0, 1.0, 2.0, 4.0]) == 2  # the lower median is a real pass
-
-
-def test_stability() -> None:
-    assert spread([1.0] * 20).stable
-    few = spread([1.0, 1.0])
-    assert not few.stable and "too few" in few.note
-    noisy = spread([1.0] * 8 + [2.0, 2.0])
-    assert not noisy.stable and "above the median" in noisy.note
-    assert spread([]).stable

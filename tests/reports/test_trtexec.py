@@ -11,7 +11,7 @@ import onnx
 import pytest
 from onnx import TensorProto, helper
 
-from dld_jupyter.reports.io import ReportError, load_report, save_report
+from dld_jupyter.report_format.io import ReportError, load_report, save_report
 from dld_jupyter.reports.open import detect, open_report, trtexec_siblings
 from dld_jupyter.reports.trt_names import parse_layer_name
 from dld_jupyter.reports.trtexec import import_trtexec, parse_precision

@@ -18,9 +18,9 @@ from typing import Any, ClassVar
 
 import pytest
 
+from dld_jupyter.report_format.io import save_report
+from dld_jupyter.report_format.model import Report
 from dld_jupyter.reports.export import to_csv
-from dld_jupyter.reports.io import save_report
-from dld_jupyter.reports.model import Report
 from dld_jupyter.reports.stats import format_dims, summarize_selection
 from dld_jupyter.reports.trtexec import import_trtexec
 from dld_jupyter.widgets import report_links

@@ -1,26 +1,50 @@
-"""Backends run one activity spec inside the worker process and return a Report.
+"""The registry of backends: `register_backend`, `backend_for(spec)`, `backend_named(name)`.
 
-`onnxruntime` is the embedded default; `tensorrt` arrives with a later issue. Heavy runtimes are imported lazily
-so a missing one makes only its backend "unavailable: <reason>".
+The built-in backends are registered here (ONNX Runtime now; TensorRT with a later issue). Backend modules import
+only `activities.backend` (the protocol) and `activities.reporter`, never this package, so there is no import circle;
+their heavy runtimes are imported lazily, so registering them costs no onnxruntime/tensorrt import.
 """
 
 from __future__ import annotations
 
-from typing import Protocol
+from dld_jupyter.activities.backend import Backend
+from dld_jupyter.activities.backends.onnxruntime import OnnxRuntimeBackend
+from dld_jupyter.activities.errors import UnavailableError
+from dld_jupyter.activities.spec import ActivitySpec
 
-from dld_jupyter.activities.spec import OrtProfileSpec
-from dld_jupyter.reports.model import Report
-
-
-class Reporter(Protocol):
-    """Progress and log sink of a running backend (the worker's protocol channel, or a test double)."""
-
-    def progress(self, fraction: float, phase: str) -> None: ...
-
-    def log(self, message: str, level: str = "info") -> None: ...
+_BACKENDS: dict[str, Backend] = {}
 
 
-def run_backend(spec: OrtProfileSpec, reporter: Reporter) -> Report:
-    from dld_jupyter.activities.backends.onnxruntime import profile_onnxruntime
+def register_backend(backend: Backend) -> None:
+    """Add `backend`; a second backend for the same spec kind or name is a programming error."""
+    for other in _BACKENDS.values():
+        if other.name == backend.name or other.spec_kind == backend.spec_kind:
+            raise ValueError(
+                f"backend {backend.name!r} ({backend.spec_kind}) clashes with the registered backend "
+                f"{other.name!r} ({other.spec_kind}): one backend per name and per spec kind"
+            )
+    _BACKENDS[backend.name] = backend
 
-    return profile_onnxruntime(spec, reporter)
+
+def backend_names() -> list[str]:
+    """Names of the registered backends, in registration order."""
+    return list(_BACKENDS)
+
+
+def backend_named(name: str) -> Backend:
+    """The backend called `name`; UnavailableError naming the registered ones otherwise."""
+    if name not in _BACKENDS:
+        raise UnavailableError(f"backend {name!r} is not available; available: {backend_names()}")
+    return _BACKENDS[name]
+
+
+def backend_for(spec: ActivitySpec) -> Backend:
+    """The backend that runs specs of `spec`'s kind; UnavailableError naming the known kinds otherwise."""
+    for backend in _BACKENDS.values():
+        if backend.spec_kind == spec.KIND:
+            return backend
+    kinds = sorted(backend.spec_kind for backend in _BACKENDS.values())
+    raise UnavailableError(f"no backend runs {spec.KIND!r} activities here; backends exist for {kinds}")
+
+
+register_backend(OnnxRuntimeBackend())

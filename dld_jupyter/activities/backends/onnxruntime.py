@@ -10,7 +10,7 @@ With optimization on, the optimized model ORT writes maps fused nodes back to th
 
 from __future__ import annotations
 
-import datetime
+import importlib.util
 import tempfile
 import time
 from collections.abc import Callable
@@ -21,19 +21,39 @@ from typing import Any
 
 import onnx
 
-from dld_jupyter.activities.backends import Reporter
 from dld_jupyter.activities.backends.ort_inputs import Feeds, folder_feeds, random_feeds
 from dld_jupyter.activities.backends.ort_nodes import map_nodes
-from dld_jupyter.activities.backends.ort_report import build_layers
+from dld_jupyter.activities.backends.ort_report import ort_layers
 from dld_jupyter.activities.backends.ort_trace import parse_profile
 from dld_jupyter.activities.errors import RunFailed, SpecError, UnavailableError
 from dld_jupyter.activities.gpu.clocks import locked_clocks
 from dld_jupyter.activities.gpu.nvml import MetricsSampler, device_info
 from dld_jupyter.activities.optional import import_optional
-from dld_jupyter.activities.spec import OrtProfileSpec
+from dld_jupyter.activities.ort_spec import OrtProfileSpec
+from dld_jupyter.activities.reporter import Reporter
+from dld_jupyter.activities.spec import ActivitySpec
 from dld_jupyter.activities.system import cpu_model, system_info
-from dld_jupyter.reports.model import MetricSeries, Report, Summary
-from dld_jupyter.reports.passes import spread
+from dld_jupyter.report_format.builder import RunInfo, build_report, layer_pass_index
+from dld_jupyter.report_format.model import MetricSeries, Report
+
+INSTALL_HINT = "pip install onnxruntime (or onnxruntime-gpu for the CUDA provider)"
+
+
+class OnnxRuntimeBackend:
+    """The embedded default backend: runs `OrtProfileSpec`s; onnxruntime is imported only when it runs."""
+
+    name = "onnxruntime"
+    spec_kind = OrtProfileSpec.KIND
+
+    def available(self) -> str | None:
+        if importlib.util.find_spec("onnxruntime") is None:
+            return f"onnxruntime is not installed: {INSTALL_HINT}"
+        return None
+
+    def run(self, spec: ActivitySpec, reporter: Reporter) -> Report:
+        if not isinstance(spec, OrtProfileSpec):
+            raise SpecError(f"kind: the onnxruntime backend runs {self.spec_kind!r} specs, not {spec.KIND!r}")
+        return profile_onnxruntime(spec, reporter)
 
 
 def load_ort() -> ModuleType:
@@ -187,51 +207,40 @@ def profile_onnxruntime(spec: OrtProfileSpec, reporter: Reporter) -> Report:
         optimized = onnx.load(str(optimized_path), load_external_data=False) if optimized_path.exists() else None
         if spec.optimize and optimized is None:
             reporter.log("the optimized model was not written: fused layers are not mapped to ONNX nodes", "warning")
-        plain_spread, prof_spread = spread(passes), spread(prof_passes)
+        median = layer_pass_index(passes, prof_passes)
         executed = [node.name for run in runs for node in run.nodes]
         node_map = map_nodes(model.graph, optimized.graph if optimized else None, executed)
-        layers, timeline = build_layers(runs, prof_spread.median_index, node_map)
+        layers, timeline = ort_layers(runs, median, lambda name: node_map.sources.get(name, []))
         metrics: list[MetricSeries] = []
         if sampler is not None:
-            origin_us = anchor[0] + (prof_starts[prof_spread.median_index] - anchor[1]) * 1e6
+            origin_us = anchor[0] + (prof_starts[median] - anchor[1]) * 1e6
             metrics = sampler.series(origin_us)
             for note in sampler.notes:
                 reporter.log(note, "warning")
     system = {**system_info(), "providers": list(ort.get_available_providers())}
     if gpu:
         system.update(device_info(spec.device))
-    settings = {k: v for k, v in spec.to_dict().items() if k != "output"}
-    summary = Summary(
+    run_info = RunInfo(
         model=Path(spec.model).stem,
         model_path=spec.model,
         backend="onnxruntime",
         provider=spec.ort_provider,
         device=str(system.get("gpu", "GPU")) if gpu else f"CPU: {cpu_model()}",
-        median_ms=plain_spread.median_ms,
-        passes=len(passes),
-        warmup_passes=spec.warmup,
-        min_ms=plain_spread.min_ms,
-        p90_ms=plain_spread.p90_ms,
-        max_ms=plain_spread.max_ms,
-        mean_ms=plain_spread.mean_ms,
-        stable=plain_spread.stable,
-        stability_note=plain_spread.note,
-        median_pass_index=plain_spread.median_index,
         optimization="all" if spec.optimize else "disabled",
-        profiling_overhead_ms=prof_spread.median_ms - plain_spread.median_ms,
-        profiled_median_ms=prof_spread.median_ms,
-        created=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        settings=settings,
+        settings={k: v for k, v in spec.to_dict().items() if k != "output"},
     )
     reporter.progress(0.98, "building report")
-    return Report(
-        summary=summary,
-        passes_ms=passes,
-        layers=layers,
+    return build_report(
+        run_info,
+        passes,
+        layers,
         timeline=timeline,
-        gpu_metrics=metrics,
-        system=system,
+        median_layer_pass=median,
+        profiled_passes_ms=prof_passes,
+        warmup_passes=spec.warmup,
         removed_nodes=node_map.removed,
+        system=system,
+        gpu_metrics=metrics,
     )
 
 

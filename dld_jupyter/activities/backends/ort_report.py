@@ -1,61 +1,67 @@
-"""Turn parsed ORT profiler runs into the report's layers and the median pass timeline."""
+"""Turn parsed ORT trace runs into the builder's layer records and the median run's timeline.
+
+Shared by the profiler and the trace import, so the same trace gives the same layers. A layer is one executed node
+name: a node that runs several times in a pass (inside a Loop body) adds up to one layer time per pass, and a pass
+it did not run in counts 0 ms; every execution of the median run is its own timeline event.
+Layers come in inference order of the median run; nodes that only ran in other runs come last.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from dld_jupyter.activities.backends.ort_nodes import NodeMap
 from dld_jupyter.activities.backends.ort_trace import NodeEvent, RunTrace
-from dld_jupyter.reports.model import Layer, TimelineEvent
+from dld_jupyter.report_format.builder import LayerRecord
+from dld_jupyter.report_format.model import TimelineEvent
 
 # Copies between devices and layout reorders are framework overhead, drawn apart on the timeline (seed 000).
 OVERHEAD_TYPES = {"MemcpyToHost", "MemcpyFromHost", "ReorderInput", "ReorderOutput"}
+
+SourcesOf = Callable[[str], list[str]]  # executed node name → the ONNX nodes it comes from
 
 
 @dataclass
 class _Acc:
     first: NodeEvent
-    per_run_ms: list[float] = field(default_factory=list)
+    per_run_ms: list[float | None] = field(default_factory=list)
 
 
-def _per_run_times(runs: list[RunTrace]) -> dict[str, _Acc]:
+def _per_run_times(runs: list[RunTrace], order: list[NodeEvent]) -> dict[str, _Acc]:
     acc: dict[str, _Acc] = {}
+    for node in order:
+        acc.setdefault(node.name, _Acc(node, [0.0] * len(runs)))
     for index, run in enumerate(runs):
         for node in run.nodes:
-            entry = acc.setdefault(node.name, _Acc(node, [0.0] * len(runs)))
-            entry.per_run_ms[index] += node.dur_us / 1000.0  # a node may run more than once per pass
+            times = acc[node.name].per_run_ms
+            times[index] = (times[index] or 0.0) + node.dur_us / 1000.0
     return acc
 
 
-def build_layers(runs: list[RunTrace], median: int, node_map: NodeMap) -> tuple[list[Layer], list[TimelineEvent]]:
-    """Layers in inference order of the median run (nodes that only ran in other runs come last)."""
-    acc = _per_run_times(runs)
-    seen = list(dict.fromkeys(node.name for node in runs[median].nodes))
-    order = seen + [name for name in acc if name not in seen]
-    total = sum(acc[name].per_run_ms[median] for name in order) or 1.0
-    layers: list[Layer] = []
+def ort_layers(
+    runs: list[RunTrace], median: int, sources_of: SourcesOf
+) -> tuple[list[LayerRecord], list[TimelineEvent]]:
+    """Layer records (per-run times) and the timeline of run `median`, its node start times relative to the run."""
+    first_seen = runs[median].nodes + [node for index, run in enumerate(runs) if index != median for node in run.nodes]
+    acc = _per_run_times(runs, first_seen)
+    streams: dict[int, int] = {}
+    records: list[LayerRecord] = []
     index_of: dict[str, int] = {}
-    for index, name in enumerate(order):
-        entry = acc[name]
-        times = entry.per_run_ms
-        index_of[name] = index
-        layers.append(
-            Layer(
-                index=index,
+    for name, entry in acc.items():
+        node = entry.first
+        index_of[name] = len(records)
+        records.append(
+            LayerRecord(
                 name=name,
-                type=entry.first.op_type,
-                onnx_nodes=list(node_map.sources.get(name, [])),
-                input_dims=entry.first.input_dims,
-                output_dims=entry.first.output_dims,
-                precision=entry.first.precision,
-                provider=entry.first.provider,
-                stream=0,
-                median_ms=times[median],
-                mean_ms=sum(times) / len(times),
-                min_ms=min(times),
-                max_ms=max(times),
-                percent=100.0 * times[median] / total,
-                overhead=entry.first.op_type in OVERHEAD_TYPES,
+                type=node.op_type or "Unknown",
+                times_ms=entry.per_run_ms,
+                onnx_nodes=list(sources_of(name)),
+                input_dims=node.input_dims,
+                output_dims=node.output_dims,
+                precision=node.precision,
+                provider=node.provider,
+                stream=streams.setdefault(node.thread, len(streams)),
+                overhead=node.op_type in OVERHEAD_TYPES,
             )
         )
     run = runs[median]
@@ -63,11 +69,11 @@ def build_layers(runs: list[RunTrace], median: int, node_map: NodeMap) -> tuple[
         TimelineEvent(
             layer=index_of[node.name],
             name=node.name,
-            stream=0,
+            stream=records[index_of[node.name]].stream,
             start_ms=(node.start_us - run.start_us) / 1000.0,
             duration_ms=node.dur_us / 1000.0,
             overhead=node.op_type in OVERHEAD_TYPES,
         )
         for node in run.nodes
     ]
-    return layers, timeline
+    return records, timeline

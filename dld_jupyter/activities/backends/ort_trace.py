@@ -1,11 +1,14 @@
 """Parse ONNX Runtime's own profiler output (chrome-trace JSON from `SessionOptions.enable_profiling`).
 
-ORT profiles every run of the session, so node events are split per run by the "model_run" session events.
-Only "Node" events named `<node>_kernel_time` are layer executions; fence events are ORT bookkeeping.
+The one parser of ORT traces: the profiler (`onnxruntime` backend) and the trace import (`reports.ort_trace`) both
+read runs and node events through it. ORT profiles every run of the session, so node events are split per run by
+the "model_run" session events; a trace without them is one run. Only "Node" events named `<node>_kernel_time` are
+layer executions; fence events and GPU kernel events carry no node time of their own.
 """
 
 from __future__ import annotations
 
+import bisect
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,6 +48,7 @@ class NodeEvent:
     input_dims: list[list[int | str]] = field(default_factory=list)
     output_dims: list[list[int | str]] = field(default_factory=list)
     precision: str = "N/A"  # of the first input tensor
+    thread: int = 0  # the trace's tid: threads of the parallel executor become timeline streams
 
 
 @dataclass
@@ -65,42 +69,59 @@ def _shapes(entries: Any) -> tuple[list[list[int | str]], str]:
     return dims, PRECISIONS.get(first_type, first_type.upper() or "N/A")
 
 
-def node_event(event: dict[str, Any]) -> NodeEvent:
-    args = event.get("args", {})
+def node_event(event: dict[str, Any]) -> NodeEvent | None:
+    """The node execution of a trace event, or None for any other event."""
+    name = str(event.get("name", ""))
+    if event.get("cat") != "Node" or not name.endswith(KERNEL_SUFFIX):
+        return None
+    args = event.get("args") if isinstance(event.get("args"), dict) else {}
+    assert isinstance(args, dict)
     inputs, precision = _shapes(args.get("input_type_shape"))
     outputs, _ = _shapes(args.get("output_type_shape"))
     return NodeEvent(
-        name=str(event["name"])[: -len(KERNEL_SUFFIX)],
+        name=name.removesuffix(KERNEL_SUFFIX),
         op_type=str(args.get("op_name", "")),
         provider=str(args.get("provider", "")),
-        start_us=float(event["ts"]),
+        start_us=float(event.get("ts", 0)),
         dur_us=float(event.get("dur", 0)),
         input_dims=inputs,
         output_dims=outputs,
         precision=precision,
+        thread=int(event.get("tid", 0)),
     )
 
 
 def parse_events(events: list[dict[str, Any]]) -> list[RunTrace]:
-    """Runs in order, each with the kernel events that fall inside it."""
+    """Runs in order, each with the node events inside it; runs without nodes are left out."""
     runs = sorted(
-        (RunTrace(float(e["ts"]), float(e.get("dur", 0))) for e in events if e.get("name") == "model_run"),
+        (
+            RunTrace(float(e.get("ts", 0)), float(e.get("dur", 0)))
+            for e in events
+            if e.get("cat") == "Session" and e.get("name") == "model_run"
+        ),
         key=lambda run: run.start_us,
     )
-    kernels = sorted(
-        (node_event(e) for e in events if e.get("cat") == "Node" and str(e.get("name", "")).endswith(KERNEL_SUFFIX)),
-        key=lambda node: node.start_us,
-    )
-    index = 0
-    for node in kernels:
-        while index < len(runs) and node.start_us > runs[index].start_us + runs[index].dur_us:
-            index += 1
-        if index < len(runs) and node.start_us >= runs[index].start_us:
-            runs[index].nodes.append(node)
-    return runs
+    nodes = sorted((n for n in map(node_event, events) if n is not None), key=lambda node: node.start_us)
+    if not runs:  # a trace without run markers: all nodes form one pass
+        start = nodes[0].start_us if nodes else 0.0
+        end = max((n.start_us + n.dur_us for n in nodes), default=0.0)
+        return [RunTrace(start, end - start, nodes)]
+    starts = [run.start_us for run in runs]
+    for node in nodes:  # bisect: a long profile has thousands of runs times thousands of nodes
+        pos = bisect.bisect_right(starts, node.start_us) - 1
+        if pos >= 0 and node.start_us <= runs[pos].start_us + runs[pos].dur_us:
+            runs[pos].nodes.append(node)
+    return [run for run in runs if run.nodes]
+
+
+def trace_events(data: object) -> list[dict[str, Any]] | None:
+    """The event list of decoded trace JSON (a list, or an object with "traceEvents"); None for anything else."""
+    events = data.get("traceEvents") if isinstance(data, dict) else data
+    if not isinstance(events, list) or not all(isinstance(e, dict) for e in events):
+        return None
+    return events
 
 
 def parse_profile(path: str | Path) -> list[RunTrace]:
-    data = json.loads(Path(path).read_text(encoding="utf-8"))
-    events = data.get("traceEvents", []) if isinstance(data, dict) else data
-    return parse_events([e for e in events if isinstance(e, dict)])
+    """Runs of the trace file ORT's `end_profiling()` wrote (the profiler's own file: no error explaining here)."""
+    return parse_events(trace_events(json.loads(Path(path).read_text(encoding="utf-8"))) or [])

@@ -20,7 +20,7 @@ from typing import Any
 
 from dld_jupyter.activities.errors import UnavailableError
 from dld_jupyter.activities.optional import import_optional
-from dld_jupyter.reports.model import MetricSeries
+from dld_jupyter.report_format.model import MetricSeries
 
 GPM_MIN_INTERVAL_MS = 100.0
 

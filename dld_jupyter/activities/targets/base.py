@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import IO, Protocol
 
-from dld_jupyter.activities.spec import OrtProfileSpec
+from dld_jupyter.activities.spec import ActivitySpec
 
 
 class WorkerProcess(Protocol):
@@ -40,22 +40,22 @@ class WorkerProcess(Protocol):
 class Target(Protocol):
     name: str  # "localhost", "user@host:22"
 
-    def prepare(self, spec: OrtProfileSpec) -> None:
+    def prepare(self, spec: ActivitySpec) -> None:
         """Check that the activity can run there (files exist, runtime deployed); raise SpecError/UnavailableError."""
         ...
 
-    def stage(self, spec: OrtProfileSpec) -> OrtProfileSpec:
+    def stage(self, spec: ActivitySpec) -> ActivitySpec:
         """Copy the model and inputs if needed; return the spec with target-side paths and a staging output path."""
         ...
 
-    def launch(self, staged: OrtProfileSpec) -> WorkerProcess:
+    def launch(self, staged: ActivitySpec) -> WorkerProcess:
         """Start the worker on the staged spec; its stdout carries `protocol` messages, its stderr free text."""
         ...
 
-    def fetch_report(self, staged: OrtProfileSpec, destination: str) -> None:
+    def fetch_report(self, staged: ActivitySpec, destination: str) -> None:
         """Place the finished report at `destination` atomically (rename locally, copy-then-rename remotely)."""
         ...
 
-    def cleanup(self, staged: OrtProfileSpec) -> None:
+    def cleanup(self, staged: ActivitySpec) -> None:
         """Remove staged leftovers (partial report, copied inputs); called whatever the outcome."""
         ...

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import subprocess
 import sys
@@ -10,7 +9,7 @@ import uuid
 from pathlib import Path
 
 from dld_jupyter.activities.errors import SpecError
-from dld_jupyter.activities.spec import OrtProfileSpec
+from dld_jupyter.activities.spec import ActivitySpec
 
 WORKER_MODULE = "dld_jupyter.activities.worker"
 
@@ -18,22 +17,23 @@ WORKER_MODULE = "dld_jupyter.activities.worker"
 class LocalTarget:
     name = "localhost"
 
-    def prepare(self, spec: OrtProfileSpec) -> None:
+    def prepare(self, spec: ActivitySpec) -> None:
         if not os.path.isfile(spec.model):
             raise SpecError(f"model: {spec.model} does not exist or is not a file")
-        if spec.input_folder and not os.path.isdir(spec.input_folder):
-            raise SpecError(f"input_folder: {spec.input_folder} is not a directory")
+        for option, folder in spec.input_folders():
+            if not os.path.isdir(folder):
+                raise SpecError(f"{option}: {folder} is not a directory")
         out_dir = Path(spec.report_path()).parent
         if not out_dir.is_dir():
             raise SpecError(f"output: the folder {out_dir} does not exist")
 
-    def stage(self, spec: OrtProfileSpec) -> OrtProfileSpec:
+    def stage(self, spec: ActivitySpec) -> ActivitySpec:
         # Files are already here; only the report goes to a private partial file that fetch_report renames.
         final = Path(spec.report_path())
         partial = final.with_name(f".{final.name}.{uuid.uuid4().hex[:8]}.partial")
-        return dataclasses.replace(spec, output=str(partial))
+        return spec.with_output(str(partial))
 
-    def launch(self, staged: OrtProfileSpec) -> subprocess.Popen[str]:
+    def launch(self, staged: ActivitySpec) -> subprocess.Popen[str]:
         env = dict(os.environ)
         # The worker must import this very package, installed or not (running from a checkout).
         root = str(Path(__file__).resolve().parents[3])
@@ -53,8 +53,8 @@ class LocalTarget:
         process.stdin.close()
         return process
 
-    def fetch_report(self, staged: OrtProfileSpec, destination: str) -> None:
+    def fetch_report(self, staged: ActivitySpec, destination: str) -> None:
         os.replace(staged.report_path(), destination)
 
-    def cleanup(self, staged: OrtProfileSpec) -> None:
+    def cleanup(self, staged: ActivitySpec) -> None:
         Path(staged.report_path()).unlink(missing_ok=True)

@@ -62,7 +62,7 @@ class Problem:
 @cache
 def load_schema() -> dict[str, Any]:
     """The JSON Schema shipped as package data."""
-    text = resources.files("dld_jupyter.reports").joinpath("schema").joinpath(SCHEMA_FILE).read_text("utf-8")
+    text = resources.files("dld_jupyter.report_format").joinpath("schema").joinpath(SCHEMA_FILE).read_text("utf-8")
     schema: dict[str, Any] = json.loads(text)
     return schema
 

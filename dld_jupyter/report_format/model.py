@@ -103,7 +103,7 @@ class Report:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Report:
-        """Build from already-validated JSON data (see reports.io for validation with clear errors)."""
+        """Build from already-validated JSON data (see report_format.io for validation with clear errors)."""
         return cls(
             summary=Summary(**data["summary"]),
             passes_ms=list(data.get("passes_ms", [])),

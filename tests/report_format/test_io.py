@@ -12,9 +12,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dld_jupyter.reports.io import ReportError, load_report, report_from_data, report_to_json, save_report
-from dld_jupyter.reports.model import Layer, MetricSeries, Report, Summary, TimelineEvent
-from dld_jupyter.reports.validation import KEYWORDS, load_schema, validate
+from dld_jupyter.report_format.io import ReportError, load_report, report_from_data, report_to_json, save_report
+from dld_jupyter.report_format.model import Layer, MetricSeries, Report, Summary, TimelineEvent
+from dld_jupyter.report_format.validation import KEYWORDS, load_schema, validate
 from tests.reports._factory import make_report
 
 
@@ -36,7 +36,8 @@ def test_round_trip(tmp_path: Path) -> None:
 
 
 def test_schema_is_package_data() -> None:
-    text = resources.files("dld_jupyter.reports").joinpath("schema").joinpath("dld-report.schema.json").read_text()
+    schema = resources.files("dld_jupyter.report_format").joinpath("schema").joinpath("dld-report.schema.json")
+    text = schema.read_text()
     assert json.loads(text)["$schema"].endswith("2020-12/schema")
 
 
@@ -181,7 +182,7 @@ def test_save_is_atomic_on_failure(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     def broken(src: object, dst: object) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("dld_jupyter.reports.io.os.replace", broken)
+    monkeypatch.setattr("dld_jupyter.report_format.io.os.replace", broken)
     with pytest.raises(ReportError, match="No space left on device"):
         save_report(make_report(9), path)
     assert path.read_bytes() == before
@@ -196,7 +197,7 @@ def test_schema_uses_only_the_keywords_the_validator_knows() -> None:
                     for sub in value.values():
                         walk(sub)
                 else:
-                    assert key in KEYWORDS, f"schema keyword {key!r} is not handled by reports.validation"
+                    assert key in KEYWORDS, f"schema keyword {key!r} is not handled by report_format.validation"
                     walk(value)
         elif isinstance(node, list):
             for item in node:
@@ -337,7 +338,7 @@ def test_hypothesis_round_trip(tmp_path: Path, report: Report) -> None:
 def test_fast_check_defers_unusual_types_to_the_interpreter() -> None:
     import numpy as np
 
-    from dld_jupyter.reports.validation import is_valid_fast
+    from dld_jupyter.report_format.validation import is_valid_fast
 
     data = good()
     assert is_valid_fast(data)

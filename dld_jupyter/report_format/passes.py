@@ -1,6 +1,6 @@
 """Spread of measured passes: min/median/p90/max/mean, the median pass, and whether the passes can be trusted.
 
-Used by the importers here; the profilers can use it too so every report judges stability the same way.
+Used through `builder` by every backend and importer, so every report judges stability the same way.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Reading and writing report files: the only module of `reports` that touches the file system for reports.
+"""Reading and writing report files: the one module of the report format that touches the file system.
 
 `load_report` explains every way a file can be wrong (missing, not JSON, another format, a newer version, a
 field missing or of the wrong type) with the JSON path of the problem and what the field should hold.
@@ -14,8 +14,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from dld_jupyter.reports.model import FORMAT, VERSION, Layer, MetricSeries, Report, Summary, TimelineEvent
-from dld_jupyter.reports.validation import cross_check, validate
+from dld_jupyter.report_format.model import FORMAT, VERSION, Layer, MetricSeries, Report, Summary, TimelineEvent
+from dld_jupyter.report_format.validation import cross_check, validate
 
 
 class ReportError(Exception):

@@ -1,0 +1,117 @@
+"""The ONNX Runtime profile spec (seed 000 "Profiling with ONNX Runtime"): the first registered activity kind.
+
+Every option of the seed's activity, plus a few of ours; its JSON (`"kind": "onnxruntime-profile"`) is what the
+worker, the CLI and a remote `dld-prof` read. Validation happens on construction: a spec that exists is valid.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from dataclasses import dataclass
+from typing import ClassVar
+
+from dld_jupyter.activities.errors import SpecError
+from dld_jupyter.activities.spec import ActivitySpec, default_report_path
+
+PROVIDERS = {"cpu": "CPUExecutionProvider", "cuda": "CUDAExecutionProvider"}
+
+
+@dataclass(frozen=True)
+class OrtProfileSpec(ActivitySpec):
+    """Profile an ONNX model with ONNX Runtime (every option of the seed's activity, plus a few of ours)."""
+
+    model: str  # path of the ONNX model
+    iterations: int = 100  # measured passes (warm-up excluded)
+    warmup: int = 10  # passes run before measuring, never reported
+    provider: str = "cpu"  # "cpu" | "cuda"
+    optimize: bool = True  # True: ORT_ENABLE_ALL; False: ORT_DISABLE_ALL
+    random_inputs: bool | None = None  # None: random unless input_folder is given
+    input_folder: str | None = None  # one TensorProto `<input name>.pb` per model input
+    batch_size: int | None = None  # inferred batch: fills a single leading free dimension (others become 1)
+    device: int = 0  # GPU index for the CUDA provider and NVML
+    output: str | None = None  # report path; None: `<model stem>.dld-report.json` next to the model
+    seed: int = 0  # random input data seed
+    threads: int = 0  # ORT intra-op threads; 0 lets ORT decide
+    gpu_metrics: bool = True  # sample NVML/GPM metrics during the passes when a GPU is used
+    lock_clocks: bool = False  # lock GPU clocks to base during the run (restored afterwards)
+    sampling_ms: float = 100.0  # GPM sampling interval (NVML needs >= 100 ms between GPM samples)
+
+    KIND: ClassVar[str] = "onnxruntime-profile"
+
+    def __post_init__(self) -> None:
+        _check_types(self)
+        if not self.model:
+            raise SpecError("model: a model path is required")
+        if self.iterations < 1:
+            raise SpecError(f"iterations: must be at least 1, got {self.iterations}")
+        if self.warmup < 0:
+            raise SpecError(f"warmup: must be 0 or more, got {self.warmup}")
+        if self.provider not in PROVIDERS:
+            raise SpecError(f"provider: {self.provider!r} is not one of {sorted(PROVIDERS)}")
+        if self.random_inputs is True and self.input_folder:
+            raise SpecError("input_folder: turn random_inputs off to use an input data folder")
+        if self.random_inputs is False and not self.input_folder:
+            raise SpecError("random_inputs is off: give input_folder (one <input name>.pb per model input)")
+        if self.batch_size is not None and self.batch_size < 1:
+            raise SpecError(f"batch_size: must be at least 1, got {self.batch_size}")
+        if self.device < 0:
+            raise SpecError(f"device: must be 0 or more, got {self.device}")
+        if self.threads < 0:
+            raise SpecError(f"threads: must be 0 or more, got {self.threads}")
+        if self.sampling_ms <= 0:
+            raise SpecError(f"sampling_ms: must be positive, got {self.sampling_ms}")
+
+    @property
+    def uses_random_inputs(self) -> bool:
+        return self.random_inputs if self.random_inputs is not None else not self.input_folder
+
+    @property
+    def ort_provider(self) -> str:
+        return PROVIDERS[self.provider]
+
+    def report_path(self) -> str:
+        """Where the report goes: `output`, or `<model stem>.dld-report.json` beside the model."""
+        if self.output:
+            return self.output
+        return default_report_path(self.model)
+
+    def resolved(self) -> OrtProfileSpec:
+        """Absolute paths and an explicit output path: what the engine hands to a target."""
+        folder = os.path.abspath(self.input_folder) if self.input_folder else None
+        return dataclasses.replace(
+            self, model=os.path.abspath(self.model), input_folder=folder, output=os.path.abspath(self.report_path())
+        )
+
+    def with_output(self, output: str) -> OrtProfileSpec:
+        return dataclasses.replace(self, output=output)
+
+    def input_folders(self) -> list[tuple[str, str]]:
+        return [("input_folder", self.input_folder)] if self.input_folder else []
+
+
+def _check_types(spec: OrtProfileSpec) -> None:
+    """Reject wrong JSON types early with the option's name (bool is not accepted where a number is expected)."""
+    expected: dict[str, tuple[type, ...]] = {
+        "model": (str,),
+        "iterations": (int,),
+        "warmup": (int,),
+        "provider": (str,),
+        "optimize": (bool,),
+        "random_inputs": (bool, type(None)),
+        "input_folder": (str, type(None)),
+        "batch_size": (int, type(None)),
+        "device": (int,),
+        "output": (str, type(None)),
+        "seed": (int,),
+        "threads": (int,),
+        "gpu_metrics": (bool,),
+        "lock_clocks": (bool,),
+        "sampling_ms": (int, float),
+    }
+    for name, types in expected.items():
+        value = getattr(spec, name)
+        wrong_bool = isinstance(value, bool) and bool not in types
+        if wrong_bool or not isinstance(value, types):
+            names = " or ".join("null" if t is type(None) else t.__name__ for t in types)
+            raise SpecError(f"{name}: expected {names}, got {value!r}")
