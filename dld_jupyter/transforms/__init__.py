@@ -1,0 +1,28 @@
+"""Transforms: model-wide edits, each one undo step (or a new file), behind one registry.
+
+`transform` holds the contract (`Transform`, `EditPlan`/`FilePlan`, `Requirement`), `registry` the registry;
+one transform per module, each listing the cases it handles: `extract` (a selection to a new model), `paste`
+(the kernel `clipboard`'s nodes). The built-in transforms are registered here. No Jupyter import: front doors
+call `get(name).apply(doc, **args)`.
+"""
+
+from __future__ import annotations
+
+from dld_jupyter.transforms.extract import ExtractSubgraph
+from dld_jupyter.transforms.paste import Paste
+from dld_jupyter.transforms.registry import all_transforms, get, register
+from dld_jupyter.transforms.transform import EditPlan, FilePlan, Plan, Requirement, Transform
+
+register(ExtractSubgraph())
+register(Paste())
+
+__all__ = [
+    "EditPlan",
+    "FilePlan",
+    "Plan",
+    "Requirement",
+    "Transform",
+    "all_transforms",
+    "get",
+    "register",
+]

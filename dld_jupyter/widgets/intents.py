@@ -8,8 +8,9 @@ import array
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from dld_jupyter import transforms
 from dld_jupyter.document import DocumentError
-from dld_jupyter.widgets import clipboard
+from dld_jupyter.transforms.clipboard import copy_selection
 from dld_jupyter.widgets.canvas_view import parse_edge_id
 
 if TYPE_CHECKING:
@@ -150,25 +151,24 @@ def toggle_constant(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply
 
 
 def copy(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
-    return {"copied": clipboard.copy(c.document, ids(a, "nodes", "copy"))}
+    return {"copied": copy_selection(c.document, ids(a, "nodes", "copy"))}
 
 
 def cut(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
     nodes = ids(a, "nodes", "cut")
-    copied = clipboard.copy(c.document, nodes)
+    copied = copy_selection(c.document, nodes)
     c.document.remove_nodes([n for n in nodes if not n.startswith("g:")])
     return {"copied": copied}
 
 
 def paste(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
     at = (float(a.get("x", 0.0)), float(a.get("y", 0.0)))
-    return {"nodes": clipboard.paste(c.document, at)}
+    pasted: list[str] = transforms.get("paste").apply(c.document, at=at)
+    return {"nodes": pasted}
 
 
 def extract(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
-    from dld_jupyter.widgets.extract import extract_selection
-
-    path = extract_selection(c.document, ids(a, "nodes", "extract"), a.get("path"))
+    path = transforms.get("extract").apply(c.document, node_ids=ids(a, "nodes", "extract"), path=a.get("path"))
     return {"path": str(path)}
 
 
