@@ -24,7 +24,8 @@ from pathlib import Path
 
 import onnx_ir as ir
 
-from dld_jupyter.document.checks import CheckResult, Diagnostic, check_model
+from dld_jupyter.document.checks import CheckResult, check_model
+from dld_jupyter.document.diagnostics import Diagnostic
 from dld_jupyter.document.skeleton import TOKEN_RE, Skeleton
 
 # From this many nodes a background check runs in a child process (its start-up, ~1 s, is worth it).

@@ -12,13 +12,13 @@ import os
 import re
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
-from typing import Literal
 
 import onnx
 import onnx.checker
 import onnx.shape_inference
 import onnx_ir as ir
 
+from dld_jupyter.document.diagnostics import Diagnostic, Severity, Source
 from dld_jupyter.document.lint import LintRun, start_polygraphy_lint
 from dld_jupyter.document.schema import OpSchemaInfo, registry
 from dld_jupyter.document.skeleton import (
@@ -40,8 +40,6 @@ __all__ = [
     "start_polygraphy_lint",
 ]
 
-Severity = Literal["error", "warning", "info"]
-Source = Literal["checker", "shape_inference", "structure", "polygraphy"]
 NodeIds = Callable[[ir.Node], "str | None"] | Mapping[ir.Node, str] | None
 
 # Above this many nodes the editor checks only on request (seed 000: "automatic type checking is disabled").
@@ -65,17 +63,6 @@ _HINTS: tuple[tuple[str, str], ...] = (
     ("dimension", "Check the shapes of this node's inputs (shown on its incoming edges)."),
     ("type", "Check the data types of this node's inputs (shown on its incoming edges)."),
 )
-
-
-@dataclasses.dataclass(frozen=True)
-class Diagnostic:
-    """One line of the type check list; `node_id` is what a double-click focuses."""
-
-    severity: Severity
-    message: str
-    node_id: str | None = None
-    fix_hint: str = ""
-    source: Source = "checker"
 
 
 @dataclasses.dataclass

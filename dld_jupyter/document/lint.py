@@ -15,10 +15,9 @@ import tempfile
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from dld_jupyter.document.checks import Diagnostic, Severity
+from dld_jupyter.document.diagnostics import Diagnostic, Severity
 
 NameToId = Callable[[str], "str | None"] | Mapping[str, str] | None
 
@@ -27,8 +26,6 @@ _RUNNER = "import sys; from polygraphy.tools import main; sys.argv[0] = 'polygra
 
 
 def _diagnostic(severity: Severity, message: str, node_id: str | None = None, hint: str = "") -> Diagnostic:
-    from dld_jupyter.document.checks import Diagnostic
-
     return Diagnostic(severity, message, node_id, hint, "polygraphy")
 
 

@@ -14,7 +14,8 @@ import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 from dld_jupyter.document import checks
-from dld_jupyter.document.checks import CheckResult, Diagnostic, check_model, should_check_automatically
+from dld_jupyter.document.checks import CheckResult, check_model, should_check_automatically
+from dld_jupyter.document.diagnostics import Diagnostic
 from dld_jupyter.document.lint import LintRun, parse_lint_report, start_polygraphy_lint
 from dld_jupyter.document.skeleton import Skeleton
 

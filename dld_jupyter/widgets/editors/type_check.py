@@ -19,7 +19,8 @@ from typing import Any
 
 from dld_jupyter.document import Document
 from dld_jupyter.document.check_process import PROCESS_MIN_NODES, CheckProcess
-from dld_jupyter.document.checks import CheckResult, Diagnostic, check_model, should_check_automatically
+from dld_jupyter.document.checks import CheckResult, check_model, should_check_automatically
+from dld_jupyter.document.diagnostics import Diagnostic
 from dld_jupyter.document.lint import LintRun, start_polygraphy_lint
 from dld_jupyter.widgets.soon import on_loop, running_loop
 
