@@ -1,18 +1,21 @@
-"""Layers run one way: document → transforms → activities → reports → widgets/cli/lab.
+"""Layers run one way: document → transforms → report_format → activities → reports → frontdoor → widgets/cli/lab.
 
-The core layers import no Jupyter package (the activity engine runs on bare GPU hosts and under dld-prof),
-and no layer imports one above it. Checked on the source, so a lazy import inside a function counts too.
+The core layers import no Jupyter package (the activity engine runs on bare GPU hosts and under dld-prof), no layer
+imports one above it, no front door imports another, and no module of the package is part of an import circle.
+Checked on the source, so a lazy import inside a function, or one under TYPE_CHECKING, counts too.
 """
 
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[2] / "dld_jupyter"
-ORDER = ["document", "transforms", "activities", "reports"]
+ORDER = ["document", "transforms", "report_format", "activities", "reports"]
+FRONTDOOR = "frontdoor"  # the layer front doors share (operations, message envelope, open designers)
 FRONT_DOORS = ["widgets", "cli", "lab"]
 JUPYTER = {
     "ipywidgets",
@@ -29,42 +32,167 @@ JUPYTER = {
 }
 
 
-def imported_modules(path: Path) -> set[str]:
+def module_name(path: Path) -> str:
+    """`dld_jupyter.a.b` for dld_jupyter/a/b.py, `dld_jupyter.a` for dld_jupyter/a/__init__.py."""
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _absolute(node: ast.ImportFrom, importer: str, is_package: bool) -> str:
+    if node.level == 0:
+        return node.module or ""
+    base = importer.split(".")
+    base = base if is_package else base[:-1]
+    base = base[: len(base) - (node.level - 1)]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
+def imported_modules(path: Path, known: Iterable[str] = ()) -> set[str]:
+    """Modules `path` imports, relative imports made absolute; `from pkg import name` is `pkg.name` when that is a
+    module of `known`, else `pkg`."""
+    modules = set(known)
     tree = ast.parse(path.read_text(), filename=str(path))
+    inside = path.is_relative_to(PACKAGE)
+    importer = module_name(path) if inside else ""
     names: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            names.add(node.module)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level and not inside:
+                continue
+            base = _absolute(node, importer, path.name == "__init__.py")
+            for alias in node.names:
+                candidate = f"{base}.{alias.name}"
+                names.add(candidate if candidate in modules else base)
     return names
 
 
-# The report format (data shape, its file I/O and pass statistics) is the contract activities write;
-# the rest of reports/ (statistics, comparison, exports) sits above activities and reads it.
-# passes.py defines what "stable" means in a summary, so it belongs to the format too.
-FORMAT_MODULES = {"dld_jupyter.report_format.model", "dld_jupyter.report_format.io", "dld_jupyter.report_format.passes"}
+def package_modules() -> dict[str, Path]:
+    return {module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module → the package modules it imports."""
+    modules = package_modules()
+    return {name: imported_modules(path, modules) & modules.keys() - {name} for name, path in modules.items()}
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph[child]))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return found
+
+
+def layers() -> list[str]:
+    """The layers below the front doors, bottom up; `frontdoor` only once it exists."""
+    return ORDER + ([FRONTDOOR] if (PACKAGE / FRONTDOOR).is_dir() else [])
 
 
 def forbidden_for(layer: str) -> set[str]:
-    above = ORDER[ORDER.index(layer) + 1 :] + FRONT_DOORS
+    order = layers()
+    above = order[order.index(layer) + 1 :] + FRONT_DOORS
     return JUPYTER | {f"dld_jupyter.{name}" for name in above}
 
 
-@pytest.mark.parametrize("layer", ORDER)
-def test_core_layer_imports_nothing_above_it(layer: str) -> None:
-    forbidden = forbidden_for(layer)
+def _offences(folder: str, forbidden: set[str]) -> list[str]:
+    modules = package_modules()
     offences = []
-    for path in sorted((PACKAGE / layer).rglob("*.py")):
-        for module in imported_modules(path):
-            if module in FORMAT_MODULES:
-                continue
+    for path in sorted((PACKAGE / folder).rglob("*.py")):
+        for module in sorted(imported_modules(path, modules)):
             if any(module == banned or module.startswith(banned + ".") for banned in forbidden):
                 offences.append(f"{path.relative_to(PACKAGE.parent)} imports {module}")
+    return offences
+
+
+@pytest.mark.parametrize("layer", [*ORDER, FRONTDOOR])
+def test_core_layer_imports_nothing_above_it(layer: str) -> None:
+    if layer not in layers():
+        pytest.skip(f"dld_jupyter/{layer}/ does not exist on this branch")
+    offences = _offences(layer, forbidden_for(layer))
     assert not offences, "layer rule broken:\n" + "\n".join(offences)
+
+
+@pytest.mark.xfail(strict=False, reason="lab imports widgets.soon until the frontdoor branch lands")
+def test_no_front_door_imports_another() -> None:
+    offences = [
+        offence
+        for door in FRONT_DOORS
+        for offence in _offences(door, {f"dld_jupyter.{other}" for other in FRONT_DOORS if other != door})
+    ]
+    assert not offences, "front doors import frontdoor/, never each other:\n" + "\n".join(offences)
+
+
+def _circle_report(found: list[list[str]]) -> str:
+    return "import circles between modules:\n" + "\n".join(" <-> ".join(c) for c in found)
+
+
+def test_no_import_circle_below_the_front_doors() -> None:
+    below = tuple(f"dld_jupyter.{layer}" for layer in layers())
+    graph = {
+        m: {i for i in imports if i.startswith(below)} for m, imports in import_graph().items() if m.startswith(below)
+    }
+    found = circles(graph)
+    assert not found, _circle_report(found)
+
+
+@pytest.mark.xfail(
+    strict=False,
+    reason="widgets/ circles (canvas<->intents, canvas_view<->view_events, designer->profile_panel->report_viewer->"
+    "report_links->designer) are broken by the widgets reorganisation branch",
+)
+def test_no_import_circle() -> None:
+    found = circles(import_graph())
+    assert not found, _circle_report(found)
 
 
 def test_rule_catches_an_offence(tmp_path: Path) -> None:
     bad = tmp_path / "bad.py"
     bad.write_text("def f():\n    import ipywidgets\n    from dld_jupyter.widgets import canvas\n")
     assert {"ipywidgets", "dld_jupyter.widgets"} <= imported_modules(bad)
+    assert {"ipywidgets", "dld_jupyter.widgets.canvas"} <= imported_modules(bad, {"dld_jupyter.widgets.canvas"})
+
+
+def test_relative_imports_and_circles_are_found() -> None:
+    init = PACKAGE / "document" / "__init__.py"
+    assert "dld_jupyter.document.document" in imported_modules(init, package_modules())  # `from .document import`
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": set()}
+    assert circles(graph) == [["a", "b", "c"]]
