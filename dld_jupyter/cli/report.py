@@ -111,14 +111,15 @@ def format_comparison(result: Comparison, top: int = 10) -> str:
             (4, 5, 6, 7),
         ),
     ]
-    matched = [m for m in result.layers if any(d for d in m.diffs_ms if d)]
+    matched = [m for m in result.layers if m.matched and any(d for d in m.diffs_ms if d)]
     matched.sort(key=lambda m: -max(abs(d) for d in m.diffs_ms if d is not None))
     layer_rows = [
         (_short(m.name, 56), m.type, *("-" if t is None else f"{t:.4f}" for t in m.times_ms)) for m in matched[:top]
     ]
     missing = sum(1 for m in result.layers if any(p is None for p in m.positions))
     parts.append(
-        f"Layers with the largest differences (matched by name and type; {missing} not in every report)\n"
+        f"Layers with the largest differences ({result.matched_count} of {len(result.layers)} rows matched through "
+        f"their ONNX nodes or names; {missing} not in every report)\n"
         + _text_table(
             ("Name", "Type", *(f"{label} (ms)" for label in result.labels)),
             layer_rows,
