@@ -118,6 +118,7 @@ def build_report(
     warmup_passes: int = 0,
     pass_count: int | None = None,
     removed_nodes: Sequence[str] = (),
+    removed_reasons: dict[str, str] | None = None,
     system: dict[str, Any] | None = None,
     gpu_metrics: Sequence[MetricSeries] = (),
 ) -> Report:
@@ -161,4 +162,5 @@ def build_report(
         gpu_metrics=list(gpu_metrics),
         system=dict(system or {}),
         removed_nodes=list(removed_nodes),
+        removed_reasons=dict(removed_reasons or {}),
     )

@@ -95,6 +95,7 @@ class Report:
     gpu_metrics: list[MetricSeries] = field(default_factory=list)
     system: dict[str, Any] = field(default_factory=dict)  # host, OS, CPU, GPU, driver, CUDA, library versions
     removed_nodes: list[str] = field(default_factory=list)  # ONNX nodes optimized away (no layer of its own)
+    removed_reasons: dict[str, str] = field(default_factory=dict)  # removed node -> why it has no layer
     format: str = FORMAT
     version: int = VERSION
 
@@ -112,6 +113,7 @@ class Report:
             gpu_metrics=[MetricSeries(**series) for series in data.get("gpu_metrics", [])],
             system=dict(data.get("system", {})),
             removed_nodes=list(data.get("removed_nodes", [])),
+            removed_reasons={str(k): str(v) for k, v in dict(data.get("removed_reasons", {})).items()},
             format=data.get("format", FORMAT),
             version=int(data.get("version", VERSION)),
         )

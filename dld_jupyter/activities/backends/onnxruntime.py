@@ -87,7 +87,10 @@ def load_model(spec: OrtProfileSpec, reporter: Reporter) -> tuple[onnx.ModelProt
     return model, full.SerializeToString()
 
 
-def session_options(ort: ModuleType, spec: OrtProfileSpec, workdir: Path | None, optimized: bool) -> Any:
+def session_options(ort: ModuleType, spec: OrtProfileSpec, workdir: Path | None) -> Any:
+    """Options of the plain session (no `workdir`) or of the profiled one, which also writes the graph it runs:
+    fused nodes (optimization on) and the bodies of function ops it inlines (HardSwish, on or off) are mapped
+    back to the ONNX nodes through it."""
     options = ort.SessionOptions()
     options.log_severity_level = 3  # errors only: warnings would drown the activity log
     level = ort.GraphOptimizationLevel
@@ -98,13 +101,10 @@ def session_options(ort: ModuleType, spec: OrtProfileSpec, workdir: Path | None,
     if workdir is not None:
         options.enable_profiling = True
         options.profile_file_prefix = str(workdir / "ort_profile")
-        if optimized:
-            options.optimized_model_filepath = str(workdir / "optimized.onnx")
-            # Large weights go beside it so models over 2 GB still serialize.
-            options.add_session_config_entry(
-                "session.optimized_model_external_initializers_file_name", "optimized.data"
-            )
-            options.add_session_config_entry("session.optimized_model_external_initializers_min_size_in_bytes", "1024")
+        options.optimized_model_filepath = str(workdir / "optimized.onnx")
+        # Large weights go beside it so models over 2 GB still serialize.
+        options.add_session_config_entry("session.optimized_model_external_initializers_file_name", "optimized.data")
+        options.add_session_config_entry("session.optimized_model_external_initializers_min_size_in_bytes", "1024")
     return options
 
 
@@ -180,14 +180,14 @@ def profile_onnxruntime(spec: OrtProfileSpec, reporter: Reporter) -> Report:
             stack.enter_context(locked_clocks(spec.device, reporter.log))
         elif spec.lock_clocks:
             reporter.log("lock_clocks applies to GPU runs only: ignored on the CPU", "warning")
-        plain = make_session(ort, source, session_options(ort, spec, None, False), spec)
+        plain = make_session(ort, source, session_options(ort, spec, None), spec)
         timed_passes(plain, feeds, spec.warmup, progress.phase("warm-up", 0.05, 0.1, max(spec.warmup, 1)))
         passes, _ = timed_passes(plain, feeds, spec.iterations, progress.phase("measuring", 0.1, 0.5, spec.iterations))
         del plain  # one session in memory at a time
 
         workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="dld-ort-")))
         reporter.progress(0.5, "starting profiler")
-        profiled = make_session(ort, source, session_options(ort, spec, workdir, spec.optimize), spec)
+        profiled = make_session(ort, source, session_options(ort, spec, workdir), spec)
         timed_passes(profiled, feeds, spec.warmup, progress.phase("warm-up", 0.55, 0.6, max(spec.warmup, 1)))
         sampler = _start_sampler(spec, reporter) if gpu else None
         anchor = (time.time_ns() / 1000.0, time.perf_counter())
@@ -205,12 +205,12 @@ def profile_onnxruntime(spec: OrtProfileSpec, reporter: Reporter) -> Report:
             raise RunFailed(f"ORT's profile holds {len(runs)} measured runs, expected {spec.iterations}")
         optimized_path = workdir / "optimized.onnx"
         optimized = onnx.load(str(optimized_path), load_external_data=False) if optimized_path.exists() else None
-        if spec.optimize and optimized is None:
-            reporter.log("the optimized model was not written: fused layers are not mapped to ONNX nodes", "warning")
+        if optimized is None:
+            reporter.log("ORT did not write the graph it ran: fused layers are not mapped to ONNX nodes", "warning")
         median = layer_pass_index(passes, prof_passes)
         executed = [node.name for run in runs for node in run.nodes]
         node_map = map_nodes(model.graph, optimized.graph if optimized else None, executed)
-        layers, timeline = ort_layers(runs, median, lambda name: node_map.sources.get(name, []))
+        layers, timeline = ort_layers(runs, median, lambda name: node_map.sources.get(name, []), node_map.merged.get)
         metrics: list[MetricSeries] = []
         if sampler is not None:
             origin_us = anchor[0] + (prof_starts[median] - anchor[1]) * 1e6
@@ -239,6 +239,7 @@ def profile_onnxruntime(spec: OrtProfileSpec, reporter: Reporter) -> Report:
         profiled_passes_ms=prof_passes,
         warmup_passes=spec.warmup,
         removed_nodes=node_map.removed,
+        removed_reasons=node_map.reasons,
         system=system,
         gpu_metrics=metrics,
     )

@@ -18,7 +18,13 @@ from dld_jupyter.report_format.model import TimelineEvent
 # Copies between devices and layout reorders are framework overhead, drawn apart on the timeline (seed 000).
 OVERHEAD_TYPES = {"MemcpyToHost", "MemcpyFromHost", "ReorderInput", "ReorderOutput"}
 
-SourcesOf = Callable[[str], list[str]]  # executed node name → the ONNX nodes it comes from
+SourcesOf = Callable[[str], list[str]]  # layer name → the ONNX nodes it comes from
+# executed node name → (layer name, layer type) when several kernels form one layer (a function op ORT inlined)
+MergedInto = Callable[[str], "tuple[str, str] | None"]
+
+
+def _unmerged(name: str) -> tuple[str, str] | None:
+    return None
 
 
 @dataclass
@@ -27,33 +33,40 @@ class _Acc:
     per_run_ms: list[float | None] = field(default_factory=list)
 
 
-def _per_run_times(runs: list[RunTrace], order: list[NodeEvent]) -> dict[str, _Acc]:
+def _per_run_times(runs: list[RunTrace], order: list[NodeEvent], layer_of: Callable[[str], str]) -> dict[str, _Acc]:
     acc: dict[str, _Acc] = {}
     for node in order:
-        acc.setdefault(node.name, _Acc(node, [0.0] * len(runs)))
+        acc.setdefault(layer_of(node.name), _Acc(node, [0.0] * len(runs)))
     for index, run in enumerate(runs):
         for node in run.nodes:
-            times = acc[node.name].per_run_ms
+            times = acc[layer_of(node.name)].per_run_ms
             times[index] = (times[index] or 0.0) + node.dur_us / 1000.0
     return acc
 
 
 def ort_layers(
-    runs: list[RunTrace], median: int, sources_of: SourcesOf
+    runs: list[RunTrace], median: int, sources_of: SourcesOf, merged_into: MergedInto = _unmerged
 ) -> tuple[list[LayerRecord], list[TimelineEvent]]:
-    """Layer records (per-run times) and the timeline of run `median`, its node start times relative to the run."""
+    """Layer records (per-run times) and the timeline of run `median`, its node start times relative to the run.
+    Kernels `merged_into` one layer add up to its time; each stays its own event on the timeline."""
+
+    def layer_of(name: str) -> str:
+        merged = merged_into(name)
+        return merged[0] if merged is not None else name
+
     first_seen = runs[median].nodes + [node for index, run in enumerate(runs) if index != median for node in run.nodes]
-    acc = _per_run_times(runs, first_seen)
+    acc = _per_run_times(runs, first_seen, layer_of)
     streams: dict[int, int] = {}
     records: list[LayerRecord] = []
     index_of: dict[str, int] = {}
     for name, entry in acc.items():
         node = entry.first
+        merged = merged_into(node.name)
         index_of[name] = len(records)
         records.append(
             LayerRecord(
                 name=name,
-                type=node.op_type or "Unknown",
+                type=merged[1] if merged is not None else node.op_type or "Unknown",
                 times_ms=entry.per_run_ms,
                 onnx_nodes=list(sources_of(name)),
                 input_dims=node.input_dims,
@@ -67,9 +80,9 @@ def ort_layers(
     run = runs[median]
     timeline = [
         TimelineEvent(
-            layer=index_of[node.name],
+            layer=index_of[layer_of(node.name)],
             name=node.name,
-            stream=records[index_of[node.name]].stream,
+            stream=records[index_of[layer_of(node.name)]].stream,
             start_ms=(node.start_us - run.start_us) / 1000.0,
             duration_ms=node.dur_us / 1000.0,
             overhead=node.op_type in OVERHEAD_TYPES,
