@@ -20,6 +20,7 @@ from dld_jupyter.reports.export import write_csv, write_html, write_trace
 from dld_jupyter.reports.open import open_report
 from dld_jupyter.reports.recommendations import recommend
 from dld_jupyter.reports.stats import NameFilter, layer_sum_ms, time_by_type, top_layers
+from dld_jupyter.reports.summary_text import median_text, overhead_text
 
 NAME_WIDTH = 72
 
@@ -48,14 +49,15 @@ def format_summary(report: Report) -> str:
         ("Network Name", s.model),
         ("Backend", s.backend),
         where,
-        ("Median Inference Time", f"{s.median_ms:.4f} ms ({spread}; {stability})"),
+        ("Median Inference Time", f"{median_text(s)} ({spread}; {stability})"),
         ("Inference Passes", s.passes),
         ("Layers", f"{len(report.layers)} (sum of layer times {layer_sum_ms(report):.4f} ms)"),
     ]
     if s.device_memory_bytes is not None:
         rows.append(("Device Memory Required", f"{s.device_memory_bytes / 2**20:.1f} MiB"))
-    if s.profiling_overhead_ms is not None:
-        rows.append(("Profiling Overhead", f"{s.profiling_overhead_ms:.4f} ms"))
+    overhead = overhead_text(s)
+    if overhead is not None:
+        rows.append(("Profiling Overhead", overhead))
     if "timeline" in s.settings:
         rows.append(("Timeline", s.settings["timeline"]))
     return "Network Summary\n" + _text_table(("Field", "Value"), rows)

@@ -37,6 +37,9 @@ class Summary:
     optimization: str = ""  # "all" | "disabled" (ORT) or builder optimization level (TRT)
     profiling_overhead_ms: float | None = None  # median with per-node profiling minus median without
     profiled_median_ms: float | None = None  # median pass with per-node profiling on; layers come from it
+    median_ci_ms: list[float] | None = None  # 95 % confidence interval of median_ms (order statistics)
+    profiled_median_ci_ms: list[float] | None = None
+    overhead_within_noise: bool | None = None  # the two medians' intervals overlap
     device_memory_bytes: int | None = None  # TensorRT only: ICudaEngine.device_memory_size
     created: str = ""  # ISO-8601 UTC time the report was made
     settings: dict[str, Any] = field(default_factory=dict)  # the activity spec that produced it
@@ -59,6 +62,7 @@ class Layer:
     mean_ms: float = 0.0  # over all measured passes
     min_ms: float = 0.0
     max_ms: float = 0.0
+    ci_ms: list[float] | None = None  # 95 % confidence interval of its median time over the passes
     percent: float = 0.0  # of the sum of layer times in the median pass
     overhead: bool = False  # reformat, copy, NoOp, H2D/D2H: drawn apart on the timeline
 
