@@ -23,7 +23,7 @@ import onnx
 
 from dld_jupyter.activities.backends.ort_inputs import Feeds, folder_feeds, random_feeds
 from dld_jupyter.activities.backends.ort_nodes import map_nodes
-from dld_jupyter.activities.backends.ort_report import ort_layers
+from dld_jupyter.activities.backends.ort_report import ort_layers, with_copy_rows
 from dld_jupyter.activities.backends.ort_trace import parse_profile
 from dld_jupyter.activities.errors import RunFailed, SpecError, UnavailableError
 from dld_jupyter.activities.gpu.clocks import locked_clocks
@@ -123,8 +123,29 @@ def make_session(ort: ModuleType, source: str | bytes, options: Any, spec: OrtPr
     return session
 
 
+def pass_runner(ort: ModuleType, session: Any, feeds: Feeds, spec: OrtProfileSpec) -> Callable[[], object]:
+    """One inference pass. Normally `session.run` from host arrays, copies to and from the device included; with
+    `hide_non_compute` on a GPU the inputs are copied to the device once and the outputs stay there (I/O binding),
+    so a pass is the model's compute alone (seed 000 "Hide Non-Compute Operations")."""
+    if not spec.hide_non_compute:
+        return lambda: session.run(None, feeds)
+    device = "cuda" if spec.provider == "cuda" else "cpu"
+    binding = session.io_binding()
+    for name, array in feeds.items():
+        binding.bind_ortvalue_input(name, ort.OrtValue.ortvalue_from_numpy(array, device, spec.device))
+    for output in session.get_outputs():
+        binding.bind_output(output.name, device, spec.device)
+
+    def run() -> object:
+        session.run_with_iobinding(binding)
+        binding.synchronize_outputs()  # the pass ends when the device has finished, as a fetch would wait
+        return None
+
+    return run
+
+
 def timed_passes(
-    session: Any, feeds: Feeds, count: int, on_pass: Callable[[int], None]
+    run: Callable[[], object], count: int, on_pass: Callable[[int], None]
 ) -> tuple[list[float], list[float]]:
     """Wall time (ms) and perf_counter start of each pass; outputs are fetched, so GPU work has finished."""
     times: list[float] = []
@@ -132,7 +153,7 @@ def timed_passes(
     for index in range(count):
         start = time.perf_counter()
         try:
-            session.run(None, feeds)
+            run()
         except Exception as error:
             raise RunFailed(f"inference failed: {error}") from error
         end = time.perf_counter()
@@ -180,20 +201,24 @@ def profile_onnxruntime(spec: OrtProfileSpec, reporter: Reporter) -> Report:
             stack.enter_context(locked_clocks(spec.device, reporter.log))
         elif spec.lock_clocks:
             reporter.log("lock_clocks applies to GPU runs only: ignored on the CPU", "warning")
+        if spec.hide_non_compute and not gpu:
+            reporter.log("hide_non_compute: a CPU run copies nothing between devices; outputs stay bound", "info")
         plain = make_session(ort, source, session_options(ort, spec, None), spec)
-        timed_passes(plain, feeds, spec.warmup, progress.phase("warm-up", 0.05, 0.1, max(spec.warmup, 1)))
-        passes, _ = timed_passes(plain, feeds, spec.iterations, progress.phase("measuring", 0.1, 0.5, spec.iterations))
-        del plain  # one session in memory at a time
+        run = pass_runner(ort, plain, feeds, spec)
+        timed_passes(run, spec.warmup, progress.phase("warm-up", 0.05, 0.1, max(spec.warmup, 1)))
+        passes, _ = timed_passes(run, spec.iterations, progress.phase("measuring", 0.1, 0.5, spec.iterations))
+        del plain, run  # one session in memory at a time
 
         workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="dld-ort-")))
         reporter.progress(0.5, "starting profiler")
         profiled = make_session(ort, source, session_options(ort, spec, workdir), spec)
-        timed_passes(profiled, feeds, spec.warmup, progress.phase("warm-up", 0.55, 0.6, max(spec.warmup, 1)))
+        run = pass_runner(ort, profiled, feeds, spec)
+        timed_passes(run, spec.warmup, progress.phase("warm-up", 0.55, 0.6, max(spec.warmup, 1)))
         sampler = _start_sampler(spec, reporter) if gpu else None
         anchor = (time.time_ns() / 1000.0, time.perf_counter())
         try:
             prof_passes, prof_starts = timed_passes(
-                profiled, feeds, spec.iterations, progress.phase("profiling", 0.6, 0.95, spec.iterations)
+                run, spec.iterations, progress.phase("profiling", 0.6, 0.95, spec.iterations)
             )
         finally:
             if sampler is not None:
@@ -211,6 +236,8 @@ def profile_onnxruntime(spec: OrtProfileSpec, reporter: Reporter) -> Report:
         executed = [node.name for run in runs for node in run.nodes]
         node_map = map_nodes(model.graph, optimized.graph if optimized else None, executed)
         layers, timeline = ort_layers(runs, median, lambda name: node_map.sources.get(name, []), node_map.merged.get)
+        if gpu and not spec.hide_non_compute:
+            layers, timeline = with_copy_rows(runs, median, layers, timeline)
         metrics: list[MetricSeries] = []
         if sampler is not None:
             origin_us = anchor[0] + (prof_starts[median] - anchor[1]) * 1e6
