@@ -22,6 +22,7 @@ from typing import Any
 import onnx
 
 from dld_jupyter.activities.backends.ort_inputs import Feeds, folder_feeds, random_feeds
+from dld_jupyter.activities.backends.ort_install import cuda_missing_reason
 from dld_jupyter.activities.backends.ort_nodes import map_nodes
 from dld_jupyter.activities.backends.ort_report import ort_layers, with_copy_rows
 from dld_jupyter.activities.backends.ort_trace import parse_profile
@@ -62,11 +63,12 @@ def load_ort() -> ModuleType:
 
 def check_provider(ort: ModuleType, spec: OrtProfileSpec) -> None:
     available = list(ort.get_available_providers())
-    if spec.ort_provider not in available:
-        hint = " (install onnxruntime-gpu for CUDA)" if spec.provider == "cuda" else ""
-        raise UnavailableError(
-            f"{spec.ort_provider} is not available in onnxruntime {ort.__version__}; available: {available}{hint}"
-        )
+    if spec.ort_provider in available:
+        return
+    if spec.provider == "cuda":
+        raise UnavailableError(cuda_missing_reason(str(ort.__version__), available))
+    version = ort.__version__
+    raise UnavailableError(f"{spec.ort_provider} is not available in onnxruntime {version}; available: {available}")
 
 
 def load_model(spec: OrtProfileSpec, reporter: Reporter) -> tuple[onnx.ModelProto, str | bytes]:
