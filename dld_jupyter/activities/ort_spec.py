@@ -36,6 +36,9 @@ class OrtProfileSpec(ActivitySpec):
     gpu_metrics: bool = True  # sample NVML/GPM metrics during the passes when a GPU is used
     lock_clocks: bool = False  # lock GPU clocks to base during the run (restored afterwards)
     sampling_ms: float = 100.0  # GPM sampling interval (NVML needs >= 100 ms between GPM samples)
+    # Seed 000 "Hide Non-Compute Operations": inputs are copied to the device once and outputs stay there, so the
+    # measured passes hold no host<->device copies (on a GPU); otherwise the copies are timed as their own rows.
+    hide_non_compute: bool = False
 
     KIND: ClassVar[str] = "onnxruntime-profile"
 
@@ -108,6 +111,7 @@ def _check_types(spec: OrtProfileSpec) -> None:
         "gpu_metrics": (bool,),
         "lock_clocks": (bool,),
         "sampling_ms": (int, float),
+        "hide_non_compute": (bool,),
     }
     for name, types in expected.items():
         value = getattr(spec, name)

@@ -34,21 +34,20 @@ def build_parser() -> argparse.ArgumentParser:
 def triage(report: Report, top: int = 10) -> str:
     """The text dld-prof prints: summary, the `top` slowest layers, and time per layer type."""
     from dld_jupyter.reports.stats import layer_sum_ms, time_by_type, top_layers
+    from dld_jupyter.reports.summary_text import median_text, overhead_text
 
     s = report.summary
     lines = [
         f"Network:            {s.model}",
         f"Backend:            {s.backend} ({s.provider}, optimization {s.optimization})",
         f"Device:             {s.device}",
-        f"Median pass:        {s.median_ms:.3f} ms over {s.passes} passes ({s.warmup_passes} warm-up)",
+        f"Median pass:        {median_text(s, 3)} over {s.passes} passes ({s.warmup_passes} warm-up)",
         f"Spread:             min {s.min_ms:.3f} / p90 {s.p90_ms:.3f} / max {s.max_ms:.3f} / mean {s.mean_ms:.3f} ms",
         f"Stable:             {'yes' if s.stable else 'NO: ' + s.stability_note}",
     ]
-    if s.profiled_median_ms is not None and s.profiling_overhead_ms is not None:
-        lines.append(
-            f"Profiled pass:      {s.profiled_median_ms:.3f} ms (per-node profiling overhead "
-            f"{s.profiling_overhead_ms:+.3f} ms)"
-        )
+    overhead = overhead_text(s, 3)
+    if s.profiled_median_ms is not None and overhead is not None:
+        lines.append(f"Profiled pass:      {s.profiled_median_ms:.3f} ms (per-node profiling overhead {overhead})")
     total = layer_sum_ms(report)
     lines.append(
         f"Layers:             {len(report.layers)} ({total:.3f} ms summed), {len(report.removed_nodes)} "

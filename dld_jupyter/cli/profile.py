@@ -58,6 +58,12 @@ def add_profile_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--sampling-ms", type=float, default=100.0, help="GPM metric sampling interval, ms (at least 100)"
     )
+    parser.add_argument(
+        "--hide-non-compute",
+        action="store_true",
+        help="GPU: copy inputs to the device once and keep outputs there, so passes time the compute alone "
+        "(default: host<->device copies are measured and shown as their own rows)",
+    )
 
 
 def spec_from_args(args: argparse.Namespace) -> OrtProfileSpec:
@@ -77,6 +83,7 @@ def spec_from_args(args: argparse.Namespace) -> OrtProfileSpec:
         gpu_metrics=args.gpu_metrics,
         lock_clocks=args.lock_clocks,
         sampling_ms=args.sampling_ms,
+        hide_non_compute=args.hide_non_compute,
     )
 
 

@@ -20,6 +20,7 @@ from dld_jupyter.reports.export import write_csv, write_html, write_trace
 from dld_jupyter.reports.open import open_report
 from dld_jupyter.reports.recommendations import recommend
 from dld_jupyter.reports.stats import NameFilter, layer_sum_ms, time_by_type, top_layers
+from dld_jupyter.reports.summary_text import median_text, overhead_text
 
 NAME_WIDTH = 72
 
@@ -48,14 +49,15 @@ def format_summary(report: Report) -> str:
         ("Network Name", s.model),
         ("Backend", s.backend),
         where,
-        ("Median Inference Time", f"{s.median_ms:.4f} ms ({spread}; {stability})"),
+        ("Median Inference Time", f"{median_text(s)} ({spread}; {stability})"),
         ("Inference Passes", s.passes),
         ("Layers", f"{len(report.layers)} (sum of layer times {layer_sum_ms(report):.4f} ms)"),
     ]
     if s.device_memory_bytes is not None:
         rows.append(("Device Memory Required", f"{s.device_memory_bytes / 2**20:.1f} MiB"))
-    if s.profiling_overhead_ms is not None:
-        rows.append(("Profiling Overhead", f"{s.profiling_overhead_ms:.4f} ms"))
+    overhead = overhead_text(s)
+    if overhead is not None:
+        rows.append(("Profiling Overhead", overhead))
     if "timeline" in s.settings:
         rows.append(("Timeline", s.settings["timeline"]))
     return "Network Summary\n" + _text_table(("Field", "Value"), rows)
@@ -111,14 +113,15 @@ def format_comparison(result: Comparison, top: int = 10) -> str:
             (4, 5, 6, 7),
         ),
     ]
-    matched = [m for m in result.layers if any(d for d in m.diffs_ms if d)]
+    matched = [m for m in result.layers if m.matched and any(d for d in m.diffs_ms if d)]
     matched.sort(key=lambda m: -max(abs(d) for d in m.diffs_ms if d is not None))
     layer_rows = [
         (_short(m.name, 56), m.type, *("-" if t is None else f"{t:.4f}" for t in m.times_ms)) for m in matched[:top]
     ]
     missing = sum(1 for m in result.layers if any(p is None for p in m.positions))
     parts.append(
-        f"Layers with the largest differences (matched by name and type; {missing} not in every report)\n"
+        f"Layers with the largest differences ({result.matched_count} of {len(result.layers)} rows matched through "
+        f"their ONNX nodes or names; {missing} not in every report)\n"
         + _text_table(
             ("Name", "Type", *(f"{label} (ms)" for label in result.labels)),
             layer_rows,

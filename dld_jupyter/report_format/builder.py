@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dld_jupyter.report_format.model import Layer, MetricSeries, Report, Summary, TimelineEvent
-from dld_jupyter.report_format.passes import median_index, spread
+from dld_jupyter.report_format.passes import intervals_overlap, median_index, median_interval, spread
 
 
 @dataclass(frozen=True)
@@ -100,11 +100,16 @@ def build_layers(records: Sequence[LayerRecord], median_pass: int) -> list[Layer
             mean_ms=times.mean_ms,
             min_ms=times.min_ms,
             max_ms=times.max_ms,
+            ci_ms=_interval(median_interval([t for t in record.times_ms if t is not None])),
             percent=100.0 * times.median_ms / total if total > 0 else 0.0,
             overhead=record.overhead,
         )
         for index, (record, times) in enumerate(timed)
     ]
+
+
+def _interval(ci: tuple[float, float] | None) -> list[float] | None:
+    return list(ci) if ci is not None else None
 
 
 def build_report(
@@ -118,6 +123,7 @@ def build_report(
     warmup_passes: int = 0,
     pass_count: int | None = None,
     removed_nodes: Sequence[str] = (),
+    removed_reasons: dict[str, str] | None = None,
     system: dict[str, Any] | None = None,
     gpu_metrics: Sequence[MetricSeries] = (),
 ) -> Report:
@@ -149,6 +155,9 @@ def build_report(
         optimization=run.optimization,
         profiling_overhead_ms=profiled.median_ms - s.median_ms if profiled is not None else None,
         profiled_median_ms=profiled.median_ms if profiled is not None else None,
+        median_ci_ms=_interval(s.median_ci),
+        profiled_median_ci_ms=_interval(profiled.median_ci) if profiled is not None else None,
+        overhead_within_noise=intervals_overlap(s.median_ci, profiled.median_ci) if profiled is not None else None,
         device_memory_bytes=run.device_memory_bytes,
         created=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         settings=dict(run.settings),
@@ -161,4 +170,5 @@ def build_report(
         gpu_metrics=list(gpu_metrics),
         system=dict(system or {}),
         removed_nodes=list(removed_nodes),
+        removed_reasons=dict(removed_reasons or {}),
     )

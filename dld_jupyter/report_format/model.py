@@ -37,6 +37,9 @@ class Summary:
     optimization: str = ""  # "all" | "disabled" (ORT) or builder optimization level (TRT)
     profiling_overhead_ms: float | None = None  # median with per-node profiling minus median without
     profiled_median_ms: float | None = None  # median pass with per-node profiling on; layers come from it
+    median_ci_ms: list[float] | None = None  # 95 % confidence interval of median_ms (order statistics)
+    profiled_median_ci_ms: list[float] | None = None
+    overhead_within_noise: bool | None = None  # the two medians' intervals overlap
     device_memory_bytes: int | None = None  # TensorRT only: ICudaEngine.device_memory_size
     created: str = ""  # ISO-8601 UTC time the report was made
     settings: dict[str, Any] = field(default_factory=dict)  # the activity spec that produced it
@@ -59,6 +62,7 @@ class Layer:
     mean_ms: float = 0.0  # over all measured passes
     min_ms: float = 0.0
     max_ms: float = 0.0
+    ci_ms: list[float] | None = None  # 95 % confidence interval of its median time over the passes
     percent: float = 0.0  # of the sum of layer times in the median pass
     overhead: bool = False  # reformat, copy, NoOp, H2D/D2H: drawn apart on the timeline
 
@@ -95,6 +99,7 @@ class Report:
     gpu_metrics: list[MetricSeries] = field(default_factory=list)
     system: dict[str, Any] = field(default_factory=dict)  # host, OS, CPU, GPU, driver, CUDA, library versions
     removed_nodes: list[str] = field(default_factory=list)  # ONNX nodes optimized away (no layer of its own)
+    removed_reasons: dict[str, str] = field(default_factory=dict)  # removed node -> why it has no layer
     format: str = FORMAT
     version: int = VERSION
 
@@ -112,6 +117,7 @@ class Report:
             gpu_metrics=[MetricSeries(**series) for series in data.get("gpu_metrics", [])],
             system=dict(data.get("system", {})),
             removed_nodes=list(data.get("removed_nodes", [])),
+            removed_reasons={str(k): str(v) for k, v in dict(data.get("removed_reasons", {})).items()},
             format=data.get("format", FORMAT),
             version=int(data.get("version", VERSION)),
         )

@@ -23,6 +23,7 @@ class Spread:
     median_index: int  # position in the passes of the pass whose time is the median
     stable: bool
     note: str
+    median_ci: tuple[float, float] | None = None  # 95 % confidence interval of the median (None: too few passes)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -34,6 +35,40 @@ def percentile(values: list[float], q: float) -> float:
     low = math.floor(pos)
     high = min(low + 1, len(ordered) - 1)
     return ordered[low] + (ordered[high] - ordered[low]) * (pos - low)
+
+
+CONFIDENCE = 0.95
+MIN_PASSES_FOR_INTERVAL = 6  # below that no pair of order statistics covers the median with 95 % confidence
+
+
+def median_interval(values: list[float], confidence: float = CONFIDENCE) -> tuple[float, float] | None:
+    """Distribution-free confidence interval of the median from order statistics: the narrowest symmetric pair
+    (x_(j), x_(n+1-j)) with P(x_(j) <= median <= x_(n+1-j)) >= `confidence` (the binomial(n, 1/2) tail; exact up
+    to 1,000 values, the normal approximation beyond). None when there are too few values for any such pair."""
+    n = len(values)
+    if n < MIN_PASSES_FOR_INTERVAL:
+        return None
+    ordered = sorted(values)
+    alpha = 1.0 - confidence
+    if n <= 1000:
+        # Largest j with P(B <= j - 1) <= alpha / 2, B ~ binomial(n, 1/2): then both tails together stay <= alpha.
+        cumulative, j = 0.0, 0
+        while True:
+            cumulative += math.comb(n, j) / 2.0**n
+            if cumulative > alpha / 2:
+                break
+            j += 1
+        low = max(j, 1)
+    else:
+        low = max(1, math.floor(n / 2 - 1.959964 * math.sqrt(n) / 2))
+    return ordered[low - 1], ordered[n - low]
+
+
+def intervals_overlap(a: tuple[float, float] | None, b: tuple[float, float] | None) -> bool | None:
+    """Whether two medians are within noise of each other (their intervals overlap); None when either is unknown."""
+    if a is None or b is None:
+        return None
+    return a[0] <= b[1] and b[0] <= a[1]
 
 
 def median_index(passes_ms: list[float]) -> int:
@@ -60,4 +95,5 @@ def spread(passes_ms: list[float]) -> Spread:
             f"p90 {p90:.3f} ms is {100 * (p90 / median - 1):.0f}% above the median {median:.3f} ms "
             f"(limit {100 * (UNSTABLE_P90_RATIO - 1):.0f}%)"
         )
-    return Spread(min(passes_ms), median, p90, max(passes_ms), sum(passes_ms) / len(passes_ms), index, stable, note)
+    mean = sum(passes_ms) / len(passes_ms)
+    return Spread(min(passes_ms), median, p90, max(passes_ms), mean, index, stable, note, median_interval(passes_ms))

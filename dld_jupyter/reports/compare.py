@@ -1,14 +1,18 @@
 """Compare several reports side by side (seed 001 "Compare Inference Reports").
 
-Each report gets a label and a colour (Okabe-Ito, safe for the common colour-vision deficiencies); layers are
-matched by (name, type), the k-th occurrence of a key with the k-th occurrence in the other report; every time
-is also given as a difference against a chosen baseline report.
+Each report gets a label and a colour (Okabe-Ito, safe for the common colour-vision deficiencies); every time is
+also given as a difference against a chosen baseline report. Layers are matched through what they computed, not
+only through their names, which differ across optimization levels and runtimes: layers match by (name, type), the
+k-th occurrence of a key with the k-th in the other report, and a layer no other report names the same way is one
+row with the layers of other reports that hold one of its ONNX nodes (an optimized NCHWc Conv matches the
+unoptimized Conv and Relu it fused).
+A row's time in a report is the sum of its layers there; a row is "matched" when two or more reports have it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from dld_jupyter.report_format.model import Report
 from dld_jupyter.reports.stats import layer_sum_ms, time_by_type
@@ -41,14 +45,20 @@ class SummaryRow:
 
 @dataclass(frozen=True)
 class MatchedLayer:
-    """A layer (name, type) across the reports; None where a report lacks it."""
+    """One row: the layers of each report that computed the same ONNX nodes; None where a report lacks it."""
 
-    name: str
+    name: str  # the baseline's layer names (" + " when several), else the first report's that has the row
     type: str
-    occurrence: int
-    positions: list[int | None]  # position in each report's layers
-    times_ms: list[float | None]  # median-pass time in each report
+    occurrence: int  # k-th (name, type) in its report, for rows matched by name
+    positions: list[int | None]  # position of the row's first layer in each report's layers
+    times_ms: list[float | None]  # median-pass time of the row's layers in each report
     diffs_ms: list[float | None]  # time minus the baseline's time (None when either is missing)
+    members: list[list[int]] = field(default_factory=list)  # every layer position of the row, per report
+
+    @property
+    def matched(self) -> bool:
+        """Present in two or more reports: a row that can be compared."""
+        return sum(p is not None for p in self.positions) >= 2
 
 
 @dataclass(frozen=True)
@@ -68,6 +78,10 @@ class Comparison:
     summaries: list[SummaryRow]
     layers: list[MatchedLayer]
     types: list[TypeRow]
+
+    @property
+    def matched_count(self) -> int:
+        return sum(m.matched for m in self.layers)
 
     def only_in(self, position: int) -> list[MatchedLayer]:
         """Layers present in report `position` and in no other report."""
@@ -103,6 +117,78 @@ def _keys(report: Report) -> dict[LayerKey, int]:
     return keyed
 
 
+Slot = tuple[int, int]  # (report, layer position)
+
+
+class _Groups:
+    """Union-find over the layers of every report."""
+
+    def __init__(self) -> None:
+        self.parent: dict[Slot, Slot] = {}
+
+    def find(self, slot: Slot) -> Slot:
+        root = self.parent.setdefault(slot, slot)
+        while root != self.parent[root]:
+            root = self.parent[root]
+        while slot != root:  # path compression
+            self.parent[slot], slot = root, self.parent[slot]
+        return root
+
+    def join(self, a: Slot, b: Slot) -> None:
+        self.parent[self.find(a)] = self.find(b)
+
+
+def _rows(reports: Sequence[Report], baseline: int) -> list[list[Slot]]:
+    """Groups of layers, one per row, in the baseline's order (then what only other reports have). Layers match
+    by (name, type, occurrence) first, so two runs of one engine pair up layer by layer; a layer no other report
+    names the same way is joined with the layers of other reports that hold one of its ONNX nodes."""
+    groups = _Groups()
+    keyed = [_keys(r) for r in reports]
+    first_with: dict[LayerKey, Slot] = {}
+    for r, keys in enumerate(keyed):
+        for key, pos in keys.items():
+            groups.find((r, pos))
+            if key in first_with:
+                groups.join((r, pos), first_with[key])
+            else:
+                first_with[key] = (r, pos)
+    named_elsewhere = {key for key in first_with if sum(key in keys for keys in keyed) > 1}
+    holder: dict[str, Slot] = {}
+    for r, keys in enumerate(keyed):
+        for key, pos in keys.items():
+            if key in named_elsewhere:
+                continue
+            for node in reports[r].layers[pos].onnx_nodes:
+                other = holder.setdefault(node, (r, pos))
+                if other[0] != r:
+                    groups.join((r, pos), other)
+    members: dict[Slot, list[Slot]] = {}
+    order = [baseline] + [r for r in range(len(reports)) if r != baseline]
+    for r in order:
+        for pos in range(len(reports[r].layers)):
+            members.setdefault(groups.find((r, pos)), []).append((r, pos))
+    return list(members.values())
+
+
+def _row(reports: Sequence[Report], slots: list[Slot], baseline: int, keyed: list[dict[int, LayerKey]]) -> MatchedLayer:
+    count = len(reports)
+    per_report: list[list[int]] = [[] for _ in range(count)]
+    for r, pos in slots:
+        per_report[r].append(pos)
+    lead = baseline if per_report[baseline] else slots[0][0]
+    layers = [reports[lead].layers[p] for p in per_report[lead]]
+    times = [sum(reports[r].layers[p].median_ms for p in ps) if ps else None for r, ps in enumerate(per_report)]
+    return MatchedLayer(
+        name=" + ".join(layer.name for layer in layers),
+        type=" + ".join(dict.fromkeys(layer.type for layer in layers)),
+        occurrence=keyed[lead][per_report[lead][0]][2] if len(layers) == 1 else 0,
+        positions=[ps[0] if ps else None for ps in per_report],
+        times_ms=times,
+        diffs_ms=[_diff(t, times[baseline]) for t in times],
+        members=per_report,
+    )
+
+
 def _diff(value: float | None, base: float | None) -> float | None:
     return None if value is None or base is None else value - base
 
@@ -117,20 +203,8 @@ def compare(reports: Sequence[Report], labels: Sequence[str] | None = None, base
     if len(names) != len(reports):
         raise ValueError(f"{len(names)} labels for {len(reports)} reports")
     palette = colours(len(reports))
-    keyed = [_keys(r) for r in reports]
-    order: list[LayerKey] = list(keyed[baseline])  # baseline order first, then what only others have
-    known = set(order)
-    for k in keyed:
-        for key in k:
-            if key not in known:
-                known.add(key)
-                order.append(key)
-    layers = []
-    for key in order:
-        positions = [k.get(key) for k in keyed]
-        times = [None if p is None else reports[i].layers[p].median_ms for i, p in enumerate(positions)]
-        diffs = [_diff(t, times[baseline]) for t in times]
-        layers.append(MatchedLayer(key[0], key[1], key[2], positions, times, diffs))
+    keyed = [{pos: key for key, pos in _keys(r).items()} for r in reports]
+    layers = [_row(reports, slots, baseline, keyed) for slots in _rows(reports, baseline)]
     base_ms = reports[baseline].summary.median_ms
     summaries = [
         SummaryRow(

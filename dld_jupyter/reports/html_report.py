@@ -14,6 +14,7 @@ from html import escape
 from dld_jupyter.report_format.model import Report
 from dld_jupyter.reports.recommendations import recommend
 from dld_jupyter.reports.stats import precision_by_type, time_by_type
+from dld_jupyter.reports.summary_text import median_text, overhead_text
 from dld_jupyter.reports.table import columns, rows
 
 LAYER_COLOUR = "#0072B2"  # Okabe-Ito blue
@@ -43,15 +44,16 @@ def _summary(report: Report) -> str:
         ("Model Path", s.model_path or "(not given)"),
         ("Backend", s.backend),
         where,
-        ("Median Network Inference Time", f"{s.median_ms:.4f} ms"),
+        ("Median Network Inference Time", median_text(s)),
         ("# Inference Passes", s.passes),
         ("Spread", f"min {s.min_ms:.4f} / p90 {s.p90_ms:.4f} / max {s.max_ms:.4f} ms"),
         ("Stable", "yes" if s.stable else f"no: {s.stability_note}"),
     ]
     if s.device_memory_bytes is not None:
         items.append(("Device Memory Required", f"{s.device_memory_bytes / 2**20:.1f} MiB"))
-    if s.profiling_overhead_ms is not None:
-        items.append(("Profiling Overhead", f"{s.profiling_overhead_ms:.4f} ms"))
+    overhead = overhead_text(s)
+    if overhead is not None:
+        items.append(("Profiling Overhead", overhead))
     if "timeline" in s.settings:
         items.append(("Timeline", s.settings["timeline"]))
     items.append(("Created", s.created))

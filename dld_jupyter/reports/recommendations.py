@@ -139,7 +139,9 @@ def _few_passes(report: Report) -> Recommendation | None:
 def _profiling_overhead(report: Report) -> Recommendation | None:
     extra = report.summary.profiling_overhead_ms
     base = report.summary.median_ms - (extra or 0.0)
-    if extra is None or base <= 0 or _pct(extra, base) <= PROFILING_OVERHEAD_SHARE:
+    if extra is None or report.summary.overhead_within_noise or base <= 0:
+        return None
+    if _pct(extra, base) <= PROFILING_OVERHEAD_SHARE:
         return None
     return Recommendation(
         "profiling-overhead",

@@ -84,7 +84,7 @@ def test_driver_samples_and_gpm_metrics_become_aligned_series(monkeypatch: pytes
     sampler = MetricsSampler(0, interval_ms=100)
     sampler.start()
     origin = now_us()
-    time.sleep(0.25)
+    time.sleep(0.45)
     sampler.stop()
     series = {s.name: s for s in sampler.series(origin)}
     assert {
@@ -98,7 +98,7 @@ def test_driver_samples_and_gpm_metrics_become_aligned_series(monkeypatch: pytes
     } <= set(series)
     assert series["sm_utilization"].values == [51.0] * 3  # the sample from before start() is dropped
     assert series["gpm_sm_activity"].values[0] == 10.0 + pynvml.NVML_GPM_METRIC_SM_UTIL
-    assert len(series["gpm_sm_activity"].values) >= 2 and series["pcie_rx"].unit == "MiB/s"
+    assert len(series["gpm_sm_activity"].values) >= 3 and series["pcie_rx"].unit == "MiB/s"
     assert all(-1000 < t < 1000 for s in series.values() for t in s.times_ms)  # ms around the origin
     assert fake.calls.count("free") == 2 and fake.calls[-1] == "shutdown" and not sampler.notes
 
@@ -155,3 +155,15 @@ def test_nan_gpm_values_are_dropped(monkeypatch: pytest.MonkeyPatch) -> None:
     time.sleep(0.15)
     sampler.stop()
     assert not [s for s in sampler.series(now_us()) if s.name.startswith("gpm_")]
+
+
+def test_a_short_last_gpm_interval_is_not_recorded_and_short_series_are_noted(monkeypatch: pytest.MonkeyPatch) -> None:
+    """GPM needs >= 100 ms between snapshots and answers 0 below that: every series used to end with a false 0."""
+    monkeypatch.setitem(sys.modules, "pynvml", fake_pynvml())
+    sampler = MetricsSampler(0, interval_ms=100)
+    sampler.start()
+    time.sleep(0.15)  # one full interval, then stop() 50 ms into the next
+    sampler.stop()
+    gpm = next(s for s in sampler.series(now_us()) if s.name == "gpm_sm_activity")
+    assert len(gpm.values) == 1
+    assert any(note.startswith("gpm_sm_activity: only 1 sample(s)") for note in sampler.notes)

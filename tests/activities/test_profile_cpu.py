@@ -109,3 +109,12 @@ def test_input_folder_with_real_pb_files(resnet_path: Path, tmp_path: Path) -> N
 def test_inferred_batch_size_reaches_the_layers(resnet_path: Path) -> None:
     report = _profile(resnet_path, batch_size=2, optimize=False)
     assert report.layers[0].input_dims[0] == [2, 3, 32, 32]
+
+
+def test_hide_non_compute_runs_the_passes_through_io_binding(resnet_path: Path) -> None:
+    """With outputs bound (not fetched to numpy each pass) the passes still run and every node is accounted for;
+    on a CPU no copy rows are added in either mode."""
+    report = _profile(resnet_path, hide_non_compute=True)
+    _check_accounting(report, resnet_path)
+    assert report.summary.settings["hide_non_compute"] is True
+    assert not [layer for layer in report.layers if layer.type == "Memcpy"]

@@ -22,8 +22,9 @@ from typing import Any
 import onnx
 
 from dld_jupyter.activities.backends.ort_inputs import Feeds, folder_feeds, random_feeds
+from dld_jupyter.activities.backends.ort_install import cuda_missing_reason
 from dld_jupyter.activities.backends.ort_nodes import map_nodes
-from dld_jupyter.activities.backends.ort_report import ort_layers
+from dld_jupyter.activities.backends.ort_report import ort_layers, with_copy_rows
 from dld_jupyter.activities.backends.ort_trace import parse_profile
 from dld_jupyter.activities.errors import RunFailed, SpecError, UnavailableError
 from dld_jupyter.activities.gpu.clocks import locked_clocks
@@ -62,11 +63,12 @@ def load_ort() -> ModuleType:
 
 def check_provider(ort: ModuleType, spec: OrtProfileSpec) -> None:
     available = list(ort.get_available_providers())
-    if spec.ort_provider not in available:
-        hint = " (install onnxruntime-gpu for CUDA)" if spec.provider == "cuda" else ""
-        raise UnavailableError(
-            f"{spec.ort_provider} is not available in onnxruntime {ort.__version__}; available: {available}{hint}"
-        )
+    if spec.ort_provider in available:
+        return
+    if spec.provider == "cuda":
+        raise UnavailableError(cuda_missing_reason(str(ort.__version__), available))
+    version = ort.__version__
+    raise UnavailableError(f"{spec.ort_provider} is not available in onnxruntime {version}; available: {available}")
 
 
 def load_model(spec: OrtProfileSpec, reporter: Reporter) -> tuple[onnx.ModelProto, str | bytes]:
@@ -87,7 +89,10 @@ def load_model(spec: OrtProfileSpec, reporter: Reporter) -> tuple[onnx.ModelProt
     return model, full.SerializeToString()
 
 
-def session_options(ort: ModuleType, spec: OrtProfileSpec, workdir: Path | None, optimized: bool) -> Any:
+def session_options(ort: ModuleType, spec: OrtProfileSpec, workdir: Path | None) -> Any:
+    """Options of the plain session (no `workdir`) or of the profiled one, which also writes the graph it runs:
+    fused nodes (optimization on) and the bodies of function ops it inlines (HardSwish, on or off) are mapped
+    back to the ONNX nodes through it."""
     options = ort.SessionOptions()
     options.log_severity_level = 3  # errors only: warnings would drown the activity log
     level = ort.GraphOptimizationLevel
@@ -98,13 +103,10 @@ def session_options(ort: ModuleType, spec: OrtProfileSpec, workdir: Path | None,
     if workdir is not None:
         options.enable_profiling = True
         options.profile_file_prefix = str(workdir / "ort_profile")
-        if optimized:
-            options.optimized_model_filepath = str(workdir / "optimized.onnx")
-            # Large weights go beside it so models over 2 GB still serialize.
-            options.add_session_config_entry(
-                "session.optimized_model_external_initializers_file_name", "optimized.data"
-            )
-            options.add_session_config_entry("session.optimized_model_external_initializers_min_size_in_bytes", "1024")
+        options.optimized_model_filepath = str(workdir / "optimized.onnx")
+        # Large weights go beside it so models over 2 GB still serialize.
+        options.add_session_config_entry("session.optimized_model_external_initializers_file_name", "optimized.data")
+        options.add_session_config_entry("session.optimized_model_external_initializers_min_size_in_bytes", "1024")
     return options
 
 
@@ -123,8 +125,29 @@ def make_session(ort: ModuleType, source: str | bytes, options: Any, spec: OrtPr
     return session
 
 
+def pass_runner(ort: ModuleType, session: Any, feeds: Feeds, spec: OrtProfileSpec) -> Callable[[], object]:
+    """One inference pass. Normally `session.run` from host arrays, copies to and from the device included; with
+    `hide_non_compute` on a GPU the inputs are copied to the device once and the outputs stay there (I/O binding),
+    so a pass is the model's compute alone (seed 000 "Hide Non-Compute Operations")."""
+    if not spec.hide_non_compute:
+        return lambda: session.run(None, feeds)
+    device = "cuda" if spec.provider == "cuda" else "cpu"
+    binding = session.io_binding()
+    for name, array in feeds.items():
+        binding.bind_ortvalue_input(name, ort.OrtValue.ortvalue_from_numpy(array, device, spec.device))
+    for output in session.get_outputs():
+        binding.bind_output(output.name, device, spec.device)
+
+    def run() -> object:
+        session.run_with_iobinding(binding)
+        binding.synchronize_outputs()  # the pass ends when the device has finished, as a fetch would wait
+        return None
+
+    return run
+
+
 def timed_passes(
-    session: Any, feeds: Feeds, count: int, on_pass: Callable[[int], None]
+    run: Callable[[], object], count: int, on_pass: Callable[[int], None]
 ) -> tuple[list[float], list[float]]:
     """Wall time (ms) and perf_counter start of each pass; outputs are fetched, so GPU work has finished."""
     times: list[float] = []
@@ -132,7 +155,7 @@ def timed_passes(
     for index in range(count):
         start = time.perf_counter()
         try:
-            session.run(None, feeds)
+            run()
         except Exception as error:
             raise RunFailed(f"inference failed: {error}") from error
         end = time.perf_counter()
@@ -180,20 +203,24 @@ def profile_onnxruntime(spec: OrtProfileSpec, reporter: Reporter) -> Report:
             stack.enter_context(locked_clocks(spec.device, reporter.log))
         elif spec.lock_clocks:
             reporter.log("lock_clocks applies to GPU runs only: ignored on the CPU", "warning")
-        plain = make_session(ort, source, session_options(ort, spec, None, False), spec)
-        timed_passes(plain, feeds, spec.warmup, progress.phase("warm-up", 0.05, 0.1, max(spec.warmup, 1)))
-        passes, _ = timed_passes(plain, feeds, spec.iterations, progress.phase("measuring", 0.1, 0.5, spec.iterations))
-        del plain  # one session in memory at a time
+        if spec.hide_non_compute and not gpu:
+            reporter.log("hide_non_compute: a CPU run copies nothing between devices; outputs stay bound", "info")
+        plain = make_session(ort, source, session_options(ort, spec, None), spec)
+        run = pass_runner(ort, plain, feeds, spec)
+        timed_passes(run, spec.warmup, progress.phase("warm-up", 0.05, 0.1, max(spec.warmup, 1)))
+        passes, _ = timed_passes(run, spec.iterations, progress.phase("measuring", 0.1, 0.5, spec.iterations))
+        del plain, run  # one session in memory at a time
 
         workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="dld-ort-")))
         reporter.progress(0.5, "starting profiler")
-        profiled = make_session(ort, source, session_options(ort, spec, workdir, spec.optimize), spec)
-        timed_passes(profiled, feeds, spec.warmup, progress.phase("warm-up", 0.55, 0.6, max(spec.warmup, 1)))
+        profiled = make_session(ort, source, session_options(ort, spec, workdir), spec)
+        run = pass_runner(ort, profiled, feeds, spec)
+        timed_passes(run, spec.warmup, progress.phase("warm-up", 0.55, 0.6, max(spec.warmup, 1)))
         sampler = _start_sampler(spec, reporter) if gpu else None
         anchor = (time.time_ns() / 1000.0, time.perf_counter())
         try:
             prof_passes, prof_starts = timed_passes(
-                profiled, feeds, spec.iterations, progress.phase("profiling", 0.6, 0.95, spec.iterations)
+                run, spec.iterations, progress.phase("profiling", 0.6, 0.95, spec.iterations)
             )
         finally:
             if sampler is not None:
@@ -205,12 +232,14 @@ def profile_onnxruntime(spec: OrtProfileSpec, reporter: Reporter) -> Report:
             raise RunFailed(f"ORT's profile holds {len(runs)} measured runs, expected {spec.iterations}")
         optimized_path = workdir / "optimized.onnx"
         optimized = onnx.load(str(optimized_path), load_external_data=False) if optimized_path.exists() else None
-        if spec.optimize and optimized is None:
-            reporter.log("the optimized model was not written: fused layers are not mapped to ONNX nodes", "warning")
+        if optimized is None:
+            reporter.log("ORT did not write the graph it ran: fused layers are not mapped to ONNX nodes", "warning")
         median = layer_pass_index(passes, prof_passes)
         executed = [node.name for run in runs for node in run.nodes]
         node_map = map_nodes(model.graph, optimized.graph if optimized else None, executed)
-        layers, timeline = ort_layers(runs, median, lambda name: node_map.sources.get(name, []))
+        layers, timeline = ort_layers(runs, median, lambda name: node_map.sources.get(name, []), node_map.merged.get)
+        if gpu and not spec.hide_non_compute:
+            layers, timeline = with_copy_rows(runs, median, layers, timeline)
         metrics: list[MetricSeries] = []
         if sampler is not None:
             origin_us = anchor[0] + (prof_starts[median] - anchor[1]) * 1e6
@@ -239,6 +268,7 @@ def profile_onnxruntime(spec: OrtProfileSpec, reporter: Reporter) -> Report:
         profiled_passes_ms=prof_passes,
         warmup_passes=spec.warmup,
         removed_nodes=node_map.removed,
+        removed_reasons=node_map.reasons,
         system=system,
         gpu_metrics=metrics,
     )

@@ -23,6 +23,7 @@ from dld_jupyter.activities.optional import import_optional
 from dld_jupyter.report_format.model import MetricSeries
 
 GPM_MIN_INTERVAL_MS = 100.0
+MIN_USEFUL_SAMPLES = 3
 
 # (series name, label, unit, NVML sampling type constant name)
 DRIVER_SAMPLES = [
@@ -144,9 +145,19 @@ class MetricsSampler:
             if self._thread is not None:
                 self._thread.join(timeout=5.0)
             self._read_driver_samples(now_us())
+            self._note_short_series()
         finally:
             self._nvml.__exit__(None, None, None)
             self._nvml = None
+
+    def _note_short_series(self) -> None:
+        """A series of one or two samples cannot show how the passes used the GPU: say so, with the fix."""
+        for raw in self._raw.values():
+            if 0 < len(raw.values) < MIN_USEFUL_SAMPLES:
+                self.notes.append(
+                    f"{raw.name}: only {len(raw.values)} sample(s) over the run (one per "
+                    f"{self.interval_s * 1000:.0f} ms): profile more passes to see it change"
+                )
 
     def series(self, origin_us: float) -> list[MetricSeries]:
         return [raw.aligned(origin_us) for raw in self._raw.values() if raw.values]
@@ -192,6 +203,8 @@ class MetricsSampler:
             previous_us = now_us()
             while True:
                 stopping = self._stop.wait(self.interval_s)
+                if stopping and now_us() - previous_us < GPM_MIN_INTERVAL_MS * 1000:
+                    break  # GPM answers 0 for intervals under 100 ms: no fabricated last sample
                 lib.nvmlGpmSampleGet(self._handle, current)
                 current_us = now_us()
                 self._record_gpm(lib, previous, current, (previous_us + current_us) / 2.0)

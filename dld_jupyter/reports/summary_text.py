@@ -1,0 +1,31 @@
+"""The summary's median and profiling overhead in words, the same in the CLI, `dld-prof` and the HTML export.
+
+A median alone hides whether two runs differ; its confidence interval says it. A profiling overhead whose two
+medians' intervals overlap is noise, and was printed as it came (-6.9 ms, -18.2 ms): it is now said to be within
+noise, with the figure beside it in parentheses.
+"""
+
+from __future__ import annotations
+
+from dld_jupyter.report_format.model import Summary
+
+
+def interval_text(ci: list[float] | None, digits: int) -> str:
+    return f"95% CI {ci[0]:.{digits}f}-{ci[1]:.{digits}f}" if ci else "too few passes for a 95% CI"
+
+
+def median_text(s: Summary, digits: int = 4) -> str:
+    """`1.2345 ms (95% CI 1.2001-1.2702)`."""
+    return f"{s.median_ms:.{digits}f} ms ({interval_text(s.median_ci_ms, digits)})"
+
+
+def overhead_text(s: Summary, digits: int = 4) -> str | None:
+    """The per-node profiling overhead, or None when the report has none (imports, TensorRT)."""
+    if s.profiling_overhead_ms is None:
+        return None
+    figure = f"{s.profiling_overhead_ms:+.{digits}f} ms"
+    if s.overhead_within_noise:
+        return f"within noise ({figure}; the two medians' 95% intervals overlap)"
+    if s.overhead_within_noise is None:
+        return f"{figure} (too few passes to tell it from noise)"
+    return figure

@@ -1,0 +1,156 @@
+"""Export real architectures (torchvision, Hugging Face transformers) with random weights to ONNX.
+
+Users open what PyTorch writes, not hand-built graphs: weight-alias Identity nodes, deep name scopes, fused
+attention patterns, function ops (HardSwish). Tests and benchmarks judge features on these files.
+
+    python scripts/export_real_models.py OUT_DIR [--set fixtures|bench] [--only NAME,...]
+
+Needs torch, torchvision and transformers (CPU wheels; run it in a separate venv, they are large). `fixtures` are
+the small exports committed under tests/data/real/ (regenerate them with this script); `bench` are the full-size
+models the benchmarks use, written to a cache directory and never committed. Seeds are fixed: the same versions
+give the same files. GPT-2 is exported with static shapes: the newer exporter cannot turn its dynamic axes into
+torch.export dynamic shapes here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import types
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+# torchvision's wheel on PyPI is linked against CUDA builds of torch; with the CPU torch wheel its C ops fail to
+# load and `import torchvision` dies registering their fake kernels. The architectures used here need none of
+# those ops (no NMS), so the registrations are skipped where the ops are missing.
+sys.modules.setdefault("torchvision._meta_registrations", types.ModuleType("torchvision._meta_registrations"))
+
+import torch  # noqa: E402
+
+OPSET = 17
+
+
+class _Keywords(torch.nn.Module):
+    """Calls a transformers model with keyword arguments (their positional order changes between releases)."""
+
+    def __init__(self, model: Any, names: list[str], outputs: list[str]) -> None:
+        super().__init__()
+        self.model, self.names, self.outputs = model, names, outputs
+
+    def forward(self, *args: Any) -> tuple[Any, ...]:
+        result = self.model(**dict(zip(self.names, args, strict=True)))
+        return tuple(result[name] for name in self.outputs)
+
+
+def _export(model: Any, args: tuple[Any, ...], path: Path, inputs: list[str], outputs: list[str],
+            dynamic: dict[str, dict[int, str]] | None = None, dynamo: bool = False, **extra: Any) -> None:
+    """TorchScript exporter (the classic files most users have) unless `dynamo`: transformers 5 builds its
+    attention masks with ops only the newer torch.export-based exporter (onnxscript, opset 18) converts."""
+    model.eval()
+    with torch.no_grad():
+        torch.onnx.export(model, args, str(path), dynamo=dynamo, opset_version=18 if dynamo else OPSET,
+                          input_names=inputs, output_names=outputs, dynamic_axes=dynamic, **extra)
+    if dynamo:  # the newer exporter may leave weights in a side file: keep one self-contained model
+        import onnx
+
+        onnx.save(onnx.load(str(path)), str(path))
+        data = path.with_suffix(".onnx.data")
+        if data.exists():
+            data.unlink()
+
+
+def torchvision_model(name: str, **kwargs: Any) -> Callable[[Path], None]:
+    def build(path: Path) -> None:
+        import torchvision
+
+        torch.manual_seed(0)
+        model = getattr(torchvision.models, name)(weights=None, **kwargs)
+        _export(model, (torch.randn(1, 3, 224, 224),), path, ["input"], ["logits"], {"input": {0: "batch"}})
+
+    return build
+
+
+def mobilenet_v3_small_half_width(path: Path) -> None:
+    from torchvision.models.mobilenetv3 import MobileNetV3, _mobilenet_v3_conf
+
+    torch.manual_seed(0)
+    settings, last = _mobilenet_v3_conf("mobilenet_v3_small", width_mult=0.5)
+    model = MobileNetV3(settings, last, num_classes=10)
+    _export(model, (torch.randn(1, 3, 96, 96),), path, ["input"], ["logits"], {"input": {0: "batch"}})
+
+
+def shufflenet_functions(path: Path) -> None:
+    import torchvision
+    from torchvision.models.shufflenetv2 import InvertedResidual
+
+    torch.manual_seed(0)
+    model = torchvision.models.shufflenet_v2_x0_5(weights=None, num_classes=10)
+    _export(model, (torch.randn(1, 3, 64, 64),), path, ["input"], ["logits"],
+            export_modules_as_functions={InvertedResidual})
+
+
+def bert(layers: int, hidden: int, heads: int, vocab: int) -> Callable[[Path], None]:
+    def build(path: Path) -> None:
+        from transformers import BertConfig, BertModel
+
+        torch.manual_seed(0)
+        config = BertConfig(vocab_size=vocab, hidden_size=hidden, num_hidden_layers=layers,
+                            num_attention_heads=heads, intermediate_size=4 * hidden, max_position_embeddings=128,
+                            attn_implementation="eager")
+        model = BertModel(config)
+        ids = torch.randint(0, vocab, (1, 16))
+        mask = torch.ones(1, 16, dtype=torch.int64)
+        dynamic = {"input_ids": {0: "batch", 1: "sequence"}, "attention_mask": {0: "batch", 1: "sequence"}}
+        names, outputs = ["input_ids", "attention_mask"], ["last_hidden_state", "pooler_output"]
+        _export(_Keywords(model, names, outputs), (ids, mask), path, names, outputs, dynamic, dynamo=True)
+
+    return build
+
+
+def gpt2(layers: int, hidden: int, heads: int, vocab: int) -> Callable[[Path], None]:
+    def build(path: Path) -> None:
+        from transformers import GPT2Config, GPT2LMHeadModel
+
+        torch.manual_seed(0)
+        config = GPT2Config(vocab_size=vocab, n_embd=hidden, n_layer=layers, n_head=heads, n_positions=128,
+                            use_cache=False, attn_implementation="eager")
+        model = GPT2LMHeadModel(config)
+        ids = torch.randint(0, vocab, (1, 16))
+        wrapped = _Keywords(model, ["input_ids"], ["logits"])
+        _export(wrapped, (ids,), path, ["input_ids"], ["logits"], dynamo=True)  # static: see the module note
+
+    return build
+
+
+FIXTURES: dict[str, Callable[[Path], None]] = {
+    "mobilenet_v3_small_w05": mobilenet_v3_small_half_width,
+    "bert_tiny": bert(layers=2, hidden=64, heads=2, vocab=1000),
+    "gpt2_tiny": gpt2(layers=2, hidden=64, heads=2, vocab=1000),
+}
+BENCH: dict[str, Callable[[Path], None]] = {
+    "resnet18": torchvision_model("resnet18"),
+    "mobilenet_v3_small": torchvision_model("mobilenet_v3_small"),
+    "shufflenet_v2_functions": shufflenet_functions,
+    "bert_base": bert(layers=12, hidden=768, heads=12, vocab=30522),
+    "gpt2_small": gpt2(layers=12, hidden=768, heads=12, vocab=50257),
+}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--set", choices=("fixtures", "bench"), default="fixtures")
+    parser.add_argument("--only", default="", help="comma-separated names")
+    args = parser.parse_args()
+    models = FIXTURES if args.set == "fixtures" else BENCH
+    wanted = [n for n in args.only.split(",") if n] or list(models)
+    args.out.mkdir(parents=True, exist_ok=True)
+    for name in wanted:
+        path = args.out / f"{name}.onnx"
+        models[name](path)
+        print(f"{path}  {path.stat().st_size / 1e6:.1f} MB")
+
+
+if __name__ == "__main__":
+    main()
