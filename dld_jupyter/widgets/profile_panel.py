@@ -143,6 +143,10 @@ class ProfilePanel(w.VBox):  # type: ignore[misc]
             "sampling_ms": num(
                 w.BoundedFloatText, "sampling_ms", "Sampling (ms)", "GPU metric sampling interval", v["sampling_ms"]
             ),
+            "hide_non_compute": w.Checkbox(
+                value=v["hide_non_compute"], description="Hide non-compute operations", indent=False, layout=layout,
+                tooltip="GPU: inputs copied to the device once, outputs kept there; passes time the compute alone",
+            ),
         }
 
     def settings(self) -> dict[str, Any]:
