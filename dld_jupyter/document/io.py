@@ -6,9 +6,10 @@ external data whose ``location`` is absolute or escapes the model's folder (CVE-
 short external data file, a value defined twice, a cycle. External tensors stay lazy (memory-mapped on use).
 A graph whose nodes are not in topological order (but acyclic) is sorted: edits keep that order.
 
-Saving is atomic (write beside, fsync, ``os.replace``), sets an IR version onnxruntime 1.31 loads when the opsets
-allow it, keeps external data consistent (same folder: references kept; another folder: tensors written to
-``<name>.data`` beside the new file), and writes our ``dld*`` metadata keys.
+Saving is atomic even with external data (atomic_save: a fresh data generation, then one rename of the .onnx), sets
+an IR version onnxruntime 1.31 loads when the opsets allow it, keeps external data consistent (same folder:
+references kept; another folder: tensors written to ``<name>.<generation>.data`` beside the new file), and writes
+our ``dld*`` metadata keys.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import onnx
 import onnx_ir as ir
 from google.protobuf.message import DecodeError
 
+from . import atomic_save
 from .errors import DocumentError
 
 ORT_MAX_IR_VERSION = 13  # onnxruntime 1.31 refuses IR 14 (onnx 1.23's default)
@@ -260,25 +262,6 @@ def _external_dirs(model: ir.Model) -> set[pathlib.Path]:
     return dirs
 
 
-def _atomic_write(path: pathlib.Path, data: bytes) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            tmp.unlink()
-    with contextlib.suppress(OSError):
-        fd = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-
-
 @contextlib.contextmanager
 def _saved_form(model: ir.Model, metadata: Mapping[str, str | None]) -> Iterator[None]:
     """Temporarily give the model our metadata keys and the IR version to write."""
@@ -303,25 +286,22 @@ def _saved_form(model: ir.Model, metadata: Mapping[str, str | None]) -> Iterator
 
 
 def save(model: ir.Model, path: str | os.PathLike[str], metadata: Mapping[str, str | None]) -> None:
-    """Write ``model`` to ``path`` atomically. The in-memory model is left as it was."""
+    """Write ``model`` to ``path`` atomically (see atomic_save). The in-memory model is left as it was."""
     file = pathlib.Path(path).absolute()
     if not file.parent.is_dir():
         raise DocumentError(f"Save {file.name}", f"the folder {str(file.parent)!r} does not exist.", "Create it.")
     external = _external_dirs(model)
+    legacy = atomic_save.superseded_legacy(file)
     try:
         with _saved_form(model, metadata):
             if external and external != {file.parent.resolve()}:
-                data_name = f"{file.name}.data"
-                tmp = file.with_name(f".{file.name}.{os.getpid()}.tmp")
-                try:
-                    ir.save(model, tmp, external_data=data_name, size_threshold_bytes=1024)
-                    with open(tmp, "rb+") as handle:
-                        os.fsync(handle.fileno())
-                    os.replace(tmp, file)
-                finally:
-                    with contextlib.suppress(FileNotFoundError):
-                        tmp.unlink()
+                atomic_save.write_with_external(model, file)
             else:
-                _atomic_write(file, ir.serde.serialize_model(model).SerializeToString())
+                atomic_save.write_bytes(file, ir.serde.serialize_model(model).SerializeToString())
     except OSError as exc:
         raise DocumentError(f"Save {file.name}", f"writing failed ({exc}).", "Check space and permissions.") from exc
+    except ir.serde.SerdeError as exc:
+        raise DocumentError(
+            f"Save {file.name}", f"the model cannot be written ({exc}).", "Undo the last edit and save again."
+        ) from exc
+    atomic_save.clean_leftovers(file, atomic_save.in_memory_files(model), legacy)
