@@ -25,7 +25,8 @@ from .errors import DocumentError
 T = ir.AttributeType
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 FLOAT32_MAX = float(np.finfo(np.float32).max)
-_PAD_MODES = frozenset({"NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"})
+# "" is how some exporters write NOTSET, and onnxruntime reads it so
+_PAD_MODES = frozenset({"NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID", ""})
 
 # (op type or "*", attribute) -> allowed values; unions over opset versions so no valid old model is refused
 ENUMS: dict[tuple[str, str], frozenset[Any]] = {
@@ -132,11 +133,11 @@ def _check_generic(attr: ir.Attr, what: str) -> None:
 
 def _check_enum(node: ir.Node, attr: ir.Attr, what: str) -> None:
     allowed = ENUMS.get((node.op_type, attr.name)) or ENUMS.get(("*", attr.name))
-    if not allowed or attr.type not in (T.STRING, T.INT):
+    if allowed is None or attr.type not in (T.STRING, T.INT):
         return
     value = attr.value.decode("utf-8", "replace") if isinstance(attr.value, bytes) else attr.value
     if value not in allowed:
-        choices = ", ".join(sorted(str(v) for v in allowed))
+        choices = ", ".join(sorted(str(v) for v in allowed if v != ""))
         raise _refuse(what, f"{value!r} is not a valid {attr.name} for {node.op_type}.", f"Use one of: {choices}.")
 
 

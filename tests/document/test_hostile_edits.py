@@ -83,7 +83,7 @@ def _cases() -> list[tuple[str, Edit, str]]:
         for bad in ([-1, 0, 0, 0], [0, 0, 0, -3]):
             cases.append((f"{node}.pads={bad}", _attr(node, "pads", bad), "zero or positive"))
         cases.append((f"{node}.pads huge", _attr(node, "pads", [2**64, 0, 0, 0]), "64-bit"))
-        for bad in ("BOGUS", "same_upper", "", "VALID ", "SAME", "0"):
+        for bad in ("BOGUS", "same_upper", "NOTSET\n", "VALID ", "SAME", "0"):
             cases.append((f"{node}.auto_pad={bad!r}", _attr(node, "auto_pad", bad), "auto_pad"))
         cases.append((f"{node}.auto_pad=1", _attr(node, "auto_pad", 1), "STRING"))
     for node in ("conv", "convt"):
