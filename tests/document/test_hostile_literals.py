@@ -1,6 +1,6 @@
 """Hostile literal text: a generated corpus and a fuzzer. Only LiteralError escapes, with a message saying what.
 
-Set ``DLD_FUZZ_EXAMPLES`` to run the fuzzers longer than CI does (the closing note of issue 17 used 200,000).
+Set ``DLD_FUZZ_EXAMPLES`` to run the fuzzers longer than CI does (the run for issue 17 used 100,000 per fuzzer).
 """
 
 from __future__ import annotations
