@@ -191,7 +191,7 @@ def test_conflict_is_bound_to_its_node(tmp_path: pathlib.Path, capsys: pytest.Ca
     path = tmp_path / "m.onnx"
     path.write_bytes(proto.SerializeToString())
     code, text = _check(path, capsys)
-    assert (code == 1 and "error [relu]" in text) or "error [add]" in text, text
+    assert code == 1 and ("error [relu]" in text or "error [add]" in text), text
 
 
 def _dim_model(path: pathlib.Path, dim: int) -> None:
