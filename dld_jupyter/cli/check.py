@@ -1,7 +1,9 @@
 """`dld check MODEL`: the designer's type check list on the command line.
 
 Runs the document checks (onnx.checker and strict shape inference on a weightless skeleton, names, unconnected
-mandatory inputs, dangling nodes) and, with --polygraphy, the Polygraphy linter in a child process. Prints one
+mandatory inputs, dangling nodes), then checks the file as written for what the editable model hides (duplicate
+initializers or local functions, conflicting value_info, bad sparse indices: the full onnx.checker) and, with
+--polygraphy, the Polygraphy linter in a child process. Prints one
 line per diagnostic; exit 0 when there is no error, 1 when there is one, 2 when the file cannot be opened.
 """
 
@@ -9,6 +11,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import pathlib
+import sys
+import traceback
 from typing import Any
 
 from dld_jupyter.cli.exit_codes import ExitCode
@@ -31,14 +36,28 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from dld_jupyter.document import Document, DocumentError
+    try:
+        return _run(args)
+    except Exception:  # bad input is a DocumentError handled in _run: anything else is our bug
+        traceback.print_exc()
+        print("dld check: internal error; please report it with the model and the lines above.", file=sys.stderr)
+        return int(ExitCode.FAILED)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from dld_jupyter.document import Document, DocumentError, io
+    from dld_jupyter.document.proto_checks import check_proto
 
     try:
-        document = Document.open(args.model)
+        checked = io.read_checked(args.model)
+        document = Document(io.build(checked), pathlib.Path(args.model))
     except DocumentError as error:
         print(f"dld check: {error}")
         return int(ExitCode.BAD_INPUT)
     diagnostics = list(document.check())
+    if not any(d.severity == "error" for d in diagnostics):  # what the ir model hid (duplicates, sparse, ...)
+        names = {node.name: node.id for node in document.nodes() if node.name}
+        diagnostics.extend(check_proto(checked.proto, names))
     if args.polygraphy:
         from dld_jupyter.document.lint import start_polygraphy_lint
 

@@ -140,11 +140,63 @@ def outcome(result: ActivityResult) -> dict[str, Any]:
     }
 
 
+MAX_RANDOM_INPUT_BYTES = 8 << 30  # random inputs live in memory twice (numpy and ORT): 8 GiB is already a lot
+
+
+def input_problem(model: str, batch_size: int | None) -> str | None:
+    """Why the model's inputs cannot be filled with random data (None when they can).
+
+    Checked before the worker starts so that a negative or absurd dimension is bad input (exit 2) with a message
+    naming the input, not a numpy error from inside the run; an unreadable model is reported the same way.
+    """
+    import onnx.helper
+
+    from dld_jupyter.document import DocumentError, io
+
+    try:
+        graph = io.read_checked(model).proto.graph
+    except DocumentError as error:
+        return str(error)
+    if batch_size is not None and batch_size < 1:
+        return f"--batch-size must be at least 1, got {batch_size}."
+    weights = {tensor.name for tensor in graph.initializer}
+    total = 0
+    for value in graph.input:
+        if value.name in weights or not value.type.HasField("tensor_type"):
+            continue
+        tensor = value.type.tensor_type
+        dims = [d.dim_value if d.HasField("dim_value") else None for d in tensor.shape.dim]
+        bad = next((d for d in dims if d is not None and d < 0), None)
+        if bad is not None:
+            return f"input {value.name!r} has the negative dimension {bad}; fix the model's input shape."
+        batch = batch_size if batch_size and [i for i, d in enumerate(dims) if d is None] == [0] else 1
+        sizes = [(batch if i == 0 else 1) if d is None else d for i, d in enumerate(dims)]
+        try:
+            itemsize = onnx.helper.tensor_dtype_to_np_dtype(tensor.elem_type).itemsize
+        except (KeyError, ValueError, TypeError):
+            itemsize = 8
+        count = 1
+        for size in sizes:
+            count *= size
+        total += count * itemsize
+        if total > MAX_RANDOM_INPUT_BYTES:
+            return (
+                f"input {value.name!r} of shape {sizes}{' (with --batch-size)' if batch > 1 else ''} needs "
+                f"{count * itemsize:,} bytes of random data "
+                f"(more than {MAX_RANDOM_INPUT_BYTES >> 30} GiB in all); fix its shape or use --input-folder."
+            )
+    return None
+
+
 def _run(args: argparse.Namespace) -> int:
     try:
         spec = spec_from_args(args)
     except SpecError as error:
         return _fail(args, str(error), ExitCode.BAD_INPUT)
+    if not args.input_folder:
+        problem = input_problem(args.model, args.batch_size)
+        if problem is not None:
+            return _fail(args, problem, ExitCode.BAD_INPUT)
     result = run_spec(spec, quiet=args.json)
     code = exit_code(result)
     if args.json:

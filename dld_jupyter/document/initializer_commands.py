@@ -18,13 +18,14 @@ from .commands import Context
 from .errors import DocumentError
 from .graph_edits import Do, check_value_name
 from .tensor_layouts import external_tensor, sparse_to_dense, validate_external
-from .tensors import check_fits, check_shape, convert, numpy_dtype, parse_dtype
+from .tensors import check_element_kind, check_fits, check_shape, convert, numpy_dtype, parse_dtype
 from .value_edits import initializer
 
 
 def _array_tensor(array: np.ndarray, dtype: ir.DataType, name: str, what: str) -> ir.TensorProtocol:
     try:
         data = np.asarray(array)
+        check_element_kind(data, dtype, what)
         if dtype == ir.DataType.STRING:
             return ir.StringTensor(np.asarray(data, dtype=object).astype(str).astype(object), name=name)
         check_fits(data, dtype, what)

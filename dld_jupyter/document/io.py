@@ -3,12 +3,14 @@
 Opening checks, in order, and refuses with a DocumentError saying what and how to fix: missing file, empty or
 truncated/corrupt protobuf, not an ONNX model, IR version or opset newer than the installed onnx supports,
 external data whose ``location`` is absolute or escapes the model's folder (CVE-2024-27318/27319), missing or too
-short external data file, a value defined twice, a cycle. External tensors stay lazy (memory-mapped on use).
+short external data file, a non-numeric external offset/length or a NUL in a location, text fields that are not
+UTF-8, a value defined twice, a cycle. External tensors stay lazy (memory-mapped on use).
 A graph whose nodes are not in topological order (but acyclic) is sorted: edits keep that order.
 
-Saving is atomic (write beside, fsync, ``os.replace``), sets an IR version onnxruntime 1.31 loads when the opsets
-allow it, keeps external data consistent (same folder: references kept; another folder: tensors written to
-``<name>.data`` beside the new file), and writes our ``dld*`` metadata keys.
+Saving is atomic even with external data (atomic_save: a fresh data generation, then one rename of the .onnx), sets
+an IR version onnxruntime 1.31 loads when the opsets allow it, keeps external data consistent (same folder:
+references kept; another folder: tensors written to ``<name>.<generation>.data`` beside the new file), and writes
+our ``dld*`` metadata keys.
 """
 
 from __future__ import annotations
@@ -22,7 +24,9 @@ import onnx
 import onnx_ir as ir
 from google.protobuf.message import DecodeError
 
+from . import atomic_save
 from .errors import DocumentError
+from .proto_text import undecodable
 
 ORT_MAX_IR_VERSION = 13  # onnxruntime 1.31 refuses IR 14 (onnx 1.23's default)
 ORT_MAX_OPSET = 26  # newest default-domain opset onnxruntime 1.31 loads
@@ -78,6 +82,8 @@ def _read_proto(path: pathlib.Path) -> tuple[onnx.ModelProto, bool]:
         ) from exc
     if not proto.HasField("graph") or proto.ir_version <= 0:
         raise _fail(path, "the file is not an ONNX model (no graph or IR version).", "Choose an .onnx model.")
+    if not _is_utf8(data):
+        _check_text(path, proto)  # about 15 µs per node: only when some bytes are not text
     return proto, b"location" in data
 
 
@@ -138,6 +144,8 @@ def _check_external(path: pathlib.Path, proto: onnx.ModelProto, everywhere: bool
         fix = "Move the data file into the model's folder and set a relative location without '..'."
         if not location:
             raise _fail(path, f"tensor {name!r} is external but has no location.", fix)
+        if "\0" in location:
+            raise _fail(path, f"the external data location of tensor {name!r} contains a NUL character.", fix)
         if os.path.isabs(location) or location.startswith(("/", "\\")) or ":" in location:
             raise _fail(path, f"tensor {name!r} has an absolute external data location {location!r}.", fix)
         parts = pathlib.PurePath(location.replace("\\", "/")).parts
@@ -150,13 +158,43 @@ def _check_external(path: pathlib.Path, proto: onnx.ModelProto, everywhere: bool
                 f"the external data file {location!r} of tensor {name!r} is missing.",
                 f"Put {location!r} beside the model.",
             )
-        end = int(info.get("offset", "0") or 0) + int(info.get("length", "0") or 0)
+        end = _external_number(path, info, "offset", name) + _external_number(path, info, "length", name)
         if end > target.stat().st_size:
             raise _fail(
                 path,
                 f"the external data file {location!r} is shorter than tensor {name!r} needs ({end} bytes).",
                 "Copy the complete data file again.",
             )
+
+
+def _external_number(path: pathlib.Path, info: Mapping[str, str], key: str, name: str) -> int:
+    """An external-data ``offset``/``length``: a non-negative decimal integer (ONNX writes them so)."""
+    text = info.get(key, "") or "0"
+    if not (text.isascii() and text.isdigit() and len(text) <= 20):
+        raise _fail(
+            path,
+            f"the external data {key} of tensor {name!r} is {text[:40]!r}, not a non-negative whole number.",
+            "Save the model again with onnx (onnx.save with save_as_external_data=True).",
+        )
+    return int(text)
+
+
+def _is_utf8(data: bytes) -> bool:
+    """Whether the whole file decodes: then no text field can be broken (usual when weights are external)."""
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:  # embedded weights fail at their first odd byte, so this costs little
+        return False
+    return True
+
+
+def _check_text(path: pathlib.Path, proto: onnx.ModelProto) -> None:
+    for where, raw in undecodable(proto):
+        raise _fail(
+            path,
+            f"the {where} is not valid UTF-8 text ({raw[:40]!r}).",
+            "Rename it in the tool that wrote the model; ONNX names are UTF-8 text.",
+        )
 
 
 def _check_structure(path: pathlib.Path, graph: onnx.GraphProto) -> bool:
@@ -260,25 +298,6 @@ def _external_dirs(model: ir.Model) -> set[pathlib.Path]:
     return dirs
 
 
-def _atomic_write(path: pathlib.Path, data: bytes) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            tmp.unlink()
-    with contextlib.suppress(OSError):
-        fd = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-
-
 @contextlib.contextmanager
 def _saved_form(model: ir.Model, metadata: Mapping[str, str | None]) -> Iterator[None]:
     """Temporarily give the model our metadata keys and the IR version to write."""
@@ -303,25 +322,22 @@ def _saved_form(model: ir.Model, metadata: Mapping[str, str | None]) -> Iterator
 
 
 def save(model: ir.Model, path: str | os.PathLike[str], metadata: Mapping[str, str | None]) -> None:
-    """Write ``model`` to ``path`` atomically. The in-memory model is left as it was."""
+    """Write ``model`` to ``path`` atomically (see atomic_save). The in-memory model is left as it was."""
     file = pathlib.Path(path).absolute()
     if not file.parent.is_dir():
         raise DocumentError(f"Save {file.name}", f"the folder {str(file.parent)!r} does not exist.", "Create it.")
     external = _external_dirs(model)
+    legacy = atomic_save.superseded_legacy(file)
     try:
         with _saved_form(model, metadata):
             if external and external != {file.parent.resolve()}:
-                data_name = f"{file.name}.data"
-                tmp = file.with_name(f".{file.name}.{os.getpid()}.tmp")
-                try:
-                    ir.save(model, tmp, external_data=data_name, size_threshold_bytes=1024)
-                    with open(tmp, "rb+") as handle:
-                        os.fsync(handle.fileno())
-                    os.replace(tmp, file)
-                finally:
-                    with contextlib.suppress(FileNotFoundError):
-                        tmp.unlink()
+                atomic_save.write_with_external(model, file)
             else:
-                _atomic_write(file, ir.serde.serialize_model(model).SerializeToString())
+                atomic_save.write_bytes(file, ir.serde.serialize_model(model).SerializeToString())
     except OSError as exc:
         raise DocumentError(f"Save {file.name}", f"writing failed ({exc}).", "Check space and permissions.") from exc
+    except ir.serde.SerdeError as exc:
+        raise DocumentError(
+            f"Save {file.name}", f"the model cannot be written ({exc}).", "Undo the last edit and save again."
+        ) from exc
+    atomic_save.clean_leftovers(file, atomic_save.in_memory_files(model), legacy)

@@ -4,6 +4,10 @@ Grammar (seed 000 "Parameters"): ``[1, 2, 3, 4]``, nested ``[[1, 2], [3, 4]]``, 
 exponents, ``inf`` and ``nan``; ``true``/``false``; strings in single quotes with ``\\'`` and ``\\\\`` escapes.
 Nesting must be rectangular (a tensor), and one list holds one kind of scalar (numbers, booleans or strings).
 Every problem raises ``LiteralError`` naming the offending character; nothing else escapes ``parse_literal``.
+Hostile text is bounded: digits are ASCII only, a number has at most 400 characters (Python refuses to convert
+integers of more than 4300 digits with a raw ValueError), a finite-looking number that overflows float64
+(``1e99999``) is refused instead of becoming infinity (``inf`` and ``nan`` must be written as such), and nesting
+is at most 32 levels deep.
 """
 
 from __future__ import annotations
@@ -16,7 +20,10 @@ from typing import Any
 import numpy as np
 
 Scalar = int | float | bool | str
-_NUMBER = re.compile(r"[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf(?:inity)?|nan)", re.IGNORECASE)
+# ASCII digits only: Python's \d (and int()/float()) also read Arabic-Indic or full-width digits, which no ONNX
+# tool writes; accepting "١٢٣" as 123 would hide a paste from the wrong place.
+_NUMBER = re.compile(r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf(?:inity)?|nan)", re.IGNORECASE)
+_MAX_NUMBER_CHARS = 400  # float64 needs 17 significant digits; 400 leaves room for written-out constants
 _WORD = re.compile(r"[A-Za-z_]+")
 _ESCAPES = {"'": "'", "\\": "\\", "n": "\n", "t": "\t"}
 _MAX_DEPTH = 32  # a tensor of rank 32 is the most ONNX runtimes accept; deeper is a typo
@@ -97,15 +104,20 @@ class _Parser:
         number = _NUMBER.match(self.text, self.i)
         if number is None:
             what = self.peek() if self.peek() else "the end"
-            raise self.fail(f"unexpected {what!r}", "a number, 'text', true/false or [ ... ]")
+            raise self.fail(f"unexpected {what!r}{_digit_hint(what)}", "a number, 'text', true/false or [ ... ]")
         self.i = number.end()
         following = self.peek()
         if following and (following.isalnum() or following in "._"):
-            raise self.fail(f"unexpected {following!r} in a number", "',', ']' or the end")
+            raise self.fail(f"unexpected {following!r} in a number{_digit_hint(following)}", "',', ']' or the end")
         token = number.group()
-        if re.fullmatch(r"[+-]?\d+", token):
+        if len(token) > _MAX_NUMBER_CHARS:
+            raise self.fail(f"a number of {len(token)} characters", f"at most {_MAX_NUMBER_CHARS}", at=start)
+        if re.fullmatch(r"[+-]?[0-9]+", token):
             return _Parsed(int(token), (), "int", start)
-        return _Parsed(float(token), (), "float", start)
+        value = float(token)
+        if math.isinf(value) and "inf" not in token.lower():
+            raise self.fail(f"{token} is beyond the float64 range", "a finite number, or inf written out", at=start)
+        return _Parsed(value, (), "float", start)
 
     def string(self) -> _Parsed:
         start = self.i
@@ -152,6 +164,10 @@ class _Parser:
             else:
                 raise self.fail(f"unexpected {char!r} in a list", "',' or ']'")
         return _combine(self, items, start)
+
+
+def _digit_hint(char: str) -> str:
+    return " (only the ASCII digits 0-9 are numbers here)" if char.isdigit() or char.isnumeric() else ""
 
 
 def _kind_of(kinds: set[str]) -> str | None:

@@ -110,6 +110,26 @@ def generate(dtype: DT, shape: Any, method: str, seed: int | None = None) -> np.
     return rng.integers(int(info.min), -1, size=dims, dtype=target, endpoint=True)
 
 
+def check_element_kind(data: np.ndarray, dtype: DT, what: str) -> None:
+    """Refuse values of another kind than the tensor holds: numpy would turn the text '1.5' into a float, drop
+    the imaginary part of a complex number, or store a date as an integer, silently."""
+    kind = data.dtype.kind
+    if dtype == DT.STRING:
+        if kind not in "USO" and data.size:
+            raise DocumentError(what, f"{data.dtype} values cannot go into a string tensor.", "Write them as text.")
+        return
+    if kind in "USOmM":
+        raise DocumentError(
+            what, f"{data.dtype} values cannot go into a {dtype.name.lower()} tensor.", "Write numbers, not text."
+        )
+    if kind == "c" and dtype not in (DT.COMPLEX64, DT.COMPLEX128):
+        raise DocumentError(
+            what,
+            f"complex values cannot go into a {dtype.name.lower()} tensor.",
+            "Drop the imaginary parts first (numpy.real) or pick complex64.",
+        )
+
+
 def check_fits(data: np.ndarray, dtype: DT, what: str) -> None:
     """Refuse values an integer or bool type cannot hold exactly (a typed-in 1.5 for uint8 is a mistake)."""
     if not (dtype.is_integer() or dtype == DT.BOOL) or data.dtype.kind not in "fiub" or data.size == 0:

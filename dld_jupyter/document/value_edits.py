@@ -10,6 +10,7 @@ import onnx_ir as ir
 
 from . import commands as c
 from . import graph_commands as gc
+from .attribute_rules import check_attribute
 from .attributes import to_attr
 from .commands import Context
 from .errors import DocumentError
@@ -26,6 +27,7 @@ from .graph_edits import (
 )
 from .metadata import POSITIONS_KEY
 from .signature import node_signature
+from .tensors import check_element_kind
 
 
 def rename_node(ctx: Context, do: Do, node_id: str, new_name: str) -> None:
@@ -64,7 +66,9 @@ def set_attribute(ctx: Context, do: Do, node_id: str, name: str, value: Any) -> 
     if sig is not None and spec is None and sig.function is None:
         known = ", ".join(sorted(sig.attributes)) or "none"
         raise DocumentError(what, f"{node.op_type} has no attribute {name!r}.", f"Known attributes: {known}.")
-    do(c.SetAttribute(node, name, to_attr(name, value, spec.type if spec else None)))
+    attr = to_attr(name, value, spec.type if spec else None)
+    check_attribute(node, attr)
+    do(c.SetAttribute(node, name, attr))
 
 
 def reset_attribute(ctx: Context, do: Do, node_id: str, name: str) -> None:
@@ -141,6 +145,8 @@ def set_initializer_value(ctx: Context, do: Do, value_id: str, array: Any) -> No
     value = initializer(ctx, value_id, what)
     assert value.name is not None
     tensor = _tensor_of(value.name, array, what)
+    if value.const_value is not None:  # the element type may change (float -> double), its kind may not
+        check_element_kind(np.asarray(array), value.const_value.dtype, what)
     do(c.SetConstValue(value, tensor, ir.TensorType(tensor.dtype), ir.Shape(list(np.asarray(array).shape))))
 
 
