@@ -27,6 +27,8 @@ from collections.abc import Iterable
 import onnx
 import onnx_ir as ir
 
+from .proto_tensors import all_tensors
+
 EXTERNAL_THRESHOLD = 1024  # tensors up to this many bytes stay inside the .onnx
 
 
@@ -132,8 +134,6 @@ def external_locations(path: pathlib.Path) -> set[str]:
         proto = onnx.load(str(path), load_external_data=False)
     except Exception:  # an unreadable old file refers to nothing we can keep alive
         return set()
-    from .io import all_tensors  # io imports this module for saving
-
     found = set()
     for tensor in all_tensors(proto):
         if tensor.data_location == onnx.TensorProto.EXTERNAL:

@@ -26,6 +26,7 @@ from google.protobuf.message import DecodeError
 
 from . import atomic_save
 from .errors import DocumentError
+from .proto_tensors import all_tensors
 from .proto_text import undecodable
 
 ORT_MAX_IR_VERSION = 13  # onnxruntime 1.31 refuses IR 14 (onnx 1.23's default)
@@ -103,33 +104,6 @@ def _check_versions(path: pathlib.Path, proto: onnx.ModelProto) -> None:
                 f"opset {opset.domain or 'ai.onnx'} {opset.version} is newer than supported ({limit}).",
                 f"Convert the model to opset {limit} or older (onnx.version_converter), or upgrade onnx.",
             )
-
-
-def _graph_tensors(graph: onnx.GraphProto) -> Iterator[onnx.TensorProto]:
-    yield from graph.initializer
-    for sparse in graph.sparse_initializer:
-        yield sparse.values
-        yield sparse.indices
-    for node in graph.node:
-        yield from _node_tensors(node)
-
-
-def _node_tensors(node: onnx.NodeProto) -> Iterator[onnx.TensorProto]:
-    for attr in node.attribute:
-        if attr.HasField("t"):
-            yield attr.t
-        yield from attr.tensors
-        if attr.HasField("g"):
-            yield from _graph_tensors(attr.g)
-        for sub in attr.graphs:
-            yield from _graph_tensors(sub)
-
-
-def all_tensors(proto: onnx.ModelProto) -> Iterator[onnx.TensorProto]:
-    yield from _graph_tensors(proto.graph)
-    for function in proto.functions:
-        for node in function.node:
-            yield from _node_tensors(node)
 
 
 def _check_external(path: pathlib.Path, proto: onnx.ModelProto, everywhere: bool) -> None:
