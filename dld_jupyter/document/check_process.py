@@ -47,7 +47,9 @@ class CheckProcess:
             command = ["nice", "-n", "10", *command]
         self._process = subprocess.Popen(
             command,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
         )
 
     def kill(self) -> None:
@@ -91,14 +93,23 @@ def _child(folder: Path) -> None:
         else:
             node.name = names["inner"].get(node.name, node.name)
     result = check_model(model, index.get)
-    print(json.dumps({
-        "diagnostics": [
-            {"severity": d.severity, "message": d.message, "node": d.node_id, "fix_hint": d.fix_hint,
-             "source": d.source}
-            for d in result.diagnostics
-        ],
-        "inferred": {name: [info[0], info[1]] for name, info in result.inferred.items() if info is not None},
-    }))
+    print(
+        json.dumps(
+            {
+                "diagnostics": [
+                    {
+                        "severity": d.severity,
+                        "message": d.message,
+                        "node": d.node_id,
+                        "fix_hint": d.fix_hint,
+                        "source": d.source,
+                    }
+                    for d in result.diagnostics
+                ],
+                "inferred": {name: [info[0], info[1]] for name, info in result.inferred.items() if info is not None},
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

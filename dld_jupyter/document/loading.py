@@ -50,8 +50,7 @@ class DocumentLoad:
             if self._outline is None:
                 checked = self._checked
                 if checked is None:
-                    raise DocumentError(f"Outline {self.name}", "the model has loaded already.",
-                                        "Use the document.")
+                    raise DocumentError(f"Outline {self.name}", "the model has loaded already.", "Use the document.")
                 self._outline = Outline(checked.proto)
             return self._outline
 
@@ -96,8 +95,11 @@ class DocumentLoad:
         if self._error is not None:
             if isinstance(self._error, DocumentError):
                 raise self._error
-            raise DocumentError(f"Open {self.path.name}", f"loading failed ({self._error}).",
-                                "Run onnx.checker on the model to find the cause.") from self._error
+            raise DocumentError(
+                f"Open {self.path.name}",
+                f"loading failed ({self._error}).",
+                "Run onnx.checker on the model to find the cause.",
+            ) from self._error
         assert self._document is not None
         return self._document
 

@@ -80,8 +80,12 @@ class Outline:
                     producer[name] = (nid, index)
                     producer_op[name] = made_by
         if early:  # link every use to its producer, wherever it is
-            links = [(src[0], src[1], dst, di, name) for dst, node in zip(node_ids, protos, strict=True)
-                     for di, name in enumerate(node.input[:]) if name and (src := get(name)) is not None]
+            links = [
+                (src[0], src[1], dst, di, name)
+                for dst, node in zip(node_ids, protos, strict=True)
+                for di, name in enumerate(node.input[:])
+                if name and (src := get(name)) is not None
+            ]
         outputs = [v.name for v in graph.output]
         for name in outputs:
             oid = "o" + value_ids[name]
@@ -119,8 +123,9 @@ class Outline:
             name
             for a in node.attribute
             if a.type in _GRAPH_ATTRS
-            for name in ([a.name] if a.type == onnx.AttributeProto.GRAPH else [f"{a.name}[{i}]" for i in
-                                                                                range(len(a.graphs))])
+            for name in (
+                [a.name] if a.type == onnx.AttributeProto.GRAPH else [f"{a.name}[{i}]" for i in range(len(a.graphs))]
+            )
         ]
         return NodeView(
             id=node_id,
@@ -143,8 +148,14 @@ class Outline:
         if kind == "output" and node_id in self.linked_outputs:
             terminal[0].state = "linked"
         return NodeView(
-            id=node_id, name=name, kind=kind, op_type="Input" if kind == "input" else "Output", domain="", group=(),
-            inputs=terminal if kind == "output" else [], outputs=terminal if kind == "input" else [],
+            id=node_id,
+            name=name,
+            kind=kind,
+            op_type="Input" if kind == "input" else "Output",
+            domain="",
+            group=(),
+            inputs=terminal if kind == "output" else [],
+            outputs=terminal if kind == "input" else [],
         )
 
     def _terminal(self, index: int, formal: Formal, name: str | None, is_input: bool) -> TerminalView:
@@ -160,8 +171,17 @@ class Outline:
                 state = "linked"
         else:
             state = "linked" if (name in self.used or name in self.graph_outputs) else "free"
-        return TerminalView(index, formal.name, self.value_ids.get(name) if name else None, name or None,
-                            formal.optional, formal.variadic, state, None, None)
+        return TerminalView(
+            index,
+            formal.name,
+            self.value_ids.get(name) if name else None,
+            name or None,
+            formal.optional,
+            formal.variadic,
+            state,
+            None,
+            None,
+        )
 
     def _signature(self, node: onnx.NodeProto) -> Signature | None:
         function = self.functions.get((node.domain, node.op_type, getattr(node, "overload", "")))

@@ -88,4 +88,3 @@ def add_handlers(serverapp: Any) -> None:
     base = serverapp.web_app.settings.get("base_url", "/")
     pattern = f"{base.rstrip('/')}/dld/channel/([^/]+)"
     serverapp.web_app.add_handlers(".*$", [(pattern, ChannelRelayHandler)])
-

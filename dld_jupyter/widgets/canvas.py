@@ -47,8 +47,14 @@ class GraphCanvas(anywidget.AnyWidget):
     title = traitlets.Unicode("").tag(sync=True)
     channel_token = traitlets.Unicode("").tag(sync=True)  # the fast channel's socket, through the server's relay
 
-    def __init__(self, document: Document | DocumentLoad, *, grouping: str = "auto",
-                 on_error: Callable[[str], None] | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        document: Document | DocumentLoad,
+        *,
+        grouping: str = "auto",
+        on_error: Callable[[str], None] | None = None,
+        **kwargs: Any,
+    ) -> None:
         unknown = set(kwargs) - {"color_scheme", "show_grid", "show_constants", "height", "layout"}
         if unknown:
             raise TypeError(
@@ -83,8 +89,9 @@ class GraphCanvas(anywidget.AnyWidget):
             # widgets; the document itself is built once the browser has drawn that overview (see hello).
             self._load = document
             wait = overview_in_child(document, grouping, self.show_constants)
-            threading.Thread(target=self._await_overview, args=(wait,), daemon=True,
-                             name=f"dld-overview-{document.name}").start()
+            threading.Thread(
+                target=self._await_overview, args=(wait,), daemon=True, name=f"dld-overview-{document.name}"
+            ).start()
         else:
             self._overview_ready.set()
             self._attach(document, CanvasView(document, grouping, self.show_constants))
@@ -198,8 +205,16 @@ class GraphCanvas(anywidget.AnyWidget):
         if self._held is not None:
             self._held.clear()  # the snapshot supersedes the patches held for the current reply
         self.version += 1
-        self.send({"kind": "snapshot", "version": self.version, "graph": {"nodes": nodes, "edges": edges},
-                   "title": self.title, "loading": self.loading}, [gp.floats(points)])
+        self.send(
+            {
+                "kind": "snapshot",
+                "version": self.version,
+                "graph": {"nodes": nodes, "edges": edges},
+                "title": self.title,
+                "loading": self.loading,
+            },
+            [gp.floats(points)],
+        )
 
     def _send_patch(self, pb: gp.PatchBuilder) -> None:
         if not pb:
@@ -224,8 +239,12 @@ class GraphCanvas(anywidget.AnyWidget):
 
         imports = dict(self.document.model.opset_imports) if self._load is None else self._load.opsets
         return [
-            {"name": s.name, "domain": s.domain, "category": s.category,
-             "summary": (s.doc.strip().split("\n", 1)[0] if s.doc else "")[:200]}
+            {
+                "name": s.name,
+                "domain": s.domain,
+                "category": s.category,
+                "summary": (s.doc.strip().split("\n", 1)[0] if s.doc else "")[:200],
+            }
             for s in registry.ops_for(imports)
         ]
 
@@ -266,8 +285,14 @@ class GraphCanvas(anywidget.AnyWidget):
         request = int(content.get("request", 0))
         action = str(content.get("action"))
         handler = HANDLERS.get(action)
-        reply: dict[str, Any] = {"kind": "reply", "request": request, "ok": True, "error": None, "data": None,
-                                 "view": content.get("view")}
+        reply: dict[str, Any] = {
+            "kind": "reply",
+            "request": request,
+            "ok": True,
+            "error": None,
+            "data": None,
+            "view": content.get("view"),
+        }
         self._held = []
         try:
             if handler is None:
@@ -306,8 +331,9 @@ class GraphCanvas(anywidget.AnyWidget):
         """Save; node positions the document lacks (fresh layout) are stored first, so the layout survives."""
         doc = self.document
         if not self.view.grouped:
-            missing = {n.id: self.view.sent_pos[n.id] for n in doc.nodes()
-                       if n.position is None and n.id in self.view.sent_pos}
+            missing = {
+                n.id: self.view.sent_pos[n.id] for n in doc.nodes() if n.position is None and n.id in self.view.sent_pos
+            }
             if missing:
                 doc.move_nodes(missing)
         doc.save(path)
@@ -355,8 +381,13 @@ class GraphCanvas(anywidget.AnyWidget):
         self.selection = list(node_ids)
         self.send({"kind": "focus", "ids": list(node_ids)})
 
-    def export(self, path: str | pathlib.Path, format: ExportFormat | None = None, background: str = "#ffffff",
-               grid: bool = False) -> pathlib.Path:
+    def export(
+        self,
+        path: str | pathlib.Path,
+        format: ExportFormat | None = None,
+        background: str = "#ffffff",
+        grid: bool = False,
+    ) -> pathlib.Path:
         """Ask the browser for an image of the canvas; the file is written when it answers (asynchronously)."""
         target = pathlib.Path(path)
         fmt = format or target.suffix.lstrip(".").lower().replace("jpeg", "jpg")
@@ -365,8 +396,7 @@ class GraphCanvas(anywidget.AnyWidget):
         request = self._next_export
         self._next_export += 1
         self._exports[request] = (target, fmt)  # type: ignore[assignment]
-        self.send({"kind": "export_request", "request": request, "format": fmt, "background": background,
-                   "grid": grid})
+        self.send({"kind": "export_request", "request": request, "format": fmt, "background": background, "grid": grid})
         return target
 
     def _write_export(self, content: dict[str, Any]) -> None:

@@ -165,9 +165,7 @@ class CanvasView:
     def hidden(self, node_id: str) -> bool:
         """Constants are drawn as mini constants on their consumers unless shown (seed "Layers")."""
         return (
-            self.op_type.get(node_id) == "Constant"
-            and not self.show_constants
-            and node_id not in self.shown_constants
+            self.op_type.get(node_id) == "Constant" and not self.show_constants and node_id not in self.shown_constants
         )
 
     def vis(self, node_id: str) -> str | None:
@@ -190,7 +188,10 @@ class CanvasView:
 
     def group_node(self, path: GroupPath, collapsed: bool) -> NodeData:
         return gp.group_data(
-            group_id(path), self.grouping.label(path), self.grouping.group_parent(path), collapsed,
+            group_id(path),
+            self.grouping.label(path),
+            self.grouping.group_parent(path),
+            collapsed,
             self.grouping.count.get(path, 0),
         )
 
@@ -302,8 +303,13 @@ class CanvasView:
         pb.add_nodes([nodes[n] for n in nodes if n not in old_n or n in recreated], pos)
         pb.update_nodes([nodes[n] for n in nodes if n in old_n and n not in recreated and old_n[n] != nodes[n]])
         pb.add_edges([d for e, d in edges.items() if e not in old_e or _recreated(old_e[e], d) or e in redo])
-        pb.update_edges([d for e, d in edges.items()
-                         if e in old_e and e not in redo and not _recreated(old_e[e], d) and old_e[e] != d])
+        pb.update_edges(
+            [
+                d
+                for e, d in edges.items()
+                if e in old_e and e not in redo and not _recreated(old_e[e], d) and old_e[e] != d
+            ]
+        )
         pb.move({n: p for n, p in pos.items() if n in old_n and n not in recreated and self.sent_pos.get(n) != p})
         self.sent_nodes, self.sent_edges, self.sent_pos = nodes, edges, pos
         return pb
@@ -352,4 +358,3 @@ def _reshaped(old: NodeData, new: NodeData) -> bool:
 
 def _recreated(old: EdgeData, new: EdgeData) -> bool:
     return old["source"] != new["source"] or old["target"] != new["target"]
-

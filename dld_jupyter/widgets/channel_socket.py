@@ -37,6 +37,7 @@ def _remove_sockets() -> None:
         with contextlib.suppress(OSError):
             path.unlink()
 
+
 Handler = Callable[["Peer", dict[str, Any], list[bytes]], None]
 
 

@@ -79,27 +79,47 @@ class Designer(w.VBox):  # type: ignore[misc]
             return b
 
         self.path_box = w.Text(placeholder="path/to/model.onnx or image.png", layout=w.Layout(width="240px"))
-        self.scheme = w.Dropdown(options=SCHEMES, value=self.canvas.color_scheme, layout=w.Layout(width="110px"),
-                                 tooltip="Colour scheme (okabe-ito and tol-muted are colour-blind safe)")
+        self.scheme = w.Dropdown(
+            options=SCHEMES,
+            value=self.canvas.color_scheme,
+            layout=w.Layout(width="110px"),
+            tooltip="Colour scheme (okabe-ito and tol-muted are colour-blind safe)",
+        )
         self.scheme.observe(lambda c: setattr(self.canvas, "color_scheme", c["new"]), names="value")
         self.grid = w.ToggleButton(description="Grid", value=self.canvas.show_grid, layout=w.Layout(width="auto"))
         w.link((self.grid, "value"), (self.canvas, "show_grid"))
-        self.constants = w.ToggleButton(description="Constants", value=self.canvas.show_constants,
-                                        layout=w.Layout(width="auto"), tooltip="Show Constant nodes")
+        self.constants = w.ToggleButton(
+            description="Constants",
+            value=self.canvas.show_constants,
+            layout=w.Layout(width="auto"),
+            tooltip="Show Constant nodes",
+        )
         w.link((self.constants, "value"), (self.canvas, "show_constants"))
-        return w.HBox([
-            button("New", "file", "New empty model", lambda: self.new()),
-            button("Open", "folder-open", "Open the model at the path", lambda: self.open_model(self.path_box.value)),
-            button("Save", "save", "Save (Ctrl+S)", lambda: self.save()),
-            button("Undo", "undo", "Undo (Ctrl+Z)", lambda: self.undo()),
-            button("Redo", "redo", "Redo (Ctrl+Y)", lambda: self.redo()),
-            button("Arrange", "sitemap", "Arrange nodes", lambda: self.canvas.arrange()),
-            button("Check", "check", "Check the model", lambda: self.check()),
-            button("Profile", "tachometer", "Profile the model with ONNX Runtime", lambda: self.profile_panel()),
-            button("Export", "image", "Export the canvas to the path (.png/.jpg/.svg)",
-                   lambda: self.export(self.path_box.value)),
-            self.path_box, self.scheme, self.grid, self.constants,
-        ], layout=w.Layout(flex_flow="row wrap"))
+        return w.HBox(
+            [
+                button("New", "file", "New empty model", lambda: self.new()),
+                button(
+                    "Open", "folder-open", "Open the model at the path", lambda: self.open_model(self.path_box.value)
+                ),
+                button("Save", "save", "Save (Ctrl+S)", lambda: self.save()),
+                button("Undo", "undo", "Undo (Ctrl+Z)", lambda: self.undo()),
+                button("Redo", "redo", "Redo (Ctrl+Y)", lambda: self.redo()),
+                button("Arrange", "sitemap", "Arrange nodes", lambda: self.canvas.arrange()),
+                button("Check", "check", "Check the model", lambda: self.check()),
+                button("Profile", "tachometer", "Profile the model with ONNX Runtime", lambda: self.profile_panel()),
+                button(
+                    "Export",
+                    "image",
+                    "Export the canvas to the path (.png/.jpg/.svg)",
+                    lambda: self.export(self.path_box.value),
+                ),
+                self.path_box,
+                self.scheme,
+                self.grid,
+                self.constants,
+            ],
+            layout=w.Layout(flex_flow="row wrap"),
+        )
 
     def _guard(self, action: Any) -> None:
         try:
@@ -121,8 +141,10 @@ class Designer(w.VBox):  # type: ignore[misc]
             return
         if load is not None:
             count = load.node_count
-            self.status.value = (f"<small>{self.canvas.title} — loading the model ({count:,} nodes): the overview"
-                                 " is drawn; edits, expanding groups and the editors wait for it…</small>")
+            self.status.value = (
+                f"<small>{self.canvas.title} — loading the model ({count:,} nodes): the overview"
+                " is drawn; edits, expanding groups and the editors wait for it…</small>"
+            )
             return
         doc = self.document
         mark = " •" if doc.dirty else ""

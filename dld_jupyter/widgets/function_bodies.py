@@ -60,8 +60,14 @@ class Body:
 
 
 def _terminal(index: int, name: str, value: ir.Value | None) -> TerminalData:
-    return {"index": index, "name": name, "optional": False, "variadic": False,
-            "state": "linked" if value is not None else "free", "value": value.name if value is not None else None}
+    return {
+        "index": index,
+        "name": name,
+        "optional": False,
+        "variadic": False,
+        "state": "linked" if value is not None else "free",
+        "value": value.name if value is not None else None,
+    }
 
 
 def _op_data(node_id: str, node: ir.Node, parent: str) -> NodeData:
@@ -69,20 +75,57 @@ def _op_data(node_id: str, node: ir.Node, parent: str) -> NodeData:
     outputs = [_terminal(i, v.name or "", v) for i, v in enumerate(node.outputs)]
     width = gp.op_width(node.name or "", node.op_type, max(len(inputs), len(outputs)))
     name = gp.display_name(node.name or "") or node.op_type
-    return {"id": node_id, "name": name, "kind": "op", "op_type": node.op_type, "domain": node.domain,
-            "category": category_for(node.op_type, node.domain), "composite": False, "function": None, "inputs": inputs,
-            "outputs": outputs, "parent": parent, "collapsed": False, "child_count": 0, "diagnostic": None,
-            "precision": None, "hidden_constant": False, "width": width, "height": gp.NODE_HEIGHT}
+    return {
+        "id": node_id,
+        "name": name,
+        "kind": "op",
+        "op_type": node.op_type,
+        "domain": node.domain,
+        "category": category_for(node.op_type, node.domain),
+        "composite": False,
+        "function": None,
+        "inputs": inputs,
+        "outputs": outputs,
+        "parent": parent,
+        "collapsed": False,
+        "child_count": 0,
+        "diagnostic": None,
+        "precision": None,
+        "hidden_constant": False,
+        "width": width,
+        "height": gp.NODE_HEIGHT,
+    }
 
 
 def _io_data(io_id: str, name: str, kind: str, parent: str) -> NodeData:
-    terminal: TerminalData = {"index": 0, "name": name, "optional": False, "variadic": False, "state": "linked",
-                              "value": name}
-    return {"id": io_id, "name": name, "kind": kind, "op_type": "", "domain": "", "category": "",  # type: ignore[typeddict-item]
-            "composite": False, "function": None, "inputs": [terminal] if kind == "output" else [],
-            "outputs": [terminal] if kind == "input" else [], "parent": parent, "collapsed": False,
-            "child_count": 0, "diagnostic": None, "precision": None, "hidden_constant": False,
-            "width": gp.IO_SIZE[0], "height": gp.IO_SIZE[1]}
+    terminal: TerminalData = {
+        "index": 0,
+        "name": name,
+        "optional": False,
+        "variadic": False,
+        "state": "linked",
+        "value": name,
+    }
+    return {
+        "id": io_id,
+        "name": name,
+        "kind": kind,
+        "op_type": "",
+        "domain": "",
+        "category": "",  # type: ignore[typeddict-item]
+        "composite": False,
+        "function": None,
+        "inputs": [terminal] if kind == "output" else [],
+        "outputs": [terminal] if kind == "input" else [],
+        "parent": parent,
+        "collapsed": False,
+        "child_count": 0,
+        "diagnostic": None,
+        "precision": None,
+        "hidden_constant": False,
+        "width": gp.IO_SIZE[0],
+        "height": gp.IO_SIZE[1],
+    }
 
 
 def build_body(instance_id: str, function: ir.Function) -> Body:
@@ -130,8 +173,15 @@ def _link(body: Body, src: tuple[str, int], dst: tuple[str, int], value: str) ->
 def expanded_box(data: NodeData, body: Body) -> NodeData:
     """The instance drawn as the box around its body (no terminals: outer links end at the box)."""
     fn = body.function
-    return {**data, "kind": "group", "name": f"{data['name']}  ·  f(x) {fn.name}", "collapsed": False,
-            "child_count": sum(1 for n in body.nodes.values() if n["kind"] == "op"), "inputs": [], "outputs": []}
+    return {
+        **data,
+        "kind": "group",
+        "name": f"{data['name']}  ·  f(x) {fn.name}",
+        "collapsed": False,
+        "child_count": sum(1 for n in body.nodes.values() if n["kind"] == "op"),
+        "inputs": [],
+        "outputs": [],
+    }
 
 
 def bodies_for(doc: Document, instance_ids: Mapping[str, None] | set[str]) -> dict[str, Body]:

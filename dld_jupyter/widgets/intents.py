@@ -53,8 +53,11 @@ def delete(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
         for eid in edges:
             src, _si, dst, di = parse_edge_id(eid)
             if di < 0 or src.startswith("g:") or dst.startswith("g:"):
-                raise DocumentError("Delete link", "it stands for several links of a collapsed group.",
-                                    "Expand the group and delete the links inside it.")
+                raise DocumentError(
+                    "Delete link",
+                    "it stands for several links of a collapsed group.",
+                    "Expand the group and delete the links inside it.",
+                )
             if dst.startswith("o"):
                 if dst not in nodes:
                     nodes.append(dst)  # a graph output is bound to its value: removing the link removes the output
@@ -67,8 +70,12 @@ def delete(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
 
 
 def connect(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
-    c.document.connect(arg(a, "src", str, "connect"), arg(a, "src_index", int, "connect"),
-                       arg(a, "dst", str, "connect"), arg(a, "dst_index", int, "connect"))
+    c.document.connect(
+        arg(a, "src", str, "connect"),
+        arg(a, "src_index", int, "connect"),
+        arg(a, "dst", str, "connect"),
+        arg(a, "dst_index", int, "connect"),
+    )
     return None
 
 
@@ -185,8 +192,11 @@ def doc(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
     opset = c.document.model.opset_imports.get(domain or "", None)
     schema = registry.get(op_type, domain, opset)
     if schema is None:
-        raise DocumentError(f"Documentation of {op_type}", "no schema is known for this operator.",
-                            "Local functions and custom domains have no documentation.")
+        raise DocumentError(
+            f"Documentation of {op_type}",
+            "no schema is known for this operator.",
+            "Local functions and custom domains have no documentation.",
+        )
     title = f"{schema.name} ({schema.domain or 'ai.onnx'}, since opset {schema.since_version})"
     return {"title": title, "doc": schema.doc.strip()}
 
@@ -197,9 +207,27 @@ def ping(_c: GraphCanvas, _a: dict[str, Any], _b: list[bytes]) -> Reply:
 
 
 HANDLERS: dict[str, Handler] = {
-    "add_node": add_node, "delete": delete, "connect": connect, "disconnect": disconnect,
-    "add_graph_input": add_graph_input, "add_graph_output": add_graph_output, "move": move, "rename": rename,
-    "set_attr": set_attr, "undo": undo, "redo": redo, "save": save, "arrange": arrange, "check": check,
-    "expand": expand, "collapse": collapse, "toggle_constant": toggle_constant, "copy": copy, "cut": cut,
-    "paste": paste, "extract": extract, "doc": doc, "ping": ping,
+    "add_node": add_node,
+    "delete": delete,
+    "connect": connect,
+    "disconnect": disconnect,
+    "add_graph_input": add_graph_input,
+    "add_graph_output": add_graph_output,
+    "move": move,
+    "rename": rename,
+    "set_attr": set_attr,
+    "undo": undo,
+    "redo": redo,
+    "save": save,
+    "arrange": arrange,
+    "check": check,
+    "expand": expand,
+    "collapse": collapse,
+    "toggle_constant": toggle_constant,
+    "copy": copy,
+    "cut": cut,
+    "paste": paste,
+    "extract": extract,
+    "doc": doc,
+    "ping": ping,
 }

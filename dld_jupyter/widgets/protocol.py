@@ -128,9 +128,29 @@ KernelMessage = (
 )
 
 IntentAction = Literal[
-    "add_node", "delete", "connect", "disconnect", "add_graph_input", "add_graph_output", "move", "rename",
-    "set_attr", "undo", "redo", "save", "arrange", "copy", "cut", "paste", "expand", "collapse",
-    "toggle_constant", "extract", "check", "doc", "ping",
+    "add_node",
+    "delete",
+    "connect",
+    "disconnect",
+    "add_graph_input",
+    "add_graph_output",
+    "move",
+    "rename",
+    "set_attr",
+    "undo",
+    "redo",
+    "save",
+    "arrange",
+    "copy",
+    "cut",
+    "paste",
+    "expand",
+    "collapse",
+    "toggle_constant",
+    "extract",
+    "check",
+    "doc",
+    "ping",
 ]
 
 
