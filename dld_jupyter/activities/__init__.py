@@ -11,6 +11,7 @@ from dld_jupyter.activities.errors import ActivityError, RunFailed, SpecError, U
 from dld_jupyter.activities.ort_spec import OrtProfileSpec
 from dld_jupyter.activities.result import ActivityResult, ActivityStatus, LogLine, Progress
 from dld_jupyter.activities.spec import ActivitySpec, spec_from_dict, spec_from_json
+from dld_jupyter.activities.trt_api import EngineExport, export_engine
 from dld_jupyter.activities.trt_settings import ProfilerSettings, TrtSettings
 from dld_jupyter.activities.trt_spec import TrtBuildSpec, TrtProfileSpec
 
@@ -22,6 +23,7 @@ __all__ = [
     "ActivitySpec",
     "ActivityStatus",
     "Backend",
+    "EngineExport",
     "LogLine",
     "OrtProfileSpec",
     "ProfilerSettings",
@@ -32,6 +34,7 @@ __all__ = [
     "TrtProfileSpec",
     "TrtSettings",
     "UnavailableError",
+    "export_engine",
     "profile",
     "run_activity",
     "spec_from_dict",

@@ -19,7 +19,7 @@ from dld_jupyter.activities.engine import LogCallback, ProgressCallback, run_act
 from dld_jupyter.activities.errors import BAD_INPUT, UNAVAILABLE, ActivityError, SpecError, UnavailableError
 from dld_jupyter.activities.ort_spec import OrtProfileSpec
 from dld_jupyter.activities.result import ActivityResult
-from dld_jupyter.activities.spec import default_report_path
+from dld_jupyter.activities.spec import ActivitySpec, default_report_path
 from dld_jupyter.report_format.io import load_report
 from dld_jupyter.report_format.model import Report
 
@@ -77,10 +77,19 @@ def profile(
     """Profile a model and return its Report (also written to `output`, default `<model>.dld-report.json`).
 
     `options` are those of OrtProfileSpec: iterations, warmup, optimize, random_inputs, input_folder, batch_size,
-    device, output, seed, threads, gpu_metrics, lock_clocks, sampling_ms. Unknown ones raise SpecError naming
-    the known ones. Raises UnavailableError for a missing backend/provider, ActivityFailed for a failed run.
+    device, output, seed, threads, gpu_metrics, lock_clocks, sampling_ms; with backend="tensorrt", the fields of
+    TrtSettings and ProfilerSettings (activities.trt_api). Unknown ones raise SpecError naming the known ones.
+    Raises UnavailableError for a missing backend/provider, ActivityFailed for a failed run.
     """
     backend_named(backend)  # UnavailableError naming the registered backends
+    if backend == "tensorrt":  # options: TrtSettings / ProfilerSettings fields (see activities.trt_api)
+        from dld_jupyter.activities.trt_api import tensorrt_profile_spec
+
+        with model_path(model_or_document) as (path, default_output):
+            options.setdefault("output", default_output)
+            spec: ActivitySpec = tensorrt_profile_spec(path, options)
+            result = run_activity(spec, on_progress=on_progress, on_log=on_log)
+        return _report_of(result)
     known = set(OrtProfileSpec.__dataclass_fields__) - {"model", "provider"}
     unknown = sorted(set(options) - known)
     if unknown:
@@ -89,6 +98,10 @@ def profile(
         options.setdefault("output", default_output)  # beside the document's file, never in a temp folder
         spec = OrtProfileSpec(model=path, provider=provider, **options)
         result = run_activity(spec, on_progress=on_progress, on_log=on_log)
+    return _report_of(result)
+
+
+def _report_of(result: ActivityResult) -> Report:
     if result.ok and result.report_path:
         return load_report(result.report_path)
     if result.error_kind == BAD_INPUT:

@@ -14,7 +14,7 @@ from typing import Any
 
 from dld_jupyter.activities.trt_model import ModelTrtAttributes, build_shapes
 from dld_jupyter.activities.trt_settings import ProfilerSettings, TrtSettings
-from dld_jupyter.document.trt_metadata import OptimizationProfile
+from dld_jupyter.formats.trt_metadata import OptimizationProfile
 
 # trtexec --layerPrecisions grammar: precision ::= "fp32"|"fp16"|"bf16"|"int32"|"int8"
 TRTEXEC_LAYER_PRECISIONS = ("fp32", "fp16", "bf16", "int32", "int8")

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import onnx
 
 from dld_jupyter.activities.errors import SpecError
-from dld_jupyter.document.trt_metadata import (
+from dld_jupyter.formats.trt_metadata import (
     INFERRED_BATCH_KEY,
     PROFILES_KEY,
     TRT_PRECISION_KEY,

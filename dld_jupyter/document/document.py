@@ -15,6 +15,8 @@ from typing import Any, TypeVar
 
 import onnx_ir as ir
 
+from dld_jupyter.formats.trt_metadata import TRT_PRECISION_KEY, OptimizationProfile
+
 from . import graph_edits as g
 from . import io
 from . import trt_edits as trt
@@ -27,7 +29,6 @@ from .history import History
 from .ids import IdMap
 from .metadata import POSITIONS_KEY, decode_positions, encode_positions
 from .names import NameIndex
-from .trt_metadata import TRT_PRECISION_KEY, OptimizationProfile
 from .view_cache import ViewCache
 from .views import EdgeView, NodeView, ReadModel
 

@@ -11,11 +11,7 @@ from dataclasses import dataclass
 
 import onnx_ir as ir
 
-from . import commands as c
-from .commands import Command, Context
-from .errors import DocumentError
-from .graph_edits import Do, op_node
-from .trt_metadata import (
+from dld_jupyter.formats.trt_metadata import (
     INFERRED_BATCH_KEY,
     PROFILES_KEY,
     TRT_PRECISION_KEY,
@@ -30,6 +26,11 @@ from .trt_metadata import (
     validate_precision,
     validate_profile,
 )
+
+from . import commands as c
+from .commands import Command, Context
+from .errors import DocumentError
+from .graph_edits import Do, op_node
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TypedDict
 
 from dld_jupyter.document import Document
-from dld_jupyter.document.trt_metadata import TRT_PRECISION_KEY  # the document owns the precision format
+from dld_jupyter.formats.trt_metadata import TRT_PRECISION_KEY  # the format the document writes
 
 
 class LayerColumns(TypedDict):

@@ -51,8 +51,10 @@ def test_a_clean_document_is_profiled_in_place(resnet_path: Path) -> None:
 def test_errors_are_typed(resnet_path: Path, tmp_path: Path) -> None:
     with pytest.raises(SpecError, match="unknown option"):
         profile(resnet_path, iteratons=3)
-    with pytest.raises(UnavailableError, match="backend 'tensorrt'"):
-        profile(resnet_path, backend="tensorrt")
+    with pytest.raises(UnavailableError, match="backend 'openvino'"):
+        profile(resnet_path, backend="openvino")
+    with pytest.raises(SpecError, match=r"unknown option\(s\) \['threads'\]"):
+        profile(resnet_path, backend="tensorrt", threads=2)
     with pytest.raises(SpecError, match="does not exist"):
         profile(tmp_path / "missing.onnx")
     with pytest.raises(SpecError, match="expected a model path"):

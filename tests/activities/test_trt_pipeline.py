@@ -139,3 +139,18 @@ def test_without_tensorrt_both_activities_are_unavailable(model: Path, monkeypat
         assert "unavailable: TensorRT is not installed in this Python environment: pip install tensorrt" in (
             result.error or ""
         )
+
+
+def test_python_api_exports_an_unsaved_document_and_profiles(model: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from dld_jupyter.activities import export_engine, profile
+
+    monkeypatch.setenv("DLD_TENSORRT_RUNTIME", STANDIN)
+    doc = Document.open(model)
+    doc.clear_optimization_profile("input_1")
+    doc.set_optimization_profile("input_1", [1, 224, 224, 3], [8, 224, 224, 3], [16, 224, 224, 3])  # unsaved
+    exported = export_engine(doc, typing="obey", fp16=True, workspace_mib=64)
+    assert exported.engine == str(model.with_suffix(".engine")) and Path(exported.engine).read_bytes() == ENGINE_MAGIC
+    trtexec = exported.report.summary.settings["trtexec"]
+    assert "--optShapes=input_1:8x224x224x3" in trtexec and "--memPoolSize=workspace:64" in trtexec
+    report = profile(model, backend="tensorrt", iterations=3, warmup=1, gpu_metrics=False, hide_non_compute=True)
+    assert report.summary.passes == 3 and "--noDataTransfers" in report.summary.settings["trtexec"]

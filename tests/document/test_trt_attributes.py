@@ -9,7 +9,7 @@ import onnx
 import pytest
 
 from dld_jupyter.document import Document, DocumentError
-from dld_jupyter.document.trt_metadata import (
+from dld_jupyter.formats.trt_metadata import (
     LAYER_PRECISIONS,
     PROFILES_KEY,
     TRT_PRECISION_KEY,

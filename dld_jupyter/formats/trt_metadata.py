@@ -7,8 +7,8 @@ the activity worker) reads the same thing:
 - model ``metadata_props["dld.trt.inferred_batch"]``: the Inferred Batch Size (an integer as text), used for
   inputs with a single leading wildcard that have no profile of their own;
 - node ``metadata_props["dld.trt_precision"]``: a layer precision constraint (fp32 ... bool).
-This module is the codec and the validation only (pure functions on shapes and strings, no onnx import), so the
-activity worker reads the same format the document writes.
+This module is the codec and the validation only (pure functions on shapes and strings, standard library only), so
+the activity worker reads the same format the document writes without importing the document layer.
 """
 
 from __future__ import annotations
