@@ -58,3 +58,9 @@ class SettingsStore:
         data = self._load()
         data.setdefault(os.path.abspath(model), {})[kind] = settings
         write_json_atomic(self.path, data)
+
+
+def timing_cache_path(trt_version: str, gpu: str) -> Path:
+    """The TensorRT timing cache of one TensorRT version on one GPU model (tactic timings hold for no other)."""
+    slug = "".join(ch if ch.isalnum() or ch in ".-" else "_" for ch in f"{trt_version}-{gpu}")
+    return cache_dir() / "tensorrt" / f"timing-{slug}.cache"

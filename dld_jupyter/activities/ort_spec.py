@@ -39,6 +39,9 @@ class OrtProfileSpec(ActivitySpec):
     # Seed 000 "Hide Non-Compute Operations": inputs are copied to the device once and outputs stay there, so the
     # measured passes hold no host<->device copies (on a GPU); otherwise the copies are timed as their own rows.
     hide_non_compute: bool = False
+    # When `model` is a saved copy of a document's unsaved edits: the document's own file (report links find the
+    # live designer of that document first, then the copy).
+    source_document: str | None = None
 
     KIND: ClassVar[str] = "onnxruntime-profile"
 
@@ -112,6 +115,7 @@ def _check_types(spec: OrtProfileSpec) -> None:
         "lock_clocks": (bool,),
         "sampling_ms": (int, float),
         "hide_non_compute": (bool,),
+        "source_document": (str, type(None)),
     }
     for name, types in expected.items():
         value = getattr(spec, name)

@@ -43,7 +43,8 @@ def run(spec_text: str, channel: Channel) -> int:
     try:
         spec = spec_from_json(spec_text)
         backend = backend_for(spec)
-        reason = backend.available()
+        check = getattr(backend, "available_for", None)  # a backend whose answer depends on the spec's settings
+        reason = check(spec) if callable(check) else backend.available()
         if reason is not None:
             raise UnavailableError(reason)
         report = backend.run(spec, channel)

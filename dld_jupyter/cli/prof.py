@@ -1,4 +1,5 @@
-"""`dld-prof MODEL [options]`: the command-line profiler. Profiles with ONNX Runtime and prints the triage
+"""`dld-prof MODEL [options]`: the command-line profiler. Profiles with ONNX Runtime or TensorRT
+(`--backend tensorrt`) and prints the triage
 (network summary, slowest layers, time per layer type) on stdout; a report file is only kept with -o/--save.
 
 `dld-prof --worker SPEC.json|-` runs one activity spec with the worker's line protocol on stdout: remote targets
@@ -85,6 +86,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         except SpecError as error:
             print(f"dld-prof: {error}", file=sys.stderr)
             return int(ExitCode.BAD_INPUT)
+        if args.dry_run:
+            from dld_jupyter.cli.trt_options import print_dry_run
+
+            if args.backend != "tensorrt":
+                print("dld-prof: --dry-run shows what a TensorRT run would do; add --backend tensorrt", file=sys.stderr)
+                return int(ExitCode.BAD_INPUT)
+            return print_dry_run(spec, False, "dld-prof")
         result = run_spec(spec, quiet=args.quiet)
         if not result.ok or not result.report_path:
             print(f"dld-prof: {result.status.value}: {result.error}", file=sys.stderr)

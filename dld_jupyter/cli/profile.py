@@ -1,4 +1,5 @@
-"""`dld profile MODEL [options] -o REPORT.json`: profile an ONNX model with ONNX Runtime and write a dld report.
+"""`dld profile MODEL [options] -o REPORT.json`: profile an ONNX model with ONNX Runtime (default) or TensorRT
+(`--backend tensorrt`, with the TensorRT settings and `--dry-run`) and write a dld report.
 
 The run happens in a worker process (a crash of the runtime is reported, not fatal). Progress goes to stderr;
 with --json a single JSON object describing the outcome goes to stdout. Exit codes: 0 done, 1 the run failed
@@ -16,6 +17,7 @@ from dld_jupyter.activities.engine import run_activity
 from dld_jupyter.activities.errors import BAD_INPUT, UNAVAILABLE, SpecError
 from dld_jupyter.activities.ort_spec import OrtProfileSpec
 from dld_jupyter.activities.result import ActivityResult, LogLine, Progress
+from dld_jupyter.activities.spec import ActivitySpec
 from dld_jupyter.cli.exit_codes import ExitCode
 
 
@@ -23,7 +25,9 @@ def add_profile_options(parser: argparse.ArgumentParser) -> None:
     """The options of the ONNX Runtime profile activity (seed 000), shared by `dld profile` and `dld-prof`."""
     parser.add_argument("model", help="path of the ONNX model to profile")
     parser.add_argument("-o", "--output", metavar="REPORT.json", help="report path (default: <model>.dld-report.json)")
-    parser.add_argument("--backend", default="onnxruntime", choices=["onnxruntime"], help="inference framework")
+    parser.add_argument(
+        "--backend", default="onnxruntime", choices=["onnxruntime", "tensorrt"], help="inference framework"
+    )
     parser.add_argument("--provider", default="cpu", choices=["cpu", "cuda"], help="execution provider (default cpu)")
     parser.add_argument("-n", "--iterations", type=int, default=100, help="measured passes (default 100)")
     parser.add_argument("--warmup", type=int, default=10, help="warm-up passes, not measured (default 10)")
@@ -58,15 +62,16 @@ def add_profile_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--sampling-ms", type=float, default=100.0, help="GPM metric sampling interval, ms (at least 100)"
     )
-    parser.add_argument(
-        "--hide-non-compute",
-        action="store_true",
-        help="GPU: copy inputs to the device once and keep outputs there, so passes time the compute alone "
-        "(default: host<->device copies are measured and shown as their own rows)",
-    )
+    from dld_jupyter.cli.trt_profile import add_tensorrt_profile_options
+
+    add_tensorrt_profile_options(parser)  # also --hide-non-compute, shared by both backends
 
 
-def spec_from_args(args: argparse.Namespace) -> OrtProfileSpec:
+def spec_from_args(args: argparse.Namespace) -> ActivitySpec:
+    if args.backend == "tensorrt":
+        from dld_jupyter.cli.trt_profile import trt_profile_spec
+
+        return trt_profile_spec(args)
     return OrtProfileSpec(
         model=args.model,
         iterations=args.iterations,
@@ -121,7 +126,7 @@ class StderrProgress:
             print(file=sys.stderr)
 
 
-def run_spec(spec: OrtProfileSpec, quiet: bool) -> ActivityResult:
+def run_spec(spec: ActivitySpec, quiet: bool) -> ActivityResult:
     display = StderrProgress(quiet)
     try:
         return run_activity(spec, on_progress=display.progress, on_log=display.log)
@@ -193,6 +198,14 @@ def _run(args: argparse.Namespace) -> int:
         spec = spec_from_args(args)
     except SpecError as error:
         return _fail(args, str(error), ExitCode.BAD_INPUT)
+    if args.dry_run:
+        from dld_jupyter.cli.trt_options import print_dry_run
+
+        if args.backend != "tensorrt":
+            return _fail(
+                args, "--dry-run: shows what a TensorRT run would do; add --backend tensorrt", ExitCode.BAD_INPUT
+            )
+        return print_dry_run(spec, args.json, "dld profile")
     if not args.input_folder:
         problem = input_problem(args.model, args.batch_size)
         if problem is not None:
@@ -225,7 +238,7 @@ def _fail(args: argparse.Namespace, message: str, code: ExitCode) -> int:
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "profile",
-        help="profile an ONNX model with ONNX Runtime into a report",
+        help="profile an ONNX model with ONNX Runtime or TensorRT into a report",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -8,8 +8,7 @@ from __future__ import annotations
 from typing import TypedDict
 
 from dld_jupyter.document import Document
-
-TRT_PRECISION_KEY = "dld.trt_precision"  # node metadata key of a TensorRT layer precision constraint
+from dld_jupyter.formats.trt_metadata import TRT_PRECISION_KEY  # the format the document writes
 
 
 class LayerColumns(TypedDict):

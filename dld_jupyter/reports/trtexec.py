@@ -18,21 +18,16 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from dld_jupyter.report_format.builder import LayerRecord, LayerTimes, RunInfo, build_report, layer_pass_index
+from dld_jupyter.report_format.engine_graph import OVERHEAD_TYPES, parse_precision
 from dld_jupyter.report_format.io import ReportError
 from dld_jupyter.report_format.model import Report, TimelineEvent
-from dld_jupyter.reports.trt_names import OnnxIndex, metadata_sources, parse_layer_name
+from dld_jupyter.report_format.trt_names import OnnxIndex, metadata_sources, parse_layer_name
 
-OVERHEAD_TYPES = frozenset({"Reformat", "NoOp", "Copy", "Identity"})  # Identity: TRT's copy/cast layer
-_PRECISION = re.compile(
-    r"\b(FP32|FP16|BF16|FP8|FP4|INT64|INT32|INT8|INT4|UINT8|BOOL|Float|Half|Int8|Int32)\b", re.IGNORECASE
-)
-_PRECISION_ALIASES = {"FLOAT": "FP32", "HALF": "FP16"}
 Pathish = str | os.PathLike[str]
 
 
@@ -44,15 +39,6 @@ def _read_json(path: Pathish, what: str, flag: str) -> Any:
         return json.loads(file.read_text("utf-8"))
     except (ValueError, UnicodeDecodeError) as exc:
         raise ReportError(f"{file}: the {what} is not JSON ({exc}). Pass the file trtexec wrote with {flag}.") from exc
-
-
-def parse_precision(format_datatype: str) -> str:
-    """ "Channel major FP16 format where channel % 8 == 0" -> "FP16"; "Row major linear FP32" -> "FP32"."""
-    match = _PRECISION.search(format_datatype)
-    if not match:
-        return "N/A"
-    word = match.group(1).upper()
-    return _PRECISION_ALIASES.get(word, word)
 
 
 def _tensor_format(tensor: dict[str, Any]) -> str:

@@ -11,7 +11,6 @@ The engine's callbacks arrive on its reader thread; ipykernel sends widget updat
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import difflib
 import os
@@ -27,7 +26,8 @@ from dld_jupyter.activities.ort_spec import PROVIDERS, OrtProfileSpec
 from dld_jupyter.activities.result import ActivityResult, LogLine, Progress
 from dld_jupyter.activities.spec import REPORT_SUFFIX
 
-SETTINGS = tuple(f.name for f in dataclasses.fields(OrtProfileSpec) if f.name != "model")
+NOT_SETTINGS = ("model", "source_document")  # what to profile, not how
+SETTINGS = tuple(f.name for f in dataclasses.fields(OrtProfileSpec) if f.name not in NOT_SETTINGS)
 LOG_LINES = 300  # the log box keeps the last lines; the full log stays in `.result.logs`
 INPUTS = {"auto (random unless a folder is given)": None, "random": True, "from folder": False}
 
@@ -40,14 +40,13 @@ def _check_settings(settings: dict[str, Any]) -> None:
             raise TypeError(f"profile panel: unknown setting {key!r}{hint} (settings: {', '.join(SETTINGS)})")
 
 
-def _model_path(model: Any) -> tuple[str, contextlib.ExitStack]:
-    """A path to profile and what to clean up after the run (a temporary copy of an unsaved document)."""
-    from dld_jupyter.activities.api import model_path
+def _model_source(model: Any) -> tuple[str, str | None]:
+    """(path to profile, the document's own file when that path is a kept copy of its unsaved edits)."""
+    from dld_jupyter.activities.model_source import profiled_source
 
     document = getattr(model, "document", None)  # a Designer
-    stack = contextlib.ExitStack()
-    path, _default_output = stack.enter_context(model_path(document if document is not None else model))
-    return path, stack
+    path, _default_output, source = profiled_source(document if document is not None else model)
+    return path, source
 
 
 class ProfilePanel(w.VBox):  # type: ignore[misc]
@@ -55,13 +54,12 @@ class ProfilePanel(w.VBox):  # type: ignore[misc]
 
     def __init__(self, model: Any, **settings: Any) -> None:
         _check_settings(settings)
-        defaults = {f.name: f.default for f in dataclasses.fields(OrtProfileSpec) if f.name != "model"}
+        defaults = {f.name: f.default for f in dataclasses.fields(OrtProfileSpec) if f.name not in NOT_SETTINGS}
         values = {**defaults, **settings}
         self.model = model
         self.handle: ActivityHandle | None = None
         self.result: ActivityResult | None = None
         self.viewer: Any = None
-        self._cleanup: contextlib.ExitStack | None = None
         self._lines: list[str] = []
         self._lock = threading.Lock()
         self._done = threading.Event()
@@ -171,12 +169,11 @@ class ProfilePanel(w.VBox):  # type: ignore[misc]
         self.report_area.children = []
         self._lines = []
         try:
-            path, self._cleanup = _model_path(self.model)
-            spec = self.spec(path)
-            if not spec.output:  # beside the model's own file, never in a temporary copy's folder
+            path, source = _model_source(self.model)
+            spec = dataclasses.replace(self.spec(path), source_document=source)
+            if not spec.output:  # beside the model's own file, not beside a copy of its unsaved edits
                 spec = dataclasses.replace(spec, output=_default_output(self.model, path))
         except (ActivityError, OSError, ValueError, TypeError) as error:
-            self._finish_cleanup()
             self._show_error(f"Cannot start: {error}")
             return None
         self._done = threading.Event()
@@ -214,7 +211,6 @@ class ProfilePanel(w.VBox):  # type: ignore[misc]
             if result is not None:
                 self._finish(result)
         finally:
-            self._finish_cleanup()
             self._set_running(False)
             self._done.set()
 
@@ -243,11 +239,6 @@ class ProfilePanel(w.VBox):  # type: ignore[misc]
         if running:
             self.progress.value = 0.0
             self.phase.value = "starting…"
-
-    def _finish_cleanup(self) -> None:
-        if self._cleanup is not None:
-            self._cleanup.close()
-            self._cleanup = None
 
     def _show_error(self, text: str) -> None:
         import html

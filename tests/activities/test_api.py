@@ -32,14 +32,17 @@ class FakeDocument:
         self.path = Path(path) if path else self.path
 
 
-def test_a_dirty_document_is_profiled_from_a_temporary_copy(resnet_path: Path) -> None:
+def test_a_dirty_document_is_profiled_from_a_copy_kept_beside_its_report(resnet_path: Path) -> None:
+    """The report's links must keep finding their nodes: the copy of the unsaved edits stays, and the report names
+    both it and the document it came from."""
     document = FakeDocument(resnet_path, dirty=True)
     report = profile(document, iterations=2, warmup=0, threads=1)
-    assert document.saved_to and document.saved_to[0] != str(resnet_path)
+    copy = resnet_path.with_name("resnet.profiled.onnx")
+    assert document.saved_to == [str(copy)] and copy.is_file()
     assert document.path == resnet_path  # pointed back at its own file
-    assert not Path(document.saved_to[0]).exists()  # the copy is gone
     assert resnet_path.with_name("resnet.dld-report.json").is_file()  # the report sits beside the document
-    assert report.summary.model == "resnet"
+    assert report.summary.model == "resnet" and report.summary.model_path == str(copy)
+    assert report.summary.settings["source_document"] == str(resnet_path)
 
 
 def test_a_clean_document_is_profiled_in_place(resnet_path: Path) -> None:
@@ -51,8 +54,10 @@ def test_a_clean_document_is_profiled_in_place(resnet_path: Path) -> None:
 def test_errors_are_typed(resnet_path: Path, tmp_path: Path) -> None:
     with pytest.raises(SpecError, match="unknown option"):
         profile(resnet_path, iteratons=3)
-    with pytest.raises(UnavailableError, match="backend 'tensorrt'"):
-        profile(resnet_path, backend="tensorrt")
+    with pytest.raises(UnavailableError, match="backend 'openvino'"):
+        profile(resnet_path, backend="openvino")
+    with pytest.raises(SpecError, match=r"unknown option\(s\) \['threads'\]"):
+        profile(resnet_path, backend="tensorrt", threads=2)
     with pytest.raises(SpecError, match="does not exist"):
         profile(tmp_path / "missing.onnx")
     with pytest.raises(SpecError, match="expected a model path"):

@@ -34,8 +34,8 @@ def test_onnxruntime_is_the_backend_of_its_spec() -> None:
 
 
 def test_missing_backend_says_what_exists() -> None:
-    with pytest.raises(UnavailableError, match=r"backend 'tensorrt' is not available; available: \['onnxruntime'"):
-        backend_named("tensorrt")
+    with pytest.raises(UnavailableError, match=r"backend 'openvino' is not available; available: \['onnxruntime'"):
+        backend_named("openvino")
     with pytest.raises(UnavailableError, match=r"no backend runs 'test-other-kind'"):
         backend_for(_OtherSpec(model="m.onnx"))
 

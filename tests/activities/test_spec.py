@@ -92,5 +92,5 @@ def test_kinds_are_registered_and_dispatched() -> None:
 
 
 def test_unknown_kind_names_the_known_ones() -> None:
-    with pytest.raises(SpecError, match=r"'tensorrt-build' is not a known activity kind; known kinds are \["):
-        spec_from_json('{"kind": "tensorrt-build", "model": "m.onnx"}')
+    with pytest.raises(SpecError, match=r"'openvino-profile' is not a known activity kind; known kinds are \["):
+        spec_from_json('{"kind": "openvino-profile", "model": "m.onnx"}')

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from dld_jupyter.reports.trt_names import OnnxIndex, metadata_sources, parse_layer_name, split_top_level
+from dld_jupyter.report_format.trt_names import OnnxIndex, metadata_sources, parse_layer_name, split_top_level
 
 
 @pytest.mark.parametrize(

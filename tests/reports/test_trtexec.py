@@ -12,8 +12,8 @@ import pytest
 from onnx import TensorProto, helper
 
 from dld_jupyter.report_format.io import ReportError, load_report, save_report
+from dld_jupyter.report_format.trt_names import parse_layer_name
 from dld_jupyter.reports.open import detect, open_report, trtexec_siblings
-from dld_jupyter.reports.trt_names import parse_layer_name
 from dld_jupyter.reports.trtexec import import_trtexec, parse_precision
 from tests.reports.conftest import COPY, shared_samples
 

@@ -17,7 +17,7 @@ MODEL = Path(__file__).resolve().parents[2] / "dld_jupyter" / "models" / "resnet
 
 
 def test_the_form_has_every_option_and_builds_the_spec(tmp_path: Path) -> None:
-    assert set(SETTINGS) == {f.name for f in dataclasses.fields(OrtProfileSpec)} - {"model"}
+    assert set(SETTINGS) == {f.name for f in dataclasses.fields(OrtProfileSpec)} - {"model", "source_document"}
     panel = ProfilePanel(str(MODEL), iterations=7, optimize=False, threads=2, output=str(tmp_path / "r.json"))
     assert set(panel.fields) == set(SETTINGS)
     spec = panel.spec(str(MODEL))

@@ -1,14 +1,16 @@
 """The registry of backends: `register_backend`, `backend_for(spec)`, `backend_named(name)`.
 
-The built-in backends are registered here (ONNX Runtime now; TensorRT with a later issue). Backend modules import
-only `activities.backend` (the protocol) and `activities.reporter`, never this package, so there is no import circle;
-their heavy runtimes are imported lazily, so registering them costs no onnxruntime/tensorrt import.
+The built-in backends are registered here: ONNX Runtime, TensorRT profiling and TensorRT engine export.
+Backend modules import only `activities.backend` (the protocol) and `activities.reporter`, never this package,
+so there is no import circle; their heavy runtimes are imported lazily: registering them imports no
+onnxruntime or tensorrt.
 """
 
 from __future__ import annotations
 
 from dld_jupyter.activities.backend import Backend
 from dld_jupyter.activities.backends.onnxruntime import OnnxRuntimeBackend
+from dld_jupyter.activities.backends.tensorrt import TensorRTBackend, TensorRTExportBackend
 from dld_jupyter.activities.errors import UnavailableError
 from dld_jupyter.activities.spec import ActivitySpec
 
@@ -48,3 +50,5 @@ def backend_for(spec: ActivitySpec) -> Backend:
 
 
 register_backend(OnnxRuntimeBackend())
+register_backend(TensorRTBackend())
+register_backend(TensorRTExportBackend())

@@ -250,7 +250,7 @@ def profile_onnxruntime(spec: OrtProfileSpec, reporter: Reporter) -> Report:
     if gpu:
         system.update(device_info(spec.device))
     run_info = RunInfo(
-        model=Path(spec.model).stem,
+        model=Path(spec.source_document or spec.model).stem,  # a kept copy is named after its document
         model_path=spec.model,
         backend="onnxruntime",
         provider=spec.ort_provider,

@@ -1,0 +1,92 @@
+"""Device buffers and the timed pass loop of the live TensorRT runtime (TensorRT 10 name-based I/O).
+
+Inputs get random data at the given (profile opt) shapes, seeded; outputs are sized from the context once every
+input shape is set. A pass is: H2D copies, `execute_async_v3` and a stream sync, D2H copies, each timed on the
+host with the copies synchronous, so the three add up to the pass. With copies hidden, inputs are copied once
+before the passes and outputs are never fetched (seed: "Hide Non-Compute Operations").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from dld_jupyter.activities.backends.trt_passes import PassTimes
+from dld_jupyter.activities.errors import RunFailed, SpecError
+
+
+def _random(shape: tuple[int, ...], dtype: Any, rng: np.random.Generator) -> Any:
+    kind = np.dtype(dtype)
+    if kind == np.bool_:
+        return rng.integers(0, 2, size=shape).astype(kind)
+    if np.issubdtype(kind, np.integer):
+        return rng.integers(0, 8, size=shape).astype(kind)  # small: safe as indices and sizes
+    return rng.standard_normal(size=shape).astype(kind)
+
+
+class Bindings:
+    def __init__(self, trt: Any, engine: Any, context: Any, shapes: dict[str, tuple[int, ...]], seed: int) -> None:
+        from polygraphy import cuda
+
+        rng = np.random.default_rng(seed)
+        self.stream = cuda.Stream()
+        self.inputs: list[tuple[Any, Any]] = []  # (host array, DeviceArray)
+        self.outputs: list[tuple[Any, Any]] = []
+        names = [engine.get_tensor_name(i) for i in range(engine.num_io_tensors)]
+        is_input = {name: engine.get_tensor_mode(name) == trt.TensorIOMode.INPUT for name in names}
+        for name in (n for n in names if is_input[n]):
+            shape = shapes.get(name) or tuple(engine.get_tensor_shape(name))
+            if any(d < 0 for d in shape):
+                raise SpecError(f"model: input {name} has dynamic shape {list(shape)} and no optimization profile")
+            context.set_input_shape(name, shape)
+            host = _random(tuple(shape), trt.nptype(engine.get_tensor_dtype(name)), rng)
+            self._bind(context, name, host, cuda, self.inputs)
+            self.inputs[-1][1].copy_from(host, self.stream)
+        for name in (n for n in names if not is_input[n]):
+            host = np.empty(tuple(context.get_tensor_shape(name)), dtype=trt.nptype(engine.get_tensor_dtype(name)))
+            self._bind(context, name, host, cuda, self.outputs)
+        self.stream.synchronize()
+
+    @staticmethod
+    def _bind(context: Any, name: str, host: Any, cuda: Any, into: list[tuple[Any, Any]]) -> None:
+        device = cuda.DeviceArray(shape=host.shape, dtype=host.dtype)
+        context.set_tensor_address(name, device.ptr)
+        into.append((host, device))
+
+    def free(self) -> None:
+        for _, device in (*self.inputs, *self.outputs):
+            device.free()
+        self.stream.free()
+
+
+def timed_passes(
+    bindings: Bindings,
+    context: Any,
+    count: int,
+    copies: bool,
+    take_layers: Callable[[], list[tuple[str, float]]] | None,
+    clock: Callable[[], float],
+) -> list[PassTimes]:
+    stream = bindings.stream
+    passes: list[PassTimes] = []
+    for _ in range(count):
+        start = clock()
+        if copies:
+            for host, device in bindings.inputs:
+                device.copy_from(host, stream)
+            stream.synchronize()
+        copied = clock()
+        if not context.execute_async_v3(stream.ptr):
+            raise RunFailed("TensorRT inference failed (execute_async_v3 returned False; see the log)")
+        stream.synchronize()
+        computed = clock()
+        if copies:
+            for host, device in bindings.outputs:
+                device.copy_to(host, stream)
+            stream.synchronize()
+        end = clock()
+        layers = take_layers() if take_layers is not None else []
+        passes.append(PassTimes((end - start) * 1e3, layers, (copied - start) * 1e3, (end - computed) * 1e3, start))
+    return passes

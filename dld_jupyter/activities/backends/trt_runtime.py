@@ -1,0 +1,77 @@
+"""The boundary between the TensorRT backend and TensorRT itself: build an engine from a `BuildPlan`, open it,
+read its layer information, time its passes.
+
+The backend (`tensorrt.py`) turns specs into plans and measurements into reports; a runtime does only what needs
+TensorRT. `trt_live.LiveRuntime` is the real one (tensorrt + Polygraphy). `DLD_TENSORRT_RUNTIME=module:factory`
+names another implementation of this protocol; the end-to-end tests use it for a stand-in that replays recorded
+real TensorRT outputs (this workplace cannot install TensorRT, see shared/GPU.md), and the report says which
+runtime produced it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from typing import Any, Protocol
+
+from dld_jupyter.activities.backends.trt_passes import PassTimes
+from dld_jupyter.activities.errors import SpecError
+from dld_jupyter.activities.reporter import Reporter
+from dld_jupyter.activities.trt_mapping import BuildPlan
+from dld_jupyter.activities.trt_settings import TrtSettings
+
+RUNTIME_VARIABLE = "DLD_TENSORRT_RUNTIME"
+
+
+class TrtEngine(Protocol):
+    @property
+    def device_memory_bytes(self) -> int:
+        """ICudaEngine device memory size: what one execution context needs."""
+        ...
+
+    def layer_information(self) -> Any:
+        """Decoded IEngineInspector JSON ({"Layers": [...], "Bindings": [...]})."""
+        ...
+
+    def serialize(self) -> bytes: ...
+
+    def run(
+        self, shapes: dict[str, tuple[int, ...]], count: int, profiled: bool, copies: bool, seed: int
+    ) -> list[PassTimes]:
+        """`count` passes on random inputs of `shapes`; layer times only when `profiled`; copies timed when
+        `copies`, else inputs are copied once beforehand and outputs never fetched."""
+        ...
+
+    def close(self) -> None: ...
+
+
+class TrtRuntime(Protocol):
+    @property
+    def name(self) -> str:
+        """ "tensorrt" for the real one; a stand-in says it is one."""
+        ...
+
+    @property
+    def version(self) -> str: ...
+
+    def build(self, model: str, plan: BuildPlan, reporter: Reporter) -> TrtEngine:
+        """Parse `model` and build it as `plan` says (profiles, precisions, timing cache included)."""
+        ...
+
+    def load(self, engine_path: str, plugins: tuple[str, ...]) -> TrtEngine:
+        """Deserialize an engine file (trusted: embedded host code may run)."""
+        ...
+
+
+def load_runtime(settings: TrtSettings) -> TrtRuntime:
+    """The runtime for `settings`: `DLD_TENSORRT_RUNTIME` when set, else TensorRT through Polygraphy."""
+    spec = os.environ.get(RUNTIME_VARIABLE, "")
+    if spec:
+        module, _, factory = spec.partition(":")
+        if not module or not factory:
+            raise SpecError(f"{RUNTIME_VARIABLE}: expected module:factory, got {spec!r}")
+        runtime: TrtRuntime = getattr(importlib.import_module(module), factory)(settings)
+        return runtime
+    from dld_jupyter.activities.backends.trt_live import LiveRuntime
+
+    return LiveRuntime(settings)

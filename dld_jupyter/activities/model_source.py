@@ -1,0 +1,93 @@
+"""What to run an activity on: a model path, a document's file, or a saved copy of a document's unsaved edits.
+
+Duck-typed (`.path`, `.save(path)` or `.save_copy(path)`, optionally `.dirty`, `.name`) so this layer does not import
+the document layer. Profiling keeps the copy of unsaved edits beside its report (`<report stem>.profiled.onnx`):
+the report's name links must keep finding their nodes after the run, and a temporary copy deleted after the run
+made every link fail with "not found (moved or deleted?)". An engine export runs from a temporary copy.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from dld_jupyter.activities.errors import SpecError
+from dld_jupyter.activities.spec import REPORT_SUFFIX, default_report_path
+
+PROFILED_COPY_SUFFIX = ".profiled.onnx"
+
+
+def kept_copy_path(report_path: str) -> str:
+    """`model.dld-report.json` -> `model.profiled.onnx` beside it."""
+    report = Path(report_path)
+    stem = report.name[: -len(REPORT_SUFFIX)] if report.name.endswith(REPORT_SUFFIX) else report.stem
+    return str(report.with_name(stem + PROFILED_COPY_SUFFIX))
+
+
+def _document_parts(model_or_document: Any) -> tuple[str | None, str]:
+    """(the document's file or None, its home: that file, or `<cwd>/<name>.onnx` for a new model)."""
+    save_copy = getattr(model_or_document, "save_copy", None)
+    save = getattr(model_or_document, "save", None)
+    if not callable(save_copy) and not callable(save):
+        raise SpecError(
+            f"profile: expected a model path or a document with .path and .save(), got "
+            f"{type(model_or_document).__name__}"
+        )
+    path = getattr(model_or_document, "path", None)
+    name = getattr(model_or_document, "name", "model")
+    home = os.fspath(path) if path else os.path.join(os.getcwd(), f"{name}.onnx")
+    return (os.fspath(path) if path else None), home
+
+
+def _save_copy(model_or_document: Any, copy: str) -> None:
+    save_copy = getattr(model_or_document, "save_copy", None)
+    if callable(save_copy):
+        save_copy(copy)
+        return
+    path = getattr(model_or_document, "path", None)
+    model_or_document.save(copy)
+    # Document.save(path) is "save as": point the document back at its own file.
+    with contextlib.suppress(AttributeError):
+        model_or_document.path = path
+
+
+def _is_saved(model_or_document: Any, path: str | None) -> bool:
+    return bool(path) and not getattr(model_or_document, "dirty", False) and os.path.isfile(path or "")
+
+
+def profiled_source(model_or_document: Any) -> tuple[str, str, str | None]:
+    """(path to profile, default report path, the document's own file when the path is a kept copy of its
+    unsaved edits, else None). The copy is written beside the default report and never deleted."""
+    if isinstance(model_or_document, (str, os.PathLike)):
+        path = os.fspath(model_or_document)
+        return path, default_report_path(path), None
+    path, home = _document_parts(model_or_document)
+    report = default_report_path(home)
+    if _is_saved(model_or_document, path):
+        return home, report, None
+    copy = kept_copy_path(report)
+    _save_copy(model_or_document, copy)
+    return copy, report, home
+
+
+@contextmanager
+def model_path(model_or_document: Any) -> Iterator[tuple[str, str]]:
+    """(path to run on, default report path): the path itself, a document's file, or a temporary copy of its
+    unsaved edits that is removed afterwards (engine exports, whose outputs do not link back to nodes)."""
+    if isinstance(model_or_document, (str, os.PathLike)):
+        path = os.fspath(model_or_document)
+        yield path, default_report_path(path)
+        return
+    path, home = _document_parts(model_or_document)
+    if _is_saved(model_or_document, path):
+        yield home, default_report_path(home)
+        return
+    with tempfile.TemporaryDirectory(prefix="dld-activity-") as folder:
+        copy = os.path.join(folder, os.path.basename(home))
+        _save_copy(model_or_document, copy)
+        yield copy, default_report_path(home)

@@ -1,0 +1,93 @@
+"""What a TensorRT build takes from the model file: its top-level inputs, the optimization profiles and inferred
+batch stored with it, and the layer precision constraints of its nodes (format: `document.trt_metadata`).
+
+Read with `onnx` without loading external weights, so a dry run and the worker see exactly what the user saved,
+and the worker needs no onnx-ir. `build_shapes` resolves every dynamic input to one min/opt/max profile, or says
+which input lacks one (TensorRT would fail with "dynamic input is missing dimensions in profile 0").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import onnx
+
+from dld_jupyter.activities.errors import SpecError
+from dld_jupyter.formats.trt_metadata import (
+    INFERRED_BATCH_KEY,
+    PROFILES_KEY,
+    TRT_PRECISION_KEY,
+    Dim,
+    OptimizationProfile,
+    batch_profile,
+    decode_batch,
+    decode_profiles,
+    is_dynamic,
+    single_leading_wildcard,
+)
+
+
+@dataclass(frozen=True)
+class ModelTrtAttributes:
+    inputs: dict[str, list[Dim | None]]  # top-level inputs (initializers excluded) and their dimensions
+    profiles: dict[str, OptimizationProfile] = field(default_factory=dict)
+    inferred_batch: int | None = None
+    precisions: dict[str, str] = field(default_factory=dict)  # ONNX node name -> precision, graph order
+
+
+def _dims(value: onnx.ValueInfoProto) -> list[Dim | None]:
+    if not value.type.HasField("tensor_type") or not value.type.tensor_type.HasField("shape"):
+        return []
+    out: list[Dim | None] = []
+    for dim in value.type.tensor_type.shape.dim:
+        if dim.HasField("dim_value"):
+            out.append(dim.dim_value)
+        else:
+            out.append(dim.dim_param or None)
+    return out
+
+
+def read_model_attributes(path: str) -> ModelTrtAttributes:
+    try:
+        model = onnx.load(path, load_external_data=False)
+    except Exception as error:
+        raise SpecError(f"model: {path} is not a readable ONNX model ({error})") from error
+    graph = model.graph
+    initializers = {init.name for init in graph.initializer}
+    inputs = {value.name: _dims(value) for value in graph.input if value.name not in initializers}
+    props = {prop.key: prop.value for prop in model.metadata_props}
+    precisions: dict[str, str] = {}
+    for node in graph.node:
+        value = next((p.value for p in node.metadata_props if p.key == TRT_PRECISION_KEY), None)
+        if value and node.name:
+            precisions[node.name] = value
+    return ModelTrtAttributes(
+        inputs=inputs,
+        profiles=decode_profiles(props.get(PROFILES_KEY)),
+        inferred_batch=decode_batch(props.get(INFERRED_BATCH_KEY)),
+        precisions=precisions,
+    )
+
+
+def build_shapes(attrs: ModelTrtAttributes, batch_size: int | None) -> dict[str, OptimizationProfile]:
+    """The profile of every dynamic input: its stored profile, else the inferred batch (`batch_size` from the
+    settings wins over the model's); SpecError naming the inputs that have neither."""
+    batch = batch_size if batch_size is not None else attrs.inferred_batch
+    shapes: dict[str, OptimizationProfile] = {}
+    missing: list[str] = []
+    for name, dims in attrs.inputs.items():
+        if not any(is_dynamic(d) for d in dims):
+            continue
+        if name in attrs.profiles:
+            shapes[name] = attrs.profiles[name]
+        elif batch is not None and single_leading_wildcard(dims):
+            shapes[name] = batch_profile(dims, batch)
+        else:
+            missing.append(f"{name} {['?' if d is None else d for d in dims]}")
+    if missing:
+        raise SpecError(
+            f"model: TensorRT needs an optimization profile for every dynamic input; none for {', '.join(missing)}. "
+            'Set one (Document.set_optimization_profile, "Set TensorRT Optimization Profile..."), or an inferred '
+            "batch size (--batch-size) for inputs with a single leading wildcard."
+        )
+    return shapes

@@ -1,0 +1,138 @@
+"""The two TensorRT activity kinds: export an engine (`TrtBuildSpec`) and profile (`TrtProfileSpec`).
+
+Both carry `TrtSettings` (Common / Tactics / Optimizer pages) as `settings`; the profile adds `ProfilerSettings`
+as `profiler`. Their JSON nests those groups, so a dialog page is one object. An export also writes a small
+report (engine layers, precisions, ONNX nodes they fuse, device memory, no times) beside the engine: the worker
+contract is one report per activity, and it is what the designer shows after an export.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar, TypeVar
+
+from dld_jupyter.activities.errors import SpecError
+from dld_jupyter.activities.spec import ActivitySpec, default_report_path
+from dld_jupyter.activities.trt_settings import ProfilerSettings, TrtSettings
+
+S = TypeVar("S", bound="_TrtSpec")
+ENGINE_SUFFIX = ".engine"
+METADATA_SUFFIX = ".trt.json"
+BUILD_REPORT_SUFFIX = ".build.dld-report.json"
+
+
+def _abs(path: str | None) -> str | None:
+    return os.path.abspath(path) if path else path
+
+
+@dataclass(frozen=True)
+class _TrtSpec(ActivitySpec):
+    model: str
+    settings: TrtSettings = field(default_factory=TrtSettings)
+    output: str | None = None  # report path
+
+    @classmethod
+    def from_dict(cls: type[S], data: dict[str, Any]) -> S:
+        if not isinstance(data, dict):
+            raise SpecError(f"spec: expected a JSON object, got {type(data).__name__}")
+        body = dict(data)
+        body["settings"] = TrtSettings.from_dict(body.get("settings", {}))
+        if "profiler" in body:
+            body["profiler"] = ProfilerSettings.from_dict(body["profiler"])
+        return super().from_dict(body)
+
+    def _check_common(self) -> None:
+        if not isinstance(self.model, str) or not self.model:
+            raise SpecError("model: a model path is required")
+        if not isinstance(self.settings, TrtSettings):
+            raise SpecError("settings: expected TrtSettings (or its JSON object)")
+        if self.output is not None and not isinstance(self.output, str):
+            raise SpecError(f"output: expected a path, got {self.output!r}")
+
+    def with_output(self: S, output: str) -> S:
+        return dataclasses.replace(self, output=output)
+
+
+@dataclass(frozen=True)
+class TrtBuildSpec(_TrtSpec):
+    """Export an ONNX model to a TensorRT engine (seed 000 "Exporting a TensorRT Engine")."""
+
+    engine: str | None = None  # engine output; None: `<model stem>.engine` beside the model
+    metadata: str | None = None  # IEngineInspector JSON output (`.trt.json`); None: none written
+    open_metadata: bool = False  # open the metadata as an engine graph after export (front doors act on it)
+
+    KIND: ClassVar[str] = "tensorrt-build"
+
+    def __post_init__(self) -> None:
+        self._check_common()
+        for name in ("engine", "metadata"):
+            value = getattr(self, name)
+            if value is not None and (not isinstance(value, str) or not value):
+                raise SpecError(f"{name}: expected a file path or null, got {value!r}")
+        if not isinstance(self.open_metadata, bool):
+            raise SpecError(f"open_metadata: expected bool, got {self.open_metadata!r}")
+        if self.open_metadata and not self.metadata:
+            raise SpecError("open_metadata: needs a metadata output path (metadata)")
+        if self.metadata and not self.settings.save_metadata:
+            raise SpecError(
+                "metadata: the engine inspector needs layer information; turn settings.save_metadata on "
+                "or give no metadata path"
+            )
+
+    def engine_path(self) -> str:
+        return self.engine or str(Path(self.model).with_suffix(ENGINE_SUFFIX))
+
+    def report_path(self) -> str:
+        if self.output:
+            return self.output
+        engine = Path(self.engine_path())
+        return str(engine.with_name(engine.stem + BUILD_REPORT_SUFFIX))
+
+    def resolved(self) -> TrtBuildSpec:
+        return dataclasses.replace(
+            self,
+            model=os.path.abspath(self.model),
+            engine=os.path.abspath(self.engine_path()),
+            metadata=_abs(self.metadata),
+            output=os.path.abspath(self.report_path()),
+            settings=_resolved_settings(self.settings),
+        )
+
+
+@dataclass(frozen=True)
+class TrtProfileSpec(_TrtSpec):
+    """Profile an ONNX model with TensorRT (seed 000 "Profiling with TensorRT")."""
+
+    profiler: ProfilerSettings = field(default_factory=ProfilerSettings)
+
+    KIND: ClassVar[str] = "tensorrt-profile"
+
+    def __post_init__(self) -> None:
+        self._check_common()
+        if not isinstance(self.profiler, ProfilerSettings):
+            raise SpecError("profiler: expected ProfilerSettings (or its JSON object)")
+
+    def report_path(self) -> str:
+        return self.output or default_report_path(self.model)
+
+    def resolved(self) -> TrtProfileSpec:
+        engine = _abs(self.profiler.prebuilt_engine)
+        return dataclasses.replace(
+            self,
+            model=os.path.abspath(self.model),
+            output=os.path.abspath(self.report_path()),
+            settings=_resolved_settings(self.settings),
+            profiler=dataclasses.replace(self.profiler, prebuilt_engine=engine),
+        )
+
+
+def _resolved_settings(settings: TrtSettings) -> TrtSettings:
+    return dataclasses.replace(
+        settings,
+        tensorrt_path=_abs(settings.tensorrt_path),
+        plugins=tuple(os.path.abspath(p) for p in settings.plugins),
+        calibration_cache=_abs(settings.calibration_cache),
+    )

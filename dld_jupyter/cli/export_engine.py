@@ -1,0 +1,72 @@
+"""`dld export-engine MODEL -o MODEL.engine [options]`: build a TensorRT engine from an ONNX model (seed 000
+"Exporting a TensorRT Engine"), with the optimization profiles and layer precisions stored in the model.
+
+The build runs in a worker process. `--dry-run [--json]` prints every resolved setting and the equivalent trtexec
+command line instead. Exit codes: 0 done, 1 the build failed, 2 bad input, 3 TensorRT unavailable here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from dld_jupyter.activities.errors import SpecError
+from dld_jupyter.activities.trt_spec import TrtBuildSpec
+from dld_jupyter.cli.exit_codes import ExitCode
+from dld_jupyter.cli.profile import exit_code, outcome, run_spec
+from dld_jupyter.cli.trt_options import add_trt_options, print_dry_run, settings_from_args
+
+
+def spec_from_args(args: argparse.Namespace) -> TrtBuildSpec:
+    return TrtBuildSpec(
+        model=args.model,
+        engine=args.output,
+        metadata=args.metadata,
+        open_metadata=False,
+        output=args.report,
+        settings=settings_from_args(args),
+    )
+
+
+def _run(args: argparse.Namespace) -> int:
+    try:
+        spec = spec_from_args(args)
+    except SpecError as error:
+        if args.json:
+            print(json.dumps({"status": "failed", "error": str(error), "error_kind": "bad_input", "exit_code": 2}))
+        else:
+            print(f"dld export-engine: {error}", file=sys.stderr)
+        return int(ExitCode.BAD_INPUT)
+    if args.dry_run:
+        return print_dry_run(spec, args.json, "dld export-engine")
+    result = run_spec(spec, quiet=args.json)
+    if args.json:
+        data = outcome(result)
+        data["engine"] = spec.resolved().engine if result.ok else None
+        print(json.dumps(data, indent=2))
+    elif result.ok:
+        print(f"engine: {spec.resolved().engine}\nreport: {result.report_path}")
+    else:
+        print(f"dld export-engine: {result.status.value}: {result.error}", file=sys.stderr)
+    return int(exit_code(result))
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "export-engine",
+        help="build a TensorRT engine from an ONNX model",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("model", help="path of the ONNX model")
+    parser.add_argument("-o", "--output", metavar="MODEL.engine", help="engine path (default: <model>.engine)")
+    parser.add_argument("--metadata", metavar="MODEL.trt.json", help="write the engine inspector's layer information")
+    parser.add_argument(
+        "--report", metavar="REPORT.json", help="build report (default: <engine>.build.dld-report.json)"
+    )
+    parser.add_argument("--batch-size", type=int, help="inferred batch size for inputs with a single leading wildcard")
+    add_trt_options(parser)
+    parser.add_argument("--json", action="store_true", help="print the outcome (or the dry run) as JSON on stdout")
+    parser.set_defaults(func=_run)

@@ -1,0 +1,5 @@
+"""File formats shared by layers that must not import one another: pure codecs, standard library only.
+
+`trt_metadata` is how TensorRT attributes are stored in an ONNX file: the document writes it (and imports
+onnx-ir), the activity worker reads it on a GPU host that has no onnx-ir, so the codec can live in neither.
+"""
