@@ -15,7 +15,7 @@ from dld_jupyter.cli.exit_codes import ExitCode
 
 # Verb modules, in the order `dld --help` lists them. Each defines register(subparsers) and sets
 # `func(args) -> int` on its parser with set_defaults(func=...).
-VERBS: tuple[str, ...] = ("profile", "check", "report")
+VERBS: tuple[str, ...] = ("profile", "check", "report", "convert-fp16", "sanitize")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -26,7 +26,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"dld_jupyter {__version__}")
     subparsers = parser.add_subparsers(dest="verb", metavar="VERB")
     for verb in VERBS:
-        importlib.import_module(f"dld_jupyter.cli.{verb}").register(subparsers)
+        importlib.import_module(f"dld_jupyter.cli.{verb.replace('-', '_')}").register(subparsers)
     return parser
 
 

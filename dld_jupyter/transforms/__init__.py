@@ -2,7 +2,8 @@
 
 `transform` holds the contract (`Transform`, `EditPlan`/`FilePlan`, `Requirement`), `registry` the registry;
 one transform per module, each listing the cases it handles: `extract` (a selection to a new model), `paste`
-(the kernel `clipboard`'s nodes), `fp16` (Convert Model to FP16). The built-in transforms are registered here.
+(the kernel `clipboard`'s nodes), `fp16` (Convert Model to FP16), `sanitize`
+(Sanitize Graph). The built-in transforms are registered here.
 No Jupyter import: front doors call `get(name).apply(doc, **args)`.
 """
 
@@ -12,11 +13,13 @@ from dld_jupyter.transforms.extract import ExtractSubgraph
 from dld_jupyter.transforms.fp16 import ConvertModelToFp16
 from dld_jupyter.transforms.paste import Paste
 from dld_jupyter.transforms.registry import all_transforms, get, register
+from dld_jupyter.transforms.sanitize import Sanitize
 from dld_jupyter.transforms.transform import EditPlan, FilePlan, Plan, Requirement, Transform
 
 register(ExtractSubgraph())
 register(Paste())
 register(ConvertModelToFp16())
+register(Sanitize())
 
 __all__ = [
     "EditPlan",

@@ -14,13 +14,9 @@ import warnings
 from collections.abc import Iterator
 from types import ModuleType
 
-from dld_jupyter.document import DocumentError
+from dld_jupyter.transforms.batch_errors import Unavailable
 
 MAX_LOG_LINES = 400  # a status log longer than this is cut, saying how many lines were left out
-
-
-class Unavailable(DocumentError):
-    """A dependency the transform needs is not installed."""
 
 
 def polygraphy_onnx(what: str) -> ModuleType:
