@@ -15,7 +15,7 @@ from dld_jupyter.cli.exit_codes import ExitCode
 
 # Verb modules, in the order `dld --help` lists them. Each defines register(subparsers) and sets
 # `func(args) -> int` on its parser with set_defaults(func=...).
-VERBS: tuple[str, ...] = ("profile", "check", "report", "convert-fp16", "sanitize")
+VERBS: tuple[str, ...] = ("profile", "check", "report", "convert-fp16", "sanitize", "convert-tensors")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -51,3 +51,18 @@ def test_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypa
     monkeypatch.setattr("dld_jupyter.transforms.sanitize.polygraphy_onnx", missing)
     assert main(["sanitize", str(REAL / "gpt2_tiny.onnx"), "-o", out, "--json"]) == 3
     assert "pip install polygraphy" in json.loads(capsys.readouterr().out)["error"]
+
+
+def test_convert_tensors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "t.onnx"
+    args = ["convert-tensors", str(REAL / "bert_tiny.onnx"), "-o", str(out), "--to", "float16"]
+    assert main([*args, "--initializers", "encoder", "--from", "float", "--json"]) == 0
+    status = json.loads(capsys.readouterr().out)
+    assert status["ok"] and status["converted"] > 0 and status["errors"] == 0
+    assert all("encoder" in t["label"] for t in status["tensors"])
+    model = onnx.load(str(out))
+    kinds = {i.name: i.data_type for i in model.graph.initializer}
+    assert all(kinds[t["label"]] == onnx.TensorProto.FLOAT16 for t in status["tensors"])
+    assert any(k == onnx.TensorProto.FLOAT for k in kinds.values())  # the others stay float
+    assert main(args) == 2  # nothing selected
+    assert main([*args[:-1], "float17", "--initializers", "."]) == 2
