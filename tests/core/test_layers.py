@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[2] / "dld_jupyter"
-ORDER = ["document", "transforms", "usertools", "activities", "reports"]
+ORDER = ["document", "transforms", "activities", "reports"]
 FRONT_DOORS = ["widgets", "cli", "lab"]
 JUPYTER = {
     "ipywidgets",
