@@ -15,8 +15,9 @@ from dld_jupyter.cli.exit_codes import ExitCode
 
 # Verb modules, in the order `dld --help` lists them. Each defines register(subparsers) and sets
 # `func(args) -> int` on its parser with set_defaults(func=...).
-VERBS: tuple[str, ...] = ("profile", "check", "report", "convert-fp16", "sanitize", "convert-tensors")
+VERBS: tuple[str, ...] = ("profile", "check", "report")
 
+VERBS += ("convert-fp16", "sanitize", "convert-tensors")  # batch modifications (issue 20)
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
