@@ -19,6 +19,7 @@ VERBS: tuple[str, ...] = ("profile", "check", "report")
 
 VERBS += ("convert-fp16", "sanitize", "convert-tensors")  # batch modifications (issue 20)
 
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="dld",
