@@ -105,3 +105,13 @@ def test_refusals_and_cancel(tmp_path: Path) -> None:
     with pytest.raises(Cancelled):
         transforms.get("convert_fp16").apply(doc, progress=progress, cancel=token)
     assert doc.history == [] and seen and seen[0][0] == 0.05
+
+
+def test_external_data_is_read_for_the_converter(tmp_path: Path) -> None:
+    model = onnx.load(str(REAL / "mobilenet_v3_small_w05.onnx"))
+    path = tmp_path / "ext.onnx"
+    onnx.save(model, str(path), save_as_external_data=True, location="ext.data", size_threshold=0)
+    doc = Document.open(path)
+    result = transforms.get("convert_fp16").apply(doc)
+    assert result.fp16_weight_share >= 0.9 and result.comparison is not None and result.comparison.error is None
+    assert all(v.dtype != onnx.TensorProto.FLOAT for v in doc.model.graph.initializers.values())
