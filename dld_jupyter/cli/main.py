@@ -17,6 +17,8 @@ from dld_jupyter.cli.exit_codes import ExitCode
 # `func(args) -> int` on its parser with set_defaults(func=...).
 VERBS: tuple[str, ...] = ("profile", "export-engine", "engine", "check", "report")
 
+VERBS += ("convert-fp16", "sanitize", "convert-tensors")  # batch modifications (issue 20)
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(

@@ -2,19 +2,27 @@
 
 `transform` holds the contract (`Transform`, `EditPlan`/`FilePlan`, `Requirement`), `registry` the registry;
 one transform per module, each listing the cases it handles: `extract` (a selection to a new model), `paste`
-(the kernel `clipboard`'s nodes). The built-in transforms are registered here. No Jupyter import: front doors
-call `get(name).apply(doc, **args)`.
+(the kernel `clipboard`'s nodes), `fp16` (Convert Model to FP16), `sanitize` (Sanitize Graph) and
+`tensor_conversion` (Convert Tensors; its candidates in `tensor_candidates`). The long ones take a `progress`
+callback and a `CancelToken` (`progress`). The built-in transforms are registered here. No Jupyter import: front
+doors call `get(name).apply(doc, **args)`.
 """
 
 from __future__ import annotations
 
 from dld_jupyter.transforms.extract import ExtractSubgraph
+from dld_jupyter.transforms.fp16 import ConvertModelToFp16
 from dld_jupyter.transforms.paste import Paste
 from dld_jupyter.transforms.registry import all_transforms, get, register
+from dld_jupyter.transforms.sanitize import Sanitize
+from dld_jupyter.transforms.tensor_conversion import ConvertTensors
 from dld_jupyter.transforms.transform import EditPlan, FilePlan, Plan, Requirement, Transform
 
 register(ExtractSubgraph())
 register(Paste())
+register(ConvertModelToFp16())
+register(Sanitize())
+register(ConvertTensors())
 
 __all__ = [
     "EditPlan",

@@ -1,0 +1,66 @@
+"""What the batch-modification verbs (`convert-fp16`, `sanitize`, `convert-tensors`) share: opening the model,
+progress on stderr, the status printed as text or `--json`, and one mapping of failures to exit codes.
+
+Exit codes: 0 done (the file is written); 1 the run failed (converter error, Ctrl-C, the written model fails the
+checker or does not run in onnxruntime); 2 bad input (unreadable model, bad option); 3 unavailable (Polygraphy,
+onnxconverter-common or onnx-graphsurgeon missing).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from dld_jupyter.cli.exit_codes import ExitCode
+
+
+def progress_to_stderr(verb: str) -> Callable[[float | None, str], None]:
+    def report(fraction: float | None, message: str) -> None:
+        percent = f"{fraction:4.0%} " if fraction is not None else ""
+        print(f"dld {verb}: {percent}{message}", file=sys.stderr, flush=True)
+
+    return report
+
+
+def run_batch(verb: str, as_json: bool, work: Callable[[], Any], failed: Callable[[Any], str | None]) -> int:
+    """Run `work()` (returns a result with `to_dict()` and `log`), print its status, return the exit code;
+    `failed(result)` says why a finished run still counts as failed (None: it does not)."""
+    from dld_jupyter.document import DocumentError
+    from dld_jupyter.transforms.batch_errors import BadOption, Unavailable
+    from dld_jupyter.transforms.progress import Cancelled
+
+    try:
+        result = work()
+    except Unavailable as error:
+        return _fail(verb, as_json, str(error), ExitCode.UNAVAILABLE)
+    except (Cancelled, KeyboardInterrupt):
+        return _fail(verb, as_json, "cancelled; nothing was written.", ExitCode.FAILED)
+    except DocumentError as error:
+        code = ExitCode.BAD_INPUT if isinstance(error, BadOption) or error.what.startswith("Open ") else ExitCode.FAILED
+        return _fail(verb, as_json, str(error), code)
+    reason = failed(result)
+    if as_json:
+        print(json.dumps({"ok": reason is None, "error": reason, **result.to_dict()}, indent=2, default=str))
+    else:
+        print("\n".join(result.log))
+        if reason:
+            print(f"dld {verb}: {reason}")
+    return int(ExitCode.OK if reason is None else ExitCode.FAILED)
+
+
+def _fail(verb: str, as_json: bool, message: str, code: ExitCode) -> int:
+    if as_json:
+        print(json.dumps({"ok": False, "error": message}, indent=2))
+    else:
+        print(f"dld {verb}: {message}", file=sys.stderr)
+    return int(code)
+
+
+def comparison_failure(result: Any) -> str | None:
+    """A written model that onnxruntime cannot run is a failed run."""
+    comparison = getattr(result, "comparison", None)
+    if comparison is not None and comparison.error:
+        return str(comparison.error)
+    return None

@@ -1,0 +1,45 @@
+"""`dld convert-fp16 MODEL -o OUT`: Convert Model to FP16 through Polygraphy (transforms.fp16).
+
+Writes the float16 model to OUT (float32 inputs and outputs kept, Cast nodes where the converter keeps float32),
+then runs both models on the same random inputs with onnxruntime and reports the largest absolute and relative
+difference per output (--no-compare skips it). Exit 0 when written, 1 when the conversion failed or the result
+fails the checker or onnxruntime, 2 for bad input, 3 when Polygraphy or onnxconverter-common is missing.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from dld_jupyter.cli.batch_run import comparison_failure, progress_to_stderr, run_batch
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "convert-fp16",
+        help="convert a model's float tensors to float16 (Polygraphy)",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("model", help="path of the .onnx file")
+    parser.add_argument("-o", "--output", required=True, help="path of the float16 model to write")
+    parser.add_argument("--no-compare", action="store_true", help="skip the onnxruntime output comparison")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the random comparison inputs")
+    parser.add_argument("--json", action="store_true", help="print the status as JSON")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from dld_jupyter.transforms.fp16 import convert_to_fp16
+
+    def work() -> Any:
+        return convert_to_fp16(
+            args.model, args.output, not args.no_compare, args.seed, progress_to_stderr("convert-fp16")
+        )
+
+    def failed(result: Any) -> str | None:
+        if result.check_error:
+            return f"the converted model fails onnx.checker: {result.check_error}"
+        return comparison_failure(result)
+
+    return run_batch("convert-fp16", args.json, work, failed)

@@ -1,0 +1,39 @@
+"""Apply a model rewritten elsewhere (Polygraphy works on a protobuf copy) to the document as ONE undo step.
+
+The edit swaps the whole model through the document's `ReplaceModel` command; canvas positions follow the nodes by
+name (the keys `dld.positions` uses when saving), so nodes the rewrite kept stay where the user put them and new
+ones (inserted Casts) get none until the next layout. Undo swaps the original model objects back, ids included.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import onnx
+import onnx_ir as ir
+
+from dld_jupyter.document.commands import Context
+from dld_jupyter.document.metadata import POSITIONS_KEY, decode_positions, encode_positions
+from dld_jupyter.document.model_commands import ReplaceModel
+from dld_jupyter.transforms.transform import Do
+
+
+def replace_model_edit(proto: onnx.ModelProto) -> Callable[[Context, Do], None]:
+    """An edit (for `EditPlan`) that replaces the document's model with `proto`."""
+    model = ir.from_proto(proto)
+
+    def edit(ctx: Context, do: Do) -> None:
+        text = encode_positions(ctx.graph, ctx.ids, ctx.positions)
+        if text:
+            model.metadata_props[POSITIONS_KEY] = text
+        else:
+            model.metadata_props.pop(POSITIONS_KEY, None)
+        positions = decode_positions(model, ctx.ids)
+        do(ReplaceModel(model, tuple(positions.items())))
+
+    return edit
+
+
+def node_count(proto: onnx.ModelProto) -> int:
+    """Nodes of the main graph (what the canvas shows)."""
+    return len(proto.graph.node)

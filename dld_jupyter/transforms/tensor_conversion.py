@@ -1,0 +1,212 @@
+"""Convert Tensors (seed 000): a selection of initializers and node attributes converted to one data type, as ONE
+undo step (undo brings back every tensor's type and values).
+
+Cases handled, in order:
+1. the target type is parsed first (an unknown one is a BadOption); the selection is initializer value ids and
+   (node id, attribute name) pairs, as `tensor_candidates` lists them;
+2. each initializer goes through the tensor editor's conversion (`initializer_commands.convert_initializer`:
+   saturating, with its precision-loss, truncation, clipping and overflow warnings);
+3. each attribute: a TENSOR or every tensor of a TENSORS attribute is converted the same way (`tensors.convert`);
+   an INTS or FLOATS list becomes INTS for an integer target (its values within the target's range) or FLOATS for
+   a floating target (float32 holds them), the only list types ONNX has, and is refused for other targets;
+4. a tensor that cannot be converted (bool/string source, external data, same type, an unknown id) is an error
+   on that tensor only: the others are still converted and the errors are listed; a tensor already of the target
+   type is skipped with a note;
+5. progress per tensor and cancel between tensors; a cancel undoes the tensors already converted (the
+   transaction rolls back), so the model is unchanged.
+"""
+
+from __future__ import annotations
+
+import pathlib
+from dataclasses import asdict, dataclass, field
+from typing import Any, ClassVar
+
+import numpy as np
+import onnx_ir as ir
+
+from dld_jupyter.document import Document, DocumentError
+from dld_jupyter.document import commands as c
+from dld_jupyter.document.commands import Context
+from dld_jupyter.document.initializer_commands import convert_initializer
+from dld_jupyter.document.tensors import convert, numpy_dtype, parse_dtype
+from dld_jupyter.transforms.batch_errors import BadOption
+from dld_jupyter.transforms.progress import CancelToken, Progress, step
+from dld_jupyter.transforms.tensor_candidates import LIST_TYPES
+from dld_jupyter.transforms.transform import Do, EditPlan, Transform
+
+DT = ir.DataType
+AT = ir.AttributeType
+
+
+@dataclass(frozen=True)
+class TensorOutcome:
+    """One selected tensor: converted (with the editor's warnings), skipped, or refused (`error`)."""
+
+    kind: str  # "initializer" or "attribute"
+    key: str  # value id, or "node id/attribute"
+    label: str  # initializer name, or "node name.attribute"
+    source: str
+    warnings: list[str] = field(default_factory=list)
+    error: str | None = None
+    skipped: bool = False
+
+
+@dataclass(frozen=True)
+class ConversionResult:
+    target: str
+    outcomes: list[TensorOutcome]
+    output: pathlib.Path | None = None  # the file written, when a front door saved the result
+
+    @property
+    def converted(self) -> list[TensorOutcome]:
+        return [o for o in self.outcomes if o.error is None and not o.skipped]
+
+    @property
+    def errors(self) -> list[TensorOutcome]:
+        return [o for o in self.outcomes if o.error is not None]
+
+    @property
+    def log(self) -> list[str]:
+        lines = [f"{len(self.converted):,} tensors converted to {self.target}, {len(self.errors):,} errors"]
+        for o in self.outcomes:
+            state = f"error: {o.error}" if o.error else "skipped: already this type" if o.skipped else "converted"
+            lines.append(f"{o.kind} {o.label} ({o.source}): {state}")
+            lines.extend(f"    warning: {w}" for w in o.warnings)
+        return lines
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "transform": ConvertTensors.name,
+            "output": str(self.output) if self.output else None,
+            "target": self.target,
+            "converted": len(self.converted),
+            "errors": len(self.errors),
+            "tensors": [asdict(o) for o in self.outcomes],
+            "log": self.log,
+        }
+
+
+def _tensor(array: np.ndarray, target: DT, name: str | None) -> ir.TensorProtocol:
+    return ir.tensor(np.asarray(array).astype(numpy_dtype(target), copy=False), dtype=target, name=name)
+
+
+def _convert_attribute(attr: ir.Attr, target: DT, warnings: list[str]) -> ir.Attr:
+    if attr.type == AT.TENSOR:
+        tensor = attr.as_tensor()
+        array, found = convert(tensor.numpy(), tensor.dtype, target)
+        warnings.extend(found)
+        return ir.AttrTensor(attr.name, _tensor(array, target, tensor.name))
+    if attr.type == AT.TENSORS:
+        out = []
+        for index, tensor in enumerate(attr.as_tensors()):
+            array, found = convert(tensor.numpy(), tensor.dtype, target)
+            warnings.extend(f"tensor {index}: {w}" for w in found)
+            out.append(_tensor(array, target, tensor.name))
+        return ir.AttrTensors(attr.name, out)
+    source = LIST_TYPES[attr.type]
+    if not (target.is_integer() or target.is_floating_point()):
+        raise DocumentError(
+            "Convert a list", f"a list attribute cannot hold {target.name.lower()}.", "Pick a number type."
+        )
+    array, found = convert(np.asarray(attr.value, dtype=numpy_dtype(source)), source, target)
+    warnings.extend(found)
+    if target.is_integer():
+        return ir.AttrInt64s(attr.name, [int(v) for v in array.astype(np.int64)])
+    return ir.AttrFloat32s(attr.name, [float(v) for v in array.astype(np.float32)])
+
+
+def _attribute_source(attr: ir.Attr) -> DT:
+    if attr.type == AT.TENSOR:
+        return attr.as_tensor().dtype
+    if attr.type == AT.TENSORS:
+        return next(iter(attr.as_tensors())).dtype
+    return LIST_TYPES[attr.type]
+
+
+class ConvertTensors(Transform):
+    name: ClassVar[str] = "convert_tensors"
+    label: ClassVar[str] = "Convert tensors"
+
+    def plan(self, doc: Document, **args: Any) -> EditPlan[ConversionResult]:
+        """`to`: the target type; `initializers`: value ids; `attributes`: (node id, attribute name) pairs;
+        `progress`, `cancel`."""
+        try:
+            target = parse_dtype(args["to"])
+        except (KeyError, DocumentError) as error:
+            raise BadOption(
+                self.label, f"no valid target type ({error}).", "Pass to='float16' (or int64, ...)."
+            ) from None
+        initializers = list(args.get("initializers") or [])
+        attributes = [(str(n), str(a)) for n, a in (args.get("attributes") or [])]
+        progress: Progress | None = args.get("progress")
+        cancel: CancelToken | None = args.get("cancel")
+        total = max(1, len(initializers) + len(attributes))
+
+        def edit(ctx: Context, do: Do) -> ConversionResult:
+            outcomes: list[TensorOutcome] = []
+            for value_id in initializers:
+                step(progress, cancel, self.label, len(outcomes) / total, f"converting initializer {value_id}")
+                outcomes.append(_initializer(ctx, do, value_id, target))
+            for node_id, attribute in attributes:
+                step(progress, cancel, self.label, len(outcomes) / total, f"converting {node_id}.{attribute}")
+                outcomes.append(_attribute(ctx, do, node_id, attribute, target))
+            step(progress, cancel, self.label, 1.0, "done")
+            return ConversionResult(target.name.lower(), outcomes)
+
+        return EditPlan(f"{self.label} to {target.name.lower()}", edit)
+
+
+def _initializer(ctx: Context, do: Do, value_id: str, target: DT) -> TensorOutcome:
+    try:
+        value = ctx.ids.value(value_id)
+    except DocumentError as error:
+        return TensorOutcome("initializer", value_id, value_id, "?", error=error.why)
+    label = value.name or value_id
+    source = value.const_value.dtype if value.const_value is not None else DT.UNDEFINED
+    if source == target:
+        return TensorOutcome("initializer", value_id, label, source.name.lower(), skipped=True)
+    try:
+        warnings = convert_initializer(ctx, do, value_id, target)
+    except DocumentError as error:
+        return TensorOutcome(
+            "initializer", value_id, label, source.name.lower(), error=f"{error.why} {error.fix}".strip()
+        )
+    return TensorOutcome("initializer", value_id, label, source.name.lower(), warnings)
+
+
+def _attribute(ctx: Context, do: Do, node_id: str, name: str, target: DT) -> TensorOutcome:
+    key = f"{node_id}/{name}"
+    try:
+        node = ctx.ids.node(node_id)
+    except DocumentError as error:
+        return TensorOutcome("attribute", key, key, "?", error=error.why)
+    label = f"{node.name or node_id}.{name}"
+    attr = node.attributes.get(name)
+    if not isinstance(attr, ir.Attr) or attr.type not in (AT.TENSOR, AT.TENSORS, *LIST_TYPES):
+        return TensorOutcome("attribute", key, label, "?", error="it is no tensor or list attribute of the node.")
+    source = _attribute_source(attr)
+    if source == target:
+        return TensorOutcome("attribute", key, label, source.name.lower(), skipped=True)
+    warnings: list[str] = []
+    try:
+        converted = _convert_attribute(attr, target, warnings)
+    except DocumentError as error:
+        return TensorOutcome("attribute", key, label, source.name.lower(), error=f"{error.why} {error.fix}".strip())
+    do(c.SetAttribute(node, name, converted))
+    return TensorOutcome("attribute", key, label, source.name.lower(), warnings)
+
+
+def convert_tensors(
+    doc: Document,
+    to: str | DT,
+    initializers: list[str] | None = None,
+    attributes: list[tuple[str, str]] | None = None,
+    progress: Progress | None = None,
+    cancel: CancelToken | None = None,
+) -> ConversionResult:
+    """Convert the selected tensors of `doc` to `to`, one undo step (nothing recorded when nothing converts)."""
+    plan = ConvertTensors().plan(
+        doc, to=to, initializers=initializers, attributes=attributes, progress=progress, cancel=cancel
+    )
+    return plan.execute(doc)
