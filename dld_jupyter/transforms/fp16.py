@@ -33,6 +33,7 @@ import onnx_ir as ir
 
 from dld_jupyter.document import Document, DocumentError
 from dld_jupyter.document import io as document_io
+from dld_jupyter.document.proto_tensors import all_tensors
 from dld_jupyter.transforms.compare import Comparison, compare_models
 from dld_jupyter.transforms.model_source import model_proto, open_document
 from dld_jupyter.transforms.model_swap import replace_model_edit
@@ -110,7 +111,7 @@ def _range_stats(proto: onnx.ModelProto) -> tuple[int, int, float]:
 def fp16_share(proto: onnx.ModelProto) -> float:
     """float16 elements among the floating-point elements of every tensor held in the model."""
     total = half = 0
-    for tensor in document_io.all_tensors(proto):
+    for tensor in all_tensors(proto):
         if tensor.data_type in FLOATS:
             count = int(np.prod(tensor.dims, dtype=np.int64))
             total += count

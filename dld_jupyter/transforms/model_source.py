@@ -14,14 +14,14 @@ import onnx.external_data_helper
 import onnx_ir as ir
 
 from dld_jupyter.document import Document
-from dld_jupyter.document import io as document_io
+from dld_jupyter.document.proto_tensors import all_tensors
 
 
 def model_proto(doc: Document) -> onnx.ModelProto:
     """The document's model as a protobuf with external tensors read into memory."""
     proto = ir.to_proto(doc.model)
     if doc.path is not None and any(
-        t.data_location == onnx.TensorProto.EXTERNAL for t in document_io.all_tensors(proto)
+        t.data_location == onnx.TensorProto.EXTERNAL for t in all_tensors(proto)
     ):
         onnx.external_data_helper.load_external_data_for_model(proto, str(doc.path.parent))
     return proto
