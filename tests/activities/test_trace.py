@@ -43,7 +43,7 @@ def test_events_split_per_model_run_and_fences_ignored() -> None:
 def test_gpu_runs_get_copy_rows_before_the_first_node_and_after_the_last() -> None:
     """Input copies to the device and output copies back happen inside a run but outside every node event: they
     become overhead rows, so the layers add up to the pass."""
-    from dld_jupyter.activities.backends.ort_report import COPY_ROWS, ort_layers, with_copy_rows
+    from dld_jupyter.activities.backends.ort_report import COPY_ROWS, GAPS_ROW, ort_layers, with_copy_rows
     from dld_jupyter.activities.backends.ort_trace import NodeEvent, RunTrace
 
     runs = [
@@ -59,7 +59,7 @@ def test_gpu_runs_get_copy_rows_before_the_first_node_and_after_the_last() -> No
     ]
     records, timeline = ort_layers(runs, 1, lambda name: [name])
     records, timeline = with_copy_rows(runs, 1, records, timeline)
-    assert [r.name for r in records] == [COPY_ROWS[0], "conv", "relu", COPY_ROWS[1]]
+    assert [r.name for r in records] == [COPY_ROWS[0], "conv", "relu", COPY_ROWS[1], GAPS_ROW]
     assert records[0].times_ms == [0.2, 0.2, 0.2] and records[0].overhead and records[3].overhead
     assert records[3].times_ms == pytest.approx([0.15, 0.151, 0.152])
     by_layer = {e.layer: e for e in timeline}
@@ -67,4 +67,5 @@ def test_gpu_runs_get_copy_rows_before_the_first_node_and_after_the_last() -> No
     assert by_layer[1].name == "conv" and by_layer[2].name == "relu"
     assert by_layer[3].start_ms == pytest.approx(0.501 - 0.151) and by_layer[3].duration_ms == pytest.approx(0.151)
     in_median = sum(r.times_ms[1] or 0.0 for r in records)
-    assert in_median == pytest.approx(0.501 - 0.01)  # the pass less the 10 µs gap between the two kernels
+    assert in_median == pytest.approx(0.501)  # the rows add up to the pass
+    assert records[4].times_ms[1] == pytest.approx(0.01)  # the 10 µs between the two kernels
