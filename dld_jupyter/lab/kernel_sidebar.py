@@ -17,8 +17,8 @@ from typing import Any
 
 from dld_jupyter.document import Document
 from dld_jupyter.document.events import NodesAdded, NodesChanged, NodesRemoved
+from dld_jupyter.frontdoor.soon import Soon, on_loop, running_loop
 from dld_jupyter.lab.layer_rows import layer_columns, palette_entries
-from dld_jupyter.widgets.soon import Soon, on_loop, running_loop
 
 TARGET = "dld_jupyter.sidebar"
 

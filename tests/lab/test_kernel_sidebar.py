@@ -11,7 +11,7 @@ import pytest
 
 from dld_jupyter.lab.kernel_sidebar import SidebarSession
 from dld_jupyter.models import SAMPLE_MODEL
-from dld_jupyter.widgets.designer import open_designer
+from dld_jupyter.widgets.designer.designer import open_designer
 
 
 @pytest.fixture

@@ -14,8 +14,8 @@ import pytest
 
 from dld_jupyter.channel_frames import FRAME_HEADER, socket_path
 from dld_jupyter.document import Document
-from dld_jupyter.widgets.canvas import GraphCanvas
-from dld_jupyter.widgets.channel_socket import decode, encode
+from dld_jupyter.widgets.canvas.canvas import GraphCanvas
+from dld_jupyter.widgets.canvas.channel_socket import decode, encode
 from tests.models import resnet_like
 
 

@@ -19,7 +19,7 @@ import ipywidgets
 import traitlets
 
 from dld_jupyter.document import Document, Event
-from dld_jupyter.widgets.soon import Soon
+from dld_jupyter.frontdoor.soon import Soon
 
 from . import initializers, parameters, tensor_editor, type_check
 from .edit_error import EditError, as_edit_error

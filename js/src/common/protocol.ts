@@ -1,5 +1,5 @@
 /**
- * Messages between the kernel (dld_jupyter/widgets/protocol.py, same names) and the browser views.
+ * Messages between the kernel (dld_jupyter/widgets/canvas/protocol.py, same names) and the browser views.
  *
  * The kernel owns the graph: views send intents and apply the patches the kernel answers with.
  * Positions travel as a binary Float32 buffer (x0, y0, x1, y1, ... in the order of the ids listed).

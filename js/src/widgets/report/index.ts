@@ -1,5 +1,5 @@
 /**
- * Report viewer anywidget (Python half: dld_jupyter/widgets/report_viewer.py).
+ * Report viewer anywidget (Python half: dld_jupyter/widgets/report/report_viewer.py).
  *
  * State Python knows (synced traits): payload + data (the report, see data.ts), height, heat, full_pass, filter,
  * selection, baseline, error. State Python never sees: timeline view and measurement, sort, scroll, hover, menus.

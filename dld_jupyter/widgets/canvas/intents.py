@@ -6,17 +6,34 @@ from __future__ import annotations
 
 import array
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import Any, Protocol
 
-from dld_jupyter.document import DocumentError
+from dld_jupyter.document import Document, DocumentError
 from dld_jupyter.widgets import clipboard
-from dld_jupyter.widgets.canvas_view import parse_edge_id
+from dld_jupyter.widgets.canvas.canvas_view import CanvasView, parse_edge_id
 
-if TYPE_CHECKING:
-    from dld_jupyter.widgets.canvas import GraphCanvas
+
+class IntentCanvas(Protocol):
+    """What the handlers use of the canvas widget (canvas.py dispatches to them, so they do not import it)."""
+
+    @property
+    def document(self) -> Document: ...
+
+    @property
+    def view(self) -> CanvasView: ...
+
+    def save(self, path: str | Path | None = None) -> None: ...
+
+    def arrange(self) -> None: ...
+
+    def set_expanded(self, group: str, expanded: bool) -> None: ...
+
+    def toggle_constant(self, node: str, index: int) -> None: ...
+
 
 Reply = dict[str, object] | None
-Handler = Callable[["GraphCanvas", dict[str, Any], list[bytes]], Reply]
+Handler = Callable[[IntentCanvas, dict[str, Any], list[bytes]], Reply]
 
 
 def arg(args: dict[str, Any], key: str, kind: type, action: str) -> Any:
@@ -37,14 +54,14 @@ def ids(args: dict[str, Any], key: str, action: str) -> list[str]:
     return value
 
 
-def add_node(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
+def add_node(c: IntentCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
     op = arg(a, "op_type", str, "add_node")
     domain = a.get("domain") or ""
     x, y = float(a.get("x", 0.0)), float(a.get("y", 0.0))
     return {"node": c.document.add_node(op, domain=str(domain), position=(x, y))}
 
 
-def delete(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
+def delete(c: IntentCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
     nodes = ids(a, "nodes", "delete")
     edges = ids(a, "edges", "delete")
     doc = c.document
@@ -65,28 +82,28 @@ def delete(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
     return None
 
 
-def connect(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
+def connect(c: IntentCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
     c.document.connect(arg(a, "src", str, "connect"), arg(a, "src_index", int, "connect"),
                        arg(a, "dst", str, "connect"), arg(a, "dst_index", int, "connect"))
     return None
 
 
-def disconnect(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
+def disconnect(c: IntentCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
     c.document.disconnect(arg(a, "dst", str, "disconnect"), arg(a, "dst_index", int, "disconnect"))
     return None
 
 
-def add_graph_input(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
+def add_graph_input(c: IntentCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
     node = arg(a, "node", str, "add_graph_input")
     return {"node": c.document.add_graph_input(node, arg(a, "index", int, "add_graph_input"))}
 
 
-def add_graph_output(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
+def add_graph_output(c: IntentCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
     node = arg(a, "node", str, "add_graph_output")
     return {"node": c.document.add_graph_output(node, arg(a, "index", int, "add_graph_output"))}
 
 
-def move(c: GraphCanvas, a: dict[str, Any], b: list[bytes]) -> Reply:
+def move(c: IntentCanvas, a: dict[str, Any], b: list[bytes]) -> Reply:
     node_ids = ids(a, "ids", "move")
     points = array.array("f")
     if b:
@@ -100,79 +117,79 @@ def move(c: GraphCanvas, a: dict[str, Any], b: list[bytes]) -> Reply:
     return None
 
 
-def rename(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
+def rename(c: IntentCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
     c.document.rename_node(arg(a, "node", str, "rename"), arg(a, "name", str, "rename"))
     return None
 
 
-def set_attr(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
+def set_attr(c: IntentCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
     c.document.set_attribute(arg(a, "node", str, "set_attr"), arg(a, "name", str, "set_attr"), a.get("value"))
     return None
 
 
-def undo(c: GraphCanvas, _a: dict[str, Any], _b: list[bytes]) -> Reply:
+def undo(c: IntentCanvas, _a: dict[str, Any], _b: list[bytes]) -> Reply:
     return {"label": c.document.undo()}
 
 
-def redo(c: GraphCanvas, _a: dict[str, Any], _b: list[bytes]) -> Reply:
+def redo(c: IntentCanvas, _a: dict[str, Any], _b: list[bytes]) -> Reply:
     return {"label": c.document.redo()}
 
 
-def save(c: GraphCanvas, _a: dict[str, Any], _b: list[bytes]) -> Reply:
+def save(c: IntentCanvas, _a: dict[str, Any], _b: list[bytes]) -> Reply:
     c.save()
     return {"path": str(c.document.path)}
 
 
-def arrange(c: GraphCanvas, _a: dict[str, Any], _b: list[bytes]) -> Reply:
+def arrange(c: IntentCanvas, _a: dict[str, Any], _b: list[bytes]) -> Reply:
     c.arrange()
     return None
 
 
-def check(c: GraphCanvas, _a: dict[str, Any], _b: list[bytes]) -> Reply:
+def check(c: IntentCanvas, _a: dict[str, Any], _b: list[bytes]) -> Reply:
     found = c.document.check()
     count = {s: sum(1 for d in found if d.severity == s) for s in ("error", "warning", "info")}
     return {"diagnostics": count}
 
 
-def expand(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
+def expand(c: IntentCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
     c.set_expanded(arg(a, "group", str, "expand"), True)
     return None
 
 
-def collapse(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
+def collapse(c: IntentCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
     c.set_expanded(arg(a, "group", str, "collapse"), False)
     return None
 
 
-def toggle_constant(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
+def toggle_constant(c: IntentCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
     c.toggle_constant(arg(a, "node", str, "toggle_constant"), int(a.get("index", -1)))
     return None
 
 
-def copy(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
+def copy(c: IntentCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
     return {"copied": clipboard.copy(c.document, ids(a, "nodes", "copy"))}
 
 
-def cut(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
+def cut(c: IntentCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
     nodes = ids(a, "nodes", "cut")
     copied = clipboard.copy(c.document, nodes)
     c.document.remove_nodes([n for n in nodes if not n.startswith("g:")])
     return {"copied": copied}
 
 
-def paste(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
+def paste(c: IntentCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
     at = (float(a.get("x", 0.0)), float(a.get("y", 0.0)))
     return {"nodes": clipboard.paste(c.document, at)}
 
 
-def extract(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
+def extract(c: IntentCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
     from dld_jupyter.widgets.extract import extract_selection
 
     path = extract_selection(c.document, ids(a, "nodes", "extract"), a.get("path"))
     return {"path": str(path)}
 
 
-def doc(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
+def doc(c: IntentCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
     from dld_jupyter.document.schema import registry
 
     node_id = arg(a, "node", str, "doc")
@@ -191,7 +208,7 @@ def doc(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
     return {"title": title, "doc": schema.doc.strip()}
 
 
-def ping(_c: GraphCanvas, _a: dict[str, Any], _b: list[bytes]) -> Reply:
+def ping(_c: IntentCanvas, _a: dict[str, Any], _b: list[bytes]) -> Reply:
     """No edit: measures the comm round trip alone (the benchmark's baseline for the edit round trip)."""
     return None
 

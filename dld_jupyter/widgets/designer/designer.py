@@ -15,9 +15,10 @@ import ipywidgets as w
 
 from dld_jupyter.document import Document, DocumentError
 from dld_jupyter.document.loading import DocumentLoad, open_for_view
-from dld_jupyter.widgets.canvas import SCHEMES, GraphCanvas
+from dld_jupyter.frontdoor.designers import registry
+from dld_jupyter.frontdoor.soon import Soon
+from dld_jupyter.widgets.canvas.canvas import SCHEMES, GraphCanvas
 from dld_jupyter.widgets.editors import EditorPanels
-from dld_jupyter.widgets.soon import Soon
 
 _CANVAS_OPTIONS = ("grouping", "color_scheme", "show_grid", "show_constants", "height")
 
@@ -43,6 +44,11 @@ class Designer(w.VBox):  # type: ignore[misc]
         super().__init__(self._parts())
         self.add_class("dld-designer")
         self._refresh_status()
+        registry.register(self)  # the sidebar and report links find it there, until it is closed
+
+    def close(self) -> None:
+        registry.unregister(self)
+        super().close()
 
     # ------------------------------------------------------------ parts
     def _parts(self) -> list[w.Widget]:
@@ -154,7 +160,7 @@ class Designer(w.VBox):  # type: ignore[misc]
 
     def profile_panel(self, run: bool = False, **settings: Any) -> Any:
         """Show the profiling panel (every ONNX Runtime option, progress, cancel, then the report) below."""
-        from dld_jupyter.widgets.profile_panel import profile_in_notebook
+        from dld_jupyter.widgets.designer.profile_panel import profile_in_notebook
 
         panel = profile_in_notebook(self, run=run, **settings)
         self.profiling.children = [panel]

@@ -25,10 +25,10 @@ import traitlets
 from dld_jupyter.reports.compare import compare, default_labels
 from dld_jupyter.reports.model import Report
 from dld_jupyter.reports.stats import filter_by_name
-from dld_jupyter.widgets.report_links import DesignerLinks, LinkError, resolve_model
-from dld_jupyter.widgets.report_payload import build_payload
+from dld_jupyter.widgets.report.report_links import DesignerLinks, LinkError, resolve_model
+from dld_jupyter.widgets.report.report_payload import build_payload
 
-STATIC = Path(__file__).resolve().parents[1] / "static"
+STATIC = Path(__file__).resolve().parents[2] / "static"
 OPTIONS = ("height", "heat", "full_pass", "filter", "labels", "baseline")
 ROWS = ("all", "filtered", "selected")
 log = logging.getLogger(__name__)
@@ -134,7 +134,7 @@ class ReportViewer(anywidget.AnyWidget):
 
     def figures(self) -> dict[str, Any]:
         """Plotly figures (plain go.Figure, built as data) of the charts: latency and precision per layer type."""
-        from dld_jupyter.widgets.report_figures import figures
+        from dld_jupyter.widgets.report.report_figures import figures
 
         return figures(self.reports, self.labels)
 
