@@ -12,57 +12,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 from dld_jupyter.document import Document
+from dld_jupyter.frontdoor.target import PendingLoad, Target
 
 
-class PendingLoad(Protocol):
-    """A big model still loading (document/loading.py): where it comes from and whether it failed."""
-
-    @property
-    def path(self) -> Path: ...
-
-    @property
-    def failed(self) -> bool: ...
-
-
-class LiveCanvas(Protocol):
-    """What front doors use of a designer's canvas: its synced view settings, its selection and its load."""
-
-    title: str
-    selection: list[str]
-    color_scheme: str
-    show_grid: bool
-    show_constants: bool
-
-    @property
-    def pending_load(self) -> PendingLoad | None: ...
-
-    def on_document(self, callback: Callable[[Document], None]) -> None: ...
-
-    def observe(self, handler: Callable[[dict[str, Any]], None], names: Any = ...) -> None: ...
-
-    def unobserve(self, handler: Callable[[dict[str, Any]], None], names: Any = ...) -> None: ...
-
-    def save(self, path: str | Path | None = None) -> None: ...
-
-    def arrange(self) -> None: ...
-
-
-class LiveDesigner(Protocol):
+class LiveDesigner(Target, Protocol):
     """A designer open in this kernel, as every front door sees it (the notebook Designer widget is one)."""
 
     @property
     def model_id(self) -> str: ...
-
-    @property
-    def canvas(self) -> LiveCanvas: ...
-
-    @property
-    def document(self) -> Document:
-        """The designer's document; while a big model loads, asking for it waits (see `loading`)."""
-        ...
 
     def select(self, names: Sequence[str] | str) -> list[str]: ...
 

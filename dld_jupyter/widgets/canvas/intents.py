@@ -10,11 +10,13 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from dld_jupyter.document import Document, DocumentError
+from dld_jupyter.frontdoor.operations import ARRANGE, CHECK, REDO, SAVE, UNDO
+from dld_jupyter.frontdoor.target import LiveCanvas
 from dld_jupyter.widgets import clipboard
 from dld_jupyter.widgets.canvas.canvas_view import CanvasView, parse_edge_id
 
 
-class IntentCanvas(Protocol):
+class IntentCanvas(LiveCanvas, Protocol):
     """What the handlers use of the canvas widget (canvas.py dispatches to them, so they do not import it)."""
 
     @property
@@ -23,13 +25,27 @@ class IntentCanvas(Protocol):
     @property
     def view(self) -> CanvasView: ...
 
-    def save(self, path: str | Path | None = None) -> None: ...
-
-    def arrange(self) -> None: ...
-
     def set_expanded(self, group: str, expanded: bool) -> None: ...
 
     def toggle_constant(self, node: str, index: int) -> None: ...
+
+
+class CanvasTarget:
+    """The canvas as the target of a registered operation (frontdoor/operations.py), for the operations its own
+    keys and menu start: the canvas's model, saved with its layout, checked without a designer's output list."""
+
+    def __init__(self, canvas: IntentCanvas) -> None:
+        self.canvas = canvas
+
+    @property
+    def document(self) -> Document:
+        return self.canvas.document
+
+    def save(self, path: str | Path | None = None) -> None:
+        self.canvas.save(path)
+
+    def check(self) -> list[Any]:
+        return self.canvas.document.check()
 
 
 Reply = dict[str, object] | None
@@ -128,25 +144,26 @@ def set_attr(c: IntentCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
 
 
 def undo(c: IntentCanvas, _a: dict[str, Any], _b: list[bytes]) -> Reply:
-    return {"label": c.document.undo()}
+    return {"label": UNDO(CanvasTarget(c))}
 
 
 def redo(c: IntentCanvas, _a: dict[str, Any], _b: list[bytes]) -> Reply:
-    return {"label": c.document.redo()}
+    return {"label": REDO(CanvasTarget(c))}
 
 
 def save(c: IntentCanvas, _a: dict[str, Any], _b: list[bytes]) -> Reply:
-    c.save()
+    SAVE(CanvasTarget(c))
     return {"path": str(c.document.path)}
 
 
 def arrange(c: IntentCanvas, _a: dict[str, Any], _b: list[bytes]) -> Reply:
-    c.arrange()
+    ARRANGE(CanvasTarget(c))
     return None
 
 
 def check(c: IntentCanvas, _a: dict[str, Any], _b: list[bytes]) -> Reply:
-    found = c.document.check()
+    found = CHECK(CanvasTarget(c))
+    assert isinstance(found, list)
     count = {s: sum(1 for d in found if d.severity == s) for s in ("error", "warning", "info")}
     return {"diagnostics": count}
 
