@@ -9,6 +9,7 @@ than the dict it always was, so the canvas edit round trip is unchanged.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TypedDict
 
 
@@ -25,8 +26,8 @@ class Reply(TypedDict):
     data: dict[str, object] | None  # set when ok and there is something to say
 
 
-def ok(request: int, data: dict[str, object] | None = None) -> Reply:
-    return {"request": request, "ok": True, "error": None, "data": data}
+def ok(request: int, data: Mapping[str, object] | None = None) -> Reply:
+    return {"request": request, "ok": True, "error": None, "data": dict(data) if data is not None else None}
 
 
 def failed(request: int, error: str) -> Reply:

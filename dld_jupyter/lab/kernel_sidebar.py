@@ -5,9 +5,12 @@ binds it to the designer the user works in, named by the widget model id of its 
 port is involved, so the same works on a remote JupyterHub.
 
 Messages (same names in js/src/lab/messages.ts):
-  browser → kernel: hello{candidates}, bind{model_id}, unbind, select{ids}, focus{id}, command{name, args},
-                    add_node{op, domain}, settings{color_scheme, hide_constants, auto_check_threshold}
-  kernel → browser: designers{items}, state{...}, layers_patch{removed, upsert}, selection{ids}, error{message}
+  browser → kernel: hello{candidates}, bind{model_id}, unbind, select{ids}, focus{id},
+                    command{request, action, args} (a request of the shared envelope, frontdoor/envelope.py, whose
+                    action names a registered operation), add_node{op, domain},
+                    settings{color_scheme, hide_constants, auto_check_threshold}
+  kernel → browser: designers{items}, state{...}, layers_patch{removed, upsert}, selection{ids},
+                    reply{request, ok, error, data} (to a command), error{message} (any other message refused)
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from typing import Any
 from dld_jupyter.document import Document
 from dld_jupyter.document.events import NodesAdded, NodesChanged, NodesRemoved
 from dld_jupyter.frontdoor.designers import LiveDesigner, loading, registry
+from dld_jupyter.frontdoor.envelope import failed, ok
 from dld_jupyter.frontdoor.operations import operations
 from dld_jupyter.frontdoor.soon import Soon, on_loop, running_loop
 from dld_jupyter.frontdoor.target import LiveCanvas
@@ -54,7 +58,7 @@ class SidebarSession:
             elif kind == "focus":
                 self._focus(str(message["id"]))
             elif kind == "command":
-                self._command(str(message["name"]), dict(message.get("args") or {}))
+                self._command(message)
             elif kind == "settings":
                 self._apply_settings(message)
             elif kind == "add_node":
@@ -145,11 +149,18 @@ class SidebarSession:
             setattr(self._designer, "auto_check_threshold", int(threshold))  # noqa: B010 (not in the protocol)
         setattr(canvas, "_dld_lab_defaults_applied", True)  # noqa: B010 (a mark on the widget, not in the protocol)
 
-    def _command(self, name: str, args: dict[str, Any]) -> None:
-        operation = operations.get(name)  # refuses an unknown name, listing the known ones
-        self._require_document()
-        assert self._designer is not None
-        operation(self._designer, **args)
+    def _command(self, message: dict[str, Any]) -> None:
+        """Run a registered operation on the bound designer; the reply says ok or carries the error text."""
+        request = int(message.get("request", 0))
+        try:
+            operation = operations.get(str(message["action"]))  # refuses an unknown one, listing the known ones
+            self._require_document()
+            assert self._designer is not None
+            operation(self._designer, **dict(message.get("args") or {}))
+        except Exception as error:  # shown in the sidebar, never raised into the comm machinery
+            self._send({"kind": "reply", **failed(request, f"DL Designer sidebar: {error}")})
+            return
+        self._send({"kind": "reply", **ok(request)})
 
     # -- kernel-side changes ---------------------------------------------------------------------------------
     def _on_selection(self, change: dict[str, Any]) -> None:

@@ -152,12 +152,16 @@ def test_magnifier_menu_lists_sources_producers_consumers(tmp_path: Path, monkey
     viewer = ReportViewer([ort_like(tmp_path)])
     sent: list[dict[str, Any]] = []
     monkeypatch.setattr(viewer, "send", sent.append)
-    viewer._on_message(viewer, {"kind": "links", "request": 7, "report": 0, "layer": 2}, [])
+    viewer._on_message(viewer, {"kind": "request", "request": 7, "action": "links", "args": {"report": 0, "layer": 2}},
+                       [])
     reply = sent[-1]
-    assert reply["request"] == 7 and reply["ok"]
-    assert reply["sources"] == ["/layer1/block0/conv1/conv/Conv"]
-    assert reply["producers"] == ["/stem/relu/Relu"]
-    assert reply["consumers"] == ["/layer1/block0/conv1/bn/BatchNormalization"]
+    assert reply["kind"] == "reply" and reply["request"] == 7 and reply["ok"] and reply["error"] is None
+    assert reply["data"]["sources"] == ["/layer1/block0/conv1/conv/Conv"]
+    assert reply["data"]["producers"] == ["/stem/relu/Relu"]
+    assert reply["data"]["consumers"] == ["/layer1/block0/conv1/bn/BatchNormalization"]
+    viewer._on_message(viewer, {"kind": "request", "request": 8, "action": "links", "args": {"report": 0, "layer": 99}},
+                       [])
+    assert sent[-1]["kind"] == "reply" and sent[-1]["request"] == 8 and not sent[-1]["ok"] and sent[-1]["error"]
 
 
 def test_link_problems_become_notices(monkeypatch: pytest.MonkeyPatch, trt_report: Report) -> None:

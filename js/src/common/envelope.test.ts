@@ -17,6 +17,9 @@ describe("envelope", () => {
     expect(failed).toEqual({ request: first, ok: false, error: "the kernel went away", data: null });
     expect(() => unwrap(failed)).toThrow("the kernel went away");
     expect(pending.size).toBe(0);
+    pending.open();
+    pending.clear();
+    expect(pending.size).toBe(0);
   });
 
   it("matches the Python envelope's field names", () => {

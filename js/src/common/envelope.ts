@@ -53,6 +53,11 @@ export class PendingRequests<D = Record<string, unknown>> {
     this.waiting.clear();
   }
 
+  /** Forgets every pending request without settling it (the view that waited is gone). */
+  clear(): void {
+    this.waiting.clear();
+  }
+
   get size(): number {
     return this.waiting.size;
   }
