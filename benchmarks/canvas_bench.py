@@ -78,10 +78,10 @@ def wait_kernels_exited(timeout_s: float = 30.0) -> None:
 def time_open(page: Any, server: Any, model: str, grouping: str, tag: str) -> tuple[float, float, float]:
     name = f"bench_{tag}.ipynb"
     if grouping == "canvas":
-        cells = ["from dld_jupyter.widgets.canvas import GraphCanvas\nfrom dld_jupyter.document import Document",
+        cells = ["from dld_jupyter.widgets.canvas.canvas import GraphCanvas\nfrom dld_jupyter.document import Document",
                  f"d = GraphCanvas(Document.open({model!r}), height='700px')\nd"]
     else:
-        cells = ["import dld_jupyter.widgets.designer as D",
+        cells = ["import dld_jupyter.widgets.designer.designer as D",
                  f"d = D.open_designer({model!r}, grouping={grouping!r}, height='700px')\nd"]
     write_notebook(server.root_dir / name, cells)
     server.delete_sessions()  # earlier runs' kernels (holding big models) must not compete with this one

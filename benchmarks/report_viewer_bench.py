@@ -87,8 +87,8 @@ def synthetic(layers: int) -> Report:
 
 def kernel_side(report: Report, path: Path) -> dict[str, float]:
     from dld_jupyter.report_format.io import report_from_data
-    from dld_jupyter.widgets.report_payload import build_payload
-    from dld_jupyter.widgets.report_viewer import show_report
+    from dld_jupyter.widgets.report.report_payload import build_payload
+    from dld_jupyter.widgets.report.report_viewer import show_report
 
     started = time.perf_counter()
     payload, data = build_payload([report], ["bench"], None)
@@ -123,7 +123,7 @@ def measure(layers: int, runs: int) -> dict[str, Any]:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
                 page = browser.new_page(viewport={"width": 1400, "height": 900})
-                imports = "import time\nimport dld_jupyter as dld\nfrom dld_jupyter.widgets import report_viewer"
+                imports = "import time\nimport dld_jupyter as dld\nfrom dld_jupyter.widgets.report import report_viewer"
                 # The cell also appends its own kernel time to a file, to split each run into kernel and browser.
                 timed = (
                     "_t = time.perf_counter()\n"

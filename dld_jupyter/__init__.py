@@ -16,21 +16,21 @@ from typing import TYPE_CHECKING, Any
 from dld_jupyter._version import __version__
 
 if TYPE_CHECKING:
-    from dld_jupyter.widgets.designer import Designer
+    from dld_jupyter.widgets.designer.designer import Designer
 
 __all__ = ["__version__", "new", "open", "profile", "report"]
 
 
 def open(path: str, **options: Any) -> Designer:
     """Open an ONNX model in a Designer (canvas + editors); displays when it is a cell's last expression."""
-    from dld_jupyter.widgets.designer import open_designer
+    from dld_jupyter.widgets.designer.designer import open_designer
 
     return open_designer(path, **options)
 
 
 def new(opset: int = 21, contrib: bool = False, **options: Any) -> Designer:
     """Create an empty model (opset 1 ... newest known to the installed onnx; optional com.microsoft ops)."""
-    from dld_jupyter.widgets.designer import new_designer
+    from dld_jupyter.widgets.designer.designer import new_designer
 
     return new_designer(opset=opset, contrib=contrib, **options)
 
@@ -45,7 +45,7 @@ def profile(model: Any, **options: Any) -> Any:
 
 def report(report_or_path: Any, **options: Any) -> Any:
     """Show a report (a Report or a path to a .dld-report.json / trtexec profile) in the report viewer."""
-    from dld_jupyter.widgets.report_viewer import show_report
+    from dld_jupyter.widgets.report.report_viewer import show_report
 
     return show_report(report_or_path, **options)
 

@@ -3,7 +3,7 @@
 A comm message from the browser to a kernel crosses the server twice as a Jupyter message (parsed, re-signed, dated,
 rate-checked), is queued behind the kernel's shell dispatch, and costs two extra status messages that JupyterLab
 re-renders its busy indicators for. For the canvas's edits that path took 15-25 ms where the kernel needed 1-2 ms.
-A widget that wants a faster path opens a Unix socket in the kernel (``dld_jupyter.widgets.channel_socket``) and
+A widget that wants a faster path opens a Unix socket in the kernel (``dld_jupyter.widgets.canvas.channel_socket``) and
 tells the browser its token; the browser connects here, and this handler copies length-prefixed frames both ways.
 
 Same authentication and authorization as the kernel websockets: an authenticated user allowed to execute code in

@@ -5,9 +5,12 @@ binds it to the designer the user works in, named by the widget model id of its 
 port is involved, so the same works on a remote JupyterHub.
 
 Messages (same names in js/src/lab/messages.ts):
-  browser → kernel: hello{candidates}, bind{model_id}, unbind, select{ids}, focus{id}, command{name, args},
-                    add_node{op, domain}, settings{color_scheme, hide_constants, auto_check_threshold}
-  kernel → browser: designers{items}, state{...}, layers_patch{removed, upsert}, selection{ids}, error{message}
+  browser → kernel: hello{candidates}, bind{model_id}, unbind, select{ids}, focus{id},
+                    command{request, action, args} (a request of the shared envelope, frontdoor/envelope.py, whose
+                    action names a registered operation), add_node{op, domain},
+                    settings{color_scheme, hide_constants, auto_check_threshold}
+  kernel → browser: designers{items}, state{...}, layers_patch{removed, upsert}, selection{ids},
+                    reply{request, ok, error, data} (to a command), error{message} (any other message refused)
 """
 
 from __future__ import annotations
@@ -17,48 +20,14 @@ from typing import Any
 
 from dld_jupyter.document import Document
 from dld_jupyter.document.events import NodesAdded, NodesChanged, NodesRemoved
+from dld_jupyter.frontdoor.designers import LiveDesigner, loading, registry
+from dld_jupyter.frontdoor.envelope import failed, ok
+from dld_jupyter.frontdoor.operations import operations
+from dld_jupyter.frontdoor.soon import Soon, on_loop, running_loop
+from dld_jupyter.frontdoor.target import LiveCanvas
 from dld_jupyter.lab.layer_rows import layer_columns, palette_entries
-from dld_jupyter.widgets.soon import Soon, on_loop, running_loop
 
 TARGET = "dld_jupyter.sidebar"
-
-# Sidebar command name -> (designer method, canvas trait toggled) — only one of the two is used.
-COMMANDS: dict[str, tuple[str | None, str | None]] = {
-    "save": ("save", None),
-    "save_as": ("save", None),
-    "undo": ("undo", None),
-    "redo": ("redo", None),
-    "arrange": ("arrange", None),
-    "check": ("check", None),
-    "profile": ("profile_panel", None),
-    "export_image": ("export", None),
-    "show_grid": (None, "show_grid"),
-    "show_constants": (None, "show_constants"),
-}
-
-
-def widget_instances() -> dict[str, Any]:
-    from ipywidgets.widgets.widget import _instances
-
-    instances: dict[str, Any] = _instances
-    return instances
-
-
-def loading_canvas(widget: Any) -> Any | None:
-    """The canvas of a Designer (or a bare canvas) whose big model is still loading, else None. Asking such a
-    widget for its document would wait for the load: the sidebar must not hold the kernel up meanwhile."""
-    canvas = getattr(widget, "canvas", widget)
-    return canvas if getattr(canvas, "pending_load", None) is not None else None
-
-
-def designer_parts(widget: Any) -> tuple[Document, Any] | None:
-    """(document, canvas) of a Designer or a bare canvas widget; None for any other widget or a loading one."""
-    if widget is None or loading_canvas(widget) is not None:
-        return None
-    document = getattr(widget, "document", None)
-    if not isinstance(document, Document):
-        return None
-    return document, getattr(widget, "canvas", widget)
 
 
 class SidebarSession:
@@ -67,9 +36,9 @@ class SidebarSession:
     def __init__(self, send: Callable[[dict[str, Any]], None]) -> None:
         self._send = send
         self._model_id: str | None = None
-        self._designer: Any = None
+        self._designer: LiveDesigner | None = None
         self._document: Document | None = None
-        self._canvas: Any = None
+        self._canvas: LiveCanvas | None = None
         self._unsubscribe: Callable[[], None] | None = None
         self._touched: dict[str, bool] = {}  # node id -> alive, of edits not yet sent to the explorer
         self._patch_soon = Soon(self._send_layers_patch)
@@ -89,7 +58,7 @@ class SidebarSession:
             elif kind == "focus":
                 self._focus(str(message["id"]))
             elif kind == "command":
-                self._command(str(message["name"]), dict(message.get("args") or {}))
+                self._command(message)
             elif kind == "settings":
                 self._apply_settings(message)
             elif kind == "add_node":
@@ -101,37 +70,33 @@ class SidebarSession:
             self._send({"kind": "error", "message": f"DL Designer sidebar: {error}"})
 
     def _designers(self, candidates: list[str]) -> list[dict[str, str]]:
-        instances = widget_instances()
         items = []
         for model_id in candidates:
-            loading = loading_canvas(instances.get(model_id))
-            if loading is not None:
-                items.append({"model_id": model_id, "title": loading.title, "path": str(loading.pending_load.path)})
+            designer = registry.by_model_id(model_id)
+            if designer is None:
                 continue
-            parts = designer_parts(instances.get(model_id))
-            if parts is not None:
-                document = parts[0]
+            load = loading(designer)
+            if load is not None:
+                items.append({"model_id": model_id, "title": designer.canvas.title, "path": str(load.path)})
+            else:
+                document = designer.document
                 items.append({"model_id": model_id, "title": document.name, "path": str(document.path or "")})
         return items
 
     def _bind(self, model_id: str) -> None:
-        widget = widget_instances().get(model_id)
-        loading = loading_canvas(widget)
-        if loading is not None:  # bound once its model has loaded
-            self._unbind()
-            self._model_id = model_id
-            loop = running_loop()  # bound on the kernel's main thread: the loading thread goes on to the canvas
-            loading.on_document(lambda _document: on_loop(loop, lambda: self._bind_loaded(model_id)))
-            return
-        parts = designer_parts(widget)
-        if parts is None:
+        designer = registry.by_model_id(model_id)
+        if designer is None:
             raise ValueError(f"widget {model_id} is not a designer (was its kernel restarted?)")
         self._unbind()
-        self._model_id, self._designer = model_id, widget
-        self._document, self._canvas = parts
+        if loading(designer) is not None:  # bound once its model has loaded
+            self._model_id = model_id
+            loop = running_loop()  # bound on the kernel's main thread: the loading thread goes on to the canvas
+            designer.canvas.on_document(lambda _document: on_loop(loop, lambda: self._bind_loaded(model_id)))
+            return
+        self._model_id, self._designer = model_id, designer
+        self._document, self._canvas = designer.document, designer.canvas
         self._unsubscribe = self._document.subscribe(self._on_events)
-        if hasattr(self._canvas, "observe"):
-            self._canvas.observe(self._on_selection, names="selection")
+        self._canvas.observe(self._on_selection, names="selection")
         self._send(self._state())
 
     def _bind_loaded(self, model_id: str) -> None:
@@ -145,7 +110,7 @@ class SidebarSession:
     def _unbind(self) -> None:
         if self._unsubscribe is not None:
             self._unsubscribe()
-        if self._canvas is not None and hasattr(self._canvas, "unobserve"):
+        if self._canvas is not None:
             self._canvas.unobserve(self._on_selection, names="selection")
         self._unsubscribe = None
         self._touched = {}
@@ -168,40 +133,34 @@ class SidebarSession:
         }
 
     def _focus(self, node_id: str) -> None:
-        focus = getattr(self._designer, "focus", None) or getattr(self._canvas, "focus", None)
-        if focus is None:
-            self._require_canvas().selection = [node_id]
-            return
-        focus(node_id)
+        self._require_document()
+        assert self._designer is not None
+        self._designer.focus(node_id)
 
     def _apply_settings(self, settings: dict[str, Any]) -> None:
         """Lab settings become the designer's defaults once, when it is first bound (later toggles are the user's)."""
         canvas = self._require_canvas()
         if getattr(canvas, "_dld_lab_defaults_applied", False):
             return
-        scheme = str(settings.get("color_scheme", "default"))
-        if hasattr(canvas, "color_scheme"):
-            canvas.color_scheme = scheme
-        if hasattr(canvas, "show_constants"):
-            canvas.show_constants = not bool(settings.get("hide_constants", True))
+        canvas.color_scheme = str(settings.get("color_scheme", "default"))
+        canvas.show_constants = not bool(settings.get("hide_constants", True))
         threshold = settings.get("auto_check_threshold")
-        if threshold is not None and hasattr(self._designer, "auto_check_threshold"):
-            self._designer.auto_check_threshold = int(threshold)
-        canvas._dld_lab_defaults_applied = True
+        if threshold is not None and hasattr(self._designer, "auto_check_threshold"):  # a designer that checks
+            setattr(self._designer, "auto_check_threshold", int(threshold))  # noqa: B010 (not in the protocol)
+        setattr(canvas, "_dld_lab_defaults_applied", True)  # noqa: B010 (a mark on the widget, not in the protocol)
 
-    def _command(self, name: str, args: dict[str, Any]) -> None:
-        if name not in COMMANDS:
-            raise ValueError(f"unknown command {name!r}; known: {', '.join(sorted(COMMANDS))}")
-        method, trait = COMMANDS[name]
-        if trait is not None:
-            canvas = self._require_canvas()
-            setattr(canvas, trait, not getattr(canvas, trait))
+    def _command(self, message: dict[str, Any]) -> None:
+        """Run a registered operation on the bound designer; the reply says ok or carries the error text."""
+        request = int(message.get("request", 0))
+        try:
+            operation = operations.get(str(message["action"]))  # refuses an unknown one, listing the known ones
+            self._require_document()
+            assert self._designer is not None
+            operation(self._designer, **dict(message.get("args") or {}))
+        except Exception as error:  # shown in the sidebar, never raised into the comm machinery
+            self._send({"kind": "reply", **failed(request, f"DL Designer sidebar: {error}")})
             return
-        assert method is not None
-        target = getattr(self._designer, method, None) or getattr(self._document, method, None)
-        if target is None:
-            raise ValueError(f"this designer has no {name!r} action")
-        target(**args)
+        self._send({"kind": "reply", **ok(request)})
 
     # -- kernel-side changes ---------------------------------------------------------------------------------
     def _on_selection(self, change: dict[str, Any]) -> None:
@@ -234,8 +193,9 @@ class SidebarSession:
             raise ValueError("no designer is bound to the sidebar")
         return self._document
 
-    def _require_canvas(self) -> Any:
+    def _require_canvas(self) -> LiveCanvas:
         self._require_document()
+        assert self._canvas is not None
         return self._canvas
 
 

@@ -75,7 +75,7 @@ def rendered(page: Page, node_id: str) -> dict[str, float]:
 
 def open_model(page: Page, jupyter: JupyterServer, notebook: str, model: str, extra: str = "") -> None:
     write_notebook(jupyter.root_dir / notebook, [
-        f"import dld_jupyter.widgets.designer as D\nd = D.open_designer({model!r}{extra})\nd",
+        f"import dld_jupyter.widgets.designer.designer as D\nd = D.open_designer({model!r}{extra})\nd",
     ])
     open_notebook(page, jupyter, notebook)
     run_all(page)

@@ -100,7 +100,7 @@ def test_editor_panels(jupyter: JupyterServer, page: Page) -> None:
     write_notebook(
         root / "editors.ipynb",
         [
-            "import dld_jupyter.widgets.designer as D\n"
+            "import dld_jupyter.widgets.designer.designer as D\n"
             "from dld_jupyter.widgets.editors import EditorPanels\n"
             "d = D.open_designer('editors_model.onnx', height='380px')\n"
             "panels = getattr(d, 'editors', None)\n"

@@ -30,7 +30,7 @@ def test_two_views_share_edits_over_the_fast_channel_and_fall_back_to_the_comm(
         jupyter: JupyterServer, page: Page) -> None:
     onnx.save(resnet_like(), jupyter.root_dir / "fast.onnx")
     write_notebook(jupyter.root_dir / "fast_channel.ipynb", [
-        "from dld_jupyter.document import Document\nfrom dld_jupyter.widgets.canvas import GraphCanvas\n"
+        "from dld_jupyter.document import Document\nfrom dld_jupyter.widgets.canvas.canvas import GraphCanvas\n"
         "c = GraphCanvas(Document.open('fast.onnx'), height='330px')\nc",
         "c",  # the same canvas, a second view
     ])

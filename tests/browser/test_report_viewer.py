@@ -218,7 +218,7 @@ def test_compare_optimized_and_not(jupyter: JupyterServer, page: Page, ort_repor
         jupyter,
         "report_compare.ipynb",
         [
-            f"import dld_jupyter as dld\nfrom dld_jupyter.widgets.report_viewer import compare_reports\n"
+            f"import dld_jupyter as dld\nfrom dld_jupyter.widgets.report.report_viewer import compare_reports\n"
             f"v = compare_reports({a!r}, {b!r}, labels=['optimized', 'not optimized'])\nv"
         ],
     )
@@ -247,7 +247,7 @@ def test_profile_panel_opens_the_report(jupyter: JupyterServer, page: Page) -> N
     """A finished profile activity opens its report: the panel's form, its progress, then the viewer."""
     output = jupyter.root_dir / "panel.dld-report.json"
     cell = (
-        "from dld_jupyter.widgets.profile_panel import profile_in_notebook\n"
+        "from dld_jupyter.widgets.designer.profile_panel import profile_in_notebook\n"
         f"panel = profile_in_notebook({str(MODEL)!r}, run=True, iterations=10, warmup=2, output={str(output)!r})\n"
         "panel"
     )

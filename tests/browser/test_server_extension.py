@@ -78,7 +78,7 @@ async def relay_round_trips(server: JupyterServer, count: int) -> tuple[list[flo
     """A kernel-side channel socket (here, on this test's loop) reached through the server's relay websocket."""
     from tornado.httpclient import HTTPClientError
 
-    from dld_jupyter.widgets.channel_socket import ChannelSocket, decode, encode
+    from dld_jupyter.widgets.canvas.channel_socket import ChannelSocket, decode, encode
 
     echo = ChannelSocket(lambda peer, content, buffers: peer.send({"echo": content}, buffers[::-1]))
     assert echo.token is not None

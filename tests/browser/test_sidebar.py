@@ -94,6 +94,15 @@ def test_sidebar_follows_a_notebook_designer(jupyter: JupyterServer, page: Page)
     expect(panel.locator(".dld-Explorer-count")).to_contain_text("30 of 30 layers", timeout=15_000)
     screenshot(page, "sidebar_palette_drop")
 
+    # Lab commands run registered operations in the kernel (a request each, answered by a reply).
+    run_command = "(id) => window.jupyterapp.commands.execute(id)"
+    page.evaluate(run_command, "dld:undo")
+    expect(panel.locator(".dld-Explorer-count")).to_contain_text("29 of 29 layers", timeout=15_000)
+    page.evaluate(run_command, "dld:redo")
+    expect(panel.locator(".dld-Explorer-count")).to_contain_text("30 of 30 layers", timeout=15_000)
+    page.evaluate(run_command, "dld:redo")  # nothing left to redo: the reply's error shows in the sidebar
+    expect(panel.locator(".dld-Sidebar-error")).to_contain_text("DL Designer sidebar:", timeout=15_000)
+
     # Restart the kernel: the sidebar says so, then binds again once the cell runs again.
     page.evaluate("() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.restart()")
     expect(panel.locator(".dld-Sidebar-status")).to_be_visible(timeout=30_000)

@@ -11,7 +11,7 @@ import pytest
 
 from dld_jupyter.lab.kernel_sidebar import SidebarSession
 from dld_jupyter.models import SAMPLE_MODEL
-from dld_jupyter.widgets.designer import open_designer
+from dld_jupyter.widgets.designer.designer import open_designer
 
 
 @pytest.fixture
@@ -71,8 +71,9 @@ def test_edits_arrive_as_layer_patches(session: SidebarSession, designer: Any, s
     assert patch["kind"] == "layers_patch" and patch["removed"] == []
     assert patch["upsert"]["types"] == ["Relu"]
     new_id = patch["upsert"]["ids"][0]
-    session.handle({"kind": "command", "name": "undo"})
-    assert sent[-1] == {
+    session.handle({"kind": "command", "request": 1, "action": "undo", "args": {}})
+    assert sent[-1] == {"kind": "reply", "request": 1, "ok": True, "error": None, "data": None}
+    assert sent[-2] == {
         "kind": "layers_patch",
         "removed": [new_id],
         "upsert": {"ids": [], "names": [], "types": [], "domains": [], "precisions": [], "constants": []},
@@ -81,7 +82,7 @@ def test_edits_arrive_as_layer_patches(session: SidebarSession, designer: Any, s
 
 def test_commands_and_settings(session: SidebarSession, designer: Any, sent: list, tmp_path: Path) -> None:
     bind(session, designer, sent)
-    session.handle({"kind": "command", "name": "show_grid"})
+    session.handle({"kind": "command", "request": 1, "action": "show_grid", "args": {}})
     assert designer.canvas.show_grid is True
     session.handle(
         {"kind": "settings", "color_scheme": "okabe-ito", "hide_constants": False, "auto_check_threshold": 100}
@@ -93,8 +94,8 @@ def test_commands_and_settings(session: SidebarSession, designer: Any, sent: lis
     )
     assert designer.canvas.color_scheme == "default"
     target = tmp_path / "copy.onnx"
-    session.handle({"kind": "command", "name": "save_as", "args": {"path": str(target)}})
-    assert target.exists()
+    session.handle({"kind": "command", "request": 2, "action": "dld:save-as", "args": {"path": str(target)}})
+    assert target.exists() and sent[-1] == {"kind": "reply", "request": 2, "ok": True, "error": None, "data": None}
 
 
 def test_errors_are_messages_not_exceptions(session: SidebarSession, designer: Any, sent: list) -> None:
@@ -103,8 +104,9 @@ def test_errors_are_messages_not_exceptions(session: SidebarSession, designer: A
     session.handle({"kind": "bind", "model_id": ipywidgets.Button().model_id})
     assert "is not a designer" in sent[-1]["message"]
     bind(session, designer, sent)
-    session.handle({"kind": "command", "name": "format_disk"})
-    assert "unknown command 'format_disk'" in sent[-1]["message"]
+    session.handle({"kind": "command", "request": 3, "action": "format_disk", "args": {}})
+    assert sent[-1]["kind"] == "reply" and sent[-1]["request"] == 3 and not sent[-1]["ok"]
+    assert "unknown command 'format_disk'" in sent[-1]["error"]
     before = len(designer.document.nodes())
     session.handle({"kind": "add_node", "op": "NoSuchOp"})
     assert sent[-1]["kind"] == "error" and len(designer.document.nodes()) == before

@@ -70,7 +70,7 @@ def test_wheel_installs_without_node_and_the_extension_is_ok(wheel: Path, tmp_pa
     line = next((row for row in text.splitlines() if "dld-jupyter" in row and "enabled" in row), "")
     assert "enabled" in line and "OK" in line, text
     assert str(env_dir) in text  # installed into the venv's share/jupyter, not linked to the checkout
-    probe = venv_run("-c", "import dld_jupyter, dld_jupyter.widgets.canvas as c; print(c.__file__)")
+    probe = venv_run("-c", "import dld_jupyter, dld_jupyter.widgets.canvas.canvas as c; print(c.__file__)")
     assert str(env_dir) in probe
     # The server extension (kernel websockets with TCP_NODELAY) is enabled by the wheel's jupyter-config file.
     text = venv_run("-m", "jupyter", "server", "extension", "list")

@@ -10,8 +10,8 @@ import onnx
 import pytest
 
 from dld_jupyter.document import Document
-from dld_jupyter.widgets.canvas import GraphCanvas
-from dld_jupyter.widgets.designer import Designer, new_designer, open_designer
+from dld_jupyter.widgets.canvas.canvas import GraphCanvas
+from dld_jupyter.widgets.designer.designer import Designer, new_designer, open_designer
 from tests.models import generated_graph, resnet_like
 
 

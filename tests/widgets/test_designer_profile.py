@@ -9,8 +9,8 @@ import pytest
 
 from dld_jupyter.activities.errors import SpecError
 from dld_jupyter.models import SAMPLE_MODEL
-from dld_jupyter.widgets.designer import open_designer
-from dld_jupyter.widgets.profile_panel import ProfilePanel
+from dld_jupyter.widgets.designer.designer import open_designer
+from dld_jupyter.widgets.designer.profile_panel import ProfilePanel
 
 
 def test_profile_panel_opens_below_the_canvas(tmp_path: Path) -> None:

@@ -120,6 +120,23 @@ def test_error_clears_after_a_good_value(doc: Document) -> None:
     assert "attr:pads" not in p.errors
 
 
+def test_browser_intents_are_envelope_requests_answered_by_replies(doc: Document) -> None:
+    p = panels(doc)
+    p.selection = [ids(doc)["conv1"]]
+    sent: list[dict[str, object]] = []
+    p.send = sent.append  # type: ignore[method-assign]
+
+    def request(number: int, action: str, **args: object) -> None:
+        p._on_msg(p, {"kind": "request", "request": number, "action": action, "args": args}, [])
+
+    request(1, "set_attr", name="pads", text="[1,", key="attr:pads")
+    assert sent[-1]["kind"] == "reply" and sent[-1]["request"] == 1 and sent[-1]["ok"] is False
+    assert sent[-1]["error"] == p.errors["attr:pads"]["message"]  # the reply and the inline error say the same
+    request(2, "set_attr", name="pads", text="[1, 1, 1, 1]", key="attr:pads")
+    assert sent[-1] == {"kind": "reply", "request": 2, "ok": True, "error": None, "data": None}
+    assert "attr:pads" not in p.errors
+
+
 def test_batch_edit_is_one_undo_step_and_shows_shared_attributes_only(doc: Document) -> None:
     p = panels(doc)
     n = ids(doc)

@@ -1,5 +1,5 @@
 """The canvas's fast channel, kernel side: a real Unix socket on a running event loop (as in the kernel), a client
-speaking the relay's frames, and the comm recorded. Checks the routing rules of widgets/view_routes.py: attached
+speaking the relay's frames, and the comm recorded. Checks the routing rules of widgets/canvas/view_routes.py: attached
 views get everything over the socket, views still on the comm get it there, every message numbered once."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import pytest
 
 from dld_jupyter.channel_frames import FRAME_HEADER, socket_path
 from dld_jupyter.document import Document
-from dld_jupyter.widgets.canvas import GraphCanvas
-from dld_jupyter.widgets.channel_socket import decode, encode
+from dld_jupyter.widgets.canvas.canvas import GraphCanvas
+from dld_jupyter.widgets.canvas.channel_socket import decode, encode
 from tests.models import resnet_like
 
 

@@ -10,7 +10,7 @@ import onnxruntime as ort
 from onnx import TensorProto, helper
 
 from dld_jupyter.document import Document
-from dld_jupyter.widgets.canvas import GraphCanvas
+from dld_jupyter.widgets.canvas.canvas import GraphCanvas
 from tests.widgets.test_canvas import Recorder, intent
 
 

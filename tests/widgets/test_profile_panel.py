@@ -10,8 +10,8 @@ import pytest
 
 from dld_jupyter.activities.ort_spec import OrtProfileSpec
 from dld_jupyter.activities.result import ActivityStatus
-from dld_jupyter.widgets.profile_panel import SETTINGS, ProfilePanel, profile_in_notebook
-from dld_jupyter.widgets.report_viewer import ReportViewer
+from dld_jupyter.widgets.designer.profile_panel import SETTINGS, ProfilePanel, profile_in_notebook
+from dld_jupyter.widgets.report.report_viewer import ReportViewer
 
 MODEL = Path(__file__).resolve().parents[2] / "dld_jupyter" / "models" / "resnet8_cifar.onnx"
 

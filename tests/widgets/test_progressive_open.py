@@ -14,10 +14,10 @@ import dld_jupyter.document.loading as loading
 from dld_jupyter.document import Document
 from dld_jupyter.document.loading import DocumentLoad, open_for_view
 from dld_jupyter.lab.kernel_sidebar import SidebarSession
-from dld_jupyter.widgets.canvas import GraphCanvas
-from dld_jupyter.widgets.canvas_view import CanvasView
-from dld_jupyter.widgets.designer import Designer, open_designer
-from dld_jupyter.widgets.preview_view import Overview, overview_in_child
+from dld_jupyter.widgets.canvas.canvas import GraphCanvas
+from dld_jupyter.widgets.canvas.canvas_view import CanvasView
+from dld_jupyter.widgets.canvas.preview_view import Overview, overview_in_child
+from dld_jupyter.widgets.designer.designer import Designer, open_designer
 from tests.models import generated_graph, transformer_like
 from tests.widgets.test_canvas import Recorder
 

@@ -10,7 +10,6 @@ import io
 import json
 import os
 import sys
-import types
 from array import array
 from dataclasses import asdict
 from pathlib import Path
@@ -18,13 +17,13 @@ from typing import Any, ClassVar
 
 import pytest
 
+from dld_jupyter.frontdoor.designers import registry
 from dld_jupyter.report_format.io import save_report
 from dld_jupyter.report_format.model import Report
 from dld_jupyter.reports.export import to_csv
 from dld_jupyter.reports.stats import format_dims, summarize_selection
 from dld_jupyter.reports.trtexec import import_trtexec
-from dld_jupyter.widgets import report_links
-from dld_jupyter.widgets.report_viewer import ReportViewer, compare_reports, show_report
+from dld_jupyter.widgets.report.report_viewer import ReportViewer, compare_reports, show_report
 from tests.reports._factory import make_report
 
 REPO = Path(__file__).resolve().parents[2]
@@ -124,12 +123,7 @@ class FakeDesigner:
 @pytest.fixture
 def fake_designer(monkeypatch: pytest.MonkeyPatch) -> type[FakeDesigner]:
     FakeDesigner.instances = []
-    module = types.ModuleType("dld_jupyter.widgets.designer")
-    module.open_designer = FakeDesigner  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "dld_jupyter.widgets.designer", module)
-    import dld_jupyter.widgets as package
-
-    monkeypatch.setattr(package, "designer", module, raising=False)
+    monkeypatch.setattr(registry, "_opener", FakeDesigner)
     return FakeDesigner
 
 
@@ -158,12 +152,16 @@ def test_magnifier_menu_lists_sources_producers_consumers(tmp_path: Path, monkey
     viewer = ReportViewer([ort_like(tmp_path)])
     sent: list[dict[str, Any]] = []
     monkeypatch.setattr(viewer, "send", sent.append)
-    viewer._on_message(viewer, {"kind": "links", "request": 7, "report": 0, "layer": 2}, [])
+    viewer._on_message(viewer, {"kind": "request", "request": 7, "action": "links", "args": {"report": 0, "layer": 2}},
+                       [])
     reply = sent[-1]
-    assert reply["request"] == 7 and reply["ok"]
-    assert reply["sources"] == ["/layer1/block0/conv1/conv/Conv"]
-    assert reply["producers"] == ["/stem/relu/Relu"]
-    assert reply["consumers"] == ["/layer1/block0/conv1/bn/BatchNormalization"]
+    assert reply["kind"] == "reply" and reply["request"] == 7 and reply["ok"] and reply["error"] is None
+    assert reply["data"]["sources"] == ["/layer1/block0/conv1/conv/Conv"]
+    assert reply["data"]["producers"] == ["/stem/relu/Relu"]
+    assert reply["data"]["consumers"] == ["/layer1/block0/conv1/bn/BatchNormalization"]
+    viewer._on_message(viewer, {"kind": "request", "request": 8, "action": "links", "args": {"report": 0, "layer": 99}},
+                       [])
+    assert sent[-1]["kind"] == "reply" and sent[-1]["request"] == 8 and not sent[-1]["ok"] and sent[-1]["error"]
 
 
 def test_link_problems_become_notices(monkeypatch: pytest.MonkeyPatch, trt_report: Report) -> None:
@@ -181,7 +179,7 @@ def test_link_problems_become_notices(monkeypatch: pytest.MonkeyPatch, trt_repor
 
 
 def test_real_designer_selects_the_node() -> None:
-    pytest.importorskip("dld_jupyter.widgets.designer")
+    pytest.importorskip("dld_jupyter.widgets.designer.designer")
     report = make_report(3)
     report.summary.model_path = str(MODEL)
     viewer = ReportViewer([report])
@@ -189,7 +187,7 @@ def test_real_designer_selects_the_node() -> None:
     designer = viewer.open_nodes(["/stem/conv/Conv"])
     assert designer.canvas.selection  # node ids; the browser view follows (tests/browser)
     assert viewer.open_nodes(["/stem/relu/Relu"]) is designer
-    assert report_links._already_open(sys.modules["dld_jupyter.widgets.designer"], str(MODEL)) is designer
+    assert registry.by_path(str(MODEL)) is designer
 
 
 @pytest.mark.parametrize(

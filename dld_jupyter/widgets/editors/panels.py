@@ -3,8 +3,10 @@
 Browser half: js/src/widgets/editors/index.ts. State Python knows (synced traits): ``selection`` (mirrors the
 canvas), ``tab``, and the four panel views plus ``errors``/``notice`` (kernel → browser only). State Python never
 sees: drafts being typed, filters, collapsed sections, open dialogs. The browser sends intents as messages
-(``{"kind": "set_attr", ...}``); ``handle`` applies them as Document commands; a refused one leaves the model as it
-was and sets the field's inline error in ``errors``.
+as requests of the shared envelope (frontdoor/envelope.py: ``{"kind": "request", "request": 7, "action":
+"set_attr", "args": {...}}``); ``handle`` applies them as Document commands; a refused one leaves the model as it
+was and sets the field's inline error in ``errors`` (state: it stays beside the field until the field changes), and
+the reply says ok or carries the same error text.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ import ipywidgets
 import traitlets
 
 from dld_jupyter.document import Document, Event
-from dld_jupyter.widgets.soon import Soon
+from dld_jupyter.frontdoor.envelope import failed, ok
+from dld_jupyter.frontdoor.soon import Soon
 
 from . import initializers, parameters, tensor_editor, type_check
 from .edit_error import EditError, as_edit_error
@@ -116,27 +119,35 @@ class EditorPanels(anywidget.AnyWidget):
 
     # ------------------------------------------------------------ browser → kernel
     def _on_msg(self, _widget: object, content: dict[str, Any], _buffers: list[bytes]) -> None:
-        self.handle(content)
+        if content.get("kind") != "request":
+            return
+        request = int(content.get("request", 0))
+        error = self._apply({**dict(content.get("args") or {}), "kind": str(content.get("action"))})
+        self.send({"kind": "reply", **(ok(request) if error is None else failed(request, error))})
 
     def handle(self, msg: dict[str, Any]) -> bool:
-        """Apply one message from the browser; False (and an inline error) when it was refused."""
+        """Apply one intent ``{"kind": action, **args}``; False (and an inline error) when it was refused."""
+        return self._apply(msg) is None
+
+    def _apply(self, msg: dict[str, Any]) -> str | None:
+        """Apply one intent; None when done, else the refusal's text (also set as the field's inline error)."""
         kind = str(msg.get("kind"))
         key = str(msg.get("key") or "")
         try:
             self._dispatch(kind, msg)
         except EditError as exc:
             self.errors = {**self.errors, (key or exc.key): exc.payload()}
-            return False
+            return exc.message
         except Exception as exc:
             log.exception("editor message %s failed", kind)
             error = as_edit_error(key or "panel", exc)
             error.message = f"{kind} failed: {type(exc).__name__}: {exc}"
             self.errors = {**self.errors, error.key: error.payload()}
             self.notice = {"kind": "error", "text": traceback.format_exc(limit=3)}
-            return False
+            return error.message
         if key and key in self.errors:
             self.errors = {k: v for k, v in self.errors.items() if k != key}
-        return True
+        return None
 
     def _dispatch(self, kind: str, msg: dict[str, Any]) -> None:
         doc = self.document

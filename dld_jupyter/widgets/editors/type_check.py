@@ -22,7 +22,7 @@ from dld_jupyter.document.check_process import PROCESS_MIN_NODES, CheckProcess
 from dld_jupyter.document.checks import CheckResult, check_model, should_check_automatically
 from dld_jupyter.document.diagnostics import Diagnostic
 from dld_jupyter.document.lint import LintRun, start_polygraphy_lint
-from dld_jupyter.widgets.soon import on_loop, running_loop
+from dld_jupyter.frontdoor.soon import on_loop, running_loop
 
 from .debounce import Debouncer
 

@@ -1,9 +1,11 @@
 /**
- * Messages between the kernel (dld_jupyter/widgets/protocol.py, same names) and the browser views.
+ * Messages between the kernel (dld_jupyter/widgets/canvas/protocol.py, same names) and the browser views.
  *
  * The kernel owns the graph: views send intents and apply the patches the kernel answers with.
  * Positions travel as a binary Float32 buffer (x0, y0, x1, y1, ... in the order of the ids listed).
  */
+
+import { Reply, Request } from "./envelope";
 
 export type NodeKind = "op" | "input" | "output" | "group";
 export type TerminalState = "free" | "linked" | "initializer" | "constant" | "placeholder";
@@ -67,16 +69,12 @@ type KernelMessageBody =
   | { kind: "loaded"; seconds: number | null }
   | { kind: "load_failed"; message: string }
   | { kind: "patch"; version: number; ops: PatchOp[] }
-  | {
+  | ({
       kind: "reply";
-      request: number;
       view?: string | null; // the view that sent the intent
-      ok: boolean;
-      error: string | null;
-      data: Record<string, unknown> | null;
       /** Patches the intent caused, applied before the reply settles; buffer i belongs to patch i. */
       patches?: { kind: "patch"; version: number; ops: PatchOp[] }[];
-    }
+    } & Reply)
   | { kind: "focus"; ids: string[] }
   | { kind: "ops"; ops: PaletteOp[] }
   | { kind: "export_request"; request: number; format: ExportFormat; background: string; grid: boolean }
@@ -104,7 +102,7 @@ export interface PaletteOp {
 /** Browser -> kernel. */
 export type ViewMessage =
   | { kind: "hello"; view: string; lost?: boolean } // lost: this view's fast channel dropped
-  | { kind: "intent"; request: number; action: IntentAction; args: Record<string, unknown>; view: string }
+  | ({ kind: "intent"; view: string } & Request<IntentAction>)
   | { kind: "attach"; view: string } // over the fast channel: send this view everything from now on over it
   | { kind: "bye"; view: string } // the view was closed
   | { kind: "painted"; view: string } // a loading model's overview is on screen: the kernel may build the document

@@ -1,4 +1,8 @@
-/** Messages of the sidebar comm (kernel side: dld_jupyter/lab/kernel_sidebar.py, same names). */
+/** Messages of the sidebar comm (kernel side: dld_jupyter/lab/kernel_sidebar.py, same names). A command is a
+ * request of the shared envelope (common/envelope.ts) naming a registered operation (dld_jupyter/frontdoor/
+ * operations.py); the kernel answers it with a reply. */
+
+import { Reply, Request } from "../common/envelope";
 
 export const SIDEBAR_TARGET = "dld_jupyter.sidebar";
 
@@ -44,7 +48,7 @@ export type ToKernel =
   | { kind: "unbind" }
   | { kind: "select"; ids: string[] }
   | { kind: "focus"; id: string }
-  | { kind: "command"; name: SidebarCommand; args?: Record<string, unknown> }
+  | ({ kind: "command" } & Request<SidebarCommand>)
   | { kind: "settings"; color_scheme: string; hide_constants: boolean; auto_check_threshold: number }
   | { kind: "add_node"; op: string; domain: string };
 
@@ -62,6 +66,7 @@ export type FromKernel =
     }
   | { kind: "layers_patch"; removed: string[]; upsert: LayerColumns }
   | { kind: "selection"; ids: string[] }
+  | ({ kind: "reply" } & Reply)
   | { kind: "error"; message: string };
 
 /** MIME type of a palette drag; the canvas adds the operator at the drop point. */

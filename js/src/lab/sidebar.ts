@@ -4,6 +4,7 @@
  */
 import { Widget } from "@lumino/widgets";
 
+import { PendingRequests } from "../common/envelope";
 import { DesignerConnection, PanelLike } from "./connection";
 import { LayerExplorer } from "./explorer";
 import { dldIcon } from "./icons";
@@ -22,6 +23,7 @@ export class DesignerSidebar extends Widget {
   private readonly title_: HTMLDivElement;
   private readonly status: HTMLDivElement;
   private readonly error: HTMLDivElement;
+  private readonly pending = new PendingRequests();
   private readonly body: HTMLDivElement;
   private readonly tabs: HTMLDivElement;
   private boundModel: string | null = null;
@@ -68,7 +70,11 @@ export class DesignerSidebar extends Widget {
   }
 
   command(name: SidebarCommand, args?: Record<string, unknown>): void {
-    this.connection.send({ kind: "command", name, args });
+    const [request, reply] = this.pending.open();
+    this.connection.send({ kind: "command", request, action: name, args: args ?? {} });
+    void reply.then((answer) => {
+      if (!answer.ok) this.showError(answer.error ?? `DL Designer sidebar: ${name} failed`);
+    });
   }
 
   /** Settings from the JupyterLab settings editor, sent to the kernel on every bind. */
@@ -115,11 +121,18 @@ export class DesignerSidebar extends Widget {
       case "selection":
         this.explorer.setSelection(message.ids);
         break;
+      case "reply":
+        this.pending.settle(message);
+        break;
       case "error":
-        this.error.textContent = message.message;
-        this.error.hidden = false;
+        this.showError(message.message);
         break;
     }
+  }
+
+  private showError(text: string): void {
+    this.error.textContent = text;
+    this.error.hidden = false;
   }
 
   private showUnbound(text: string | null): void {

@@ -1,6 +1,6 @@
 /**
  * The canvas's fast channel: a websocket to the server's relay (dld_jupyter/lab/channel_relay.py), which copies
- * frames to a Unix socket in the kernel (dld_jupyter/widgets/channel_socket.py). An edit and its reply skip the
+ * frames to a Unix socket in the kernel (dld_jupyter/widgets/canvas/channel_socket.py). An edit and its reply skip the
  * Jupyter message path (parsed and re-signed twice in the server, queued behind the kernel's shell, two status
  * messages JupyterLab re-renders for): 3-6 ms where the comm takes 15-25 ms here. Where there is no relay (another
  * front end, a server without the extension) the socket is refused and the comm carries everything.

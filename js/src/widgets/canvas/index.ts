@@ -1,5 +1,5 @@
 /**
- * Graph canvas anywidget (Python half: dld_jupyter/widgets/canvas.py).
+ * Graph canvas anywidget (Python half: dld_jupyter/widgets/canvas/canvas.py).
  *
  * State Python knows (synced traits): selection, color_scheme, show_grid, height, title.
  * State Python never sees: viewport, hover, rubber band, open menus.

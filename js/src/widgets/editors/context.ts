@@ -1,6 +1,7 @@
 // What every panel section gets: the model, intents, drafts kept while an error shows, and the inline field.
 import type { AnyModel } from "@anywidget/types";
 import { h, Listeners } from "./dom";
+import { PendingRequests, Reply } from "../../common/envelope";
 import type { FieldError, Intent } from "./messages";
 
 export interface EditorsModel {
@@ -22,7 +23,16 @@ export class PanelContext {
   };
   constructor(readonly model: AnyModel<EditorsModel>) {}
 
-  send(intent: Intent): void { this.model.send(intent); }
+  /** Requests of the shared envelope (common/envelope.ts) that the kernel has not answered yet. */
+  readonly pending = new PendingRequests();
+
+  /** Send an intent as a request; its reply says ok or carries the refusal (also shown as the field's error). */
+  send(intent: Intent): Promise<Reply> {
+    const { kind, ...args } = intent;
+    const [request, reply] = this.pending.open();
+    this.model.send({ kind: "request", request, action: kind, args });
+    return reply;
+  }
 
   errors(): Record<string, FieldError> { return this.model.get("errors") ?? {}; }
 

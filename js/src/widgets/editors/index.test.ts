@@ -74,14 +74,15 @@ describe("editor panels lifecycle", () => {
     const input = el.querySelector<HTMLInputElement>('[data-key="attr:group"]')!;
     input.value = "2";
     input.dispatchEvent(new Event("change"));
-    expect(model.sent.at(-1)).toMatchObject({ kind: "set_attr", name: "group", text: "2", key: "attr:group" });
+    expect(model.sent.at(-1)).toMatchObject(
+      { kind: "request", action: "set_attr", args: { name: "group", text: "2", key: "attr:group" } });
     const menu = el.querySelector<HTMLSelectElement>('select[data-key="attr:to"]')!;
     expect(menu.options[0].textContent).toBe("default: float");
     menu.value = "10";
     menu.dispatchEvent(new Event("change"));
-    expect(model.sent.at(-1)).toMatchObject({ kind: "set_attr", name: "to", text: "10" });
+    expect(model.sent.at(-1)).toMatchObject({ kind: "request", action: "set_attr", args: { name: "to", text: "10" } });
     el.querySelector<HTMLElement>(".dld-ed-check")!.dispatchEvent(new MouseEvent("dblclick"));
-    expect(model.sent.at(-1)).toEqual({ kind: "focus", node_id: "n0" });
+    expect(model.sent.at(-1)).toEqual({ kind: "request", request: 3, action: "focus", args: { node_id: "n0" } });
     model.set("tab", "initializers");
     el.querySelector<HTMLButtonElement>('[data-panel="initializers"] .dld-ed-bar .dld-ed-btn')!.click();
     expect(el.querySelector(".dld-ed-create")).not.toBeNull();

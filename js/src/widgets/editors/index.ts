@@ -3,13 +3,15 @@
  *
  * State Python knows (synced traits): selection, tab, height; panel views params/inits/tensor/checks, errors and
  * notice come from the kernel. State Python never sees: drafts, filters, open sections and dialogs (PanelContext.ui).
- * Every edit is an intent message; the kernel applies it as a Document command or answers with an inline error.
+ * Every edit is an intent sent as a request of the shared envelope (common/envelope.ts); the kernel applies it as a
+ * Document command or refuses it with an inline error, and answers with a reply either way.
  */
 import type { AnyModel, RenderProps } from "@anywidget/types";
 import "./editors.css";
 import { button, EditorsModel, PanelContext } from "./context";
 import { h, Listeners } from "./dom";
 import type { Notice } from "./messages";
+import type { Reply } from "../../common/envelope";
 import { renderChecks } from "./typecheck";
 import { renderInitializers } from "./initializers";
 import { renderParameters } from "./parameters";
@@ -62,10 +64,14 @@ function render({ model, el }: RenderProps<EditorsModel>): () => void {
     ["change:checks", checkList], ["change:errors", errors], ["change:notice", showNotice], ["change:height", height],
   ];
   for (const [event, fn] of subscriptions) model.on(event, fn);
+  const onMessage = (msg: { kind?: string }) => { if (msg.kind === "reply") ctx.pending.settle(msg as Reply); };
+  model.on("msg:custom", onMessage);
   onTab(); showNotice(); errors(); checkList(); height();
 
   return () => {
     for (const [event, fn] of subscriptions) model.off(event, fn);
+    model.off("msg:custom", onMessage);
+    ctx.pending.clear();
     chrome.clear();
     for (const ls of Object.values(sections)) ls.clear();
     root.remove();

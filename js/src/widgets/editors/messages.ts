@@ -55,5 +55,6 @@ export interface ChecksState {
 
 export interface Notice { kind?: "info" | "warning" | "error"; text?: string }
 
-/** Everything the browser sends; `key` names the field whose inline error the answer sets or clears. */
+/** Everything the browser sends (as the action and args of an envelope request, PanelContext.send); `key` names
+ * the field whose inline error the answer sets or clears. */
 export type Intent = { kind: string; key?: string; [field: string]: unknown };

@@ -1,5 +1,5 @@
 /**
- * Decodes the kernel's payload (dld_jupyter/widgets/report_payload.py, same names): JSON text plus one Float64
+ * Decodes the kernel's payload (dld_jupyter/widgets/report/report_payload.py, same names): JSON text plus one Float64
  * buffer that the JSON points into with [offset, length] references. Columns stay typed arrays; nothing here
  * copies per layer except the lower-cased names the filter needs.
  */

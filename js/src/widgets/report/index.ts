@@ -1,9 +1,10 @@
 /**
- * Report viewer anywidget (Python half: dld_jupyter/widgets/report_viewer.py).
+ * Report viewer anywidget (Python half: dld_jupyter/widgets/report/report_viewer.py).
  *
  * State Python knows (synced traits): payload + data (the report, see data.ts), height, heat, full_pass, filter,
  * selection, baseline, error. State Python never sees: timeline view and measurement, sort, scroll, hover, menus.
- * Messages to the kernel: open_nodes, links (answered with the same request id), js_error. From it: notice, links.
+ * Messages to the kernel: open_nodes, request (the shared envelope: action "links", answered by a reply with the
+ * same request number), js_error. From it: notice, reply.
  */
 import type { AnyModel, RenderProps } from "@anywidget/types";
 import "./report.css";
@@ -11,11 +12,14 @@ import { CompareView } from "./compare_view";
 import { ViewContext } from "./context";
 import { decode, Payload } from "./data";
 import { el } from "./format";
+import { PendingRequests, Reply } from "../../common/envelope";
 import { Listeners } from "../../common/listeners";
 import { Menu } from "./menu";
 import { ReportView } from "./report_view";
 
-interface KernelMessage { kind: string; request?: number; level?: "info" | "warning" | "error"; text?: string }
+type KernelMessage =
+  | { kind: "notice"; level?: "info" | "warning" | "error"; text?: string }
+  | ({ kind: "reply" } & Reply);
 
 export function render({ model, el: host }: RenderProps): () => void {
   const root = el("div", "dld-report");
@@ -46,8 +50,7 @@ export function render({ model, el: host }: RenderProps): () => void {
     }
   };
   const listeners = new Listeners(jsError);
-  const pending = new Map<number, (reply: unknown) => void>();
-  let nextRequest = 1;
+  const pending = new PendingRequests<unknown>();
   let parts: Listeners | null = null;
   let menu: Menu | null = null;
 
@@ -61,11 +64,11 @@ export function render({ model, el: host }: RenderProps): () => void {
     const ctx: ViewContext = {
       model: model as AnyModel, listeners: parts, overlay, notice,
       send: (message) => model.send(message),
-      request: <T>(message: Record<string, unknown>) => new Promise<T>((resolve) => {
-        const request = nextRequest++;
-        pending.set(request, resolve as (reply: unknown) => void);
-        model.send({ ...message, request });
-      }),
+      request: <D>(action: string, args: Record<string, unknown>) => {
+        const [request, reply] = pending.open();
+        model.send({ kind: "request", request, action, args });
+        return reply as Promise<Reply<D>>;
+      },
     };
     root.style.height = String(model.get("height") || "auto");
     const error = String(model.get("error") || "");
@@ -86,10 +89,7 @@ export function render({ model, el: host }: RenderProps): () => void {
 
   listeners.model(model as AnyModel, "msg:custom", (msg: KernelMessage) => {
     if (msg.kind === "notice") notice(msg.text ?? "", msg.level ?? "info");
-    else if (msg.request !== undefined && pending.has(msg.request)) {
-      pending.get(msg.request)?.(msg);
-      pending.delete(msg.request);
-    }
+    else if (msg.kind === "reply") pending.settle(msg);
   });
   listeners.model(model as AnyModel, "change:payload", () => build());
   listeners.model(model as AnyModel, "change:error", () => build());

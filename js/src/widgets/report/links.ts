@@ -4,12 +4,14 @@
  * menu of source nodes (known here), producers of its inputs and consumers of its outputs (asked of the kernel,
  * which reads the model file). The kernel answers problems (no model path, model moved) with a notice.
  */
+import { Reply } from "../../common/envelope";
 import { ViewContext } from "./context";
 import { ReportData } from "./data";
 import { el } from "./format";
 import { Menu, MenuItem } from "./menu";
 
-interface LinksReply { ok: boolean; error?: string; sources: string[]; producers: string[]; consumers: string[] }
+/** The data of the kernel's reply to a "links" request. */
+interface LinksData { sources: string[]; producers: string[]; consumers: string[] }
 
 export class Links {
   constructor(
@@ -64,7 +66,7 @@ export class Links {
     this.ctx.send({ kind: "open_nodes", report: this.reportIndex, layer, nodes });
   }
 
-  private items(pos: number, reply: LinksReply | null): MenuItem[] {
+  private items(pos: number, reply: Reply<LinksData> | null): MenuItem[] {
     const section = (title: string, nodes: string[] | null): MenuItem[] => [
       { label: title, header: true },
       ...(nodes === null
@@ -74,9 +76,9 @@ export class Links {
           : [{ label: "none" }]),
     ];
     const items = [
-      ...section("Source nodes", reply?.sources ?? this.data.layers.onnxNodes[pos]),
-      ...section("Producers of its inputs", reply ? reply.producers : null),
-      ...section("Consumers of its outputs", reply ? reply.consumers : null),
+      ...section("Source nodes", reply?.data?.sources ?? this.data.layers.onnxNodes[pos]),
+      ...section("Producers of its inputs", reply ? (reply.data?.producers ?? []) : null),
+      ...section("Consumers of its outputs", reply ? (reply.data?.consumers ?? []) : null),
     ];
     if (reply && !reply.ok && reply.error) items.push({ label: reply.error, header: true });
     return items;
@@ -86,7 +88,7 @@ export class Links {
     const box = this.menu.open(x, y, this.items(pos, null));
     box.classList.add("dld-r-links-menu");
     this.ctx
-      .request<LinksReply>({ kind: "links", report: this.reportIndex, layer: pos })
+      .request<LinksData>("links", { report: this.reportIndex, layer: pos })
       .then((reply) => {
         if (this.menu.element === box) this.menu.setItems(this.items(pos, reply));
       })

@@ -6,18 +6,51 @@ from __future__ import annotations
 
 import array
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import Any, Protocol
 
 from dld_jupyter import transforms
-from dld_jupyter.document import DocumentError
+from dld_jupyter.document import Document, DocumentError
+from dld_jupyter.frontdoor.operations import ARRANGE, CHECK, REDO, SAVE, UNDO
+from dld_jupyter.frontdoor.target import LiveCanvas
 from dld_jupyter.transforms.clipboard import copy_selection
-from dld_jupyter.widgets.canvas_view import parse_edge_id
+from dld_jupyter.widgets.canvas.canvas_view import CanvasView, parse_edge_id
 
-if TYPE_CHECKING:
-    from dld_jupyter.widgets.canvas import GraphCanvas
+
+class IntentCanvas(LiveCanvas, Protocol):
+    """What the handlers use of the canvas widget (canvas.py dispatches to them, so they do not import it)."""
+
+    @property
+    def document(self) -> Document: ...
+
+    @property
+    def view(self) -> CanvasView: ...
+
+    def set_expanded(self, group: str, expanded: bool) -> None: ...
+
+    def toggle_constant(self, node: str, index: int) -> None: ...
+
+
+class CanvasTarget:
+    """The canvas as the target of a registered operation (frontdoor/operations.py), for the operations its own
+    keys and menu start: the canvas's model, saved with its layout, checked without a designer's output list."""
+
+    def __init__(self, canvas: IntentCanvas) -> None:
+        self.canvas = canvas
+
+    @property
+    def document(self) -> Document:
+        return self.canvas.document
+
+    def save(self, path: str | Path | None = None) -> None:
+        self.canvas.save(path)
+
+    def check(self) -> list[Any]:
+        return self.canvas.document.check()
+
 
 Reply = dict[str, object] | None
-Handler = Callable[["GraphCanvas", dict[str, Any], list[bytes]], Reply]
+Handler = Callable[[IntentCanvas, dict[str, Any], list[bytes]], Reply]
 
 
 def arg(args: dict[str, Any], key: str, kind: type, action: str) -> Any:
@@ -38,14 +71,14 @@ def ids(args: dict[str, Any], key: str, action: str) -> list[str]:
     return value
 
 
-def add_node(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
+def add_node(c: IntentCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
     op = arg(a, "op_type", str, "add_node")
     domain = a.get("domain") or ""
     x, y = float(a.get("x", 0.0)), float(a.get("y", 0.0))
     return {"node": c.document.add_node(op, domain=str(domain), position=(x, y))}
 
 
-def delete(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
+def delete(c: IntentCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
     nodes = ids(a, "nodes", "delete")
     edges = ids(a, "edges", "delete")
     doc = c.document
@@ -66,28 +99,28 @@ def delete(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
     return None
 
 
-def connect(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
+def connect(c: IntentCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
     c.document.connect(arg(a, "src", str, "connect"), arg(a, "src_index", int, "connect"),
                        arg(a, "dst", str, "connect"), arg(a, "dst_index", int, "connect"))
     return None
 
 
-def disconnect(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
+def disconnect(c: IntentCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
     c.document.disconnect(arg(a, "dst", str, "disconnect"), arg(a, "dst_index", int, "disconnect"))
     return None
 
 
-def add_graph_input(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
+def add_graph_input(c: IntentCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
     node = arg(a, "node", str, "add_graph_input")
     return {"node": c.document.add_graph_input(node, arg(a, "index", int, "add_graph_input"))}
 
 
-def add_graph_output(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
+def add_graph_output(c: IntentCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
     node = arg(a, "node", str, "add_graph_output")
     return {"node": c.document.add_graph_output(node, arg(a, "index", int, "add_graph_output"))}
 
 
-def move(c: GraphCanvas, a: dict[str, Any], b: list[bytes]) -> Reply:
+def move(c: IntentCanvas, a: dict[str, Any], b: list[bytes]) -> Reply:
     node_ids = ids(a, "ids", "move")
     points = array.array("f")
     if b:
@@ -101,78 +134,79 @@ def move(c: GraphCanvas, a: dict[str, Any], b: list[bytes]) -> Reply:
     return None
 
 
-def rename(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
+def rename(c: IntentCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
     c.document.rename_node(arg(a, "node", str, "rename"), arg(a, "name", str, "rename"))
     return None
 
 
-def set_attr(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
+def set_attr(c: IntentCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
     c.document.set_attribute(arg(a, "node", str, "set_attr"), arg(a, "name", str, "set_attr"), a.get("value"))
     return None
 
 
-def undo(c: GraphCanvas, _a: dict[str, Any], _b: list[bytes]) -> Reply:
-    return {"label": c.document.undo()}
+def undo(c: IntentCanvas, _a: dict[str, Any], _b: list[bytes]) -> Reply:
+    return {"label": UNDO(CanvasTarget(c))}
 
 
-def redo(c: GraphCanvas, _a: dict[str, Any], _b: list[bytes]) -> Reply:
-    return {"label": c.document.redo()}
+def redo(c: IntentCanvas, _a: dict[str, Any], _b: list[bytes]) -> Reply:
+    return {"label": REDO(CanvasTarget(c))}
 
 
-def save(c: GraphCanvas, _a: dict[str, Any], _b: list[bytes]) -> Reply:
-    c.save()
+def save(c: IntentCanvas, _a: dict[str, Any], _b: list[bytes]) -> Reply:
+    SAVE(CanvasTarget(c))
     return {"path": str(c.document.path)}
 
 
-def arrange(c: GraphCanvas, _a: dict[str, Any], _b: list[bytes]) -> Reply:
-    c.arrange()
+def arrange(c: IntentCanvas, _a: dict[str, Any], _b: list[bytes]) -> Reply:
+    ARRANGE(CanvasTarget(c))
     return None
 
 
-def check(c: GraphCanvas, _a: dict[str, Any], _b: list[bytes]) -> Reply:
-    found = c.document.check()
+def check(c: IntentCanvas, _a: dict[str, Any], _b: list[bytes]) -> Reply:
+    found = CHECK(CanvasTarget(c))
+    assert isinstance(found, list)
     count = {s: sum(1 for d in found if d.severity == s) for s in ("error", "warning", "info")}
     return {"diagnostics": count}
 
 
-def expand(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
+def expand(c: IntentCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
     c.set_expanded(arg(a, "group", str, "expand"), True)
     return None
 
 
-def collapse(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
+def collapse(c: IntentCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
     c.set_expanded(arg(a, "group", str, "collapse"), False)
     return None
 
 
-def toggle_constant(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
+def toggle_constant(c: IntentCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
     c.toggle_constant(arg(a, "node", str, "toggle_constant"), int(a.get("index", -1)))
     return None
 
 
-def copy(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
+def copy(c: IntentCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
     return {"copied": copy_selection(c.document, ids(a, "nodes", "copy"))}
 
 
-def cut(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
+def cut(c: IntentCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
     nodes = ids(a, "nodes", "cut")
     copied = copy_selection(c.document, nodes)
     c.document.remove_nodes([n for n in nodes if not n.startswith("g:")])
     return {"copied": copied}
 
 
-def paste(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
+def paste(c: IntentCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
     at = (float(a.get("x", 0.0)), float(a.get("y", 0.0)))
     pasted: list[str] = transforms.get("paste").apply(c.document, at=at)
     return {"nodes": pasted}
 
 
-def extract(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
+def extract(c: IntentCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
     path = transforms.get("extract").apply(c.document, node_ids=ids(a, "nodes", "extract"), path=a.get("path"))
     return {"path": str(path)}
 
 
-def doc(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
+def doc(c: IntentCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
     from dld_jupyter.document.schema import registry
 
     node_id = arg(a, "node", str, "doc")
@@ -191,7 +225,7 @@ def doc(c: GraphCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
     return {"title": title, "doc": schema.doc.strip()}
 
 
-def ping(_c: GraphCanvas, _a: dict[str, Any], _b: list[bytes]) -> Reply:
+def ping(_c: IntentCanvas, _a: dict[str, Any], _b: list[bytes]) -> Reply:
     """No edit: measures the comm round trip alone (the benchmark's baseline for the edit round trip)."""
     return None
 

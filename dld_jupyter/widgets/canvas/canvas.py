@@ -21,16 +21,17 @@ import traitlets
 
 from dld_jupyter.document import Document, DocumentError, Event
 from dld_jupyter.document.loading import DocumentLoad
-from dld_jupyter.widgets import graph_payload as gp
-from dld_jupyter.widgets.canvas_view import CanvasView
-from dld_jupyter.widgets.function_bodies import BODY_SAFE, function_of, names_body_element
-from dld_jupyter.widgets.intents import HANDLERS
-from dld_jupyter.widgets.preview_view import Overview, overview_in_child
-from dld_jupyter.widgets.protocol import ExportFormat, PaletteOp, PatchMessage
-from dld_jupyter.widgets.soon import running_loop
-from dld_jupyter.widgets.view_routes import ViewRoutes
+from dld_jupyter.frontdoor.soon import running_loop
+from dld_jupyter.widgets.canvas import graph_payload as gp
+from dld_jupyter.widgets.canvas.canvas_view import CanvasView
+from dld_jupyter.widgets.canvas.function_bodies import BODY_SAFE, function_of, names_body_element
+from dld_jupyter.widgets.canvas.intents import HANDLERS
+from dld_jupyter.widgets.canvas.preview_view import Overview, overview_in_child
+from dld_jupyter.widgets.canvas.protocol import ExportFormat, PaletteOp, PatchMessage
+from dld_jupyter.widgets.canvas.view_events import patch_for
+from dld_jupyter.widgets.canvas.view_routes import ViewRoutes
 
-STATIC = pathlib.Path(__file__).resolve().parent.parent / "static"
+STATIC = pathlib.Path(__file__).resolve().parents[2] / "static"
 SCHEMES = ("default", "okabe-ito", "tol-muted")
 log = logging.getLogger(__name__)
 
@@ -213,7 +214,7 @@ class GraphCanvas(anywidget.AnyWidget):
 
     def _on_events(self, events: list[Event]) -> None:
         try:
-            self._send_patch(self.view.apply(events))
+            self._send_patch(patch_for(self.view, events))
         except Exception:  # a view bug must not break the document's other subscribers
             log.exception("canvas patch failed")
             self._report(f"Patch failed:\n{traceback.format_exc()}")

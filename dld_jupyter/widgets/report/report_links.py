@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from dld_jupyter.frontdoor.designers import registry
+
 
 class LinkError(Exception):
     """A link that cannot be followed; the message says why and what to do."""
@@ -81,34 +83,6 @@ def resolve_model(model_path: str, report_dir: str | None) -> str:
     raise LinkError(f"the report's model {model_path!r} was not found (moved or deleted?)")
 
 
-def _designer_module() -> Any:
-    try:
-        from dld_jupyter.widgets import designer
-    except ImportError as error:
-        raise LinkError(f"the designer is not available in this installation ({error})") from error
-    return designer
-
-
-def _already_open(module: Any, path: str) -> Any | None:
-    """A live Designer of this kernel whose document is the file at `path` (ipywidgets keeps every live widget)."""
-    from ipywidgets.widgets import widget as ipywidget_module
-
-    designer_class = getattr(module, "Designer", None)
-    if designer_class is None:
-        return None
-    target = Path(path).resolve()
-    for candidate in list(getattr(ipywidget_module, "_instances", {}).values()):
-        if not isinstance(candidate, designer_class):
-            continue
-        load = candidate.canvas.pending_load  # asking a loading designer for its document would wait
-        if load is not None and load.failed:
-            continue
-        own = load.path if load is not None else getattr(candidate.document, "path", None)
-        if own is not None and Path(own).resolve() == target:
-            return candidate
-    return None
-
-
 class DesignerLinks:
     """Opens (or reuses) designers for a viewer and selects nodes in them."""
 
@@ -132,10 +106,12 @@ class DesignerLinks:
         """Show the designer on `path` and select `nodes` in it; returns the designer."""
         designer = self._designers.get(path)
         if designer is None:
-            module = _designer_module()
-            designer = _already_open(module, path)
+            designer = registry.by_path(path)  # open elsewhere in the kernel: used, not displayed again
             if designer is None:
-                designer = module.open_designer(path)
+                try:
+                    designer = registry.open(path)
+                except LookupError as error:
+                    raise LinkError(str(error)) from error
                 self._reselect_when_shown(designer)
                 self._show(designer)
             self._designers[path] = designer

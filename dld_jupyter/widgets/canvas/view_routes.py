@@ -13,8 +13,8 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
-from dld_jupyter.widgets.channel_socket import ChannelSocket, Peer, encode
-from dld_jupyter.widgets.soon import on_loop
+from dld_jupyter.frontdoor.soon import on_loop
+from dld_jupyter.widgets.canvas.channel_socket import ChannelSocket, Peer, encode
 
 Send = Callable[[dict[str, Any], list[bytes]], None]
 

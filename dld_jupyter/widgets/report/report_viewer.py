@@ -4,8 +4,9 @@ State Python knows (synced): the payload and its binary buffer, height, heat col
 name filter, the selected table rows (positions in the first report) and the comparison baseline.
 State Python never sees: timeline viewport and measurement, sort order, hover, open menus, scroll position.
 
-The browser sends intents as messages: `open_nodes` (a layer name or a magnifier-menu entry was clicked), `links`
-(the magnifier menu asks for producers/consumers) and `js_error`; the kernel answers `links` and sends `notice`s.
+The browser sends intents as messages: `open_nodes` (a layer name or a magnifier-menu entry was clicked), a
+`request` of the shared envelope (frontdoor/envelope.py) whose action `links` asks for the magnifier menu's
+producers/consumers, and `js_error`; the kernel answers a request with a `reply` and sends `notice`s.
 """
 
 from __future__ import annotations
@@ -22,13 +23,14 @@ import anywidget
 import ipywidgets
 import traitlets
 
+from dld_jupyter.frontdoor.envelope import failed, ok
 from dld_jupyter.report_format.model import Report
 from dld_jupyter.reports.compare import compare, default_labels
 from dld_jupyter.reports.stats import filter_by_name
-from dld_jupyter.widgets.report_links import DesignerLinks, LinkError, resolve_model
-from dld_jupyter.widgets.report_payload import build_payload
+from dld_jupyter.widgets.report.report_links import DesignerLinks, LinkError, resolve_model
+from dld_jupyter.widgets.report.report_payload import build_payload
 
-STATIC = Path(__file__).resolve().parents[1] / "static"
+STATIC = Path(__file__).resolve().parents[2] / "static"
 OPTIONS = ("height", "heat", "full_pass", "filter", "labels", "baseline")
 ROWS = ("all", "filtered", "selected")
 log = logging.getLogger(__name__)
@@ -134,7 +136,7 @@ class ReportViewer(anywidget.AnyWidget):
 
     def figures(self) -> dict[str, Any]:
         """Plotly figures (plain go.Figure, built as data) of the charts: latency and precision per layer type."""
-        from dld_jupyter.widgets.report_figures import figures
+        from dld_jupyter.widgets.report.report_figures import figures
 
         return figures(self.reports, self.labels)
 
@@ -164,8 +166,8 @@ class ReportViewer(anywidget.AnyWidget):
         try:
             if kind == "open_nodes":
                 self.open_nodes([str(n) for n in message.get("nodes", [])], int(message.get("report", 0)))
-            elif kind == "links":
-                self._answer_links(message)
+            elif kind == "request":
+                self._answer(message)
             elif kind == "js_error":
                 text = f"report viewer: {message.get('where', '')}: {message.get('message', '')}"
                 self.errors.append(text)
@@ -176,15 +178,19 @@ class ReportViewer(anywidget.AnyWidget):
             log.exception("report viewer: %s failed", kind)
             self.notice(f"{kind} failed: {type(error).__name__}: {error}", "error")
 
-    def _answer_links(self, message: dict[str, Any]) -> None:
-        report, position = int(message.get("report", 0)), int(message.get("layer", 0))
-        reply: dict[str, Any] = {"kind": "links", "request": message.get("request"), "ok": True}
-        nodes = self.reports[report].layers[position].onnx_nodes
+    def _answer(self, message: dict[str, Any]) -> None:
+        request, args = int(message.get("request", 0)), dict(message.get("args") or {})
+        action = message.get("action")
         try:
-            reply.update(self._links.menu(self._model_of(report), nodes))
-        except (LinkError, OSError, ValueError) as error:
-            reply.update(ok=False, error=str(error), sources=list(nodes), producers=[], consumers=[])
-        self.send(reply)
+            if action != "links":
+                raise ValueError(f"report viewer: unknown request {action!r}")
+            report, position = int(args.get("report", 0)), int(args.get("layer", 0))
+            nodes = self.reports[report].layers[position].onnx_nodes
+            data = self._links.menu(self._model_of(report), nodes)
+        except (LinkError, OSError, ValueError, IndexError) as error:
+            self.send({"kind": "reply", **failed(request, str(error))})
+            return
+        self.send({"kind": "reply", **ok(request, data)})
 
     # -- display: the viewer with the designers it opened below it ---------------------------------------------
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from dld_jupyter.channel_frames import FRAME_HEADER, socket_path
-from dld_jupyter.widgets.soon import running_loop
+from dld_jupyter.frontdoor.soon import running_loop
 
 log = logging.getLogger(__name__)
 U32 = FRAME_HEADER

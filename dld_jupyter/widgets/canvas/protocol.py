@@ -3,12 +3,14 @@
 The kernel owns the graph: views send intents and apply the patches the kernel answers with. Positions travel as
 a binary Float32 buffer (x0, y0, x1, y1, ... in the order of the ids listed), never as JSON lists of numbers.
 Every kernel message also carries ``seq``, the canvas's sequence number: messages come over the comm and the fast
-channel (widgets/channel_socket.py), and a view applies them in this order.
+channel (widgets/canvas/channel_socket.py), and a view applies them in this order.
 """
 
 from __future__ import annotations
 
 from typing import Literal, TypedDict
+
+from dld_jupyter.frontdoor.envelope import Reply, Request
 
 NodeKind = Literal["op", "input", "output", "group"]
 TerminalState = Literal["free", "linked", "initializer", "constant", "placeholder"]
@@ -83,16 +85,13 @@ class PatchMessage(TypedDict):
     ops: list[dict[str, object]]
 
 
-class ReplyMessage(TypedDict, total=False):
-    """The answer to one intent. `patches` are the patches the intent caused (buffer i belongs to patch i): they
-    travel in the reply's own message, so the browser applies them and settles the intent in one step."""
+class ReplyMessage(Reply):
+    """The answer to one intent (the shared envelope, frontdoor/envelope.py). `patches` are the patches the intent
+    caused (buffer i belongs to patch i): they travel in the reply's own message, so the browser applies them and
+    settles the intent in one step."""
 
     kind: Literal["reply"]
-    request: int
     view: str | None  # the view that sent the intent
-    ok: bool
-    error: str | None
-    data: dict[str, object] | None
     patches: list[PatchMessage]
 
 
@@ -166,11 +165,10 @@ class PaintedMessage(TypedDict):
     view: str
 
 
-class IntentMessage(TypedDict):
+class IntentMessage(Request):
+    """One gesture as a request of the shared envelope (frontdoor/envelope.py); `action` is an IntentAction."""
+
     kind: Literal["intent"]
-    request: int
-    action: IntentAction
-    args: dict[str, object]
     view: str
 
 

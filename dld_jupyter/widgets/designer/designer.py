@@ -15,9 +15,22 @@ import ipywidgets as w
 
 from dld_jupyter.document import Document, DocumentError
 from dld_jupyter.document.loading import DocumentLoad, open_for_view
-from dld_jupyter.widgets.canvas import SCHEMES, GraphCanvas
+from dld_jupyter.frontdoor.designers import registry
+from dld_jupyter.frontdoor.operations import (
+    ARRANGE,
+    CHECK,
+    EXPORT_IMAGE,
+    PROFILE,
+    REDO,
+    SAVE,
+    SHOW_CONSTANTS,
+    SHOW_GRID,
+    UNDO,
+    Operation,
+)
+from dld_jupyter.frontdoor.soon import Soon
+from dld_jupyter.widgets.canvas.canvas import SCHEMES, GraphCanvas
 from dld_jupyter.widgets.editors import EditorPanels
-from dld_jupyter.widgets.soon import Soon
 
 _CANVAS_OPTIONS = ("grouping", "color_scheme", "show_grid", "show_constants", "height")
 
@@ -43,6 +56,11 @@ class Designer(w.VBox):  # type: ignore[misc]
         super().__init__(self._parts())
         self.add_class("dld-designer")
         self._refresh_status()
+        registry.register(self)  # the sidebar and report links find it there, until it is closed
+
+    def close(self) -> None:
+        registry.unregister(self)
+        super().close()
 
     # ------------------------------------------------------------ parts
     def _parts(self) -> list[w.Widget]:
@@ -78,26 +96,30 @@ class Designer(w.VBox):  # type: ignore[misc]
             b.on_click(lambda _b: self._guard(action))
             return b
 
+        def operation(op: Operation, icon: str, **args: Callable[[], object]) -> w.Button:
+            """A button running a registered operation on this designer (args are read when it is clicked)."""
+            return button(op.label, icon, op.caption, lambda: op(self, **{k: get() for k, get in args.items()}))
+
         self.path_box = w.Text(placeholder="path/to/model.onnx or image.png", layout=w.Layout(width="240px"))
         self.scheme = w.Dropdown(options=SCHEMES, value=self.canvas.color_scheme, layout=w.Layout(width="110px"),
                                  tooltip="Colour scheme (okabe-ito and tol-muted are colour-blind safe)")
         self.scheme.observe(lambda c: setattr(self.canvas, "color_scheme", c["new"]), names="value")
-        self.grid = w.ToggleButton(description="Grid", value=self.canvas.show_grid, layout=w.Layout(width="auto"))
+        self.grid = w.ToggleButton(description=SHOW_GRID.label, value=self.canvas.show_grid,
+                                   layout=w.Layout(width="auto"), tooltip=SHOW_GRID.caption)
         w.link((self.grid, "value"), (self.canvas, "show_grid"))
-        self.constants = w.ToggleButton(description="Constants", value=self.canvas.show_constants,
-                                        layout=w.Layout(width="auto"), tooltip="Show Constant nodes")
+        self.constants = w.ToggleButton(description=SHOW_CONSTANTS.label, value=self.canvas.show_constants,
+                                        layout=w.Layout(width="auto"), tooltip=SHOW_CONSTANTS.caption)
         w.link((self.constants, "value"), (self.canvas, "show_constants"))
         return w.HBox([
             button("New", "file", "New empty model", lambda: self.new()),
             button("Open", "folder-open", "Open the model at the path", lambda: self.open_model(self.path_box.value)),
-            button("Save", "save", "Save (Ctrl+S)", lambda: self.save()),
-            button("Undo", "undo", "Undo (Ctrl+Z)", lambda: self.undo()),
-            button("Redo", "redo", "Redo (Ctrl+Y)", lambda: self.redo()),
-            button("Arrange", "sitemap", "Arrange nodes", lambda: self.canvas.arrange()),
-            button("Check", "check", "Check the model", lambda: self.check()),
-            button("Profile", "tachometer", "Profile the model with ONNX Runtime", lambda: self.profile_panel()),
-            button("Export", "image", "Export the canvas to the path (.png/.jpg/.svg)",
-                   lambda: self.export(self.path_box.value)),
+            operation(SAVE, "save"),
+            operation(UNDO, "undo"),
+            operation(REDO, "redo"),
+            operation(ARRANGE, "sitemap"),
+            operation(CHECK, "check"),
+            operation(PROFILE, "tachometer"),
+            operation(EXPORT_IMAGE, "image", path=lambda: self.path_box.value),
             self.path_box, self.scheme, self.grid, self.constants,
         ], layout=w.Layout(flex_flow="row wrap"))
 
@@ -154,7 +176,7 @@ class Designer(w.VBox):  # type: ignore[misc]
 
     def profile_panel(self, run: bool = False, **settings: Any) -> Any:
         """Show the profiling panel (every ONNX Runtime option, progress, cancel, then the report) below."""
-        from dld_jupyter.widgets.profile_panel import profile_in_notebook
+        from dld_jupyter.widgets.designer.profile_panel import profile_in_notebook
 
         panel = profile_in_notebook(self, run=run, **settings)
         self.profiling.children = [panel]

@@ -2,7 +2,7 @@
 Cancel while the activity runs in its worker process, then the report viewer of the result (reports open
 automatically from a finished profile activity). Errors are shown in the panel, never raised into the notebook.
 
-    from dld_jupyter.widgets.profile_panel import profile_in_notebook
+    from dld_jupyter.widgets.designer.profile_panel import profile_in_notebook
     profile_in_notebook("model.onnx", iterations=50)          # the form, pre-filled
     profile_in_notebook(designer, run=True)                   # the Designer's "Profile" button: run at once
 
@@ -217,7 +217,7 @@ class ProfilePanel(w.VBox):  # type: ignore[misc]
     def _finish(self, result: ActivityResult) -> None:
         self.result = result
         if result.ok and result.report_path:
-            from dld_jupyter.widgets.report_viewer import show_report
+            from dld_jupyter.widgets.report.report_viewer import show_report
 
             self.progress.value = 1.0
             self.phase.value = f"done in {result.duration_s:.1f} s: {result.report_path}"

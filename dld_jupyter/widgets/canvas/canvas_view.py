@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from dld_jupyter.document import Document, Event, NodeView
+from dld_jupyter.document import Document, NodeView
 from dld_jupyter.document.layout import layout_groups, sugiyama_layout
 from dld_jupyter.document.outline import RawEdge
-from dld_jupyter.widgets import graph_payload as gp
-from dld_jupyter.widgets.function_bodies import Body, bodies_for, expanded_box, is_body_id
-from dld_jupyter.widgets.grouping import GROUP_THRESHOLD, Grouping, GroupPath, group_id
-from dld_jupyter.widgets.protocol import EdgeData, NodeData, Severity
+from dld_jupyter.widgets.canvas import graph_payload as gp
+from dld_jupyter.widgets.canvas.function_bodies import Body, bodies_for, expanded_box, is_body_id
+from dld_jupyter.widgets.canvas.grouping import GROUP_THRESHOLD, Grouping, GroupPath, group_id
+from dld_jupyter.widgets.canvas.protocol import EdgeData, NodeData, Severity
 
 Point = tuple[float, float]
 
@@ -307,19 +307,6 @@ class CanvasView:
         pb.move({n: p for n, p in pos.items() if n in old_n and n not in recreated and self.sent_pos.get(n) != p})
         self.sent_nodes, self.sent_edges, self.sent_pos = nodes, edges, pos
         return pb
-
-    def apply(self, events: Iterable[Event]) -> gp.PatchBuilder:
-        """Document events -> one patch touching only what changed."""
-        from dld_jupyter.widgets.view_events import apply_events
-
-        events = list(events)
-        patch = apply_events(self, events)
-        if not self.fn_expanded:  # the common case: nothing more to look at
-            return patch
-        touched = {n for e in events for n in (getattr(e, "node_ids", None) or getattr(e, "positions", None) or ())}
-        if touched & self.fn_expanded:
-            patch.extend(self.resync())  # an expanded instance changed or moved: its box and body are redrawn
-        return patch
 
 
 def visible_links(

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 
 from dld_jupyter.document.categories import category_for
 from dld_jupyter.document.views import EdgeView, NodeView, TerminalView
-from dld_jupyter.widgets.protocol import EdgeData, NodeData, PatchMessage, Severity, TerminalData
+from dld_jupyter.widgets.canvas.protocol import EdgeData, NodeData, PatchMessage, Severity, TerminalData
 
 GROUP_SIZE = (200.0, 64.0)
 IO_SIZE = (72.0, 44.0)

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from dld_jupyter.document import Document, NodeView
 from dld_jupyter.document.loading import DocumentLoad
 from dld_jupyter.document.outline import Outline, RawEdge
-from dld_jupyter.widgets.canvas_view import CanvasView, Point, ScopePaths, visible_links
-from dld_jupyter.widgets.grouping import GroupPath
-from dld_jupyter.widgets.protocol import EdgeData, NodeData
+from dld_jupyter.widgets.canvas.canvas_view import CanvasView, Point, ScopePaths, visible_links
+from dld_jupyter.widgets.canvas.grouping import GroupPath
+from dld_jupyter.widgets.canvas.protocol import EdgeData, NodeData
 
 
 class PreviewView(CanvasView):

@@ -17,8 +17,8 @@ import onnx_ir as ir
 from dld_jupyter.document import Document
 from dld_jupyter.document.categories import category_for
 from dld_jupyter.document.layout import sugiyama_layout
-from dld_jupyter.widgets import graph_payload as gp
-from dld_jupyter.widgets.protocol import EdgeData, NodeData, TerminalData
+from dld_jupyter.widgets.canvas import graph_payload as gp
+from dld_jupyter.widgets.canvas.protocol import EdgeData, NodeData, TerminalData
 
 PREFIX = "f:"
 Point = tuple[float, float]

@@ -6,6 +6,7 @@ links added, positions. Merged links into a collapsed group are reference-counte
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from dld_jupyter.document import (
@@ -18,20 +19,31 @@ from dld_jupyter.document import (
     NodesMoved,
     NodesRemoved,
 )
-from dld_jupyter.widgets import graph_payload as gp
-from dld_jupyter.widgets.grouping import group_id
+from dld_jupyter.document.outline import RawEdge
+from dld_jupyter.widgets.canvas import graph_payload as gp
+from dld_jupyter.widgets.canvas.canvas_view import CanvasView, Point, parse_edge_id, raw_path
+from dld_jupyter.widgets.canvas.grouping import group_id
 
 if TYPE_CHECKING:
-    from dld_jupyter.widgets.canvas_view import CanvasView, Point
-    from dld_jupyter.widgets.protocol import EdgeData, NodeData
+    from dld_jupyter.widgets.canvas.protocol import EdgeData, NodeData
 
 PLACE_GAP = 90.0
 
 
-def apply_events(view: CanvasView, events: list[Event]) -> gp.PatchBuilder:
-    from dld_jupyter.document.outline import RawEdge
-    from dld_jupyter.widgets.canvas_view import parse_edge_id, raw_path
+def patch_for(view: CanvasView, events: Iterable[Event]) -> gp.PatchBuilder:
+    """Document events -> one patch touching only what changed (an expanded local function that changed or moved
+    is redrawn whole: its box and body)."""
+    events = list(events)
+    patch = apply_events(view, events)
+    if not view.fn_expanded:  # the common case: nothing more to look at
+        return patch
+    touched = {n for e in events for n in (getattr(e, "node_ids", None) or getattr(e, "positions", None) or ())}
+    if touched & view.fn_expanded:
+        patch.extend(view.resync())
+    return patch
 
+
+def apply_events(view: CanvasView, events: list[Event]) -> gp.PatchBuilder:
     doc = view.doc
     touched: dict[str, None] = {}  # nodes (and groups) whose NodeData may have changed
     gone_edges: set[str] = set()

@@ -1,0 +1,179 @@
+"""The one registry of user operations (save, undo, arrange, check, profile…): id, labels, when enabled, run.
+
+They used to be named in five places (the Designer's toolbar, the canvas intents, the sidebar's COMMANDS table,
+the Lab command table, the CLI), each calling designer methods by name. Now a front door names an operation by its
+id (`dld:save`, the JupyterLab command id) or by its message name (`save`, what the canvas intents and the sidebar
+send), and hands it a Target (target.py). Transforms register here as they land (see transforms/).
+
+`enabled(target)` is True or the reason the operation cannot run now; `run` raises that reason as
+OperationUnavailable when a target lacks what the operation needs, and otherwise the operation's own error
+(a DocumentError says what, why and the fix).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from dld_jupyter.frontdoor.target import ExportsImages, Profiles, Target
+
+Enabled = Literal[True] | str
+
+
+class OperationUnavailable(ValueError):
+    """An operation asked of a target that cannot do it; the message says why."""
+
+
+class UnknownOperation(ValueError):
+    """No operation has this id or name (a front door newer or older than the kernel's package)."""
+
+
+@dataclass(frozen=True)
+class Operation:
+    id: str  # namespaced, as the JupyterLab command: "dld:save-as"
+    name: str  # as the canvas intents and the sidebar's `command` messages name it: "save_as"
+    label: str  # a button's text
+    caption: str  # its tooltip
+    enabled: Callable[[Target], Enabled]
+    run: Callable[..., object]  # run(target, **args)
+
+    def is_enabled(self, target: Target) -> bool:
+        return self.enabled(target) is True
+
+    def __call__(self, target: Target, **args: Any) -> object:
+        return self.run(target, **args)
+
+
+class OperationRegistry:
+    def __init__(self) -> None:
+        self._by_id: dict[str, Operation] = {}
+        self._by_name: dict[str, Operation] = {}
+
+    def add(self, operation: Operation) -> Operation:
+        if operation.id in self._by_id or operation.name in self._by_name:
+            raise ValueError(f"operation {operation.id} ({operation.name}) is registered already")
+        self._by_id[operation.id] = operation
+        self._by_name[operation.name] = operation
+        return operation
+
+    def __iter__(self) -> Iterator[Operation]:
+        return iter(list(self._by_id.values()))
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._by_id or key in self._by_name
+
+    def get(self, key: str) -> Operation:
+        """The operation with this id (`dld:save`) or message name (`save`)."""
+        found = self._by_id.get(key) or self._by_name.get(key)
+        if found is None:
+            raise UnknownOperation(f"unknown command {key!r}; known: {', '.join(sorted(self._by_name))}")
+        return found
+
+    def run(self, key: str, target: Target, **args: Any) -> object:
+        return self.get(key)(target, **args)
+
+
+def ready(target: Target) -> Enabled:
+    """Enabled unless the target's model is still loading (or failed to)."""
+    load = target.canvas.pending_load
+    if load is None:
+        return True
+    return "the model could not be loaded" if load.failed else "the model is still loading"
+
+
+def _save_enabled(target: Target) -> Enabled:
+    found = ready(target)
+    if found is not True:
+        return found
+    return True if target.document.path is not None else "the model has no file yet: use Save As"
+
+
+def _undo_enabled(target: Target) -> Enabled:
+    found = ready(target)
+    return found if found is not True else (True if target.document.can_undo else "nothing to undo")
+
+
+def _redo_enabled(target: Target) -> Enabled:
+    found = ready(target)
+    return found if found is not True else (True if target.document.can_redo else "nothing to redo")
+
+
+def _can_profile(target: Target) -> Enabled:
+    return ready(target) if isinstance(target, Profiles) else "profiling needs a designer (dld.open)"
+
+
+def _can_export(target: Target) -> Enabled:
+    return True if isinstance(target, ExportsImages) else "exporting an image needs a designer (dld.open)"
+
+
+def _always(_target: Target) -> Enabled:
+    return True
+
+
+def _save(target: Target, path: str | None = None) -> None:
+    target.save(path)
+
+
+def _save_as(target: Target, path: str = "") -> None:
+    if not path:
+        raise OperationUnavailable("Save as: give the path to save the model to.")
+    target.save(path)
+
+
+def _undo(target: Target) -> str:
+    return target.document.undo()
+
+
+def _redo(target: Target) -> str:
+    return target.document.redo()
+
+
+def _arrange(target: Target) -> None:
+    target.canvas.arrange()
+
+
+def _check(target: Target) -> object:
+    return target.check()
+
+
+def _profile(target: Target, **settings: Any) -> object:
+    if not isinstance(target, Profiles):
+        raise OperationUnavailable(str(_can_profile(target)))
+    return target.profile_panel(**settings)
+
+
+def _export_image(target: Target, path: str = "", **options: Any) -> object:
+    if not isinstance(target, ExportsImages):
+        raise OperationUnavailable(str(_can_export(target)))
+    return target.export(path, **options)
+
+
+def _toggle_grid(target: Target) -> bool:
+    target.canvas.show_grid = not target.canvas.show_grid
+    return target.canvas.show_grid
+
+
+def _toggle_constants(target: Target) -> bool:
+    target.canvas.show_constants = not target.canvas.show_constants
+    return target.canvas.show_constants
+
+
+operations = OperationRegistry()
+"""Every user operation; front doors dispatch through it."""
+
+SAVE = operations.add(Operation("dld:save", "save", "Save", "Save (Ctrl+S)", _save_enabled, _save))
+SAVE_AS = operations.add(Operation("dld:save-as", "save_as", "Save As", "Save the model to another path", ready,
+                                   _save_as))
+UNDO = operations.add(Operation("dld:undo", "undo", "Undo", "Undo (Ctrl+Z)", _undo_enabled, _undo))
+REDO = operations.add(Operation("dld:redo", "redo", "Redo", "Redo (Ctrl+Y)", _redo_enabled, _redo))
+ARRANGE = operations.add(Operation("dld:arrange", "arrange", "Arrange", "Arrange nodes", ready, _arrange))
+CHECK = operations.add(Operation("dld:check", "check", "Check", "Check the model", ready, _check))
+PROFILE = operations.add(Operation("dld:profile", "profile", "Profile", "Profile the model with ONNX Runtime",
+                                   _can_profile, _profile))
+EXPORT_IMAGE = operations.add(Operation("dld:export-image", "export_image", "Export",
+                                        "Export the canvas to the path (.png/.jpg/.svg)", _can_export, _export_image))
+SHOW_GRID = operations.add(Operation("dld:show-grid", "show_grid", "Grid", "Show the background grid", _always,
+                                     _toggle_grid))
+SHOW_CONSTANTS = operations.add(Operation("dld:show-constants", "show_constants", "Constants",
+                                          "Show Constant nodes", _always, _toggle_constants))
