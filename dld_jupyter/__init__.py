@@ -18,7 +18,7 @@ from dld_jupyter._version import __version__
 if TYPE_CHECKING:
     from dld_jupyter.widgets.designer.designer import Designer
 
-__all__ = ["__version__", "new", "open", "profile", "report"]
+__all__ = ["__version__", "new", "open", "profile", "report", "timeline_figure"]
 
 
 def open(path: str, **options: Any) -> Designer:
@@ -48,6 +48,16 @@ def report(report_or_path: Any, **options: Any) -> Any:
     from dld_jupyter.widgets.report.report_viewer import show_report
 
     return show_report(report_or_path, **options)
+
+
+def timeline_figure(report_or_path: Any) -> Any:
+    """The median pass of a report (a Report or a report path) as a Plotly figure: streams as rows, overhead in its
+    own colour, GPU metrics as linked rows below; for embedding and export (`fig.write_html`, `fig.write_image`)."""
+    from dld_jupyter.report_format.io import load_report
+    from dld_jupyter.widgets.report.timeline_figure import timeline_figure as build
+
+    report = report_or_path if hasattr(report_or_path, "timeline") else load_report(report_or_path)
+    return build(report)
 
 
 def _jupyter_labextension_paths() -> list[dict[str, str]]:

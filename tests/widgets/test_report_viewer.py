@@ -241,7 +241,7 @@ def test_compare_matches_layers_and_follows_the_baseline() -> None:
 def test_figures_are_plain_plotly_figures() -> None:
     pytest.importorskip("plotly")
     figures = show_report(make_report(10)).figures()
-    assert set(figures) == {"latency_per_type", "precision_per_type"}
+    assert set(figures) == {"latency_per_type", "precision_per_type", "timeline"}
     assert figures["latency_per_type"].data[0].orientation == "h"
     assert figures["precision_per_type"].data[0].type == "sunburst"
 
@@ -272,3 +272,24 @@ def test_browser_statistics_fixture_matches_python() -> None:
         FIXTURE.write_text(json.dumps(case, indent=1) + "\n")
     stored = json.loads(FIXTURE.read_text())
     assert stored == json.loads(json.dumps(case)), "regenerate with DLD_UPDATE_FIXTURES=1 pytest " + __file__
+
+
+def test_the_timeline_figure_has_the_median_pass_overhead_apart_and_metric_rows() -> None:
+    """The design card's Plotly inference timeline: one bar per timeline event, overhead in its own trace, each GPU
+    metric series a linked row below, and the layer's figures on hover."""
+    import dld_jupyter as dld
+    from dld_jupyter.report_format.model import MetricSeries
+
+    report = make_report(12)
+    for event in report.timeline:
+        event.overhead = event is report.timeline[3]
+    report.gpu_metrics = [MetricSeries("sm_utilization", "SM Utilization", "%", [0.0, 1.0, 2.0], [40.0, 60.0, 50.0])]
+    figure = dld.timeline_figure(report)
+    layers, overhead, metric = figure.data
+    assert (layers.name, overhead.name) == ("layers", "overhead")
+    assert len(layers.x) + len(overhead.x) == len(report.timeline) and len(overhead.x) == 1
+    assert layers.base[0] == report.timeline[0].start_ms and set(layers.y) == {"stream 0"}
+    first = report.layers[report.timeline[0].layer]
+    assert first.name in layers.hovertext[0] and f"{first.median_ms:.4f} ms" in layers.hovertext[0]
+    assert list(metric.y) == [40.0, 60.0, 50.0] and metric.xaxis == "x2"
+    assert "SM Utilization (%, 3 samples)" in [a.text for a in figure.layout.annotations]

@@ -66,11 +66,16 @@ def precision_per_type(report: Report, label: str = "") -> Any:
 
 
 def figures(reports: Sequence[Report], labels: Sequence[str]) -> dict[str, Any]:
-    """{"latency_per_type": Figure, "precision_per_type": Figure, ["precision_per_type <label>": ...]}."""
+    """{"latency_per_type", "precision_per_type", "timeline"} for one report; with several, the per-report
+    figures are keyed "precision_per_type <label>" and "timeline <label>"."""
+    from dld_jupyter.widgets.report.timeline_figure import timeline_figure
+
     result = {"latency_per_type": latency_per_type(reports, labels)}
     if len(reports) == 1:
         result["precision_per_type"] = precision_per_type(reports[0])
+        result["timeline"] = timeline_figure(reports[0])
     else:
         for report, label in zip(reports, labels, strict=True):
             result[f"precision_per_type {label}"] = precision_per_type(report, label)
+            result[f"timeline {label}"] = timeline_figure(report, f"Inference timeline - {label}")
     return result
