@@ -12,6 +12,8 @@ export interface SummaryPayload {
   mean_ms: number; stable: boolean; stability_note: string; optimization: string;
   profiling_overhead_ms: number | null; profiled_median_ms: number | null; device_memory_bytes: number | null;
   created: string; settings: Record<string, string | number | boolean>;
+  // 95 % confidence intervals of the medians (order statistics); null with fewer than 6 passes or in older reports
+  median_ci_ms?: number[] | null; profiled_median_ci_ms?: number[] | null; overhead_within_noise?: boolean | null;
 }
 
 export interface RecommendationPayload { id: string; severity: string; problem: string; advice: string; layers: number[] }

@@ -1,10 +1,15 @@
 /**
  * The network summary (seed 000 "Network Summary"): model, backend, execution provider (ONNX Runtime) or inference
  * device (TensorRT), median time, passes, device memory (TensorRT), the spread of the passes with the stability
- * flag, and the per-node profiler's overhead.
+ * flag, and the per-node profiler's overhead: each median with its 95 % confidence interval, and an overhead whose two
+ * medians' intervals overlap said to be within noise (as `dld report show` says it, reports/summary_text.py).
  */
 import { ReportData } from "./data";
 import { bytes, el, ms } from "./format";
+
+function interval(ci: number[] | null | undefined): string {
+  return ci && ci.length === 2 ? ` (95% CI ${ms(ci[0])} – ${ms(ci[1])})` : "";
+}
 
 export function summaryView(r: ReportData): HTMLElement {
   const s = r.summary;
@@ -15,14 +20,18 @@ export function summaryView(r: ReportData): HTMLElement {
     ["Backend", trt ? "TensorRT" : s.backend === "onnxruntime" ? "ONNX Runtime" : s.backend],
     trt ? ["Inference device", s.device || s.provider] : ["Execution provider", s.provider],
     ["Device", s.device],
-    ["Median inference time", ms(s.median_ms), `${s.median_ms} ms`],
+    ["Median inference time", `${ms(s.median_ms)}${interval(s.median_ci_ms)}`,
+      "95 % confidence interval of the median from order statistics: two runs differ beyond noise when theirs do not overlap"],
     ["Inference passes", `${s.passes}${s.warmup_passes ? ` (+${s.warmup_passes} warm-up)` : ""}`],
   ];
   if (trt) rows.push(["Device memory required", s.device_memory_bytes == null ? "not recorded" : bytes(s.device_memory_bytes)]);
   if (s.passes > 1 || s.max_ms > 0) rows.push(["Spread min / median / p90 / max", [s.min_ms, s.median_ms, s.p90_ms, s.max_ms].map(ms).join(" / ")]);
   if (s.profiling_overhead_ms != null) {
-    rows.push(["Profiling overhead", `${ms(s.profiling_overhead_ms)}${s.profiled_median_ms != null ? ` (profiled median ${ms(s.profiled_median_ms)})` : ""}`,
-      "Layer times come from a run with per-node profiling, which adds this much to the median pass"]);
+    const figure = `${s.profiling_overhead_ms >= 0 ? "+" : ""}${ms(s.profiling_overhead_ms)}`;
+    const said = s.overhead_within_noise ? `within noise (${figure})` : figure;
+    const profiled = s.profiled_median_ms != null ? `; profiled median ${ms(s.profiled_median_ms)}${interval(s.profiled_median_ci_ms)}` : "";
+    rows.push(["Profiling overhead", `${said}${profiled}`,
+      "Layer times come from a run with per-node profiling; within noise: the two medians' 95 % intervals overlap"]);
   }
   if (s.optimization) rows.push(["Optimization", s.optimization]);
   rows.push(["Layers", `${r.layers.count}${r.removedNodes ? ` (${r.removedNodes} ONNX nodes optimized away)` : ""}`, `sum of layer times ${ms(r.layerSum)}`]);
