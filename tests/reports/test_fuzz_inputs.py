@@ -1,7 +1,8 @@
 """Fuzzing the report loader, the trtexec import and the ONNX Runtime trace import: only ReportError escapes, and
 whatever is accepted is a valid report (it saves, and loads back).
 
-Set ``DLD_FUZZ_EXAMPLES`` to run the fuzzers longer than CI does.
+Set ``DLD_FUZZ_EXAMPLES`` to run the fuzzers longer than CI does (the run for issue 17 used 10,000 per fuzzer:
+about 2.5 minutes each for the loader and the imports, nothing found).
 """
 
 from __future__ import annotations
