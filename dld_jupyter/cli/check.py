@@ -12,8 +12,6 @@ from __future__ import annotations
 import argparse
 import json
 import pathlib
-import sys
-import traceback
 from typing import Any
 
 from dld_jupyter.cli.exit_codes import ExitCode
@@ -36,15 +34,7 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        return _run(args)
-    except Exception:  # bad input is a DocumentError handled in _run: anything else is our bug
-        traceback.print_exc()
-        print("dld check: internal error; please report it with the model and the lines above.", file=sys.stderr)
-        return int(ExitCode.FAILED)
-
-
-def _run(args: argparse.Namespace) -> int:
+    """Check the model; a bad file is exit 2 with its message (an unexpected error: cli.errors' guard)."""
     from dld_jupyter.document import Document, DocumentError, io
     from dld_jupyter.document.proto_checks import check_proto
 

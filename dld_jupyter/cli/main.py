@@ -1,6 +1,7 @@
 """`dld`: the command-line front door. One module per verb in this folder, each with `register(subparsers)`.
 
-Exit codes are shared by every verb (see `ExitCode`) so scripts can tell bad input from a missing backend.
+Exit codes are shared by every verb (see `ExitCode`) so scripts can tell bad input from a missing backend; every
+verb runs under `errors.run_guarded`, the one mapping of error classes to exit codes (no traceback for bad input).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import sys
 from collections.abc import Sequence
 
 from dld_jupyter._version import __version__
+from dld_jupyter.cli.errors import run_guarded
 from dld_jupyter.cli.exit_codes import ExitCode
 
 # Verb modules, in the order `dld --help` lists them. Each defines register(subparsers) and sets
@@ -38,7 +40,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help(sys.stderr)
         return int(ExitCode.BAD_INPUT)
-    return int(args.func(args))
+    prog = " ".join(["dld", args.verb, *([args.command] if getattr(args, "command", None) else [])])
+    return run_guarded(prog, args.func, args)
 
 
 if __name__ == "__main__":

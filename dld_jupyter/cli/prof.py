@@ -4,7 +4,8 @@
 
 `dld-prof --worker SPEC.json|-` runs one activity spec with the worker's line protocol on stdout: remote targets
 launch it on the target machine (see dld_jupyter.activities.targets).
-Exit codes: 0 done, 1 run failed, 2 bad input, 3 backend or provider unavailable.
+Exit codes: 0 done, 1 run failed, 2 bad input, 3 backend or provider unavailable (the table in cli.errors; no
+traceback for bad input).
 """
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ import tempfile
 from collections.abc import Sequence
 
 from dld_jupyter.activities.errors import SpecError
+from dld_jupyter.cli.errors import run_guarded
 from dld_jupyter.cli.exit_codes import ExitCode
-from dld_jupyter.cli.profile import add_profile_options, exit_code, run_spec, spec_from_args
+from dld_jupyter.cli.profile import add_profile_options, exit_code, input_problem, run_spec, spec_from_args
 from dld_jupyter.report_format.model import Report
 
 
@@ -75,7 +77,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list[:1] == ["--worker"]:
         return _worker(args_list[1:])
-    args = build_parser().parse_args(args_list)
+    return run_guarded("dld-prof", _profile, build_parser().parse_args(args_list))
+
+
+def _profile(args: argparse.Namespace) -> int:
     keep = args.save or args.output is not None
     with tempfile.TemporaryDirectory(prefix="dld-prof-") as folder:
         if not keep:
@@ -93,6 +98,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print("dld-prof: --dry-run shows what a TensorRT run would do; add --backend tensorrt", file=sys.stderr)
                 return int(ExitCode.BAD_INPUT)
             return print_dry_run(spec, False, "dld-prof")
+        problem = None if args.input_folder else input_problem(args.model, args.batch_size)
+        if problem is not None:  # a negative or absurd input dimension: bad input, as in `dld profile`
+            print(f"dld-prof: {problem}", file=sys.stderr)
+            return int(ExitCode.BAD_INPUT)
         result = run_spec(spec, quiet=args.quiet)
         if not result.ok or not result.report_path:
             print(f"dld-prof: {result.status.value}: {result.error}", file=sys.stderr)

@@ -1,19 +1,21 @@
 """`dld report`: read, export, compare and import profiling reports from the command line.
 
 REPORT may be a dld report, a trtexec --exportProfile JSON or an ONNX Runtime profile JSON (detected by content).
-Exit codes: 0 done, 2 bad input (unreadable or invalid file, bad arguments), 1 failed otherwise.
+Exit codes: 0 done, 2 bad input (unreadable or invalid file, bad arguments), 1 failed otherwise. Text printed from
+a report has its control characters replaced, so a hostile layer name cannot send escape sequences to the terminal.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from dld_jupyter.cli.exit_codes import ExitCode
-from dld_jupyter.report_format.io import ReportError, save_report
+from dld_jupyter.report_format.io import save_report
 from dld_jupyter.report_format.model import Report
 from dld_jupyter.reports.compare import Comparison, compare
 from dld_jupyter.reports.export import write_csv, write_html, write_trace
@@ -141,8 +143,16 @@ def _labels(paths: Sequence[str]) -> list[str]:
     return stems if len(set(stems)) == len(stems) else list(paths)
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def terminal_safe(text: str) -> str:
+    """`text` with control characters (ANSI escapes, bidi overrides, ...) shown as U+FFFD; newlines and tabs kept."""
+    return _CONTROL.sub("\ufffd", text)
+
+
 def _show(args: argparse.Namespace) -> int:
-    sys.stdout.write(format_report(open_report(args.report), args.top))
+    sys.stdout.write(terminal_safe(format_report(open_report(args.report), args.top)))
     return ExitCode.OK
 
 
@@ -175,7 +185,7 @@ def _compare(args: argparse.Namespace) -> int:
             return ExitCode.BAD_INPUT
         baseline = choices.index(args.baseline) % len(args.reports)
     reports = [open_report(p) for p in args.reports]
-    sys.stdout.write(format_comparison(compare(reports, labels, baseline), args.top))
+    sys.stdout.write(terminal_safe(format_comparison(compare(reports, labels, baseline), args.top)))
     return ExitCode.OK
 
 
@@ -195,19 +205,6 @@ def _import_ort(args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
-def _guarded(func: Any) -> Any:
-    """Turn a ReportError into a one-paragraph message and exit code 2 (bad input) instead of a traceback."""
-
-    def run(args: argparse.Namespace) -> int:
-        try:
-            return int(func(args))
-        except ReportError as exc:
-            print(f"dld report {args.command}: error: {exc}", file=sys.stderr)
-            return int(ExitCode.BAD_INPUT)
-
-    return run
-
-
 def register(subparsers: Any) -> None:
     report = subparsers.add_parser(
         "report",
@@ -220,7 +217,7 @@ def register(subparsers: Any) -> None:
     show = verbs.add_parser("show", help="summary, top layers, time by type and recommendations as text")
     show.add_argument("report", metavar="REPORT")
     show.add_argument("--top", type=int, default=10, help="how many of the slowest layers to list (default 10)")
-    show.set_defaults(func=_guarded(_show))
+    show.set_defaults(func=_show)
 
     for name, what in (
         ("csv", "the layer table as CSV"),
@@ -237,7 +234,7 @@ def register(subparsers: Any) -> None:
                 action="store_true",
                 help="percentages of the full pass time instead of the sum of layer times",
             )
-        sub.set_defaults(func=_guarded(_export))
+        sub.set_defaults(func=_export)
 
     comp = verbs.add_parser("compare", help="compare reports layer by layer against a baseline")
     comp.add_argument("reports", nargs="+", metavar="REPORT", help="two or more reports")
@@ -245,7 +242,7 @@ def register(subparsers: Any) -> None:
         "--baseline", help="the report (as given, or its file name) the others are compared to; default the first"
     )
     comp.add_argument("--top", type=int, default=10, help="how many differing layers to list (default 10)")
-    comp.set_defaults(func=_guarded(_compare_checked))
+    comp.set_defaults(func=_compare_checked)
 
     trt = verbs.add_parser("import-trtexec", help="convert trtexec output files into a dld report")
     trt.add_argument("profile", metavar="PROFILE.json", help="trtexec --exportProfile output")
@@ -264,14 +261,14 @@ def register(subparsers: Any) -> None:
         help="TREx metadata JSON (device, build options); repeatable",
     )
     trt.add_argument("-o", "--output", required=True, metavar="REPORT.json", help="report file to write")
-    trt.set_defaults(func=_guarded(_import_trtexec))
+    trt.set_defaults(func=_import_trtexec)
 
     ort = verbs.add_parser("import-ort", help="convert an ONNX Runtime profile (enable_profiling) into a report")
     ort.add_argument("trace", metavar="TRACE.json", help="the JSON that InferenceSession.end_profiling() wrote")
     ort.add_argument("--model", metavar="MODEL.onnx", help="the ONNX model, to link layers to its nodes")
     ort.add_argument("--warmup", type=int, default=0, help="runs at the start to leave out as warm-up (default 0)")
     ort.add_argument("-o", "--output", required=True, metavar="REPORT.json", help="report file to write")
-    ort.set_defaults(func=_guarded(_import_ort))
+    ort.set_defaults(func=_import_ort)
 
 
 def _compare_checked(args: argparse.Namespace) -> int:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -64,10 +65,16 @@ class LintRun:
     """A running lint: `.done`, `.cancel()`, `.result()` (blocks; diagnostics, never raises)."""
 
     def __init__(
-        self, argv: Sequence[str], report_path: Path | None, names: NameToId = None, unavailable: str = ""
+        self,
+        argv: Sequence[str],
+        report_path: Path | None,
+        names: NameToId = None,
+        unavailable: str = "",
+        private_dir: Path | None = None,
     ) -> None:
         self._names = names
         self._report_path = report_path
+        self._private_dir = private_dir  # holds the report; removed with it when the run ends
         self._cancelled = False
         self._diagnostics: list[Diagnostic] | None = None
         self._finished = threading.Event()
@@ -106,7 +113,9 @@ class LintRun:
         try:
             self._diagnostics = self._collect(self._process.returncode, output)
         finally:
-            if self._report_path is not None:
+            if self._private_dir is not None:
+                shutil.rmtree(self._private_dir, ignore_errors=True)
+            elif self._report_path is not None:
                 self._report_path.unlink(missing_ok=True)
             self._finished.set()
 
@@ -130,9 +139,10 @@ class LintRun:
 def start_polygraphy_lint(model_path: str | os.PathLike[str], names: NameToId = None) -> LintRun:
     """Start `polygraphy check lint` on a saved model; `names` maps node names to UI ids."""
     unavailable = lint_unavailable_reason()
-    handle, report = tempfile.mkstemp(prefix="dld-lint-", suffix=".json")
-    os.close(handle)
-    report_path = Path(report)
-    report_path.unlink()  # Polygraphy writes it only on success: absence then means "no report"
-    argv = [sys.executable, "-c", _RUNNER, "check", "lint", os.fspath(model_path), "-o", report]
-    return LintRun(argv, report_path, names, unavailable)
+    # Polygraphy writes the report only on success, so absence must mean "no report": the name therefore lives
+    # in a private folder (mkdtemp: mode 0700, ours alone). A name reserved in the shared temp folder and deleted
+    # for Polygraphy to recreate could be taken over in between, and its JSON read back as the lint's.
+    private = None if unavailable else Path(tempfile.mkdtemp(prefix="dld-lint-"))
+    report_path = private / "lint.json" if private is not None else None
+    argv = [sys.executable, "-c", _RUNNER, "check", "lint", os.fspath(model_path), "-o", str(report_path)]
+    return LintRun(argv, report_path, names, unavailable, private)

@@ -2,24 +2,27 @@
 
 `load_report` explains every way a file can be wrong (missing, not JSON, another format, a newer version, a
 field missing or of the wrong type) with the JSON path of the problem and what the field should hold.
-`save_report` writes atomically so a crash never leaves half a report where a good one was.
+`save_report` writes atomically so a crash never leaves half a report where a good one was. `ReportError` lives in
+`errors` (the JSON helper raises it too) and is re-exported here, where callers import it from.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import math
 import os
+import tempfile
 from pathlib import Path
 from typing import Any
 
+from dld_jupyter.report_format.errors import ReportError
+from dld_jupyter.report_format.json_input import parse_json, read_text
 from dld_jupyter.report_format.model import FORMAT, VERSION, Layer, MetricSeries, Report, Summary, TimelineEvent
 from dld_jupyter.report_format.validation import cross_check, validate
 
-
-class ReportError(Exception):
-    """A report file or report data that cannot be used; the message says what, where and how to fix it."""
+__all__ = ["ReportError", "atomic_write_text", "check_data", "load_report", "report_from_data", "save_report"]
 
 
 _FIELDS: dict[type[Any], frozenset[str]] = {}
@@ -84,33 +87,11 @@ def report_from_data(data: object, source: str = "report") -> Report:
     )
 
 
-def _reject_constant(name: str) -> None:
-    raise ValueError(f"{name} is not JSON")
-
-
 def load_report(path: str | os.PathLike[str]) -> Report:
-    """Read, validate and return the report at `path`."""
+    """Read, validate and return the report at `path` (bounded JSON: see `json_input`)."""
     file = Path(path)
-    if not file.exists():
-        raise ReportError(f"{file}: no such report file. Check the path, or create a report with `dld profile`.")
-    if file.is_dir():
-        raise ReportError(f"{file}: is a folder, not a report file.")
-    try:
-        text = file.read_text("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ReportError(
-            f"{file}: not a text file ({exc.reason} at byte {exc.start}); a report is UTF-8 JSON."
-        ) from exc
-    except OSError as exc:
-        raise ReportError(f"{file}: cannot be read ({exc.strerror}).") from exc
-    try:
-        # NaN/Infinity are not JSON; refusing them keeps reports readable by browsers and other tools.
-        data = json.loads(text, parse_constant=_reject_constant)
-    except ValueError as exc:
-        where = f" (line {exc.lineno}, column {exc.colno})" if isinstance(exc, json.JSONDecodeError) else ""
-        msg = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
-        raise ReportError(f"{file}: not JSON{where}: {msg}. Was the file cut short or edited by hand?") from exc
-    return report_from_data(data, str(file))
+    text = read_text(file, "report", "create one with `dld profile`")
+    return report_from_data(parse_json(text, str(file), "report"), str(file))
 
 
 def _finite(value: object, path: str) -> None:
@@ -148,20 +129,54 @@ def report_to_json(report: Report) -> str:
         raise
 
 
-def atomic_write_text(path: str | os.PathLike[str], text: str) -> Path:
-    """Write `text` to `path` through a temporary file beside it, fsync, then rename over the target."""
-    file = Path(path)
-    file.parent.mkdir(parents=True, exist_ok=True)
-    tmp = file.with_name(file.name + ".tmp")
+def _umask() -> int:
+    """The process umask, read without changing it (os.umask would race with other threads)."""
+    with contextlib.suppress(OSError, ValueError):
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    return 0o022
+
+
+def _final_mode(target: Path) -> int:
+    """The mode a plain `open` would give: that of the file replaced, else 0666 minus the umask."""
     try:
-        with open(tmp, "w", encoding="utf-8", newline="") as out:
-            out.write(text)
+        return target.stat().st_mode & 0o7777
+    except OSError:
+        return 0o666 & ~_umask()
+
+
+def atomic_write_text(path: str | os.PathLike[str], text: str) -> Path:
+    """Write `text` to `path` through a private temporary file beside it, fsync, then rename over the target.
+
+    The temporary file comes from `tempfile.mkstemp` (O_EXCL, mode 0600, random name), so a symlink planted
+    where a predictable name would be is never followed; it is removed whatever happens.
+    """
+    file = Path(path)
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise ReportError(
+            str(file),
+            f"cannot write text holding {exc.object[exc.start : exc.end]!r}.",
+            "remove the lone surrogate from the names.",
+        ) from exc
+    tmp: Path | None = None
+    try:
+        file.parent.mkdir(parents=True, exist_ok=True)
+        handle, name = tempfile.mkstemp(dir=file.parent, prefix=f".{file.name}.", suffix=".tmp")
+        tmp = Path(name)
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
             out.flush()
+            os.fchmod(out.fileno(), _final_mode(file))
             os.fsync(out.fileno())
         os.replace(tmp, file)  # atomic on POSIX and Windows: readers see the old file or the new one
     except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise ReportError(f"{file}: cannot write ({exc.strerror}).") from exc
+        raise ReportError(f"{file}: cannot write ({exc.strerror or exc}).") from exc
+    finally:
+        if tmp is not None:
+            tmp.unlink(missing_ok=True)
     return file
 
 

@@ -1,7 +1,8 @@
 """Exports of a report: the layer table as CSV, the timeline as a Chrome-trace/Perfetto JSON, a standalone HTML.
 
 The HTML page is built in `html_report` (it is larger); `to_html`/`write_html` are re-exported here so callers
-find every export in one place. Writers are atomic (see io.atomic_write_text).
+find every export in one place. Writers are atomic (see io.atomic_write_text: a private mkstemp file beside the
+target, fsync, rename); CSV cells are quoted against formula injection (see csv_cell).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import csv
 import io
 import json
 import os
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -19,17 +21,41 @@ from dld_jupyter.report_format.model import Layer, Report
 from dld_jupyter.reports.html_report import to_html
 from dld_jupyter.reports.table import columns, rows
 
-__all__ = ["to_csv", "to_html", "to_trace", "write_csv", "write_html", "write_trace"]
+__all__ = ["csv_cell", "to_csv", "to_html", "to_trace", "write_csv", "write_html", "write_trace"]
 
 Pathish = str | os.PathLike[str]
 
 
+# OWASP "CSV injection": a cell starting with one of these is a formula in Excel, LibreOffice and Google Sheets.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+_PLAIN_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+
+
+def csv_cell(text: str) -> str:
+    """`text` made inert for spreadsheets: a leading single quote when it would start a formula.
+
+    Plain numbers such as "-0.5" stay numbers (a spreadsheet reads them as values, not formulas); a layer name
+    such as "=HYPERLINK(...)" or "@SUM(A1)" (names come from the model, i.e. from whoever wrote it) becomes text.
+    """
+    if text.startswith(FORMULA_STARTS) and not _PLAIN_NUMBER.fullmatch(text):
+        return "'" + text
+    return text
+
+
 def to_csv(report: Report, layers: Sequence[Layer] | None = None, full_pass: bool = False) -> str:
-    """The layer table (seed 000 columns) as CSV text; `layers` limits it (e.g. to the filtered rows)."""
+    """The layer table (seed 000 columns) as CSV text; `layers` limits it (e.g. to the filtered rows).
+
+    Every cell goes through `csv_cell`, so a hostile layer name cannot run as a formula when the file is opened.
+    With "\n" line ends the csv module does not quote a field holding "\r" (which then splits the row when read
+    back), so a row with one is written fully quoted.
+    """
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(columns(report))
-    writer.writerows(rows(report, layers, full_pass))
+    quoted = csv.writer(buffer, lineterminator="\n", quoting=csv.QUOTE_ALL)
+    writer.writerow([csv_cell(c) for c in columns(report)])
+    for cells in rows(report, layers, full_pass):
+        safe = [csv_cell(c) for c in cells]
+        (quoted if any("\r" in c for c in safe) else writer).writerow(safe)
     return buffer.getvalue()
 
 

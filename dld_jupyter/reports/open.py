@@ -6,20 +6,20 @@ profile without converting it first. Detection is by content, not by file name.
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import Any
 
 from dld_jupyter.report_format.io import ReportError, load_report
+from dld_jupyter.report_format.json_input import read_json
 from dld_jupyter.report_format.model import Report
 
 
 def detect(path: str | os.PathLike[str]) -> str:
     """ "dld-report", "trtexec" or "onnxruntime" for a readable file; "unknown" otherwise."""
     try:
-        data = json.loads(Path(path).read_text("utf-8"))
-    except (OSError, ValueError, UnicodeDecodeError):
+        data = read_json(path)
+    except ReportError:  # load_report reads it again and says what is wrong
         return "unknown"
     if isinstance(data, dict) and "format" in data:
         return "dld-report"

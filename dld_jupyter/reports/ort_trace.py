@@ -11,33 +11,32 @@ put together by `report_format.builder`; this module only reads the file and say
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import Any
 
 # One parser and one layer assembly for the profiler and this import: the same trace gives the same layers.
 from dld_jupyter.activities.backends.ort_report import ort_layers
-from dld_jupyter.activities.backends.ort_trace import parse_events, trace_events
+from dld_jupyter.activities.backends.ort_trace import event_problem, parse_events, trace_events
 from dld_jupyter.report_format.builder import RunInfo, build_report, layer_pass_index
 from dld_jupyter.report_format.io import ReportError
+from dld_jupyter.report_format.json_input import read_json
 from dld_jupyter.report_format.model import Report
 
 
 def read_trace(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
     """The events of an ONNX Runtime profile file, with clear errors for anything else."""
     file = Path(path)
-    if not file.is_file():
-        raise ReportError(f"{file}: no such ONNX Runtime profile (the file InferenceSession.end_profiling() names).")
-    try:
-        data = json.loads(file.read_text("utf-8"))
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise ReportError(f"{file}: not JSON ({exc}); pass the file ONNX Runtime's profiler wrote.") from exc
+    data = read_json(file, "ONNX Runtime profile", "the file InferenceSession.end_profiling() names")
     events = trace_events(data)
     if events is None:
         raise ReportError(f"{file}: expected a JSON list of trace events as ONNX Runtime writes.")
     if not any(e.get("cat") == "Node" for e in events):
         raise ReportError(f'{file}: no "Node" events: not an ONNX Runtime profile, or profiling saw no run.')
+    for pos, event in enumerate(events):
+        problem = event_problem(event)
+        if problem is not None:
+            raise ReportError(f"{file}: event {pos} ({str(event.get('name'))[:60]!r}): {problem}.")
     return events
 
 

@@ -11,12 +11,12 @@ Inputs (only the profile is required):
 
 trtexec profiles carry one aggregate time per layer and no start times, so the timeline of "the median pass"
 is the layers' median times laid end to end on their stream (said so in summary.settings["timeline"]).
-The report is put together by `report_format.builder`, as every backend's and importer's is.
+The report is put together by `report_format.builder`, as every backend's and importer's is; the files are read and
+their fields checked by `trtexec_input`, so nothing here meets a wrongly typed value.
 """
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -27,18 +27,11 @@ from dld_jupyter.report_format.engine_graph import OVERHEAD_TYPES, parse_precisi
 from dld_jupyter.report_format.io import ReportError
 from dld_jupyter.report_format.model import Report, TimelineEvent
 from dld_jupyter.report_format.trt_names import OnnxIndex, metadata_sources, parse_layer_name
+from dld_jupyter.reports.trtexec_input import read_layer_info, read_metadata, read_profile, read_times
 
 Pathish = str | os.PathLike[str]
 
 
-def _read_json(path: Pathish, what: str, flag: str) -> Any:
-    file = Path(path)
-    if not file.is_file():
-        raise ReportError(f"{file}: no such {what} file (the output of trtexec {flag}).")
-    try:
-        return json.loads(file.read_text("utf-8"))
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise ReportError(f"{file}: the {what} is not JSON ({exc}). Pass the file trtexec wrote with {flag}.") from exc
 
 
 def _tensor_format(tensor: dict[str, Any]) -> str:
@@ -49,69 +42,6 @@ def _dims(tensors: Sequence[Any]) -> list[list[int | str]]:
     return [
         [d if isinstance(d, int) else str(d) for d in t.get("Dimensions", [])] for t in tensors if isinstance(t, dict)
     ]
-
-
-def read_profile(path: Pathish) -> tuple[int, list[dict[str, Any]]]:
-    """(profiled runs, layer records) of a `--exportProfile` file, with clear errors for anything else."""
-    data = _read_json(path, "profile", "--exportProfile")
-    if isinstance(data, list) and data and all(isinstance(d, list) for d in data):
-        data = data[0]  # one list per optimization profile: the first is reported
-    if not isinstance(data, list):
-        raise ReportError(
-            f"{path}: a trtexec profile is a JSON list of layer records; found a JSON "
-            f"{type(data).__name__}. Did you pass the --exportLayerInfo or --exportTimes file?"
-        )
-    count, records = 1, []
-    for pos, item in enumerate(data):
-        if isinstance(item, dict) and set(item) == {"count"}:
-            count = int(item["count"])
-            continue
-        if not isinstance(item, dict) or not isinstance(item.get("name"), str):
-            raise ReportError(
-                f'{path}: record {pos} has no layer "name"; expected '
-                '{"name", "timeMs", "averageMs", "percentage"} as trtexec --exportProfile '
-                "writes."
-            )
-        if not isinstance(item.get("averageMs", item.get("medianMs")), int | float):
-            raise ReportError(f'{path}: layer {item["name"]!r} (record {pos}) has no numeric "averageMs".')
-        records.append(item)
-    if not records:
-        raise ReportError(f"{path}: the profile lists no layers (was the engine run with --dumpProfile?).")
-    return count, records
-
-
-def read_layer_info(path: Pathish) -> dict[str, dict[str, Any]]:
-    """Layer name -> record of an `--exportLayerInfo` file (names only when built without details)."""
-    data = _read_json(path, "layer information", "--exportLayerInfo")
-    layers = data.get("Layers") if isinstance(data, dict) else None
-    if not isinstance(layers, list):
-        raise ReportError(f'{path}: expected an object with a "Layers" list as trtexec --exportLayerInfo writes.')
-    info: dict[str, dict[str, Any]] = {}
-    for item in layers:
-        if isinstance(item, dict) and isinstance(item.get("Name"), str):
-            info[item["Name"]] = item
-        elif isinstance(item, str):  # --profilingVerbosity=layer_names_only
-            info[item] = {"Name": item}
-    return info
-
-
-def read_times(path: Pathish) -> list[dict[str, float]]:
-    """Per-inference records of an `--exportTimes` file."""
-    data = _read_json(path, "timing", "--exportTimes")
-    if not isinstance(data, list) or not all(isinstance(d, dict) and "latencyMs" in d for d in data):
-        raise ReportError(f'{path}: expected a list of records with "latencyMs" as trtexec --exportTimes writes.')
-    return [{k: float(v) for k, v in d.items() if isinstance(v, int | float)} for d in data]
-
-
-def read_metadata(paths: Sequence[Pathish]) -> dict[str, Any]:
-    """Merge TREx metadata files (device_information, build_options, inference_options, ...)."""
-    merged: dict[str, Any] = {}
-    for path in paths:
-        data = _read_json(path, "TREx metadata", "TREx's process_engine.py")
-        if not isinstance(data, dict):
-            raise ReportError(f"{path}: TREx metadata is a JSON object.")
-        merged.update(data)
-    return merged
 
 
 def _load_index(model: Pathish) -> OnnxIndex:

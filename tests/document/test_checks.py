@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -468,3 +469,21 @@ def test_every_onnx_backend_node_model_checks_like_onnx_itself() -> None:
         if _errors(result):
             disagreements.append((model.graph.name, _errors(result)[0].message))
     assert disagreements == []
+
+
+def test_lint_report_lives_in_a_private_folder_removed_afterwards(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The old lint reserved a name in the shared temp folder, deleted it, and read back whatever JSON appeared."""
+    import dld_jupyter.document.lint as lint
+
+    monkeypatch.setattr(lint, "lint_unavailable_reason", lambda: "")
+    monkeypatch.setattr(lint, "_RUNNER", "import sys, time; time.sleep(0.2)")
+    monkeypatch.setattr(lint.tempfile, "tempdir", str(tmp_path))
+    run = lint.start_polygraphy_lint(tmp_path / "m.onnx")
+    report = run._report_path
+    assert report is not None and report.parent.parent == tmp_path
+    mode = report.parent.stat().st_mode
+    assert mode & 0o077 == 0 and report.parent.stat().st_uid == os.getuid()
+    (diagnostic,) = run.result(timeout=30)
+    assert diagnostic.severity == "error" and not report.parent.exists()

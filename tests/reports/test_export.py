@@ -126,3 +126,51 @@ def test_layer_table_cache_equals_fresh_rows() -> None:
     assert table.rows() == rows(report, full_pass=True)
     picked = NameFilter(report.layers)("conv")
     assert table.rows(picked) == rows(report, [report.layers[p] for p in picked], full_pass=True)
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["=HYPERLINK(\"http://x\",\"y\")", "+1+cmd|' /C calc'!A0", "-2+3", "@SUM(A1:A9)", "\tTAB", "\rCR", "=1", "-",
+     "+", "-relu", "@"],
+)  # fmt: skip
+def test_csv_quotes_cells_that_would_start_a_formula(name: str) -> None:
+    report = make_report(3)
+    report.layers[1].name = name
+    report.layers[1].type = name
+    cells = parse_csv(to_csv(report))[1]
+    assert cells["Name"] == "'" + name and cells["Type"] == "'" + name
+
+
+@pytest.mark.parametrize("value", ["-0.5", "-1", "+2.5e-3", "-.5", "-1e10", "12", "0.25"])
+def test_csv_leaves_plain_numbers_as_numbers(value: str) -> None:
+    from dld_jupyter.reports.export import csv_cell
+
+    assert csv_cell(value) == value
+
+
+def test_csv_of_an_ordinary_report_is_unchanged_by_the_quoting() -> None:
+    report = make_report(40)
+    for cells in parse_csv(to_csv(report)):
+        assert not any(value.startswith("'") for value in cells.values())
+
+
+@pytest.mark.parametrize("writer", [write_csv, write_html, write_trace])
+def test_exports_never_follow_a_symlink_planted_at_the_old_temporary_name(tmp_path: Path, writer: object) -> None:
+    """The old writer used `{target}.tmp`: a symlink planted there made an export overwrite another file."""
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious")
+    target = tmp_path / "out.file"
+    (tmp_path / "out.file.tmp").symlink_to(victim)
+    assert callable(writer)
+    writer(make_report(3), target)
+    assert victim.read_text() == "precious" and target.stat().st_size > 0 and not target.is_symlink()
+    leftovers = sorted(p.name for p in tmp_path.iterdir())
+    assert leftovers == ["out.file", "out.file.tmp", "victim.txt"], leftovers
+
+
+def test_export_keeps_the_mode_of_the_file_it_replaces(tmp_path: Path) -> None:
+    target = tmp_path / "t.csv"
+    target.write_text("old")
+    target.chmod(0o640)
+    write_csv(make_report(3), target)
+    assert target.stat().st_mode & 0o777 == 0o640

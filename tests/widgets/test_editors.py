@@ -222,7 +222,7 @@ def test_create_initializers_every_way(doc: Document, tmp_path: pathlib.Path) ->
             "not available",
         ),
         ({"name": "b", "dtype": "bool", "mode": "generate", "shape": "[2]", "method": "normal"}, "not available"),
-        ({"name": "n", "dtype": "float16", "mode": "npy", "path": "missing.npy"}, "No file"),
+        ({"name": "n", "dtype": "float16", "mode": "npy", "path": "missing.npy"}, "no file 'missing.npy'"),
         ({"name": "e", "mode": "external", "location": "w.bin", "shape": "[2]"}, "only in memory"),
         ({"name": "s", "mode": "sparse", "values": "[1.0]", "indices": "[7]", "dense_shape": "[2]"}, "outside"),
     ],

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from dld_jupyter.report_format.json_input import read_json
+
 KERNEL_SUFFIX = "_kernel_time"
 
 # ORT's type names in input_type_shape → the precision names of the report (seed 000 layer table).
@@ -71,15 +73,15 @@ def _shapes(entries: Any) -> tuple[list[list[int | str]], str]:
 
 def node_event(event: dict[str, Any]) -> NodeEvent | None:
     """The node execution of a trace event, or None for any other event."""
-    name = str(event.get("name", ""))
-    if event.get("cat") != "Node" or not name.endswith(KERNEL_SUFFIX):
+    name = node_event_name(event)
+    if name is None:
         return None
     args = event.get("args") if isinstance(event.get("args"), dict) else {}
     assert isinstance(args, dict)
     inputs, precision = _shapes(args.get("input_type_shape"))
     outputs, _ = _shapes(args.get("output_type_shape"))
     return NodeEvent(
-        name=name.removesuffix(KERNEL_SUFFIX),
+        name=name,
         op_type=str(args.get("op_name", "")),
         provider=str(args.get("provider", "")),
         start_us=float(event.get("ts", 0)),
@@ -89,6 +91,39 @@ def node_event(event: dict[str, Any]) -> NodeEvent | None:
         precision=precision,
         thread=int(event.get("tid", 0)),
     )
+
+
+def event_problem(event: dict[str, Any]) -> str | None:
+    """Why a run or node event cannot be used (None when it can, and for every other event, which is skipped).
+
+    `node_event` and `parse_events` convert fields with float()/int(): a string "ts" or a list "tid" must be
+    refused before, with the field named, instead of a raw ValueError from inside.
+    """
+    is_run = event.get("cat") == "Session" and event.get("name") == "model_run"
+    if not is_run and node_event_name(event) is None:
+        return None
+    for key in ("ts", "dur"):
+        value = event.get(key, 0)
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            return f'"{key}" must be a number of microseconds, found {json.dumps(value)[:40]}'
+        if key == "dur" and value < 0:
+            return f'"dur" is {value}: a duration cannot be negative'
+    if is_run:
+        return None
+    tid = event.get("tid", 0)
+    if isinstance(tid, bool) or not isinstance(tid, int):
+        return f'"tid" must be a whole thread number, found {json.dumps(tid)[:40]}'
+    if "args" in event and not isinstance(event["args"], dict):
+        return f'"args" must be an object, found {json.dumps(event["args"])[:40]}'
+    return None
+
+
+def node_event_name(event: dict[str, Any]) -> str | None:
+    """The node name of a node execution event (`<node>_kernel_time`, category "Node"); None for other events."""
+    name = event.get("name")
+    if event.get("cat") != "Node" or not isinstance(name, str) or not name.endswith(KERNEL_SUFFIX):
+        return None
+    return name.removesuffix(KERNEL_SUFFIX)
 
 
 def parse_events(events: list[dict[str, Any]]) -> list[RunTrace]:
@@ -123,5 +158,5 @@ def trace_events(data: object) -> list[dict[str, Any]] | None:
 
 
 def parse_profile(path: str | Path) -> list[RunTrace]:
-    """Runs of the trace file ORT's `end_profiling()` wrote (the profiler's own file: no error explaining here)."""
-    return parse_events(trace_events(json.loads(Path(path).read_text(encoding="utf-8"))) or [])
+    """Runs of the trace file ORT's `end_profiling()` wrote (read with the same bounds as any outside JSON)."""
+    return parse_events(trace_events(read_json(path, "ONNX Runtime profile")) or [])

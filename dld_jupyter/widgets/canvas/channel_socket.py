@@ -4,7 +4,8 @@
 Runs on the kernel's event loop (the main thread, where cells and comm messages run too), so a message from the
 socket is handled between kernel messages, never beside them. Each peer is one view of the widget. A payload is one
 message: a 4-byte JSON length, the JSON, a 4-byte buffer count, each buffer's 4-byte length, then the buffers.
-Without an event loop (a script), or where the socket cannot be made, there is no channel and the comm carries all.
+Without an event loop (a script), or where the socket cannot be made, there is no channel and the comm carries all;
+the same when DLD_CHANNEL_DIR is not a folder of this user's alone (mode 0700), said once per kernel.
 """
 
 from __future__ import annotations
@@ -23,12 +24,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from dld_jupyter.channel_frames import FRAME_HEADER, socket_path
+from dld_jupyter.channel_frames import FRAME_HEADER, channel_dir_problem, socket_path
 from dld_jupyter.frontdoor.soon import running_loop
 
 log = logging.getLogger(__name__)
 U32 = FRAME_HEADER
 _LIVE: set[Path] = set()  # socket files of this kernel, removed when it shuts down
+_TOLD: set[str] = set()  # channel folder problems already said (once per kernel, not once per canvas)
 
 
 @atexit.register
@@ -93,6 +95,12 @@ class ChannelSocket:
         self._loop = running_loop()
         self._thread = threading.get_ident()
         if self._loop is None or not hasattr(socket, "AF_UNIX"):
+            return
+        problem = channel_dir_problem()
+        if problem is not None:  # a shared or foreign folder: the comm carries everything, as without a relay
+            if problem not in _TOLD:
+                _TOLD.add(problem)
+                log.warning("dld_jupyter: no fast channel for the canvas: %s", problem)
             return
         token = secrets.token_hex(16)
         path = socket_path(token)

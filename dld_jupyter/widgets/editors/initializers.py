@@ -9,16 +9,16 @@ from __future__ import annotations
 
 import functools
 import math
-import pathlib
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import onnx_ir as ir
 
-from dld_jupyter.document import Document
+from dld_jupyter.document import Document, DocumentError
 from dld_jupyter.document import initializer_commands as ic
 from dld_jupyter.document.literals import format_literal, parse_array, parse_literal
+from dld_jupyter.document.npy_input import read_npy
 from dld_jupyter.document.tensors import GENERATORS, element_types, generate, generators_for, parse_dtype
 
 from .edit_error import EditError, as_edit_error
@@ -101,17 +101,12 @@ def view(doc: Document, selection: Sequence[str]) -> dict[str, Any]:
 
 
 def load_npy(path: str, key: str) -> np.ndarray:
-    """Read a .npy file in the kernel (pickles refused: a .npy must never run code)."""
-    file = pathlib.Path(path).expanduser()
+    """Read a .npy file in the kernel through the document layer's checked reader (no pickles; the header is checked
+    against the file size before anything is allocated), its refusal shown inline under `key`."""
     try:
-        array = np.load(file, allow_pickle=False)
-    except FileNotFoundError as exc:
-        raise EditError(key, f"No file {str(file)!r} (paths are relative to the kernel's folder).") from exc
-    except (OSError, ValueError) as exc:
-        raise EditError(key, f"{file.name} is not a readable .npy file: {exc}") from exc
-    if not isinstance(array, np.ndarray):
-        raise EditError(key, f"{file.name} holds several arrays; save one array with np.save.")
-    return array
+        return read_npy(path)
+    except DocumentError as exc:
+        raise EditError(key, str(exc)) from exc
 
 
 def _shape_of(text: str) -> list[int]:
