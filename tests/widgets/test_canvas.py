@@ -243,3 +243,19 @@ def test_graph_io_from_free_terminals_and_arrange(resnet: Path) -> None:
     assert intent(canvas, "arrange")["ok"]
     moves = [o for o in rec.last("patch")[0]["ops"] if o["op"] == "move"]
     assert moves and len(moves[0]["ids"]) >= len(doc.nodes()) - 1
+
+
+def test_an_image_export_is_written_atomically_and_never_through_a_planted_symlink(resnet: Path) -> None:
+    """The export used to go through `<target>.tmp`: a symlink planted at that name made it overwrite another file."""
+    canvas, rec = make(resnet)
+    victim = resnet.with_name("victim.txt")
+    victim.write_text("keep me")
+    target = resnet.with_name("canvas.svg")
+    target.with_name("canvas.svg.tmp").symlink_to(victim)
+    canvas.export(target)
+    request = rec.sent[-1]
+    assert request["kind"] == "export_request" and request["format"] == "svg"
+    canvas._on_msg(canvas, {"kind": "export_result", "request": request["request"], "format": "svg",
+                            "data": "<svg/>"}, [])
+    assert target.read_text() == "<svg/>" and victim.read_text() == "keep me"
+    assert not [p for p in resnet.parent.iterdir() if p.name.startswith(".canvas.svg.")]  # no temp file left

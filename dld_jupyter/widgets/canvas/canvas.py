@@ -20,6 +20,7 @@ import anywidget
 import traitlets
 
 from dld_jupyter.document import Document, DocumentError, Event
+from dld_jupyter.document.atomic_save import write_bytes
 from dld_jupyter.document.loading import DocumentLoad
 from dld_jupyter.frontdoor.soon import running_loop
 from dld_jupyter.widgets.canvas import graph_payload as gp
@@ -376,12 +377,9 @@ class GraphCanvas(anywidget.AnyWidget):
             return
         target, fmt = found
         data = str(content.get("data", ""))
-        tmp = target.with_name(target.name + ".tmp")
-        if fmt == "svg":
-            tmp.write_text(data, encoding="utf-8")
-        else:
-            tmp.write_bytes(base64.b64decode(data))
-        tmp.replace(target)  # atomic: a reader never sees half an image
+        payload = data.encode("utf-8") if fmt == "svg" else base64.b64decode(data)
+        # Atomic through a private mkstemp file (never a predictable name that a planted symlink could redirect).
+        write_bytes(target, payload)
 
     def close(self) -> None:
         unsubscribe = getattr(self, "_unsubscribe", None)  # absent when __init__ refused its arguments
