@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import shutil
 import sys
+import time
 from pathlib import Path
 
 import onnx
@@ -129,3 +130,17 @@ def test_custom_tools_in_lab_settings_and_a_run(designer: Designer, lab_settings
     assert designer.document.dirty
     save_tools([])
     assert load_tools() == [] and json.loads(lab_settings.read_text())["colorScheme"] == "okabe-ito"
+
+
+def test_cancel_ends_a_running_user_tool(designer: Designer, tmp_path: Path) -> None:
+    script = tmp_path / "slow.py"
+    script.write_text("import subprocess, sys, time\nprint('started', flush=True)\n"
+                      "subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'])\ntime.sleep(60)\n")
+    save_tools([UserTool("Slow", sys.executable, [str(script), "$Model"])])
+    run = designer.tools_panel("run_user_tool", tool="Slow")
+    deadline = time.monotonic() + 20
+    while "started" not in run.stream.value and time.monotonic() < deadline:
+        time.sleep(0.05)
+    run.job.cancel_button.click()
+    outcome = run.wait(30)
+    assert outcome is not None and outcome.cancelled and "Cancelled" in run.state.value
