@@ -1,37 +1,35 @@
-"""User tools kept in a JSON file of the user's config folder, so Python sessions and the CLI share them.
-
-The file is `$DLD_CONFIG_DIR/user_tools.json`, else `$XDG_CONFIG_HOME/dld_jupyter/user_tools.json`, else
-`~/.config/dld_jupyter/user_tools.json` (`%APPDATA%\\dld_jupyter` on Windows). It is written atomically (a
-temporary file beside it, then a rename), so a crash never leaves half a list.
+"""Where user tools are kept, so the JupyterLab menus, the Designer's dialogs, Python sessions and the CLI share them:
+the user's JupyterLab settings (`userTools` of the dld-jupyter plugin, lab_settings.py), or, when
+`$DLD_CONFIG_DIR` is set (scripts, CI, a machine without JupyterLab settings), `$DLD_CONFIG_DIR/user_tools.json`.
+Both are written atomically (a temporary file beside it, then a rename), so a crash never leaves half a list.
 """
 
 from __future__ import annotations
 
 import os
 import pathlib
-import sys
 import tempfile
 from collections.abc import Iterable
 
+from dld_jupyter.usertools.lab_settings import PLUGIN_FILE, lab_settings_path, load_lab_tools, save_lab_tools
 from dld_jupyter.usertools.tool import UserTool, tools_from_json, tools_to_json
 
 FILE_NAME = "user_tools.json"
 
 
 def config_path() -> pathlib.Path:
+    """The file the tools are kept in: `$DLD_CONFIG_DIR/user_tools.json`, else the JupyterLab settings file."""
     explicit = os.environ.get("DLD_CONFIG_DIR")
     if explicit:
         return pathlib.Path(explicit) / FILE_NAME
-    if sys.platform == "win32" and os.environ.get("APPDATA"):
-        base = pathlib.Path(os.environ["APPDATA"])
-    else:
-        base = pathlib.Path(os.environ.get("XDG_CONFIG_HOME") or pathlib.Path.home() / ".config")
-    return base / "dld_jupyter" / FILE_NAME
+    return lab_settings_path()
 
 
 def load_tools(path: pathlib.Path | None = None) -> list[UserTool]:
     """The saved tools; none when the file does not exist yet."""
     file = path or config_path()
+    if file.name == PLUGIN_FILE:
+        return load_lab_tools(file)
     if not file.is_file():
         return []
     return tools_from_json(file.read_text(encoding="utf-8"))
@@ -40,6 +38,8 @@ def load_tools(path: pathlib.Path | None = None) -> list[UserTool]:
 def save_tools(tools: Iterable[UserTool], path: pathlib.Path | None = None) -> pathlib.Path:
     """Write the list (validated for unique names by reading it back) and return the file."""
     file = path or config_path()
+    if file.name == PLUGIN_FILE:
+        return save_lab_tools(tools, file)
     text = tools_to_json(tools)
     tools_from_json(text)
     file.parent.mkdir(parents=True, exist_ok=True)

@@ -54,8 +54,8 @@ def test_config_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     tools = [UserTool("A", "/bin/true", ["$Model"])]
     assert save_tools(tools) == config_path() and load_tools() == tools
     monkeypatch.delenv("DLD_CONFIG_DIR")
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
-    assert config_path() == tmp_path / "xdg" / "dld_jupyter" / "user_tools.json"
+    monkeypatch.setenv("JUPYTERLAB_SETTINGS_DIR", str(tmp_path / "lab"))
+    assert config_path() == tmp_path / "lab" / "dld-jupyter" / "plugin.jupyterlab-settings"
     with pytest.raises(ToolError):
         save_tools([UserTool("A", "x"), UserTool("a", "y")], tmp_path / "dup.json")
     assert not (tmp_path / "dup.json").exists()

@@ -29,6 +29,7 @@ from dld_jupyter.frontdoor.operations import (
     Operation,
 )
 from dld_jupyter.frontdoor.soon import Soon
+from dld_jupyter.frontdoor.tools import GLOBAL_MODIFICATIONS
 from dld_jupyter.widgets.canvas.canvas import SCHEMES, GraphCanvas
 from dld_jupyter.widgets.editors import EditorPanels
 
@@ -50,6 +51,7 @@ class Designer(w.VBox):  # type: ignore[misc]
         self.status = w.HTML()
         self.panels = w.Box(layout=w.Layout(width="100%"))
         self.profiling = w.Box(layout=w.Layout(width="100%", flex_flow="column"))  # the Profile panel, when opened
+        self.tools = w.Box(layout=w.Layout(width="100%", flex_flow="column"))  # a Tools dialog, when opened
         self._options = options
         self.canvas = self._make_canvas(document)
         self.toolbar = self._make_toolbar()
@@ -64,7 +66,7 @@ class Designer(w.VBox):  # type: ignore[misc]
 
     # ------------------------------------------------------------ parts
     def _parts(self) -> list[w.Widget]:
-        return [self.toolbar, self.canvas, self.panels, self.profiling, self.status, self.output]
+        return [self.toolbar, self.tools, self.canvas, self.panels, self.profiling, self.status, self.output]
 
     def _make_canvas(self, document: Document | DocumentLoad) -> GraphCanvas:
         canvas = GraphCanvas(document, on_error=self._show_error, **self._options)
@@ -119,6 +121,7 @@ class Designer(w.VBox):  # type: ignore[misc]
             operation(ARRANGE, "sitemap"),
             operation(CHECK, "check"),
             operation(PROFILE, "tachometer"),
+            operation(GLOBAL_MODIFICATIONS, "wrench"),
             operation(EXPORT_IMAGE, "image", path=lambda: self.path_box.value),
             self.path_box, self.scheme, self.grid, self.constants,
         ], layout=w.Layout(flex_flow="row wrap"))
@@ -180,6 +183,15 @@ class Designer(w.VBox):  # type: ignore[misc]
 
         panel = profile_in_notebook(self, run=run, **settings)
         self.profiling.children = [panel]
+        return panel
+
+    def tools_panel(self, kind: str, **settings: Any) -> Any:
+        """Show a Tools dialog above the canvas (frontdoor/tools.py: the menu, FP16, sanitize, convert tensors,
+        custom tools, a user tool's run), replacing the one shown; returns it."""
+        from dld_jupyter.widgets.tools import open_tool
+
+        panel = open_tool(self, kind, **settings)
+        self.tools.children = [panel]
         return panel
 
     def profile(self, **options: Any) -> Any:

@@ -2,6 +2,7 @@
 import { ILabShell, JupyterFrontEnd, JupyterFrontEndPlugin } from "@jupyterlab/application";
 import { IDefaultFileBrowser } from "@jupyterlab/filebrowser";
 import { ILauncher } from "@jupyterlab/launcher";
+import { IMainMenu } from "@jupyterlab/mainmenu";
 import { ISettingRegistry } from "@jupyterlab/settingregistry";
 import { Widget } from "@lumino/widgets";
 
@@ -9,6 +10,7 @@ import { CommandIds, registerCommands } from "./commands";
 import { PanelLike } from "./connection";
 import { registerOpeners } from "./opener";
 import { DesignerSidebar } from "./sidebar";
+import { registerToolCommands, registerToolsMenu } from "./tools_menu";
 
 const PLUGIN_ID = "dld-jupyter:plugin";
 
@@ -20,17 +22,20 @@ const plugin: JupyterFrontEndPlugin<void> = {
   id: PLUGIN_ID,
   description: "DL Designer: sidebar (palette, layer explorer), .onnx opener, commands and settings.",
   autoStart: true,
-  optional: [ILabShell, IDefaultFileBrowser, ILauncher, ISettingRegistry],
+  optional: [ILabShell, IDefaultFileBrowser, ILauncher, ISettingRegistry, IMainMenu],
   activate: (
     app: JupyterFrontEnd,
     labShell: ILabShell | null,
     fileBrowser: IDefaultFileBrowser | null,
     launcher: ILauncher | null,
     settingRegistry: ISettingRegistry | null,
+    mainMenu: IMainMenu | null,
   ) => {
     const sidebar = new DesignerSidebar();
     app.shell.add(sidebar, "left", { rank: 850 });
     registerCommands(app, sidebar);
+    registerToolCommands(app, sidebar);
+    if (mainMenu) registerToolsMenu(app, mainMenu, settingRegistry, PLUGIN_ID);
     registerOpeners(app, () => {
       const item = fileBrowser?.selectedItems().next();
       return item && !item.done ? item.value.path : null;

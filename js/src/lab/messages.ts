@@ -40,7 +40,13 @@ export type SidebarCommand =
   | "export_image"
   | "show_grid"
   | "show_constants"
-  | "save_as";
+  | "save_as"
+  | "global_modifications"
+  | "convert_fp16"
+  | "sanitize"
+  | "convert_tensors"
+  | "custom_tools"
+  | "run_user_tool";
 
 export type ToKernel =
   | { kind: "hello"; candidates: string[] }

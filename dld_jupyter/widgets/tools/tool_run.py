@@ -1,0 +1,133 @@
+"""Running one user tool on the focused model (seed 000 "User Tools"): the status dialog with the tool's stdout and
+stderr as they come, Cancel (ends the process and its children: usertools/runner.py), and the `$Output` model
+opened when the tool succeeds and asks for it.
+
+The model the tool reads is the document's own file when it is saved and clean; with unsaved edits (or no file) a
+copy of the edits is saved to a temporary folder and the document stays as it is, so a tool never sees a stale
+file and running one never saves the user's work behind their back. A tool that prompts for its output asks for
+the path here first. The opened output is a new designer shown in this dialog (the registry of open designers
+builds it, so this module does not import the designer).
+"""
+
+from __future__ import annotations
+
+import html
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any
+
+import ipywidgets as w
+
+from dld_jupyter.document import Document
+from dld_jupyter.frontdoor.designers import registry
+from dld_jupyter.transforms.progress import CancelToken, Progress
+from dld_jupyter.usertools import ToolRun, UserTool, run_tool
+from dld_jupyter.widgets.tools.job import Job
+from dld_jupyter.widgets.tools.model_dialog import STYLE, default_output
+
+LOG_LINES = 2000
+
+
+def model_for_tool(doc: Document, tool: UserTool) -> tuple[Path, str]:
+    """(the file the tool reads, a note for the log): the document's file, or a saved copy of its edits."""
+    if doc.path is not None and not doc.dirty and Path(doc.path).is_file():
+        return Path(doc.path).resolve(), f"model: {doc.path}"
+    folder = Path(tempfile.mkdtemp(prefix="dld_tool_model_"))
+    copy = folder / f"{doc.name}.onnx"
+    doc.save_copy(copy)
+    return copy, f"model: a saved copy of the unsaved edits, {copy} (the document itself is not saved)"
+
+
+class ToolRunDialog(w.VBox):  # type: ignore[misc]
+    def __init__(self, target: Any, tool: UserTool, output: str | None = None, run: bool | None = None) -> None:
+        self.target, self.tool = target, tool
+        self.run_result: ToolRun | None = None
+        self.opened: Any = None
+        self._lines: list[str] = []
+        self._lock = threading.Lock()
+        doc: Document = target.document
+        self.output = w.Text(value=output or default_output(doc, tool.name.replace(" ", "_")),
+                             description="Model output ($Output)", style=STYLE, layout=w.Layout(width="560px"))
+        self.output.add_class("dld-tool-output")
+        self.output.layout.display = "" if tool.prompt_for_output else "none"
+        self.run_button = w.Button(description="Run", icon="play", button_style="primary",
+                                   layout=w.Layout(width="auto"))
+        self.run_button.add_class("dld-tool-run")
+        self.run_button.on_click(lambda _b: self.run())
+        self.close_button = w.Button(description="Close", icon="times", layout=w.Layout(width="auto"))
+        self.close_button.on_click(lambda _b: self.close())
+        self.job = Job()
+        self.stream = w.Textarea(value="", disabled=True, layout=w.Layout(width="100%", height="200px"))
+        self.stream.add_class("dld-tool-stream")
+        self.state = w.HTML("")
+        self.opened_area = w.VBox([])
+        command = " ".join(html.escape(a) for a in [tool.application, *tool.arguments])
+        header = w.HTML(f"<b>User tool: {html.escape(tool.name)}</b> <small><code>{command}</code></small>")
+        super().__init__([header, self.output, w.HBox([self.run_button, self.close_button]), self.job,
+                          self.job.error, self.state, self.stream, self.opened_area],
+                         layout=w.Layout(width="100%", border="1px solid var(--jp-border-color2)", padding="6px"))
+        self.add_class("dld-tool-dialog")
+        self.add_class("dld-tool-run-dialog")
+        if run if run is not None else not tool.prompt_for_output:
+            self.run()
+
+    def _append(self, stream: str, line: str) -> None:
+        with self._lock:
+            self._lines.append(line if stream == "stdout" else f"[stderr] {line}")
+            del self._lines[:-LOG_LINES]
+            self.stream.value = "\n".join(self._lines)
+
+    def run(self) -> None:
+        if self.tool.prompt_for_output and self.tool.uses_output and not self.output.value.strip():
+            self.job.show_error(f"{self.tool.name}: give the model output path.")
+            return
+        doc: Document = self.target.document
+        output = self.output.value.strip() if self.tool.prompt_for_output and self.tool.uses_output else None
+        self._lines = []
+        self.stream.value = ""
+        self.state.value = ""
+        self.opened_area.children = []
+        self.run_button.disabled = True
+
+        def work(progress: Progress, cancel: CancelToken) -> ToolRun:
+            progress(None, "saving the model for the tool")
+            model, note = model_for_tool(doc, self.tool)
+            self._append("stdout", f"[dld] {note}")
+            progress(None, f"running {self.tool.name}")
+            result = run_tool(self.tool, model, output, on_output=self._append, cancel=cancel)
+            self._append("stdout", f"[dld] argv: {result.argv}")
+            return result
+
+        self.job.start(self.tool.name, work, self._finish, lambda _t: setattr(self.run_button, "disabled", False))
+
+    def _finish(self, result: ToolRun) -> None:
+        self.run_result = result
+        self.run_button.disabled = False
+        if result.cancelled:
+            text, colour = "Cancelled: the tool and its child processes were ended.", "#b45309"
+        elif result.timed_out:
+            text, colour = "Timed out: the tool was ended.", "#b45309"
+        elif result.ok:
+            text, colour = "Finished (exit code 0).", "#15803d"
+        else:
+            text, colour = f"Failed: exit code {result.exit_code} (see the log).", "#b91c1c"
+        if result.output is not None:
+            text += f" Model output: {result.output}" + ("" if result.output.is_file() else " (not written)")
+        self.state.value = f'<div class="dld-tool-state" style="color:{colour}">{html.escape(text)}</div>'
+        if result.cancelled:
+            self.job.progress.bar_style = "warning"
+        elif not result.ok:
+            self.job.progress.bar_style = "danger"
+        path = result.open_path
+        if path is not None:
+            self.opened = registry.open(str(path))
+            self.opened_area.children = [w.HTML(f"<b>Opened the output</b> <small>{html.escape(str(path))}</small>"),
+                                         self.opened]
+
+    def cancel(self) -> None:
+        self.job.cancel()
+
+    def wait(self, timeout: float | None = None) -> ToolRun | None:
+        self.job.wait(timeout)
+        return self.run_result
