@@ -123,10 +123,12 @@ def report_to_json(report: Report) -> str:
     data = to_data(report)
     check_data(data, "report to save")  # refuse to write what load_report would refuse to read
     try:
-        return json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     except ValueError:
         _finite(data, "$")  # find where the NaN/Infinity is, for the message
         raise
+    parse_json(text, "report to save")  # the reader's own limits (number sizes, nesting): never written
+    return text
 
 
 def _umask() -> int:

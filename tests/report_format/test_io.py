@@ -293,7 +293,7 @@ def reports(draw: st.DrawFn) -> Report:
         stable=draw(st.booleans()),
         profiling_overhead_ms=draw(st.none() | times),
         device_memory_bytes=draw(st.none() | st.integers(0, 2**40)),
-        settings=draw(st.dictionaries(names, st.integers() | names, max_size=3)),
+        settings=draw(st.dictionaries(names, st.integers(-(2**63), 2**64 - 1) | names, max_size=3)),  # 20 digits
     )
     timeline = [
         TimelineEvent(
@@ -333,6 +333,15 @@ def test_hypothesis_round_trip(tmp_path: Path, report: Report) -> None:
     path = save_report(report, tmp_path / "h.dld-report.json")
     assert load_report(path) == report
     assert report_from_data(json.loads(report_to_json(report))) == report
+
+
+def test_a_number_the_reader_refuses_is_never_written(tmp_path: Path) -> None:
+    """Saving checks the text against the reader's own limits: a 21-digit setting used to save, then fail to load."""
+    report = Report(summary=Summary("m", "", "onnxruntime", "CPUExecutionProvider", "CPU", 1.0, 1))
+    report.summary.settings["seed"] = 10**20
+    with pytest.raises(ReportError, match="21 digits"):
+        save_report(report, tmp_path / "big.dld-report.json")
+    assert not list(tmp_path.iterdir())
 
 
 def test_fast_check_defers_unusual_types_to_the_interpreter() -> None:
