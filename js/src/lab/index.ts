@@ -1,14 +1,18 @@
 /** Wires the dld_jupyter JupyterLab plugins together; behaviour lives in the modules it imports. */
 import { ILabShell, JupyterFrontEnd, JupyterFrontEndPlugin } from "@jupyterlab/application";
+import { IConsoleTracker } from "@jupyterlab/console";
+import { IDocumentManager } from "@jupyterlab/docmanager";
 import { IDefaultFileBrowser } from "@jupyterlab/filebrowser";
 import { ILauncher } from "@jupyterlab/launcher";
 import { ISettingRegistry } from "@jupyterlab/settingregistry";
+import { IStateDB } from "@jupyterlab/statedb";
 import { Widget } from "@lumino/widgets";
 
 import { CommandIds, registerCommands } from "./commands";
 import { PanelLike } from "./connection";
 import { registerOpeners } from "./opener";
 import { DesignerSidebar } from "./sidebar";
+import { DesignerTabs } from "./tab_manager";
 
 const PLUGIN_ID = "dld-jupyter:plugin";
 
@@ -20,18 +24,22 @@ const plugin: JupyterFrontEndPlugin<void> = {
   id: PLUGIN_ID,
   description: "DL Designer: sidebar (palette, layer explorer), .onnx opener, commands and settings.",
   autoStart: true,
-  optional: [ILabShell, IDefaultFileBrowser, ILauncher, ISettingRegistry],
+  optional: [ILabShell, IDefaultFileBrowser, ILauncher, ISettingRegistry, IStateDB, IDocumentManager, IConsoleTracker],
   activate: (
     app: JupyterFrontEnd,
     labShell: ILabShell | null,
     fileBrowser: IDefaultFileBrowser | null,
     launcher: ILauncher | null,
     settingRegistry: ISettingRegistry | null,
+    state: IStateDB | null,
+    docManager: IDocumentManager | null,
+    consoles: IConsoleTracker | null,
   ) => {
     const sidebar = new DesignerSidebar();
     app.shell.add(sidebar, "left", { rank: 850 });
-    registerCommands(app, sidebar);
-    registerOpeners(app, () => {
+    const tabs = new DesignerTabs(app, state, docManager, consoles);
+    registerCommands(app, sidebar, () => tabs.current());
+    registerOpeners(app, tabs, () => {
       const item = fileBrowser?.selectedItems().next();
       return item && !item.done ? item.value.path : null;
     });
@@ -50,7 +58,10 @@ const plugin: JupyterFrontEndPlugin<void> = {
       settingRegistry
         .load(PLUGIN_ID)
         .then((settings) => {
-          const apply = () => sidebar.applySettings(settings.composite as Record<string, unknown>);
+          const apply = () => {
+            sidebar.applySettings(settings.composite as Record<string, unknown>);
+            tabs.keepKernel = settings.composite.keepKernelOnClose === true;
+          };
           settings.changed.connect(apply);
           apply();
         })
