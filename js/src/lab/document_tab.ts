@@ -93,6 +93,8 @@ export class DesignerTab {
     }
     lines.push(`_dld_view = _dld_tabs.show(${pyString(this.key)}, lambda: ${this.makeView()})`, "_dld_view");
     await this.panel.console.inject(lines.join("\n"));
+    // The console scrolls to its end after running: a designer opens at its top (toolbar and canvas in view).
+    this.panel.node.querySelector(".jp-CodeConsole-content")?.scrollTo(0, 0);
     this.link(kernel);
   }
 
