@@ -1,10 +1,12 @@
 // Bundles the anywidget front-end modules (one ESM file per widget, dependencies inlined: no CDN on air-gapped hubs).
 import { build } from "esbuild";
+import { writeNotices } from "./notices.mjs";
 import { cytoscapeBackgrounding } from "./patches/cytoscape-backgrounding.mjs";
 
 const entries = { canvas: "src/widgets/canvas/index.ts", report: "src/widgets/report/index.ts", editors: "src/widgets/editors/index.ts" };
 const watch = process.argv.includes("--watch");
 
+const metafiles = [];
 for (const [name, entry] of Object.entries(entries)) {
   const options = {
     entryPoints: { [name]: entry },
@@ -17,7 +19,10 @@ for (const [name, entry] of Object.entries(entries)) {
     loader: { ".css": "css" },
     logLevel: "warning",
     plugins: [cytoscapeBackgrounding],
+    metafile: true,
   };
-  await build(options);
+  metafiles.push((await build(options)).metafile);
 }
+const count = writeNotices(metafiles, "../dld_jupyter/static/THIRD-PARTY-NOTICES.txt");
+console.log(`wrote the notices of ${count} bundled package(s) to dld_jupyter/static/THIRD-PARTY-NOTICES.txt`);
 console.log(`bundled ${Object.keys(entries).join(", ")} into dld_jupyter/static/`);

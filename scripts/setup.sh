@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
-# Sets up a development environment from a fresh clone: system packages (Debian chromium for the browser tests,
-# OpenSSH for the remote-target tests), a virtualenv in .venv with the package installed editable (which builds
+# Sets up a development environment from a fresh clone: system packages (node to build the front end; with
+# DLD_SETUP_TESTS=1, as scripts/test.sh sets it, also Debian chromium for the browser tests and OpenSSH for the
+# remote-target tests: the main job needs neither), a virtualenv in .venv with the package installed editable (which builds
 # the front end with npm: anywidget bundles + the prebuilt JupyterLab extension), and the extension linked.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need_apt=()
-command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
-command -v sshd >/dev/null 2>&1 || [ -x /usr/sbin/sshd ] || need_apt+=(openssh-server)
-command -v ssh >/dev/null 2>&1 || need_apt+=(openssh-client)
+if [ "${DLD_SETUP_TESTS:-0}" = 1 ]; then
+  command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
+  command -v sshd >/dev/null 2>&1 || [ -x /usr/sbin/sshd ] || need_apt+=(openssh-server)
+  command -v ssh >/dev/null 2>&1 || need_apt+=(openssh-client)
+fi
 command -v node >/dev/null 2>&1 || need_apt+=(nodejs npm)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then

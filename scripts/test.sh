@@ -3,7 +3,7 @@
 # including the real-browser tests). Exits non-zero on any failure, including "no tests ran".
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+DLD_SETUP_TESTS=1 bash scripts/setup.sh  # the test-only system packages too (chromium, OpenSSH)
 . .venv/bin/activate
 
 failed=()

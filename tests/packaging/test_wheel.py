@@ -27,6 +27,8 @@ EXPECTED = [
     "dld_jupyter/static/report.js",
     "dld_jupyter/models/resnet8_cifar.onnx",
     "dld_jupyter/report_format/schema/dld-report.schema.json",
+    "dld_jupyter/static/THIRD-PARTY-NOTICES.txt",  # the bundles' minified copies lost their notices
+    "dld_jupyter/py.typed",
 ]
 
 
@@ -49,6 +51,9 @@ def test_wheel_carries_the_built_front_end(wheel: Path) -> None:
     assert not missing, f"missing from {wheel.name}: {missing}"
     assert any(re.search(r"labextensions/dld-jupyter/static/remoteEntry\.[0-9a-f]+\.js$", n) for n in names)
     assert not any("node_modules" in n or n.endswith(".ts") for n in names)
+    assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names), "the Apache-2.0 LICENSE file"
+    notices = zipfile.ZipFile(wheel).read("dld_jupyter/static/THIRD-PARTY-NOTICES.txt").decode()
+    assert "cytoscape" in notices and "Permission is hereby granted" in notices  # cytoscape.js's MIT notice
 
 
 @pytest.mark.slow

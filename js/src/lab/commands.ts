@@ -2,6 +2,7 @@
 import { JupyterFrontEnd } from "@jupyterlab/application";
 import { InputDialog } from "@jupyterlab/apputils";
 
+import { DesignerTab } from "./document_tab";
 import { dldIcon } from "./icons";
 import { SidebarCommand } from "./messages";
 import { DesignerSidebar } from "./sidebar";
@@ -35,21 +36,31 @@ const DESIGNER_COMMANDS: Array<[CommandIds, SidebarCommand, string, string]> = [
   [CommandIds.profile, "profile", "Profile Model…", "Profile the active designer's model"],
 ];
 
-export function registerCommands(app: JupyterFrontEnd, sidebar: DesignerSidebar): void {
+/** Save and Save As in a designer tab go through the tab (its dirty marker, title and file dialog). */
+export function registerCommands(
+  app: JupyterFrontEnd,
+  sidebar: DesignerSidebar,
+  currentTab: () => DesignerTab | null = () => null,
+): void {
   for (const [id, name, label, caption] of DESIGNER_COMMANDS) {
     app.commands.addCommand(id, {
       label,
       caption,
       icon: id === CommandIds.profile ? dldIcon : undefined,
-      isEnabled: () => sidebar.isBound,
-      execute: () => sidebar.command(name),
+      isEnabled: () => sidebar.isBound || (id === CommandIds.save && currentTab() !== null),
+      execute: () => {
+        const tab = id === CommandIds.save ? currentTab() : null;
+        return tab ? tab.save() : sidebar.command(name);
+      },
     });
   }
   app.commands.addCommand(CommandIds.saveAs, {
     label: "Save ONNX Model As…",
     caption: "Save the active designer's model to another path",
-    isEnabled: () => sidebar.isBound,
+    isEnabled: () => sidebar.isBound || currentTab() !== null,
     execute: async () => {
+      const tab = currentTab();
+      if (tab) return tab.save(true);
       const result = await InputDialog.getText({ title: "Save ONNX model as", placeholder: "path/to/model.onnx" });
       if (result.button.accept && result.value) sidebar.command("save_as", { path: result.value });
     },

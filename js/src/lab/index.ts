@@ -1,15 +1,19 @@
 /** Wires the dld_jupyter JupyterLab plugins together; behaviour lives in the modules it imports. */
 import { ILabShell, JupyterFrontEnd, JupyterFrontEndPlugin } from "@jupyterlab/application";
+import { IConsoleTracker } from "@jupyterlab/console";
+import { IDocumentManager } from "@jupyterlab/docmanager";
 import { IDefaultFileBrowser } from "@jupyterlab/filebrowser";
 import { ILauncher } from "@jupyterlab/launcher";
 import { IMainMenu } from "@jupyterlab/mainmenu";
 import { ISettingRegistry } from "@jupyterlab/settingregistry";
+import { IStateDB } from "@jupyterlab/statedb";
 import { Widget } from "@lumino/widgets";
 
 import { CommandIds, registerCommands } from "./commands";
 import { PanelLike } from "./connection";
 import { registerOpeners } from "./opener";
 import { DesignerSidebar } from "./sidebar";
+import { DesignerTabs } from "./tab_manager";
 import { registerToolCommands, registerToolsMenu } from "./tools_menu";
 
 const PLUGIN_ID = "dld-jupyter:plugin";
@@ -22,21 +26,25 @@ const plugin: JupyterFrontEndPlugin<void> = {
   id: PLUGIN_ID,
   description: "DL Designer: sidebar (palette, layer explorer), .onnx opener, commands and settings.",
   autoStart: true,
-  optional: [ILabShell, IDefaultFileBrowser, ILauncher, ISettingRegistry, IMainMenu],
+  optional: [ILabShell, IDefaultFileBrowser, ILauncher, ISettingRegistry, IStateDB, IDocumentManager, IConsoleTracker, IMainMenu],
   activate: (
     app: JupyterFrontEnd,
     labShell: ILabShell | null,
     fileBrowser: IDefaultFileBrowser | null,
     launcher: ILauncher | null,
     settingRegistry: ISettingRegistry | null,
+    state: IStateDB | null,
+    docManager: IDocumentManager | null,
+    consoles: IConsoleTracker | null,
     mainMenu: IMainMenu | null,
   ) => {
     const sidebar = new DesignerSidebar();
     app.shell.add(sidebar, "left", { rank: 850 });
-    registerCommands(app, sidebar);
+    const tabs = new DesignerTabs(app, state, docManager, consoles);
+    registerCommands(app, sidebar, () => tabs.current());
     registerToolCommands(app, sidebar);
     if (mainMenu) registerToolsMenu(app, mainMenu, settingRegistry, PLUGIN_ID);
-    registerOpeners(app, () => {
+    registerOpeners(app, tabs, () => {
       const item = fileBrowser?.selectedItems().next();
       return item && !item.done ? item.value.path : null;
     });
@@ -55,7 +63,10 @@ const plugin: JupyterFrontEndPlugin<void> = {
       settingRegistry
         .load(PLUGIN_ID)
         .then((settings) => {
-          const apply = () => sidebar.applySettings(settings.composite as Record<string, unknown>);
+          const apply = () => {
+            sidebar.applySettings(settings.composite as Record<string, unknown>);
+            tabs.keepKernel = settings.composite.keepKernelOnClose === true;
+          };
           settings.changed.connect(apply);
           apply();
         })

@@ -1,48 +1,22 @@
 /**
- * DL Designer documents in the main area: "Open With DL Designer" on .onnx files and "New ONNX Model".
- *
- * A designer document is a kernel-backed console panel whose prompt and code are hidden: the kernel opens the
- * file from disk (a 2 GB model is never downloaded into the browser) and the designer widget renders through
- * the console's own widget manager, exactly as in a notebook.
+ * DL Designer documents in the main area: "Open With DL Designer" on .onnx files, the report viewer on reports,
+ * and "New ONNX Model". Each opens a designer tab (document_tab.ts, tab_manager.ts): the kernel reads the file from
+ * disk (a 2 GB model is never downloaded into the browser) and the widget renders as in a notebook.
  */
 import { JupyterFrontEnd } from "@jupyterlab/application";
 import { Dialog, showDialog } from "@jupyterlab/apputils";
-import { ConsolePanel } from "@jupyterlab/console";
-import { PathExt } from "@jupyterlab/coreutils";
 import { Widget } from "@lumino/widgets";
 
 import { CommandIds } from "./commands";
 import { dldIcon } from "./icons";
+import { DesignerTabs } from "./tab_manager";
 
+export { DESIGNER_DOCUMENT_CLASS } from "./document_tab";
 export const ONNX_FILE_TYPE = "dld-onnx";
 export const REPORT_FILE_TYPE = "dld-report";
-export const DESIGNER_DOCUMENT_CLASS = "dld-DesignerDocument";
 const DEFAULT_OPSET = 21;
 
-/** A Python string literal for any path (JSON escapes are valid Python escapes). */
-function pyString(text: string): string {
-  return JSON.stringify(text);
-}
-
-async function openDesignerPanel(app: JupyterFrontEnd, sessionPath: string, label: string, code: string) {
-  const panel = (await app.commands.execute("console:create", {
-    path: sessionPath,
-    name: label,
-    activate: true,
-    insertMode: "split-right",
-    // The default kernel of the server, started without asking (the kernel must have dld_jupyter installed).
-    kernelPreference: { shouldStart: true, canStart: true, autoStartDefault: true },
-  })) as ConsolePanel;
-  panel.addClass(DESIGNER_DOCUMENT_CLASS);
-  panel.title.label = label;
-  panel.title.icon = dldIcon;
-  await panel.sessionContext.ready;
-  await panel.console.inject(code);
-  app.shell.activateById(panel.id); // the sidebar follows the current panel
-  return panel;
-}
-
-export function registerOpeners(app: JupyterFrontEnd, selectedPath: () => string | null): void {
+export function registerOpeners(app: JupyterFrontEnd, tabs: DesignerTabs, selectedPath: () => string | null): void {
   app.docRegistry.addFileType({
     name: ONNX_FILE_TYPE,
     displayName: "ONNX model",
@@ -53,8 +27,8 @@ export function registerOpeners(app: JupyterFrontEnd, selectedPath: () => string
     icon: dldIcon,
   });
 
-  /** A command that opens the selected (or given) file in a designer panel with `dld.<call>(file name)`. */
-  const openWith = (id: string, label: string, caption: string, call: "open" | "report") =>
+  /** A command that opens the selected (or given) file in a designer tab (`dld.open` or `dld.report`). */
+  const openWith = (id: string, label: string, caption: string, kind: "open" | "report") =>
     app.commands.addCommand(id, {
       label,
       caption,
@@ -62,9 +36,7 @@ export function registerOpeners(app: JupyterFrontEnd, selectedPath: () => string
       execute: async (args) => {
         const path = (args.path as string | undefined) ?? selectedPath();
         if (!path) return;
-        const name = PathExt.basename(path);
-        const code = ["import dld_jupyter as dld", `_dld_view = dld.${call}(${pyString(name)})`, "_dld_view"];
-        return openDesignerPanel(app, path, name, code.join("\n"));
+        return tabs.open({ kind, file: path });
       },
     });
 
@@ -101,12 +73,7 @@ export function registerOpeners(app: JupyterFrontEnd, selectedPath: () => string
       const choice = args.opset !== undefined ? { opset: Number(args.opset), contrib: Boolean(args.contrib) } : await askNewModel();
       if (!choice) return;
       const cwd = (args.cwd as string) ?? "";
-      const code = [
-        "import dld_jupyter as dld",
-        `_dld_designer = dld.new(opset=${choice.opset}, contrib=${choice.contrib ? "True" : "False"})`,
-        "_dld_designer",
-      ].join("\n");
-      return openDesignerPanel(app, PathExt.join(cwd, "untitled.onnx"), "untitled.onnx", code);
+      return tabs.open({ kind: "new", file: "", opset: choice.opset, contrib: choice.contrib }, cwd);
     },
   });
 }

@@ -1,0 +1,131 @@
+"""Kernel side of DL Designer document tabs: the view each tab shows, kept by the tab's key, and one comm per tab
+that tells the tab its model's name, file and dirty state and runs its Save / Save As.
+
+Why: a designer tab is a kernel-backed panel whose designer lives in the kernel. Before this module, a page reload
+turned the tab into a bare console (the designer was gone though its kernel still held it), and the tab knew nothing
+of the document's dirty state, so closing it asked nothing. Keeping the view by key lets a reloaded tab display the
+same live widget again (nothing lost, still dirty); the comm lets the tab draw its dirty marker and ask before an
+unsaved close. The key is the tab's session path (js/src/lab/document_tab.ts), stable for the tab's life.
+
+Messages (same names in js/src/lab/tab_messages.ts):
+  browser → kernel: save{request, path} (path None: the document's own file)
+  kernel → browser: state{name, path, dirty, document}, reply{request, ok, error, data}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from dld_jupyter.document import Document
+from dld_jupyter.document.events import DirtyChanged
+from dld_jupyter.frontdoor.designers import LiveDesigner, loading, registry
+from dld_jupyter.frontdoor.envelope import failed, ok
+from dld_jupyter.frontdoor.operations import SAVE, SAVE_AS
+from dld_jupyter.frontdoor.soon import on_loop, running_loop
+
+TARGET = "dld_jupyter.tab"
+
+_views: dict[str, Any] = {}
+
+
+def is_live(key: str) -> bool:
+    """Whether this kernel still holds the view of the tab `key` (a reloaded page reattaches to it)."""
+    return key in _views
+
+
+def show(key: str, make: Callable[[], Any]) -> Any:
+    """The live view of tab `key`, or a new one built by `make` and kept under `key`; registers the comm target."""
+    register()
+    view = _views.get(key)
+    if view is None:
+        view = make()
+        _views[key] = view
+    return view
+
+
+def forget(key: str) -> None:
+    """Drop the view of a tab that closed while its kernel is kept running."""
+    view = _views.pop(key, None)
+    if view is not None and hasattr(view, "close"):
+        view.close()
+
+
+def _designer(view: object) -> LiveDesigner | None:
+    """The view as a live designer (registered by its widget model id); None for a report viewer."""
+    found = registry.by_model_id(str(getattr(view, "model_id", "")))
+    return found if found is view else None
+
+
+class TabLink:
+    """One tab's comm: state on every dirty change and after saves; Save / Save As requests."""
+
+    def __init__(self, key: str, send: Callable[[dict[str, Any]], None]) -> None:
+        self._send = send
+        self._designer = _designer(_views.get(key))
+        self._unsubscribe: Callable[[], None] = lambda: None
+        if self._designer is None:  # a report viewer: nothing to save, never dirty
+            self._send({"kind": "state", "name": "", "path": "", "dirty": False, "document": False})
+            return
+        designer, loop = self._designer, running_loop()
+        if loading(designer) is not None:  # a big model: its document arrives on the loading thread
+            designer.canvas.on_document(lambda document: on_loop(loop, lambda: self._bind(document)))
+        else:
+            self._bind(designer.document)
+
+    def _bind(self, document: Document) -> None:
+        self._unsubscribe()
+
+        def on_events(events: list[Any]) -> None:
+            if any(isinstance(event, DirtyChanged) for event in events):
+                self._send_state()
+
+        self._unsubscribe = document.subscribe(on_events)
+        self._send_state()
+
+    def _send_state(self) -> None:
+        designer = self._designer
+        if designer is None or loading(designer) is not None:
+            return
+        document = designer.document
+        self._send({"kind": "state", "name": document.name, "path": str(document.path or ""),
+                    "dirty": document.dirty, "document": True})
+
+    def handle(self, message: dict[str, Any]) -> None:
+        request = int(message.get("request", 0))
+        try:
+            if message.get("kind") != "save":
+                raise ValueError(f"unknown tab message kind {message.get('kind')!r}")
+            if self._designer is None:
+                raise ValueError("this tab shows no model to save")
+            path = message.get("path")
+            operation = SAVE_AS if path else SAVE
+            enabled = operation.enabled(self._designer)
+            if enabled is not True:  # "the model has no file yet: use Save As", not the Python API's hint
+                raise ValueError(enabled)
+            operation(self._designer, **({"path": str(path)} if path else {}))
+        except Exception as error:  # answered to the tab, which shows it; never raised into the comm machinery
+            self._send({"kind": "reply", **failed(request, f"DL Designer: {error}")})
+            return
+        self._send_state()
+        self._send({"kind": "reply", **ok(request)})
+
+    def close(self) -> None:
+        self._unsubscribe()
+
+
+def register() -> None:
+    """Register the comm target in the running kernel (idempotent)."""
+    from comm import get_comm_manager
+
+    manager = get_comm_manager()
+    if TARGET in getattr(manager, "targets", {}):
+        return
+
+    def on_open(comm: Any, open_msg: dict[str, Any]) -> None:
+        key = str(open_msg["content"]["data"].get("key", ""))
+        link = TabLink(key, lambda message: comm.send(message))
+        comm.on_msg(lambda msg: link.handle(msg["content"]["data"]))
+        comm.on_close(lambda _msg: link.close())
+
+    manager.register_target(TARGET, on_open)

@@ -1,0 +1,249 @@
+/**
+ * One DL Designer document tab: a kernel-backed console panel (prompt and code hidden) showing one designer or
+ * report viewer that lives in the kernel, made to behave like a JupyterLab document.
+ *
+ * Why a console and not our own panel: widgets render in it through the console's own widget manager, exactly as
+ * in a notebook, and the kernel reads the file (a 2 GB model is never downloaded into the browser). What the bare
+ * console lacked is added here: the model's name as title, a dirty marker bound to the document's save point (the
+ * kernel tells the tab over a comm, dld_jupyter/lab/document_tabs.py), Save / Save As through JupyterLab's file
+ * dialog, Save / Discard / Cancel before an unsaved close, and the kernel shut down when the tab closes.
+ */
+import { Dialog, InputDialog, Notification, showDialog, showErrorMessage } from "@jupyterlab/apputils";
+import { ConsolePanel } from "@jupyterlab/console";
+import { PathExt } from "@jupyterlab/coreutils";
+import { IDocumentManager } from "@jupyterlab/docmanager";
+import { FileDialog } from "@jupyterlab/filebrowser";
+import { Kernel } from "@jupyterlab/services";
+import { Message, MessageLoop } from "@lumino/messaging";
+
+import { PendingRequests } from "../common/envelope";
+import { dldIcon } from "./icons";
+import { TAB_TARGET, TabFromKernel, TabRecord, TabToKernel } from "./tab_messages";
+
+export const DESIGNER_DOCUMENT_CLASS = "dld-DesignerDocument";
+
+/** What a tab needs from the tab manager. */
+export interface TabHost {
+  readonly docManager: IDocumentManager | null;
+  keepKernelOnClose(): boolean;
+  saveRecord(key: string, record: TabRecord): void;
+  closed(key: string): void;
+}
+
+/** A Python string literal for any text (JSON escapes are valid Python escapes). */
+export function pyString(text: string): string {
+  return JSON.stringify(text);
+}
+
+export class DesignerTab {
+  private comm: Kernel.IComm | null = null;
+  private readonly pending = new PendingRequests();
+  private dirty = false;
+  private hasDocument = false;
+  private closing = false;
+
+  constructor(
+    readonly panel: ConsolePanel,
+    readonly key: string, // the session path: the kernel's working directory is its folder
+    public record: TabRecord,
+    private readonly host: TabHost,
+  ) {
+    panel.addClass(DESIGNER_DOCUMENT_CLASS);
+    panel.title.icon = dldIcon;
+    panel.title.closable = true;
+    this.retitle();
+    MessageLoop.installMessageHook(panel, (_handler, message: Message) => {
+      if (message.type !== "close-request" || this.closing) return true;
+      void this.requestClose();
+      return false; // closed by requestClose once the user has answered
+    });
+    // Ctrl+S / Ctrl+Shift+S anywhere in the tab, before the canvas takes Ctrl+S as its own (kernel-side) save
+    // and before widget outputs suppress JupyterLab's shortcuts.
+    panel.node.addEventListener("keydown", this.onKeydown, true);
+    panel.disposed.connect(() => {
+      panel.node.removeEventListener("keydown", this.onKeydown, true);
+      this.host.closed(this.key);
+    });
+  }
+
+  private readonly onKeydown = (event: KeyboardEvent): void => {
+    if (!(event.ctrlKey || event.metaKey) || event.key.toLowerCase() !== "s" || event.altKey) return;
+    event.preventDefault();
+    event.stopPropagation();
+    void this.save(event.shiftKey);
+  };
+
+  get isDirty(): boolean {
+    return this.dirty;
+  }
+
+  /** Show the tab's view: the live one the kernel still holds (a reload), or a new one from disk. */
+  async show(reviving: boolean): Promise<void> {
+    const context = this.panel.sessionContext;
+    await context.ready;
+    const kernel = context.session?.kernel;
+    if (!kernel) throw new Error("DL Designer: the tab has no kernel (was it shut down?)");
+    const live = reviving && (await this.isLive(kernel));
+    const lines = ["import dld_jupyter as dld", "from dld_jupyter.lab import document_tabs as _dld_tabs"];
+    if (reviving && !live) {
+      const what = this.record.file ? `reopened ${this.record.file} from disk` : "opened a new empty model";
+      const text = `The kernel of this tab had stopped: ${what}; edits not saved before were lost.`;
+      lines.push(`print(${pyString(text)})`);
+      Notification.warning(`DL Designer: ${text}`, { autoClose: 8000 });
+    }
+    lines.push(`_dld_view = _dld_tabs.show(${pyString(this.key)}, lambda: ${this.makeView()})`, "_dld_view");
+    await this.panel.console.inject(lines.join("\n"));
+    // The console scrolls to its end after running: a designer opens at its top (toolbar and canvas in view).
+    this.panel.node.querySelector(".jp-CodeConsole-content")?.scrollTo(0, 0);
+    this.link(kernel);
+  }
+
+  /** Save to the document's file; Save As (JupyterLab's file dialog) when it has none or when `as` is set. */
+  async save(as = false): Promise<boolean> {
+    if (!this.hasDocument) return false;
+    let serverPath: string | null = null;
+    if (as || !this.record.file) {
+      serverPath = await this.askPath();
+      if (!serverPath) return false;
+    }
+    const [request, reply] = this.pending.open();
+    const kernelPath = serverPath === null ? null : this.kernelPath(serverPath);
+    this.send({ kind: "save", request, path: kernelPath });
+    const answer = await reply;
+    if (!answer.ok) {
+      await showErrorMessage("Save failed", answer.error ?? "the kernel gave no reason");
+      return false;
+    }
+    if (serverPath !== null) {
+      this.record = { ...this.record, kind: "open", file: serverPath };
+      this.host.saveRecord(this.key, this.record);
+      this.retitle();
+    }
+    return true;
+  }
+
+  /** Ask Save / Discard / Cancel when dirty, then close the tab and shut its kernel down. */
+  async requestClose(): Promise<void> {
+    if (this.dirty) {
+      const result = await showDialog({
+        title: "Save changes?",
+        body: `${this.panel.title.label} has unsaved changes. Save them before closing?`,
+        buttons: [
+          Dialog.cancelButton(),
+          Dialog.warnButton({ label: "Discard" }),
+          Dialog.okButton({ label: "Save" }),
+        ],
+        defaultButton: 2,
+      });
+      const discard = result.button.label === "Discard";
+      if (!discard && !result.button.accept) return; // Cancel, Esc
+      if (!discard && !(await this.save())) return;
+    }
+    this.closing = true;
+    this.closeComm();
+    if (!this.host.keepKernelOnClose()) {
+      try {
+        await this.panel.sessionContext.shutdown();
+      } catch (reason) {
+        console.error("DL Designer: the kernel could not be shut down", reason);
+      }
+    }
+    this.panel.close();
+  }
+
+  private makeView(): string {
+    const record = this.record;
+    const file = pyString(this.kernelPath(record.file));
+    if (record.kind === "report") return `dld.report(${file})`;
+    if (record.kind === "open" && record.file) return `dld.open(${file})`;
+    return `dld.new(opset=${record.opset ?? 21}, contrib=${record.contrib ? "True" : "False"})`;
+  }
+
+  /** A server path as the kernel sees it: relative to the tab's session folder, its working directory. */
+  private kernelPath(serverPath: string): string {
+    return PathExt.relative(PathExt.dirname(this.key), serverPath) || PathExt.basename(serverPath);
+  }
+
+  private async isLive(kernel: Kernel.IKernelConnection): Promise<boolean> {
+    const probe = `__import__('dld_jupyter.lab.document_tabs').lab.document_tabs.is_live(${pyString(this.key)})`;
+    const reply = await kernel.requestExecute({
+      code: "",
+      silent: true,
+      store_history: false,
+      user_expressions: { live: probe },
+    }).done;
+    const content = reply.content as { status: string; user_expressions?: Record<string, { data?: Record<string, string> }> };
+    return content.status === "ok" && content.user_expressions?.live?.data?.["text/plain"] === "True";
+  }
+
+  private link(kernel: Kernel.IKernelConnection): void {
+    this.closeComm();
+    const comm = kernel.createComm(TAB_TARGET);
+    comm.onMsg = (msg) => this.onMessage(msg.content.data as unknown as TabFromKernel);
+    comm.onClose = () => {
+      if (this.comm === comm) this.comm = null;
+      this.pending.failAll("the kernel closed the tab's connection");
+    };
+    comm.open({ key: this.key });
+    this.comm = comm;
+  }
+
+  private closeComm(): void {
+    if (this.comm && !this.comm.isDisposed) {
+      try {
+        this.comm.close();
+      } catch {
+        // the kernel is gone already
+      }
+    }
+    this.comm = null;
+  }
+
+  private send(message: TabToKernel): void {
+    if (!this.comm) {
+      this.pending.failAll("the tab is not connected to its kernel (was it restarted?)");
+      return;
+    }
+    this.comm.send(message as unknown as Record<string, never>);
+  }
+
+  private onMessage(message: TabFromKernel): void {
+    if (message.kind === "reply") {
+      this.pending.settle(message);
+      return;
+    }
+    this.hasDocument = message.document;
+    this.dirty = message.dirty;
+    this.panel.title.className = this.dirty ? "jp-mod-dirty" : "";
+    this.panel.node.dataset.dirty = String(this.dirty);
+  }
+
+  private retitle(): void {
+    const label = this.record.file ? PathExt.basename(this.record.file) : PathExt.basename(this.key);
+    this.panel.title.label = label;
+    this.panel.title.caption = this.record.file ? `DL Designer: ${this.record.file}` : "DL Designer: a new model";
+    void this.panel.sessionContext.session?.setName(label); // the console titles itself by its session's name
+  }
+
+  private async askPath(): Promise<string | null> {
+    const name = this.record.file ? PathExt.basename(this.record.file) : PathExt.basename(this.key);
+    let folder = PathExt.dirname(this.key);
+    if (this.host.docManager) {
+      const chosen = await FileDialog.getExistingDirectory({
+        manager: this.host.docManager,
+        title: "Save ONNX model as: choose a folder",
+        defaultPath: folder,
+      });
+      if (!chosen.button.accept) return null;
+      folder = chosen.value?.[0]?.path ?? folder;
+    }
+    const named = await InputDialog.getText({
+      title: `Save ONNX model as: file name in /${folder}`,
+      text: name,
+      okLabel: "Save",
+    });
+    if (!named.button.accept || !named.value) return null;
+    const file = named.value.endsWith(".onnx") ? named.value : `${named.value}.onnx`;
+    return PathExt.join(folder, file);
+  }
+}

@@ -1,0 +1,116 @@
+/**
+ * The open DL Designer tabs: opens them (one tab per file: opening a file again shows its tab), records what each
+ * shows in the workspace's state database, and revives them after a page reload.
+ *
+ * Why: JupyterLab's console restorer brings a designer tab back as a bare console on the same session (its kernel
+ * still running, the designer alive inside it, but nothing displayed). The record tells which restored consoles
+ * are designer tabs and what they show, so the tab asks its kernel for the live view (nothing lost, still dirty)
+ * or, when the kernel had stopped, reopens the file from disk and says so.
+ */
+import { JupyterFrontEnd } from "@jupyterlab/application";
+import { Notification } from "@jupyterlab/apputils";
+import { ConsolePanel, IConsoleTracker } from "@jupyterlab/console";
+import { PathExt } from "@jupyterlab/coreutils";
+import { IDocumentManager } from "@jupyterlab/docmanager";
+import { IStateDB } from "@jupyterlab/statedb";
+import { ReadonlyPartialJSONObject } from "@lumino/coreutils";
+import { Widget } from "@lumino/widgets";
+
+import { DesignerTab, TabHost } from "./document_tab";
+import { TabRecord } from "./tab_messages";
+
+const RECORD_PREFIX = "dld-jupyter:tab:";
+
+export class DesignerTabs implements TabHost {
+  private readonly tabs = new Map<string, DesignerTab>();
+  private readonly creating = new Set<string>();
+  keepKernel = false;
+
+  constructor(
+    private readonly app: JupyterFrontEnd,
+    private readonly state: IStateDB | null,
+    readonly docManager: IDocumentManager | null,
+    consoles: IConsoleTracker | null,
+  ) {
+    consoles?.widgetAdded.connect((_, panel) => void this.adopt(panel));
+    consoles?.forEach((panel) => void this.adopt(panel));
+  }
+
+  /** The designer tab the user works in, if the current main-area widget is one. */
+  current(): DesignerTab | null {
+    const widget: Widget | null = this.app.shell.currentWidget;
+    for (const tab of this.tabs.values()) if (tab.panel === widget) return tab;
+    return null;
+  }
+
+  /** Open a tab for `record` (a new model in `folder`); a file already open shows its tab, not a second one. */
+  async open(record: TabRecord, folder = ""): Promise<ConsolePanel> {
+    if (record.file) {
+      for (const tab of this.tabs.values()) {
+        if (tab.record.file === record.file && tab.record.kind === record.kind) {
+          this.app.shell.activateById(tab.panel.id);
+          return tab.panel;
+        }
+      }
+    }
+    const key = record.file || this.untitled(folder);
+    this.creating.add(key);
+    try {
+      const panel = (await this.app.commands.execute("console:create", {
+        path: key,
+        name: PathExt.basename(key),
+        activate: true,
+        insertMode: "split-right",
+        // The default kernel of the server, started without asking (the kernel must have dld_jupyter installed).
+        kernelPreference: { shouldStart: true, canStart: true, autoStartDefault: true },
+      })) as ConsolePanel;
+      const tab = new DesignerTab(panel, key, record, this);
+      this.tabs.set(key, tab);
+      this.saveRecord(key, record);
+      await tab.show(false);
+      this.app.shell.activateById(panel.id); // the sidebar follows the current panel
+      return panel;
+    } finally {
+      this.creating.delete(key);
+    }
+  }
+
+  keepKernelOnClose(): boolean {
+    return this.keepKernel;
+  }
+
+  saveRecord(key: string, record: TabRecord): void {
+    void this.state?.save(RECORD_PREFIX + key, record as unknown as ReadonlyPartialJSONObject);
+  }
+
+  closed(key: string): void {
+    this.tabs.delete(key);
+    void this.state?.remove(RECORD_PREFIX + key);
+  }
+
+  /** A console restored by JupyterLab after a reload: a designer tab when the workspace has its record. */
+  private async adopt(panel: ConsolePanel): Promise<void> {
+    const key = panel.sessionContext.path;
+    if (!this.state || this.creating.has(key) || this.tabs.has(key)) return;
+    const record = (await this.state.fetch(RECORD_PREFIX + key)) as unknown as TabRecord | undefined;
+    if (!record || !record.kind || this.tabs.has(key)) return;
+    const tab = new DesignerTab(panel, key, record, this);
+    this.tabs.set(key, tab);
+    try {
+      await tab.show(true);
+    } catch (reason) {
+      Notification.error(`DL Designer: ${key} could not be restored: ${reason}`);
+    }
+  }
+
+  /** A new model's session path: untitled.onnx, untitled1.onnx… in `folder`, used by no tab or session. */
+  private untitled(folder: string): string {
+    const taken = new Set([...this.tabs.keys()]);
+    for (const session of this.app.serviceManager.sessions.running()) taken.add(session.path);
+    for (let i = 0; ; i++) {
+      const path = PathExt.join(folder, `untitled${i === 0 ? "" : i}.onnx`);
+      if (!taken.has(path)) return path;
+    }
+  }
+}
+

@@ -1,0 +1,64 @@
+"""Drive DL Designer document tabs in a real JupyterLab: open a workspace, wait for a designer tab and its canvas,
+wait until the workspace has saved a tab's record (before a reload), count kernels."""
+
+from __future__ import annotations
+
+import time
+import uuid
+
+from playwright.sync_api import Page
+
+from tests.browser.jupyter_server import JupyterServer
+
+TAB = ".dld-DesignerDocument"
+
+
+def open_workspace(page: Page, server: JupyterServer, workspace: str | None = None, reset: bool = True) -> str:
+    """Open JupyterLab on a workspace of its own (a fresh one unless named) and wait for the app."""
+    workspace = workspace or uuid.uuid4().hex
+    query = "?reset&" if reset else "?"
+    page.goto(f"{server.url}/lab/workspaces/{workspace}{query}token={server.token}")
+    page.wait_for_function("() => window.jupyterapp !== undefined", timeout=90_000)
+    page.wait_for_selector(".jp-DirListing-content", timeout=60_000)
+    return workspace
+
+
+def wait_canvas(page: Page, min_nodes: int = 1, timeout_ms: int = 90_000) -> None:
+    """Wait until a designer tab's canvas shows at least `min_nodes` nodes."""
+    page.wait_for_function(
+        f"""() => [...document.querySelectorAll('{TAB} .dld-canvas *')]
+                 .some(e => e._cyreg && e._cyreg.cy.nodes().length >= {min_nodes})""",
+        timeout=timeout_ms,
+    )
+
+
+def current_tab_kernel(page: Page) -> str:
+    """The kernel id of the current designer tab."""
+    return str(page.evaluate("() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.id"))
+
+
+def kernel_ids(server: JupyterServer) -> set[str]:
+    kernels = server.api("/api/kernels")
+    assert isinstance(kernels, list)
+    return {str(k["id"]) for k in kernels}
+
+
+def wait_workspace_has(server: JupyterServer, workspace: str, text: str, timeout_s: float = 20) -> None:
+    """Wait until the server-side workspace holds `text` (JupyterLab saves it a moment after a change)."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        saved = server.api(f"/lab/api/workspaces/{workspace}")
+        if text in str(saved):
+            return
+        time.sleep(0.5)
+    raise AssertionError(f"workspace {workspace} never saved {text!r}")
+
+
+def wait_kernels(server: JupyterServer, expected: set[str], timeout_s: float = 30) -> set[str]:
+    """Wait until the running kernels are exactly `expected`; returns what runs at the end."""
+    deadline = time.monotonic() + timeout_s
+    found = kernel_ids(server)
+    while found != expected and time.monotonic() < deadline:
+        time.sleep(0.5)
+        found = kernel_ids(server)
+    return found

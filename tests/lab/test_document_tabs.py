@@ -1,0 +1,48 @@
+"""Kernel side of DL Designer tabs, driven message by message as a tab would: the view kept by key (what a reloaded
+page reattaches to), the dirty state sent on every change, Save As through the tab."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dld_jupyter.lab import document_tabs
+from dld_jupyter.lab.document_tabs import TabLink
+from dld_jupyter.models import SAMPLE_MODEL
+from dld_jupyter.widgets.designer.designer import new_designer, open_designer
+
+
+@pytest.fixture(autouse=True)
+def no_comm_target(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(document_tabs, "register", lambda: None)  # no kernel comm manager in a test
+
+
+def test_show_keeps_the_view_by_key(tmp_path: Path) -> None:
+    path = tmp_path / "m.onnx"
+    shutil.copy(SAMPLE_MODEL, path)
+    made: list[Any] = []
+    first = document_tabs.show("tab/m.onnx", lambda: made.append(open_designer(path)) or made[-1])
+    again = document_tabs.show("tab/m.onnx", lambda: made.append(open_designer(path)) or made[-1])
+    assert first is again and len(made) == 1 and document_tabs.is_live("tab/m.onnx")
+    document_tabs.forget("tab/m.onnx")
+    assert not document_tabs.is_live("tab/m.onnx")
+
+
+def test_link_sends_dirty_changes_and_saves_as(tmp_path: Path) -> None:
+    sent: list[dict[str, Any]] = []
+    designer = document_tabs.show("new.onnx", new_designer)
+    link = TabLink("new.onnx", sent.append)
+    assert sent[-1] == {"kind": "state", "name": designer.document.name, "path": "", "dirty": False, "document": True}
+    designer.document.add_node("Relu")
+    assert sent[-1]["dirty"] is True
+    link.handle({"kind": "save", "request": 3, "path": None})
+    assert sent[-1]["ok"] is False and "Save As" in sent[-1]["error"]
+    target = tmp_path / "saved.onnx"
+    link.handle({"kind": "save", "request": 4, "path": str(target)})
+    assert sent[-1] == {"kind": "reply", "request": 4, "ok": True, "error": None, "data": None}
+    assert sent[-2]["dirty"] is False and sent[-2]["path"] == str(target) and target.stat().st_size > 0
+    link.close()
+    document_tabs.forget("new.onnx")
