@@ -182,6 +182,11 @@ class Designer(w.VBox):  # type: ignore[misc]
         self.profiling.children = [panel]
         return panel
 
+    def open_trt_dialog(self, dialog: str, nodes: Any = ()) -> None:
+        """Open the canvas's Set Layer Precision / Set TensorRT Optimization Profile dialog (`nodes`: the layers,
+        else the canvas selection); the layer explorer's menu lands here."""
+        self.canvas.send({"kind": "trt_dialog", "dialog": dialog, "nodes": list(nodes) or list(self.canvas.selection)})
+
     def profile(self, **options: Any) -> Any:
         """Profile the current model (a dirty one from a saved copy) and return its Report."""
         from dld_jupyter.activities.api import profile

@@ -40,7 +40,8 @@ export type SidebarCommand =
   | "export_image"
   | "show_grid"
   | "show_constants"
-  | "save_as";
+  | "save_as"
+  | "trt_dialog"; // args {dialog: "precision" | "profile", nodes}: the designer's canvas opens that dialog
 
 export type ToKernel =
   | { kind: "hello"; candidates: string[] }
