@@ -161,6 +161,12 @@ def _trt_dialog(target: Target, dialog: str = "precision", nodes: list[str] | No
     target.open_trt_dialog(dialog, list(nodes or []))
 
 
+def _export_engine(target: Target, **settings: Any) -> object:
+    if not isinstance(target, EditsTensorRT):
+        raise OperationUnavailable(str(_can_trt(target)))
+    return target.export_engine_panel(**settings)
+
+
 def _toggle_grid(target: Target) -> bool:
     target.canvas.show_grid = not target.canvas.show_grid
     return target.canvas.show_grid
@@ -192,3 +198,6 @@ SHOW_CONSTANTS = operations.add(Operation("dld:show-constants", "show_constants"
 TRT_DIALOG = operations.add(Operation("dld:trt-dialog", "trt_dialog", "TensorRT",
                                       "Set Layer Precision / TensorRT Optimization Profile on the canvas", _can_trt,
                                       _trt_dialog))
+EXPORT_ENGINE = operations.add(Operation("dld:export-engine", "export_engine", "Export Engine",
+                                         "Export a TensorRT engine (every seed option, dry-run trtexec line)",
+                                         _can_trt, _export_engine))

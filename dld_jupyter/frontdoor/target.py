@@ -79,6 +79,8 @@ class ExportsImages(Protocol):
 
 @runtime_checkable
 class EditsTensorRT(Protocol):
-    """A target whose canvas shows the TensorRT dialogs (the Designer)."""
+    """A target whose canvas shows the TensorRT dialogs and that has the engine export panel (the Designer)."""
 
     def open_trt_dialog(self, dialog: str, nodes: Sequence[str] = ()) -> None: ...
+
+    def export_engine_panel(self, **settings: Any) -> object: ...

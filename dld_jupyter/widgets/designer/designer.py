@@ -19,6 +19,7 @@ from dld_jupyter.frontdoor.designers import registry
 from dld_jupyter.frontdoor.operations import (
     ARRANGE,
     CHECK,
+    EXPORT_ENGINE,
     EXPORT_IMAGE,
     PROFILE,
     REDO,
@@ -119,6 +120,7 @@ class Designer(w.VBox):  # type: ignore[misc]
             operation(ARRANGE, "sitemap"),
             operation(CHECK, "check"),
             operation(PROFILE, "tachometer"),
+            operation(EXPORT_ENGINE, "microchip"),
             operation(EXPORT_IMAGE, "image", path=lambda: self.path_box.value),
             self.path_box, self.scheme, self.grid, self.constants,
         ], layout=w.Layout(flex_flow="row wrap"))
@@ -179,6 +181,14 @@ class Designer(w.VBox):  # type: ignore[misc]
         from dld_jupyter.widgets.designer.profile_panel import profile_in_notebook
 
         panel = profile_in_notebook(self, run=run, **settings)
+        self.profiling.children = [panel]
+        return panel
+
+    def export_engine_panel(self, **settings: Any) -> Any:
+        """Show the Export TensorRT Engine panel (every seed option, the dry run's trtexec line) below."""
+        from dld_jupyter.widgets.designer.export_panel import ExportEnginePanel
+
+        panel = ExportEnginePanel(self, **settings)
         self.profiling.children = [panel]
         return panel
 

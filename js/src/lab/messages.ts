@@ -41,7 +41,8 @@ export type SidebarCommand =
   | "show_grid"
   | "show_constants"
   | "save_as"
-  | "trt_dialog"; // args {dialog: "precision" | "profile", nodes}: the designer's canvas opens that dialog
+  | "trt_dialog" // args {dialog: "precision" | "profile", nodes}: the designer's canvas opens that dialog
+  | "export_engine"; // the Designer's Export TensorRT Engine panel
 
 export type ToKernel =
   | { kind: "hello"; candidates: string[] }
