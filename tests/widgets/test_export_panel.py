@@ -5,6 +5,7 @@ and wrong settings are explained in the panel."""
 from __future__ import annotations
 
 import dataclasses
+import shutil
 from pathlib import Path
 
 from dld_jupyter.activities.backends import backend_named
@@ -16,8 +17,11 @@ from dld_jupyter.widgets.designer.export_panel import ExportEnginePanel
 BERT = Path(__file__).resolve().parents[2] / "tests" / "data" / "real" / "bert_tiny.onnx"
 
 
-def designer() -> object:
-    d = open_designer(BERT, grouping="none")
+def designer(tmp_path: Path) -> object:
+    """BERT-tiny with profiles and a precision; a copy, since a dirty model is exported from a copy beside it."""
+    model = tmp_path / "bert.onnx"
+    shutil.copy(BERT, model)
+    d = open_designer(model, grouping="none")
     for name in ("input_ids", "attention_mask"):
         d.document.set_optimization_profile(name, [1, 1], [8, 64], [16, 128])
     layer = next(d.document.node_id(n) for n in d.document.model.graph if n.op_type == "MatMul")
@@ -25,8 +29,8 @@ def designer() -> object:
     return d
 
 
-def test_every_setting_is_in_the_form_and_the_command_carries_the_model() -> None:
-    d = designer()
+def test_every_setting_is_in_the_form_and_the_command_carries_the_model(tmp_path: Path) -> None:
+    d = designer(tmp_path)
     panel = EXPORT_ENGINE(d)
     assert isinstance(panel, ExportEnginePanel) and d.profiling.children == (panel,)
     assert set(panel.form.fields) == {f.name for f in dataclasses.fields(TrtSettings)}
@@ -39,8 +43,8 @@ def test_every_setting_is_in_the_form_and_the_command_carries_the_model() -> Non
     assert "--fp16" in command and "--precisionConstraints=obey" in command and "--layerPrecisions=" in command
 
 
-def test_unavailable_reason_disables_export_and_errors_show_in_the_panel() -> None:
-    panel = ExportEnginePanel(designer())
+def test_unavailable_reason_disables_export_and_errors_show_in_the_panel(tmp_path: Path) -> None:
+    panel = ExportEnginePanel(designer(tmp_path))
     reason = backend_named("tensorrt").available()
     assert reason is not None  # TensorRT cannot be installed in this workplace
     assert panel.export_button.disabled and reason in panel.unavailable.value.replace("&#x27;", "'")
@@ -52,11 +56,11 @@ def test_unavailable_reason_disables_export_and_errors_show_in_the_panel() -> No
     assert panel.show_command() is None and "settings.tensorrt_path" in panel.error.value
 
 
-def test_profile_panel_backend_choice_shows_tensorrt_pages_and_why_it_cannot_run() -> None:
+def test_profile_panel_backend_choice_shows_tensorrt_pages_and_why_it_cannot_run(tmp_path: Path) -> None:
     from dld_jupyter.activities.trt_settings import ProfilerSettings
     from dld_jupyter.frontdoor.operations import PROFILE
 
-    d = designer()
+    d = designer(tmp_path)
     panel = PROFILE(d)
     assert panel.trt.box.layout.display == "none" and "ONNX Runtime" in panel.title.value
     panel.backend.value = "TensorRT"
