@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from dld_jupyter.frontdoor.target import ExportsImages, Profiles, Target
+from dld_jupyter.frontdoor.target import EditsTensorRT, ExportsImages, Profiles, Target
 
 Enabled = Literal[True] | str
 
@@ -149,6 +149,24 @@ def _export_image(target: Target, path: str = "", **options: Any) -> object:
     return target.export(path, **options)
 
 
+def _can_trt(target: Target) -> Enabled:
+    return ready(target) if isinstance(target, EditsTensorRT) else "the TensorRT dialogs need a designer (dld.open)"
+
+
+def _trt_dialog(target: Target, dialog: str = "precision", nodes: list[str] | None = None) -> None:
+    if not isinstance(target, EditsTensorRT):
+        raise OperationUnavailable(str(_can_trt(target)))
+    if dialog not in ("precision", "profile"):
+        raise OperationUnavailable(f"unknown TensorRT dialog {dialog!r}: use 'precision' or 'profile'.")
+    target.open_trt_dialog(dialog, list(nodes or []))
+
+
+def _export_engine(target: Target, **settings: Any) -> object:
+    if not isinstance(target, EditsTensorRT):
+        raise OperationUnavailable(str(_can_trt(target)))
+    return target.export_engine_panel(**settings)
+
+
 def _toggle_grid(target: Target) -> bool:
     target.canvas.show_grid = not target.canvas.show_grid
     return target.canvas.show_grid
@@ -177,3 +195,9 @@ SHOW_GRID = operations.add(Operation("dld:show-grid", "show_grid", "Grid", "Show
                                      _toggle_grid))
 SHOW_CONSTANTS = operations.add(Operation("dld:show-constants", "show_constants", "Constants",
                                           "Show Constant nodes", _always, _toggle_constants))
+TRT_DIALOG = operations.add(Operation("dld:trt-dialog", "trt_dialog", "TensorRT",
+                                      "Set Layer Precision / TensorRT Optimization Profile on the canvas", _can_trt,
+                                      _trt_dialog))
+EXPORT_ENGINE = operations.add(Operation("dld:export-engine", "export_engine", "Export Engine",
+                                         "Export a TensorRT engine (every seed option, dry-run trtexec line)",
+                                         _can_trt, _export_engine))

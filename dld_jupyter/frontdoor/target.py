@@ -75,3 +75,12 @@ class ExportsImages(Protocol):
     """A target that can export its canvas as an image (the notebook Designer)."""
 
     def export(self, path: str | Path, background: str = ..., grid: bool = ...) -> Path: ...
+
+
+@runtime_checkable
+class EditsTensorRT(Protocol):
+    """A target whose canvas shows the TensorRT dialogs and that has the engine export panel (the Designer)."""
+
+    def open_trt_dialog(self, dialog: str, nodes: Sequence[str] = ()) -> None: ...
+
+    def export_engine_panel(self, **settings: Any) -> object: ...

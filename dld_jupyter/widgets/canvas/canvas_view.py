@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dld_jupyter.document import Document, NodeView
 from dld_jupyter.document.layout import layout_groups, sugiyama_layout
 from dld_jupyter.document.outline import RawEdge
+from dld_jupyter.formats.trt_metadata import TRT_PRECISION_KEY
 from dld_jupyter.widgets.canvas import graph_payload as gp
 from dld_jupyter.widgets.canvas.function_bodies import Body, bodies_for, expanded_box, is_body_id
 from dld_jupyter.widgets.canvas.grouping import GROUP_THRESHOLD, Grouping, GroupPath, group_id
@@ -181,12 +182,16 @@ class CanvasView:
             for e in (self.into.get(node_id, ()) if any(t.state == "constant" for t in v.inputs) else ())
             if self.op_type.get(self.edges[e].src) == "Constant" and not self.hidden(self.edges[e].src)
         ]
-        return gp.node_data(
+        data = gp.node_data(
             v,
             self.grouping.parent_of(node_id),
             self.diagnostics.get(node_id),
             shown,
         )
+        if v.kind == "op":  # the TensorRT precision badge (drawn by the overlay, clicked in trt_badge.ts)
+            node = self.doc.ir_node(node_id)
+            data["precision"] = node.metadata_props.get(TRT_PRECISION_KEY) if node is not None else None
+        return data
 
     def group_node(self, path: GroupPath, collapsed: bool) -> NodeData:
         return gp.group_data(

@@ -15,6 +15,7 @@ from dld_jupyter.frontdoor.operations import ARRANGE, CHECK, REDO, SAVE, UNDO
 from dld_jupyter.frontdoor.target import LiveCanvas
 from dld_jupyter.transforms.clipboard import copy_selection
 from dld_jupyter.widgets.canvas.canvas_view import CanvasView, parse_edge_id
+from dld_jupyter.widgets.canvas.trt_intents import TRT_HANDLERS
 
 
 class IntentCanvas(LiveCanvas, Protocol):
@@ -237,3 +238,4 @@ HANDLERS: dict[str, Handler] = {
     "expand": expand, "collapse": collapse, "toggle_constant": toggle_constant, "copy": copy, "cut": cut,
     "paste": paste, "extract": extract, "doc": doc, "ping": ping,
 }
+HANDLERS.update(TRT_HANDLERS)  # optimization profiles and layer precisions

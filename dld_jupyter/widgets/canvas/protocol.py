@@ -122,14 +122,23 @@ class NoticeMessage(TypedDict):
     text: str
 
 
+class TrtDialogMessage(TypedDict):
+    """Open a TensorRT dialog on the canvas (asked by the layer explorer's menu, through the kernel)."""
+
+    kind: Literal["trt_dialog"]
+    dialog: Literal["precision", "profile"]
+    nodes: list[str]
+
+
 KernelMessage = (
     SnapshotMessage | PatchMessage | ReplyMessage | FocusMessage | OpsMessage | ExportRequestMessage | NoticeMessage
+    | TrtDialogMessage
 )
 
 IntentAction = Literal[
     "add_node", "delete", "connect", "disconnect", "add_graph_input", "add_graph_output", "move", "rename",
     "set_attr", "undo", "redo", "save", "arrange", "copy", "cut", "paste", "expand", "collapse",
-    "toggle_constant", "extract", "check", "doc", "ping",
+    "toggle_constant", "extract", "check", "doc", "ping", "set_precision", "trt_inputs", "set_trt_profile",
 ]
 
 

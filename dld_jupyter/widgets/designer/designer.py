@@ -19,6 +19,7 @@ from dld_jupyter.frontdoor.designers import registry
 from dld_jupyter.frontdoor.operations import (
     ARRANGE,
     CHECK,
+    EXPORT_ENGINE,
     EXPORT_IMAGE,
     PROFILE,
     REDO,
@@ -122,6 +123,7 @@ class Designer(w.VBox):  # type: ignore[misc]
             operation(CHECK, "check"),
             operation(PROFILE, "tachometer"),
             operation(GLOBAL_MODIFICATIONS, "wrench"),
+            operation(EXPORT_ENGINE, "microchip"),
             operation(EXPORT_IMAGE, "image", path=lambda: self.path_box.value),
             self.path_box, self.scheme, self.grid, self.constants,
         ], layout=w.Layout(flex_flow="row wrap"))
@@ -193,7 +195,18 @@ class Designer(w.VBox):  # type: ignore[misc]
         panel = open_tool(self, kind, **settings)
         self.tools.children = [panel]
         return panel
+    def export_engine_panel(self, **settings: Any) -> Any:
+        """Show the Export TensorRT Engine panel (every seed option, the dry run's trtexec line) below."""
+        from dld_jupyter.widgets.designer.export_panel import ExportEnginePanel
 
+        panel = ExportEnginePanel(self, **settings)
+        self.profiling.children = [panel]
+        return panel
+
+    def open_trt_dialog(self, dialog: str, nodes: Any = ()) -> None:
+        """Open the canvas's Set Layer Precision / Set TensorRT Optimization Profile dialog (`nodes`: the layers,
+        else the canvas selection); the layer explorer's menu lands here."""
+        self.canvas.send({"kind": "trt_dialog", "dialog": dialog, "nodes": list(nodes) or list(self.canvas.selection)})
     def profile(self, **options: Any) -> Any:
         """Profile the current model (a dirty one from a saved copy) and return its Report."""
         from dld_jupyter.activities.api import profile

@@ -30,6 +30,7 @@ NOT_SETTINGS = ("model", "source_document")  # what to profile, not how
 SETTINGS = tuple(f.name for f in dataclasses.fields(OrtProfileSpec) if f.name not in NOT_SETTINGS)
 LOG_LINES = 300  # the log box keeps the last lines; the full log stays in `.result.logs`
 INPUTS = {"auto (random unless a folder is given)": None, "random": True, "from folder": False}
+BACKENDS = ("ONNX Runtime", "TensorRT")
 
 
 def _check_settings(settings: dict[str, Any]) -> None:
@@ -74,10 +75,19 @@ class ProfilePanel(w.VBox):  # type: ignore[misc]
         self.report_area = w.VBox([])
         self.run_button.on_click(lambda _b: self.run())
         self.cancel_button.on_click(lambda _b: self.cancel())
-        title = w.HTML(f"<b>Profile with ONNX Runtime</b> <small>{self._model_label()}</small>")
-        grid = w.GridBox(list(self.fields.values()), layout=w.Layout(grid_template_columns="repeat(3, 320px)"))
+        self.title = w.HTML(f"<b>Profile with ONNX Runtime</b> <small>{self._model_label()}</small>")
+        self.grid = w.GridBox(list(self.fields.values()), layout=w.Layout(grid_template_columns="repeat(3, 320px)"))
+        # The backend choice (seed: "TensorRT or ONNX Runtime as the inference framework"): TensorRT's pages and
+        # its unavailable reason replace the ONNX Runtime form (trt_form.py).
+        from dld_jupyter.widgets.designer.trt_form import TrtProfileForm
+
+        self.trt = TrtProfileForm()
+        self.trt.box.layout.display = "none"
+        self.backend = w.ToggleButtons(options=BACKENDS, value=BACKENDS[0], description="Backend")
+        self.backend.observe(lambda _c: self._show_backend(), names="value")
         controls = w.HBox([self.run_button, self.cancel_button, self.progress, self.phase])
-        super().__init__([title, grid, controls, self.error, self.log_box, self.report_area])
+        super().__init__([self.title, self.backend, self.grid, self.trt.box, controls, self.error, self.log_box,
+                          self.report_area])
         self.add_class("dld-profile-panel")
 
     def _model_label(self) -> str:
@@ -156,7 +166,21 @@ class ProfilePanel(w.VBox):  # type: ignore[misc]
         f["batch_size"] = f["batch_size"] or None
         return f
 
-    def spec(self, path: str) -> OrtProfileSpec:
+    def _show_backend(self) -> None:
+        tensorrt = self.backend.value == "TensorRT"
+        self.title.value = f"<b>Profile with {self.backend.value}</b> <small>{self._model_label()}</small>"
+        self.grid.layout.display = "none" if tensorrt else ""
+        self.trt.box.layout.display = "" if tensorrt else "none"
+        self.run_button.disabled = self._refused()  # the reason is shown in the TensorRT box
+        self._show_error("")
+
+    def _refused(self) -> bool:
+        return self.backend.value == "TensorRT" and self.trt.reason is not None
+
+    def spec(self, path: str) -> Any:
+        """The spec of the chosen backend (OrtProfileSpec or TrtProfileSpec)."""
+        if self.backend.value == "TensorRT":
+            return self.trt.spec(path, self.fields["output"].value or None)
         return OrtProfileSpec(model=path, **self.settings())
 
     # -- running ----------------------------------------------------------------------------------------------
@@ -166,11 +190,16 @@ class ProfilePanel(w.VBox):  # type: ignore[misc]
             self._show_error("A profile is already running: cancel it first.")
             return None
         self._show_error("")
+        if self.backend.value == "TensorRT" and self.trt.reason is not None:
+            self._show_error(f"unavailable: {self.trt.reason}")
+            return None
         self.report_area.children = []
         self._lines = []
         try:
             path, source = _model_source(self.model)
-            spec = dataclasses.replace(self.spec(path), source_document=source)
+            spec = self.spec(path)
+            if isinstance(spec, OrtProfileSpec):  # the report links back to the document's own file
+                spec = dataclasses.replace(spec, source_document=source)
             if not spec.output:  # beside the model's own file, not beside a copy of its unsaved edits
                 spec = dataclasses.replace(spec, output=_default_output(self.model, path))
         except (ActivityError, OSError, ValueError, TypeError) as error:
@@ -231,8 +260,10 @@ class ProfilePanel(w.VBox):  # type: ignore[misc]
             self.log_box.layout.display = ""
 
     def _set_running(self, running: bool) -> None:
-        self.run_button.disabled = running
+        self.run_button.disabled = running or self._refused()
         self.cancel_button.disabled = not running
+        self.trt.disable(running)
+        self.backend.disabled = running
         self.log_box.layout.display = "" if running else self.log_box.layout.display
         for field in self.fields.values():
             field.disabled = running

@@ -78,7 +78,8 @@ type KernelMessageBody =
   | { kind: "focus"; ids: string[] }
   | { kind: "ops"; ops: PaletteOp[] }
   | { kind: "export_request"; request: number; format: ExportFormat; background: string; grid: boolean }
-  | { kind: "notice"; level: Severity; text: string };
+  | { kind: "notice"; level: Severity; text: string }
+  | { kind: "trt_dialog"; dialog: "precision" | "profile"; nodes: string[] }; // opened from the layer explorer
 
 export type ExportFormat = "png" | "jpg" | "svg";
 
@@ -132,7 +133,10 @@ export type IntentAction =
   | "extract"
   | "check"
   | "doc"
-  | "ping"; // no edit: the comm round trip alone
+  | "ping" // no edit: the comm round trip alone
+  | "set_precision" // TensorRT layer precision of args.nodes (null: No Constraint)
+  | "trt_inputs" // what the optimization-profile dialog shows
+  | "set_trt_profile"; // store / clear an optimization profile or use the inferred batch size
 
 /** The MIME type a palette drags: JSON {name, domain}. */
 export const OP_DRAG_MIME = "application/x-dld-op";

@@ -18,6 +18,7 @@ export enum CommandIds {
   showConstants = "dld:show-constants",
   check = "dld:check",
   exportImage = "dld:export-image",
+  exportEngine = "dld:export-engine",
   profile = "dld:profile",
   openFile = "dld:open-file",
   openReport = "dld:open-report",
@@ -34,6 +35,7 @@ const DESIGNER_COMMANDS: Array<[CommandIds, SidebarCommand, string, string]> = [
   [CommandIds.showConstants, "show_constants", "Show All Constants", "Toggle the display of Constant nodes"],
   [CommandIds.check, "check", "Check Model", "Run the type checker on the active designer's model"],
   [CommandIds.profile, "profile", "Profile Model…", "Profile the active designer's model"],
+  [CommandIds.exportEngine, "export_engine", "Export TensorRT Engine…", "Export the active designer's model to a TensorRT engine"],
 ];
 
 /** Save and Save As in a designer tab go through the tab (its dirty marker, title and file dialog). */

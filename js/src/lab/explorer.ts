@@ -12,6 +12,8 @@ const OVERSCAN = 8;
 export interface ExplorerCallbacks {
   select(ids: string[]): void;
   focus(id: string): void;
+  /** Right-click on a layer row: the selection it acts on (the row is selected first if it was not). */
+  contextMenu?(ids: string[], event: MouseEvent): void;
 }
 
 export class LayerExplorer {
@@ -83,6 +85,7 @@ export class LayerExplorer {
     this.viewport.onscroll = () => this.schedule();
     this.list.onclick = (event) => this.onClick(event);
     this.list.ondblclick = (event) => this.onDoubleClick(event);
+    this.list.oncontextmenu = (event) => this.onContextMenu(event);
     this.countLabel = el("div", "dld-Explorer-count");
     this.node.append(toolbar, filterRow, this.advanced, header, this.viewport, this.countLabel);
     this.syncControls();
@@ -202,6 +205,21 @@ export class LayerExplorer {
     }
     this.draw();
     this.callbacks.select([...this.selected]);
+  }
+
+  private onContextMenu(event: MouseEvent): void {
+    const r = this.rowOf(event);
+    if (r === null || this.rows[r].kind !== "layer" || !this.callbacks.contextMenu) return;
+    event.preventDefault();
+    event.stopPropagation(); // JupyterLab's own context menu stays closed
+    const id = this.store.ids[(this.rows[r] as { kind: "layer"; index: number }).index];
+    if (!this.selected.has(id)) {
+      this.selected = new Set([id]);
+      this.anchor = r;
+      this.draw();
+      this.callbacks.select([id]);
+    }
+    this.callbacks.contextMenu([...this.selected], event);
   }
 
   private onDoubleClick(event: MouseEvent): void {

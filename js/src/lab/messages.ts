@@ -46,7 +46,9 @@ export type SidebarCommand =
   | "sanitize"
   | "convert_tensors"
   | "custom_tools"
-  | "run_user_tool";
+  | "run_user_tool"
+  | "trt_dialog" // args {dialog: "precision" | "profile", nodes}: the designer's canvas opens that dialog
+  | "export_engine"; // the Designer's Export TensorRT Engine panel
 
 export type ToKernel =
   | { kind: "hello"; candidates: string[] }

@@ -7,6 +7,7 @@ import { Widget } from "@lumino/widgets";
 import { PendingRequests } from "../common/envelope";
 import { DesignerConnection, PanelLike } from "./connection";
 import { LayerExplorer } from "./explorer";
+import { showExplorerMenu } from "./explorer_menu";
 import { dldIcon } from "./icons";
 import { FromKernel, SidebarCommand, ToKernel } from "./messages";
 import { OperatorPalette } from "./palette";
@@ -48,6 +49,7 @@ export class DesignerSidebar extends Widget {
     this.explorer = new LayerExplorer({
       select: (ids) => this.connection.send({ kind: "select", ids }),
       focus: (id) => this.connection.send({ kind: "focus", id }),
+      contextMenu: (ids, event) => showExplorerMenu(this.node, ids, event, (name, args) => this.command(name, args)),
     });
     this.tabs = div("dld-Sidebar-tabs");
     const paletteTab = tabButton("Palette", () => this.showTab("palette"));

@@ -54,5 +54,5 @@ describe("hit index", () => {
     restore();
     expect(r.findNearestElements(-500, -500, true, false).map((e) => e.id())).toEqual(["n5"]);
     cy.destroy();
-  });
+  }, 30_000); // a full scan of a few thousand elements: 1-2 s alone, 7 s seen on a loaded 2-core machine
 });

@@ -20,6 +20,8 @@ import { installConnect } from "./connect";
 import { installInteractions } from "./interactions";
 import { installKeys } from "./keys";
 import { installMenu } from "./menu";
+import { installPrecisionBadges } from "./trt_badge";
+import { openTrtDialog } from "./trt_open";
 import { QuickAdd } from "./quickadd";
 import { applyGrid } from "./grid";
 import { exportImage } from "./export";
@@ -118,6 +120,7 @@ export function render({ model, el }: RenderProps): () => void {
     installConnect(c);
     installKeys(c, quickAdd);
     installMenu(c);
+    installPrecisionBadges(c);
     parts.cy(cy, "viewport", null, () => applyGrid(stage, cy, Boolean(model.get("show_grid"))));
     parts.add(() => quickAdd.close());
     (stage as unknown as { _dld: unknown })._dld = c; // for tests and the benchmark
@@ -186,6 +189,8 @@ export function render({ model, el }: RenderProps): () => void {
       if (eles.nonempty()) ctx.cy.animate({ center: { eles }, zoom: Math.max(ctx.cy.zoom(), 0.8), duration: 150 });
     } else if (msg.kind === "ops") {
       ctx.ops = msg.ops;
+    } else if (msg.kind === "trt_dialog") {
+      openTrtDialog(ctx, msg.dialog, msg.nodes);
     } else if (msg.kind === "notice") {
       toasts.show(msg.text, msg.level);
     } else if (msg.kind === "export_request") {

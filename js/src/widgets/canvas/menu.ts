@@ -2,6 +2,9 @@
 import type { CanvasContext } from "./context";
 import { actions } from "./actions";
 import { download } from "./export";
+import { openPrecisionDialog } from "./trt_precision";
+import { openProfileDialog } from "./trt_profile";
+import { ioNodeAt } from "./trt_open";
 
 interface Item {
   label: string;
@@ -19,7 +22,7 @@ export function installMenu(ctx: CanvasContext): void {
 
   ctx.listeners.cy(ctx.cy, "cxttap", null, (event) => {
     close();
-    const target = event.target;
+    const target = event.target === ctx.cy ? (ioNodeAt(ctx, event.position) ?? ctx.cy) : event.target;
     const items: Item[] = [];
     const selected = ctx.cy.nodes(":selected").length;
     if (target !== ctx.cy && target.isNode && target.isNode()) {
@@ -39,6 +42,8 @@ export function installMenu(ctx: CanvasContext): void {
       items.push({ label: "Cut", run: () => actions.cut(ctx) });
       items.push({ label: "Paste", run: () => actions.paste(ctx) });
       if (data?.kind === "op") items.push({ label: `Go to documentation (${data.op_type})`, run: () => void actions.documentation(ctx, data.id) });
+      if (data?.kind === "op") items.push({ label: "Set Layer Precision…", run: () => openPrecisionDialog(ctx, ctx.cy.nodes(":selected").map((n) => n.id())) });
+      if (data?.kind === "input") items.push({ label: "Set TensorRT Optimization Profile…", run: () => void openProfileDialog(ctx, data.id) });
       items.push({ label: "Extract selection to a new model", run: () => void actions.extract(ctx) });
     } else if (target !== ctx.cy && target.isEdge && target.isEdge()) {
       const id = target.id();
