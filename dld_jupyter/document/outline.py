@@ -107,6 +107,11 @@ class Outline:
             self._edges = {f"{s}:{si}->{d}:{di}": RawEdge(s, si, d, di, name) for s, si, d, di, name in self.links}
         return self._edges
 
+    @property
+    def node_protos(self) -> dict[str, onnx.NodeProto]:
+        """The NodeProto of every op node by id."""
+        return self._nodes
+
     # ------------------------------------------------------------ node views
     def node_view(self, node_id: str) -> NodeView:
         """The NodeView the document will give this node (types and attribute values are left out: an overview

@@ -333,6 +333,11 @@ class GraphCanvas(anywidget.AnyWidget):
         self._send_patch(self.view.resync())
 
     def toggle_constant(self, node: str, index: int) -> None:
+        plumbing = self.view.plumbing_feeds.get(node, {}).get(index)
+        if plumbing is not None:  # weight plumbing (an Identity of a weight...) drawn as a node, or hidden again
+            self.view.shown_constants ^= {plumbing}
+            self._send_patch(self.view.resync())
+            return
         for eid in self.view.into.get(node, set()):
             raw = self.view.edges[eid]
             if raw.di == index and self.view.op_type.get(raw.src) == "Constant":
