@@ -66,6 +66,11 @@ export function stylesheet(large = false): StylesheetJson {
         "min-zoomed-font-size": 8,
       },
     },
+    {
+      // The hovered link names its value (readability.ts).
+      selector: "edge.hover",
+      style: { label: "data(hover)", "font-size": 12, "min-zoomed-font-size": 0, width: 2.5, "z-index": 20 },
+    },
     { selector: "edge:selected", style: { width: 3, "line-color": "#f59e0b", "target-arrow-color": "#f59e0b" } },
   ];
   if (large) {
