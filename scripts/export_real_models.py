@@ -145,7 +145,7 @@ def vit(path: Path) -> None:
 
     torch.manual_seed(0)
     model = torchvision.models.vit_b_16(weights=None)
-    _export(model, (torch.randn(1, 3, 224, 224),), path, ["input"], ["logits"])
+    _export(model, (torch.randn(1, 3, 224, 224),), path, ["input"], ["logits"], dynamo=True)  # fused MHA
 
 
 class _DetectionHead(torch.nn.Module):
