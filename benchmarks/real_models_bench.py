@@ -67,7 +67,8 @@ def open_seconds(path: Path, runs: int, eager: bool) -> float:
 
 def _orient(o: np.ndarray, s: np.ndarray, t: np.ndarray) -> np.ndarray:
     """Sign of the turn o -> s -> t (broadcast over rows)."""
-    return np.sign((s[..., 0] - o[..., 0]) * (t[..., 1] - o[..., 1]) - (s[..., 1] - o[..., 1]) * (t[..., 0] - o[..., 0]))
+    cross = (s[..., 0] - o[..., 0]) * (t[..., 1] - o[..., 1]) - (s[..., 1] - o[..., 1]) * (t[..., 0] - o[..., 0])
+    return np.sign(cross)
 
 
 def quality(pos: dict[str, tuple[float, float]], edges: list[tuple[str, str]]) -> tuple[int, float]:
@@ -128,7 +129,8 @@ def bench(name: str, path: Path, runs: int, dagre: bool) -> dict[str, Any]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--models", default=",".join([*BENCH, "mobilenet_v3_small_w05", "bert_tiny", "gpt2_tiny", "shufflenet_functions_small"]))
+    small = ["mobilenet_v3_small_w05", "bert_tiny", "gpt2_tiny", "shufflenet_functions_small"]
+    parser.add_argument("--models", default=",".join([*BENCH, *small]))
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--no-dagre", action="store_true")
     args = parser.parse_args()

@@ -20,7 +20,7 @@ Point = tuple[float, float]
 GroupPath = tuple[str, ...]
 
 DEFAULT_SIZE: Size = (160.0, 40.0)
-LAYER_GAP = 48.0
+LAYER_GAP = 40.0
 NODE_GAP = 24.0
 COMPONENT_GAP = 64.0
 

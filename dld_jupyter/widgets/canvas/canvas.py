@@ -57,7 +57,7 @@ class GraphCanvas(anywidget.AnyWidget):
                 "color_scheme, show_grid, show_constants, height."
             )
         if grouping not in ("auto", "scopes", "none"):
-            raise ValueError(f"grouping={grouping!r}: use 'auto' (group above 1,000 nodes), 'scopes' or 'none'.")
+            raise ValueError(f"grouping={grouping!r}: use 'auto' (group above 500 nodes), 'scopes' or 'none'.")
         # Intents and replies take the fast channel where the browser can reach it, the comm otherwise.
         self._routes = ViewRoutes(self._send_comm, lambda content, buffers: self._on_msg(self, content, buffers))
         super().__init__(channel_token=self._routes.token or "", **kwargs)

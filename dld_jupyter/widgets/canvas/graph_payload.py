@@ -13,10 +13,13 @@ from dld_jupyter.document.views import EdgeView, NodeView, TerminalView
 from dld_jupyter.widgets.canvas.glyph_text import detail_line, informative_name
 from dld_jupyter.widgets.canvas.protocol import EdgeData, NodeData, PatchMessage, Severity, TerminalData
 
-GROUP_SIZE = (200.0, 64.0)
+GROUP_SIZE = (200.0, 48.0)
 IO_SIZE = (72.0, 44.0)
 NODE_HEIGHT = 50.0
 LINE_HEIGHT = 14.0
+SHAPE_INPUT_OPS = frozenset({"Reshape", "Expand", "Tile", "Slice", "Squeeze", "Unsqueeze", "Pad", "Resize",
+                             "ConstantOfShape", "Gather", "GatherElements", "Range", "TopK", "Split", "ReduceMean",
+                             "ReduceSum", "ReduceMax", "ReduceMin", "ScatterND", "OneHot"})
 SEVERITY_RANK = {"info": 0, "warning": 1, "error": 2}
 
 
@@ -28,15 +31,17 @@ def display_name(name: str) -> str:
 def op_width(name: str, op_type: str, terminals: int, detail: str = "") -> float:
     """Width of an op glyph: its longest label line, or room for its terminals along one edge."""
     label = max(len(display_name(name)), len(op_type), len(detail))
-    return float(min(max(7 * label + 28, 110, 24 * terminals + 16), 260))
+    return float(min(max(7.5 * label + 28, 110, 24 * terminals + 16), 280))
 
 
 def glyph_text(view: NodeView, weights: Mapping[int, list[int | str]] | None = None) -> tuple[str, str]:
     """(subtitle, detail) of an op glyph (glyph_text.py); `weights` adds shapes of inputs fed by hidden plumbing."""
     if view.kind != "op":
         return "", ""
-    shapes = [t.shape for t in view.inputs if t.state in ("initializer", "constant") and t.index > 0]
-    shapes.extend((weights or {}).values())
+    shapes: list[list[int | str] | None] = []
+    if view.op_type not in SHAPE_INPUT_OPS:  # their constant inputs are shapes or indices, not weights
+        shapes = [t.shape for t in view.inputs if t.state in ("initializer", "constant") and t.index > 0]
+        shapes.extend((weights or {}).values())
     return informative_name(view.name, view.op_type), detail_line(view.op_type, shapes, view.attributes)
 
 

@@ -1,6 +1,6 @@
 """Name-scope groups for big models: which node or collapsed group stands for each node on the canvas.
 
-A model above GROUP_THRESHOLD op nodes opens with every group collapsed, so the browser only creates the elements
+A model above GROUP_THRESHOLD (500) nodes opens with every group collapsed, so the browser only creates the elements
 the user can see (cytoscape's cost is per element: ../shared/BROWSER.md). Groups come from name scopes
 (`/encoder/layer.3/attn/MatMul_2` is in ("encoder", "layer.3", "attn")); a level with more than MAX_CHILDREN child
 groups is split into range buckets ("#0": "block0 … block39") so no overview shows thousands of boxes.
@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 
 GroupPath = tuple[str, ...]
 
-GROUP_THRESHOLD = 1000
+GROUP_THRESHOLD = 500
 MAX_CHILDREN = 40
 BUCKET = "#"
 
@@ -39,7 +39,7 @@ class Grouping:
         self._merge: dict[GroupPath, GroupPath] = {}
         if enabled:
             self._merge = merge_chains(set(raw_paths.values()))
-            raw_paths = {n: self._merge.get(p, p) for n, p in raw_paths.items()}
+            raw_paths = lone_nodes_lifted({n: self._merge.get(p, p) for n, p in raw_paths.items()})
             self._build_buckets(raw_paths.values())
         # add() for every node, counted per distinct path (50k nodes share a few thousand paths).
         effective: dict[GroupPath, GroupPath] = {}
@@ -189,6 +189,21 @@ def merge_chains(raw_paths: Iterable[GroupPath]) -> dict[GroupPath, GroupPath]:
             merged.append(segment)
             i += 1
         out[raw] = tuple(merged)
+    return out
+
+
+def lone_nodes_lifted(paths: Mapping[str, GroupPath]) -> dict[str, GroupPath]:
+    """Paths with groups of a single node dissolved: that node is drawn in the parent (a box "conv_proj / 1 nodes"
+    hid a Conv that is more useful drawn as itself)."""
+    below: dict[GroupPath, int] = {}
+    for path in paths.values():
+        for depth in range(1, len(path) + 1):
+            below[path[:depth]] = below.get(path[:depth], 0) + 1
+    out: dict[str, GroupPath] = {}
+    for node_id, path in paths.items():
+        while path and below[path] == 1:
+            path = path[:-1]
+        out[node_id] = path
     return out
 
 

@@ -49,12 +49,22 @@ class PreviewView(CanvasView):
             (n, op, protos[n].domain, protos[n].input[:], protos[n].output[:])
             for n, op in outline.op_type.items() if op in PLUMBING_OPS and n[0] == "n"
         ]
+        self._plumbing_input = {protos[n].output[0]: protos[n].input[0] for n, *_ in rows  # a plumbing op's first input
+                                if protos[n].output and protos[n].input}
         self._find_plumbing(rows, outline.initializers.__contains__, outline.graph_outputs,
                             ((s, d, di) for s, _, d, di, _ in outline.links))
         return {}  # links are read from the outline's tuples in compute(); objects only when constants show
 
     def _weight_shape(self, node_id: str, index: int) -> list[int | str] | None:
-        return None  # the outline has no shapes; the document's view adds them once it has loaded
+        """The initializer's dims behind input `index`, through the plumbing that feeds it (as the document's view)."""
+        protos, dims = self.outline.node_protos, self.outline.initializer_dims
+        inputs = protos[node_id].input
+        name = inputs[index] if index < len(inputs) else ""
+        for _ in range(8):
+            if name in dims:
+                return dims[name]
+            name = self._plumbing_input.get(name, "")
+        return None
 
     def _views(self, leaves: list[str]) -> dict[str, NodeView]:
         return {n: self.outline.node_view(n) for n in leaves}

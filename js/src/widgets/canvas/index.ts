@@ -53,8 +53,8 @@ function makeCy(stage: HTMLElement, count: number): Core {
   });
 }
 
-/** The zoom of a first view that is not fitted: glyphs 42 px tall, their 11 px labels drawn at 9 px. */
-const READABLE_ZOOM = 0.85;
+/** The zoom of a first view that is not fitted: glyphs 32-42 px tall, their 12 px labels drawn at 7.8 px. */
+const READABLE_ZOOM = 0.65;
 
 /**
  * First view of the kernel's positions (elements may still be on their way into cytoscape): the whole graph when

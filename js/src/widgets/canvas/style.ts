@@ -17,7 +17,7 @@ export function stylesheet(large = false): StylesheetJson {
         "border-color": "#374151",
         label: "data(label)",
         color: "data(fg)",
-        "font-size": 11,
+        "font-size": 12, // 7.8 px at the first view's zoom (0.65): still drawn (min-zoomed-font-size)
         "font-family": "sans-serif",
         "text-wrap": "wrap",
         "text-valign": "center",
