@@ -30,7 +30,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from dld_jupyter.document import Document, lazy_weights  # noqa: E402
+from dld_jupyter.document import Document, layout, lazy_weights  # noqa: E402
 from dld_jupyter.widgets.canvas.canvas_view import CanvasView  # noqa: E402
 
 CACHE = Path(os.environ.get("DLD_REAL_MODELS", Path.home() / ".cache" / "dld_jupyter" / "real_models"))
@@ -92,7 +92,7 @@ def quality(pos: dict[str, tuple[float, float]], edges: list[tuple[str, str]]) -
 
 def dagre_positions(nodes: list[dict[str, Any]], edges: list[tuple[str, str]]) -> tuple[dict[str, Any], float]:
     spec = {"nodes": [{"id": n["id"], "w": n["width"], "h": n["height"]} for n in nodes],
-            "edges": edges, "nodesep": 24, "ranksep": 48}
+            "edges": edges, "nodesep": layout.NODE_GAP, "ranksep": layout.LAYER_GAP}  # our gaps: same spacing
     env = dict(os.environ, DAGRE_MODULE=str(DAGRE_DIR / "node_modules" / "@dagrejs" / "dagre"))
     done = subprocess.run(["node", str(ROOT / "benchmarks" / "js" / "dagre_layout.js")], input=json.dumps(spec),
                           capture_output=True, text=True, env=env, timeout=900, check=True)
