@@ -42,7 +42,8 @@ def glyph_text(view: NodeView, weights: Mapping[int, list[int | str]] | None = N
     if view.op_type not in SHAPE_INPUT_OPS:  # their constant inputs are shapes or indices, not weights
         shapes = [t.shape for t in view.inputs if t.state in ("initializer", "constant") and t.index > 0]
         shapes.extend((weights or {}).values())
-    return informative_name(view.name, view.op_type), detail_line(view.op_type, shapes, view.attributes)
+    detail = detail_line(view.op_type, shapes, view.attributes) if shapes or view.attributes else ""
+    return informative_name(view.name, view.op_type), detail
 
 
 def node_size(view: NodeView, subtitle: str = "", detail: str = "") -> tuple[float, float]:
