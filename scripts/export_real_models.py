@@ -9,7 +9,7 @@ Needs torch, torchvision and transformers (CPU wheels; run it in a separate venv
 the small exports committed under tests/data/real/ (regenerate them with this script); `bench` are the full-size
 models the benchmarks use, written to a cache directory and never committed. Seeds are fixed: the same versions
 give the same files. GPT-2 is exported with static shapes: the newer exporter cannot turn its dynamic axes into
-torch.export dynamic shapes here.
+torch.export dynamic shapes here, nor BERT's.
 """
 
 from __future__ import annotations
@@ -101,9 +101,8 @@ def bert(layers: int, hidden: int, heads: int, vocab: int) -> Callable[[Path], N
         model = BertModel(config)
         ids = torch.randint(0, vocab, (1, 16))
         mask = torch.ones(1, 16, dtype=torch.int64)
-        dynamic = {"input_ids": {0: "batch", 1: "sequence"}, "attention_mask": {0: "batch", 1: "sequence"}}
         names, outputs = ["input_ids", "attention_mask"], ["last_hidden_state", "pooler_output"]
-        _export(_Keywords(model, names, outputs), (ids, mask), path, names, outputs, dynamic, dynamo=True)
+        _export(_Keywords(model, names, outputs), (ids, mask), path, names, outputs, dynamo=True)  # static: see above
 
     return build
 
@@ -123,10 +122,71 @@ def gpt2(layers: int, hidden: int, heads: int, vocab: int) -> Callable[[Path], N
     return build
 
 
+def llama(layers: int, hidden: int, heads: int, vocab: int) -> Callable[[Path], None]:
+    """A Llama-style decoder (RMSNorm, rotary attention with grouped KV heads, SwiGLU MLP) of `layers` layers."""
+
+    def build(path: Path) -> None:
+        from transformers import LlamaConfig, LlamaForCausalLM
+
+        torch.manual_seed(0)
+        config = LlamaConfig(vocab_size=vocab, hidden_size=hidden, intermediate_size=hidden * 8 // 3,
+                             num_hidden_layers=layers, num_attention_heads=heads,
+                             num_key_value_heads=max(1, heads // 2), max_position_embeddings=128, use_cache=False,
+                             attn_implementation="eager")
+        model = LlamaForCausalLM(config)
+        ids = torch.randint(0, vocab, (1, 16))
+        _export(_Keywords(model, ["input_ids"], ["logits"]), (ids,), path, ["input_ids"], ["logits"], dynamo=True)
+
+    return build
+
+
+def vit(path: Path) -> None:
+    import torchvision
+
+    torch.manual_seed(0)
+    model = torchvision.models.vit_b_16(weights=None)
+    _export(model, (torch.randn(1, 3, 224, 224),), path, ["input"], ["logits"], dynamo=True)  # fused MHA
+
+
+class _DetectionHead(torch.nn.Module):
+    """SSDlite's backbone and box/class heads without its postprocessing: torchvision's NMS is a C op that does
+    not load with the CPU torch wheel here, so the exported graph ends at the raw box regressions and logits."""
+
+    def __init__(self, model: Any) -> None:
+        super().__init__()
+        self.backbone, self.head = model.backbone, model.head
+
+    def forward(self, images: Any) -> tuple[Any, Any]:
+        features = list(self.backbone(images).values())
+        out = self.head(features)
+        return out["bbox_regression"], out["cls_logits"]
+
+
+def ssdlite(path: Path) -> None:
+    from torchvision.models.detection import ssdlite320_mobilenet_v3_large
+
+    torch.manual_seed(0)
+    model = ssdlite320_mobilenet_v3_large(weights=None, weights_backbone=None, num_classes=91)
+    _export(_DetectionHead(model), (torch.randn(1, 3, 320, 320),), path, ["images"], ["boxes", "logits"])
+
+
+def shufflenet_small_functions(path: Path) -> None:
+    """ShuffleNet v2 x0.5 for 10 classes with its blocks as local functions: weight-alias Identity nodes and
+    functions in one small file (a test fixture)."""
+    import torchvision
+    from torchvision.models.shufflenetv2 import InvertedResidual
+
+    torch.manual_seed(0)
+    model = torchvision.models.shufflenet_v2_x0_5(weights=None, num_classes=10)
+    _export(model, (torch.randn(1, 3, 64, 64),), path, ["input"], ["logits"],
+            export_modules_as_functions={InvertedResidual})
+
+
 FIXTURES: dict[str, Callable[[Path], None]] = {
     "mobilenet_v3_small_w05": mobilenet_v3_small_half_width,
     "bert_tiny": bert(layers=2, hidden=64, heads=2, vocab=1000),
     "gpt2_tiny": gpt2(layers=2, hidden=64, heads=2, vocab=1000),
+    "shufflenet_functions_small": shufflenet_small_functions,
 }
 BENCH: dict[str, Callable[[Path], None]] = {
     "resnet18": torchvision_model("resnet18"),
@@ -134,6 +194,9 @@ BENCH: dict[str, Callable[[Path], None]] = {
     "shufflenet_v2_functions": shufflenet_functions,
     "bert_base": bert(layers=12, hidden=768, heads=12, vocab=30522),
     "gpt2_small": gpt2(layers=12, hidden=768, heads=12, vocab=50257),
+    "llama_30l": llama(layers=30, hidden=512, heads=8, vocab=32000),
+    "vit_b_16": vit,
+    "ssdlite_head": ssdlite,
 }
 
 

@@ -4,7 +4,8 @@ Opening checks, in order, and refuses with a DocumentError saying what and how t
 truncated/corrupt protobuf, not an ONNX model, IR version or opset newer than the installed onnx supports,
 external data whose ``location`` is absolute or escapes the model's folder (CVE-2024-27318/27319), missing or too
 short external data file, a non-numeric external offset/length or a NUL in a location, text fields that are not
-UTF-8, a value defined twice, a cycle. External tensors stay lazy (memory-mapped on use).
+UTF-8, a value defined twice, a cycle. External tensors stay lazy (memory-mapped on use), and so do big embedded
+initializers (lazy_weights.py: opening costs the nodes, not the weight bytes).
 A graph whose nodes are not in topological order (but acyclic) is sorted: edits keep that order.
 
 Saving is atomic even with external data (atomic_save: a fresh data generation, then one rename of the .onnx), sets
@@ -24,7 +25,7 @@ import onnx
 import onnx_ir as ir
 from google.protobuf.message import DecodeError
 
-from . import atomic_save
+from . import atomic_save, lazy_weights
 from .errors import DocumentError
 from .proto_tensors import all_tensors
 from .proto_text import undecodable
@@ -61,16 +62,21 @@ def _fail(path: pathlib.Path, why: str, fix: str) -> DocumentError:
     return DocumentError(f"Open {path.name}", why, fix)
 
 
-def _read_proto(path: pathlib.Path) -> tuple[onnx.ModelProto, bool]:
-    """The parsed model, and whether it may reference external data (the bytes mention ``location``)."""
+def _read_proto(path: pathlib.Path) -> tuple[onnx.ModelProto, bool, lazy_weights.MappedFile | None]:
+    """The parsed model, whether it may reference external data (the bytes mention ``location``), and the mapped
+    file its big embedded initializers are read from lazily (lazy_weights.py; None for small files)."""
     if path.is_dir():
         raise _fail(path, f"{str(path)!r} is a folder.", "Pass the path of the .onnx file inside it.")
     if not path.is_file():
         raise _fail(path, f"the file {str(path)!r} does not exist.", "Check the path.")
     if path.stat().st_size == 0:
         raise _fail(path, "the file is empty.", "Choose an .onnx model file.")
+    mapped: lazy_weights.MappedFile | None = None
     try:
-        data = path.read_bytes()
+        if path.stat().st_size >= lazy_weights.LAZY_MIN_FILE:
+            with contextlib.suppress(ValueError, IndexError):  # not a protobuf: parsing below says why
+                mapped = lazy_weights.MappedFile(path)
+        data = mapped.stripped if mapped is not None else path.read_bytes()
     except OSError as exc:
         raise _fail(path, f"the file cannot be read ({exc.strerror}).", "Check its permissions.") from exc
     try:
@@ -85,7 +91,7 @@ def _read_proto(path: pathlib.Path) -> tuple[onnx.ModelProto, bool]:
         raise _fail(path, "the file is not an ONNX model (no graph or IR version).", "Choose an .onnx model.")
     if not _is_utf8(data):
         _check_text(path, proto)  # about 15 µs per node: only when some bytes are not text
-    return proto, b"location" in data
+    return proto, b"location" in data, mapped
 
 
 def _check_versions(path: pathlib.Path, proto: onnx.ModelProto) -> None:
@@ -221,19 +227,21 @@ def _check_cycles(path: pathlib.Path, graph: onnx.GraphProto) -> None:
 class CheckedProto:
     """A parsed .onnx file that passed every check of opening: what `build` turns into the ir model."""
 
-    __slots__ = ("file", "may_be_external", "proto", "sorted")
+    __slots__ = ("file", "mapped", "may_be_external", "proto", "sorted")
 
-    def __init__(self, file: pathlib.Path, proto: onnx.ModelProto, may_be_external: bool, sorted_ok: bool) -> None:
+    def __init__(self, file: pathlib.Path, proto: onnx.ModelProto, may_be_external: bool, sorted_ok: bool,
+                 mapped: lazy_weights.MappedFile | None = None) -> None:
         self.file, self.proto, self.may_be_external, self.sorted = file, proto, may_be_external, sorted_ok
+        self.mapped = mapped
 
 
 def read_checked(path: str | os.PathLike[str]) -> CheckedProto:
     """Parse an .onnx file and refuse unsafe or broken files (the fast half of opening: no ir objects yet)."""
     file = pathlib.Path(path)
-    proto, may_be_external = _read_proto(file)
+    proto, may_be_external, mapped = _read_proto(file)
     _check_versions(file, proto)
     _check_external(file, proto, may_be_external)
-    return CheckedProto(file, proto, may_be_external, _check_structure(file, proto.graph))
+    return CheckedProto(file, proto, may_be_external, _check_structure(file, proto.graph), mapped)
 
 
 def build(checked: CheckedProto) -> ir.Model:
@@ -247,6 +255,8 @@ def build(checked: CheckedProto) -> ir.Model:
             cause = cause.__cause__
         why = str(exc) if cause is exc else f"{exc}: {cause}"
         raise _fail(file, f"the model cannot be read ({why}).", "Run onnx.checker on it to find the cause.") from exc
+    if checked.mapped is not None:
+        lazy_weights.attach(model, checked.mapped)
     if not checked.sorted:
         model.graph.sort()  # ONNX requires it; edits keep the order topological from here on
     if checked.may_be_external:

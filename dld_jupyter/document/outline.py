@@ -15,6 +15,8 @@ from .signature import Formal, Signature, op_signature
 from .views import NodeView, TerminalView, lay_out_terminals
 
 _GRAPH_ATTRS = (onnx.AttributeProto.GRAPH, onnx.AttributeProto.GRAPHS)
+_PLAIN_ATTRS = (onnx.AttributeProto.INT, onnx.AttributeProto.INTS, onnx.AttributeProto.FLOAT,
+                onnx.AttributeProto.FLOATS)
 
 
 class RawEdge:
@@ -34,6 +36,7 @@ class Outline:
         self.opsets = {o.domain: o.version for o in proto.opset_import}
         self.functions = {(f.domain, f.name, f.overload): f for f in proto.functions}
         self.initializers = {t.name for t in graph.initializer} | {t.values.name for t in graph.sparse_initializer}
+        self.initializer_dims: dict[str, list[int | str]] = {t.name: list(t.dims) for t in graph.initializer}
         value_ids: dict[str, str] = {}
         for name in [v.name for v in graph.input] + [v.name for v in graph.output]:
             value_ids.setdefault(name, f"v{len(value_ids)}")
@@ -107,10 +110,15 @@ class Outline:
             self._edges = {f"{s}:{si}->{d}:{di}": RawEdge(s, si, d, di, name) for s, si, d, di, name in self.links}
         return self._edges
 
+    @property
+    def node_protos(self) -> dict[str, onnx.NodeProto]:
+        """The NodeProto of every op node by id."""
+        return self._nodes
+
     # ------------------------------------------------------------ node views
     def node_view(self, node_id: str) -> NodeView:
-        """The NodeView the document will give this node (types and attribute values are left out: an overview
-        draws neither)."""
+        """The NodeView the document will give this node (value types and tensor or graph attributes are left out:
+        an overview draws neither; plain attributes are read, glyphs show the key ones)."""
         if node_id[0] in "io":
             return self._io_view(node_id)
         node = self._nodes[node_id]
@@ -122,9 +130,11 @@ class Outline:
             for name in ([a.name] if a.type == onnx.AttributeProto.GRAPH else [f"{a.name}[{i}]" for i in
                                                                                 range(len(a.graphs))])
         ]
+        attributes = {a.name: onnx.helper.get_attribute_value(a) for a in node.attribute if a.type in _PLAIN_ATTRS}
         return NodeView(
             id=node_id,
             name=node.name,
+            attributes={k: list(v) if isinstance(v, (list, tuple)) else v for k, v in attributes.items()},
             kind="op",
             op_type=node.op_type,
             domain=node.domain,
@@ -160,8 +170,9 @@ class Outline:
                 state = "linked"
         else:
             state = "linked" if (name in self.used or name in self.graph_outputs) else "free"
+        shape = self.initializer_dims.get(name) if name and state == "initializer" else None  # drawn as weight shapes
         return TerminalView(index, formal.name, self.value_ids.get(name) if name else None, name or None,
-                            formal.optional, formal.variadic, state, None, None)
+                            formal.optional, formal.variadic, state, None, shape)
 
     def _signature(self, node: onnx.NodeProto) -> Signature | None:
         function = self.functions.get((node.domain, node.op_type, getattr(node, "overload", "")))

@@ -58,7 +58,7 @@ class GraphCanvas(anywidget.AnyWidget):
                 "color_scheme, show_grid, show_constants, height."
             )
         if grouping not in ("auto", "scopes", "none"):
-            raise ValueError(f"grouping={grouping!r}: use 'auto' (group above 1,000 nodes), 'scopes' or 'none'.")
+            raise ValueError(f"grouping={grouping!r}: use 'auto' (group above 500 nodes), 'scopes' or 'none'.")
         # Intents and replies take the fast channel where the browser can reach it, the comm otherwise.
         self._routes = ViewRoutes(self._send_comm, lambda content, buffers: self._on_msg(self, content, buffers))
         super().__init__(channel_token=self._routes.token or "", **kwargs)
@@ -334,6 +334,11 @@ class GraphCanvas(anywidget.AnyWidget):
         self._send_patch(self.view.resync())
 
     def toggle_constant(self, node: str, index: int) -> None:
+        plumbing = self.view.plumbing_feeds.get(node, {}).get(index)
+        if plumbing is not None:  # weight plumbing (an Identity of a weight...) drawn as a node, or hidden again
+            self.view.shown_constants ^= {plumbing}
+            self._send_patch(self.view.resync())
+            return
         for eid in self.view.into.get(node, set()):
             raw = self.view.edges[eid]
             if raw.di == index and self.view.op_type.get(raw.src) == "Constant":

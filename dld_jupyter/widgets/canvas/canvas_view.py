@@ -8,16 +8,20 @@ between groups are merged (ids with index -1 at a group's end).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from dld_jupyter.document import Document, NodeView
 from dld_jupyter.document.layout import layout_groups, sugiyama_layout
 from dld_jupyter.document.outline import RawEdge
+from dld_jupyter.document.views import shape_list
 from dld_jupyter.formats.trt_metadata import TRT_PRECISION_KEY
 from dld_jupyter.widgets.canvas import graph_payload as gp
 from dld_jupyter.widgets.canvas.function_bodies import Body, bodies_for, expanded_box, is_body_id
-from dld_jupyter.widgets.canvas.grouping import GROUP_THRESHOLD, Grouping, GroupPath, group_id
+from dld_jupyter.widgets.canvas.grouping import GROUP_THRESHOLD, Grouping, GroupPath, group_id, overview_expansion
 from dld_jupyter.widgets.canvas.protocol import EdgeData, NodeData, Severity
+from dld_jupyter.widgets.canvas.scope_paths import ScopePaths
+from dld_jupyter.widgets.canvas.structural_groups import structural_paths
+from dld_jupyter.widgets.canvas.weight_plumbing import PLUMBING_OPS, NodeRow, plumbing_nodes
 
 Point = tuple[float, float]
 
@@ -27,26 +31,6 @@ def parse_edge_id(edge_id: str) -> tuple[str, int, str, int]:
     src, si = left.rsplit(":", 1)
     dst, di = right.rsplit(":", 1)
     return src, int(si), dst, int(di)
-
-
-def raw_path(name: str) -> GroupPath:
-    if "/" not in name:
-        return ()
-    return tuple(p for p in name.split("/")[:-1] if p)
-
-
-class ScopePaths:
-    """Group path of a node name (`/a/b/Conv` -> ("a", "b")), cached by scope: 50k names share a few thousand."""
-
-    def __init__(self) -> None:
-        self._paths: dict[str, GroupPath] = {}
-
-    def __call__(self, name: str) -> GroupPath:
-        scope = name.rpartition("/")[0]
-        path = self._paths.get(scope)
-        if path is None:
-            path = self._paths[scope] = raw_path(scope + "/")
-        return path
 
 
 def read_edges(doc: Document) -> dict[str, RawEdge]:
@@ -112,11 +96,20 @@ class CanvasView:
         self.order: list[str] = []
         self.op_type: dict[str, str] = {}
         paths: dict[str, GroupPath] = {}
+        self.plumbing: set[str] = set()
+        self.plumbing_feeds: dict[str, dict[int, str]] = {}  # consumer -> {input index: plumbing node feeding it}
         self.edges = self._read_structure(paths)
         self._into: dict[str, set[str]] | None = None
         self._outof: dict[str, set[str]] | None = None
         enabled = self.mode == "scopes" or (self.mode == "auto" and len(self.op_type) > GROUP_THRESHOLD)
+        labels: dict[GroupPath, str] = {}
+        if enabled and not any(paths.values()):  # no name scope at all (other exporters): groups from structure
+            paths, labels = structural_paths(self.order, self.op_type)
         self.grouping = Grouping(paths, enabled)
+        self.grouping.labels.update(labels)
+        if enabled:  # a big model opens to its structure, not to one box "model"
+            hidden = self.plumbing | {n for n, op in self.op_type.items() if op == "Constant"}
+            self.grouping.expand_only(overview_expansion(self.grouping, hidden))
 
     def _read_structure(self, paths: dict[str, GroupPath]) -> dict[str, RawEdge]:
         doc, graph = self.doc, self.doc.model.graph
@@ -125,10 +118,30 @@ class CanvasView:
                 self._register("i" + doc.value_id(value), "Input", (), paths)
         scope_path = ScopePaths()
         for node in graph:
-            self._register(doc.node_id(node), node.op_type, scope_path(node.name or ""), paths)
+            self._register(doc.node_id(node), node.op_type, scope_path(node.name or "", node.metadata_props), paths)
         for value in graph.outputs:
             self._register("o" + doc.value_id(value), "Output", (), paths)
-        return read_edges(doc)
+        edges = read_edges(doc)
+        node_id = doc.node_id
+        rows: list[NodeRow] = [
+            (node_id(n), n.op_type, n.domain, [v.name or "" for v in n.inputs if v is not None],
+             [v.name or "" for v in n.outputs])
+            for n in graph if n.op_type in PLUMBING_OPS
+        ]
+        weights = graph.initializers
+        self._find_plumbing(rows, weights.__contains__, {v.name or "" for v in graph.outputs},
+                            ((r.src, r.dst, r.di) for r in edges.values()))
+        return edges
+
+    def _find_plumbing(self, rows: list[NodeRow], is_weight: Callable[[str], bool], outputs: set[str],
+                       links: Iterable[tuple[str, str, int]]) -> None:
+        """Weight plumbing (weight_plumbing.py) and which inputs it feeds (those show a mini constant)."""
+        self.plumbing = plumbing_nodes(rows, is_weight, outputs)
+        if self.plumbing:
+            plumbing = self.plumbing
+            for src, dst, di in links:
+                if src in plumbing:
+                    self.plumbing_feeds.setdefault(dst, {})[di] = src
 
     def _register(self, node_id: str, op_type: str, path: GroupPath, paths: dict[str, GroupPath]) -> None:
         self.order.append(node_id)
@@ -166,7 +179,7 @@ class CanvasView:
     def hidden(self, node_id: str) -> bool:
         """Constants are drawn as mini constants on their consumers unless shown (seed "Layers")."""
         return (
-            self.op_type.get(node_id) == "Constant"
+            (node_id in self.plumbing or self.op_type.get(node_id) == "Constant")
             and not self.show_constants
             and node_id not in self.shown_constants
         )
@@ -182,16 +195,38 @@ class CanvasView:
             for e in (self.into.get(node_id, ()) if any(t.state == "constant" for t in v.inputs) else ())
             if self.op_type.get(self.edges[e].src) == "Constant" and not self.hidden(self.edges[e].src)
         ]
+        feeds = self.plumbing_feeds.get(node_id)
+        weights = {i: shape for i in (feeds or {}) if i > 0 and (shape := self._weight_shape(node_id, i)) is not None}
         data = gp.node_data(
             v,
             self.grouping.parent_of(node_id),
             self.diagnostics.get(node_id),
             shown,
+            weights=weights,
         )
         if v.kind == "op":  # the TensorRT precision badge (drawn by the overlay, clicked in trt_badge.ts)
             node = self.doc.ir_node(node_id)
             data["precision"] = node.metadata_props.get(TRT_PRECISION_KEY) if node is not None else None
+        if feeds:  # inputs fed by hidden weight plumbing show a mini constant, as a hidden Constant does
+            for t in data["inputs"]:
+                src = feeds.get(t["index"])
+                if src is not None and t["state"] == "linked" and self.hidden(src):
+                    t["state"] = "constant"
         return data
+
+    def _weight_shape(self, node_id: str, index: int) -> list[int | str] | None:
+        """Shape of the weight behind input `index`, through the plumbing that feeds it (an Identity's output
+        often has no shape of its own in the file)."""
+        node = self.doc.ir_node(node_id)
+        value = node.inputs[index] if node is not None and index < len(node.inputs) else None
+        for _ in range(8):
+            if value is None:
+                return None
+            if value.shape is not None:
+                return shape_list(value.shape)
+            producer = value.producer()
+            value = producer.inputs[0] if producer is not None and producer.inputs else None
+        return None
 
     def group_node(self, path: GroupPath, collapsed: bool) -> NodeData:
         return gp.group_data(

@@ -18,6 +18,7 @@ from dld_jupyter.document import Document
 from dld_jupyter.document.categories import category_for
 from dld_jupyter.document.layout import sugiyama_layout
 from dld_jupyter.widgets.canvas import graph_payload as gp
+from dld_jupyter.widgets.canvas.glyph_text import informative_name
 from dld_jupyter.widgets.canvas.protocol import EdgeData, NodeData, TerminalData
 
 PREFIX = "f:"
@@ -67,12 +68,14 @@ def _terminal(index: int, name: str, value: ir.Value | None) -> TerminalData:
 def _op_data(node_id: str, node: ir.Node, parent: str) -> NodeData:
     inputs = [_terminal(i, (v.name or "") if v is not None else "", v) for i, v in enumerate(node.inputs)]
     outputs = [_terminal(i, v.name or "", v) for i, v in enumerate(node.outputs)]
-    width = gp.op_width(node.name or "", node.op_type, max(len(inputs), len(outputs)))
+    subtitle = informative_name(node.name or "", node.op_type)
+    width = gp.op_width(subtitle, node.op_type, max(len(inputs), len(outputs)))
     name = gp.display_name(node.name or "") or node.op_type
     return {"id": node_id, "name": name, "kind": "op", "op_type": node.op_type, "domain": node.domain,
             "category": category_for(node.op_type, node.domain), "composite": False, "function": None, "inputs": inputs,
             "outputs": outputs, "parent": parent, "collapsed": False, "child_count": 0, "diagnostic": None,
-            "precision": None, "hidden_constant": False, "width": width, "height": gp.NODE_HEIGHT}
+            "precision": None, "hidden_constant": False, "subtitle": subtitle, "detail": "", "width": width,
+            "height": gp.NODE_HEIGHT}
 
 
 def _io_data(io_id: str, name: str, kind: str, parent: str) -> NodeData:
@@ -81,8 +84,8 @@ def _io_data(io_id: str, name: str, kind: str, parent: str) -> NodeData:
     return {"id": io_id, "name": name, "kind": kind, "op_type": "", "domain": "", "category": "",  # type: ignore[typeddict-item]
             "composite": False, "function": None, "inputs": [terminal] if kind == "output" else [],
             "outputs": [terminal] if kind == "input" else [], "parent": parent, "collapsed": False,
-            "child_count": 0, "diagnostic": None, "precision": None, "hidden_constant": False,
-            "width": gp.IO_SIZE[0], "height": gp.IO_SIZE[1]}
+            "child_count": 0, "diagnostic": None, "precision": None, "hidden_constant": False, "subtitle": "",
+            "detail": "", "width": gp.IO_SIZE[0], "height": gp.IO_SIZE[1]}
 
 
 def build_body(instance_id: str, function: ir.Function) -> Body:

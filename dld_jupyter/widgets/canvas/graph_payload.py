@@ -10,11 +10,16 @@ from collections.abc import Iterable, Mapping
 
 from dld_jupyter.document.categories import category_for
 from dld_jupyter.document.views import EdgeView, NodeView, TerminalView
+from dld_jupyter.widgets.canvas.glyph_text import detail_line, informative_name
 from dld_jupyter.widgets.canvas.protocol import EdgeData, NodeData, PatchMessage, Severity, TerminalData
 
-GROUP_SIZE = (200.0, 64.0)
+GROUP_SIZE = (200.0, 48.0)
 IO_SIZE = (72.0, 44.0)
 NODE_HEIGHT = 50.0
+LINE_HEIGHT = 14.0
+SHAPE_INPUT_OPS = frozenset({"Reshape", "Expand", "Tile", "Slice", "Squeeze", "Unsqueeze", "Pad", "Resize",
+                             "ConstantOfShape", "Gather", "GatherElements", "Range", "TopK", "Split", "ReduceMean",
+                             "ReduceSum", "ReduceMax", "ReduceMin", "ScatterND", "OneHot"})
 SEVERITY_RANK = {"info": 0, "warning": 1, "error": 2}
 
 
@@ -23,16 +28,30 @@ def display_name(name: str) -> str:
     return name.rsplit("/", 1)[-1] or name
 
 
-def op_width(name: str, op_type: str, terminals: int) -> float:
-    """Width of an op glyph: its longer label line, or room for its terminals along one edge."""
-    label = max(len(display_name(name)), len(op_type))
-    return float(min(max(7 * label + 28, 110, 24 * terminals + 16), 260))
+def op_width(name: str, op_type: str, terminals: int, detail: str = "") -> float:
+    """Width of an op glyph: its longest label line, or room for its terminals along one edge."""
+    label = max(len(display_name(name)), len(op_type), len(detail))
+    return float(min(max(7.5 * label + 28, 110, 24 * terminals + 16), 280))
 
 
-def node_size(view: NodeView) -> tuple[float, float]:
+def glyph_text(view: NodeView, weights: Mapping[int, list[int | str]] | None = None) -> tuple[str, str]:
+    """(subtitle, detail) of an op glyph (glyph_text.py); `weights` adds shapes of inputs fed by hidden plumbing."""
+    if view.kind != "op":
+        return "", ""
+    shapes: list[list[int | str] | None] = []
+    if view.op_type not in SHAPE_INPUT_OPS:  # their constant inputs are shapes or indices, not weights
+        shapes = [t.shape for t in view.inputs if t.state in ("initializer", "constant") and t.index > 0]
+        shapes.extend((weights or {}).values())
+    detail = detail_line(view.op_type, shapes, view.attributes) if shapes or view.attributes else ""
+    return informative_name(view.name, view.op_type), detail
+
+
+def node_size(view: NodeView, subtitle: str = "", detail: str = "") -> tuple[float, float]:
     if view.kind != "op":
         return IO_SIZE
-    return op_width(view.name, view.op_type, max(len(view.inputs), len(view.outputs))), NODE_HEIGHT
+    lines = 1 + bool(subtitle) + bool(detail)
+    width = op_width(subtitle, view.op_type, max(len(view.inputs), len(view.outputs)), detail)
+    return width, NODE_HEIGHT + LINE_HEIGHT * max(0, lines - 2)
 
 
 def terminal_data(t: TerminalView, shown_source: bool) -> TerminalData:
@@ -57,8 +76,10 @@ def node_data(
     diagnostic: Severity | None = None,
     shown_constant_inputs: Iterable[int] = (),
     hidden_constant: bool = False,
+    weights: Mapping[int, list[int | str]] | None = None,
 ) -> NodeData:
-    width, height = node_size(view)
+    subtitle, detail = glyph_text(view, weights)
+    width, height = node_size(view, subtitle, detail)
     shown = set(shown_constant_inputs)
     return {
         "id": view.id,
@@ -77,6 +98,8 @@ def node_data(
         "diagnostic": diagnostic,
         "precision": None,
         "hidden_constant": hidden_constant,
+        "subtitle": subtitle,
+        "detail": detail,
         "width": width,
         "height": height,
     }
@@ -100,6 +123,8 @@ def group_data(group_id: str, label: str, parent: str | None, collapsed: bool, c
         "diagnostic": None,
         "precision": None,
         "hidden_constant": False,
+        "subtitle": "",
+        "detail": "",
         "width": GROUP_SIZE[0],
         "height": GROUP_SIZE[1],
     }

@@ -1,6 +1,6 @@
 """Name-scope groups for big models: which node or collapsed group stands for each node on the canvas.
 
-A model above GROUP_THRESHOLD op nodes opens with every group collapsed, so the browser only creates the elements
+A model above GROUP_THRESHOLD (500) nodes opens with every group collapsed, so the browser only creates the elements
 the user can see (cytoscape's cost is per element: ../shared/BROWSER.md). Groups come from name scopes
 (`/encoder/layer.3/attn/MatMul_2` is in ("encoder", "layer.3", "attn")); a level with more than MAX_CHILDREN child
 groups is split into range buckets ("#0": "block0 … block39") so no overview shows thousands of boxes.
@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 
 GroupPath = tuple[str, ...]
 
-GROUP_THRESHOLD = 1000
+GROUP_THRESHOLD = 500
 MAX_CHILDREN = 40
 BUCKET = "#"
 
@@ -36,7 +36,10 @@ class Grouping:
         self._rewrite: dict[GroupPath, GroupPath] = {(): ()}
         self._bucket_of: dict[tuple[GroupPath, str], str] = {}
         self._rep_cache: dict[GroupPath, str | None] = {}
+        self._merge: dict[GroupPath, GroupPath] = {}
         if enabled:
+            self._merge = merge_chains(set(raw_paths.values()))
+            raw_paths = lone_nodes_lifted({n: self._merge.get(p, p) for n, p in raw_paths.items()})
             self._build_buckets(raw_paths.values())
         # add() for every node, counted per distinct path (50k nodes share a few thousand paths).
         effective: dict[GroupPath, GroupPath] = {}
@@ -84,7 +87,7 @@ class Grouping:
 
     def add(self, node_id: str, raw: GroupPath) -> GroupPath:
         """Place a node (a new scope makes a new group)."""
-        path = self._effective(raw) if self.enabled else ()
+        path = self._effective(self._merge.get(raw, raw)) if self.enabled else ()
         self.path[node_id] = path
         for depth in range(1, len(path) + 1):
             prefix = path[:depth]
@@ -162,6 +165,73 @@ class Grouping:
         self.expanded |= missing
         self._rep_cache.clear()
         return bool(missing)
+
+
+def merge_chains(raw_paths: Iterable[GroupPath]) -> dict[GroupPath, GroupPath]:
+    """Each scope path with single-child chains merged: a scope holding no node and one child scope is one group
+    with its child (`model/layers`), so opening it does not show one box again (a 30-layer Llama needed three
+    double-clicks to reach its layers)."""
+    paths = set(raw_paths)
+    direct = {p for p in paths if p}
+    children: dict[GroupPath, set[str]] = {}
+    for raw in paths:
+        for depth in range(1, len(raw) + 1):
+            children.setdefault(raw[: depth - 1], set()).add(raw[depth - 1])
+    out: dict[GroupPath, GroupPath] = {}
+    for raw in paths:
+        merged: list[str] = []
+        i = 0
+        while i < len(raw):
+            segment = raw[i]
+            while i + 1 < len(raw) and raw[: i + 1] not in direct and len(children.get(raw[: i + 1], ())) == 1:
+                i += 1
+                segment += "/" + raw[i]
+            merged.append(segment)
+            i += 1
+        out[raw] = tuple(merged)
+    return out
+
+
+def lone_nodes_lifted(paths: Mapping[str, GroupPath]) -> dict[str, GroupPath]:
+    """Paths with groups of a single node dissolved: that node is drawn in the parent (a box "conv_proj / 1 nodes"
+    hid a Conv that is more useful drawn as itself)."""
+    below: dict[GroupPath, int] = {}
+    for path in paths.values():
+        for depth in range(1, len(path) + 1):
+            below[path[:depth]] = below.get(path[:depth], 0) + 1
+    out: dict[str, GroupPath] = {}
+    for node_id, path in paths.items():
+        while path and below[path] == 1:
+            path = path[:-1]
+        out[node_id] = path
+    return out
+
+
+def overview_expansion(grouping: Grouping, hidden: Iterable[str] = (), limit: int = 120) -> set[GroupPath]:
+    """Groups to open so a big model's first view shows its structure: the biggest collapsed group is opened while
+    it holds a quarter of the model or fewer than 8 elements show, as long as at most `limit` elements show. A
+    30-layer Llama opens to embed, its 30 decoder layers, norm and lm_head rather than one box "model"."""
+    skip = set(hidden)
+    direct: dict[GroupPath, int] = {}
+    for node_id, path in grouping.path.items():
+        if node_id not in skip:
+            direct[path] = direct.get(path, 0) + 1
+    kids: dict[GroupPath, set[GroupPath]] = {}
+    for path in grouping.count:
+        kids.setdefault(path[:-1], set()).add(path)
+    total = max(sum(direct.values()), 1)
+    shown = direct.get((), 0) + len(kids.get((), ()))
+    opened: set[GroupPath] = set()
+    closed = sorted(kids.get((), ()), key=lambda p: -grouping.count[p])
+    while closed:
+        biggest = closed.pop(0)
+        after = shown - 1 + direct.get(biggest, 0) + len(kids.get(biggest, ()))
+        if after > limit or (grouping.count[biggest] < total / 4 and shown >= 8):
+            break
+        opened.add(biggest)
+        shown = after
+        closed = sorted([*closed, *kids.get(biggest, ())], key=lambda p: -grouping.count[p])
+    return opened
 
 
 def _natural(name: str) -> tuple[object, ...]:

@@ -19,9 +19,11 @@ from dataclasses import dataclass
 from dld_jupyter.document import Document, NodeView
 from dld_jupyter.document.loading import DocumentLoad
 from dld_jupyter.document.outline import Outline, RawEdge
-from dld_jupyter.widgets.canvas.canvas_view import CanvasView, Point, ScopePaths, visible_links
+from dld_jupyter.widgets.canvas.canvas_view import CanvasView, Point, visible_links
 from dld_jupyter.widgets.canvas.grouping import GroupPath
 from dld_jupyter.widgets.canvas.protocol import EdgeData, NodeData
+from dld_jupyter.widgets.canvas.scope_paths import ScopePaths
+from dld_jupyter.widgets.canvas.weight_plumbing import PLUMBING_OPS, NodeRow
 
 
 class PreviewView(CanvasView):
@@ -35,9 +37,34 @@ class PreviewView(CanvasView):
         self.order = list(outline.order)
         self.op_type = dict(outline.op_type)
         names, scope_path = outline.names, ScopePaths()
+        protos = outline.node_protos
         for node_id in self.order:
-            paths[node_id] = scope_path(names[node_id]) if node_id[0] == "n" else ()
+            if node_id[0] != "n":
+                paths[node_id] = ()
+                continue
+            node = protos[node_id]
+            paths[node_id] = scope_path(names[node_id], {m.key: m.value for m in node.metadata_props}
+                                        if "/" not in names[node_id] and node.metadata_props else None)
+        rows: list[NodeRow] = [
+            (n, op, protos[n].domain, protos[n].input[:], protos[n].output[:])
+            for n, op in outline.op_type.items() if op in PLUMBING_OPS and n[0] == "n"
+        ]
+        self._plumbing_input = {protos[n].output[0]: protos[n].input[0] for n, *_ in rows  # a plumbing op's first input
+                                if protos[n].output and protos[n].input}
+        self._find_plumbing(rows, outline.initializers.__contains__, outline.graph_outputs,
+                            ((s, d, di) for s, _, d, di, _ in outline.links))
         return {}  # links are read from the outline's tuples in compute(); objects only when constants show
+
+    def _weight_shape(self, node_id: str, index: int) -> list[int | str] | None:
+        """The initializer's dims behind input `index`, through the plumbing that feeds it (as the document's view)."""
+        protos, dims = self.outline.node_protos, self.outline.initializer_dims
+        inputs = protos[node_id].input
+        name = inputs[index] if index < len(inputs) else ""
+        for _ in range(8):
+            if name in dims:
+                return dims[name]
+            name = self._plumbing_input.get(name, "")
+        return None
 
     def _views(self, leaves: list[str]) -> dict[str, NodeView]:
         return {n: self.outline.node_view(n) for n in leaves}

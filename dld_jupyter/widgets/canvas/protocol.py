@@ -43,6 +43,8 @@ class NodeData(TypedDict):
     diagnostic: Severity | None
     precision: str | None
     hidden_constant: bool
+    subtitle: str  # the node's name when it says more than its op type (glyph_text.py), else ""
+    detail: str  # main weight shape and key attributes ("W 64×3×7×7 · k7×7 s2"), else ""
     width: float
     height: float
 

@@ -21,8 +21,9 @@ from dld_jupyter.document import (
 )
 from dld_jupyter.document.outline import RawEdge
 from dld_jupyter.widgets.canvas import graph_payload as gp
-from dld_jupyter.widgets.canvas.canvas_view import CanvasView, Point, parse_edge_id, raw_path
+from dld_jupyter.widgets.canvas.canvas_view import CanvasView, Point, parse_edge_id
 from dld_jupyter.widgets.canvas.grouping import group_id
+from dld_jupyter.widgets.canvas.scope_paths import raw_path
 
 if TYPE_CHECKING:
     from dld_jupyter.widgets.canvas.protocol import EdgeData, NodeData
@@ -57,6 +58,7 @@ def apply_events(view: CanvasView, events: list[Event]) -> gp.PatchBuilder:
                 if raw is None:
                     continue
                 view.into.get(raw.dst, set()).discard(eid)
+                view.plumbing_feeds.get(raw.dst, {}).pop(raw.di, None)
                 view.outof.get(raw.src, set()).discard(eid)
                 gone_edges.add(eid)
                 new_edges.pop(eid, None)
@@ -84,6 +86,8 @@ def apply_events(view: CanvasView, events: list[Event]) -> gp.PatchBuilder:
                 src, si, dst, di = parse_edge_id(eid)
                 value = _value_name(view, dst, di)
                 view._add_raw(eid, RawEdge(src, si, dst, di, value, None))
+                if src in view.plumbing:  # a new use of hidden weight plumbing: a mini constant there too
+                    view.plumbing_feeds.setdefault(dst, {})[di] = src
                 gone_edges.discard(eid)
                 new_edges[eid] = None
                 touched.update({src: None, dst: None})

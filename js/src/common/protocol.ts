@@ -37,6 +37,8 @@ export interface NodeData {
   diagnostic: Severity | null; // worst diagnostic bound to the node
   precision: string | null; // TensorRT layer precision constraint
   hidden_constant: boolean; // a Constant drawn as a mini constant on its consumer's terminal
+  subtitle?: string; // the node's name when it says more than its op type, else ""
+  detail?: string; // main weight shape and key attributes ("W 64×3×7×7 · k7×7 s2"), else ""
   width: number;
   height: number;
 }

@@ -11,6 +11,18 @@ const FUNCTION_COLOR = "#111111";
 const PROGRESSIVE = 2500; // elements: above this, create them in chunks behind an overview paint
 const CHUNK = 1000; // elements per task (no restyle inside the batch): the page keeps answering between chunks
 
+/**
+ * A glyph's text: the op type as its title, the node's name when it says more (`conv1`, `q_proj`), then the main
+ * weight shape and key attributes (`W 64×3×7×7 · k7×7 s2`); a local-function instance is titled with its name.
+ */
+export function glyphLabel(n: NodeData): string {
+  if (n.kind === "group") return `${n.name}\n${n.child_count} nodes`;
+  if (n.kind !== "op") return n.name;
+  const lines = n.function ? [n.name, `f(x) ${n.op_type}`] : [n.op_type, n.subtitle ?? ""];
+  if (n.detail) lines.push(n.detail);
+  return lines.filter((line) => line).join("\n");
+}
+
 export class GraphStore {
   readonly nodes = new Map<string, NodeData>();
   readonly edges = new Map<string, EdgeData>();
@@ -216,13 +228,7 @@ export class GraphStore {
   }
 
   private nodeFields(n: NodeData) {
-    const label =
-      n.kind === "group"
-        ? `${n.name}\n${n.child_count} nodes`
-        : n.kind === "op"
-          ? `${n.name}\n${n.function ? `f(x) ${n.op_type}` : n.op_type}`
-          : n.name;
-    return { id: n.id, label, kind: n.kind, w: n.width, h: n.height, ...this.colors(n) };
+    return { id: n.id, label: glyphLabel(n), kind: n.kind, w: n.width, h: n.height, ...this.colors(n) };
   }
 
   private nodeElement(n: NodeData, x: number, y: number): ElementDefinition {
@@ -246,7 +252,10 @@ export class GraphStore {
   private edgeElement(e: EdgeData): ElementDefinition {
     return {
       group: "edges",
-      data: { id: e.id, source: e.source, target: e.target, label: e.label ?? "", sep: this.sourceEnd(e), tep: this.targetEnd(e) },
+      data: {
+        id: e.id, source: e.source, target: e.target, label: e.label ?? "", sep: this.sourceEnd(e), tep: this.targetEnd(e),
+        hover: e.label ? `${e.value} ${e.label}` : e.value,
+      },
     };
   }
 }

@@ -26,6 +26,8 @@ import { QuickAdd } from "./quickadd";
 import { applyGrid } from "./grid";
 import { exportImage } from "./export";
 import { installHitIndex } from "./hit_index";
+import { installWheel } from "./wheel";
+import { installReadability } from "./readability";
 import type { SchemeName } from "./colors";
 
 const LARGE = 1500; // elements: above this, draw a texture while panning/zooming and hide links meanwhile
@@ -53,13 +55,13 @@ function makeCy(stage: HTMLElement, count: number): Core {
   });
 }
 
-/** The smallest zoom at which node names are drawn (the stylesheet's min-zoomed-font-size hides them below). */
-const READABLE_ZOOM = 0.75;
+/** The zoom of a first view that is not fitted: glyphs 32-42 px tall, their 12 px labels drawn at 7.8 px. */
+const READABLE_ZOOM = 0.65;
 
 /**
  * First view of the kernel's positions (elements may still be on their way into cytoscape): the whole graph when
- * it fits at a readable zoom; otherwise a readable zoom (still fitting the width when it can), starting at the
- * top where the graph inputs are, as a reader starts a tall network. `F` fits everything.
+ * it fits at a readable zoom; otherwise the readable zoom, starting at the top where the graph inputs are (as a
+ * reader starts a tall network), centred on what the first screen shows. `F` fits everything.
  */
 function fitTo(ctx: CanvasContext): void {
   const box = ctx.store.extent();
@@ -69,10 +71,32 @@ function fitTo(ctx: CanvasContext): void {
   const h = Math.max(ctx.cy.height() - 2 * pad, 10);
   const width = Math.max(box.x2 - box.x1, 1);
   const height = Math.max(box.y2 - box.y1, 1);
-  const fit = Math.min(4, Math.max(0.01, Math.min(w / width, h / height)));
-  const zoom = fit >= READABLE_ZOOM ? fit : Math.max(fit, Math.min(READABLE_ZOOM, w / width));
-  const top = zoom * height > h ? pad - zoom * box.y1 : ctx.cy.height() / 2 - (zoom * (box.y1 + box.y2)) / 2;
-  ctx.cy.viewport({ zoom, pan: { x: ctx.cy.width() / 2 - (zoom * (box.x1 + box.x2)) / 2, y: top } });
+  const fit = Math.min(2, Math.max(0.01, Math.min(w / width, h / height)));
+  if (fit >= READABLE_ZOOM) {
+    ctx.cy.viewport({
+      zoom: fit,
+      pan: { x: ctx.cy.width() / 2 - (fit * (box.x1 + box.x2)) / 2, y: ctx.cy.height() / 2 - (fit * (box.y1 + box.y2)) / 2 },
+    });
+    return;
+  }
+  const zoom = READABLE_ZOOM;
+  const band = firstScreen(ctx, box.y1 + h / zoom);
+  const cx = band ? (band.x1 + band.x2) / 2 : (box.x1 + box.x2) / 2;
+  const left = zoom * width <= w ? (box.x1 + box.x2) / 2 : cx;
+  ctx.cy.viewport({ zoom, pan: { x: ctx.cy.width() / 2 - zoom * left, y: pad - zoom * box.y1 } });
+}
+
+/** Horizontal extent of the nodes whose top lies above `bottom` (what the first screen shows). */
+function firstScreen(ctx: CanvasContext, bottom: number): { x1: number; x2: number } | null {
+  let x1 = Infinity;
+  let x2 = -Infinity;
+  for (const [id, p] of ctx.store.pos) {
+    const n = ctx.store.nodes.get(id);
+    if (!n || (n.kind === "group" && !n.collapsed) || p.y - n.height / 2 > bottom) continue;
+    x1 = Math.min(x1, p.x - n.width / 2);
+    x2 = Math.max(x2, p.x + n.width / 2);
+  }
+  return isFinite(x1) ? { x1, x2 } : null;
 }
 
 function applyPatch(ctx: CanvasContext, patch: { version: number; ops: PatchOp[] }, buffer: DataView | undefined): void {
@@ -120,6 +144,8 @@ export function render({ model, el }: RenderProps): () => void {
     installConnect(c);
     installKeys(c, quickAdd);
     installMenu(c);
+    installWheel(cy, root, stage, parts);
+    installReadability(cy, parts);
     installPrecisionBadges(c);
     parts.cy(cy, "viewport", null, () => applyGrid(stage, cy, Boolean(model.get("show_grid"))));
     parts.add(() => quickAdd.close());

@@ -17,7 +17,7 @@ export function stylesheet(large = false): StylesheetJson {
         "border-color": "#374151",
         label: "data(label)",
         color: "data(fg)",
-        "font-size": 11,
+        "font-size": 12, // 7.8 px at the first view's zoom (0.65): still drawn (min-zoomed-font-size)
         "font-family": "sans-serif",
         "text-wrap": "wrap",
         "text-valign": "center",
@@ -65,6 +65,11 @@ export function stylesheet(large = false): StylesheetJson {
         "text-rotation": "autorotate",
         "min-zoomed-font-size": 8,
       },
+    },
+    {
+      // The hovered link names its value (readability.ts).
+      selector: "edge.hover",
+      style: { label: "data(hover)", "font-size": 12, "min-zoomed-font-size": 0, width: 2.5, "z-index": 20 },
     },
     { selector: "edge:selected", style: { width: 3, "line-color": "#f59e0b", "target-arrow-color": "#f59e0b" } },
   ];

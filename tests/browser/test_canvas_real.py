@@ -1,0 +1,68 @@
+"""Real exported models opened with `dld.open(...)` in a notebook cell, judged from cytoscape's own state: a legible
+first view (at least 8 glyphs drawn 18 px tall or more inside the canvas), no weight-alias Identity drawn as a node,
+no collapsed group holding 80 % of the model, and an overview of 3-120 drawn elements for models over 500 nodes.
+
+The committed fixtures (tests/data/real/) always run; the full-size exports (benchmarks/real_models_bench.py's
+cache, made by scripts/export_real_models.py) run when they are there. Screenshots: test-artifacts/screenshots/
+canvas_real_<model>.png."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import onnx
+import pytest
+from playwright.sync_api import Page
+
+from tests.browser.jupyter_server import JupyterServer
+from tests.browser.notebook_driver import open_notebook, run_all, screenshot, write_notebook
+from tests.browser.test_canvas import cy_eval
+
+REAL = Path(__file__).resolve().parents[1] / "data" / "real"
+CACHE = Path(os.environ.get("DLD_REAL_MODELS", Path.home() / ".cache" / "dld_jupyter" / "real_models"))
+FIXTURES = sorted(p.stem for p in REAL.glob("*.onnx"))
+BENCH = ["resnet18", "vit_b_16", "ssdlite_head", "bert_base", "gpt2_small", "llama_30l"]
+
+
+def model_file(name: str) -> Path:
+    for path in (REAL / f"{name}.onnx", CACHE / f"{name}.onnx"):
+        if path.exists():
+            return path
+    pytest.skip(f"{name}.onnx is not exported (scripts/export_real_models.py CACHE --set bench)")
+
+
+DRAWN = """
+const w = cy.width(), h = cy.height();
+const items = cy.nodes().filter(n => !n.isParent());
+const inside = items.filter(n => { const b = n.renderedBoundingBox({includeLabels: false});
+  return b.x1 >= 0 && b.y1 >= 0 && b.x2 <= w && b.y2 <= h && b.h >= 18; });
+const aliases = [...dld.store.nodes.values()].filter(n => n.op_type === 'Identity' && n.inputs.length &&
+  n.inputs.every(t => t.state === 'initializer' || t.state === 'constant') && cy.getElementById(n.id).nonempty());
+const groups = [...dld.store.nodes.values()].filter(n => n.kind === 'group' && n.collapsed)
+  .map(n => [n.name, n.child_count]);
+return {items: items.length, legible: inside.length, aliases: aliases.map(n => n.id), groups, zoom: cy.zoom(),
+        labels: inside.map(n => n.data('label')).slice(0, 12)};
+"""
+
+
+@pytest.mark.parametrize("name", FIXTURES + BENCH)
+def test_real_model_first_view(jupyter: JupyterServer, page: Page, name: str) -> None:
+    source = model_file(name)
+    target = jupyter.root_dir / f"{name}.onnx"
+    if not target.exists():
+        os.symlink(source, target)  # the big ones are hundreds of MB: not copied
+    total = len(onnx.load(str(source), load_external_data=False).graph.node)
+    notebook = f"real_{name}.ipynb"
+    write_notebook(jupyter.root_dir / notebook, [f"import dld_jupyter as dld\nd = dld.open({target.name!r})\nd"])
+    open_notebook(page, jupyter, notebook)
+    run_all(page)
+    page.wait_for_selector(".dld-canvas[data-ready='1'][data-loaded='1']", timeout=120_000)
+    page.wait_for_timeout(800)  # group labels settle after the first zoom (readability.ts)
+    found = cy_eval(page, DRAWN)
+    screenshot(page, f"canvas_real_{name}", ".dld-canvas")
+    assert found["legible"] >= 8, found
+    assert not found["aliases"], found
+    assert all(count < 0.8 * total for _, count in found["groups"]), found
+    if total > 500:
+        assert 3 <= found["items"] <= 120, found
