@@ -205,14 +205,18 @@ class CanvasView:
             weights=weights,
         )
         if v.kind == "op":  # the TensorRT precision badge (drawn by the overlay, clicked in trt_badge.ts)
-            node = self.doc.ir_node(node_id)
-            data["precision"] = node.metadata_props.get(TRT_PRECISION_KEY) if node is not None else None
+            data["precision"] = self._precision(node_id)
         if feeds:  # inputs fed by hidden weight plumbing show a mini constant, as a hidden Constant does
             for t in data["inputs"]:
                 src = feeds.get(t["index"])
                 if src is not None and t["state"] == "linked" and self.hidden(src):
                     t["state"] = "constant"
         return data
+
+    def _precision(self, node_id: str) -> str | None:
+        """The node's TensorRT layer precision constraint, if any."""
+        node = self.doc.ir_node(node_id)
+        return node.metadata_props.get(TRT_PRECISION_KEY) if node is not None else None
 
     def _weight_shape(self, node_id: str, index: int) -> list[int | str] | None:
         """Shape of the weight behind input `index`, through the plumbing that feeds it (an Identity's output

@@ -55,6 +55,10 @@ class PreviewView(CanvasView):
                             ((s, d, di) for s, _, d, di, _ in outline.links))
         return {}  # links are read from the outline's tuples in compute(); objects only when constants show
 
+    def _precision(self, node_id: str) -> str | None:
+        """No badge in the overview drawn from the outline: the document's view, once loaded, carries them."""
+        return None
+
     def _weight_shape(self, node_id: str, index: int) -> list[int | str] | None:
         """The initializer's dims behind input `index`, through the plumbing that feeds it (as the document's view)."""
         protos, dims = self.outline.node_protos, self.outline.initializer_dims
