@@ -35,7 +35,8 @@ def test_tab_keeps_edits_across_reload_and_asks_before_closing(jupyter: JupyterS
     run_in_kernel(page, "_dld_view.document.add_node('Relu', name='added_in_test')")
     expect(page.locator(DIRTY_TAB, has_text="kept.onnx")).to_have_count(1, timeout=15_000)
     nodes_before = page.evaluate(
-        f"() => [...document.querySelectorAll('{TAB} .dld-canvas *')].find(e => e._cyreg)._cyreg.cy.nodes().length")
+        f"() => [...document.querySelectorAll('{TAB} .dld-canvas *')].find(e => e._cyreg)._cyreg.cy.nodes().length"
+    )
     screenshot(page, "designer_tab_dirty")
 
     wait_workspace_has(jupyter, workspace, "dld-jupyter:tab:kept.onnx")
@@ -44,7 +45,8 @@ def test_tab_keeps_edits_across_reload_and_asks_before_closing(jupyter: JupyterS
     expect(page.locator(DIRTY_TAB, has_text="kept.onnx")).to_have_count(1, timeout=30_000)
     assert current_tab_kernel(page) == kernel, "the reloaded tab must reattach to its live kernel"
     nodes_after = page.evaluate(
-        f"() => [...document.querySelectorAll('{TAB} .dld-canvas *')].find(e => e._cyreg)._cyreg.cy.nodes().length")
+        f"() => [...document.querySelectorAll('{TAB} .dld-canvas *')].find(e => e._cyreg)._cyreg.cy.nodes().length"
+    )
     assert nodes_after == nodes_before, "the edit made before the reload is still on the canvas"
     screenshot(page, "designer_tab_after_reload")
 
@@ -63,11 +65,12 @@ def test_tab_keeps_edits_across_reload_and_asks_before_closing(jupyter: JupyterS
 
 def test_new_model_save_as_renames_the_tab(jupyter: JupyterServer, page: Page) -> None:
     open_workspace(page, jupyter)
-    page.evaluate("() => window.jupyterapp.commands.execute('dld:new-model', {opset: 21, contrib: false})")
+    page.evaluate("() => { void window.jupyterapp.commands.execute('dld:new-model', {opset: 21, contrib: false}); }")
     page.wait_for_selector(f"{TAB} .dld-canvas", timeout=90_000)
     expect(page.locator("li.lm-TabBar-tab", has_text="untitled")).to_have_count(1)
     page.wait_for_function(  # the tab's link to its kernel is up once the kernel has sent the state
-        f"() => document.querySelector('{TAB}')?.dataset.dirty === 'false'", timeout=60_000)
+        f"() => document.querySelector('{TAB}')?.dataset.dirty === 'false'", timeout=60_000
+    )
     page.locator(f"{TAB} .dld-canvas").first.click()
     page.keyboard.press("Control+s")
     dialog = page.locator(".jp-Dialog")
@@ -89,9 +92,10 @@ def test_opening_and_closing_ten_models_leaves_no_kernel(jupyter: JupyterServer,
     before = kernel_ids(jupyter)
     open_workspace(page, jupyter)
     for i in range(10):
-        page.evaluate(f"() => window.jupyterapp.commands.execute('dld:open-file', {{path: 'many{i}.onnx'}})")
-        page.wait_for_function(
-            f"() => document.querySelector('{TAB}')?.dataset.dirty === 'false'", timeout=90_000)
+        page.evaluate(
+            f"() => {{ void window.jupyterapp.commands.execute('dld:open-file', {{path: 'many{i}.onnx'}}); }}"
+        )
+        page.wait_for_function(f"() => document.querySelector('{TAB}')?.dataset.dirty === 'false'", timeout=90_000)
         page.evaluate("() => window.jupyterapp.shell.currentWidget.close()")
         expect(page.locator(TAB)).to_have_count(0, timeout=30_000)
     assert wait_kernels(jupyter, before) == before, "every designer tab's kernel is shut down when it closes"

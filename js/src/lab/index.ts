@@ -1,5 +1,6 @@
 /** Wires the dld_jupyter JupyterLab plugins together; behaviour lives in the modules it imports. */
 import { ILabShell, JupyterFrontEnd, JupyterFrontEndPlugin } from "@jupyterlab/application";
+import { ICommandPalette } from "@jupyterlab/apputils";
 import { IConsoleTracker } from "@jupyterlab/console";
 import { IDocumentManager } from "@jupyterlab/docmanager";
 import { IDefaultFileBrowser } from "@jupyterlab/filebrowser";
@@ -9,6 +10,7 @@ import { ISettingRegistry } from "@jupyterlab/settingregistry";
 import { IStateDB } from "@jupyterlab/statedb";
 import { Widget } from "@lumino/widgets";
 
+import { addToPalette } from "./command_palette";
 import { CommandIds, registerCommands } from "./commands";
 import { PanelLike } from "./connection";
 import { registerOpeners } from "./opener";
@@ -26,7 +28,7 @@ const plugin: JupyterFrontEndPlugin<void> = {
   id: PLUGIN_ID,
   description: "DL Designer: sidebar (palette, layer explorer), .onnx opener, commands and settings.",
   autoStart: true,
-  optional: [ILabShell, IDefaultFileBrowser, ILauncher, ISettingRegistry, IStateDB, IDocumentManager, IConsoleTracker, IMainMenu],
+  optional: [ILabShell, IDefaultFileBrowser, ILauncher, ISettingRegistry, IStateDB, IDocumentManager, IConsoleTracker, IMainMenu, ICommandPalette],
   activate: (
     app: JupyterFrontEnd,
     labShell: ILabShell | null,
@@ -37,6 +39,7 @@ const plugin: JupyterFrontEndPlugin<void> = {
     docManager: IDocumentManager | null,
     consoles: IConsoleTracker | null,
     mainMenu: IMainMenu | null,
+    palette: ICommandPalette | null,
   ) => {
     const sidebar = new DesignerSidebar();
     app.shell.add(sidebar, "left", { rank: 850 });
@@ -49,6 +52,7 @@ const plugin: JupyterFrontEndPlugin<void> = {
       return item && !item.done ? item.value.path : null;
     });
     launcher?.add({ command: CommandIds.newModel, category: "Other", rank: 1 });
+    if (palette) addToPalette(palette, (id) => app.commands.hasCommand(id));
 
     // Follow the panel the user works in (Lab's shell and Notebook 7's both signal currentChanged).
     const shell = (labShell ?? app.shell) as unknown as {

@@ -1,0 +1,22 @@
+/**
+ * Every DL Designer command in JupyterLab's command palette, under one category. The commands existed (menus,
+ * shortcuts, the sidebar) but none was in the palette, where JupyterLab users look first.
+ * Commands that need a file-browser selection or an argument (open with, run one user tool) stay in their menus.
+ */
+import { ICommandPalette } from "@jupyterlab/apputils";
+
+import { CommandIds } from "./commands";
+import { ToolCommandIds } from "./tools_menu";
+
+export const PALETTE_CATEGORY = "DL Designer";
+const MENU_ONLY = new Set<string>([CommandIds.openFile, CommandIds.openReport, ToolCommandIds.runUserTool]);
+
+/** The ids the palette lists, in a stable order. */
+export function paletteCommands(): string[] {
+  return [...Object.values(CommandIds), ...Object.values(ToolCommandIds)].filter((id) => !MENU_ONLY.has(id));
+}
+
+/** Adds the registered ones (`has`: the app's command registry) to the palette. */
+export function addToPalette(palette: ICommandPalette, has: (id: string) => boolean): void {
+  for (const command of paletteCommands()) if (has(command)) palette.addItem({ command, category: PALETTE_CATEGORY });
+}
