@@ -23,23 +23,21 @@ from __future__ import annotations
 
 import os
 import pathlib
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import numpy as np
 import onnx
 import onnx.numpy_helper
-import onnx_ir as ir
 
 from dld_jupyter.document import Document, DocumentError
-from dld_jupyter.document import io as document_io
 from dld_jupyter.document.proto_tensors import all_tensors
 from dld_jupyter.transforms.compare import Comparison, compare_models
 from dld_jupyter.transforms.model_source import model_proto, open_document
-from dld_jupyter.transforms.model_swap import replace_model_edit
+from dld_jupyter.transforms.model_swap import rewritten_model_plan
 from dld_jupyter.transforms.polygraphy_glue import captured, polygraphy_onnx, require_onnxconverter, trimmed
 from dld_jupyter.transforms.progress import CancelToken, Progress, step
-from dld_jupyter.transforms.transform import EditPlan, FilePlan, Plan, Transform
+from dld_jupyter.transforms.transform import Plan, Transform
 
 FP16_MAX = 65504.0
 CLAMP_MAX, CLAMP_MIN = 1e4, 1e-7  # onnxconverter-common's max_finite_val / min_positive_val, as Polygraphy calls it
@@ -214,22 +212,7 @@ class ConvertModelToFp16(Transform):
             args.get("progress"),
             args.get("cancel"),
         )
-        path = args.get("path")
-        if path:
-            target = pathlib.Path(path).resolve()
-
-            def write() -> Fp16Result:
-                document_io.save(ir.from_proto(converted), target, {})
-                return replace(result, output=target)
-
-            return FilePlan(f"{self.label} to {target.name}", write)
-        edit = replace_model_edit(converted)
-
-        def apply(ctx: Any, do: Any) -> Fp16Result:
-            edit(ctx, do)
-            return result
-
-        return EditPlan(self.label, apply)
+        return rewritten_model_plan(self.label, converted, result, args.get("path"))
 
 
 def convert_to_fp16(

@@ -7,15 +7,22 @@ ones (inserted Casts) get none until the next layout. Undo swaps the original mo
 
 from __future__ import annotations
 
+import dataclasses
+import os
+import pathlib
 from collections.abc import Callable
+from typing import Any, TypeVar
 
 import onnx
 import onnx_ir as ir
 
+from dld_jupyter.document import io as document_io
 from dld_jupyter.document.commands import Context
 from dld_jupyter.document.metadata import POSITIONS_KEY, decode_positions, encode_positions
 from dld_jupyter.document.model_commands import ReplaceModel
-from dld_jupyter.transforms.transform import Do
+from dld_jupyter.transforms.transform import Do, EditPlan, FilePlan, Plan
+
+R = TypeVar("R")  # a result dataclass with an `output` field (Fp16Result, SanitizeResult)
 
 
 def replace_model_edit(proto: onnx.ModelProto) -> Callable[[Context, Do], None]:
@@ -37,3 +44,24 @@ def replace_model_edit(proto: onnx.ModelProto) -> Callable[[Context, Do], None]:
 def node_count(proto: onnx.ModelProto) -> int:
     """Nodes of the main graph (what the canvas shows)."""
     return len(proto.graph.node)
+
+
+def rewritten_model_plan(label: str, proto: onnx.ModelProto, result: R, path: str | os.PathLike[str] | None) -> Plan[R]:
+    """The plan of a transform that rewrote the whole model: written to `path` (atomic save; the result then names
+    the file in its `output`), or, with no path, swapped into the document as ONE undo step."""
+    if path:
+        target = pathlib.Path(path).resolve()
+
+        def write() -> R:
+            document_io.save(ir.from_proto(proto), target, {})
+            written: Any = dataclasses.replace(result, output=target)  # type: ignore[type-var]
+            return written  # type: ignore[no-any-return]
+
+        return FilePlan(f"{label} to {target.name}", write)
+    edit = replace_model_edit(proto)
+
+    def apply(ctx: Context, do: Do) -> R:
+        edit(ctx, do)
+        return result
+
+    return EditPlan(label, apply)

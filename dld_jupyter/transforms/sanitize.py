@@ -20,21 +20,19 @@ from __future__ import annotations
 
 import os
 import pathlib
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import onnx
-import onnx_ir as ir
 
 from dld_jupyter.document import Document, DocumentError
-from dld_jupyter.document import io as document_io
 from dld_jupyter.transforms.batch_errors import BadOption, Unavailable
 from dld_jupyter.transforms.compare import Comparison, compare_models
 from dld_jupyter.transforms.model_source import model_proto, open_document
-from dld_jupyter.transforms.model_swap import node_count, replace_model_edit
+from dld_jupyter.transforms.model_swap import node_count, rewritten_model_plan
 from dld_jupyter.transforms.polygraphy_glue import captured, polygraphy_onnx, trimmed
 from dld_jupyter.transforms.progress import CancelToken, Progress, step
-from dld_jupyter.transforms.transform import EditPlan, FilePlan, Plan, Transform
+from dld_jupyter.transforms.transform import Plan, Transform
 
 ATOL = 1e-5
 
@@ -227,22 +225,7 @@ class Sanitize(Transform):
             args.get("progress"),
             args.get("cancel"),
         )
-        path = args.get("path")
-        if path:
-            target = pathlib.Path(path).resolve()
-
-            def write() -> SanitizeResult:
-                document_io.save(ir.from_proto(sanitized), target, {})
-                return replace(result, output=target)
-
-            return FilePlan(f"{self.label} to {target.name}", write)
-        edit = replace_model_edit(sanitized)
-
-        def apply(ctx: Any, do: Any) -> SanitizeResult:
-            edit(ctx, do)
-            return result
-
-        return EditPlan(self.label, apply)
+        return rewritten_model_plan(self.label, sanitized, result, args.get("path"))
 
 
 def sanitize(
