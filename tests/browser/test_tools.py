@@ -114,9 +114,14 @@ def test_tools_dialogs(jupyter: JupyterServer, page: Page) -> None:
     assert json.loads((root / "after_convert.json").read_text()) == ["FLOAT16"]
     page.locator(".dld-canvas").first.click(position={"x": 20, "y": 20})
     page.keyboard.press("Control+z")
-    page.wait_for_timeout(1000)
-    run_in_kernel(page, dtypes.replace("{}", "after_undo.json"))
-    assert json.loads((root / "after_undo.json").read_text()) == ["FLOAT"]
+    undone: list[str] = []
+    for _ in range(20):  # the undo reaches the kernel over the canvas's channel: poll instead of a fixed wait
+        page.wait_for_timeout(500)
+        run_in_kernel(page, dtypes.replace("{}", "after_undo.json"))
+        undone = json.loads((root / "after_undo.json").read_text())
+        if undone == ["FLOAT"]:
+            break
+    assert undone == ["FLOAT"]
 
     # Tools → User Tools → Rename graph: streamed output, then its output model opens.
     menu(page, "Tools", "User Tools", "Rename graph")
