@@ -54,6 +54,8 @@ def test_glyphs_carry_weight_shapes_and_key_attributes() -> None:
     assert informative_name("node_Conv_12", "Conv") == "" and informative_name("Identity_88", "Identity") == ""
     assert detail_line("Conv", [[64, 3, 7, 7], [64]], {"kernel_shape": [7, 7], "strides": [2, 2]}) == \
         "W 64×3×7×7 · k7×7 s2"
+    assert detail_line("Cast", [], {"to": 10}) == "to float16"  # the element type's name, not its code
+    assert detail_line("Cast", [], {"to": 999}) == "to 999"
 
 
 def test_torch_export_metadata_gives_scopes() -> None:

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+import onnx
+
 _NOISE = re.compile(r"[\d_.:\-]+")
 MAX_DETAIL = 36
 
@@ -50,6 +52,9 @@ def key_attributes(op_type: str, attributes: Mapping[str, object]) -> list[str]:
     for key, short in (("num_heads", "heads "), ("axis", "axis "), ("perm", "perm "), ("to", "to ")):
         value = attributes.get(key)
         if value is not None and len(out) < 2:
+            if key == "to" and isinstance(value, int):
+                out.append(short + _dtype_name(value))  # Cast's target: `to float16`, not `to 10`
+                continue
             out.append(short + (",".join(map(str, value)) if isinstance(value, list) else str(value)))
     return out[:2] if op_type not in ("Conv", "ConvTranspose", "MaxPool", "AveragePool") else out[:3]
 
@@ -66,6 +71,14 @@ def detail_line(
     parts.extend(key_attributes(op_type, attributes))
     text = " · ".join(parts[:1]) + ((" · " if parts[:1] and parts[1:] else "") + " ".join(parts[1:]))
     return text if len(text) <= MAX_DETAIL else text[: MAX_DETAIL - 1] + "…"
+
+
+def _dtype_name(code: int) -> str:
+    """ONNX's TensorProto element type as users read it (`float16`), or the number when unknown."""
+    try:
+        return str(onnx.TensorProto.DataType.Name(code)).lower()
+    except ValueError:
+        return str(code)
 
 
 def _size(shape: Sequence[int | str]) -> int:
