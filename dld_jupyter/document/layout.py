@@ -15,6 +15,8 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 
 import igraph
 
+from .layer_order import order_and_place
+
 Size = tuple[float, float]
 Point = tuple[float, float]
 GroupPath = tuple[str, ...]
@@ -24,6 +26,7 @@ LAYER_GAP = 40.0
 NODE_GAP = 24.0
 COMPONENT_GAP = 64.0
 LAYERING_MAX = 5000
+REFINE_MAX = 3000  # crossing reduction and placement in layer_order.py: ~0.1 s per 1,000 vertices
 
 
 def _max_iterations(count: int) -> int:
@@ -58,9 +61,8 @@ def _layers(graph: igraph.Graph) -> list[int] | None:
     return layer
 
 
-def _sugiyama(graph: igraph.Graph, maxiter: int) -> list[list[float]]:
+def _sugiyama(graph: igraph.Graph, maxiter: int, layers: list[int] | None) -> list[list[float]]:
     """Unit-grid coordinates of the graph's vertices (x: order in the layer, y: layer index)."""
-    layers = _layers(graph)
     raw = getattr(igraph.GraphBase, "_layout_sugiyama", None)
     if raw is None:  # the public wrapper copies every row into a Layout: a third of the time at 20k nodes
         return list(graph.layout_sugiyama(layers=layers, maxiter=maxiter).coords)
@@ -76,10 +78,14 @@ def _component_layout(
     if count == 1:
         width, height = sizes[0]
         return [(width / 2, height / 2)], (width, height)
-    coords = _sugiyama(graph, _max_iterations(max(count, effort)))
+    given = _layers(graph)
+    coords = _sugiyama(graph, _max_iterations(max(count, effort)), given)
     layers: dict[int, list[int]] = defaultdict(list)
     for index, (_, y) in enumerate(coords):
         layers[round(y)].append(index)
+    if given is not None and count <= REFINE_MAX:
+        xs = order_and_place(given, graph.get_edgelist(), [w for w, _ in sizes], [c[0] for c in coords], node_gap)
+        return _stacked(xs, layers, sizes, layer_gap)
     unit = sum(w for w, _ in sizes) / count + node_gap  # one grid step = an average node and a gap
     xs = [0.0] * count
     for members in layers.values():
@@ -97,6 +103,14 @@ def _component_layout(
         for i in members:
             xs[i] -= drift
     left = min(xs[i] - sizes[i][0] / 2 for i in range(count))
+    return _stacked([x - left for x in xs], layers, sizes, layer_gap)
+
+
+def _stacked(
+    xs: Sequence[float], layers: Mapping[int, list[int]], sizes: Sequence[Size], layer_gap: float
+) -> tuple[list[Point], Size]:
+    """Centres from x (leftmost edge at 0) and layers stacked top-down, each as tall as its tallest node."""
+    count = len(xs)
     top = 0.0
     ys = [0.0] * count
     for layer in sorted(layers):
@@ -105,7 +119,7 @@ def _component_layout(
         for i in members:
             ys[i] = top + height / 2
         top += height + layer_gap
-    points = [(xs[i] - left, ys[i]) for i in range(count)]
+    points = [(xs[i], ys[i]) for i in range(count)]
     width = max(points[i][0] + sizes[i][0] / 2 for i in range(count))
     return points, (width, top - layer_gap)
 
