@@ -130,6 +130,8 @@ class SubgraphDocument(ChildDocument):
     @classmethod
     def open_in(cls, parent: Document, node_id: str, attribute: str, index: int | None = None) -> SubgraphDocument:
         what = f"Open subgraph {slot_label(attribute, index)}"
+        if isinstance(parent, ChildDocument) and parent.closed:
+            raise DocumentError(what, f"{parent.title} is closed.", "Open it again from its parent document.")
         node = parent.ir_node(node_id)
         if node is None:
             raise DocumentError(what, f"node {node_id!r} is not in the graph.", "Use an op node id from doc.nodes().")

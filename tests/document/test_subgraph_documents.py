@@ -185,6 +185,18 @@ def test_if_branch_contract_no_inputs_matching_outputs(doc: Document) -> None:
         then.confirm()
 
 
+def test_check_in_a_body_reports_on_the_body_s_node_ids(doc: Document) -> None:
+    body = doc.open_subgraph(op(doc, "Loop"), "body")
+    gemm = op(body, "Gemm", "/h2h/Gemm")
+    body.disconnect(gemm, 0)  # Gemm loses its A input (the state)
+    found = body.check()
+    assert any(d.severity == "error" and d.node_id == gemm for d in found)
+    assert body.diagnostics == found
+    body.close()
+    with pytest.raises(DocumentError, match="closed"):
+        body.open_subgraph(op(body, "If"), "then_branch")
+
+
 def test_initializers_are_not_edited_in_a_subgraph_document(doc: Document) -> None:
     body = doc.open_subgraph(op(doc, "Loop"), "body")
     history = list(body.history)
