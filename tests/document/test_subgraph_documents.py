@@ -144,6 +144,12 @@ def test_nested_if_branch_semantics_changing_edit_and_undo_of_the_confirm(
     body.close()
     changed = run(saved(doc, tmp_path, "halved"))
     assert not np.allclose(changed, original, atol=1e-4)
+    reloaded = Document.open(tmp_path / "halved.onnx")  # the nested change is in the file
+    loop_node = reloaded.ir_node(op(reloaded, "Loop"))
+    assert loop_node is not None
+    if_node = next(n for n in loop_node.attributes["body"].as_graph() if n.op_type == "If")
+    constant = next(n for n in if_node.attributes["else_branch"].as_graph() if n.op_type == "Constant")
+    assert constant.attributes["value"].as_tensor().numpy() == np.float32(0.5)
     assert doc.undo() == "Confirm Subgraph Edits"  # the old body is back
     assert body_names(doc, loop) == old_body
     np.testing.assert_allclose(run(saved(doc, tmp_path, "undone")), original, rtol=1e-6, atol=1e-6)
@@ -195,6 +201,43 @@ def test_check_in_a_body_reports_on_the_body_s_node_ids(doc: Document) -> None:
     body.close()
     with pytest.raises(DocumentError, match="closed"):
         body.open_subgraph(op(body, "If"), "then_branch")
+
+
+def test_scan_body_contract(tmp_path: pathlib.Path) -> None:
+    """A running sum with Scan: one body input per state and scan input, one output per node output."""
+    from onnx import TensorProto, helper
+
+    def info(name: str, shape: list[int]) -> onnx.ValueInfoProto:
+        return helper.make_tensor_value_info(name, TensorProto.FLOAT, shape)
+
+    body = helper.make_graph(
+        [helper.make_node("Add", ["sum_in", "row"], ["sum_out"]), helper.make_node("Identity", ["sum_out"], ["scan"])],
+        "running_sum",
+        [info("sum_in", [2]), info("row", [2])],
+        [info("sum_out", [2]), info("scan", [2])],
+    )
+    scan = helper.make_node("Scan", ["init", "rows"], ["total", "sums"], body=body, num_scan_inputs=1)
+    graph = helper.make_graph(
+        [scan], "main", [info("init", [2]), info("rows", [3, 2])], [info("total", [2]), info("sums", [3, 2])]
+    )
+    path = tmp_path / "scan.onnx"
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21)]), str(path))
+    doc = Document.open(path)
+    child = doc.open_subgraph(op(doc, "Scan"), "body")
+    assert child.outer_references() == [] and [n.kind for n in child.nodes()].count("input") == 2
+    child.remove_nodes([next(n.id for n in child.nodes() if n.kind == "output" and n.name == "scan")])
+    with pytest.raises(DocumentError, match=r"the body has 1 outputs; Scan \(one per node output\) needs 2"):
+        child.confirm()
+    child.undo()
+    child.rename_node(op(child, "Add"), "Accumulate")
+    child.confirm()
+    child.close()
+    doc.save(tmp_path / "scan2.onnx")
+    feed = {"init": np.zeros(2, np.float32), "rows": np.arange(6, dtype=np.float32).reshape(3, 2)}
+    total, sums = ort.InferenceSession(str(tmp_path / "scan2.onnx")).run(None, feed)
+    np.testing.assert_allclose(sums, np.cumsum(feed["rows"], axis=0))
+    np.testing.assert_allclose(total, feed["rows"].sum(axis=0))
+    assert onnx.load(str(tmp_path / "scan2.onnx")).graph.node[0].attribute[0].g.node[0].name == "Accumulate"
 
 
 def test_initializers_are_not_edited_in_a_subgraph_document(doc: Document) -> None:
