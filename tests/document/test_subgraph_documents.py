@@ -240,6 +240,31 @@ def test_scan_body_contract(tmp_path: pathlib.Path) -> None:
     assert onnx.load(str(tmp_path / "scan2.onnx")).graph.node[0].attribute[0].g.node[0].name == "Accumulate"
 
 
+def test_save_copy_of_a_body_is_a_standalone_model_for_profiling(
+    doc: Document, tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dld_jupyter.activities.model_source import profiled_source
+
+    body = doc.open_subgraph(op(doc, "Loop"), "body")
+    branch = body.open_subgraph(op(body, "If"), "then_branch")
+    assert branch.name == "gru_scripted_Loop_body_If_then_branch"  # fit for a file name
+    path = saved(branch, tmp_path, "then")  # checker (full) passes
+    session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    assert [i.name for i in session.get_inputs()] == ["/Sigmoid_1_output_0", "/Tanh_output_0", "h.31"]
+    z, n, h = (RNG.random((2, 16), dtype=np.float32) for _ in range(3))
+    (out,) = session.run(None, {"/Sigmoid_1_output_0": z, "/Tanh_output_0": n, "h.31": h})
+    np.testing.assert_allclose(out, (1 - z) * n + z * h, rtol=1e-6, atol=1e-6)
+    branch.rename_node(op(branch, "Neg"), "Negate")  # unsaved edits: profiling writes a kept copy of them
+    monkeypatch.chdir(tmp_path)
+    copy, _report, home = profiled_source(branch)
+    assert pathlib.Path(copy) == tmp_path / "gru_scripted_Loop_body_If_then_branch.profiled.onnx"
+    assert home == str(tmp_path / "gru_scripted_Loop_body_If_then_branch.onnx")
+    kept = onnx.load(copy)
+    onnx.checker.check_model(kept, full_check=True)
+    assert "Negate" in [n.name for n in kept.graph.node]
+    assert not branch.closed and doc.read_only == LOCK and body.dirty is False
+
+
 def test_initializers_are_not_edited_in_a_subgraph_document(doc: Document) -> None:
     body = doc.open_subgraph(op(doc, "Loop"), "body")
     history = list(body.history)
