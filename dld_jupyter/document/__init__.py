@@ -17,6 +17,7 @@ from .events import (
     NodesChanged,
     NodesMoved,
     NodesRemoved,
+    ReadOnlyChanged,
 )
 from .subgraph_document import SubgraphDocument
 from .subgraph_scope import SubgraphSlot
@@ -39,6 +40,7 @@ __all__ = [
     "NodesChanged",
     "NodesMoved",
     "NodesRemoved",
+    "ReadOnlyChanged",
     "SubgraphDocument",
     "SubgraphSlot",
     "TerminalView",

@@ -25,7 +25,7 @@ import onnx_ir as ir
 from .commands import Command
 from .document import Document
 from .errors import DocumentError
-from .events import DirtyChanged
+from .events import DirtyChanged, ReadOnlyChanged
 
 
 class ChildDocument(Document, abc.ABC):
@@ -39,7 +39,10 @@ class ChildDocument(Document, abc.ABC):
         self.parent = parent
         self.title = title
         self._closed = False
+        was = parent.read_only
         parent._lock.attach(self)
+        if parent.read_only != was:
+            parent._emit([ReadOnlyChanged(parent.read_only)])
 
     # ------------------------------------------------------------ the contract of a subclass
     @property
@@ -101,7 +104,10 @@ class ChildDocument(Document, abc.ABC):
         for child in list(self._lock.children):
             child.close()
         self._closed = True
+        was = self.parent.read_only
         self.parent._lock.detach(self)
+        if self.parent.read_only != was:
+            self.parent._emit([ReadOnlyChanged(self.parent.read_only)])
 
     def save(self, path: str | os.PathLike[str] | None = None) -> None:
         raise DocumentError(

@@ -11,7 +11,15 @@ import onnx
 import onnxruntime as ort
 import pytest
 
-from dld_jupyter.document import Document, DocumentError, EdgesAdded, EdgesRemoved, SubgraphDocument, SubgraphSlot
+from dld_jupyter.document import (
+    Document,
+    DocumentError,
+    EdgesAdded,
+    EdgesRemoved,
+    ReadOnlyChanged,
+    SubgraphDocument,
+    SubgraphSlot,
+)
 from dld_jupyter.document.events import Event
 
 GRU = pathlib.Path(__file__).resolve().parents[1] / "data" / "real" / "gru_scripted.onnx"
@@ -300,7 +308,7 @@ def test_outer_nodes_follow_their_readers_and_can_be_linked_from(doc: Document) 
     branch.close()
     body.close()
     doc_events()
-    assert seen == []  # closing without confirming sends the parent nothing
+    assert seen == [[ReadOnlyChanged(None)]]  # closing without confirming: the parent is only unlocked
 
 
 def test_positions_of_a_body_travel_with_the_confirm(doc: Document) -> None:
