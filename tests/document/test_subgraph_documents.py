@@ -389,3 +389,57 @@ def test_graphs_lists_create_duplicate_remove_and_open(tmp_path: pathlib.Path) -
     doc.undo()
     doc.undo()
     assert [s.name for s in doc.subgraph_slots(switch)] == ["case0", "Switch_cases"]
+
+
+def test_a_branch_reading_the_main_graph_through_the_loop_body(tmp_path: pathlib.Path) -> None:
+    """An If inside a Loop body reads the main graph's input ``x`` (two scopes out): the branch document shows it as
+    an outer reference, the confirms bind it back to the very value, and no swapped-out body keeps a use of it."""
+    from onnx import TensorProto, helper
+
+    def info(name: str, dtype: int = TensorProto.FLOAT, shape: list[int] | None = None) -> onnx.ValueInfoProto:
+        return helper.make_tensor_value_info(name, dtype, [2] if shape is None else shape)
+
+    then = helper.make_graph([helper.make_node("Add", ["acc", "x"], ["t_out"])], "then", [], [info("t_out")])
+    other = helper.make_graph([helper.make_node("Sub", ["acc", "x"], ["e_out"])], "else", [], [info("e_out")])
+    body = helper.make_graph(
+        [
+            helper.make_node("Greater", ["acc", "zero"], ["gt"]),
+            helper.make_node("Cast", ["gt"], ["gt_f"], to=TensorProto.FLOAT),
+            helper.make_node("ReduceMax", ["gt_f"], ["any_f"], keepdims=0),
+            helper.make_node("Cast", ["any_f"], ["c"], to=TensorProto.BOOL),
+            helper.make_node("If", ["c"], ["next"], then_branch=then, else_branch=other),
+            helper.make_node("Identity", ["cond"], ["cond_out"]),
+        ],
+        "body",
+        [info("i", TensorProto.INT64, []), info("cond", TensorProto.BOOL, []), info("acc")],
+        [info("cond_out", TensorProto.BOOL, []), info("next")],
+    )
+    graph = helper.make_graph(
+        [helper.make_node("Loop", ["n", "", "a0"], ["final"], body=body)],
+        "main",
+        [info("n", TensorProto.INT64, []), info("a0"), info("x")],
+        [info("final")],
+        initializer=[helper.make_tensor("zero", TensorProto.FLOAT, [], [0.0])],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], ir_version=8)
+    onnx.save(model, str(tmp_path / "deep.onnx"))
+    feed = {"n": np.array(3, np.int64), "a0": np.array([1.0, -5.0], np.float32), "x": np.array([2.0, 2.0], np.float32)}
+    before = ort.InferenceSession(str(tmp_path / "deep.onnx")).run(None, feed)[0]
+    doc = Document.open(tmp_path / "deep.onnx")
+    loop = op(doc, "Loop")
+    child = doc.open_subgraph(loop, "body")
+    assert child.outer_references() == ["zero", "x"]  # x is read only inside the If: drawn, no link
+    then_doc = child.open_subgraph(op(child, "If"), "then_branch")
+    outer = {n.name: n.outputs[0] for n in then_doc.nodes() if n.kind == "outer"}
+    assert set(outer) == {"acc", "x"} and (outer["x"].dtype, outer["x"].shape) == ("float", [2])
+    then_doc.rename_node(op(then_doc, "Add"), "AddX")
+    then_doc.confirm()
+    then_doc.close()
+    child.confirm()
+    child.close()
+    x = doc.model.graph.inputs[2]
+    assert sorted((use.node.name or "", use.node.graph.name) for use in x.uses()) == [("", "else"), ("AddX", "then")]
+    after = ort.InferenceSession(str(saved(doc, tmp_path, "deep2"))).run(None, feed)[0]
+    np.testing.assert_allclose(after, before)
+    doc.undo()
+    assert sorted((use.node.name or "", use.node.graph.name) for use in x.uses()) == [("", "else"), ("", "then")]
