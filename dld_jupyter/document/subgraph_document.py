@@ -172,6 +172,12 @@ class SubgraphDocument(ChildDocument):
     def validate(self) -> None:
         graph = self.model.graph
         opset = self.parent.model.opset_imports.get("", 1)
+        own = self.parent.model.opset_imports
+        extra = {d or "ai.onnx": v for d, v in self.model.opset_imports.items() if own.get(d) != v}
+        if extra:
+            listed = ", ".join(f"{d} {v}" for d, v in sorted(extra.items()))
+            why = f"the subgraph imports opsets its model does not ({listed}); the model's imports cover its bodies."
+            raise DocumentError(self.confirm_label, why, "Set those opset imports in the model itself, then confirm.")
         check_contract(self.owner, self.attribute, graph, opset, self._inferred_dtypes())
         attach_plan(graph, scope_values(self.parent.model.graph), self.confirm_label)
 

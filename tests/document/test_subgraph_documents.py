@@ -181,6 +181,16 @@ def test_the_loop_contract_is_checked_on_confirm_and_a_refusal_changes_nothing(d
     assert doc.history == history and doc.ir_node(loop).attributes["body"].as_graph() is before  # type: ignore[union-attr]
 
 
+def test_opset_imports_are_the_model_s_and_a_body_cannot_change_them(doc: Document) -> None:
+    body = doc.open_subgraph(op(doc, "Loop"), "body")
+    body.set_model_info(opset_imports={"": 17, "com.microsoft": 1})
+    with pytest.raises(DocumentError, match=r"imports opsets its model does not \(com.microsoft 1\)"):
+        body.confirm()
+    body.undo()
+    body.confirm()
+    assert doc.history[-1] == "Confirm Subgraph Edits"
+
+
 def test_if_branch_contract_no_inputs_matching_outputs(doc: Document) -> None:
     body = doc.open_subgraph(op(doc, "Loop"), "body")
     then = body.open_subgraph(op(body, "If"), "then_branch")
