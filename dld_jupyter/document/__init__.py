@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .child_document import ChildDocument
 from .document import Document
 from .errors import DocumentError
 from .events import (
@@ -16,10 +17,14 @@ from .events import (
     NodesChanged,
     NodesMoved,
     NodesRemoved,
+    ReadOnlyChanged,
 )
+from .subgraph_document import SubgraphDocument
+from .subgraph_scope import SubgraphSlot
 from .views import EdgeView, NodeView, TerminalView
 
 __all__ = [
+    "ChildDocument",
     "DiagnosticsChanged",
     "DirtyChanged",
     "Document",
@@ -35,5 +40,8 @@ __all__ = [
     "NodesChanged",
     "NodesMoved",
     "NodesRemoved",
+    "ReadOnlyChanged",
+    "SubgraphDocument",
+    "SubgraphSlot",
     "TerminalView",
 ]

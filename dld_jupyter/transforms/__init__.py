@@ -3,7 +3,8 @@
 `transform` holds the contract (`Transform`, `EditPlan`/`FilePlan`, `Requirement`), `registry` the registry;
 one transform per module, each listing the cases it handles: `extract` (a selection to a new model), `paste`
 (the kernel `clipboard`'s nodes), `fp16` (Convert Model to FP16), `sanitize` (Sanitize Graph) and
-`tensor_conversion` (Convert Tensors; its candidates in `tensor_candidates`). The long ones take a `progress`
+`tensor_conversion` (Convert Tensors; its candidates in `tensor_candidates`), `subgraph_extract` (Extract Model
+Subgraph: a Loop/If/Scan body to a new model). The long ones take a `progress`
 callback and a `CancelToken` (`progress`). The built-in transforms are registered here. No Jupyter import: front
 doors call `get(name).apply(doc, **args)`.
 """
@@ -15,6 +16,7 @@ from dld_jupyter.transforms.fp16 import ConvertModelToFp16
 from dld_jupyter.transforms.paste import Paste
 from dld_jupyter.transforms.registry import all_transforms, get, register
 from dld_jupyter.transforms.sanitize import Sanitize
+from dld_jupyter.transforms.subgraph_extract import ExtractModelSubgraph, extract_model_subgraph
 from dld_jupyter.transforms.tensor_conversion import ConvertTensors
 from dld_jupyter.transforms.transform import EditPlan, FilePlan, Plan, Requirement, Transform
 
@@ -23,6 +25,7 @@ register(Paste())
 register(ConvertModelToFp16())
 register(Sanitize())
 register(ConvertTensors())
+register(ExtractModelSubgraph())
 
 __all__ = [
     "EditPlan",
@@ -31,6 +34,7 @@ __all__ = [
     "Requirement",
     "Transform",
     "all_transforms",
+    "extract_model_subgraph",
     "get",
     "register",
 ]
