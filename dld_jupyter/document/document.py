@@ -22,6 +22,7 @@ from . import graph_edits as g
 from . import io
 from . import trt_edits as trt
 from . import value_edits as v
+from .child_lock import ChildLock
 from .commands import Command, Context, SetPositions
 from .endpoints import edges_from_value
 from .errors import DocumentError
@@ -61,6 +62,7 @@ class Document:
         self.inferred: dict[str, tuple[str | None, list[int | str] | None]] = {}
         self.diagnostics: list[Any] = []
         self._views = ViewCache()
+        self._lock = ChildLock()
 
     # ------------------------------------------------------------ files
     @classmethod
@@ -189,10 +191,32 @@ class Document:
             events.append(DirtyChanged(self.dirty))
         self._emit(events)
 
+    # ------------------------------------------------------------ child documents (child_lock.py)
+    @property
+    def read_only(self) -> str | None:
+        """None, or why every edit, undo and redo is refused now (a child document is open for editing)."""
+        return self._lock.reason
+
+    @property
+    def open_children(self) -> list[Any]:
+        """The child documents (ChildDocument) open for editing on this one, in opening order."""
+        return list(self._lock.children)
+
+    def _write_back(self, label: str, command: Command) -> None:
+        """Apply a child's write-back ``command`` as one undo step, past the lock its child holds."""
+        self._lock.bypass = True
+        try:
+            with self.transaction(label):
+                self._do(command)
+        finally:
+            self._lock.bypass = False
+
     @contextlib.contextmanager
     def transaction(self, label: str) -> Iterator[None]:
         """Group the edits made inside into one undo step; on an exception every one of them is undone."""
         outer = not self._history.in_transaction
+        if outer:
+            self._lock.refuse(label, self.read_only)
         was_dirty = self.dirty
         if outer:
             self._ctx.changes = Changes()
@@ -220,6 +244,7 @@ class Document:
         return self._travel(self._history.can_redo, self._history.redo, "Redo")
 
     def _travel(self, possible: bool, move: Callable[[Context], str], what: str) -> str:
+        self._lock.refuse(what, self.read_only)
         if not possible:
             raise DocumentError(what, "there is nothing to " + what.lower() + ".", "Check can_undo/can_redo.")
         was_dirty = self.dirty
