@@ -17,6 +17,9 @@ from .events import (
     NodesMoved,
     NodesRemoved,
 )
+from .function_document import FunctionDocument
+from .function_model import FunctionInfo, FunctionParameter
+from .function_parameters import ReferenceChoice
 from .views import EdgeView, NodeView, TerminalView
 
 __all__ = [
@@ -28,6 +31,9 @@ __all__ = [
     "EdgesAdded",
     "EdgesRemoved",
     "Event",
+    "FunctionDocument",
+    "FunctionInfo",
+    "FunctionParameter",
     "InitializersChanged",
     "ModelInfoChanged",
     "NodeView",
@@ -35,5 +41,6 @@ __all__ = [
     "NodesChanged",
     "NodesMoved",
     "NodesRemoved",
+    "ReferenceChoice",
     "TerminalView",
 ]

@@ -22,7 +22,7 @@ from . import graph_edits as g
 from . import io
 from . import trt_edits as trt
 from . import value_edits as v
-from .child_lock import ChildLock
+from .child_lock import ChildLock, opener
 from .commands import Command, Context, SetPositions
 from .endpoints import edges_from_value
 from .errors import DocumentError
@@ -382,6 +382,11 @@ class Document:
         """A new local function whose body passes each input to an output (Identity); one undo step."""
         with self.transaction(f"Create function {domain}::{name}"):
             fe.create_function(self._ctx, self._do, name, domain, inputs, outputs)
+
+    def open_function(self, name: str, domain: str, overload: str = "") -> Any:
+        """Open a local function's body as a ChildDocument (kind "function"); this document is read-only until it
+        is confirmed or closed (function_document.py)."""
+        return opener("function")(self, name, domain, overload)
 
     def delete_function(self, name: str, domain: str, overload: str = "") -> None:
         """Remove a function's definition; its instances stay as custom-domain operators. One undo step."""
