@@ -212,3 +212,25 @@ def test_a_created_function_is_edited_and_called(tmp_path: Path) -> None:
     doc.save(tmp_path / "double.onnx")
     a = np.array([1.0, 2.0, 3.5], np.float32)
     assert np.array_equal(run_file(tmp_path / "double.onnx", {"a": a})[0], 2 * a)
+
+
+def test_function_definitions_are_edited_from_the_main_model_only() -> None:
+    from dld_jupyter.transforms.function_create import create_function_from_selection
+    from dld_jupyter.transforms.function_inline import inline_function
+
+    doc = Document.open(SHUFFLENET)
+    fdoc = doc.open_function("InvertedResidual.1", BLOCK[1])
+    relu = next(n.id for n in fdoc.nodes() if n.op_type == "Relu")
+    for attempt in (
+        lambda: fdoc.create_function("Inner", "my.ops"),
+        lambda: fdoc.delete_function(*BLOCK),
+        lambda: fdoc.open_function(*BLOCK),
+        lambda: create_function_from_selection(fdoc, [relu], "Inner", "my.ops"),
+    ):
+        with pytest.raises(DocumentError, match="main model's document"):
+            attempt()
+    assert fdoc.history == []
+    # a body may call another function: it shows as an instance there and inlines in place
+    call = fdoc.add_node(BLOCK[0], BLOCK[1])
+    assert fdoc.node(call).function == f"{BLOCK[1]}::{BLOCK[0]}"
+    assert len(inline_function(fdoc, call)) == 14
