@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .child_document import ChildDocument
 from .document import Document
 from .errors import DocumentError
 from .events import (
@@ -20,9 +21,12 @@ from .events import (
 from .function_document import FunctionDocument
 from .function_model import FunctionInfo, FunctionParameter
 from .function_parameters import ReferenceChoice
+from .subgraph_document import SubgraphDocument
+from .subgraph_scope import SubgraphSlot
 from .views import EdgeView, NodeView, TerminalView
 
 __all__ = [
+    "ChildDocument",
     "DiagnosticsChanged",
     "DirtyChanged",
     "Document",
@@ -42,5 +46,7 @@ __all__ = [
     "NodesMoved",
     "NodesRemoved",
     "ReferenceChoice",
+    "SubgraphDocument",
+    "SubgraphSlot",
     "TerminalView",
 ]

@@ -184,7 +184,10 @@ class FunctionDocument(ChildDocument):
         instance = calls[0] if calls else None
         parent = self.parent.model
         types = instance_types(parent, instance, lambda: model_types(parent))
-        model, originals = standalone_model(parent, self.model.graph, self._table.attrs, instance, types, self.key[1])
+        graph = self.model.graph
+        model, originals = standalone_model(
+            parent, graph, self._table.attrs, instance, types, self.key[1], partial=True
+        )
         ids = {copy: self.node_id(node) for copy, node in originals.items()}
         return model, ids.get
 
@@ -206,6 +209,16 @@ class FunctionDocument(ChildDocument):
             result = check_model(*self.check_input())
         except DocumentError as error:
             result = CheckResult([Diagnostic("error", str(error), None, error.fix, "structure")], {})
+        graph = self.model.graph
+        made = {out for node in graph for out in node.outputs} | set(graph.inputs)
+        if not graph.outputs:
+            found.append(Diagnostic("error", "The function has no output.", None, "Add a graph output.", "structure"))
+        for value in graph.outputs:
+            if value not in made:
+                message = f"Function output '{value.name}' is made by nothing."
+                found.append(
+                    Diagnostic("error", message, f"o{self.value_id(value)}", "Connect it to a node.", "structure")
+                )
         diagnostics = found + list(result.diagnostics)
         if len(diagnostics) > 1:  # an output left untyped by an earlier error: that error is the news
             diagnostics = [d for d in diagnostics if _UNTYPED_OUTPUT not in d.message]

@@ -11,6 +11,7 @@ import onnx
 import pytest
 
 from dld_jupyter.document import Document, DocumentError, FunctionDocument, NodesChanged
+from dld_jupyter.document.checks import check_model
 from tests.function_support import BLOCK, SHUFFLENET, run, run_file
 
 
@@ -59,6 +60,9 @@ def test_check_binds_diagnostics_to_the_function_documents_nodes() -> None:
     fdoc.disconnect(conv, 0)
     found = fdoc.check()
     assert found and all(d.node_id == conv for d in found if d.severity == "error")
+    # the background checker's path (check_input) binds the standalone body's problems to the same ids
+    background = check_model(*fdoc.check_input())
+    assert any(d.node_id == conv and d.severity == "error" for d in background.diagnostics)
     with pytest.raises(DocumentError, match="not valid ONNX"):
         fdoc.confirm()
     assert _doc.history == []
