@@ -15,6 +15,8 @@ by its attributes (``check_input``); diagnostics are bound to this document's no
 from __future__ import annotations
 
 import contextlib
+import os
+import pathlib
 import re
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -22,6 +24,7 @@ from typing import Any
 import onnx
 import onnx_ir as ir
 
+from . import io
 from .child_document import ChildDocument
 from .child_lock import register_opener
 from .commands import Command
@@ -190,6 +193,24 @@ class FunctionDocument(ChildDocument):
         )
         ids = {copy: self.node_id(node) for copy, node in originals.items()}
         return model, ids.get
+
+    def save_copy(self, path: str | os.PathLike[str]) -> None:
+        """Write the body as a standalone model (inputs typed and references resolved by the parent's first
+        instance): what profiling or exporting from inside a function document runs. Refused when an input type is
+        unknown or an output is made by nothing."""
+        calls = instances_of(self.parent.model.graph, self.key)
+        instance = calls[0] if calls else None
+        parent = self.parent.model
+        types = instance_types(parent, instance, lambda: model_types(parent))
+        model, _ = standalone_model(parent, self.model.graph, self._table.attrs, instance, types, self.key[1])
+        untyped = [v.name for v in model.graph.inputs if v.type is None]
+        if untyped:
+            raise DocumentError(
+                f"Write {self.title} as a model",
+                f"the type of input {untyped[0]!r} is not known (no instance in the parent passes a typed value).",
+                "Place an instance of the function in the parent model and connect its inputs.",
+            )
+        io.save(model, pathlib.Path(path), {})
 
     def check(self) -> list[Any]:
         """check_function on the definition, then the model checks of ``check_input``; fills ``inferred``."""

@@ -12,6 +12,7 @@ import pytest
 
 from dld_jupyter.document import Document, DocumentError, FunctionDocument, NodesChanged
 from dld_jupyter.document.checks import check_model
+from dld_jupyter.transforms.function_inline import inline_function
 from tests.function_support import BLOCK, SHUFFLENET, run, run_file
 
 
@@ -116,6 +117,12 @@ def test_semantics_changing_edit_changes_every_instance_and_undo_restores(tmp_pa
     assert "Neg" in [n.op_type for n in _body(tmp_path / "negated.onnx").node]
     changed = run_file(tmp_path / "negated.onnx")[0]
     assert not np.allclose(changed, reference)
+    # every instance calls the new definition: inlined, each of the three brings its own Neg
+    reloaded = Document.open(tmp_path / "negated.onnx")
+    for instance in next(f for f in reloaded.functions() if (f.name, f.domain) == BLOCK).instances:
+        inline_function(reloaded, instance)
+    assert sum(n.op_type == "Neg" for n in reloaded.nodes()) == 3
+    assert np.array_equal(run(reloaded, tmp_path)[0], changed)
     doc.undo()
     assert np.array_equal(run(doc, tmp_path)[0], reference)
     doc.redo()
@@ -220,7 +227,6 @@ def test_a_created_function_is_edited_and_called(tmp_path: Path) -> None:
 
 def test_function_definitions_are_edited_from_the_main_model_only() -> None:
     from dld_jupyter.transforms.function_create import create_function_from_selection
-    from dld_jupyter.transforms.function_inline import inline_function
 
     doc = Document.open(SHUFFLENET)
     fdoc = doc.open_function("InvertedResidual.1", BLOCK[1])
@@ -238,3 +244,20 @@ def test_function_definitions_are_edited_from_the_main_model_only() -> None:
     call = fdoc.add_node(BLOCK[0], BLOCK[1])
     assert fdoc.node(call).function == f"{BLOCK[1]}::{BLOCK[0]}"
     assert len(inline_function(fdoc, call)) == 14
+
+
+def test_save_copy_of_a_function_document_is_the_body_as_a_runnable_model(tmp_path: Path) -> None:
+    doc, fdoc = _open()
+    fdoc.save_copy(tmp_path / "body.onnx")
+    onnx.checker.check_model(onnx.load(tmp_path / "body.onnx"), full_check=True)
+    feeds = {}
+    proto = onnx.load(tmp_path / "body.onnx")
+    for info in proto.graph.input:
+        dims = [d.dim_value for d in info.type.tensor_type.shape.dim]
+        feeds[info.name] = np.ones(dims, np.float32)
+    assert run_file(tmp_path / "body.onnx", feeds)[0].shape == (1, 48, 8, 8)
+    assert not doc.dirty and fdoc.path is None
+    lonely = Document.new(opset=17)
+    lonely.create_function("Alone", "my.ops")
+    with pytest.raises(DocumentError, match="type of input 'x' is not known"):
+        lonely.open_function("Alone", "my.ops").save_copy(tmp_path / "alone.onnx")
