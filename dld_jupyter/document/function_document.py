@@ -46,6 +46,7 @@ from .function_parameters import (
     remove_parameter,
     set_reference,
 )
+from .metadata import POSITIONS_KEY, encode_positions
 
 _NODE_NAME = re.compile(r"Node \(([^)]+)\)|Name: (\S+)")
 _UNTYPED_OUTPUT = "Field 'type' of 'value_info' is required but missing"
@@ -71,9 +72,13 @@ class FunctionDocument(ChildDocument):
         for child in parent.open_children:
             if isinstance(child, FunctionDocument) and child.key == key:
                 raise DocumentError(what, f"{child.title} is open already.", "Use that document (doc.open_children).")
-        copy = parent.model.functions[key].clone()
+        original = parent.model.functions[key]
+        copy = original.clone()
         others = [f.clone() for k, f in parent.model.functions.items() if k != key]
         model = ir.Model(copy.graph, ir_version=parent.model.ir_version, producer_name="dld_jupyter", functions=others)
+        positions = original.metadata_props.get(POSITIONS_KEY)
+        if positions:  # the canvas places the body as it was left
+            model.metadata_props[POSITIONS_KEY] = positions
         return cls(parent, key, model, ParameterTable(dict(copy.attributes)))
 
     # ------------------------------------------------------------ the ChildDocument contract
@@ -90,7 +95,16 @@ class FunctionDocument(ChildDocument):
             if node.domain not in imports:
                 imports[node.domain] = parent_imports.get(node.domain, 1)
         domain, name, overload = self.key
-        return ir.Function(domain, name, overload, graph=graph, attributes=list(self._table.attrs.values()))
+        function = ir.Function(domain, name, overload, graph=graph, attributes=list(self._table.attrs.values()))
+        original = self.parent.model.functions.get(self.key)
+        if original is not None:
+            function.doc_string = original.doc_string
+            function.metadata_props.update(original.metadata_props)
+        function.metadata_props.pop(POSITIONS_KEY, None)
+        positions = encode_positions(self.model.graph, self._ctx.ids, self._ctx.positions)
+        if positions:  # where the user left the body's nodes (ONNX and onnxruntime accept function metadata)
+            function.metadata_props[POSITIONS_KEY] = positions
+        return function
 
     def definition_proto(self) -> onnx.FunctionProto:
         return ir.serde.serialize_function(self.definition())

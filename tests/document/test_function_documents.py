@@ -261,3 +261,15 @@ def test_save_copy_of_a_function_document_is_the_body_as_a_runnable_model(tmp_pa
     lonely.create_function("Alone", "my.ops")
     with pytest.raises(DocumentError, match="type of input 'x' is not known"):
         lonely.open_function("Alone", "my.ops").save_copy(tmp_path / "alone.onnx")
+
+
+def test_the_bodys_layout_is_kept_in_the_definition(tmp_path: Path) -> None:
+    doc, fdoc = _open()
+    spots = {n.id: (100.0 * i, 40.0 * i) for i, n in enumerate(fdoc.nodes())}
+    fdoc.move_nodes(spots)
+    fdoc.confirm()
+    fdoc.close()
+    doc.save(tmp_path / "placed.onnx")
+    assert "dld.positions" in {p.key for p in _body(tmp_path / "placed.onnx").metadata_props}
+    again = Document.open(tmp_path / "placed.onnx").open_function(*BLOCK)
+    assert {n.name: n.position for n in again.nodes()} == {n.name: spots[n.id] for n in fdoc.nodes()}
