@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import onnx
+import onnxruntime as ort
 import pytest
 
 from dld_jupyter.document import Document, DocumentError, NodesRemoved
@@ -137,3 +138,30 @@ def test_extract_needs_known_input_types(doc: Document, tmp_path: Path) -> None:
     with pytest.raises(DocumentError, match="type of input 'x' is not known"):
         extract_function_model(doc, "Fresh", "my.blocks", tmp_path / "fresh.onnx")
     assert not (tmp_path / "fresh.onnx").exists() and IMAGE.shape == (1, 3, 64, 64)
+
+
+@pytest.mark.parametrize("model", ["bert_tiny", "gpt2_tiny", "mobilenet_v3_small_w05"])
+def test_windows_of_real_exports_become_functions_and_inline_back_bit_identical(model: str, tmp_path: Path) -> None:
+    path = SHUFFLENET.parent / f"{model}.onnx"
+    doc = Document.open(path)
+    session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    rng = np.random.default_rng(7)
+    feeds = {
+        i.name: np.ones([d if isinstance(d, int) else 2 for d in i.shape], np.int64)
+        if "int" in i.type
+        else rng.standard_normal([d if isinstance(d, int) else 2 for d in i.shape]).astype(np.float32)
+        for i in session.get_inputs()
+    }
+    reference = session.run(None, feeds)
+    ops = [n.id for n in doc.nodes() if n.kind == "op"]
+    for trial, (start, size) in enumerate([(len(ops) // 5, 3), (len(ops) // 2, 6), (2 * len(ops) // 3, 8)]):
+        instance = create_function_from_selection(doc, ops[start : start + size], f"Window{trial}", "my.windows")
+        assert doc.node(instance).function == f"my.windows::Window{trial}"
+        for got, want in zip(run(doc, tmp_path, feeds), reference, strict=True):
+            assert np.array_equal(got, want)
+        inline_function(doc, instance)
+        for got, want in zip(run(doc, tmp_path, feeds), reference, strict=True):
+            assert np.array_equal(got, want)
+        doc.undo()
+        doc.undo()
+    assert not doc.can_undo
