@@ -273,3 +273,28 @@ def test_the_bodys_layout_is_kept_in_the_definition(tmp_path: Path) -> None:
     assert "dld.positions" in {p.key for p in _body(tmp_path / "placed.onnx").metadata_props}
     again = Document.open(tmp_path / "placed.onnx").open_function(*BLOCK)
     assert {n.name: n.position for n in again.nodes()} == {n.name: spots[n.id] for n in fdoc.nodes()}
+
+
+def test_bad_parameter_and_reference_edits_say_why_and_change_nothing() -> None:
+    _doc, fdoc = _open()
+    conv = _op(fdoc, "Conv_78")
+    io = next(n.id for n in fdoc.nodes() if n.kind == "input")
+    fdoc.add_parameter("k", "ints", [1, 1])
+    history, parameters = list(fdoc.history), fdoc.parameters()
+    cases = [
+        (lambda: fdoc.add_parameter("", "int", 1), "not a usable parameter name"),
+        (lambda: fdoc.add_parameter("k", "int", 1), "already has a parameter 'k'"),
+        (lambda: fdoc.add_parameter("g", "graph", None), "not a parameter type"),
+        (lambda: fdoc.add_parameter("g", "int", "three"), "an integer is expected"),
+        (lambda: fdoc.add_parameter("u", "undefined", 3), "an undefined parameter has no default"),
+        (lambda: fdoc.remove_parameter("nope"), "no such parameter"),
+        (lambda: fdoc.set_reference_attribute(conv, "kernel_shape", "nope"), "no parameter 'nope'"),
+        (lambda: fdoc.set_reference_attribute(conv, "no_such", "k"), "Conv has no attribute 'no_such'"),
+        (lambda: fdoc.set_reference_attribute(io, "kernel_shape", "k"), "not an operator"),
+        (lambda: fdoc.clear_reference_attribute(conv, "kernel_shape"), "is not a reference"),
+        (lambda: fdoc.reference_choices(conv, "no_such"), "Conv has no attribute"),
+    ]
+    for attempt, why in cases:
+        with pytest.raises(DocumentError, match=why):
+            attempt()
+    assert fdoc.history == history and fdoc.parameters() == parameters
