@@ -61,9 +61,9 @@ class FunctionDocument(ChildDocument):
 
     def __init__(self, parent: Document, key: FunctionKey, model: ir.Model, table: ParameterTable) -> None:
         domain, name, overload = key
-        super().__init__(parent, model, f"function {domain}::{name}" + (f":{overload}" if overload else ""))
-        self.key = key
+        self.key = key  # before the base attaches to the parent: the lock's reason reads it
         self._table = table
+        super().__init__(parent, model, f"function {domain}::{name}" + (f":{overload}" if overload else ""))
 
     @classmethod
     def open_in(cls, parent: Document, name: str, domain: str, overload: str = "") -> FunctionDocument:
