@@ -27,12 +27,12 @@ import onnx_ir as ir
 from . import io
 from .child_document import ChildDocument
 from .child_lock import register_opener
-from .commands import Command
+from .commands import Command, Composite
 from .diagnostics import Diagnostic
 from .document import Document
 from .errors import DocumentError
 from .function_body import instance_types, model_types, nested_functions, standalone_model
-from .function_commands import SetFunctions
+from .function_commands import SetFunctions, SetOpsetImport
 from .function_model import FunctionKey, FunctionParameter, find_function, instances_of
 from .function_parameters import (
     ParameterTable,
@@ -136,15 +136,28 @@ class FunctionDocument(ChildDocument):
         if calls:
             raise DocumentError(what, "the body calls the function itself.", "Remove that call: ONNX has no recursion.")
         definition = self.definition()
+        imports = self.parent.model.opset_imports
+        for domain, version in definition.opset_imports.items():
+            if imports.get(domain, version) != version:
+                raise DocumentError(
+                    what,
+                    f"the body imports {domain or 'ai.onnx'} {version}, the model {imports[domain]}: onnxruntime "
+                    "needs one version per domain.",
+                    f"Set the function's import to {imports[domain]} (Model information, opset imports).",
+                )
         try:
             onnx.checker.check_function(ir.serde.serialize_function(definition), self._checker_context(definition))
         except Exception as error:  # ValidationError and whatever a broken body provokes
             raise DocumentError(what, f"the definition is not valid ONNX: {error}", "Run Check and fix it.") from None
 
     def write_back_command(self) -> Command:
+        """The new definition in place of the old, and the parent's imports of domains only the body uses."""
         items = dict(self.parent.model.functions)
-        items[self.key] = self.definition()
-        return SetFunctions(tuple(items.items()))
+        definition = self.definition()
+        items[self.key] = definition
+        imports = self.parent.model.opset_imports
+        missing = [SetOpsetImport(d, v) for d, v in definition.opset_imports.items() if d not in imports]
+        return Composite((SetFunctions(tuple(items.items())), *missing))
 
     # ------------------------------------------------------------ edits: no initializers
     @contextlib.contextmanager

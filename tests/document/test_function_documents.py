@@ -298,3 +298,20 @@ def test_bad_parameter_and_reference_edits_say_why_and_change_nothing() -> None:
         with pytest.raises(DocumentError, match=why):
             attempt()
     assert fdoc.history == history and fdoc.parameters() == parameters
+
+
+def test_confirm_imports_a_domain_only_the_body_uses_and_refuses_a_second_version() -> None:
+    doc = Document.new(opset=17)
+    doc.create_function("Smooth", "my.ops")
+    fdoc = doc.open_function("Smooth", "my.ops")
+    fdoc.set_model_info(opset_imports={"": 17, "com.microsoft": 1})
+    fdoc.add_node("Gelu", "com.microsoft")
+    fdoc.confirm()
+    assert doc.model.opset_imports["com.microsoft"] == 1
+    assert doc.model.functions[("my.ops", "Smooth", "")].opset_imports["com.microsoft"] == 1
+    fdoc.set_model_info(opset_imports={"": 16, "com.microsoft": 1})
+    with pytest.raises(DocumentError, match=r"imports ai\.onnx 16, the model 17"):
+        fdoc.confirm()
+    fdoc.close()
+    doc.undo()
+    assert "com.microsoft" not in doc.model.opset_imports
