@@ -19,6 +19,9 @@ from .events import (
     NodesRemoved,
     ReadOnlyChanged,
 )
+from .function_document import FunctionDocument
+from .function_model import FunctionInfo, FunctionParameter
+from .function_parameters import ReferenceChoice
 from .subgraph_document import SubgraphDocument
 from .subgraph_scope import SubgraphSlot
 from .views import EdgeView, NodeView, TerminalView
@@ -33,6 +36,9 @@ __all__ = [
     "EdgesAdded",
     "EdgesRemoved",
     "Event",
+    "FunctionDocument",
+    "FunctionInfo",
+    "FunctionParameter",
     "InitializersChanged",
     "ModelInfoChanged",
     "NodeView",
@@ -41,6 +47,7 @@ __all__ = [
     "NodesMoved",
     "NodesRemoved",
     "ReadOnlyChanged",
+    "ReferenceChoice",
     "SubgraphDocument",
     "SubgraphSlot",
     "TerminalView",

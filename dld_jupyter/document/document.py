@@ -27,6 +27,7 @@ from .commands import Command, Context, SetPositions
 from .endpoints import edges_from_value
 from .errors import DocumentError
 from .events import Changes, DiagnosticsChanged, DirtyChanged, Event
+from .function_api import LocalFunctions
 from .history import History
 from .ids import IdMap
 from .metadata import POSITIONS_KEY, decode_positions, encode_positions
@@ -50,7 +51,7 @@ def _numbered(graph: ir.Graph) -> IdMap:
     return ids
 
 
-class Document:
+class Document(LocalFunctions):
     """An editable ONNX model. Create with ``Document.open(path)`` or ``Document.new(opset=...)``."""
 
     def __init__(self, model: ir.Model, path: pathlib.Path | None = None) -> None:
