@@ -40,7 +40,13 @@ def _document_parts(model_or_document: Any) -> tuple[str | None, str]:
         )
     path = getattr(model_or_document, "path", None)
     name = getattr(model_or_document, "name", "model")
-    home = os.fspath(path) if path else os.path.join(os.getcwd(), f"{name}.onnx")
+    folder = os.getcwd()
+    root = getattr(model_or_document, "parent", None)  # a subgraph or function document: beside its model's file
+    while root is not None and getattr(root, "parent", None) is not None:
+        root = root.parent
+    if root is not None and getattr(root, "path", None):
+        folder = os.path.dirname(os.fspath(root.path))
+    home = os.fspath(path) if path else os.path.join(folder, f"{name}.onnx")
     return (os.fspath(path) if path else None), home
 
 

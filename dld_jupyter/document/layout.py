@@ -119,7 +119,7 @@ def _stacked(
         for i in members:
             ys[i] = top + height / 2
         top += height + layer_gap
-    points = [(xs[i], ys[i]) for i in range(count)]
+    points = [(round(xs[i], 2), ys[i]) for i in range(count)]  # what the file keeps (metadata.py: 2 decimals)
     width = max(points[i][0] + sizes[i][0] / 2 for i in range(count))
     return points, (width, top - layer_gap)
 

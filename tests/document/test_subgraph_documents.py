@@ -5,6 +5,7 @@ branch, edit, confirm, save, reload, run in onnxruntime; the lock, the contract,
 from __future__ import annotations
 
 import pathlib
+import shutil
 
 import numpy as np
 import onnx
@@ -272,15 +273,18 @@ def test_save_copy_of_a_body_is_a_standalone_model_for_profiling(
     z, n, h = (RNG.random((2, 16), dtype=np.float32) for _ in range(3))
     (out,) = session.run(None, {"/Sigmoid_1_output_0": z, "/Tanh_output_0": n, "h.31": h})
     np.testing.assert_allclose(out, (1 - z) * n + z * h, rtol=1e-6, atol=1e-6)
+    model = Document.open(shutil.copy(GRU, tmp_path / "gru.onnx"))
+    branch = model.open_subgraph(op(model, "Loop"), "body").open_subgraph(op(body, "If"), "then_branch")
     branch.rename_node(op(branch, "Neg"), "Negate")  # unsaved edits: profiling writes a kept copy of them
-    monkeypatch.chdir(tmp_path)
+    monkeypatch.chdir(tmp_path / "..")
     copy, _report, home = profiled_source(branch)
-    assert pathlib.Path(copy) == tmp_path / "gru_scripted_Loop_body_If_then_branch.profiled.onnx"
-    assert home == str(tmp_path / "gru_scripted_Loop_body_If_then_branch.onnx")
+    # Beside the model's own file, not in the kernel's working folder (where it littered before).
+    assert pathlib.Path(copy) == tmp_path / "gru_Loop_body_If_then_branch.profiled.onnx"
+    assert home == str(tmp_path / "gru_Loop_body_If_then_branch.onnx")
     kept = onnx.load(copy)
     onnx.checker.check_model(kept, full_check=True)
     assert "Negate" in [n.name for n in kept.graph.node]
-    assert not branch.closed and doc.read_only == LOCK and body.dirty is False
+    assert not branch.closed and model.read_only == LOCK and branch.parent.dirty is False
 
 
 def test_initializers_are_not_edited_in_a_subgraph_document(doc: Document) -> None:
