@@ -125,6 +125,9 @@ def test_a_report_of_unsaved_edits_links_to_the_live_designer_of_its_document(tm
     result = panel.wait(120)
     assert result is not None and result.ok, result and result.error
     assert designer.heat is not None  # profiled from the designer: its canvas shows the heat
+    designer.clear_heat()
+    panel.heat_button.click()  # the panel's button shows it again
+    assert designer.heat is not None and designer.heat.report.layers == panel.viewer.report.layers
     report = panel.viewer.report
     assert report.summary.settings["source_document"] == str(tmp_path / "m.onnx")
     assert report.summary.model_path != str(tmp_path / "m.onnx")  # the copy ran

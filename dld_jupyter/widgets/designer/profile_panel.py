@@ -267,10 +267,18 @@ class ProfilePanel(w.VBox):  # type: ignore[misc]
         if not callable(show_heat) or self.viewer is None:
             return
         self.viewer.designer = self.model
-        try:
-            show_heat(report_path)
-        except (OSError, ValueError) as error:
-            self._show_error(f"The heat could not be shown on the canvas: {error}")
+
+        def show(_button: Any = None) -> None:
+            try:
+                show_heat(report_path)
+            except (OSError, ValueError) as error:
+                self._show_error(f"The heat could not be shown on the canvas: {error}")
+
+        self.heat_button = w.Button(description="Heat on canvas", icon="fire", layout=w.Layout(width="auto"),
+                                    tooltip="Colour the canvas by this report's layer times (the legend's × hides it)")
+        self.heat_button.on_click(show)
+        self.report_area.children = [self.heat_button, *self.report_area.children]
+        show()
 
     def _set_running(self, running: bool) -> None:
         self.run_button.disabled = running or self._refused()

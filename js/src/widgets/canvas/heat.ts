@@ -71,11 +71,12 @@ export class CanvasHeat {
       nodes.forEach((n) => {
         const i = data.index.get(n.id());
         const v = i === undefined ? NaN : values[i];
+        // Only what changed: every data or class write restyles the element (thousands on a big model's patch).
         if (Number.isFinite(v)) {
           const c = heatColor(scaleOf(v, min, max));
-          n.data({ heat: c.bg, heatfg: c.fg });
-          n.removeClass("heat-none").addClass("heat");
-        } else {
+          if (n.data("heat") !== c.bg) n.data({ heat: c.bg, heatfg: c.fg });
+          if (!n.hasClass("heat")) n.removeClass("heat-none").addClass("heat");
+        } else if (!n.hasClass("heat-none")) {
           n.removeClass("heat").addClass("heat-none");
         }
       });

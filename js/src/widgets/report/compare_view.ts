@@ -86,8 +86,10 @@ function layerTable(host: HTMLElement, ctx: ViewContext, c: CompareData, reports
     table.setRows(rows);
     // Rows are not all matches: a layer only one report has is a row too. Count the truly matched ones.
     const shown = needle ? rows.filter((p) => inTwo(c, p)).length : c.matchedCount;
-    count.textContent = `${shown} of ${c.matchedCount} matched layers` + (rows.length === shown ? "" : ` · ${rows.length} rows`)
-      + (c.count === c.matchedCount ? "" : ` (${c.count - c.matchedCount} in one report only)`);
+    const only = c.count - c.matchedCount;
+    count.textContent = needle
+      ? `${shown} of ${c.matchedCount} matched layers` + (rows.length === shown ? "" : ` · ${rows.length} rows`)
+      : `${c.matchedCount} matched layers` + (only ? ` · ${c.count} rows (${only} in one report only)` : "");
   };
   table.onSort = (key) => {
     const col = cols.find((x) => x.key === key);
