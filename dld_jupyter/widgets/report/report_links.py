@@ -112,7 +112,10 @@ class DesignerLinks:
                 return designer
         if path is None:
             return None
-        return self._designers.get(path) or registry.by_path(path)
+        mine = self._designers.get(path)
+        if mine is not None and getattr(mine, "comm", True) is not None:  # a closed widget has lost its comm
+            return mine
+        return registry.by_path(path)
 
     def open(self, path: str, nodes: Sequence[str], source_document: str | None = None) -> Any:
         """Show the designer on `path` and select `nodes` in it; returns the designer. The live designer of the
