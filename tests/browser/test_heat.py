@@ -73,7 +73,7 @@ def test_heat_on_the_canvas(jupyter: JupyterServer, page: Page) -> None:
     report_path = jupyter.root_dir / "mobilenet_v3_small_w05.dld-report.json"
     cells = [
         f"import dld_jupyter as dld\nd = dld.open({MODEL.name!r}, grouping='scopes')\nd",
-        "panel = d.profile_panel(run=True, iterations=5, warmup=1, threads=1)\n"
+        "panel = d.profile_panel(run=True, iterations=8, warmup=1, threads=1)\n"
         "result = panel.wait(240)\nassert result is not None and result.ok, result and result.error",
     ]
     write_notebook(jupyter.root_dir / "heat.ipynb", cells)
@@ -112,8 +112,10 @@ def test_heat_on_the_canvas(jupyter: JupyterServer, page: Page) -> None:
     largest = max([*timed, *groups], key=lambda r: r["value"])
     assert largest["value"] == state["range"]["max"]
     assert cy_eval(page, "return cy.getElementById(arg).style('background-color');", largest["id"]) == "rgb(68,1,84)"
-    ends = legend.locator(".dld-heat-ends").inner_text()
-    assert ends.count("ms") + ends.count("µs") == 2, ends
+    labels = [legend.locator(f".dld-heat-{end}").inner_text() for end in ("min", "mid", "max")]
+    assert all(label.endswith(" ms") for label in labels), labels  # one unit for the whole scale
+    low, high = (float(label.split()[0]) for label in (labels[0], labels[2]))
+    assert abs(high - state["range"]["max"]) <= 0.0005 + 0.005 * high and low <= high, (labels, state["range"])
 
     # Hover: the layer's name and figures.
     center_on(page, top["id"])
@@ -122,7 +124,20 @@ def test_heat_on_the_canvas(jupyter: JupyterServer, page: Page) -> None:
     tip = page.locator(".dld-canvas .dld-heat-tip")
     expect(tip).to_be_visible()
     text = tip.inner_text()
-    assert by_name[top["name"]]["name"] in text and "Median" in text and "of the layer sum" in text, text
+    layer = by_name[top["name"]]
+    assert layer["name"] in text and "Median" in text and "of the layer sum" in text, text
+    assert ("95 % CI of the median" in text) == bool(layer["ci_ms"]) and layer["ci_ms"], (text, layer["ci_ms"])
+    heavy = max(groups, key=lambda g: g["value"])  # a collapsed group: its sum and its largest layers
+    center_on(page, heavy["id"])
+    page.wait_for_timeout(200)
+    hover(page, heavy["id"])
+    expect(tip).to_contain_text("(group)")
+    expect(tip).to_contain_text("Sum of ")
+    expect(tip).to_contain_text("Largest: ")
+    center_on(page, top["id"])
+    page.wait_for_timeout(200)
+    hover(page, top["id"])
+    expect(tip).to_contain_text("Median")
     screenshot(page, "heat_canvas_light", ".dld-canvas")
 
     # A node added after profiling: neutral, and it says why.

@@ -233,7 +233,8 @@ def test_compare_optimized_and_not(jupyter: JupyterServer, page: Page, ort_repor
     assert both.matched_count < len(both.layers)
     count = page.locator(".dld-report .dld-r-compare .dld-r-count").first
     only = len(both.layers) - both.matched_count
-    expect(count).to_have_text(f"{both.matched_count} matched layers · {len(both.layers)} rows ({only} in one report only)")
+    rows_text = f"{len(both.layers)} rows ({only} in one report only)"
+    expect(count).to_have_text(f"{both.matched_count} matched layers · {rows_text}")
     screenshot(page, "report_compare", ".dld-report")
     page.locator(".dld-report .dld-r-baseline").select_option("1")
     expect(summary.locator("tr.baseline")).to_contain_text("not optimized")

@@ -27,7 +27,7 @@ def profiled(tmp_path: Path) -> tuple[Designer, Recorder, Path]:
     rec = Recorder(designer.canvas)
     designer.canvas._on_msg(designer.canvas, {"kind": "hello"}, [])
     report_path = tmp_path / "m.dld-report.json"
-    designer.profile(iterations=3, warmup=1, output=str(report_path))
+    designer.profile(iterations=8, warmup=1, output=str(report_path))  # 8 passes: the layers get a CI
     return designer, rec, report_path
 
 
@@ -37,8 +37,10 @@ def decode(message: dict[str, Any], data: bytes) -> dict[str, Any]:
     n, count = message["count"], message["layer_count"]
     ids = message["ids"].split("\x1f")
     assert len(values) == 3 * n + 4 * count
+    ci = list(zip(values[3 * n + 2 * count : 3 * n + 3 * count], values[3 * n + 3 * count :], strict=True))
     return {
         "ids": ids,
+        "ci": ci,
         "time": dict(zip(ids, values[:n], strict=True)),
         "share": dict(zip(ids, values[n : 2 * n], strict=True)),
         "reasons": dict(zip(ids, message["reasons"].split("\x1f"), strict=True)),
@@ -65,6 +67,9 @@ def test_show_heat_sends_one_compact_message_with_every_node_and_group(profiled:
         else:
             assert got["time"][node] == pytest.approx(value)
             assert got["share"][node] == pytest.approx(heat.node_value(name, "share"))
+    for layer, (low, high) in zip(heat.report.layers, got["ci"], strict=True):
+        assert [low, high] == layer.ci_ms if layer.ci_ms else math.isnan(low) and math.isnan(high)
+    assert any(layer.ci_ms for layer in heat.report.layers)
     top = next(path for path in grouping.count if len(path) == 1 and grouping.count[path] > 10)
     members = [names[n] for n, path in grouping.path.items() if path[:1] == top and n in names]
     assert got["time"][group_id(top)] == pytest.approx(heat.group_value(members, "time"))

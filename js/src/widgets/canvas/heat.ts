@@ -7,7 +7,7 @@
  */
 import type { NodeSingular } from "cytoscape";
 import type { CanvasContext } from "./context";
-import { HeatData, HeatMetric, formatEnds, formatValue, gradient, heatColor, scaleOf } from "./heat_scale";
+import { HeatData, HeatMetric, formatEnds, formatValue, gradient, heatColor, middleOf, scaleOf } from "./heat_scale";
 
 const el = <K extends keyof HTMLElementTagNameMap>(tag: K, cls = "", text = ""): HTMLElementTagNameMap[K] => {
   const e = document.createElement(tag);
@@ -62,11 +62,11 @@ export class CanvasHeat {
       const i = data.index.get(n.id());
       const v = i === undefined ? NaN : values[i];
       if (Number.isFinite(v)) {
-        min = Math.min(min, v);
+        if (v > 0) min = Math.min(min, v); // a logarithmic scale starts at the smallest time above zero
         max = Math.max(max, v);
       }
     });
-    this.range = Number.isFinite(min) ? { min, max } : { min: 0, max: 0 };
+    this.range = Number.isFinite(max) ? { min: Number.isFinite(min) ? min : max, max } : { min: 0, max: 0 };
     cy.batch(() => {
       nodes.forEach((n) => {
         const i = data.index.get(n.id());
@@ -113,8 +113,10 @@ export class CanvasHeat {
     const bar = el("div", "dld-heat-bar");
     bar.style.background = gradient();
     const ends = el("div", "dld-heat-ends");
-    const [low, high] = formatEnds(this.range.min, this.range.max, this.metric);
-    ends.append(el("span", "dld-heat-min", low), el("span", "dld-heat-max", high));
+    const { min, max } = this.range;
+    const [low, middle, high] = formatEnds([min, middleOf(min, max), max], this.metric);
+    ends.append(el("span", "dld-heat-min", low), el("span", "dld-heat-mid", middle), el("span", "dld-heat-max", high));
+    ends.title = "Logarithmic scale: the middle colour is the geometric mean of the ends";
     const switcher = el("div", "dld-heat-metric");
     for (const [metric, label] of [["time", "Time"], ["share", "Share %"]] as const) {
       const b = el("button", metric === this.metric ? "active" : "", label);
@@ -178,8 +180,10 @@ export class CanvasHeat {
     }
     for (const k of layers) {
       lines.push(["dld-heat-tip-layers", `Layer: ${data.layerNames[k]}`]);
-      const ci = Number.isFinite(data.ciLow[k]) ? ` · 95 % CI ${formatValue(data.ciLow[k], "time")}–${formatValue(data.ciHigh[k], "time")}` : "";
-      lines.push(["", `Median ${formatValue(data.median[k], "time")} · ${formatValue(data.percent[k], "share")} of the layer sum${ci}`]);
+      lines.push(["", `Median ${formatValue(data.median[k], "time")} · ${formatValue(data.percent[k], "share")} of the layer sum`]);
+      if (Number.isFinite(data.ciLow[k])) {
+        lines.push(["dld-heat-tip-ci", `95 % CI of the median: ${formatValue(data.ciLow[k], "time")} – ${formatValue(data.ciHigh[k], "time")}`]);
+      }
     }
     if (layers.length > 1) lines.push(["", `Together: ${formatValue(time, "time")} · ${formatValue(share, "share")}`]);
     return lines;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { NEUTRAL, VIRIDIS, decodeHeat, formatEnds, formatValue, heatColor, luminance, scaleOf } from "./heat_scale";
+import { NEUTRAL, VIRIDIS, decodeHeat, formatEnds, formatValue, heatColor, luminance, middleOf, scaleOf } from "./heat_scale";
 
 const parse = (css: string): [number, number, number] => css.match(/\d+/g)!.map(Number) as [number, number, number];
 const contrast = (a: number, b: number) => (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
@@ -40,10 +40,14 @@ describe("heat colour scale", () => {
     expect(VIRIDIS).toHaveLength(9);
   });
 
-  it("scales linearly between the smallest and largest value shown; a single value sits at the top", () => {
-    expect(scaleOf(2, 1, 3)).toBe(0.5);
-    expect(scaleOf(1, 1, 3)).toBe(0);
+  it("scales logarithmically between the smallest and largest value shown; a single value sits at the top", () => {
+    expect(scaleOf(0.004, 0.004, 2)).toBe(0);
+    expect(scaleOf(2, 0.004, 2)).toBe(1);
+    expect(scaleOf(0.04, 0.004, 0.4)).toBeCloseTo(0.5, 12); // one decade of two: the middle
+    expect(middleOf(0.004, 0.4)).toBeCloseTo(0.04, 12);
     expect(scaleOf(5, 5, 5)).toBe(1);
+    expect(scaleOf(0, 0, 1)).toBe(0); // a zero-time layer: the bottom, not NaN
+    expect(Number.isFinite(scaleOf(0.5, 0, 1))).toBe(true);
   });
 
   it("formats values with their unit", () => {
@@ -52,9 +56,10 @@ describe("heat colour scale", () => {
     expect(formatValue(0.25, "time")).toBe("0.250 ms");
     expect(formatValue(12.34, "share")).toBe("12.3 %");
     expect(formatValue(NaN, "share")).toBe("—");
-    expect(formatEnds(0.004, 0.084, "time")).toEqual(["0.004 ms", "0.084 ms"]); // one unit for both ends
-    expect(formatEnds(0.0004, 2.5, "time")).toEqual(["0.0004 ms", "2.50 ms"]);
-    expect(formatEnds(0.001, 0.005, "time")).toEqual(["1.0 µs", "5.0 µs"]);
+    expect(formatEnds([0.004, 0.084], "time")).toEqual(["0.004 ms", "0.084 ms"]); // one unit for all labels
+    expect(formatEnds([0.0004, 0.03, 2.5], "time")).toEqual(["0.0004 ms", "0.03 ms", "2.50 ms"]);
+    expect(formatEnds([0.001, 0.005], "time")).toEqual(["1.0 µs", "5.0 µs"]);
+    expect(formatEnds([0.25, 73.6], "share")).toEqual(["0.25 %", "73.6 %"]);
   });
 });
 
