@@ -4,6 +4,10 @@ State Python knows (synced): the payload and its binary buffer, height, heat col
 name filter, the selected table rows (positions in the first report) and the comparison baseline.
 State Python never sees: timeline viewport and measurement, sort order, hover, open menus, scroll position.
 
+Selecting table rows also selects their layers' ONNX nodes on the designer open on the report's model (the one it
+was profiled from, the live designer of its `source_document`, or one showing the model file) and brings them into
+view; no designer is opened for a mere selection.
+
 The browser sends intents as messages: `open_nodes` (a layer name or a magnifier-menu entry was clicked), a
 `request` of the shared envelope (frontdoor/envelope.py) whose action `links` asks for the magnifier menu's
 producers/consumers, and `js_error`; the kernel answers a request with a `reply` and sends `notice`s.
@@ -23,7 +27,7 @@ import anywidget
 import ipywidgets
 import traitlets
 
-from dld_jupyter.frontdoor.designers import registry
+from dld_jupyter.frontdoor.designers import loading, registry
 from dld_jupyter.frontdoor.envelope import failed, ok
 from dld_jupyter.report_format.model import Report
 from dld_jupyter.reports.compare import compare, default_labels
@@ -183,6 +187,9 @@ class ReportViewer(anywidget.AnyWidget):
         try:
             designer = self.live_designer(0)
             if designer is None:
+                return
+            if loading(designer) is not None:  # its document is still being built: never block the comm handler
+                self.notice("the designer's model is still loading: select the layers again once it has loaded")
                 return
             layers = self.reports[0].layers
             wanted = [n for i in sorted(self.selection) if 0 <= i < len(layers) for n in layers[i].onnx_nodes]
