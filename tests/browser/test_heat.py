@@ -3,7 +3,7 @@ designer's Profile panel with ONNX Runtime CPU (few passes), judged from cytosca
 scale's colours (the costliest layer the darkest), the legend is visible with its ends in ms, hovering shows the
 layer's figures, a node added after profiling is neutral and says why, the metric switch and the close X reach
 Python, and selecting a layer in the report viewer selects its nodes on the canvas. Screenshots, light and dark
-theme: test-artifacts/screenshots/heat_canvas_light.png, heat_canvas_dark.png."""
+theme: test-artifacts/screenshots/heat_canvas_light.png, heat_canvas_dark.png, and heat_canvas_neutral.png."""
 
 from __future__ import annotations
 
@@ -153,6 +153,7 @@ def test_heat_on_the_canvas(jupyter: JupyterServer, page: Page) -> None:
     page.wait_for_timeout(200)
     hover(page, added[0])
     expect(tip).to_contain_text("No time: not in this report")
+    screenshot(page, "heat_canvas_neutral", ".dld-canvas")
 
     # Selecting a layer in the report viewer selects its nodes on the canvas.
     fused = next(i for i, la in enumerate(layers) if len(la["onnx_nodes"]) > 1)
