@@ -82,6 +82,7 @@ def report_from_data(data: object, source: str = "report") -> Report:
         gpu_metrics=[MetricSeries(**_known(MetricSeries, s)) for s in data.get("gpu_metrics", [])],
         system=dict(data.get("system", {})),
         removed_nodes=list(data.get("removed_nodes", [])),
+        removed_reasons={str(k): str(v) for k, v in dict(data.get("removed_reasons", {})).items()},
         format=FORMAT,
         version=VERSION,
     )

@@ -228,6 +228,13 @@ def test_compare_optimized_and_not(jupyter: JupyterServer, page: Page, ort_repor
     noopt = load_report(ort_reports["noopt"])
     opt = load_report(ort_reports["opt"])
     assert len(noopt.layers) > len(opt.layers)  # optimization fused nodes
+    # The header counts rows both reports have, not rows (a layer only one report has is a row too).
+    both = compare([opt, noopt], ["optimized", "not optimized"])
+    assert both.matched_count < len(both.layers)
+    count = page.locator(".dld-report .dld-r-compare .dld-r-count").first
+    only = len(both.layers) - both.matched_count
+    rows_text = f"{len(both.layers)} rows ({only} in one report only)"
+    expect(count).to_have_text(f"{both.matched_count} matched layers · {rows_text}")
     screenshot(page, "report_compare", ".dld-report")
     page.locator(".dld-report .dld-r-baseline").select_option("1")
     expect(summary.locator("tr.baseline")).to_contain_text("not optimized")
@@ -235,6 +242,7 @@ def test_compare_optimized_and_not(jupyter: JupyterServer, page: Page, ort_repor
     python = compare([opt, noopt], ["optimized", "not optimized"], baseline=1)
     flatten = next(m for m in python.layers if m.name == "/flatten/Flatten")
     page.locator(".dld-report .dld-r-compare .dld-r-filter").first.fill("flatten")
+    expect(count).to_have_text(f"1 of {both.matched_count} matched layers")
     match = page.locator(".dld-report .dld-r-compare .dld-vt-row").filter(has_text="/flatten/Flatten").first
     expect(match).to_contain_text(f"{flatten.diffs_ms[0]:+.4f}")
     page.locator(".dld-report .dld-r-tab", has_text="not optimized").click()

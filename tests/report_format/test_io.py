@@ -35,6 +35,14 @@ def test_round_trip(tmp_path: Path) -> None:
     assert not list(path.parent.glob("*.tmp"))
 
 
+def test_round_trip_keeps_why_nodes_were_removed(tmp_path: Path) -> None:
+    """The canvas heat says why a node has no time: the reasons must survive the file (they were dropped)."""
+    report = make_report(4)
+    report.removed_nodes = ["Identity_0"]
+    report.removed_reasons = {"Identity_0": "constant: computed from initializers only, folded before the first run"}
+    assert load_report(save_report(report, tmp_path / "r.dld-report.json")).removed_reasons == report.removed_reasons
+
+
 def test_schema_is_package_data() -> None:
     schema = resources.files("dld_jupyter.report_format").joinpath("schema").joinpath("dld-report.schema.json")
     text = schema.read_text()

@@ -238,6 +238,13 @@ def test_compare_matches_layers_and_follows_the_baseline() -> None:
         compare_reports(a)
 
 
+def test_compare_header_counts_truly_matched_rows() -> None:
+    """A row only one report has is a row, not a match: the payload carries Comparison.matched_count."""
+    a, b = make_report(8, seed=1), make_report(6, seed=2)  # b lacks a's last two layers
+    c = compare_reports(a, b).payload["compare"]
+    assert c["layers"]["count"] == 8 and c["matched_count"] == 6
+
+
 def test_figures_are_plain_plotly_figures() -> None:
     pytest.importorskip("plotly")
     figures = show_report(make_report(10)).figures()

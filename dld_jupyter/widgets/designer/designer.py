@@ -32,6 +32,7 @@ from dld_jupyter.frontdoor.operations import (
 from dld_jupyter.frontdoor.soon import Soon
 from dld_jupyter.frontdoor.tools import GLOBAL_MODIFICATIONS
 from dld_jupyter.widgets.canvas.canvas import SCHEMES, GraphCanvas
+from dld_jupyter.widgets.designer.heat_control import CanvasHeat
 from dld_jupyter.widgets.editors import EditorPanels
 
 _CANVAS_OPTIONS = ("grouping", "color_scheme", "show_grid", "show_constants", "height")
@@ -71,6 +72,7 @@ class Designer(w.VBox):  # type: ignore[misc]
 
     def _make_canvas(self, document: Document | DocumentLoad) -> GraphCanvas:
         canvas = GraphCanvas(document, on_error=self._show_error, **self._options)
+        self._heat = CanvasHeat(canvas)  # a report's times on this canvas (another model: no heat)
         self._editors: EditorPanels | None = None
         self._unsubscribe: Callable[[], None] = lambda: None
         self.canvas = canvas
@@ -212,6 +214,25 @@ class Designer(w.VBox):  # type: ignore[misc]
         from dld_jupyter.activities.api import profile
 
         return profile(self.document, **options)
+
+    def show_heat(self, report_or_path: Any, metric: str = "time") -> Any:
+        """Colour the canvas by a report's layer times: `metric` "time" (median ms) or "share" (% of the layer
+        sum). A node gets the time of its layer(s); a group the sum of its members' distinct layers; a node without
+        a layer (removed by the optimizer, or new) stays neutral and says why on hover. Returns the Heat."""
+        return self._heat.show(report_or_path, metric)
+
+    def clear_heat(self) -> None:
+        """Back to the category colours (the legend's X does the same)."""
+        self._heat.clear()
+
+    @property
+    def heat(self) -> Any:
+        """The Heat shown on the canvas (reports/heat.py), None when none is."""
+        return self._heat.heat
+
+    @property
+    def heat_metric(self) -> str:
+        return self._heat.metric
 
     def select(self, names: list[str] | str) -> list[str]:
         """Select nodes by ONNX name (or id), expanding their groups; returns their ids."""

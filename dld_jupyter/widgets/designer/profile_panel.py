@@ -252,12 +252,33 @@ class ProfilePanel(w.VBox):  # type: ignore[misc]
             self.phase.value = f"done in {result.duration_s:.1f} s: {result.report_path}"
             self.viewer = show_report(result.report_path)
             self.report_area.children = [self.viewer, self.viewer.designer_area]
+            self._heat_on_designer(result.report_path)
         elif result.error_kind == "cancelled":
             self.phase.value = "cancelled"
         else:
             self.phase.value = result.status.value
             self._show_error(f"Profiling {result.status.value} ({result.error_kind}): {result.error}")
             self.log_box.layout.display = ""
+
+    def _heat_on_designer(self, report_path: str) -> None:
+        """Profiled from a designer: its canvas shows the report's heat, and the viewer's layer selection selects
+        on that canvas (designer.clear_heat() or the legend's X take the heat off)."""
+        show_heat = getattr(self.model, "show_heat", None)
+        if not callable(show_heat) or self.viewer is None:
+            return
+        self.viewer.designer = self.model
+
+        def show(_button: Any = None) -> None:
+            try:
+                show_heat(report_path)
+            except (OSError, ValueError) as error:
+                self._show_error(f"The heat could not be shown on the canvas: {error}")
+
+        self.heat_button = w.Button(description="Heat on canvas", icon="fire", layout=w.Layout(width="auto"),
+                                    tooltip="Colour the canvas by this report's layer times (the legend's × hides it)")
+        self.heat_button.on_click(show)
+        self.report_area.children = [self.heat_button, *self.report_area.children]
+        show()
 
     def _set_running(self, running: bool) -> None:
         self.run_button.disabled = running or self._refused()

@@ -102,9 +102,27 @@ class DesignerLinks:
         graph = self.graph(path)
         return {"sources": list(nodes), "producers": graph.producers_of(nodes), "consumers": graph.consumers_of(nodes)}
 
-    def open(self, path: str, nodes: Sequence[str]) -> Any:
-        """Show the designer on `path` and select `nodes` in it; returns the designer."""
-        designer = self._designers.get(path)
+    def live(self, path: str | None, source_document: str | None = None) -> Any:
+        """The designer already open for a report, without opening one: the live designer of the document that was
+        profiled (`source_document`: a copy of its unsaved edits ran, its nodes are the document's), else the one
+        this viewer opened on the model, else one open on the model elsewhere in the kernel; None when none is."""
+        if source_document:
+            designer = registry.by_path(source_document)
+            if designer is not None:
+                return designer
+        if path is None:
+            return None
+        mine = self._designers.get(path)
+        if mine is not None and getattr(mine, "comm", True) is not None:  # a closed widget has lost its comm
+            return mine
+        return registry.by_path(path)
+
+    def open(self, path: str, nodes: Sequence[str], source_document: str | None = None) -> Any:
+        """Show the designer on `path` and select `nodes` in it; returns the designer. The live designer of the
+        profiled document (`source_document`) is preferred: the user's open, maybe edited, model."""
+        designer = registry.by_path(source_document) if source_document else None
+        if designer is None:
+            designer = self._designers.get(path)
         if designer is None:
             designer = registry.by_path(path)  # open elsewhere in the kernel: used, not displayed again
             if designer is None:
@@ -115,6 +133,10 @@ class DesignerLinks:
                 self._reselect_when_shown(designer)
                 self._show(designer)
             self._designers[path] = designer
+        return self.select(designer, nodes)
+
+    def select(self, designer: Any, nodes: Sequence[str]) -> Any:
+        """Select `nodes` (ONNX names) in `designer` and bring them into view; returns the designer."""
         names = list(nodes)
         self._wanted[id(designer)] = names
         if names:

@@ -140,6 +140,7 @@ def comparison_payload(packer: Packer, comparison: Comparison) -> dict[str, Any]
         "baseline": comparison.baseline,
         "summaries": [asdict(row) for row in comparison.summaries],
         "types": [asdict(row) for row in comparison.types],
+        "matched_count": comparison.matched_count,  # rows present in two or more reports (the header counts these)
         "layers": {
             "count": len(matched),
             "name": joined(m.name for m in matched),

@@ -4,6 +4,10 @@ State Python knows (synced): the payload and its binary buffer, height, heat col
 name filter, the selected table rows (positions in the first report) and the comparison baseline.
 State Python never sees: timeline viewport and measurement, sort order, hover, open menus, scroll position.
 
+Selecting table rows also selects their layers' ONNX nodes on the designer open on the report's model (the one it
+was profiled from, the live designer of its `source_document`, or one showing the model file) and brings them into
+view; no designer is opened for a mere selection.
+
 The browser sends intents as messages: `open_nodes` (a layer name or a magnifier-menu entry was clicked), a
 `request` of the shared envelope (frontdoor/envelope.py) whose action `links` asks for the magnifier menu's
 producers/consumers, and `js_error`; the kernel answers a request with a `reply` and sends `notice`s.
@@ -23,6 +27,7 @@ import anywidget
 import ipywidgets
 import traitlets
 
+from dld_jupyter.frontdoor.designers import loading, registry
 from dld_jupyter.frontdoor.envelope import failed, ok
 from dld_jupyter.report_format.model import Report
 from dld_jupyter.reports.compare import compare, default_labels
@@ -85,8 +90,10 @@ class ReportViewer(anywidget.AnyWidget):
         self.designer_area = ipywidgets.Output()
         self._box: ipywidgets.VBox | None = None
         self._links = DesignerLinks(self._show_designer)
+        self.designer: Any = None  # the designer this report was profiled from (the Profile panel links it)
         self._send_payload()
         self.observe(lambda _change: self._send_payload(), names=["baseline"])
+        self.observe(lambda _change: self._select_on_canvas(), names=["selection"])
         self.on_msg(self._on_message)
 
     # -- data ---------------------------------------------------------------------------------------------------
@@ -147,9 +154,52 @@ class ReportViewer(anywidget.AnyWidget):
     def _model_of(self, report: int) -> str:
         return resolve_model(self.reports[report].summary.model_path, self.report_dirs[report])
 
+    def _source_document(self, report: int) -> str | None:
+        """The document's own file when the report profiled a copy of its unsaved edits (OrtProfileSpec)."""
+        source = self.reports[report].summary.settings.get("source_document")
+        return str(source) if source else None
+
+    def live_designer(self, report: int = 0) -> Any:
+        """The designer open on this report's model now (never opens one): the linked designer, the live designer
+        of the profiled document, or one showing the model file; None when none is."""
+        linked = self.designer
+        if report == 0 and linked is not None and registry.by_model_id(linked.model_id) is linked:  # still open
+            return linked
+        try:
+            path: str | None = self._model_of(report)
+        except LinkError:
+            path = None
+        return self._links.live(path, self._source_document(report))
+
     def open_nodes(self, nodes: Sequence[str], report: int = 0) -> Any:
-        """Open (or focus) the designer on the report's model and select `nodes`; returns the designer."""
-        return self._links.open(self._model_of(report), nodes)
+        """Open (or focus) the designer on the report's model and select `nodes`; returns the designer. A designer
+        already open on it (the one profiled, the live one of the report's `source_document`) is used."""
+        designer = self.live_designer(report)
+        if designer is not None:
+            return self._links.select(designer, nodes)
+        return self._links.open(self._model_of(report), nodes, self._source_document(report))
+
+    def _select_on_canvas(self) -> None:
+        """Rows selected in the table: their layers' ONNX nodes selected on the open designer's canvas and brought
+        into view (no designer is opened for a mere selection)."""
+        if not self.reports or not self.selection:
+            return
+        try:
+            designer = self.live_designer(0)
+            if designer is None:
+                return
+            if loading(designer) is not None:  # its document is still being built: never block the comm handler
+                self.notice("the designer's model is still loading: select the layers again once it has loaded")
+                return
+            layers = self.reports[0].layers
+            wanted = [n for i in sorted(self.selection) if 0 <= i < len(layers) for n in layers[i].onnx_nodes]
+            known = {node.name for node in designer.document.nodes()}
+            names = list(dict.fromkeys(n for n in wanted if n in known))
+            if names:
+                self._links.select(designer, names)
+        except Exception as error:  # shown in the viewer: a selection must never break the comm handler
+            log.exception("report viewer: selecting on the canvas failed")
+            self.notice(f"selecting the layers on the canvas failed: {type(error).__name__}: {error}", "error")
 
     def open_layer(self, position: int, report: int = 0) -> Any:
         """What clicking a layer's name does: select its source ONNX nodes in the designer."""

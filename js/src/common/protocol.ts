@@ -63,6 +63,8 @@ export interface GraphSnapshot {
  * seq: the kernel's sequence number (messages come over the comm and the fast channel; the view applies them in
  * this order).
  */
+import type { HeatMessage } from "../widgets/canvas/heat_scale";
+
 export type KernelMessage = KernelMessageBody & { seq?: number };
 
 type KernelMessageBody =
@@ -81,7 +83,9 @@ type KernelMessageBody =
   | { kind: "ops"; ops: PaletteOp[] }
   | { kind: "export_request"; request: number; format: ExportFormat; background: string; grid: boolean }
   | { kind: "notice"; level: Severity; text: string }
-  | { kind: "trt_dialog"; dialog: "precision" | "profile"; nodes: string[] }; // opened from the layer explorer
+  | { kind: "trt_dialog"; dialog: "precision" | "profile"; nodes: string[] } // opened from the layer explorer
+  | HeatMessage // a report's layer times on the canvas (its Float64 buffer: canvas/heat_scale.ts)
+  | { kind: "heat_clear" };
 
 export type ExportFormat = "png" | "jpg" | "svg";
 

@@ -29,6 +29,8 @@ import { installHitIndex } from "./hit_index";
 import { installWheel } from "./wheel";
 import { installReadability } from "./readability";
 import type { SchemeName } from "./colors";
+import { CanvasHeat } from "./heat";
+import { HeatMessage, decodeHeat } from "./heat_scale";
 
 const LARGE = 1500; // elements: above this, draw a texture while panning/zooming and hide links meanwhile
 
@@ -99,8 +101,13 @@ function firstScreen(ctx: CanvasContext, bottom: number): { x1: number; x2: numb
   return isFinite(x1) ? { x1, x2 } : null;
 }
 
+function toDoubles(b: DataView | undefined): Float64Array {
+  return b ? new Float64Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength)) : new Float64Array();
+}
+
 function applyPatch(ctx: CanvasContext, patch: { version: number; ops: PatchOp[] }, buffer: DataView | undefined): void {
   ctx.store.patch(patch.ops, toFloats(buffer ? [buffer] : undefined));
+  ctx.heat?.refresh(); // new elements, an expanded or collapsed group: coloured, and the scale spans them
   ctx.overlay.schedule();
   ctx.root.dataset.version = String(patch.version);
 }
@@ -129,6 +136,7 @@ export function render({ model, el }: RenderProps): () => void {
     const cy = makeCy(stage, count);
     const store = new GraphStore(cy, () => {
       root.dataset.loaded = "1"; // every element created (big graphs are created in chunks after the first paint)
+      c.heat?.refresh();
       c.overlay.schedule();
     });
     store.scheme = (model.get("color_scheme") as SchemeName) || "default";
@@ -155,6 +163,7 @@ export function render({ model, el }: RenderProps): () => void {
     store.onChange = hits.index.invalidate;
     parts.add(hits.restore);
     c.overlay.hits = hits.index;
+    c.heat = new CanvasHeat(c);
     return c;
   };
 
@@ -213,6 +222,10 @@ export function render({ model, el }: RenderProps): () => void {
       ctx.cy.elements(":selected").unselect();
       eles.select();
       if (eles.nonempty()) ctx.cy.animate({ center: { eles }, zoom: Math.max(ctx.cy.zoom(), 0.8), duration: 150 });
+    } else if (msg.kind === "heat") {
+      ctx.heat?.show(decodeHeat(msg as HeatMessage, toDoubles(buffers?.[0])));
+    } else if (msg.kind === "heat_clear") {
+      ctx.heat?.clear();
     } else if (msg.kind === "ops") {
       ctx.ops = msg.ops;
     } else if (msg.kind === "trt_dialog") {

@@ -1,5 +1,6 @@
 /** The cytoscape stylesheet: shapes per node kind, level of detail through min-zoomed font sizes. */
 import type { StylesheetJson } from "cytoscape";
+import { NEUTRAL } from "./heat_scale";
 
 // Functions read per-element data: cytoscape caches the result until the data changes.
 const end = (key: string) => (ele: { data: (k: string) => string }) => ele.data(key);
@@ -45,6 +46,12 @@ export function stylesheet(large = false): StylesheetJson {
       },
     },
     { selector: "node.function.group", style: { "border-style": "solid", "border-color": "#111111", "border-width": 2 } },
+    // Heat (heat.ts): a report's layer times replace the category colours while it is shown.
+    { selector: "node.heat", style: { "background-color": "data(heat)", color: "data(heatfg)", "background-opacity": 1 } },
+    {
+      selector: "node.heat-none",
+      style: { "background-color": NEUTRAL.bg, color: NEUTRAL.fg, "border-color": NEUTRAL.border, "border-style": "dashed", "background-opacity": 1 },
+    },
     { selector: "node:selected", style: { "border-width": 3, "border-color": "#f59e0b" } },
     {
       selector: "edge",

@@ -43,6 +43,9 @@ function summaryTable(ctx: ViewContext, c: CompareData): HTMLElement {
   return wrap;
 }
 
+/** Row `p` is present in two or more reports (position -1 where a report lacks it). */
+const inTwo = (c: CompareData, p: number): boolean => c.positions.filter((column) => column[p] >= 0).length >= 2;
+
 function layerTable(host: HTMLElement, ctx: ViewContext, c: CompareData, reports: ReportData[]): void {
   const bar = el("div", "dld-r-toolbar");
   const input = el("input", "dld-r-filter");
@@ -81,7 +84,12 @@ function layerTable(host: HTMLElement, ctx: ViewContext, c: CompareData, reports
   const apply = () => {
     const rows = needle ? order.filter((p) => c.lower[p].includes(needle)) : order;
     table.setRows(rows);
-    count.textContent = `${rows.length} of ${c.count} matched layers`;
+    // Rows are not all matches: a layer only one report has is a row too. Count the truly matched ones.
+    const shown = needle ? rows.filter((p) => inTwo(c, p)).length : c.matchedCount;
+    const only = c.count - c.matchedCount;
+    count.textContent = needle
+      ? `${shown} of ${c.matchedCount} matched layers` + (rows.length === shown ? "" : ` · ${rows.length} rows`)
+      : `${c.matchedCount} matched layers` + (only ? ` · ${c.count} rows (${only} in one report only)` : "");
   };
   table.onSort = (key) => {
     const col = cols.find((x) => x.key === key);

@@ -38,6 +38,8 @@ export interface SummaryRow {
 }
 export interface ComparePayload {
   baseline: number; summaries: SummaryRow[]; types: { type: string; totals_ms: number[]; diffs_ms: number[] }[];
+  /** Rows present in two or more reports (reports/compare.py Comparison.matched_count). */
+  matched_count?: number;
   layers: { count: number; name: string; type: string; positions: Ref[]; times_ms: Ref[]; diffs_ms: Ref[] };
 }
 export interface Payload { version: number; reports: ReportPayload[]; compare: ComparePayload | null }
@@ -63,7 +65,7 @@ export interface ReportData {
   recommendations: RecommendationPayload[]; layerSum: number;
 }
 export interface CompareData {
-  baseline: number; summaries: SummaryRow[]; count: number; name: string[]; type: string[]; lower: string[];
+  baseline: number; summaries: SummaryRow[]; count: number; matchedCount: number; name: string[]; type: string[]; lower: string[];
   positions: Float64Array[]; times: Float64Array[]; diffs: Float64Array[];
 }
 
@@ -121,9 +123,17 @@ export function decode(payload: Payload, raw: unknown): { reports: ReportData[];
     reports,
     compare: {
       baseline: c.baseline, summaries: c.summaries, count: c.layers.count,
+      matchedCount: c.matched_count ?? matchedRows(c.layers.positions.map(at), c.layers.count),
       name: split(c.layers.name, c.layers.count), type: split(c.layers.type, c.layers.count),
       lower: split(c.layers.name, c.layers.count).map((n) => n.toLowerCase()),
       positions: c.layers.positions.map(at), times: c.layers.times_ms.map(at), diffs: c.layers.diffs_ms.map(at),
     },
   };
+}
+
+/** Rows present in two or more reports (position >= 0 in at least two): a payload without `matched_count`. */
+export function matchedRows(positions: Float64Array[], count: number): number {
+  let matched = 0;
+  for (let p = 0; p < count; p++) if (positions.filter((column) => column[p] >= 0).length >= 2) matched++;
+  return matched;
 }

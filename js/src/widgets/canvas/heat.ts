@@ -1,0 +1,202 @@
+/**
+ * Heat on the canvas (Python: designer.show_heat / clear_heat, widgets/designer/heat_control.py): op nodes and
+ * collapsed groups coloured by a report's layer time or share (heat_scale.ts), a legend (scale ends with units,
+ * metric switch, close), and a tooltip with the layer's figures. Colours are element data + a class, so the
+ * category colours come back untouched when the heat is cleared. Re-applied after every snapshot and patch (new
+ * elements, an expanded or collapsed group), and the scale always spans what the canvas shows.
+ */
+import type { NodeSingular } from "cytoscape";
+import type { CanvasContext } from "./context";
+import { HeatData, HeatMetric, formatEnds, formatValue, gradient, heatColor, middleOf, scaleOf } from "./heat_scale";
+
+const el = <K extends keyof HTMLElementTagNameMap>(tag: K, cls = "", text = ""): HTMLElementTagNameMap[K] => {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text) e.textContent = text;
+  return e;
+};
+
+/** Elements the heat colours: op nodes and collapsed groups (an expanded group is a frame around its members). */
+const coloured = (n: NodeSingular): boolean => n.hasClass("op") || (n.hasClass("group") && n.hasClass("collapsed"));
+
+export class CanvasHeat {
+  data: HeatData | null = null;
+  metric: HeatMetric = "time";
+  range = { min: 0, max: 0 };
+  private legend: HTMLDivElement | null = null;
+  private tip: HTMLDivElement | null = null;
+
+  constructor(private readonly ctx: CanvasContext) {
+    const { cy, listeners } = ctx;
+    listeners.cy(cy, "mouseover", "node", (event) => this.hover(event.target as NodeSingular, event.renderedPosition));
+    listeners.cy(cy, "mouseout", "node", () => this.hideTip());
+    listeners.cy(cy, "viewport", null, () => this.hideTip());
+    listeners.add(() => this.dispose());
+  }
+
+  show(data: HeatData): void {
+    this.data = data;
+    this.metric = data.metric;
+    this.refresh();
+  }
+
+  clear(): void {
+    this.data = null;
+    this.hideTip();
+    this.legend?.remove();
+    this.legend = null;
+    delete this.ctx.root.dataset.heat;
+    this.ctx.cy.batch(() => this.ctx.cy.nodes(".heat, .heat-none").removeClass("heat heat-none"));
+  }
+
+  /** Colour what the canvas shows now, the scale spanning its values. */
+  refresh(): void {
+    const data = this.data;
+    if (!data) return;
+    const { cy } = this.ctx;
+    const values = data.values[this.metric];
+    let min = Infinity;
+    let max = -Infinity;
+    const nodes = cy.nodes().filter(coloured);
+    nodes.forEach((n) => {
+      const i = data.index.get(n.id());
+      const v = i === undefined ? NaN : values[i];
+      if (Number.isFinite(v)) {
+        if (v > 0) min = Math.min(min, v); // a logarithmic scale starts at the smallest time above zero
+        max = Math.max(max, v);
+      }
+    });
+    this.range = Number.isFinite(max) ? { min: Number.isFinite(min) ? min : max, max } : { min: 0, max: 0 };
+    cy.batch(() => {
+      nodes.forEach((n) => {
+        const i = data.index.get(n.id());
+        const v = i === undefined ? NaN : values[i];
+        // Only what changed: every data or class write restyles the element (thousands on a big model's patch).
+        if (Number.isFinite(v)) {
+          const c = heatColor(scaleOf(v, min, max));
+          if (n.data("heat") !== c.bg) n.data({ heat: c.bg, heatfg: c.fg });
+          if (!n.hasClass("heat")) n.removeClass("heat-none").addClass("heat");
+        } else if (!n.hasClass("heat-none")) {
+          n.removeClass("heat").addClass("heat-none");
+        }
+      });
+    });
+    this.ctx.root.dataset.heat = this.metric;
+    this.drawLegend();
+  }
+
+  private drawLegend(): void {
+    const data = this.data;
+    if (!data) return;
+    if (!this.legend) {
+      this.legend = el("div", "dld-heat-legend");
+      this.ctx.root.appendChild(this.legend);
+      // Clicks on the legend stay out of the canvas (no deselect, no rubber band).
+      for (const type of ["mousedown", "pointerdown", "click", "dblclick", "wheel"]) {
+        this.ctx.listeners.dom(this.legend, type, (e: Event) => e.stopPropagation());
+      }
+    }
+    const box = this.legend;
+    box.replaceChildren();
+    const head = el("div", "dld-heat-head");
+    const title = el("span", "dld-heat-title", this.metric === "time" ? "Layer time (median)" : "Share of the layer sum");
+    title.title = `From ${data.source}: an op node shows the time of its layer; a collapsed group the sum of its layers.`;
+    const close = el("button", "dld-heat-close", "×");
+    close.type = "button";
+    close.title = "Hide the heat (back to the category colours)";
+    close.setAttribute("aria-label", "Hide the heat");
+    this.ctx.listeners.dom(close, "click", () => {
+      this.clear();
+      this.ctx.model.send({ kind: "heat_closed" });
+    });
+    head.append(title, close);
+    const bar = el("div", "dld-heat-bar");
+    bar.style.background = gradient();
+    const ends = el("div", "dld-heat-ends");
+    const { min, max } = this.range;
+    const [low, middle, high] = formatEnds([min, middleOf(min, max), max], this.metric);
+    ends.append(el("span", "dld-heat-min", low), el("span", "dld-heat-mid", middle), el("span", "dld-heat-max", high));
+    ends.title = "Logarithmic scale: the middle colour is the geometric mean of the ends";
+    const switcher = el("div", "dld-heat-metric");
+    for (const [metric, label] of [["time", "Time"], ["share", "Share %"]] as const) {
+      const b = el("button", metric === this.metric ? "active" : "", label);
+      b.type = "button";
+      b.dataset.metric = metric;
+      b.setAttribute("aria-pressed", String(metric === this.metric));
+      this.ctx.listeners.dom(b, "click", () => {
+        if (this.metric === metric) return;
+        this.metric = metric;
+        this.refresh();
+        this.ctx.model.send({ kind: "heat_metric", metric });
+      });
+      switcher.append(b);
+    }
+    const none = el("div", "dld-heat-none-key");
+    const swatch = el("span", "dld-heat-swatch");
+    none.append(swatch, el("span", "", "no time (removed by the optimizer, or new)"));
+    const source = el("div", "dld-heat-source", data.source);
+    box.append(head, bar, ends, switcher, none, source);
+  }
+
+  private hover(node: NodeSingular, at: { x: number; y: number }): void {
+    const data = this.data;
+    if (!data || !coloured(node)) return;
+    const i = data.index.get(node.id());
+    const lines = this.describe(node, i);
+    if (!this.tip) {
+      this.tip = el("div", "dld-heat-tip");
+      this.ctx.root.appendChild(this.tip);
+    }
+    const tip = this.tip;
+    tip.replaceChildren(...lines.map(([cls, text]) => el("div", cls, text)));
+    tip.style.display = "";
+    const width = this.ctx.root.clientWidth;
+    tip.style.left = `${Math.min(at.x + 14, Math.max(0, width - 300))}px`;
+    tip.style.top = `${at.y + 14}px`;
+  }
+
+  /** The tooltip's lines: [class, text]. */
+  describe(node: NodeSingular, i: number | undefined): Array<[string, string]> {
+    const data = this.data as HeatData;
+    const stored = this.ctx.store.nodes.get(node.id());
+    const group = node.hasClass("group");
+    const name = stored?.name || node.id();
+    const op = stored?.op_type ?? "";
+    const title = group ? `${name} (group)` : op && name !== op ? `${op} · ${name}` : op || name;
+    const lines: Array<[string, string]> = [["dld-heat-tip-title", title]];
+    const time = i === undefined ? NaN : data.values.time[i];
+    if (i === undefined || !Number.isFinite(time)) {
+      const reason = i === undefined ? "not in this report: added after it was profiled" : data.reasons[i];
+      lines.push(["dld-heat-tip-none", `No time: ${reason}`]);
+      return lines;
+    }
+    const share = data.values.share[i];
+    const layers = data.layers[i];
+    const count = data.layerCount[i];
+    if (group) {
+      lines.push(["", `Sum of ${count} layer${count === 1 ? "" : "s"}: ${formatValue(time, "time")} · ${formatValue(share, "share")}`]);
+      lines.push(["dld-heat-tip-layers", `Largest: ${layers.map((k) => `${data.layerNames[k]} (${formatValue(data.median[k], "time")})`).join(", ")}`]);
+      return lines;
+    }
+    for (const k of layers) {
+      lines.push(["dld-heat-tip-layers", `Layer: ${data.layerNames[k]}`]);
+      lines.push(["", `Median ${formatValue(data.median[k], "time")} · ${formatValue(data.percent[k], "share")} of the layer sum`]);
+      if (Number.isFinite(data.ciLow[k])) {
+        lines.push(["dld-heat-tip-ci", `95 % CI of the median: ${formatValue(data.ciLow[k], "time")} – ${formatValue(data.ciHigh[k], "time")}`]);
+      }
+    }
+    if (layers.length > 1) lines.push(["", `Together: ${formatValue(time, "time")} · ${formatValue(share, "share")}`]);
+    return lines;
+  }
+
+  private hideTip(): void {
+    if (this.tip) this.tip.style.display = "none";
+  }
+
+  dispose(): void {
+    this.tip?.remove();
+    this.legend?.remove();
+    this.tip = null;
+    this.legend = null;
+  }
+}
