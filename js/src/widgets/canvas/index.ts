@@ -116,6 +116,16 @@ export function render({ model, el }: RenderProps): () => void {
   const stage = document.createElement("div");
   stage.className = "dld-stage";
   root.appendChild(stage);
+  // A read-only canvas (a TensorRT engine graph, dld_jupyter/widgets/engine): a banner says so; the kernel refuses
+  // every edit gesture with a toast that says why.
+  const readOnly = String(model.get("read_only") ?? "");
+  if (readOnly) {
+    root.dataset.readOnly = "1";
+    const banner = document.createElement("div");
+    banner.className = "dld-readonly";
+    banner.textContent = readOnly;
+    root.appendChild(banner);
+  }
   el.appendChild(root);
   const toasts = new Toasts(root);
   const channel = new Channel(model, toasts, (msg, buffers) => {

@@ -4,7 +4,6 @@ import { actions } from "./actions";
 import { download } from "./export";
 import { openPrecisionDialog } from "./trt_precision";
 import { openProfileDialog } from "./trt_profile";
-import { ioNodeAt } from "./trt_open";
 
 interface Item {
   label: string;
@@ -22,7 +21,7 @@ export function installMenu(ctx: CanvasContext): void {
 
   ctx.listeners.cy(ctx.cy, "cxttap", null, (event) => {
     close();
-    const target = event.target === ctx.cy ? (ioNodeAt(ctx, event.position) ?? ctx.cy) : event.target;
+    const target = event.target;
     const items: Item[] = [];
     const selected = ctx.cy.nodes(":selected").length;
     if (target !== ctx.cy && target.isNode && target.isNode()) {
