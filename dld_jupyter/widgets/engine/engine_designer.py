@@ -34,7 +34,11 @@ def _tensors(items: list[dict[str, Any]]) -> str:
 
 
 def record_html(record: dict[str, Any] | None) -> str:
-    """The side panel's text for one node's record (engine_view.EngineView.record)."""
+    """The side panel's text for one node's record (engine_view.EngineView.record); long names wrap."""
+    return f"<div style='overflow-wrap: anywhere'>{_record_html(record)}</div>"
+
+
+def _record_html(record: dict[str, Any] | None) -> str:
     if record is None:
         return _PANEL_HINT
     if record["kind"] != "layer":
@@ -79,9 +83,13 @@ class EngineDesigner(w.VBox):  # type: ignore[misc]
         self.view = engine_view(graph)
         name = pathlib.Path(graph.source).name or "engine"
         self.canvas = EngineCanvas(self.view, name, **options)
-        self.canvas.layout = w.Layout(flex="1 1 auto", min_width="0")
+        # Side by side where the tab is wide enough; in a narrow tab (a split view) the panel wraps below the canvas.
+        self.canvas.layout = w.Layout(flex="3 1 260px", min_width="0")
         self.panel = w.HTML(
-            _PANEL_HINT, layout=w.Layout(width="340px", max_height=self.canvas.height, overflow="auto", padding="0 8px")
+            record_html(None),
+            layout=w.Layout(
+                flex="1 1 200px", max_width="420px", max_height=self.canvas.height, overflow="auto", padding="0 8px"
+            ),
         )
         self.panel.add_class("dld-engine-panel")
         self.output = w.Output(layout=w.Layout(max_height="120px", overflow="auto"))
@@ -90,7 +98,14 @@ class EngineDesigner(w.VBox):  # type: ignore[misc]
         )
         self.toolbar = self._toolbar()
         self.canvas.observe(self._on_selection, names=["selection"])
-        super().__init__([self.header, self.toolbar, w.HBox([self.canvas, self.panel]), self.output])
+        super().__init__(
+            [
+                self.header,
+                self.toolbar,
+                w.HBox([self.canvas, self.panel], layout=w.Layout(flex_flow="row wrap")),
+                self.output,
+            ]
+        )
         self.add_class("dld-engine-designer")
 
     @property

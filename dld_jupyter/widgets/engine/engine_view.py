@@ -30,6 +30,7 @@ _SHORT_FORMAT = {
 }
 _VECTOR = re.compile(r"channel % (\d+) == 0")
 MAX_WIDTH = 300.0
+BADGE_ROOM = 10.0
 _CATEGORIES = (  # TensorRT layer type words -> the canvas's op categories (their colours)
     ("Conv", "Convolution"),
     ("Deconv", "Convolution"),
@@ -92,7 +93,7 @@ def layer_category(layer_type: str) -> str:
     return next((category for word, category in _CATEGORIES if word.lower() in layer_type.lower()), "Other")
 
 
-def short_tactic(tactic: str, limit: int = 34) -> str:
+def short_tactic(tactic: str, limit: int = 28) -> str:
     if _NO_TACTIC.match(tactic):
         return ""
     return tactic if len(tactic) <= limit else tactic[: limit - 1] + "…"
@@ -117,7 +118,8 @@ def _node(
     if kind == "op":
         longest = max(len(op_type), len(subtitle), len(detail))
         width = min(max(7.0 * longest + 28, 120.0, 24.0 * max(len(inputs), len(outputs)) + 16), MAX_WIDTH)
-        height = NODE_HEIGHT + LINE_HEIGHT * (bool(subtitle) + bool(detail) - 1)
+        # room under the text for the precision badge (bottom left), which overlapped the third line
+        height = NODE_HEIGHT + LINE_HEIGHT * (bool(subtitle) + bool(detail) - 1) + (BADGE_ROOM if precision else 0)
     else:
         width, height = IO_SIZE
     return {

@@ -137,6 +137,9 @@ export function render({ model, el }: RenderProps): () => void {
 
   const setup = (count: number): CanvasContext => {
     const cy = makeCy(stage, count);
+    // An engine graph's links carry shape and format ("32×64×112×112 FP16 HWC8"): level, not along its short
+    // vertical links, where they were cut off by the glyphs.
+    if (readOnly) cy.style().selector("edge").style({ "text-rotation": "none" }).update();
     const store = new GraphStore(cy, () => {
       root.dataset.loaded = "1"; // every element created (big graphs are created in chunks after the first paint)
       c.overlay.schedule();
@@ -156,7 +159,17 @@ export function render({ model, el }: RenderProps): () => void {
     installMenu(c);
     installWheel(cy, root, stage, parts);
     installReadability(cy, parts);
-    installPrecisionBadges(c);
+    if (!readOnly) installPrecisionBadges(c); // its quick menu changes a layer's precision
+    else {
+      // Hovering a layer names it in full (its glyph shows the type; a click shows its whole record beside).
+      parts.cy(cy, "mouseover", "node", (event) => {
+        const n = c.store.nodes.get(event.target.id());
+        stage.title = n ? [n.name, n.kind === "op" ? `${n.op_type} · ${n.subtitle ?? ""}` : ""].filter(Boolean).join("\n") : "";
+      });
+      parts.cy(cy, "mouseout", "node", () => {
+        stage.title = "";
+      });
+    }
     parts.cy(cy, "viewport", null, () => applyGrid(stage, cy, Boolean(model.get("show_grid"))));
     parts.add(() => quickAdd.close());
     (stage as unknown as { _dld: unknown })._dld = c; // for tests and the benchmark
