@@ -14,7 +14,7 @@ from typing import Any
 from dld_jupyter.document.layout import sugiyama_layout
 from dld_jupyter.report_format.engine_graph import EngineGraph, EngineLayer, EngineTensor
 from dld_jupyter.widgets.canvas.graph_payload import IO_SIZE, LINE_HEIGHT, NODE_HEIGHT
-from dld_jupyter.widgets.canvas.protocol import EdgeData, NodeData, TerminalData
+from dld_jupyter.widgets.canvas.protocol import EdgeData, NodeData, NodeKind, TerminalData
 
 _FORMAT_WORDS = re.compile(
     r"\b(Row major linear|Channel major|Two wide channel vectorized row major|"
@@ -106,7 +106,7 @@ def _terminal(index: int, name: str) -> TerminalData:
 def _node(
     node_id: str,
     name: str,
-    kind: str,
+    kind: NodeKind,
     op_type: str,
     inputs: list[str],
     outputs: list[str],
@@ -127,7 +127,7 @@ def _node(
         "name": name,
         "kind": kind,
         "op_type": op_type,
-        "domain": "tensorrt",  # type: ignore[typeddict-item]
+        "domain": "tensorrt",
         "category": category,
         "composite": False,
         "function": None,
