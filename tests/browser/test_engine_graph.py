@@ -167,3 +167,17 @@ def test_open_engine_in_a_notebook_cell(jupyter: JupyterServer, page: Page) -> N
     expect(cell).to_contain_text("resnet50.trt.json")
     expect(cell.locator(".dld-readonly")).to_be_visible()
     screenshot(page, "engine_graph_notebook", ".dld-engine-designer")
+
+
+def test_file_menu_opens_an_engine_graph(jupyter: JupyterServer, page: Page) -> None:
+    shutil.copy(SAMPLE, jupyter.root_dir / "menu_engine.trt.json")
+    open_workspace(page, jupyter)
+    page.locator(".lm-MenuBar-itemLabel", has_text="File").click()
+    page.locator(".lm-Menu-itemLabel", has_text="Open TensorRT Engine Graph…").click()
+    dialog = page.locator(".jp-Dialog")
+    expect(dialog).to_contain_text("Open TensorRT Engine Graph")
+    dialog.locator(".jp-DirListing-item", has_text="menu_engine.trt.json").click()
+    dialog.locator("button", has_text="Select").click()
+    wait_canvas(page, NODES)
+    expect(page.locator("li.lm-TabBar-tab", has_text="menu_engine.trt.json")).to_have_count(1)
+    expect(page.locator(TAB).first.locator(".dld-readonly")).to_be_visible()
