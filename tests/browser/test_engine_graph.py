@@ -147,6 +147,8 @@ def test_open_with_shows_a_read_only_engine_graph(jupyter: JupyterServer, page: 
     at = show(page, "L6", 0.9)
     page.mouse.click(at["x"], at["y"])
     expect(panel).to_contain_text("resnet50/conv2_block1_1_conv/Conv2D")
+    while tab.locator(".dld-toast").count():  # the refusals shown above, dismissed by a click
+        tab.locator(".dld-toast").first.click()
     screenshot(page, "engine_graph_full_width")
 
 

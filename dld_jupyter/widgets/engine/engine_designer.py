@@ -21,6 +21,10 @@ from dld_jupyter.widgets.engine.engine_canvas import EngineCanvas
 from dld_jupyter.widgets.engine.engine_view import engine_view
 
 _OPTIONS = ("color_scheme", "show_grid", "height")
+_STYLE = (  # long layer and tactic names wrap anywhere; the field names never do
+    "<style>.dld-engine-text{overflow-wrap:anywhere;line-height:1.45}.dld-engine-text ul{margin:2px 0 6px}"
+    ".dld-engine-record th{white-space:nowrap;text-align:left;vertical-align:top;padding-right:8px}</style>"
+)
 _PANEL_HINT = "<i>Select a layer to see its record: precision, tactic, formats and the ONNX nodes it fuses.</i>"
 
 
@@ -35,7 +39,7 @@ def _tensors(items: list[dict[str, Any]]) -> str:
 
 def record_html(record: dict[str, Any] | None) -> str:
     """The side panel's text for one node's record (engine_view.EngineView.record); long names wrap."""
-    return f"<div style='overflow-wrap: anywhere'>{_record_html(record)}</div>"
+    return f"{_STYLE}<div class='dld-engine-text'>{_record_html(record)}</div>"
 
 
 def _record_html(record: dict[str, Any] | None) -> str:
