@@ -183,3 +183,17 @@ def test_file_menu_opens_an_engine_graph(jupyter: JupyterServer, page: Page) -> 
     wait_canvas(page, NODES)
     expect(page.locator("li.lm-TabBar-tab", has_text="menu_engine.trt.json")).to_have_count(1)
     expect(page.locator(TAB).first.locator(".dld-readonly")).to_be_visible()
+
+
+def test_a_json_that_is_no_engine_says_why_in_the_tab(jupyter: JupyterServer, page: Page) -> None:
+    profile = SAMPLE.with_name("tf-resnet50-rtx3090-fp16.engine.profile.json")  # trtexec's profile, not layer info
+    shutil.copy(profile, jupyter.root_dir / profile.name)
+    open_workspace(page, jupyter)
+    open_from_file_browser(page, profile.name, "Open With DL Designer (Engine Graph)")
+    error = page.locator(f"{TAB} .dld-tab-error").first
+    expect(error).to_be_visible(timeout=90_000)
+    expect(error).to_contain_text('expected an object with a "Layers" list')
+    expect(error).to_contain_text("--exportLayerInfo")
+    expect(error).to_contain_text("open it in the report viewer")
+    assert page.locator(f"{TAB} .jp-OutputArea-output", has_text="Traceback").count() == 0
+    screenshot(page, "engine_graph_not_layer_info", TAB)

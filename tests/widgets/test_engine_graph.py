@@ -126,7 +126,9 @@ def test_open_engine_shows_the_selected_layer_and_refuses_every_edit() -> None:
 
 def test_open_engine_says_what_is_wrong_with_other_files(tmp_path: Path) -> None:
     profile = COPY / "tf-resnet50-rtx3090-fp16.engine.profile.json"
-    with pytest.raises(EngineGraphError, match=r'expected an object with a "Layers" list.*--exportLayerInfo'):
+    with pytest.raises(
+        EngineGraphError, match=r'expected an object with a "Layers" list.*--exportLayerInfo.*report viewer'
+    ):
         dld.open_engine(str(profile))
     with pytest.raises(EngineGraphError, match="cannot read it"):
         dld.open_engine(str(tmp_path / "missing.trt.json"))
