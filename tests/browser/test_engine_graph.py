@@ -19,7 +19,7 @@ from tests.browser.notebook_driver import (
     screenshot,
     write_notebook,
 )
-from tests.browser.tab_driver import TAB, open_workspace, wait_canvas
+from tests.browser.tab_driver import TAB, current_tab_kernel, open_workspace, wait_canvas, wait_workspace_has
 
 SAMPLE = Path(__file__).resolve().parents[1] / "data" / "trt" / "tf-resnet50-rtx3090-fp16.engine.graph.json"
 NODES = 88  # 86 layers, the engine input and output
@@ -173,7 +173,7 @@ def test_open_engine_in_a_notebook_cell(jupyter: JupyterServer, page: Page) -> N
 
 def test_file_menu_opens_an_engine_graph(jupyter: JupyterServer, page: Page) -> None:
     shutil.copy(SAMPLE, jupyter.root_dir / "menu_engine.trt.json")
-    open_workspace(page, jupyter)
+    workspace = open_workspace(page, jupyter)
     page.locator(".lm-MenuBar-itemLabel", has_text="File").click()
     page.locator(".lm-Menu-itemLabel", has_text="Open TensorRT Engine Graph…").click()
     dialog = page.locator(".jp-Dialog")
@@ -182,6 +182,14 @@ def test_file_menu_opens_an_engine_graph(jupyter: JupyterServer, page: Page) -> 
     dialog.locator("button", has_text="Select").click()
     wait_canvas(page, NODES)
     expect(page.locator("li.lm-TabBar-tab", has_text="menu_engine.trt.json")).to_have_count(1)
+    expect(page.locator(TAB).first.locator(".dld-readonly")).to_be_visible()
+
+    # A page reload brings the tab back on its live kernel (the record kind "engine" reopens dld.open_engine).
+    kernel = current_tab_kernel(page)
+    wait_workspace_has(jupyter, workspace, "dld-jupyter:tab:menu_engine.trt.json")
+    open_workspace(page, jupyter, workspace, reset=False)
+    wait_canvas(page, NODES)
+    assert current_tab_kernel(page) == kernel
     expect(page.locator(TAB).first.locator(".dld-readonly")).to_be_visible()
 
 
