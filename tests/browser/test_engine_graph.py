@@ -95,8 +95,9 @@ def test_open_with_shows_a_read_only_engine_graph(jupyter: JupyterServer, page: 
     at = show(page, "L2")
     page.mouse.move(at["x"], at["y"])  # hovering names the layer in full
     page.wait_for_function(f"() => ({CY})().title.startsWith('Conv__435 + resnet50/conv1_relu/Relu\\nCask')")
-    page.mouse.click(at["x"], at["y"])
     panel = tab.locator(".dld-engine-panel")
+    expect(panel).to_contain_text("Conv__435")  # hovering shows the record already
+    page.mouse.click(at["x"], at["y"])
     expect(panel).to_contain_text("Conv__435")
     expect(panel).to_contain_text("resnet50/conv1_relu/Relu")
     expect(panel).to_contain_text("trt_turing_cutlass_image_network_first_layer")

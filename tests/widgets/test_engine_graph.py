@@ -103,6 +103,10 @@ def test_open_engine_shows_the_selected_layer_and_refuses_every_edit() -> None:
     assert "Select a layer" in designer.panel.value
     node = designer.select("Conv__435 + resnet50/conv1_relu/Relu")
     assert node == "L2" and "Conv__435" in designer.panel.value and "trt_turing_cutlass" in designer.panel.value
+    designer.canvas._on_msg(designer.canvas, {"kind": "hover", "id": "L3"}, [])  # the browser's hover
+    assert "resnet50/pool1_pad/Pad" in designer.panel.value and "Conv__435" not in designer.panel.value
+    designer.canvas._on_msg(designer.canvas, {"kind": "hover", "id": None}, [])  # pointer gone: the selection again
+    assert "Conv__435" in designer.panel.value
     for action, args in (
         ("delete", {"ids": ["L2"]}),
         ("connect", {}),

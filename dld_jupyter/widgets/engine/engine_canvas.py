@@ -47,6 +47,7 @@ class EngineCanvas(anywidget.AnyWidget):
     title = traitlets.Unicode("").tag(sync=True)
     channel_token = traitlets.Unicode("").tag(sync=True)  # no fast channel: every message takes the comm
     read_only = traitlets.Unicode("").tag(sync=True)  # the browser's banner; non-empty: a read-only canvas
+    hovered = traitlets.Unicode("")  # the node under the pointer ("" for none), told by the browser; not synced
 
     def __init__(self, view: EngineView, title: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -83,6 +84,8 @@ class EngineCanvas(anywidget.AnyWidget):
             self.send({"kind": "ops", "ops": []})  # nothing to add: the quick-add palette stays empty
         elif kind == "intent":
             self.handle_intent(content)
+        elif kind == "hover":
+            self.hovered = str(content.get("id") or "")
         elif kind == "export_result":
             self._write_export(content)
 

@@ -101,7 +101,7 @@ class EngineDesigner(w.VBox):  # type: ignore[misc]
             f"<b>{html.escape(name)}</b> — TensorRT engine graph, read-only — {html.escape(summary(graph))}"
         )
         self.toolbar = self._toolbar()
-        self.canvas.observe(self._on_selection, names=["selection"])
+        self.canvas.observe(self._on_selection, names=["selection", "hovered"])
         super().__init__(
             [
                 self.header,
@@ -114,8 +114,14 @@ class EngineDesigner(w.VBox):  # type: ignore[misc]
 
     @property
     def selected_record(self) -> dict[str, Any] | None:
-        """The record the side panel shows (the last selected node's)."""
+        """The record of the last selected node."""
         return self.view.record(self.canvas.selection[-1]) if self.canvas.selection else None
+
+    @property
+    def shown_record(self) -> dict[str, Any] | None:
+        """The record the side panel shows: the hovered node's, else the selected one's."""
+        hovered = self.view.record(self.canvas.hovered) if self.canvas.hovered else None
+        return hovered or self.selected_record
 
     def select(self, layer_name: str) -> str:
         """Select a layer by its TensorRT name; returns its node id."""
@@ -131,7 +137,7 @@ class EngineDesigner(w.VBox):  # type: ignore[misc]
         return self.canvas.export(path)
 
     def _on_selection(self, _change: dict[str, Any]) -> None:
-        self.panel.value = record_html(self.selected_record)
+        self.panel.value = record_html(self.shown_record)
 
     def _toolbar(self) -> w.HBox:
         arrange = w.Button(

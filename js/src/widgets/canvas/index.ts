@@ -161,13 +161,16 @@ export function render({ model, el }: RenderProps): () => void {
     installReadability(cy, parts);
     if (!readOnly) installPrecisionBadges(c); // its quick menu changes a layer's precision
     else {
-      // Hovering a layer names it in full (its glyph shows the type; a click shows its whole record beside).
+      // Hovering a layer names it in full and shows its whole record beside the canvas (the kernel's panel) until
+      // the pointer leaves it; the selected layer's record comes back then.
       parts.cy(cy, "mouseover", "node", (event) => {
         const n = c.store.nodes.get(event.target.id());
         stage.title = n ? [n.name, n.kind === "op" ? `${n.op_type} · ${n.subtitle ?? ""}` : ""].filter(Boolean).join("\n") : "";
+        if (n) model.send({ kind: "hover", id: n.id });
       });
       parts.cy(cy, "mouseout", "node", () => {
         stage.title = "";
+        model.send({ kind: "hover", id: null });
       });
     }
     parts.cy(cy, "viewport", null, () => applyGrid(stage, cy, Boolean(model.get("show_grid"))));
