@@ -175,6 +175,8 @@ def test_open_engine_in_a_notebook_cell(jupyter: JupyterServer, page: Page) -> N
 def test_file_menu_opens_an_engine_graph(jupyter: JupyterServer, page: Page) -> None:
     shutil.copy(SAMPLE, jupyter.root_dir / "menu_engine.trt.json")
     workspace = open_workspace(page, jupyter)
+    listed = page.locator(".jp-DirListing-item[data-file-type='dld-engine']", has_text="menu_engine.trt.json")
+    expect(listed).to_have_count(1)  # .trt.json is a file type of its own (its context menu offers the opener)
     page.locator(".lm-MenuBar-itemLabel", has_text="File").click()
     page.locator(".lm-Menu-itemLabel", has_text="Open TensorRT Engine Graph…").click()
     dialog = page.locator(".jp-Dialog")
