@@ -17,8 +17,9 @@ from dld_jupyter._version import __version__
 
 if TYPE_CHECKING:
     from dld_jupyter.widgets.designer.designer import Designer
+    from dld_jupyter.widgets.engine.engine_designer import EngineDesigner
 
-__all__ = ["__version__", "new", "open", "profile", "report", "timeline_figure"]
+__all__ = ["__version__", "export_engine", "new", "open", "open_engine", "profile", "report", "timeline_figure"]
 
 
 def open(path: str, **options: Any) -> Designer:
@@ -33,6 +34,24 @@ def new(opset: int = 21, contrib: bool = False, **options: Any) -> Designer:
     from dld_jupyter.widgets.designer.designer import new_designer
 
     return new_designer(opset=opset, contrib=contrib, **options)
+
+
+def open_engine(path: str, **options: Any) -> EngineDesigner:
+    """Open a TensorRT engine's layer information (`.trt.json`, `trtexec --exportLayerInfo`) as a read-only graph:
+    layers as nodes with precision and tactic, tensors as links with shape and format."""
+    from dld_jupyter.widgets.engine.engine_designer import open_engine as build
+
+    return build(path, **options)
+
+
+def export_engine(model: Any, **options: Any) -> Any:
+    """Build a TensorRT engine from a model (path, Designer or Document) with its profiles and layer precisions;
+    returns the engine's path, metadata and build report (UnavailableError without TensorRT); see
+    `dld export-engine --help`."""
+    from dld_jupyter.activities.trt_api import export_engine as run_export
+
+    designer_document = getattr(model, "document", None)
+    return run_export(designer_document if designer_document is not None else model, **options)
 
 
 def profile(model: Any, **options: Any) -> Any:

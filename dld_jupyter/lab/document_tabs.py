@@ -14,15 +14,17 @@ Messages (same names in js/src/lab/tab_messages.ts):
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable
 from typing import Any
 
-from dld_jupyter.document import Document
+from dld_jupyter.document import Document, DocumentError
 from dld_jupyter.document.events import DirtyChanged
 from dld_jupyter.frontdoor.designers import LiveDesigner, loading, registry
 from dld_jupyter.frontdoor.envelope import failed, ok
 from dld_jupyter.frontdoor.operations import SAVE, SAVE_AS
 from dld_jupyter.frontdoor.soon import on_loop, running_loop
+from dld_jupyter.report_format.errors import ReportError
 
 TARGET = "dld_jupyter.tab"
 
@@ -39,8 +41,20 @@ def show(key: str, make: Callable[[], Any]) -> Any:
     register()
     view = _views.get(key)
     if view is None:
-        view = make()
+        try:
+            view = make()
+        except (DocumentError, ReportError, ValueError, OSError) as error:  # a file this tab cannot show
+            return error_view(str(error))
         _views[key] = view
+    return view
+
+
+def error_view(text: str) -> Any:
+    """Why the tab's file cannot be shown, in the tab (not a traceback); not kept: a reload tries the file again."""
+    import ipywidgets as w
+
+    view = w.HTML(f"<b>DL Designer cannot show this file.</b><br>{html.escape(text)}")
+    view.add_class("dld-tab-error")
     return view
 
 

@@ -26,6 +26,12 @@ _PRECISION_ALIASES = {"FLOAT": "FP32", "HALF": "FP16"}
 _LAYER_KEYS = {"Name", "LayerType", "Inputs", "Outputs", "TacticName", "TacticValue", "Metadata"}
 
 
+_PROFILE_HINT = (
+    " A list is what trtexec --exportProfile writes (layer timings): open it in the report viewer (dld.report, or"
+    " Open With DL Designer Report Viewer)."
+)
+
+
 class EngineGraphError(ValueError):
     """The file is not engine layer information: what was found, and which file to pass instead."""
 
@@ -147,7 +153,7 @@ def engine_graph_from_json(data: Any, source: str = "") -> EngineGraph:
         raise EngineGraphError(
             f'{source or "layer information"}: expected an object with a "Layers" list (found {found}). Pass the '
             "file of trtexec --exportLayerInfo or a .trt.json from the engine inspector, built with detailed "
-            "profiling verbosity."
+            "profiling verbosity." + (_PROFILE_HINT if isinstance(data, list) else "")
         )
     tensors: dict[str, EngineTensor] = {}
     layers = [_layer(i, item, tensors) for i, item in enumerate(layers_data)]

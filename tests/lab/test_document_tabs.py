@@ -46,3 +46,17 @@ def test_link_sends_dirty_changes_and_saves_as(tmp_path: Path) -> None:
     assert sent[-2]["dirty"] is False and sent[-2]["path"] == str(target) and target.stat().st_size > 0
     link.close()
     document_tabs.forget("new.onnx")
+
+
+def test_a_file_the_tab_cannot_show_says_why(tmp_path: Path) -> None:
+    """Open With DL Designer (Engine Graph) on a JSON that is no layer information: the reason, not a traceback."""
+    import dld_jupyter as dld
+
+    report = tmp_path / "profile.json"
+    report.write_text("[]")
+    view = document_tabs.show("profile.json", lambda: dld.open_engine(str(report)))
+    assert "dld-tab-error" in view._dom_classes and "expected an object with a &quot;Layers&quot; list" in view.value
+    assert not document_tabs.is_live("profile.json")  # not kept: a reload reads the file again
+    sent: list[dict[str, Any]] = []
+    TabLink("profile.json", sent.append)
+    assert sent[-1]["document"] is False

@@ -22,6 +22,8 @@ export enum CommandIds {
   profile = "dld:profile",
   openFile = "dld:open-file",
   openReport = "dld:open-report",
+  openEngine = "dld:open-engine",
+  openEngineFile = "dld:open-engine-file",
   newModel = "dld:new-model",
 }
 

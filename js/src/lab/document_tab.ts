@@ -155,6 +155,7 @@ export class DesignerTab {
     const record = this.record;
     const file = pyString(this.kernelPath(record.file));
     if (record.kind === "report") return `dld.report(${file})`;
+    if (record.kind === "engine") return `dld.open_engine(${file})`;
     if (record.kind === "open" && record.file) return `dld.open(${file})`;
     return `dld.new(opset=${record.opset ?? 21}, contrib=${record.contrib ? "True" : "False"})`;
   }

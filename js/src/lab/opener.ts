@@ -5,6 +5,7 @@
  */
 import { JupyterFrontEnd } from "@jupyterlab/application";
 import { Dialog, showDialog } from "@jupyterlab/apputils";
+import { FileDialog } from "@jupyterlab/filebrowser";
 import { Widget } from "@lumino/widgets";
 
 import { CommandIds } from "./commands";
@@ -14,6 +15,7 @@ import { DesignerTabs } from "./tab_manager";
 export { DESIGNER_DOCUMENT_CLASS } from "./document_tab";
 export const ONNX_FILE_TYPE = "dld-onnx";
 export const REPORT_FILE_TYPE = "dld-report";
+export const ENGINE_FILE_TYPE = "dld-engine";
 const DEFAULT_OPSET = 21;
 
 export function registerOpeners(app: JupyterFrontEnd, tabs: DesignerTabs, selectedPath: () => string | null): void {
@@ -28,7 +30,7 @@ export function registerOpeners(app: JupyterFrontEnd, tabs: DesignerTabs, select
   });
 
   /** A command that opens the selected (or given) file in a designer tab (`dld.open` or `dld.report`). */
-  const openWith = (id: string, label: string, caption: string, kind: "open" | "report") =>
+  const openWith = (id: string, label: string, caption: string, kind: "open" | "report" | "engine") =>
     app.commands.addCommand(id, {
       label,
       caption,
@@ -64,6 +66,43 @@ export function registerOpeners(app: JupyterFrontEnd, tabs: DesignerTabs, select
     "Show this profiling report (dld report, trtexec or ONNX Runtime profile JSON) in the report viewer",
     "report",
   );
+
+  // A TensorRT engine's layer information (`dld export-engine --metadata` writes .trt.json; trtexec's
+  // --exportLayerInfo any .json): a read-only engine graph on the designer canvas (dld.open_engine).
+  app.docRegistry.addFileType({
+    name: ENGINE_FILE_TYPE,
+    displayName: "TensorRT engine layer information",
+    extensions: [".trt.json"],
+    pattern: ".*\\.trt\\.json$",
+    mimeTypes: ["application/json"],
+    fileFormat: "text",
+    contentType: "file",
+    icon: dldIcon,
+  });
+
+  openWith(
+    CommandIds.openEngine,
+    "Open With DL Designer (Engine Graph)",
+    "Show this TensorRT engine's layer information (.trt.json, trtexec --exportLayerInfo) as a read-only graph",
+    "engine",
+  );
+
+  // File → Open TensorRT Engine Graph…: JupyterLab's own file dialog, JSON files only.
+  app.commands.addCommand(CommandIds.openEngineFile, {
+    label: "Open TensorRT Engine Graph…",
+    caption: "Choose a TensorRT engine's layer information (.trt.json, trtexec --exportLayerInfo) to show read-only",
+    icon: dldIcon,
+    execute: async () => {
+      if (!tabs.docManager) return;
+      const chosen = await FileDialog.getOpenFiles({
+        manager: tabs.docManager,
+        title: "Open TensorRT Engine Graph",
+        filter: (item) => (item.type === "directory" || item.name.endsWith(".json") ? {} : null),
+      });
+      const file = chosen.button.accept ? chosen.value?.find((item) => item.type !== "directory") : undefined;
+      if (file) return tabs.open({ kind: "engine", file: file.path });
+    },
+  });
 
   app.commands.addCommand(CommandIds.newModel, {
     label: "New ONNX Model…",

@@ -6,7 +6,7 @@ export const TAB_TARGET = "dld_jupyter.tab";
 
 /** What a tab shows and how it comes back after a reload: kept in the workspace's state database. */
 export interface TabRecord {
-  kind: "open" | "report" | "new";
+  kind: "open" | "report" | "engine" | "new";
   /** The file shown, relative to the server root ("" for a new model never saved). */
   file: string;
   opset?: number;

@@ -56,3 +56,28 @@ describe("hit index", () => {
     cy.destroy();
   }, 30_000); // a full scan of a few thousand elements: 1-2 s alone, 7 s seen on a loaded 2-core machine
 });
+
+describe("I/O diamonds", () => {
+  beforeEach(() => installCanvasStandIns());
+
+  it("are hit on their centre column too (cytoscape's ray test counted the corners twice there)", () => {
+    const container = document.createElement("div");
+    document.body.appendChild(container);
+    const cy = cytoscape({
+      container, layout: { name: "preset" },
+      elements: [{ group: "nodes", data: { id: "in" }, position: { x: 100, y: 100 } }],
+      style: [{ selector: "node", style: { width: 72, height: 44, shape: "diamond" } }] as cytoscape.StylesheetJson,
+    });
+    const r = (cy as unknown as { renderer: () => { findNearestElements: Find } }).renderer();
+    const ids = (x: number, y: number) => r.findNearestElements(x, y, true, false).map((e) => e.id());
+    expect(ids(100, 100)).toEqual([]); // cytoscape's own test misses the centre: the bug this fixes
+    const { restore } = installHitIndex(cy);
+    expect(ids(100, 100)).toEqual(["in"]);
+    expect(ids(100, 80)).toEqual(["in"]); // near the top corner
+    expect(ids(120, 100)).toEqual(["in"]);
+    expect(ids(134, 118)).toEqual([]); // in the box, outside the diamond
+    restore();
+    expect(ids(100, 100)).toEqual([]);
+    cy.destroy();
+  });
+});

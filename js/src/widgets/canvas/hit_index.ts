@@ -150,9 +150,33 @@ function nodeBox(node: NodeSingular): Box {
   return { x1: p.x - w, y1: p.y - h, x2: p.x + w, y2: p.y + h };
 }
 
-/** Route cytoscape's hit test through the grid; `restore` puts cytoscape's own back. */
+type ShapeCheck = (x: number, y: number, padding: number, width: number, height: number, cx: number, cy: number) => boolean;
+
+/**
+ * cytoscape's polygon test casts a vertical ray and counts the edges it crosses; on the vertical line through a
+ * diamond's top and bottom corners it counts each corner twice (once per edge meeting there) and answers "outside",
+ * so a click on an I/O diamond's centre column missed it (measured in Chromium). A diamond is |dx|/hw + |dy|/hh <= 1:
+ * test that exactly. Returns the renderer's own test, to put back.
+ */
+export function exactDiamondHits(r: { nodeShapes?: Record<string, { checkPoint: ShapeCheck }> }): () => void {
+  const shape = r.nodeShapes?.diamond;
+  if (!shape) return () => undefined;
+  const base = shape.checkPoint;
+  shape.checkPoint = (x, y, padding, width, height, cx, cy) => {
+    const hw = width / 2 + padding;
+    const hh = height / 2 + padding;
+    return hw > 0 && hh > 0 && Math.abs(x - cx) / hw + Math.abs(y - cy) / hh <= 1;
+  };
+  return () => {
+    shape.checkPoint = base;
+  };
+}
+
+/** Route cytoscape's hit test through the grid (and diamonds through an exact test); `restore` puts cytoscape's
+ * own back. */
 export function installHitIndex(cy: Core): { index: HitIndex; restore: () => void } {
   const r = (cy as unknown as { renderer: () => Renderer }).renderer();
+  const restoreDiamond = exactDiamondHits(r as unknown as { nodeShapes?: Record<string, { checkPoint: ShapeCheck }> });
   const baseFind = r.findNearestElements;
   const baseSorted = r.getCachedZSortedEles;
   const index = new HitIndex(cy); // the caller wires index.invalidate to its element changes
@@ -172,6 +196,7 @@ export function installHitIndex(cy: Core): { index: HitIndex; restore: () => voi
   };
   const restore = () => {
     r.findNearestElements = baseFind;
+    restoreDiamond();
     index.dispose();
   };
   return { index, restore };

@@ -123,6 +123,16 @@ export function render({ model, el }: RenderProps): () => void {
   const stage = document.createElement("div");
   stage.className = "dld-stage";
   root.appendChild(stage);
+  // A read-only canvas (a TensorRT engine graph, dld_jupyter/widgets/engine): a banner says so; the kernel refuses
+  // every edit gesture with a toast that says why.
+  const readOnly = String(model.get("read_only") ?? "");
+  if (readOnly) {
+    root.dataset.readOnly = "1";
+    const banner = document.createElement("div");
+    banner.className = "dld-readonly";
+    banner.textContent = readOnly;
+    root.appendChild(banner);
+  }
   el.appendChild(root);
   const toasts = new Toasts(root);
   const channel = new Channel(model, toasts, (msg, buffers) => {
@@ -134,6 +144,9 @@ export function render({ model, el }: RenderProps): () => void {
 
   const setup = (count: number): CanvasContext => {
     const cy = makeCy(stage, count);
+    // An engine graph's links carry shape and format ("32×64×112×112 FP16 HWC8"): level, not along its short
+    // vertical links, where they were cut off by the glyphs.
+    if (readOnly) cy.style().selector("edge").style({ "text-rotation": "none" }).update();
     const store = new GraphStore(cy, () => {
       root.dataset.loaded = "1"; // every element created (big graphs are created in chunks after the first paint)
       c.heat?.refresh();
@@ -154,7 +167,20 @@ export function render({ model, el }: RenderProps): () => void {
     installMenu(c);
     installWheel(cy, root, stage, parts);
     installReadability(cy, parts);
-    installPrecisionBadges(c);
+    if (!readOnly) installPrecisionBadges(c); // its quick menu changes a layer's precision
+    else {
+      // Hovering a layer names it in full and shows its whole record beside the canvas (the kernel's panel) until
+      // the pointer leaves it; the selected layer's record comes back then.
+      parts.cy(cy, "mouseover", "node", (event) => {
+        const n = c.store.nodes.get(event.target.id());
+        stage.title = n ? [n.name, n.kind === "op" ? `${n.op_type} · ${n.subtitle ?? ""}` : ""].filter(Boolean).join("\n") : "";
+        if (n) model.send({ kind: "hover", id: n.id });
+      });
+      parts.cy(cy, "mouseout", "node", () => {
+        stage.title = "";
+        model.send({ kind: "hover", id: null });
+      });
+    }
     parts.cy(cy, "viewport", null, () => applyGrid(stage, cy, Boolean(model.get("show_grid"))));
     parts.add(() => quickAdd.close());
     (stage as unknown as { _dld: unknown })._dld = c; // for tests and the benchmark

@@ -4,7 +4,8 @@ import { actions } from "./actions";
 import { download } from "./export";
 import { openPrecisionDialog } from "./trt_precision";
 import { openProfileDialog } from "./trt_profile";
-import { ioNodeAt } from "./trt_open";
+
+const READ_ONLY_ITEMS = new Set(["Go to source", "Go to destination", "Arrange", "Fit to view", "Export as PNG", "Export as SVG", "Export as JPEG"]);
 
 interface Item {
   label: string;
@@ -22,7 +23,7 @@ export function installMenu(ctx: CanvasContext): void {
 
   ctx.listeners.cy(ctx.cy, "cxttap", null, (event) => {
     close();
-    const target = event.target === ctx.cy ? (ioNodeAt(ctx, event.position) ?? ctx.cy) : event.target;
+    const target = event.target;
     const items: Item[] = [];
     const selected = ctx.cy.nodes(":selected").length;
     if (target !== ctx.cy && target.isNode && target.isNode()) {
@@ -60,6 +61,15 @@ export function installMenu(ctx: CanvasContext): void {
       items.push({ label: "Export as SVG", run: () => download(ctx, "svg") });
       items.push({ label: "Export as JPEG", run: () => download(ctx, "jpg") });
     }
+    if (ctx.root.dataset.readOnly === "1") {
+      // A read-only canvas (a TensorRT engine graph) offers no edit; a gesture that edits anyway (Delete, a drag)
+      // is refused by the kernel with a toast.
+      const kept = items.filter((item) => READ_ONLY_ITEMS.has(item.label));
+      items.length = 0;
+      if (target !== ctx.cy) items.push({ label: "Read-only engine graph", run: () => undefined, disabled: true });
+      items.push(...kept);
+      if (!kept.some((item) => item.label === "Fit to view")) items.push({ label: "Fit to view", run: () => actions.fit(ctx) });
+    }
     const el = document.createElement("div");
     el.className = "dld-menu";
     for (const item of items) {
@@ -78,6 +88,11 @@ export function installMenu(ctx: CanvasContext): void {
     el.style.left = `${p.x}px`;
     el.style.top = `${p.y}px`;
     ctx.root.appendChild(el);
+    // Kept inside the canvas (a right-click near its right or bottom edge opened it half cut off).
+    const overRight = el.offsetLeft + el.offsetWidth - ctx.root.clientWidth;
+    const overBottom = el.offsetTop + el.offsetHeight - ctx.root.clientHeight;
+    if (overRight > 0) el.style.left = `${Math.max(0, p.x - overRight - 4)}px`;
+    if (overBottom > 0) el.style.top = `${Math.max(0, p.y - overBottom - 4)}px`;
     menu = el;
   });
   ctx.listeners.cy(ctx.cy, "tap viewport", null, close);
