@@ -18,7 +18,7 @@ from dld_jupyter._version import __version__
 if TYPE_CHECKING:
     from dld_jupyter.widgets.designer.designer import Designer
 
-__all__ = ["__version__", "new", "open", "profile", "report", "timeline_figure"]
+__all__ = ["__version__", "compare", "new", "open", "profile", "report", "timeline_figure"]
 
 
 def open(path: str, **options: Any) -> Designer:
@@ -48,6 +48,13 @@ def report(report_or_path: Any, **options: Any) -> Any:
     from dld_jupyter.widgets.report.report_viewer import show_report
 
     return show_report(report_or_path, **options)
+
+
+def compare(*reports_or_paths: Any, baseline: int = 0, **options: Any) -> Any:
+    """Several reports side by side in the report viewer, times against `baseline` (0-based, changeable there)."""
+    from dld_jupyter.widgets.report.report_viewer import compare_reports
+
+    return compare_reports(*reports_or_paths, baseline=baseline, **options)
 
 
 def timeline_figure(report_or_path: Any) -> Any:

@@ -22,6 +22,7 @@ export enum CommandIds {
   profile = "dld:profile",
   openFile = "dld:open-file",
   openReport = "dld:open-report",
+  compareReports = "dld:compare-reports",
   newModel = "dld:new-model",
 }
 
