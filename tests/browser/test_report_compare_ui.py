@@ -15,6 +15,12 @@ from tests.browser.tab_driver import TAB, open_workspace
 OPT, NOOPT = "mobilenet_opt.dld-report.json", "mobilenet_noopt.dld-report.json"
 
 
+def _close_launcher(page: Page) -> None:
+    """The comparison opens split right of what is open: without the launcher it gets the whole main area."""
+    page.evaluate("""() => { for (const w of [...window.jupyterapp.shell.widgets('main')])
+                               if (w.title.label === 'Launcher') w.close(); }""")
+
+
 def _item(page: Page, name: str):  # type: ignore[no-untyped-def]
     return page.locator(f".jp-DirListing-item[title*='{name}']").first
 
@@ -36,6 +42,7 @@ def test_compare_selected_reports_from_the_file_browser(jupyter: JupyterServer, 
     viewer = page.locator(f"{TAB} .dld-report").first
     baseline = viewer.locator("select.dld-r-baseline")
     expect(baseline).to_be_visible(timeout=90_000)
+    _close_launcher(page)
     expect(page.locator("li.lm-TabBar-tab", has_text="compare mobilenet_noopt vs mobilenet_opt")).to_have_count(1)
     expect(viewer.locator(".dld-r-cmp-summary")).to_contain_text("mobilenet_opt")
     expect(viewer.locator(".dld-r-cmp-summary")).to_contain_text("mobilenet_noopt")
@@ -60,6 +67,7 @@ def test_compare_with_picks_a_report_in_the_file_dialog(jupyter: JupyterServer, 
     viewer = page.locator(f"{TAB} .dld-report").first
     button = viewer.locator("button.dld-r-compare-with")
     expect(button).to_be_visible(timeout=90_000)
+    _close_launcher(page)
     expect(viewer.locator("select.dld-r-baseline")).to_have_count(0)
     button.click()
     dialog = page.locator(".jp-Dialog")

@@ -109,7 +109,7 @@ def test_canvas_and_report_viewer_follow_the_jupyterlab_theme(jupyter: JupyterSe
     mobilenet_reports(jupyter.root_dir)
     open_workspace(page, jupyter)
     page.evaluate("""() => { const shell = window.jupyterapp.shell;
-        for (const w of [...shell.widgets('main')]) if (w.node.classList.contains('jp-Launcher')) w.close(); }""")
+        for (const w of [...shell.widgets('main')]) if (w.title.label === 'Launcher') w.close(); }""")
     open_from_file_browser(page, MODEL, "Open With DL Designer")
     wait_canvas(page, 50)
     open_from_file_browser(page, "mobilenet_opt.dld-report.json", "Open With DL Designer Report Viewer")
