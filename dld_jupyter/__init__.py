@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from dld_jupyter.widgets.designer.designer import Designer
     from dld_jupyter.widgets.engine.engine_designer import EngineDesigner
 
-__all__ = ["__version__", "export_engine", "new", "open", "open_engine", "profile", "report", "timeline_figure"]
+__all__ = ["__version__", "compare", "export_engine", "new", "open", "open_engine", "profile", "report", "timeline_figure"]
 
 
 def open(path: str, **options: Any) -> Designer:
@@ -67,6 +67,13 @@ def report(report_or_path: Any, **options: Any) -> Any:
     from dld_jupyter.widgets.report.report_viewer import show_report
 
     return show_report(report_or_path, **options)
+
+
+def compare(*reports_or_paths: Any, baseline: int = 0, **options: Any) -> Any:
+    """Several reports side by side in the report viewer, times against `baseline` (0-based, changeable there)."""
+    from dld_jupyter.widgets.report.report_viewer import compare_reports
+
+    return compare_reports(*reports_or_paths, baseline=baseline, **options)
 
 
 def timeline_figure(report_or_path: Any) -> Any:

@@ -362,9 +362,16 @@ class GraphCanvas(anywidget.AnyWidget):
         self.selection = list(node_ids)
         self.send({"kind": "focus", "ids": list(node_ids)})
 
-    def export(self, path: str | pathlib.Path, format: ExportFormat | None = None, background: str = "#ffffff",
+    def export(self, path: str | pathlib.Path, format: ExportFormat | None = None, background: str = "white",
                grid: bool = False) -> pathlib.Path:
-        """Ask the browser for an image of the canvas; the file is written when it answers (asynchronously)."""
+        """Ask the browser for an image of the canvas; the file is written when it answers (asynchronously).
+
+        `background`: "white" (default), "theme" (the JupyterLab theme's background and colours, dark in a dark
+        theme), "transparent" (no background, the theme's colours), or a colour such as "#1e1e1e" (a dark one draws
+        in dark-theme colours). A JPEG cannot be transparent: it gets the theme's background.
+        """
+        if not background.strip():
+            raise ValueError('export background is empty: use "white", "theme", "transparent" or a colour (#ffffff).')
         target = pathlib.Path(path)
         fmt = format or target.suffix.lstrip(".").lower().replace("jpeg", "jpg")
         if fmt not in ("png", "jpg", "svg"):

@@ -245,7 +245,8 @@ class Designer(w.VBox):  # type: ignore[misc]
     def focus(self, name: str) -> str:
         return self.select([name])[0]
 
-    def export(self, path: str | pathlib.Path, background: str = "#ffffff", grid: bool = False) -> pathlib.Path:
+    def export(self, path: str | pathlib.Path, background: str = "white", grid: bool = False) -> pathlib.Path:
+        """Export the canvas as an image; `background` as in `GraphCanvas.export`."""
         if not str(path):
             raise ValueError("Export: type an image path (.png, .jpg or .svg) in the path box.")
         return self.canvas.export(path, background=background, grid=grid)

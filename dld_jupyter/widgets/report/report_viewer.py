@@ -29,6 +29,7 @@ import traitlets
 
 from dld_jupyter.frontdoor.designers import loading, registry
 from dld_jupyter.frontdoor.envelope import failed, ok
+from dld_jupyter.report_format.errors import ReportError
 from dld_jupyter.report_format.model import Report
 from dld_jupyter.reports.compare import compare, default_labels
 from dld_jupyter.reports.stats import filter_by_name
@@ -79,12 +80,15 @@ class ReportViewer(anywidget.AnyWidget):
         labels: Sequence[str] | None = None,
         report_dirs: Sequence[str | None] | None = None,
         error: str = "",
+        sources: Sequence[str | None] | None = None,
         **options: Any,
     ) -> None:
         _check_options(options, ("height", "heat", "full_pass", "filter", "baseline", "selection"))
         super().__init__(error=error, **options)
         self.reports = list(reports)
-        self.labels = list(labels) if labels is not None else default_labels(self.reports) if self.reports else []
+        self.sources = list(sources) if sources is not None else [None] * len(self.reports)  # file of each report
+        self._own_labels = labels is not None
+        self.labels = list(labels) if labels is not None else _labels(self.reports, self.sources)
         self.report_dirs = list(report_dirs) if report_dirs is not None else [None] * len(self.reports)
         self.errors: list[str] = []  # front-end errors, also shown in the widget
         self.designer_area = ipywidgets.Output()
@@ -146,6 +150,31 @@ class ReportViewer(anywidget.AnyWidget):
         from dld_jupyter.widgets.report.report_figures import figures
 
         return figures(self.reports, self.labels)
+
+    def compare_with(self, *sources: Report | str | os.PathLike[str]) -> None:
+        """Add reports (Reports or report paths) to the comparison ("Compare with…" in the viewer); the baseline
+        stays. Raises FileNotFoundError / ValueError naming the file that cannot be read; nothing changes then."""
+        if not sources:
+            raise ValueError("compare with: choose at least one report (.dld-report.json, trtexec or ORT profile)")
+        if not self.reports:
+            raise ValueError(f"compare with: this viewer shows no report ({self.error or 'empty viewer'})")
+        loaded = []
+        for source in sources:
+            try:
+                loaded.append(_load(source))
+            except (OSError, ValueError, ReportError) as error:
+                raise ValueError(
+                    f"compare with {os.fspath(source) if not isinstance(source, Report) else 'a report'}: "
+                    f"{error}. Pick a .dld-report.json, a trtexec profile or an ONNX Runtime profile."
+                ) from error
+        self.reports += [r for r, _ in loaded]
+        self.report_dirs += [d for _, d in loaded]
+        self.sources += [None if isinstance(s, Report) else os.fspath(s) for s in sources]
+        if self._own_labels:
+            self.labels += _labels([r for r, _ in loaded], self.sources[-len(loaded) :])
+        else:
+            self.labels = _labels(self.reports, self.sources)
+        self._send_payload()
 
     # -- links --------------------------------------------------------------------------------------------------
     def _show_designer(self, designer: Any) -> None:
@@ -231,6 +260,14 @@ class ReportViewer(anywidget.AnyWidget):
     def _answer(self, message: dict[str, Any]) -> None:
         request, args = int(message.get("request", 0)), dict(message.get("args") or {})
         action = message.get("action")
+        if action == "compare_with":
+            try:
+                self.compare_with(*[str(p) for p in args.get("paths") or []])
+            except ValueError as error:
+                self.send({"kind": "reply", **failed(request, str(error))})
+                return
+            self.send({"kind": "reply", **ok(request, {"reports": len(self.reports)})})
+            return
         try:
             if action != "links":
                 raise ValueError(f"report viewer: unknown request {action!r}")
@@ -273,6 +310,19 @@ def _load(source: Report | str | os.PathLike[str]) -> tuple[Report, str | None]:
     return open_report(path), folder
 
 
+def _labels(reports: Sequence[Report], sources: Sequence[str | None]) -> list[str]:
+    """Model names (numbered when shared); reports of one model that came from files are named by their files
+    ("mobilenet_opt", "mobilenet_noopt" say more than "mobilenet (1)", "mobilenet (2)")."""
+    labels = default_labels(reports) if reports else []
+    names = [r.summary.model or "report" for r in reports]
+    for i, source in enumerate(sources):
+        if source and names.count(names[i]) > 1:
+            labels[i] = Path(source).name.removesuffix(".json").removesuffix(".dld-report").removesuffix(".profile")
+    if len(set(labels)) < len(labels):  # two files of one name in different folders
+        labels = [f"{label} ({i + 1})" if labels.count(label) > 1 else label for i, label in enumerate(labels)]
+    return labels
+
+
 def _viewer(sources: Sequence[Report | str | os.PathLike[str]], **options: Any) -> ReportViewer:
     labels = options.pop("labels", None)
     try:
@@ -284,7 +334,8 @@ def _viewer(sources: Sequence[Report | str | os.PathLike[str]], **options: Any) 
     reports = [r for r, _ in loaded]
     if labels is not None and len(labels) != len(reports):
         raise ValueError(f"{len(labels)} labels for {len(reports)} reports")
-    return ReportViewer(reports, labels=labels, report_dirs=[d for _, d in loaded], **options)
+    paths = [None if isinstance(s, Report) else os.fspath(s) for s in sources]
+    return ReportViewer(reports, labels=labels, report_dirs=[d for _, d in loaded], sources=paths, **options)
 
 
 def show_report(report_or_path: Report | str | os.PathLike[str], **options: Any) -> ReportViewer:

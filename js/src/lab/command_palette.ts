@@ -9,7 +9,9 @@ import { CommandIds } from "./commands";
 import { ToolCommandIds } from "./tools_menu";
 
 export const PALETTE_CATEGORY = "DL Designer";
-const MENU_ONLY = new Set<string>([CommandIds.openFile, CommandIds.openReport, CommandIds.openEngine, ToolCommandIds.runUserTool]);
+const MENU_ONLY = new Set<string>([
+  CommandIds.openFile, CommandIds.openReport, CommandIds.openEngine, CommandIds.compareReports, ToolCommandIds.runUserTool,
+]);
 
 /** The ids the palette lists, in a stable order. */
 export function paletteCommands(): string[] {

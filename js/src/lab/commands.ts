@@ -24,6 +24,7 @@ export enum CommandIds {
   openReport = "dld:open-report",
   openEngine = "dld:open-engine",
   openEngineFile = "dld:open-engine-file",
+  compareReports = "dld:compare-reports",
   newModel = "dld:new-model",
 }
 

@@ -156,6 +156,7 @@ export class DesignerTab {
     const file = pyString(this.kernelPath(record.file));
     if (record.kind === "report") return `dld.report(${file})`;
     if (record.kind === "engine") return `dld.open_engine(${file})`;
+    if (record.kind === "compare") return `dld.compare(${(record.files ?? []).map((f) => pyString(this.kernelPath(f))).join(", ")})`;
     if (record.kind === "open" && record.file) return `dld.open(${file})`;
     return `dld.new(opset=${record.opset ?? 21}, contrib=${record.contrib ? "True" : "False"})`;
   }
@@ -220,9 +221,14 @@ export class DesignerTab {
   }
 
   private retitle(): void {
-    const label = this.record.file ? PathExt.basename(this.record.file) : PathExt.basename(this.key);
+    const files = this.record.kind === "compare" ? this.record.files ?? [] : [];
+    const label = files.length
+      ? PathExt.basename(this.key) // "compare a vs b", as the console names itself after its session path
+      : this.record.file ? PathExt.basename(this.record.file) : PathExt.basename(this.key);
     this.panel.title.label = label;
-    this.panel.title.caption = this.record.file ? `DL Designer: ${this.record.file}` : "DL Designer: a new model";
+    this.panel.title.caption = files.length
+      ? `DL Designer report comparison: ${files.join(", ")}`
+      : this.record.file ? `DL Designer: ${this.record.file}` : "DL Designer: a new model";
     void this.panel.sessionContext.session?.setName(label); // the console titles itself by its session's name
   }
 

@@ -5,23 +5,22 @@
  * explorer and the canvas share one dialog, its validation and its undo step.
  */
 import { SidebarCommand } from "./messages";
+import { showPopup } from "../common/popup";
 
 type Run = (name: SidebarCommand, args: Record<string, unknown>) => void;
 
-export function showExplorerMenu(host: HTMLElement, ids: string[], event: MouseEvent, run: Run): void {
-  host.querySelector(".dld-ExplorerMenu")?.remove();
+let closeOpen: (() => void) | null = null; // one explorer menu at a time
+
+/** Open the menu at the pointer, kept inside the window; it closes on Escape, click-away, scroll and blur. */
+export function showExplorerMenu(ids: string[], event: MouseEvent, run: Run): () => void {
+  closeOpen?.();
   const menu = document.createElement("div");
   menu.className = "dld-ExplorerMenu lm-Menu";
-  const close = () => {
-    menu.remove();
-    document.removeEventListener("mousedown", outside, true);
-  };
-  const outside = (e: MouseEvent) => {
-    if (!menu.contains(e.target as Node)) close();
-  };
+  menu.setAttribute("role", "menu");
   const item = (label: string, action: () => void) => {
     const row = document.createElement("div");
     row.className = "dld-ExplorerMenu-item";
+    row.setAttribute("role", "menuitem");
     row.textContent = label;
     row.onclick = () => {
       close();
@@ -32,9 +31,9 @@ export function showExplorerMenu(host: HTMLElement, ids: string[], event: MouseE
   const count = ids.length === 1 ? "" : ` (${ids.length} layers)`;
   item(`Set Layer Precision…${count}`, () => run("trt_dialog", { dialog: "precision", nodes: ids }));
   item("Set TensorRT Optimization Profile…", () => run("trt_dialog", { dialog: "profile", nodes: [] }));
-  const box = host.getBoundingClientRect();
-  menu.style.left = `${event.clientX - box.left}px`;
-  menu.style.top = `${event.clientY - box.top}px`;
-  host.append(menu);
-  document.addEventListener("mousedown", outside, true);
+  const close = showPopup(menu, event.clientX, event.clientY, () => {
+    if (closeOpen === close) closeOpen = null;
+  });
+  closeOpen = close;
+  return close;
 }

@@ -16,6 +16,7 @@ import { PanelLike } from "./connection";
 import { registerOpeners } from "./opener";
 import { DesignerSidebar } from "./sidebar";
 import { DesignerTabs } from "./tab_manager";
+import { registerCompare } from "./compare";
 import { registerToolCommands, registerToolsMenu } from "./tools_menu";
 
 const PLUGIN_ID = "dld-jupyter:plugin";
@@ -51,6 +52,7 @@ const plugin: JupyterFrontEndPlugin<void> = {
       const item = fileBrowser?.selectedItems().next();
       return item && !item.done ? item.value.path : null;
     });
+    registerCompare(app, tabs, docManager, () => (fileBrowser ? [...fileBrowser.selectedItems()].map((item) => item.path) : []));
     launcher?.add({ command: CommandIds.newModel, category: "Other", rank: 1 });
     if (palette) addToPalette(palette, (id) => app.commands.hasCommand(id));
 

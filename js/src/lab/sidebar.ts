@@ -49,7 +49,7 @@ export class DesignerSidebar extends Widget {
     this.explorer = new LayerExplorer({
       select: (ids) => this.connection.send({ kind: "select", ids }),
       focus: (id) => this.connection.send({ kind: "focus", id }),
-      contextMenu: (ids, event) => showExplorerMenu(this.node, ids, event, (name, args) => this.command(name, args)),
+      contextMenu: (ids, event) => showExplorerMenu(ids, event, (name, args) => this.command(name, args)),
     });
     this.tabs = div("dld-Sidebar-tabs");
     const paletteTab = tabButton("Palette", () => this.showTab("palette"));

@@ -45,15 +45,17 @@ export class DesignerTabs implements TabHost {
 
   /** Open a tab for `record` (a new model in `folder`); a file already open shows its tab, not a second one. */
   async open(record: TabRecord, folder = ""): Promise<ConsolePanel> {
+    const same = (a: TabRecord) =>
+      a.kind === record.kind && a.file === record.file && (a.files ?? []).join("\n") === (record.files ?? []).join("\n");
     if (record.file) {
       for (const tab of this.tabs.values()) {
-        if (tab.record.file === record.file && tab.record.kind === record.kind) {
+        if (same(tab.record)) {
           this.app.shell.activateById(tab.panel.id);
           return tab.panel;
         }
       }
     }
-    const key = record.file || this.untitled(folder);
+    const key = record.kind === "compare" ? this.comparisonKey(record.files ?? []) : record.file || this.untitled(folder);
     this.creating.add(key);
     try {
       const panel = (await this.app.commands.execute("console:create", {
@@ -100,6 +102,17 @@ export class DesignerTabs implements TabHost {
       await tab.show(true);
     } catch (reason) {
       Notification.error(`DL Designer: ${key} could not be restored: ${reason}`);
+    }
+  }
+
+  /** A comparison's session path, in its first report's folder (the kernel's working directory). */
+  private comparisonKey(files: string[]): string {
+    const stem = (f: string) => PathExt.basename(f).replace(/\.dld-report\.json$|\.json$/, "");
+    const base = PathExt.join(PathExt.dirname(files[0] ?? ""), `compare ${files.map(stem).join(" vs ")}`);
+    const taken = new Set([...this.tabs.keys()]);
+    for (let i = 0; ; i++) {
+      const key = i === 0 ? base : `${base} (${i + 1})`;
+      if (!taken.has(key)) return key;
     }
   }
 

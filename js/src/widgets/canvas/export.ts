@@ -7,8 +7,8 @@ const MAX_SIDE = 16000; // browsers refuse larger canvases
 
 /** The image as SVG text or base64 PNG/JPEG (no data: prefix). */
 export async function exportImage(ctx: CanvasContext, format: ExportFormat, background: string, grid: boolean): Promise<string> {
-  // JPEG has no transparency: default to white.
-  const bg = format === "jpg" && (!background || background === "transparent") ? "#ffffff" : background;
+  // JPEG has no transparency: the theme's background instead.
+  const bg = format === "jpg" && (!background || background === "transparent") ? "theme" : background;
   const image = toSvg(ctx, bg, grid);
   if (format === "svg") return image.svg;
   const scale = Math.min(2, MAX_SIDE / Math.max(image.width, image.height));
@@ -33,9 +33,9 @@ export async function exportImage(ctx: CanvasContext, format: ExportFormat, back
   }
 }
 
-/** Save the export as a browser download (context menu). */
-export async function download(ctx: CanvasContext, format: ExportFormat): Promise<void> {
-  const data = await exportImage(ctx, format, "#ffffff", Boolean(ctx.model.get("show_grid")));
+/** Save the export as a browser download (context menu): on the theme's background, or transparent. */
+export async function download(ctx: CanvasContext, format: ExportFormat, background: "theme" | "transparent" = "theme"): Promise<void> {
+  const data = await exportImage(ctx, format, background, Boolean(ctx.model.get("show_grid")));
   const blob =
     format === "svg"
       ? new Blob([data], { type: "image/svg+xml" })

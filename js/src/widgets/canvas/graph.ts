@@ -6,6 +6,7 @@ import type { Core, ElementDefinition } from "cytoscape";
 import type { EdgeData, GraphSnapshot, NodeData, PatchOp } from "../../common/protocol";
 import { endpoint } from "./geometry";
 import { GROUP_COLOR, IO_COLOR, SchemeName, categoryColor, textColor } from "./colors";
+import { LIGHT, Theme, mix } from "../../common/theme";
 
 const FUNCTION_COLOR = "#111111";
 const PROGRESSIVE = 2500; // elements: above this, create them in chunks behind an overview paint
@@ -29,6 +30,8 @@ export class GraphStore {
   /** Positions from the kernel while elements are still being created (the overview draws these). */
   readonly pos = new Map<string, { x: number; y: number }>();
   scheme: SchemeName = "default";
+  /** The JupyterLab theme: dark themes draw op glyphs deeper (their labels turn light) and groups on the panel colour. */
+  theme: Theme = LIGHT;
   loading = false;
   /** Called after every change of elements or their data (the hit index is rebuilt on its next query). */
   onChange: () => void = () => undefined;
@@ -221,9 +224,11 @@ export class GraphStore {
     }
   }
 
-  private colors(n: NodeData) {
-    if (n.function && n.kind === "op") return { color: FUNCTION_COLOR, fg: "#ffffff" };
-    const color = n.kind === "op" ? categoryColor(n.category, this.scheme) : n.kind === "group" ? GROUP_COLOR : IO_COLOR;
+  /** Fill and label colours of a node under `theme` (the current one unless given: exports may choose another). */
+  colors(n: NodeData, theme: Theme = this.theme): { color: string; fg: string } {
+    if (n.function && n.kind === "op") return theme.dark ? { color: "#000000", fg: "#ffffff" } : { color: FUNCTION_COLOR, fg: "#ffffff" };
+    let color = n.kind === "op" ? categoryColor(n.category, this.scheme) : n.kind === "group" ? GROUP_COLOR : IO_COLOR;
+    if (theme.dark) color = n.kind === "group" ? theme.panel : mix(color, theme.background, n.kind === "op" ? 0.35 : 0.2);
     return { color, fg: textColor(color) };
   }
 

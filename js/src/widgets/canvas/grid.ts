@@ -16,8 +16,8 @@ export function applyGrid(stage: HTMLElement, cy: Core | null, show: boolean): v
     return;
   }
   stage.style.backgroundImage =
-    "linear-gradient(to right, rgba(0,0,0,0.08) 1px, transparent 1px)," +
-    "linear-gradient(to bottom, rgba(0,0,0,0.08) 1px, transparent 1px)";
+    "linear-gradient(to right, var(--dld-grid-line) 1px, transparent 1px)," +
+    "linear-gradient(to bottom, var(--dld-grid-line) 1px, transparent 1px)";
   stage.style.backgroundSize = `${step}px ${step}px`;
   stage.style.backgroundPosition = `${pan.x % step}px ${pan.y % step}px`;
 }

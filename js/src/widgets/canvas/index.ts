@@ -31,6 +31,7 @@ import { installReadability } from "./readability";
 import type { SchemeName } from "./colors";
 import { CanvasHeat } from "./heat";
 import { HeatMessage, decodeHeat } from "./heat_scale";
+import { Theme, readTheme, watchTheme } from "../../common/theme";
 
 const LARGE = 1500; // elements: above this, draw a texture while panning/zooming and hide links meanwhile
 
@@ -39,11 +40,11 @@ function toFloats(buffers: DataView[] | undefined): Float32Array {
   return b ? new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength)) : new Float32Array();
 }
 
-function makeCy(stage: HTMLElement, count: number): Core {
+function makeCy(stage: HTMLElement, count: number, theme: Theme): Core {
   const large = count > LARGE;
   return cytoscape({
     container: stage,
-    style: stylesheet(large),
+    style: stylesheet(large, theme),
     layout: { name: "preset" }, // positions come from the kernel
     boxSelectionEnabled: true,
     selectionType: "additive",
@@ -143,16 +144,21 @@ export function render({ model, el }: RenderProps): () => void {
   let parts: Listeners | null = null; // listeners of the cytoscape-bound parts, made with the first snapshot
 
   const setup = (count: number): CanvasContext => {
-    const cy = makeCy(stage, count);
+    const theme = readTheme(root);
+    const cy = makeCy(stage, count, theme);
     // An engine graph's links carry shape and format ("32×64×112×112 FP16 HWC8"): level, not along its short
     // vertical links, where they were cut off by the glyphs.
-    if (readOnly) cy.style().selector("edge").style({ "text-rotation": "none" }).update();
+    const levelLabels = () => {
+      if (readOnly) cy.style().selector("edge").style({ "text-rotation": "none" }).update();
+    };
+    levelLabels();
     const store = new GraphStore(cy, () => {
       root.dataset.loaded = "1"; // every element created (big graphs are created in chunks after the first paint)
       c.heat?.refresh();
       c.overlay.schedule();
     });
     store.scheme = (model.get("color_scheme") as SchemeName) || "default";
+    store.theme = theme;
     parts = new Listeners((error, where) => channel.jsError(error, where));
     const c: CanvasContext = {
       model, cy, root, stage, store, channel, toasts, listeners: parts,
@@ -183,6 +189,16 @@ export function render({ model, el }: RenderProps): () => void {
     }
     parts.cy(cy, "viewport", null, () => applyGrid(stage, cy, Boolean(model.get("show_grid"))));
     parts.add(() => quickAdd.close());
+    // JupyterLab theme switch: cytoscape holds colours, not CSS variables, so restyle with the new ones.
+    parts.add(watchTheme(root, (next) => {
+      store.theme = next;
+      cy.style(stylesheet(count > LARGE, next));
+      levelLabels();
+      store.restyle(store.scheme);
+      c.overlay.schedule();
+      root.dataset.theme = next.dark ? "dark" : "light";
+    }));
+    root.dataset.theme = theme.dark ? "dark" : "light";
     (stage as unknown as { _dld: unknown })._dld = c; // for tests and the benchmark
     parts.add(() => store.dispose());
     const hits = installHitIndex(cy);

@@ -5,7 +5,12 @@ import { download } from "./export";
 import { openPrecisionDialog } from "./trt_precision";
 import { openProfileDialog } from "./trt_profile";
 
-const READ_ONLY_ITEMS = new Set(["Go to source", "Go to destination", "Arrange", "Fit to view", "Export as PNG", "Export as SVG", "Export as JPEG"]);
+import { showPopup } from "../../common/popup";
+
+const READ_ONLY_ITEMS = new Set([
+  "Go to source", "Go to destination", "Arrange", "Fit to view",
+  "Export as PNG", "Export as PNG (transparent)", "Export as SVG", "Export as JPEG",
+]);
 
 interface Item {
   label: string;
@@ -14,11 +19,8 @@ interface Item {
 }
 
 export function installMenu(ctx: CanvasContext): void {
-  let menu: HTMLDivElement | null = null;
-  const close = () => {
-    menu?.remove();
-    menu = null;
-  };
+  let closeMenu: (() => void) | null = null;
+  const close = () => closeMenu?.();
   ctx.listeners.add(close);
 
   ctx.listeners.cy(ctx.cy, "cxttap", null, (event) => {
@@ -58,6 +60,7 @@ export function installMenu(ctx: CanvasContext): void {
       items.push({ label: "Arrange", run: () => actions.arrange(ctx) });
       items.push({ label: "Fit to view", run: () => actions.fit(ctx) });
       items.push({ label: "Export as PNG", run: () => download(ctx, "png") });
+      items.push({ label: "Export as PNG (transparent)", run: () => download(ctx, "png", "transparent") });
       items.push({ label: "Export as SVG", run: () => download(ctx, "svg") });
       items.push({ label: "Export as JPEG", run: () => download(ctx, "jpg") });
     }
@@ -77,23 +80,17 @@ export function installMenu(ctx: CanvasContext): void {
       row.className = "dld-menu-item" + (item.disabled ? " disabled" : "");
       row.textContent = item.label;
       // Element-owned handlers: they go away with the menu.
-      row.onmousedown = (e) => e.stopPropagation();
       row.onclick = () => {
         close();
         if (!item.disabled) ctx.listeners.guard(item.run, `menu "${item.label}"`)();
       };
       el.appendChild(row);
     }
+    // On the page, not inside the canvas (which clips): it stays whole near the canvas and window edges.
     const p = event.renderedPosition ?? { x: 0, y: 0 };
-    el.style.left = `${p.x}px`;
-    el.style.top = `${p.y}px`;
-    ctx.root.appendChild(el);
-    // Kept inside the canvas (a right-click near its right or bottom edge opened it half cut off).
-    const overRight = el.offsetLeft + el.offsetWidth - ctx.root.clientWidth;
-    const overBottom = el.offsetTop + el.offsetHeight - ctx.root.clientHeight;
-    if (overRight > 0) el.style.left = `${Math.max(0, p.x - overRight - 4)}px`;
-    if (overBottom > 0) el.style.top = `${Math.max(0, p.y - overBottom - 4)}px`;
-    menu = el;
+    const stage = ctx.stage.getBoundingClientRect();
+    el.setAttribute("role", "menu");
+    closeMenu = showPopup(el, stage.left + p.x, stage.top + p.y, () => (closeMenu = null));
   });
   ctx.listeners.cy(ctx.cy, "tap viewport", null, close);
   ctx.listeners.dom(ctx.root, "contextmenu", (e: MouseEvent) => e.preventDefault());

@@ -1,11 +1,17 @@
-/** The cytoscape stylesheet: shapes per node kind, level of detail through min-zoomed font sizes. */
+/**
+ * The cytoscape stylesheet: shapes per node kind, level of detail through min-zoomed font sizes. Colours that sit
+ * on the canvas background (links, their labels, input/output and group names) come from the JupyterLab theme.
+ */
 import type { StylesheetJson } from "cytoscape";
 import { NEUTRAL } from "./heat_scale";
+import { LIGHT, Theme, mix } from "../../common/theme";
 
 // Functions read per-element data: cytoscape caches the result until the data changes.
 const end = (key: string) => (ele: { data: (k: string) => string }) => ele.data(key);
 
-export function stylesheet(large = false): StylesheetJson {
+export function stylesheet(large = false, theme: Theme = LIGHT): StylesheetJson {
+  const link = theme.dark ? mix(theme.muted, theme.text, 0.2) : "#64748b";
+  const outline = theme.dark ? theme.border : "#374151";
   const sheet = [
     {
       selector: "node",
@@ -15,7 +21,7 @@ export function stylesheet(large = false): StylesheetJson {
         height: "data(h)",
         "background-color": "data(color)",
         "border-width": 1,
-        "border-color": "#374151",
+        "border-color": outline,
         label: "data(label)",
         color: "data(fg)",
         "font-size": 12, // 7.8 px at the first view's zoom (0.65): still drawn (min-zoomed-font-size)
@@ -27,10 +33,10 @@ export function stylesheet(large = false): StylesheetJson {
       },
     },
     { selector: "node.composite", style: { shape: "rectangle", "border-width": 2 } },
-    { selector: "node.input, node.output", style: { shape: "diamond", "font-size": 10, "text-valign": "bottom", color: "#111" } },
+    { selector: "node.input, node.output", style: { shape: "diamond", "font-size": 10, "text-valign": "bottom", color: theme.text } },
     {
       selector: "node.group.collapsed",
-      style: { shape: "rectangle", "border-style": "dashed", "border-width": 2, "font-size": 14, color: "#111" },
+      style: { shape: "rectangle", "border-style": "dashed", "border-width": 2, "font-size": 14, color: "data(fg)" },
     },
     {
       selector: "node.group.expanded",
@@ -41,24 +47,24 @@ export function stylesheet(large = false): StylesheetJson {
         "text-valign": "top",
         "text-halign": "center",
         "font-size": 13,
-        color: "#111",
+        color: theme.text,
         padding: "24px",
       },
     },
-    { selector: "node.function.group", style: { "border-style": "solid", "border-color": "#111111", "border-width": 2 } },
+    { selector: "node.function.group", style: { "border-style": "solid", "border-color": theme.dark ? theme.text : "#111111", "border-width": 2 } },
     // Heat (heat.ts): a report's layer times replace the category colours while it is shown.
     { selector: "node.heat", style: { "background-color": "data(heat)", color: "data(heatfg)", "background-opacity": 1 } },
     {
       selector: "node.heat-none",
       style: { "background-color": NEUTRAL.bg, color: NEUTRAL.fg, "border-color": NEUTRAL.border, "border-style": "dashed", "background-opacity": 1 },
     },
-    { selector: "node:selected", style: { "border-width": 3, "border-color": "#f59e0b" } },
+    { selector: "node:selected", style: { "border-width": 3, "border-color": theme.accent } },
     {
       selector: "edge",
       style: {
         width: 1.5,
-        "line-color": "#64748b",
-        "target-arrow-color": "#64748b",
+        "line-color": link,
+        "target-arrow-color": link,
         "target-arrow-shape": "triangle",
         "arrow-scale": 0.8,
         "curve-style": "straight",
@@ -66,8 +72,8 @@ export function stylesheet(large = false): StylesheetJson {
         "target-endpoint": end("tep") as unknown as string,
         label: "data(label)",
         "font-size": 9,
-        color: "#334155",
-        "text-background-color": "#ffffff",
+        color: theme.dark ? theme.text : "#334155",
+        "text-background-color": theme.background,
         "text-background-opacity": 0.8,
         "text-rotation": "autorotate",
         "min-zoomed-font-size": 8,
@@ -78,7 +84,7 @@ export function stylesheet(large = false): StylesheetJson {
       selector: "edge.hover",
       style: { label: "data(hover)", "font-size": 12, "min-zoomed-font-size": 0, width: 2.5, "z-index": 20 },
     },
-    { selector: "edge:selected", style: { width: 3, "line-color": "#f59e0b", "target-arrow-color": "#f59e0b" } },
+    { selector: "edge:selected", style: { width: 3, "line-color": theme.accent, "target-arrow-color": theme.accent } },
   ];
   if (large) {
     // Thousands of elements: haystack links (cytoscape's cheapest) from node centre to node centre; terminals

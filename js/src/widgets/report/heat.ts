@@ -14,9 +14,12 @@ const STOPS: Record<HeatScheme, string[]> = {
 
 const rgb = (hex: string): [number, number, number] => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)) as [number, number, number];
 
-/** Background and text colour for `t` in [0, 1]. */
-export function heat(scheme: HeatScheme, t: number): { bg: string; fg: string } {
-  const stops = STOPS[scheme] ?? STOPS.cividis;
+/**
+ * Background and text colour for `t` in [0, 1]. `base` replaces the white of the low end (a dark theme's
+ * background, so unimportant rows stay calm there too).
+ */
+export function heat(scheme: HeatScheme, t: number, base = "#ffffff"): { bg: string; fg: string } {
+  const stops = [base, ...(STOPS[scheme] ?? STOPS.cividis).slice(1)];
   const x = Math.max(0, Math.min(1, t)) * (stops.length - 1);
   const i = Math.min(stops.length - 2, Math.floor(x));
   const f = x - i;

@@ -9,6 +9,7 @@
 import type { AnyModel, RenderProps } from "@anywidget/types";
 import "./report.css";
 import { CompareView } from "./compare_view";
+import { compareWithButton } from "./compare_with";
 import { ViewContext } from "./context";
 import { decode, Payload } from "./data";
 import { el } from "./format";
@@ -80,6 +81,7 @@ export function render({ model, el: host }: RenderProps): () => void {
       return;
     }
     const { reports, compare } = decode(payload, model.get("data"));
+    content.append(compareWithButton(ctx));
     const view = compare ? new CompareView(content, ctx, reports, compare, menu) : new ReportView(content, ctx, reports[0], 0, menu, true);
     (root as unknown as { _dld: unknown })._dld = view; // for tests and the benchmark
     root.dataset.ready = "1";

@@ -8,6 +8,7 @@ import { ViewContext } from "./context";
 import { ReportData } from "./data";
 import { el, ms } from "./format";
 import { Menu } from "./menu";
+import { readTheme, watchTheme } from "../../common/theme";
 import { AXIS, draw, DrawState, GUTTER, heightOf, Lane, lanesOf, lowerBound, METRIC_ROW, ROW, View } from "./timeline_draw";
 
 /** First index of sorted `times` at or after `t`. */
@@ -56,7 +57,7 @@ export class TimelineView {
       width: 800, view: { ...this.full }, lanes: this.lanes, timeline: T,
       names: (e) => T.labels.get(e) ?? data.layers.name[T.layer[e]] ?? "",
       metrics: data.metrics.map((metric) => ({ metric, max: metric.values.reduce((a, b) => Math.max(a, b), 0) })),
-      highlight: new Set(), focus: -1, measure: null,
+      highlight: new Set(), focus: -1, measure: null, theme: readTheme(host),
     };
     const head = el("div", "dld-r-section-title", "Inference timeline (median pass)");
     const legend = el("span", "dld-r-legend");
@@ -69,6 +70,11 @@ export class TimelineView {
     if (!T.count) this.root.append(el("div", "dld-r-empty", "This report has no timeline."));
     host.appendChild(this.root);
     this.schedule = ctx.listeners.frame(() => this.paint());
+    // A 2D canvas holds colours, not CSS variables: repaint with the new theme's when JupyterLab switches.
+    ctx.listeners.add(watchTheme(host, (theme) => {
+      this.state.theme = theme;
+      this.schedule();
+    }));
     this.install(stage);
     this.paint();
   }

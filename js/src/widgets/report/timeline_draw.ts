@@ -6,6 +6,7 @@
  */
 import { Metric, Timeline } from "./data";
 import { ms } from "./format";
+import { LIGHT, Theme, mix } from "../../common/theme";
 
 export const AXIS = 22;
 export const ROW = 26;
@@ -28,6 +29,20 @@ export interface DrawState {
   highlight: Set<number>; // layer positions drawn outlined (selection)
   focus: number; // layer position zoomed to from the table, or -1
   measure: View | null;
+  theme?: Theme; // the JupyterLab theme's colours (light when absent)
+}
+
+/** The colours of the timeline's chrome under a theme (the ranges keep their Okabe-Ito colours). */
+function inkOf(t: Theme) {
+  return {
+    axis: t.dark ? t.panel : "#f3f4f6",
+    axisText: t.dark ? t.text : "#374151",
+    grid: t.dark ? mix(t.background, t.text, 0.18) : "#e5e7eb",
+    rule: t.dark ? t.border : "#d1d5db",
+    text: t.text,
+    mark: t.dark ? t.text : "#111827",
+    measure: t.dark ? "rgba(255, 255, 255, 0.18)" : "rgba(17, 24, 39, 0.15)",
+  };
 }
 
 export function lanesOf(t: Timeline): Lane[] {
@@ -74,15 +89,16 @@ export function draw(g: CanvasRenderingContext2D, s: DrawState): number {
   const scale = plot / Math.max(1e-12, view.t1 - view.t0);
   const X = (t: number) => GUTTER + (t - view.t0) * scale;
   const height = heightOf(s.lanes.length, s.metrics.length);
+  const ink = inkOf(s.theme ?? LIGHT);
   g.clearRect(0, 0, width, height);
   g.font = "11px sans-serif";
   g.textBaseline = "middle";
   // Axis
-  g.fillStyle = "#f3f4f6";
+  g.fillStyle = ink.axis;
   g.fillRect(0, 0, width, AXIS);
   const step = niceStep(view.t1 - view.t0, plot);
-  g.fillStyle = "#374151";
-  g.strokeStyle = "#e5e7eb";
+  g.fillStyle = ink.axisText;
+  g.strokeStyle = ink.grid;
   for (let t = Math.ceil(view.t0 / step) * step; t <= view.t1; t += step) {
     const x = Math.round(X(t)) + 0.5;
     g.beginPath();
@@ -95,7 +111,7 @@ export function draw(g: CanvasRenderingContext2D, s: DrawState): number {
   let y = AXIS;
   const T = s.timeline;
   for (const lane of s.lanes) {
-    g.fillStyle = "#111827";
+    g.fillStyle = ink.text;
     g.fillText(`Stream ${lane.stream}`, 6, y + ROW / 2);
     g.save();
     g.beginPath();
@@ -125,7 +141,7 @@ export function draw(g: CanvasRenderingContext2D, s: DrawState): number {
       lastPx = Math.floor(x1) - 1;
       const layer = T.layer[e];
       if (layer >= 0 && (s.highlight.has(layer) || layer === s.focus)) {
-        g.strokeStyle = layer === s.focus ? "#CC79A7" : "#111827";
+        g.strokeStyle = layer === s.focus ? "#CC79A7" : ink.mark;
         g.lineWidth = 2;
         g.strokeRect(x0 + 1, y + 2, Math.max(1, x1 - x0 - 2), ROW - 4);
         g.lineWidth = 1;
@@ -139,24 +155,24 @@ export function draw(g: CanvasRenderingContext2D, s: DrawState): number {
     y += ROW;
   }
   for (const { metric, max } of s.metrics) {
-    drawMetric(g, metric, max, y, plot, X, view);
+    drawMetric(g, metric, max, y, plot, X, view, ink);
     y += METRIC_ROW;
   }
   if (s.measure) {
     const a = X(Math.min(s.measure.t0, s.measure.t1));
     const b = X(Math.max(s.measure.t0, s.measure.t1));
-    g.fillStyle = "rgba(17, 24, 39, 0.15)";
+    g.fillStyle = ink.measure;
     g.fillRect(a, AXIS, Math.max(1, b - a), height - AXIS);
-    g.fillStyle = "#111827";
+    g.fillStyle = ink.text;
     g.fillText(`Δ ${ms(Math.abs(s.measure.t1 - s.measure.t0))}`, Math.min(a + 4, width - 90), AXIS + 8);
   }
   return drawn;
 }
 
-function drawMetric(g: CanvasRenderingContext2D, m: Metric, max: number, y: number, plot: number, X: (t: number) => number, view: View): void {
-  g.fillStyle = "#111827";
+function drawMetric(g: CanvasRenderingContext2D, m: Metric, max: number, y: number, plot: number, X: (t: number) => number, view: View, ink: ReturnType<typeof inkOf>): void {
+  g.fillStyle = ink.text;
   g.fillText(`${m.label}${m.unit ? ` (${m.unit})` : ""}`, 6, y + METRIC_ROW / 2, GUTTER - 10);
-  g.strokeStyle = "#d1d5db";
+  g.strokeStyle = ink.rule;
   g.beginPath();
   g.moveTo(GUTTER, y + METRIC_ROW - 0.5);
   g.lineTo(GUTTER + plot, y + METRIC_ROW - 0.5);

@@ -7,6 +7,7 @@
 import { el } from "./format";
 import { heat, HeatScheme } from "./heat";
 import { Listeners } from "../../common/listeners";
+import { readTheme, watchTheme } from "../../common/theme";
 
 export interface ColumnDef {
   key: string;
@@ -35,6 +36,7 @@ export class VirtualTable {
   private anchor = -1;
   heatOn = true;
   scheme: HeatScheme = "cividis";
+  private heatBase = "#ffffff"; // the low end of the heat scale: the theme's background
   sortKey = "";
   sortDescending = false;
   highlighted = -1;
@@ -51,6 +53,11 @@ export class VirtualTable {
     this.root.append(this.head, this.body);
     host.appendChild(this.root);
     this.schedule = listeners.frame(() => this.render());
+    this.heatBase = readTheme(host).background;
+    listeners.add(watchTheme(host, (theme) => {
+      this.heatBase = theme.background;
+      this.schedule();
+    }));
     listeners.dom(this.root, "scroll", () => this.schedule(), { passive: true });
     listeners.dom(this.head, "click", (e: MouseEvent) => {
       const key = (e.target as HTMLElement).closest<HTMLElement>("[data-key]")?.dataset.key;
@@ -205,7 +212,7 @@ export class VirtualTable {
       else cell.textContent = col.text(pos);
       cell.title = col.title ? col.title(pos) : cell.textContent ?? "";
       if (col.heat && this.heatOn) {
-        const h = heat(this.scheme, col.heat(pos));
+        const h = heat(this.scheme, col.heat(pos), this.heatBase);
         cell.style.background = h.bg;
         cell.style.color = h.fg;
       } else if (cell.style.background) {
