@@ -64,6 +64,7 @@ class GraphCanvas(anywidget.AnyWidget):
         super().__init__(channel_token=self._routes.token or "", **kwargs)
         self.title = document.name
         self.on_error = on_error
+        self.host: Any = None  # the designer that opens subgraphs and functions (set by the Designer)
         self.js_errors: list[str] = []
         self.version = 0
         self._exports: dict[int, tuple[pathlib.Path, ExportFormat]] = {}

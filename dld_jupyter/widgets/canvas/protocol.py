@@ -8,11 +8,11 @@ channel (widgets/canvas/channel_socket.py), and a view applies them in this orde
 
 from __future__ import annotations
 
-from typing import Literal, TypedDict
+from typing import Literal, NotRequired, TypedDict
 
 from dld_jupyter.frontdoor.envelope import Reply, Request
 
-NodeKind = Literal["op", "input", "output", "group"]
+NodeKind = Literal["op", "input", "output", "group", "outer"]  # outer: a value of the enclosing scope
 TerminalState = Literal["free", "linked", "initializer", "constant", "placeholder"]
 Severity = Literal["error", "warning", "info"]
 
@@ -47,6 +47,7 @@ class NodeData(TypedDict):
     detail: str  # main weight shape and key attributes ("W 64×3×7×7 · k7×7 s2"), else ""
     width: float
     height: float
+    subgraphs: NotRequired[list[str]]  # the subgraph attributes of a Loop/If/Scan ("body", "branches[1]")
 
 
 class EdgeData(TypedDict):
@@ -141,6 +142,7 @@ IntentAction = Literal[
     "add_node", "delete", "connect", "disconnect", "add_graph_input", "add_graph_output", "move", "rename",
     "set_attr", "undo", "redo", "save", "arrange", "copy", "cut", "paste", "expand", "collapse",
     "toggle_constant", "extract", "check", "doc", "ping", "set_precision", "trt_inputs", "set_trt_profile",
+    "subgraph_slots", "open_subgraph", "open_function", "create_function_from_selection", "inline_function",
 ]
 
 

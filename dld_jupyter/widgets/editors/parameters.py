@@ -17,6 +17,7 @@ from dld_jupyter.document.metadata import POSITIONS_KEY
 from dld_jupyter.document.model_commands import set_ir_version
 from dld_jupyter.document.schema import AttributeInfo, OpSchemaInfo, registry
 
+from . import child_edits
 from .attribute_text import EDITABLE, from_text, to_text
 from .edit_error import EditError, as_edit_error
 
@@ -90,6 +91,10 @@ def documentation(schema: OpSchemaInfo) -> str:
 
 def view(doc: Document, selection: Sequence[str]) -> dict[str, Any]:
     """What the parameter editor shows for ``selection`` (node ids)."""
+    return child_edits.decorate(doc, _view(doc, selection))
+
+
+def _view(doc: Document, selection: Sequence[str]) -> dict[str, Any]:
     ids = _op_ids(doc, selection)
     if not ids:
         return {"mode": "model", "model": model_info(doc)}

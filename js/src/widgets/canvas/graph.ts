@@ -8,6 +8,7 @@ import { endpoint } from "./geometry";
 import { GROUP_COLOR, IO_COLOR, SchemeName, categoryColor, textColor } from "./colors";
 
 const FUNCTION_COLOR = "#111111";
+const OUTER_COLOR = "#ede9fe"; // outer references of a subgraph: pale violet tags
 const PROGRESSIVE = 2500; // elements: above this, create them in chunks behind an overview paint
 const CHUNK = 1000; // elements per task (no restyle inside the batch): the page keeps answering between chunks
 
@@ -223,6 +224,7 @@ export class GraphStore {
 
   private colors(n: NodeData) {
     if (n.function && n.kind === "op") return { color: FUNCTION_COLOR, fg: "#ffffff" };
+    if (n.kind === "outer") return { color: OUTER_COLOR, fg: "#3b0764" };
     const color = n.kind === "op" ? categoryColor(n.category, this.scheme) : n.kind === "group" ? GROUP_COLOR : IO_COLOR;
     return { color, fg: textColor(color) };
   }
@@ -235,6 +237,7 @@ export class GraphStore {
     const classes: string[] = [n.kind];
     if (n.composite) classes.push("composite");
     if (n.function) classes.push("function"); // a local-function instance: black, f(x) (seed "Local Functions")
+    if (n.kind === "op" && (n.subgraphs?.length || n.function)) classes.push("opens"); // the glyph's open button
     if (n.kind === "group") classes.push(n.collapsed ? "collapsed" : "expanded");
     const data: Record<string, unknown> = this.nodeFields(n);
     if (n.parent && this.nodes.has(n.parent)) data.parent = n.parent;

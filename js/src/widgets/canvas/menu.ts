@@ -5,23 +5,51 @@ import { download } from "./export";
 import { openPrecisionDialog } from "./trt_precision";
 import { openProfileDialog } from "./trt_profile";
 import { ioNodeAt } from "./trt_open";
+import { childItems, selectionItems } from "./child_menu";
 
-interface Item {
+export interface Item {
   label: string;
   run: () => void;
   disabled?: boolean;
 }
 
+let openMenu: HTMLDivElement | null = null;
+
+export function closeMenu(): void {
+  openMenu?.remove();
+  openMenu = null;
+}
+
+/** Show a menu of `items` at rendered position `p` of the canvas (one menu at a time); `kind` names it for tests. */
+export function popupMenu(ctx: CanvasContext, items: Item[], p: { x: number; y: number }, kind = "context"): HTMLDivElement {
+  closeMenu();
+  const el = document.createElement("div");
+  el.className = "dld-menu";
+  el.dataset.menu = kind;
+  for (const item of items) {
+    const row = document.createElement("div");
+    row.className = "dld-menu-item" + (item.disabled ? " disabled" : "");
+    row.textContent = item.label;
+    // Element-owned handlers: they go away with the menu.
+    row.onmousedown = (e) => e.stopPropagation();
+    row.onclick = () => {
+      closeMenu();
+      if (!item.disabled) ctx.listeners.guard(item.run, `menu "${item.label}"`)();
+    };
+    el.appendChild(row);
+  }
+  el.style.left = `${p.x}px`;
+  el.style.top = `${p.y}px`;
+  ctx.root.appendChild(el);
+  openMenu = el;
+  return el;
+}
+
 export function installMenu(ctx: CanvasContext): void {
-  let menu: HTMLDivElement | null = null;
-  const close = () => {
-    menu?.remove();
-    menu = null;
-  };
+  const close = closeMenu;
   ctx.listeners.add(close);
 
   ctx.listeners.cy(ctx.cy, "cxttap", null, (event) => {
-    close();
     const target = event.target === ctx.cy ? (ioNodeAt(ctx, event.position) ?? ctx.cy) : event.target;
     const items: Item[] = [];
     const selected = ctx.cy.nodes(":selected").length;
@@ -37,6 +65,7 @@ export function installMenu(ctx: CanvasContext): void {
       } else if (data?.function) {
         items.push({ label: "Expand local function", run: () => void ctx.channel.intent("expand", { group: data.id }) });
       }
+      if (data) items.push(...childItems(ctx, data));
       items.push({ label: "Delete", run: () => actions.delete(ctx) });
       items.push({ label: "Copy", run: () => actions.copy(ctx) });
       items.push({ label: "Cut", run: () => actions.cut(ctx) });
@@ -45,6 +74,7 @@ export function installMenu(ctx: CanvasContext): void {
       if (data?.kind === "op") items.push({ label: "Set Layer Precision…", run: () => openPrecisionDialog(ctx, ctx.cy.nodes(":selected").map((n) => n.id())) });
       if (data?.kind === "input") items.push({ label: "Set TensorRT Optimization Profile…", run: () => void openProfileDialog(ctx, data.id) });
       items.push({ label: "Extract selection to a new model", run: () => void actions.extract(ctx) });
+      items.push(...selectionItems(ctx));
     } else if (target !== ctx.cy && target.isEdge && target.isEdge()) {
       const id = target.id();
       items.push({ label: "Go to source", run: () => actions.goto(ctx, id, "source") });
@@ -54,31 +84,14 @@ export function installMenu(ctx: CanvasContext): void {
       items.push({ label: "Paste", run: () => actions.paste(ctx) });
       items.push({ label: "Delete selection", run: () => actions.delete(ctx), disabled: !selected });
       items.push({ label: "Extract selection to a new model", run: () => void actions.extract(ctx), disabled: !selected });
+      items.push(...selectionItems(ctx));
       items.push({ label: "Arrange", run: () => actions.arrange(ctx) });
       items.push({ label: "Fit to view", run: () => actions.fit(ctx) });
       items.push({ label: "Export as PNG", run: () => download(ctx, "png") });
       items.push({ label: "Export as SVG", run: () => download(ctx, "svg") });
       items.push({ label: "Export as JPEG", run: () => download(ctx, "jpg") });
     }
-    const el = document.createElement("div");
-    el.className = "dld-menu";
-    for (const item of items) {
-      const row = document.createElement("div");
-      row.className = "dld-menu-item" + (item.disabled ? " disabled" : "");
-      row.textContent = item.label;
-      // Element-owned handlers: they go away with the menu.
-      row.onmousedown = (e) => e.stopPropagation();
-      row.onclick = () => {
-        close();
-        if (!item.disabled) ctx.listeners.guard(item.run, `menu "${item.label}"`)();
-      };
-      el.appendChild(row);
-    }
-    const p = event.renderedPosition ?? { x: 0, y: 0 };
-    el.style.left = `${p.x}px`;
-    el.style.top = `${p.y}px`;
-    ctx.root.appendChild(el);
-    menu = el;
+    popupMenu(ctx, items, event.renderedPosition ?? { x: 0, y: 0 });
   });
   ctx.listeners.cy(ctx.cy, "tap viewport", null, close);
   ctx.listeners.dom(ctx.root, "contextmenu", (e: MouseEvent) => e.preventDefault());

@@ -5,7 +5,13 @@ export interface FieldError { message: string; excerpt: string; caret: number }
 export interface AttributeRow {
   name: string; type: string; required: boolean; set: boolean; mixed: boolean; text: string;
   default_text: string; editable: boolean; list: boolean; doc: string; choices: [string, string][] | null;
+  /** GRAPH / GRAPHS attributes: their subgraphs (index null for a GRAPH). */
+  subgraphs?: { index: number | null; name: string; node_count: number }[];
+  /** In a local function document: the function parameter it references, and [parameter, compatible] pairs. */
+  ref?: string | null; ref_choices?: [string, boolean][];
 }
+
+export interface FunctionInfo { parameters: { name: string; type: string; default: string }[] }
 
 export interface ModelInfo {
   ir_version: number; opsets: { domain: string; version: number }[]; producer_name: string;
@@ -13,12 +19,13 @@ export interface ModelInfo {
   graph_doc_string: string; metadata: { key: string; value: string }[];
 }
 
-export type ParamsState =
+export type ParamsState = (
   | { mode: "model"; model: ModelInfo }
   | {
       mode: "nodes"; ids: string[]; name: string | null; title: string; op_type: string | null; domain: string;
       since_version: number | null; doc: string; attributes: AttributeRow[]; defaults: AttributeRow[];
-    };
+    }
+) & { function?: FunctionInfo }; // set in a local function document
 
 export interface InitItem {
   id: string; name: string; dtype: string; shape: number[]; size: number; external: boolean;
