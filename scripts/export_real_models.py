@@ -182,11 +182,45 @@ def shufflenet_small_functions(path: Path) -> None:
             export_modules_as_functions={InvertedResidual})
 
 
+class ScriptedGRU(torch.nn.Module):
+    """A GRU written out step by step and scripted (TorchScript keeps the Python loop and branch): the exporter
+    turns the loop over time steps into a Loop and the per-step mask test into an If inside its body."""
+
+    def __init__(self, inputs: int = 8, hidden: int = 16) -> None:
+        super().__init__()
+        self.x2h = torch.nn.Linear(inputs, 3 * hidden)
+        self.h2h = torch.nn.Linear(hidden, 3 * hidden)
+
+    def forward(self, x: torch.Tensor, mask: torch.Tensor, h: torch.Tensor) -> torch.Tensor:
+        for t in range(x.size(0)):
+            gx = self.x2h(x[t]).chunk(3, 1)
+            gh = self.h2h(h).chunk(3, 1)
+            r = torch.sigmoid(gx[0] + gh[0])
+            z = torch.sigmoid(gx[1] + gh[1])
+            n = torch.tanh(gx[2] + r * gh[2])
+            if bool(mask[t] > 0):  # noqa: SIM108 (the If the fixture is for); masked (padding) steps keep the state
+                h = (1 - z) * n + z * h
+            else:
+                h = h * 1.0
+        return h
+
+
+def gru_scripted(path: Path) -> None:
+    """The scripted GRU (8 inputs, 16 hidden): a Loop over steps with an If inside, through the TorchScript
+    exporter (`torch.jit.script` + `dynamo=False`), dynamic steps and batch."""
+    torch.manual_seed(0)
+    model = torch.jit.script(ScriptedGRU())
+    args = (torch.randn(5, 2, 8), torch.tensor([1.0, 1.0, 0.0, 1.0, 1.0]), torch.zeros(2, 16))
+    dynamic = {"x": {0: "steps", 1: "batch"}, "mask": {0: "steps"}, "h0": {0: "batch"}}
+    _export(model, args, path, ["x", "mask", "h0"], ["h"], dynamic)
+
+
 FIXTURES: dict[str, Callable[[Path], None]] = {
     "mobilenet_v3_small_w05": mobilenet_v3_small_half_width,
     "bert_tiny": bert(layers=2, hidden=64, heads=2, vocab=1000),
     "gpt2_tiny": gpt2(layers=2, hidden=64, heads=2, vocab=1000),
     "shufflenet_functions_small": shufflenet_small_functions,
+    "gru_scripted": gru_scripted,
 }
 BENCH: dict[str, Callable[[Path], None]] = {
     "resnet18": torchvision_model("resnet18"),

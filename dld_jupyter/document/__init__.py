@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .child_document import ChildDocument
 from .document import Document
 from .errors import DocumentError
 from .events import (
@@ -17,9 +18,12 @@ from .events import (
     NodesMoved,
     NodesRemoved,
 )
+from .subgraph_document import SubgraphDocument
+from .subgraph_scope import SubgraphSlot
 from .views import EdgeView, NodeView, TerminalView
 
 __all__ = [
+    "ChildDocument",
     "DiagnosticsChanged",
     "DirtyChanged",
     "Document",
@@ -35,5 +39,7 @@ __all__ = [
     "NodesChanged",
     "NodesMoved",
     "NodesRemoved",
+    "SubgraphDocument",
+    "SubgraphSlot",
     "TerminalView",
 ]

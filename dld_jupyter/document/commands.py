@@ -13,7 +13,7 @@ from typing import Any, Protocol
 
 import onnx_ir as ir
 
-from .endpoints import edges_from_value, has_input_node, input_node_id, output_node_id
+from .endpoints import edges_from_value, has_input_node, has_outer_node, input_node_id, outer_node_id, output_node_id
 from .events import Changes
 from .ids import IdMap
 from .names import NameIndex
@@ -49,6 +49,8 @@ class Context:
             self.changes.changed[input_node_id(ids, value)] = None
         if value.is_graph_output() and value.graph is graph:
             self.changes.changed[output_node_id(ids, value)] = None
+        if has_outer_node(graph, value):
+            self.changes.changed[outer_node_id(ids, value)] = None
         if value.is_initializer():
             self.changes.initializers[ids.value_id(value)] = None
 

@@ -20,9 +20,10 @@ from dld_jupyter.formats.trt_metadata import TRT_PRECISION_KEY, OptimizationProf
 from . import function_edits as fe
 from . import graph_edits as g
 from . import io
+from . import subgraph_edits as sg
 from . import trt_edits as trt
 from . import value_edits as v
-from .child_lock import ChildLock
+from .child_lock import ChildLock, opener
 from .commands import Command, Context, SetPositions
 from .endpoints import edges_from_value
 from .errors import DocumentError
@@ -32,6 +33,7 @@ from .history import History
 from .ids import IdMap
 from .metadata import POSITIONS_KEY, decode_positions, encode_positions
 from .names import NameIndex
+from .subgraph_scope import SubgraphSlot
 from .view_cache import ViewCache
 from .views import EdgeView, NodeView, ReadModel
 
@@ -201,6 +203,28 @@ class Document:
     def open_children(self) -> list[Any]:
         """The child documents (ChildDocument) open for editing on this one, in opening order."""
         return list(self._lock.children)
+
+    def subgraph_slots(self, node_id: str) -> list[SubgraphSlot]:
+        """The subgraphs of an op node: (attribute, index for GRAPHS lists else None, graph name, node count)."""
+        return sg.subgraph_slots(self._ctx, node_id)
+
+    def open_subgraph(self, node_id: str, attribute: str, index: int | None = None) -> Any:
+        """Open a subgraph of an op node as a ChildDocument (kind "subgraph"); this document is read-only until
+        it is confirmed or closed (subgraph_document.py)."""
+        return opener("subgraph")(self, node_id, attribute, index)
+
+    def create_subgraph(
+        self, node_id: str, attribute: str, name: str | None = None, duplicate_of: int | None = None
+    ) -> int | None:
+        """A new subgraph (empty, or a copy of ``subgraph_slots(node_id)[duplicate_of]``) with a name unique in
+        the model: a GRAPH attribute gets it (None returned), a GRAPHS list appends it (its index returned)."""
+        with self.transaction(f"Create subgraph {attribute}"):
+            return sg.create_subgraph(self._ctx, self._do, node_id, attribute, name, duplicate_of)
+
+    def remove_subgraph(self, node_id: str, attribute: str, index: int) -> None:
+        """Remove entry ``index`` of a GRAPHS list attribute."""
+        with self.transaction(f"Remove subgraph {attribute}[{index}]"):
+            sg.remove_subgraph(self._ctx, self._do, node_id, attribute, index)
 
     def _write_back(self, label: str, command: Command) -> None:
         """Apply a child's write-back ``command`` as one undo step, past the lock its child holds."""
@@ -394,11 +418,16 @@ class Document:
             return function(self._ctx, self._do)
 
     # ------------------------------------------------------------ checks and layout
+    def check_input(self) -> tuple[ir.Model, Callable[[ir.Node], str | None]]:
+        """The model a check runs on and how its nodes map to this document's ids (a subgraph document checks a
+        standalone copy whose outer references are graph inputs)."""
+        return self.model, self._ctx.ids.node_id
+
     def check(self) -> list[Any]:
         """Checker + strict shape inference + structural checks; fills ``inferred``; returns Diagnostics."""
         from .checks import check_model
 
-        return self.apply_check(check_model(self.model, self._ctx.ids.node_id))
+        return self.apply_check(check_model(*self.check_input()))
 
     def apply_check(self, result: Any) -> list[Any]:
         """Adopt a CheckResult computed off the main thread (editor panels' background checks)."""

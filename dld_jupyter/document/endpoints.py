@@ -1,7 +1,10 @@
 """Where a link starts and ends in the read-model: op nodes, graph-input and graph-output I/O nodes, edge ids.
 
 A graph input is drawn as an input node (``i<value id>``) unless it is also an initializer (IR < 4 models list
-weights as inputs: those stay initializers). A graph output is drawn as an output node (``o<value id>``).
+weights as inputs: those stay initializers). A graph output is drawn as an output node (``o<value id>``). A value the
+graph reads that nothing in it defines (no producer, no graph input, no initializer) is an outer reference: a value
+of an enclosing graph read by a subgraph (subgraph documents), drawn as an outer node (``r<value id>``) with links to
+its readers.
 """
 
 from __future__ import annotations
@@ -23,6 +26,36 @@ def output_node_id(ids: IdMap, value: ir.Value) -> str:
     return "o" + ids.value_id(value)
 
 
+def is_outer(value: ir.Value) -> bool:
+    """A value read from an enclosing scope: defined by nothing in the graph that reads it."""
+    return value.producer() is None and not value.is_graph_input() and not value.is_initializer()
+
+
+def outer_node_id(ids: IdMap, value: ir.Value) -> str:
+    return "r" + ids.value_id(value)
+
+
+def has_outer_node(graph: ir.Graph, value: ir.Value) -> bool:
+    """Whether ``value`` is drawn as an outer node of ``graph``: an outer reference that a node or output of
+    ``graph`` itself reads (a read only by a nested subgraph draws nothing)."""
+    if not is_outer(value):
+        return False
+    return any(use.node.graph is graph for use in value.uses()) or any(out is value for out in graph.outputs)
+
+
+def outer_values(graph: ir.Graph) -> list[ir.Value]:
+    """The outer references drawn in ``graph``, in order of first reading."""
+    found: dict[ir.Value, None] = {}
+    for node in graph:
+        for value in node.inputs:
+            if value is not None and value not in found and is_outer(value):
+                found[value] = None
+    for value in graph.outputs:
+        if value not in found and is_outer(value):
+            found[value] = None
+    return list(found)
+
+
 def source_of(ids: IdMap, graph: ir.Graph, value: ir.Value | None) -> tuple[str, int] | None:
     """The (node id, output index) a link carrying ``value`` starts from, or None when no link is drawn."""
     if value is None:
@@ -35,6 +68,8 @@ def source_of(ids: IdMap, graph: ir.Graph, value: ir.Value | None) -> tuple[str,
         return ids.node_id(producer), 0 if index is None else index
     if has_input_node(value) and value.graph is graph:
         return input_node_id(ids, value), 0
+    if is_outer(value):
+        return outer_node_id(ids, value), 0
     return None
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import onnx_ir as ir
 
 from .commands import Command, Context, io_edges
-from .endpoints import edge_id, has_input_node, input_node_id, output_node_id, source_of
+from .endpoints import edge_id, has_input_node, has_outer_node, input_node_id, outer_node_id, output_node_id, source_of
 
 
 def precedes(graph: ir.Graph, first: ir.Node, second: ir.Node) -> bool:
@@ -100,6 +100,7 @@ class SetInputs:
         old = tuple(node.inputs)
         nid = ids.node_id(node)
         new = self.inputs
+        outer = {v: has_outer_node(graph, v) for v in (*old, *new) if v is not None and v.producer() is None}
         for i, value in enumerate(old):
             if i >= len(new) or new[i] is not value:
                 src = source_of(ids, graph, value)
@@ -121,6 +122,8 @@ class SetInputs:
         for i, value in enumerate(old):
             if value is not None and (i >= len(new) or new[i] is not value):
                 touched[value] = None
+        for value, drawn in outer.items():  # an outer reference's node comes and goes with its readers
+            ctx.changes.node(outer_node_id(ids, value), drawn, has_outer_node(graph, value))
         ctx.node_changed(node)
         for value in touched:
             ctx.value_changed(value)

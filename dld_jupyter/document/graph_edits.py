@@ -15,7 +15,7 @@ import onnx_ir as ir
 from . import commands as c
 from . import graph_commands as gc
 from .commands import Context
-from .endpoints import has_input_node, input_node_id, output_node_id
+from .endpoints import has_input_node, has_outer_node, input_node_id, output_node_id
 from .errors import DocumentError
 from .names import is_c90_identifier
 from .signature import Formal, Signature, node_signature, op_signature
@@ -27,8 +27,9 @@ Do = Callable[[c.Command], None]
 
 
 def op_node(ctx: Context, node_id: str, what: str) -> ir.Node:
-    if node_id[:1] in ("i", "o"):
-        raise DocumentError(what, f"{node_id!r} is a graph input/output node, not an operator.", "Pick an op node.")
+    if node_id[:1] in ("i", "o", "r"):
+        kind = "an outer-reference" if node_id[0] == "r" else "a graph input/output"
+        raise DocumentError(what, f"{node_id!r} is {kind} node, not an operator.", "Pick an op node.")
     node = ctx.ids.node(node_id)
     if node.graph is not ctx.graph:
         raise DocumentError(what, f"node {node_id!r} is not in the graph (removed).", "Refresh the view.")
@@ -36,10 +37,14 @@ def op_node(ctx: Context, node_id: str, what: str) -> ir.Node:
 
 
 def io_value(ctx: Context, node_id: str, what: str) -> ir.Value:
+    """The value of an input (``i``), output (``o``) or outer-reference (``r``) node drawn now."""
     value = ctx.ids.value(node_id[1:])
-    alive = has_input_node(value) if node_id[0] == "i" else value.is_graph_output()
-    if not alive or value.graph is not ctx.graph:
-        raise DocumentError(what, f"{node_id!r} is not a graph input/output now.", "Refresh the view.")
+    if node_id[0] == "r":
+        alive = has_outer_node(ctx.graph, value)
+    else:
+        alive = (has_input_node(value) if node_id[0] == "i" else value.is_graph_output()) and value.graph is ctx.graph
+    if not alive:
+        raise DocumentError(what, f"{node_id!r} is not a graph input/output or outer reference now.", "Refresh.")
     return value
 
 
@@ -67,10 +72,10 @@ def input_formal(ctx: Context, node: ir.Node, index: int, what: str) -> Formal:
 
 def source_value(ctx: Context, do: Do, node_id: str, index: int, what: str) -> ir.Value:
     """The value leaving output terminal ``index`` of ``node_id``, growing the node's outputs if needed."""
-    if node_id.startswith("i"):
+    if node_id[:1] in ("i", "r"):
         value = io_value(ctx, node_id, what)
         if index != 0:
-            raise DocumentError(what, "an input node has one output terminal (0).", "Use index 0.")
+            raise DocumentError(what, "an input or outer node has one output terminal (0).", "Use index 0.")
         return value
     if node_id.startswith("o"):
         raise DocumentError(what, "an output node has no output terminal.", "Start the link from an op or input.")
@@ -262,9 +267,12 @@ def remove_nodes(ctx: Context, do: Do, node_ids: Iterable[str]) -> None:
     ops: dict[ir.Node, None] = {}
     inputs: list[ir.Value] = []
     outputs: list[ir.Value] = []
+    outers: list[ir.Value] = []  # removing an outer reference unlinks its readers; the enclosing value stays
     for nid in node_ids:
         if nid[:1] == "i":
             inputs.append(io_value(ctx, nid, what))
+        elif nid[:1] == "r":
+            outers.append(io_value(ctx, nid, what))
         elif nid[:1] == "o":
             outputs.append(io_value(ctx, nid, what))
         else:
@@ -273,6 +281,7 @@ def remove_nodes(ctx: Context, do: Do, node_ids: Iterable[str]) -> None:
     gone_values = [out for node in ops for out in node.outputs] + inputs
     refuse_subgraph_users(ctx, gone_values, ops, what)
     consumers: dict[ir.Node, list[int]] = {}
+    gone_values += outers
     for value in gone_values:
         for use in value.uses():
             if use.node not in doomed and use.node.graph is ctx.graph:
@@ -308,7 +317,7 @@ def connect(ctx: Context, do: Do, src_id: str, src_index: int, dst_id: str, dst_
             f"input {dst_index} of {node.name or dst_id} is already linked (one link per input).",
             "Disconnect it first.",
         )
-    if src_id[:1] not in ("i", "o"):
+    if src_id[:1] not in ("i", "o", "r"):
         # The node order is always topological, so a producer placed before the consumer cannot close a loop.
         src_node = op_node(ctx, src_id, what)
         if src_node is node or (not gc.precedes(ctx.graph, src_node, node) and _reaches(ctx.graph, node, src_node)):
@@ -373,7 +382,7 @@ def add_graph_input(ctx: Context, do: Do, node_id: str, index: int, name: str | 
 
 def add_graph_output(ctx: Context, do: Do, node_id: str, index: int, name: str | None) -> str:
     what = "Add graph output"
-    if node_id[:1] not in ("i", "o"):
+    if node_id[:1] not in ("i", "o", "r"):
         node = op_node(ctx, node_id, what)
         if index < len(node.outputs) and node.outputs[index].is_graph_output():
             raise DocumentError(what, f"output {index} is already a graph output.", "Pick a free terminal.")

@@ -9,7 +9,16 @@ import onnx
 import onnx_ir as ir
 
 from .commands import Command, Context
-from .endpoints import edge_id, edges_into, has_input_node, input_node_id, output_node_id, source_of
+from .endpoints import (
+    edge_id,
+    edges_into,
+    has_input_node,
+    input_node_id,
+    outer_node_id,
+    outer_values,
+    output_node_id,
+    source_of,
+)
 from .errors import DocumentError
 from .graph_edits import Do
 from .names import NameIndex
@@ -43,6 +52,7 @@ def _census(ctx: Context) -> tuple[list[str], list[str], list[str]]:
     """The node ids (I/O and op), link ids and initializer ids of the context's graph, as drawn."""
     ids, graph = ctx.ids, ctx.graph
     nodes = [input_node_id(ids, v) for v in graph.inputs if has_input_node(v)]
+    nodes.extend(outer_node_id(ids, v) for v in outer_values(graph))
     edges: list[str] = []
     for node in graph:
         nodes.append(ids.node_id(node))

@@ -32,6 +32,9 @@ from .tensors import check_element_kind
 
 def rename_node(ctx: Context, do: Do, node_id: str, new_name: str) -> None:
     what = f"Rename {node_id}"
+    if node_id[:1] == "r":
+        why = "an outer reference names a value of the enclosing graph."
+        raise DocumentError(what, why, "Rename it in the document of that graph.")
     if node_id[:1] in ("i", "o"):
         value = io_value(ctx, node_id, what)
         rename_value(ctx, do, value, new_name)
@@ -87,7 +90,7 @@ def move_nodes(ctx: Context, do: Do, positions: Mapping[str, Any]) -> None:
     what = "Move nodes"
     checked = []
     for node_id, position in positions.items():
-        if node_id[:1] in ("i", "o"):
+        if node_id[:1] in ("i", "o", "r"):
             io_value(ctx, node_id, what)
         else:
             op_node(ctx, node_id, what)

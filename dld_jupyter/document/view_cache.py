@@ -7,7 +7,7 @@ inferred shapes) drops the whole cache. Views must not be mutated by callers.
 
 from __future__ import annotations
 
-from .endpoints import has_input_node, input_node_id, output_node_id
+from .endpoints import has_input_node, input_node_id, outer_node_id, outer_values, output_node_id
 from .events import Changes
 from .views import EdgeView, NodeView, ReadModel
 
@@ -44,6 +44,12 @@ class ViewCache:
                 if view is None:
                     view = cache[nid] = read.io_node(value, "input")
                 out.append(view)
+        for value in outer_values(graph):
+            nid = outer_node_id(ids, value)
+            view = cache.get(nid)
+            if view is None:
+                view = cache[nid] = read.outer_node(value)
+            out.append(view)
         for node in graph:
             nid = ids.node_id(node)
             view = cache.get(nid)

@@ -12,7 +12,15 @@ from typing import Any, TypeVar
 
 import onnx_ir as ir
 
-from .endpoints import has_input_node, input_node_id, output_node_id, source_of
+from .endpoints import (
+    has_input_node,
+    has_outer_node,
+    input_node_id,
+    outer_node_id,
+    outer_values,
+    output_node_id,
+    source_of,
+)
 from .ids import IdMap
 from .signature import Formal, Signature, node_signature
 
@@ -36,7 +44,7 @@ class TerminalView:
 class NodeView:
     id: str
     name: str
-    kind: str  # "op" | "input" | "output"
+    kind: str  # "op" | "input" | "output" | "outer" (a value of the enclosing graph that a subgraph reads)
     op_type: str
     domain: str
     group: tuple[str, ...]
@@ -198,9 +206,27 @@ class ReadModel:
             position=self.positions.get(nid),
         )
 
+    def outer_node(self, value: ir.Value) -> NodeView:
+        """An outer reference (subgraph documents): one output terminal carrying the enclosing graph's value."""
+        nid = outer_node_id(self.ids, value)
+        terminal = self._terminal(0, Formal("outer", False, False), value, False)
+        terminal.state = "linked"
+        return NodeView(
+            id=nid,
+            name=value.name or "",
+            kind="outer",
+            op_type="Outer",
+            domain="",
+            group=(),
+            inputs=[],
+            outputs=[terminal],
+            position=self.positions.get(nid),
+        )
+
     def nodes(self) -> list[NodeView]:
         graph = self.graph
         out = [self.io_node(v, "input") for v in graph.inputs if has_input_node(v)]
+        out.extend(self.outer_node(v) for v in outer_values(graph))
         out.extend(self.op_node(node) for node in graph)
         out.extend(self.io_node(v, "output") for v in graph.outputs)
         return out
@@ -212,6 +238,10 @@ class ReadModel:
                 return self.io_node(value, "input")
             if node_id[0] == "o" and value.is_graph_output() and value.graph is self.graph:
                 return self.io_node(value, "output")
+        elif node_id[:1] == "r":
+            value = self.ids.value(node_id[1:])
+            if has_outer_node(self.graph, value):
+                return self.outer_node(value)
         else:
             node = self.ids.node(node_id)
             if node.graph is self.graph:

@@ -23,33 +23,9 @@ import onnx_ir as ir
 
 from dld_jupyter.document import Document, DocumentError
 from dld_jupyter.document import io as document_io
+from dld_jupyter.document.function_body import instance_types, model_types, standalone_model
 from dld_jupyter.document.function_model import find_function, instances_of
-from dld_jupyter.transforms.function_body import nested_functions, resolved_body
 from dld_jupyter.transforms.transform import FilePlan, Transform
-
-TypeOf = dict[str, tuple[ir.TypeProtocol, ir.Shape | None]]
-
-
-def _model_types(doc: Document) -> TypeOf:
-    """Types of the main graph's values by name, from onnx shape inference over the model (weights left out)."""
-    proto = ir.to_proto(doc.model)
-    for tensor in proto.graph.initializer:
-        tensor.ClearField("raw_data")
-        for field in ("float_data", "int32_data", "int64_data", "double_data", "uint64_data", "string_data"):
-            tensor.ClearField(field)
-        tensor.data_location = onnx.TensorProto.DEFAULT
-        del tensor.external_data[:]
-    types: TypeOf = {}
-    try:
-        inferred = onnx.shape_inference.infer_shapes(proto)
-    except Exception:  # a model shape inference rejects still has its declared types
-        return types
-    for info in (*inferred.graph.value_info, *inferred.graph.output, *inferred.graph.input):
-        if info.type.HasField("tensor_type"):
-            value = ir.serde.deserialize_value_info_proto(info, None)
-            if value.type is not None:
-                types[info.name] = (value.type, value.shape)
-    return types
 
 
 def standalone(doc: Document, name: str, domain: str, overload: str = "") -> onnx.ModelProto:
@@ -59,59 +35,19 @@ def standalone(doc: Document, name: str, domain: str, overload: str = "") -> onn
     function = model.functions[key]
     calls = instances_of(model.graph, key)
     instance = calls[0] if calls else None
-    inputs: dict[ir.Value, ir.Value | None] = {}
-    known: TypeOf | None = None
+    types = instance_types(model, instance, lambda: model_types(model))
     for i, formal in enumerate(function.inputs):
-        value = ir.Value(name=formal.name, type=formal.type, shape=formal.shape)
-        actual = instance.inputs[i] if instance is not None and i < len(instance.inputs) else None
-        if value.type is None and actual is not None:
-            value.type, value.shape = actual.type, actual.shape
-            if value.type is None:
-                known = _model_types(doc) if known is None else known
-                value.type, value.shape = known.get(actual.name or "", (None, None))
-        if value.type is None:
+        if formal.type is None and (i >= len(types) or types[i] is None):
             raise DocumentError(
                 what,
                 f"the type of input {formal.name!r} is not known"
                 + (" (no instance in the main graph)." if instance is None else "."),
                 "Place an instance of the function in the model, connect its inputs, and extract again.",
             )
-        inputs[formal] = value
-    nodes = resolved_body(function, instance, inputs)
-    made = {
-        old: new
-        for body, copy in zip(function, nodes, strict=True)
-        for old, new in zip(body.outputs, copy.outputs, strict=True)
-    }
-    outputs = [made.get(v) or inputs.get(v) for v in function.outputs]
-    if any(v is None for v in outputs):
-        raise DocumentError(what, "a function output is made by nothing.", "Open the function and fix it.")
-    keys = nested_functions(model, function)
-    imports = dict(function.opset_imports)
-    for k in keys:
-        imports.setdefault(k[0], model.opset_imports.get(k[0], 1))
-        for d, version in model.functions[k].opset_imports.items():
-            imports.setdefault(d, version)
-    graph = ir.Graph(
-        list(inputs.values()),  # type: ignore[arg-type]
-        outputs,  # type: ignore[arg-type]
-        nodes=nodes,
-        opset_imports=imports,
-        name=function.name.replace(".", "_"),
-    )
-    new = ir.Model(
-        graph,
-        ir_version=model.ir_version,
-        producer_name="dld_jupyter",
-        functions=[model.functions[k].clone() for k in keys],
-    )
+    new, _ = standalone_model(model, function.graph, function.attributes, instance, types, function.name)
     proto = ir.to_proto(new)
     try:
         proto = onnx.shape_inference.infer_shapes(proto, strict_mode=True)
-        for output in proto.graph.output:
-            typed = {v.name: v for v in proto.graph.value_info}.get(output.name)
-            if typed is not None and not output.type.HasField("tensor_type"):
-                output.type.CopyFrom(typed.type)
         onnx.checker.check_model(proto, full_check=True)
     except Exception as error:  # onnx raises several types; the user needs the message
         raise DocumentError(

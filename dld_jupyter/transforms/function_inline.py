@@ -23,7 +23,8 @@ from dld_jupyter.document import Document, DocumentError
 from dld_jupyter.document import commands as c
 from dld_jupyter.document import graph_commands as gc
 from dld_jupyter.document.commands import Context
-from dld_jupyter.transforms.function_body import FreshNames, body_imports, resolved_body
+from dld_jupyter.document.function_body import resolved_body
+from dld_jupyter.transforms.function_body import FreshNames, body_imports
 from dld_jupyter.transforms.transform import Do, EditPlan, Transform
 
 ROW, COLUMN = 90.0, 200.0
@@ -70,7 +71,7 @@ def inline(ctx: Context, do: Do, instance: ir.Node, function: ir.Function) -> li
         for out in node.outputs:
             out.name = fresh.value(f"{stem}_{out.name}") if out.name else ""
 
-    nodes = resolved_body(function, instance, inputs, rename)
+    nodes = resolved_body(list(function), function.attributes, instance, inputs, rename)
     copies = dict(zip(function, nodes, strict=True))
     made = {old: new for body, copy in copies.items() for old, new in zip(body.outputs, copy.outputs, strict=True)}
     results: list[ir.Value] = []
