@@ -114,11 +114,11 @@ def _panel(kind: str) -> Callable[..., object]:
 def _create_function(target: Target, name: str = "", domain: str = "", **io: Any) -> None:
     if not name:
         raise OperationUnavailable("Create local function: give its name (and domain).")
-    target.document.create_function(name, domain, **io)  # type: ignore[attr-defined]
+    target.document.create_function(name, domain, **io)
 
 
 def _delete_function(target: Target, name: str = "", domain: str = "", overload: str = "") -> None:
-    target.document.delete_function(name, domain, overload)  # type: ignore[attr-defined]
+    target.document.delete_function(name, domain, overload)
 
 
 def _extract_function(target: Target, name: str = "", domain: str = "", path: str = "") -> Path:
@@ -154,14 +154,14 @@ def _inline(target: Target, node: str = "") -> list[str]:
 
 def _create_subgraph(target: Target, node: str = "", attribute: str = "", name: str | None = None,
                      duplicate_of: int | None = None, open: bool = False) -> int | None:
-    index: int | None = target.document.create_subgraph(node, attribute, name or None, duplicate_of)  # type: ignore[attr-defined]
+    index: int | None = target.document.create_subgraph(node, attribute, name or None, duplicate_of)
     if open:
         _needs_host(target).open_subgraph(node, attribute, index)
     return index
 
 
 def _remove_subgraph(target: Target, node: str = "", attribute: str = "", index: int = 0) -> None:
-    target.document.remove_subgraph(node, attribute, index)  # type: ignore[attr-defined]
+    target.document.remove_subgraph(node, attribute, index)
 
 
 def _add(id_: str, name: str, label: str, caption: str, enabled: Callable[[Target], Enabled],

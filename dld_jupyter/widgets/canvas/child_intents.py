@@ -54,7 +54,7 @@ def _run(operation: Any, target: Any, what: str, **args: Any) -> object:
 
 def subgraph_slots(c: ChildCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
     node = _string(a, "node", "subgraph_slots")
-    slots = c.document.subgraph_slots(node)  # type: ignore[attr-defined]
+    slots = c.document.subgraph_slots(node)
     return {"slots": [{"attribute": s.attribute, "index": s.index, "name": s.name, "node_count": s.node_count}
                       for s in slots]}
 
@@ -72,12 +72,19 @@ def open_function(c: ChildCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
     return {"title": str(getattr(getattr(child, "document", None), "title", ""))}
 
 
-def _target(c: ChildCanvas) -> Any:
-    if getattr(c, "host", None) is not None:
-        return c.host
-    from dld_jupyter.widgets.canvas.intents import CanvasTarget  # a bare canvas (no circle: imported on use)
+class _BareTarget:
+    """A canvas without a designer as an operation's target (its edits need no designer)."""
 
-    return CanvasTarget(c)  # type: ignore[arg-type]
+    def __init__(self, canvas: ChildCanvas) -> None:
+        self.canvas = canvas
+
+    @property
+    def document(self) -> Document:
+        return self.canvas.document
+
+
+def _target(c: ChildCanvas) -> Any:
+    return c.host if getattr(c, "host", None) is not None else _BareTarget(c)
 
 
 def create_function_from_selection(c: ChildCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:

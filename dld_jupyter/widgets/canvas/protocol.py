@@ -8,7 +8,7 @@ channel (widgets/canvas/channel_socket.py), and a view applies them in this orde
 
 from __future__ import annotations
 
-from typing import Literal, NotRequired, TypedDict
+from typing import Literal, TypedDict
 
 from dld_jupyter.frontdoor.envelope import Reply, Request
 
@@ -26,7 +26,11 @@ class TerminalData(TypedDict):
     value: str | None
 
 
-class NodeData(TypedDict):
+class _NodeExtras(TypedDict, total=False):
+    subgraphs: list[str]  # the subgraph attributes of a Loop/If/Scan ("body", "branches[1]"); absent when none
+
+
+class NodeData(_NodeExtras):
     id: str
     name: str
     kind: NodeKind
@@ -47,7 +51,6 @@ class NodeData(TypedDict):
     detail: str  # main weight shape and key attributes ("W 64×3×7×7 · k7×7 s2"), else ""
     width: float
     height: float
-    subgraphs: NotRequired[list[str]]  # the subgraph attributes of a Loop/If/Scan ("body", "branches[1]")
 
 
 class EdgeData(TypedDict):

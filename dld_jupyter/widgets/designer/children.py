@@ -17,8 +17,6 @@ import ipywidgets as w
 
 from dld_jupyter.document import DocumentError
 from dld_jupyter.frontdoor.children import (
-    CLOSE_CHILD,
-    EXTRACT_FUNCTION,
     EXTRACT_SUBGRAPH_PANEL,
     FUNCTION_SETTINGS,
     FUNCTION_SETTINGS_PANEL,
@@ -86,9 +84,9 @@ class ChildrenMixin:
         """A node id from an id or an ONNX node name."""
         if self.document.ir_node(node) is not None:
             return node
-        found = [n.id for n in self.document.nodes() if n.name == node]
+        found: list[str] = [n.id for n in self.document.nodes() if n.name == node]
         if not found:
-            raise DocumentError(f"Node {node!r}", "no node has this id or name.", "Use a node id or name of this graph.")
+            raise DocumentError(f"Node {node!r}", "no node has this id or name.", "Use a node id or name here.")
         return found[0]
 
     def open_subgraph(self, node_id: str, attribute: str, index: int | None = None) -> Any:
@@ -103,11 +101,9 @@ class ChildrenMixin:
         return self._adopt(child_doc)
 
     def _adopt(self, child_doc: Any) -> Any:
-        from dld_jupyter.widgets.designer.designer import Designer
-
         options = {k: v for k, v in self._options.items() if k != "grouping"}
         try:
-            child = Designer(child_doc, parent_designer=self, **options)
+            child = type(self)(child_doc, parent_designer=self, **options)  # type: ignore[call-arg]
         except Exception:
             child_doc.close()
             raise
@@ -152,7 +148,8 @@ class ChildrenMixin:
         what = "subgraph" if child_kind(self) == "subgraph" else "local function"  # type: ignore[arg-type]
         text = w.HTML(f"<b>{html.escape(self.document.title)}</b> has unconfirmed edits. Confirm them into the "
                       f"parent {what}, discard them, or keep editing?")
-        confirm = w.Button(description=self.document.confirm_label, button_style="primary", layout=w.Layout(width="auto"))
+        confirm = w.Button(description=self.document.confirm_label, button_style="primary",
+                           layout=w.Layout(width="auto"))
         discard = w.Button(description="Discard", button_style="warning", layout=w.Layout(width="auto"))
         cancel = w.Button(description="Cancel", layout=w.Layout(width="auto"))
         for b, cls in ((confirm, "dld-ask-confirm"), (discard, "dld-ask-discard"), (cancel, "dld-ask-cancel")):
@@ -198,5 +195,3 @@ class ChildrenMixin:
         self.tools.children = [panel]
         return panel
 
-
-__all__ = ["ChildrenMixin", "NO_INITIALIZERS", "CLOSE_CHILD", "EXTRACT_FUNCTION"]

@@ -15,6 +15,14 @@ import ipywidgets as w
 
 from dld_jupyter.document import Document, DocumentError
 from dld_jupyter.document.loading import DocumentLoad, open_for_view
+from dld_jupyter.frontdoor.children import (
+    CLOSE_CHILD,
+    CONFIRM_EDITS,
+    EXTRACT_MODEL_SUBGRAPH,
+    FUNCTION_SETTINGS,
+    LOCAL_FUNCTIONS,
+    child_kind,
+)
 from dld_jupyter.frontdoor.designers import registry
 from dld_jupyter.frontdoor.operations import (
     ARRANGE,
@@ -28,14 +36,6 @@ from dld_jupyter.frontdoor.operations import (
     SHOW_GRID,
     UNDO,
     Operation,
-)
-from dld_jupyter.frontdoor.children import (
-    CLOSE_CHILD,
-    CONFIRM_EDITS,
-    EXTRACT_MODEL_SUBGRAPH,
-    FUNCTION_SETTINGS,
-    LOCAL_FUNCTIONS,
-    child_kind,
 )
 from dld_jupyter.frontdoor.soon import Soon
 from dld_jupyter.frontdoor.tools import GLOBAL_MODIFICATIONS
@@ -84,7 +84,7 @@ class Designer(ChildrenMixin, w.VBox):  # type: ignore[misc]
 
     def close(self) -> None:
         """Close the designer; a child designer closes its document first (unconfirmed edits dropped)."""
-        if self.parent_designer is not None and not self.document.closed:
+        if self.parent_designer is not None and not getattr(self.document, "closed", True):
             self.close_document()
             return
         for child in self.family.children_of(self):
@@ -186,7 +186,7 @@ class Designer(ChildrenMixin, w.VBox):  # type: ignore[misc]
     def _make_child_toolbar(self) -> w.HBox:
         """A subgraph / function designer: Confirm and Close first; no New, Open, Save (the parent saves)."""
         operation = self._operation
-        confirm = self._button(self.document.confirm_label, "check-square-o", CONFIRM_EDITS.caption,
+        confirm = self._button(getattr(self.document, "confirm_label", "Confirm Edits"), "check-square-o", CONFIRM_EDITS.caption,
                                lambda: self.confirm())
         confirm.button_style = "primary"
         confirm.add_class("dld-confirm-edits")

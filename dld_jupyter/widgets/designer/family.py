@@ -31,6 +31,8 @@ class Member(Protocol):
 
     def request_close(self) -> None: ...
 
+    def close(self) -> None: ...
+
 
 def _title(designer: Member) -> str:
     doc = designer.document
@@ -40,9 +42,14 @@ def _title(designer: Member) -> str:
 
 
 def _crumb(designer: Member) -> str:
-    """The last part of a child's title ("body" of "model / Loop_12 / body"), or the model's name."""
+    """A child's title past its parent's ("Loop_12 ▸ body" of "model / Loop_12 / body"), or the model's name."""
     title = str(getattr(designer.document, "title", "") or designer.document.name)
-    return title.rsplit(" / ", 1)[-1] if designer.parent_designer is not None else title
+    parent = designer.parent_designer
+    if parent is None:
+        return title
+    above = str(getattr(parent.document, "title", "") or parent.document.name)
+    rest = title[len(above) + 3:] if title.startswith(above + " / ") else title
+    return rest.replace(" / ", " ▸ ")
 
 
 class Family:

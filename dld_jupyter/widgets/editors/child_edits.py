@@ -15,6 +15,7 @@ from typing import Any
 
 from dld_jupyter.document import Document, DocumentError
 
+from .attribute_text import to_text
 from .edit_error import EditError, as_edit_error
 
 KINDS = ("open_subgraph", "create_subgraph", "remove_subgraph", "set_ref", "clear_ref", "function_settings")
@@ -28,7 +29,8 @@ def is_function_document(doc: Document) -> bool:
 def _parameters(doc: Document) -> list[dict[str, Any]]:
     out = []
     for p in doc.parameters():  # type: ignore[attr-defined]
-        out.append({"name": p.name, "type": str(p.type).upper(), "default": "" if p.default is None else str(p.default)})
+        default = "" if p.default is None else to_text(p.default, str(p.type).upper())
+        out.append({"name": p.name, "type": str(p.type).upper(), "default": default})
     return out
 
 
@@ -91,12 +93,12 @@ def handle(doc: Document, host: Any, selection: Sequence[str], msg: dict[str, An
             _need(host, key).open_subgraph(node, attribute, index)
         elif kind == "create_subgraph":
             dup = msg.get("duplicate_of")
-            created = doc.create_subgraph(node, attribute, str(msg.get("name") or "") or None,  # type: ignore[attr-defined]
+            created = doc.create_subgraph(node, attribute, str(msg.get("name") or "") or None,
                                           None if dup in (None, "") else int(dup))
             if msg.get("open"):
                 _need(host, key).open_subgraph(node, attribute, created)
         elif kind == "remove_subgraph":
-            doc.remove_subgraph(node, attribute, int(index or 0))  # type: ignore[attr-defined]
+            doc.remove_subgraph(node, attribute, int(index or 0))
         elif kind == "set_ref":
             doc.set_reference_attribute(node, attribute, str(msg.get("parameter") or ""))  # type: ignore[attr-defined]
         elif kind == "clear_ref":
