@@ -186,8 +186,8 @@ class Designer(ChildrenMixin, w.VBox):  # type: ignore[misc]
     def _make_child_toolbar(self) -> w.HBox:
         """A subgraph / function designer: Confirm and Close first; no New, Open, Save (the parent saves)."""
         operation = self._operation
-        confirm = self._button(getattr(self.document, "confirm_label", "Confirm Edits"), "check-square-o", CONFIRM_EDITS.caption,
-                               lambda: self.confirm())
+        label = str(getattr(self.document, "confirm_label", "Confirm Edits"))
+        confirm = self._button(label, "check-square-o", CONFIRM_EDITS.caption, lambda: self.confirm())
         confirm.button_style = "primary"
         confirm.add_class("dld-confirm-edits")
         close = self._button("Close", "times", CLOSE_CHILD.caption, lambda: self.request_close())
