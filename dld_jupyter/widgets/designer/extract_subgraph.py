@@ -73,6 +73,7 @@ class ExtractSubgraphDialog(w.VBox):  # type: ignore[misc]
         slots = self.document.subgraph_slots(node) if node else []
         self.subgraph.options = [(f"{s.name or '(unnamed)'} — {s.attribute}" + (f"[{s.index}]" if s.index is not None
                                   else "") + f" ({s.node_count} nodes)", (s.attribute, s.index)) for s in slots]
+        self.subgraph.value = (slots[0].attribute, slots[0].index) if slots else None
         self._default_path()
 
     def _default_path(self) -> None:

@@ -138,7 +138,7 @@ class Family:
         if member is self.root:
             return show
         close = w.Button(description="×", tooltip="Close this document (asks about unconfirmed edits)",
-                         layout=w.Layout(width="28px"))
+                         layout=w.Layout(width="36px"))
         close.add_class("dld-doc-tab-close")
         close.on_click(lambda _b: member.request_close())
         return w.HBox([show, close], layout=w.Layout(margin="0 6px 0 0"))
