@@ -4,7 +4,8 @@ A graph input is drawn as an input node (``i<value id>``) unless it is also an i
 weights as inputs: those stay initializers). A graph output is drawn as an output node (``o<value id>``). A value the
 graph reads that nothing in it defines (no producer, no graph input, no initializer) is an outer reference: a value
 of an enclosing graph read by a subgraph (subgraph documents), drawn as an outer node (``r<value id>``) with links to
-its readers.
+its readers. A subgraph document also lists the outer values its body read when it was opened under the graph's
+``meta`` key ``OUTER_KEY`` (not saved): those stay drawn while nothing reads them, so a link can come back.
 """
 
 from __future__ import annotations
@@ -31,21 +32,31 @@ def is_outer(value: ir.Value) -> bool:
     return value.producer() is None and not value.is_graph_input() and not value.is_initializer()
 
 
+OUTER_KEY = "dld.outer_references"
+
+
+def known_outer(graph: ir.Graph) -> tuple[ir.Value, ...]:
+    """The outer values a subgraph document keeps drawn (empty for a model's main graph)."""
+    return tuple(graph.meta.get(OUTER_KEY, ()))
+
+
 def outer_node_id(ids: IdMap, value: ir.Value) -> str:
     return "r" + ids.value_id(value)
 
 
 def has_outer_node(graph: ir.Graph, value: ir.Value) -> bool:
     """Whether ``value`` is drawn as an outer node of ``graph``: an outer reference that a node or output of
-    ``graph`` itself reads (a read only by a nested subgraph draws nothing)."""
+    ``graph`` itself reads, or one the graph keeps (``known_outer``)."""
     if not is_outer(value):
         return False
-    return any(use.node.graph is graph for use in value.uses()) or any(out is value for out in graph.outputs)
+    if any(use.node.graph is graph for use in value.uses()) or any(out is value for out in graph.outputs):
+        return True
+    return value in known_outer(graph)
 
 
 def outer_values(graph: ir.Graph) -> list[ir.Value]:
-    """The outer references drawn in ``graph``, in order of first reading."""
-    found: dict[ir.Value, None] = {}
+    """The outer references drawn in ``graph``: the kept ones, then the others in order of first reading."""
+    found: dict[ir.Value, None] = dict.fromkeys(known_outer(graph))
     for node in graph:
         for value in node.inputs:
             if value is not None and value not in found and is_outer(value):

@@ -22,6 +22,7 @@ from .child_document import ChildDocument
 from .child_lock import register_opener
 from .commands import Command
 from .document import Document
+from .endpoints import OUTER_KEY
 from .errors import DocumentError
 from .metadata import POSITIONS_KEY, encode_positions
 from .skeleton import Skeleton
@@ -141,6 +142,7 @@ class SubgraphDocument(ChildDocument):
             ):
                 raise DocumentError(what, f"{child.title} is open already.", "Use that document (doc.open_children).")
         copy = copy_graph(body, outer_value_types(parent, body))
+        copy.meta[OUTER_KEY] = list(dict.fromkeys(use.value for use in outer_uses(copy)))
         copy.opset_imports.update(parent.model.opset_imports)
         model = ir.Model(
             copy,
@@ -163,7 +165,8 @@ class SubgraphDocument(ChildDocument):
 
     def validate(self) -> None:
         graph = self.model.graph
-        check_contract(self.owner, self.attribute, graph, self.parent.model.opset_imports.get("", 1))
+        opset = self.parent.model.opset_imports.get("", 1)
+        check_contract(self.owner, self.attribute, graph, opset, self._inferred_dtypes())
         attach_plan(graph, scope_values(self.parent.model.graph), self.confirm_label)
 
     def write_back_command(self) -> Command:
@@ -177,6 +180,17 @@ class SubgraphDocument(ChildDocument):
         graphs[self.index or 0] = body
         return SetSubgraphs(self.owner, self.attribute, tuple(graphs), attr.type == ir.AttributeType.GRAPHS)
 
+    def _inferred_dtypes(self) -> dict[str, ir.DataType]:
+        """Element types by value name that a check of the standalone body infers (what it can of a broken one)."""
+        from .checks import check_model
+
+        inferred = check_model(*self.check_input(), structure=False).inferred
+        found: dict[str, ir.DataType] = {}
+        for name, info in inferred.items():
+            with contextlib.suppress(KeyError, TypeError):
+                found[name] = ir.DataType[str(info[0]).upper()]
+        return found
+
     # ------------------------------------------------------------ subgraph specifics
     @property
     def owner_id(self) -> str:
@@ -184,7 +198,8 @@ class SubgraphDocument(ChildDocument):
         return self.parent.node_id(self.owner)
 
     def outer_references(self) -> list[str]:
-        """Names of the outer-scope values the body reads (drawn as ``outer`` nodes where a node reads them)."""
+        """Names of the outer-scope values the body reads now (nested subgraphs included). Each value it read
+        when opened stays drawn as an ``outer`` node, linked to its readers, even while nothing reads it."""
         return outer_names(self.model.graph)
 
     def check_input(self) -> tuple[ir.Model, Callable[[ir.Node], str | None]]:

@@ -5,7 +5,8 @@ one transform per module, each listing the cases it handles: `extract` (a select
 (the kernel `clipboard`'s nodes), `fp16` (Convert Model to FP16), `sanitize` (Sanitize Graph) and
 `tensor_conversion` (Convert Tensors; its candidates in `tensor_candidates`), `function_create` / `function_inline` /
 `function_extract` (Create Function from Selection, Inline Function, a local function to a new model; shared
-helpers in `function_body`). The long ones take a `progress`
+helpers in `function_body`), `subgraph_extract` (Extract Model Subgraph: a Loop/If/Scan body to a new model). The
+long ones take a `progress`
 callback and a `CancelToken` (`progress`). The built-in transforms are registered here. No Jupyter import: front
 doors call `get(name).apply(doc, **args)`.
 """
@@ -20,6 +21,7 @@ from dld_jupyter.transforms.function_inline import InlineFunction, inline_functi
 from dld_jupyter.transforms.paste import Paste
 from dld_jupyter.transforms.registry import all_transforms, get, register
 from dld_jupyter.transforms.sanitize import Sanitize
+from dld_jupyter.transforms.subgraph_extract import ExtractModelSubgraph, extract_model_subgraph
 from dld_jupyter.transforms.tensor_conversion import ConvertTensors
 from dld_jupyter.transforms.transform import EditPlan, FilePlan, Plan, Requirement, Transform
 
@@ -31,6 +33,7 @@ register(ConvertTensors())
 register(CreateFunctionFromSelection())
 register(InlineFunction())
 register(ExtractFunctionModel())
+register(ExtractModelSubgraph())
 
 __all__ = [
     "EditPlan",
@@ -41,6 +44,7 @@ __all__ = [
     "all_transforms",
     "create_function_from_selection",
     "extract_function_model",
+    "extract_model_subgraph",
     "get",
     "inline_function",
     "register",

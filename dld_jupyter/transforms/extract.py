@@ -2,11 +2,15 @@
 
 Writes a new file; the document is not changed. Cases handled, in order:
 1. only operator nodes of the selection count (graph inputs/outputs are not operators); none is refused;
-2. inputs: every value a selected node reads that no selected node produces and that is no initializer;
+2. inputs: every value a selected node reads that no selected node produces and that is no initializer, the
+   values the bodies of selected Loop/If/Scan nodes read from outside (outer references) included;
 3. outputs: every value a selected node produces that a node outside reads, that is a graph output, or that no
    selected node reads (a dangling output); none is refused;
-4. onnx.utils.Extractor cuts a shape-inferred copy, so the new inputs and outputs carry types and shapes, with the
-   initializers the selection uses; the result must pass onnx.checker, else the error says to run Check;
+4. the selected nodes are cut from a shape-inferred copy, so the new inputs and outputs carry types and shapes,
+   with the initializers the selection uses (those only a body reads included);
+   an input or output whose rank inference left unknown gets the type the document knows, and one still
+   without a shape is refused with the value's name; the result must pass onnx.checker (full check), else the
+   error says to run Check;
 5. the file: `path`, or `<model>_extract.onnx` (then `_extract2`, ...) beside the model (or in the working folder),
    saved through the document layer's atomic save (write beside, fsync, rename).
 """
@@ -17,11 +21,11 @@ import pathlib
 from typing import Any, ClassVar
 
 import onnx
-import onnx.utils
 import onnx_ir as ir
 
 from dld_jupyter.document import Document, DocumentError
 from dld_jupyter.document import io as document_io
+from dld_jupyter.document.subgraph_scope import outer_names, subtree
 from dld_jupyter.transforms.transform import FilePlan, Requirement, Transform, selected_ops
 
 
@@ -51,6 +55,8 @@ def _extract(doc: Document, node_ids: list[str]) -> onnx.ModelProto:
     initializers = set(graph.initializers)
     produced = {t.value_name for v in views for t in v.outputs if t.value_name}
     consumed_inside = {t.value_name for v in views for t in v.inputs if t.value_name}
+    body_reads = _body_reads(doc, node_ids)
+    consumed_inside |= body_reads
     inputs = sorted({n for n in consumed_inside if n not in produced and n not in initializers}, key=str)
     selected = {v.name for v in views}
     graph_outputs = {v.name for v in graph.outputs}
@@ -59,6 +65,7 @@ def _extract(doc: Document, node_ids: list[str]) -> onnx.ModelProto:
         if node.name in selected:
             continue
         consumers_outside.update(v.name for v in node.inputs if v is not None and v.name in produced)
+        consumers_outside.update(name for name in _body_reads_of(node) if name in produced)
     outputs = [
         t.value_name
         for v in views
@@ -69,13 +76,82 @@ def _extract(doc: Document, node_ids: list[str]) -> onnx.ModelProto:
     if not outputs:
         raise DocumentError(what, "the selection produces no value.", "Select nodes with outputs.")
     proto = ir.to_proto(doc.model)
+    order = {node: i for i, node in enumerate(graph)}
+    indexes = sorted(order[node] for node in map(doc.ir_node, node_ids) if node is not None)
     try:
         inferred = onnx.shape_inference.infer_shapes(proto)
-        extracted = onnx.utils.Extractor(inferred).extract_model(inputs, list(dict.fromkeys(outputs)))
-        onnx.checker.check_model(extracted)
+        extracted = _cut(inferred, indexes, inputs, list(dict.fromkeys(outputs)), consumed_inside)
+        _complete_io_types(doc, extracted)
+        onnx.checker.check_model(extracted, full_check=True)
+    except DocumentError:
+        raise
     except Exception as error:  # onnx raises several types; the user needs the message
         raise DocumentError(what, f"the sub-model is not valid ONNX: {error}", "Run Check and fix the model.") from None
     return extracted
+
+
+def _body_reads_of(node: ir.Node) -> set[str]:
+    """Names of the values that the subgraphs of ``node`` read from outside them."""
+    names: set[str] = set()
+    for attr in node.attributes.values():
+        if attr.is_ref() or attr.type not in (ir.AttributeType.GRAPH, ir.AttributeType.GRAPHS):
+            continue
+        for body in [attr.value] if attr.type == ir.AttributeType.GRAPH else attr.value:
+            names.update(outer_names(body))
+    return names
+
+
+def _body_reads(doc: Document, node_ids: list[str]) -> set[str]:
+    """Names of the values that subgraphs of the selected nodes read from the main graph."""
+    nodes = [doc.ir_node(node_id) for node_id in node_ids]
+    return {name for node in nodes if node is not None for name in _body_reads_of(node)}
+
+
+def _cut(
+    source: onnx.ModelProto, indexes: list[int], inputs: list[str], outputs: list[str], reads: set[str]
+) -> onnx.ModelProto:
+    """The selected nodes (by index in graph order) of a shape-inferred model as a model of their own: typed
+    inputs and outputs where inference typed them, the initializers they (or their bodies) read."""
+    graph = source.graph
+    infos = {vi.name: vi for vi in (*graph.input, *graph.value_info, *graph.output)}
+
+    def info(name: str) -> onnx.ValueInfoProto:
+        return infos[name] if name in infos else onnx.ValueInfoProto(name=name)
+
+    cut = onnx.helper.make_graph(
+        [graph.node[i] for i in indexes],
+        f"{graph.name}_extract" if graph.name else "extract",
+        [info(name) for name in inputs],
+        [info(name) for name in outputs],
+        [t for t in graph.initializer if t.name in reads],
+    )
+    model = onnx.helper.make_model(cut, opset_imports=source.opset_import, ir_version=source.ir_version)
+    model.functions.extend(source.functions)
+    return model
+
+
+def _complete_io_types(doc: Document, extracted: onnx.ModelProto) -> None:
+    """Give graph inputs and outputs without a shape the type and shape the document knows (its values, the last
+    check's inference); refuse the ones still unknown: onnx.checker requires them."""
+    known = {v.name: v for g in subtree(doc.model.graph) for n in g for v in n.outputs}
+    known.update((v.name, v) for v in doc.model.graph.inputs)
+    for info in (*extracted.graph.input, *extracted.graph.output):
+        if info.type.HasField("tensor_type") and info.type.tensor_type.HasField("shape"):
+            continue
+        value = known.get(info.name)
+        dtype, shape = doc.inferred.get(doc.value_id(value), (None, None)) if value is not None else (None, None)
+        if value is not None and value.type is not None and value.shape is not None:
+            ir.serde.serialize_value_into(info, value)
+        elif dtype is not None and shape is not None:
+            typed = ir.Value(name=info.name, type=ir.TensorType(ir.DataType[dtype.upper()]))
+            typed.shape = ir.Shape([None if d == "?" else d for d in shape])
+            ir.serde.serialize_value_into(info, typed)
+        else:
+            raise DocumentError(
+                ExtractSubgraph.label,
+                f"the type or shape of {info.name!r} is unknown, and a standalone model needs it.",
+                "Run Check first (it infers shapes), or select the nodes that compute it too.",
+            )
 
 
 def _target(doc: Document, path: object) -> pathlib.Path:
