@@ -18,6 +18,9 @@ from .events import (
     NodesMoved,
     NodesRemoved,
 )
+from .function_document import FunctionDocument
+from .function_model import FunctionInfo, FunctionParameter
+from .function_parameters import ReferenceChoice
 from .subgraph_document import SubgraphDocument
 from .subgraph_scope import SubgraphSlot
 from .views import EdgeView, NodeView, TerminalView
@@ -32,6 +35,9 @@ __all__ = [
     "EdgesAdded",
     "EdgesRemoved",
     "Event",
+    "FunctionDocument",
+    "FunctionInfo",
+    "FunctionParameter",
     "InitializersChanged",
     "ModelInfoChanged",
     "NodeView",
@@ -39,6 +45,7 @@ __all__ = [
     "NodesChanged",
     "NodesMoved",
     "NodesRemoved",
+    "ReferenceChoice",
     "SubgraphDocument",
     "SubgraphSlot",
     "TerminalView",

@@ -107,7 +107,8 @@ def to_attr(name: str, value: Any, type_name: str | None) -> ir.Attr:
     """An ``ir.Attr`` for ``value``; raises DocumentError when it does not fit the type."""
     what = f"Set attribute {name!r}"
     try:
-        kind = ir.AttributeType[type_name] if type_name else infer_type(value)
+        # an UNDEFINED type (a local function's parameter without one) takes the value's type
+        kind = ir.AttributeType[type_name] if type_name and type_name != "UNDEFINED" else infer_type(value)
     except KeyError:
         kind = infer_type(value)
     if kind is None or kind == T.UNDEFINED:

@@ -17,7 +17,6 @@ import onnx_ir as ir
 
 from dld_jupyter.formats.trt_metadata import TRT_PRECISION_KEY, OptimizationProfile
 
-from . import function_edits as fe
 from . import graph_edits as g
 from . import io
 from . import subgraph_edits as sg
@@ -28,7 +27,7 @@ from .commands import Command, Context, SetPositions
 from .endpoints import edges_from_value
 from .errors import DocumentError
 from .events import Changes, DiagnosticsChanged, DirtyChanged, Event
-from .function_model import FunctionInfo, function_info
+from .function_api import LocalFunctions
 from .history import History
 from .ids import IdMap
 from .metadata import POSITIONS_KEY, decode_positions, encode_positions
@@ -52,7 +51,7 @@ def _numbered(graph: ir.Graph) -> IdMap:
     return ids
 
 
-class Document:
+class Document(LocalFunctions):
     """An editable ONNX model. Create with ``Document.open(path)`` or ``Document.new(opset=...)``."""
 
     def __init__(self, model: ir.Model, path: pathlib.Path | None = None) -> None:
@@ -394,23 +393,6 @@ class Document:
         if node is None:
             raise DocumentError("Read layer precision", f"node {node_id!r} is not in the graph.", "Refresh the view.")
         return node.metadata_props.get(TRT_PRECISION_KEY)
-
-    # ------------------------------------------------------------ local functions (function_model, function_edits)
-    def functions(self) -> list[FunctionInfo]:
-        """The model's local functions with their parameters and the ids of their instances."""
-        return [function_info(self.model, key, self._ctx.ids.node_id) for key in self.model.functions]
-
-    def create_function(
-        self, name: str, domain: str, inputs: Iterable[str] = ("x",), outputs: Iterable[str] = ("y",)
-    ) -> None:
-        """A new local function whose body passes each input to an output (Identity); one undo step."""
-        with self.transaction(f"Create function {domain}::{name}"):
-            fe.create_function(self._ctx, self._do, name, domain, inputs, outputs)
-
-    def delete_function(self, name: str, domain: str, overload: str = "") -> None:
-        """Remove a function's definition; its instances stay as custom-domain operators. One undo step."""
-        with self.transaction(f"Delete function {domain}::{name}"):
-            fe.delete_function(self._ctx, self._do, name, domain, overload)
 
     def edit(self, label: str, function: Callable[[Context, Callable[[Command], None]], T]) -> T:
         """Run ``function(ctx, do)`` from a sibling edit module (initializer_commands) as one undo step."""

@@ -151,4 +151,21 @@ def standalone_model(
     )
     functions = [model.functions[key].clone() for key in keys]
     new = ir.Model(new_graph, ir_version=model.ir_version, producer_name="dld_jupyter", functions=functions)
+    _type_outputs(new)
     return new, dict(zip(copies, body, strict=True))
+
+
+def _type_outputs(model: ir.Model) -> None:
+    """Give untyped graph outputs the type shape inference finds (a graph output needs one; a body's has none)."""
+    if all(v.type is not None for v in model.graph.outputs):
+        return
+    try:
+        inferred = onnx.shape_inference.infer_shapes(ir.to_proto(model))
+    except Exception:  # the checks report why; the outputs stay untyped
+        return
+    found = {info.name: info for info in (*inferred.graph.value_info, *inferred.graph.output)}
+    for value in model.graph.outputs:
+        info = found.get(value.name or "")
+        if value.type is None and info is not None and info.type.HasField("tensor_type"):
+            typed = ir.serde.deserialize_value_info_proto(info, None)
+            value.type, value.shape = typed.type, typed.shape

@@ -62,13 +62,15 @@ def rename_value(ctx: Context, do: Do, value: ir.Value, new_name: str) -> None:
 def set_attribute(ctx: Context, do: Do, node_id: str, name: str, value: Any) -> None:
     what = f"Set attribute {name!r}"
     node = op_node(ctx, node_id, what)
-    if not isinstance(name, str) or not name.isidentifier():
-        raise DocumentError(what, "attribute names are identifiers.", "Pass the attribute's name, e.g. 'axis'.")
     sig = node_signature(ctx.model, node)
-    spec = sig.attributes.get(name) if sig else None
-    if sig is not None and spec is None and sig.function is None:
+    spec = sig.attributes.get(name) if sig and isinstance(name, str) else None
+    # a local function's parameter keeps the name its definition gives it (exporters write "inferred::Conv_group")
+    if not isinstance(name, str) or not (name.isidentifier() or (spec is not None and sig and sig.function)):
+        raise DocumentError(what, "attribute names are identifiers.", "Pass the attribute's name, e.g. 'axis'.")
+    if sig is not None and spec is None:
         known = ", ".join(sorted(sig.attributes)) or "none"
-        raise DocumentError(what, f"{node.op_type} has no attribute {name!r}.", f"Known attributes: {known}.")
+        kind = "parameter" if sig.function else "attribute"
+        raise DocumentError(what, f"{node.op_type} has no {kind} {name!r}.", f"Known {kind}s: {known}.")
     attr = to_attr(name, value, spec.type if spec else None)
     check_attribute(node, attr)
     do(c.SetAttribute(node, name, attr))

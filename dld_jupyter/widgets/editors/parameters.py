@@ -20,6 +20,7 @@ from dld_jupyter.document.schema import AttributeInfo, OpSchemaInfo, registry
 from . import child_edits
 from .attribute_text import EDITABLE, from_text, to_text
 from .edit_error import EditError, as_edit_error
+from .function_view import function_view
 
 DTYPE_NAMES = frozenset({"to", "dtype", "output_dtype", "output_datatype"})
 DTYPE_CHOICES = [[str(int(t)), t.name.lower()] for t in ir.DataType if t != ir.DataType.UNDEFINED]
@@ -97,7 +98,7 @@ def view(doc: Document, selection: Sequence[str]) -> dict[str, Any]:
 def _view(doc: Document, selection: Sequence[str]) -> dict[str, Any]:
     ids = _op_ids(doc, selection)
     if not ids:
-        return {"mode": "model", "model": model_info(doc)}
+        return {"mode": "model", "model": model_info(doc), "function": function_view(doc, [])}
     nodes = [doc.node(nid) for nid in ids]
     schemas = [schema_of(doc, n.op_type, n.domain) for n in nodes]
     shared: list[AttributeInfo] = []
@@ -126,6 +127,7 @@ def _view(doc: Document, selection: Sequence[str]) -> dict[str, Any]:
         "doc": documentation(first) if first and len(op_types) == 1 else "",
         "attributes": [r for r in rows if r["set"] or r["required"]],
         "defaults": [r for r in rows if not r["set"] and not r["required"]],
+        "function": function_view(doc, ids),
     }
 
 

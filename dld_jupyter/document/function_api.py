@@ -1,0 +1,72 @@
+"""The Document's local-function methods (a mixin of Document): the function list, create, open, delete.
+
+Definitions live in the main model: a child document (a subgraph or function document, ``parent`` set) holds
+copies of them, so these edits are refused there. ``open_function`` finds FunctionDocument through the opener
+registry of ``child_lock`` (function_document.py imports document.py, so document.py cannot import it).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
+
+from . import function_edits as fe
+from .child_lock import opener
+from .errors import DocumentError
+from .function_model import FunctionInfo, function_info
+
+if TYPE_CHECKING:
+    import onnx_ir as ir
+
+    from .commands import Command, Context
+
+
+class LocalFunctions:
+    """Local functions of the document's model (seed 000 "Local Functions"); see docs/document-api.md."""
+
+    if TYPE_CHECKING:
+        _ctx: Context
+
+        @property
+        def model(self) -> ir.Model: ...
+
+        def transaction(self, label: str) -> contextlib.AbstractContextManager[None]: ...
+
+        def _do(self, command: Command) -> None: ...
+
+    def require_main_model(self, what: str) -> None:
+        """Refuse ``what`` in a child document: function definitions are edited from the main model's document."""
+        if getattr(self, "parent", None) is not None:
+            raise DocumentError(
+                what,
+                "the local functions of a model are edited from the main model's document (this one holds copies).",
+                "Do it in the main model's document.",
+            )
+
+    def functions(self) -> list[FunctionInfo]:
+        """The model's local functions with their parameters and the ids of their instances."""
+        node_id: Callable[[ir.Node], str] = self._ctx.ids.node_id
+        return [function_info(self.model, key, node_id) for key in self.model.functions]
+
+    def create_function(
+        self, name: str, domain: str, inputs: Iterable[str] = ("x",), outputs: Iterable[str] = ("y",)
+    ) -> None:
+        """A new local function whose body passes each input to an output (Identity); one undo step."""
+        what = f"Create function {domain}::{name}"
+        self.require_main_model(what)
+        with self.transaction(what):
+            fe.create_function(self._ctx, self._do, name, domain, inputs, outputs)
+
+    def open_function(self, name: str, domain: str, overload: str = "") -> Any:
+        """Open a local function's body as a FunctionDocument (a ChildDocument, kind "function"); this document is
+        read-only until it is confirmed or closed (function_document.py)."""
+        self.require_main_model(f"Open function {domain}::{name}")
+        return opener("function")(self, name, domain, overload)
+
+    def delete_function(self, name: str, domain: str, overload: str = "") -> None:
+        """Remove a function's definition; its instances stay as custom-domain operators. One undo step."""
+        what = f"Delete function {domain}::{name}"
+        self.require_main_model(what)
+        with self.transaction(what):
+            fe.delete_function(self._ctx, self._do, name, domain, overload)
