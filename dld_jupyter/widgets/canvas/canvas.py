@@ -65,6 +65,7 @@ class GraphCanvas(anywidget.AnyWidget):
         self.title = document.name
         self.on_error = on_error
         self.host: Any = None  # the designer that opens subgraphs and functions (set by the Designer)
+        self._functions: tuple[tuple[str, str, str], ...] = ()  # the local functions the palette lists
         self.js_errors: list[str] = []
         self.version = 0
         self._exports: dict[int, tuple[pathlib.Path, ExportFormat]] = {}
@@ -215,6 +216,8 @@ class GraphCanvas(anywidget.AnyWidget):
             self.send(message, buffers)
 
     def _on_events(self, events: list[Event]) -> None:
+        if tuple(self.document.model.functions) != self._functions:  # created / deleted: palette
+            self.send({"kind": "ops", "ops": self._palette()})
         try:
             self._send_patch(patch_for(self.view, events))
         except Exception:  # a view bug must not break the document's other subscribers
@@ -226,11 +229,16 @@ class GraphCanvas(anywidget.AnyWidget):
         from dld_jupyter.document.schema import registry
 
         imports = dict(self.document.model.opset_imports) if self._load is None else self._load.opsets
-        return [
+        ops: list[PaletteOp] = [
             {"name": s.name, "domain": s.domain, "category": s.category,
              "summary": (s.doc.strip().split("\n", 1)[0] if s.doc else "")[:200]}
             for s in registry.ops_for(imports)
         ]
+        if self._document is not None:  # local functions are operators too (seed 000: instantiated from the palette)
+            self._functions = tuple(self._document.model.functions)
+            ops.extend({"name": name, "domain": domain, "category": "local function",
+                        "summary": f"Local function {domain}::{name}"} for domain, name, _ in self._functions)
+        return ops
 
     # ------------------------------------------------------------ browser -> kernel
     def _on_msg(self, _widget: object, content: dict[str, Any], buffers: list[bytes]) -> None:

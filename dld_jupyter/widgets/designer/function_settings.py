@@ -22,7 +22,7 @@ from dld_jupyter.widgets.editors.attribute_text import from_text, to_text
 
 TYPES = ("undefined", "float", "int", "string", "tensor", "floats", "ints", "strings")
 ERROR = '<div class="dld-fs-error" style="color:#b91c1c;white-space:pre-wrap">{}</div>'
-CELL = "padding:2px 10px;border-bottom:1px solid var(--jp-border-color2,#ddd)"
+CELL = "display:inline-block;padding:2px 10px;border-bottom:1px solid var(--jp-border-color2,#ddd);width:{}px"
 
 
 def parse_default(text: str, type_name: str) -> Any:
@@ -55,7 +55,7 @@ class FunctionSettings(w.VBox):  # type: ignore[misc]
         add.add_class("dld-fs-add")
         add.on_click(lambda _b: self._guard(lambda: self.add(self.name.value.strip(), self.type.value,
                                                              self.default.value)))
-        close = w.Button(description="Close", icon="times", layout=w.Layout(width="auto"))
+        close = w.Button(description="Close", icon="times", layout=w.Layout(width="auto", align_self="flex-start"))
         close.on_click(lambda _b: self.close())
         header = w.HTML(f"<b>Local Function Settings</b> <small>{html.escape(self.document.title)}</small>"
                         "<div><small>Parameters of the function: operators inside reference them (Set Reference "
@@ -78,8 +78,9 @@ class FunctionSettings(w.VBox):  # type: ignore[misc]
         rows: list[w.Widget] = []
         for p in self.document.parameters():
             default = "" if p.default is None else to_text(p.default, str(p.type).upper())
-            text = (f'<span style="{CELL}"><b>{html.escape(p.name)}</b></span><span style="{CELL}">'
-                    f'{html.escape(str(p.type).lower())}</span><span style="{CELL}">{html.escape(default)}</span>')
+            text = (f'<span style="{CELL.format(240)}"><b>{html.escape(p.name)}</b></span>'
+                    f'<span style="{CELL.format(90)}">{html.escape(str(p.type).lower())}</span>'
+                    f'<span style="{CELL.format(160)}">{html.escape(default) or "&nbsp;"}</span>')
             remove = w.Button(description="−", tooltip=f"Remove parameter {p.name}", layout=w.Layout(width="32px"))
             remove.add_class("dld-fs-remove")
             remove.on_click(lambda _b, name=p.name: self._guard(lambda: self.remove(name)))

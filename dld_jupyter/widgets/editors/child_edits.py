@@ -15,7 +15,6 @@ from typing import Any
 
 from dld_jupyter.document import Document, DocumentError
 
-from .attribute_text import to_text
 from .edit_error import EditError, as_edit_error
 
 KINDS = ("open_subgraph", "create_subgraph", "remove_subgraph", "set_ref", "clear_ref", "function_settings")
@@ -23,21 +22,7 @@ GRAPH_TYPES = ("GRAPH", "GRAPHS")
 
 
 def is_function_document(doc: Document) -> bool:
-    return getattr(doc, "kind", None) == "function" and hasattr(doc, "parameters")
-
-
-def _parameters(doc: Document) -> list[dict[str, Any]]:
-    out = []
-    for p in doc.parameters():  # type: ignore[attr-defined]
-        default = "" if p.default is None else to_text(p.default, str(p.type).upper())
-        out.append({"name": p.name, "type": str(p.type).upper(), "default": default})
-    return out
-
-
-def compatible(parameter_type: str, attribute_type: str) -> bool:
-    """A parameter can stand for an attribute of the same type; an undefined one for any (instances say which)."""
-    kind = parameter_type.upper()
-    return kind in ("UNDEFINED", attribute_type.upper())
+    return getattr(doc, "kind", None) == "function" and hasattr(doc, "reference_choices")
 
 
 def _slots(doc: Document, node_id: str) -> list[Any]:
@@ -46,11 +31,10 @@ def _slots(doc: Document, node_id: str) -> list[Any]:
 
 
 def decorate(doc: Document, view: dict[str, Any]) -> dict[str, Any]:
-    """Add subgraph links and function-parameter references to a parameter-editor view (in place; returned)."""
+    """Add subgraph links and function-parameter references to a parameter-editor view (in place; returned).
+    ``view["function"]`` (function_view.py) describes the function; ``in_function`` says the document is one."""
     function = is_function_document(doc)
-    params = _parameters(doc) if function else []
-    if function:
-        view["function"] = {"parameters": params}
+    view["in_function"] = function
     if view.get("mode") != "nodes" or len(view.get("ids", [])) != 1:
         return view
     node_id = view["ids"][0]
@@ -66,7 +50,9 @@ def decorate(doc: Document, view: dict[str, Any]) -> dict[str, Any]:
         for row in rows:
             attr = node.attributes.get(row["name"]) if node is not None else None
             row["ref"] = attr.ref_attr_name if attr is not None and attr.is_ref() else None
-            row["ref_choices"] = [[p["name"], compatible(p["type"], row["type"])] for p in params]
+            if row["type"] not in GRAPH_TYPES:
+                choices = doc.reference_choices(node_id, row["name"])  # type: ignore[attr-defined]
+                row["ref_choices"] = [[c.parameter, c.compatible] for c in choices]
     return view
 
 

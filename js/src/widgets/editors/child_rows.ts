@@ -61,8 +61,8 @@ export function referenceControl(ctx: PanelContext, ls: Listeners, row: Attribut
 
 /** "Set Reference Parameter": an attribute without a reference, and a compatible function parameter. */
 export function setReferenceForm(ctx: PanelContext, ls: Listeners, state: NodesState): HTMLElement | null {
+  if (!state.in_function || state.ids.length !== 1) return null;
   const params = state.function?.parameters ?? [];
-  if (!state.function || state.ids.length !== 1) return null;
   const rows = [...state.attributes, ...state.defaults].filter((r) => !r.ref && r.type !== "GRAPH" && r.type !== "GRAPHS");
   const key = "ref:new";
   const attr = h("select", { class: "dld-ed-select dld-ed-ref-attr" });
@@ -70,10 +70,9 @@ export function setReferenceForm(ctx: PanelContext, ls: Listeners, state: NodesS
   const param = h("select", { class: "dld-ed-select dld-ed-ref-param" });
   const fill = () => {
     const row = rows.find((r) => r.name === attr.value);
-    param.replaceChildren(...params.map((p) => {
-      const ok = !!row && (p.type === "UNDEFINED" || p.type === row.type);
-      return h("option", { value: p.name, text: `${p.name} (${p.type.toLowerCase()})`, disabled: !ok });
-    }));
+    const typeOf = (name: string) => params.find((p) => p.name === name)?.type.toLowerCase() ?? "";
+    param.replaceChildren(...(row?.ref_choices ?? []).map(([name, ok]) =>
+      h("option", { value: name, text: `${name} (${typeOf(name)})`, disabled: !ok })));
     const first = [...param.options].find((o) => !o.disabled);
     param.value = first ? first.value : "";
   };
@@ -97,8 +96,8 @@ export function setReferenceForm(ctx: PanelContext, ls: Listeners, state: NodesS
 
 /** With no node selected in a function document: the way to Local Function Settings. */
 export function functionSettingsButton(ctx: PanelContext, ls: Listeners, state: ParamsState): HTMLElement | null {
-  if (!state.function) return null;
-  const names = state.function.parameters.map((p) => p.name).join(", ") || "none";
+  if (!state.in_function) return null;
+  const names = (state.function?.parameters ?? []).map((p) => `${p.name}: ${p.type.toLowerCase()}`).join(", ") || "none";
   return h("div", { class: "dld-ed-bar" }, button(ls, "Edit Local Function Parameters", "Open Local Function Settings", () =>
     void ctx.send({ kind: "function_settings", key: "function" }), "dld-ed-function-settings"),
   h("span", { class: "dld-ed-muted", text: `parameters: ${names}` }), ctx.errorBox("function"));

@@ -11,7 +11,10 @@ export interface AttributeRow {
   ref?: string | null; ref_choices?: [string, boolean][];
 }
 
-export interface FunctionInfo { parameters: { name: string; type: string; default: string }[] }
+/** view["function"] (dld_jupyter/widgets/editors/function_view.py): the function document's parameters, or for a
+ * selected instance the values it passes. */
+export interface FunctionParam { name: string; type: string; default_text: string; set: boolean; text?: string }
+export interface FunctionInfo { title?: string; instance_of?: string; parameters: FunctionParam[] }
 
 export interface ModelInfo {
   ir_version: number; opsets: { domain: string; version: number }[]; producer_name: string;
@@ -25,7 +28,7 @@ export type ParamsState = (
       mode: "nodes"; ids: string[]; name: string | null; title: string; op_type: string | null; domain: string;
       since_version: number | null; doc: string; attributes: AttributeRow[]; defaults: AttributeRow[];
     }
-) & { function?: FunctionInfo }; // set in a local function document
+) & { function?: FunctionInfo | null; in_function?: boolean }; // in_function: a local function document
 
 export interface InitItem {
   id: string; name: string; dtype: string; shape: number[]; size: number; external: boolean;
