@@ -37,7 +37,7 @@ class HostsChildren(Protocol):
 
 
 def child_kind(target: Target) -> str | None:
-    """"subgraph" or "function" when the target edits a child document, else None."""
+    """ "subgraph" or "function" when the target edits a child document, else None."""
     kind = getattr(target.document, "kind", None)
     return kind if isinstance(kind, str) and hasattr(target.document, "confirm") else None
 
@@ -127,8 +127,9 @@ def _extract_function(target: Target, name: str = "", domain: str = "", path: st
     return Path(transform("extract_function_model")(target.document, name, domain, path))
 
 
-def _extract_subgraph(target: Target, node: str = "", attribute: str = "", index: int | None = None,
-                      path: str = "") -> object:
+def _extract_subgraph(
+    target: Target, node: str = "", attribute: str = "", index: int | None = None, path: str = ""
+) -> object:
     if not node:  # no subgraph named: the wizard
         return _needs_host(target).child_panel(EXTRACT_SUBGRAPH_PANEL)
     if not path:
@@ -139,8 +140,11 @@ def _extract_subgraph(target: Target, node: str = "", attribute: str = "", index
 def _from_selection(target: Target, nodes: Sequence[str] = (), name: str = "", domain: str = "") -> str:
     picked = [n for n in (nodes or getattr(target.canvas, "selection", [])) if not str(n).startswith("g:")]
     if not picked:
-        raise DocumentError("Create function from selection", "no node is selected.",
-                            "Select the nodes that become the function's body.")
+        raise DocumentError(
+            "Create function from selection",
+            "no node is selected.",
+            "Select the nodes that become the function's body.",
+        )
     if not name:
         raise DocumentError("Create function from selection", "the function has no name.", "Give its name.")
     return str(transform("create_function_from_selection")(target.document, list(picked), name, domain))
@@ -152,8 +156,14 @@ def _inline(target: Target, node: str = "") -> list[str]:
     return list(transform("inline_function")(target.document, node))
 
 
-def _create_subgraph(target: Target, node: str = "", attribute: str = "", name: str | None = None,
-                     duplicate_of: int | None = None, open: bool = False) -> int | None:
+def _create_subgraph(
+    target: Target,
+    node: str = "",
+    attribute: str = "",
+    name: str | None = None,
+    duplicate_of: int | None = None,
+    open: bool = False,
+) -> int | None:
     index: int | None = target.document.create_subgraph(node, attribute, name or None, duplicate_of)
     if open:
         _needs_host(target).open_subgraph(node, attribute, index)
@@ -164,38 +174,121 @@ def _remove_subgraph(target: Target, node: str = "", attribute: str = "", index:
     target.document.remove_subgraph(node, attribute, index)
 
 
-def _add(id_: str, name: str, label: str, caption: str, enabled: Callable[[Target], Enabled],
-         run: Callable[..., object]) -> Operation:
+def _add(
+    id_: str, name: str, label: str, caption: str, enabled: Callable[[Target], Enabled], run: Callable[..., object]
+) -> Operation:
     return operations.add(Operation(id_, name, label, caption, enabled, run))
 
 
-OPEN_SUBGRAPH = _add("dld:open-subgraph", "open_subgraph", "Open Subgraph",
-                     "Open a subgraph (Loop/Scan body, If branch) in its own designer", _hosts, _open_subgraph)
-OPEN_FUNCTION = _add("dld:open-function", "open_function", "Open Local Function",
-                     "Open a local function's definition in its own designer", _hosts, _open_function)
-CONFIRM_EDITS = _add("dld:confirm-edits", "confirm_edits", "Confirm Edits",
-                     "Write the subgraph / function back into its parent (one undo step there)", _in_child, _confirm)
-CLOSE_CHILD = _add("dld:close-child", "close_child", "Close",
-                   "Close this subgraph / function document (unconfirmed edits are dropped)", _in_child, _close)
-LOCAL_FUNCTIONS = _add("dld:local-functions", "local_functions", "Functions",
-                       "Model Local Functions: list, open, extract, create, delete", _hosts, _panel(FUNCTIONS_PANEL))
-FUNCTION_SETTINGS = _add("dld:function-settings", "function_settings", "Local Function Settings",
-                         "Parameters of this local function (name, type, default)", _in_function,
-                         _panel(FUNCTION_SETTINGS_PANEL))
-EXTRACT_MODEL_SUBGRAPH = _add("dld:extract-model-subgraph", "extract_model_subgraph", "Extract Model Subgraph",
-                              "Export a subgraph of an operator to a standalone model", _hosts, _extract_subgraph)
-CREATE_FUNCTION = _add("dld:create-function", "create_function", "Create Local Function",
-                       "Create an empty local function (name, domain)", ready, _create_function)
-DELETE_FUNCTION = _add("dld:delete-function", "delete_function", "Delete Local Function",
-                       "Delete a local function; its instances become custom operators", ready, _delete_function)
-EXTRACT_FUNCTION = _add("dld:extract-function", "extract_function", "Extract Local Function",
-                        "Export a local function to a standalone model", ready, _extract_function)
+OPEN_SUBGRAPH = _add(
+    "dld:open-subgraph",
+    "open_subgraph",
+    "Open Subgraph",
+    "Open a subgraph (Loop/Scan body, If branch) in its own designer",
+    _hosts,
+    _open_subgraph,
+)
+OPEN_FUNCTION = _add(
+    "dld:open-function",
+    "open_function",
+    "Open Local Function",
+    "Open a local function's definition in its own designer",
+    _hosts,
+    _open_function,
+)
+CONFIRM_EDITS = _add(
+    "dld:confirm-edits",
+    "confirm_edits",
+    "Confirm Edits",
+    "Write the subgraph / function back into its parent (one undo step there)",
+    _in_child,
+    _confirm,
+)
+CLOSE_CHILD = _add(
+    "dld:close-child",
+    "close_child",
+    "Close",
+    "Close this subgraph / function document (unconfirmed edits are dropped)",
+    _in_child,
+    _close,
+)
+LOCAL_FUNCTIONS = _add(
+    "dld:local-functions",
+    "local_functions",
+    "Functions",
+    "Model Local Functions: list, open, extract, create, delete",
+    _hosts,
+    _panel(FUNCTIONS_PANEL),
+)
+FUNCTION_SETTINGS = _add(
+    "dld:function-settings",
+    "function_settings",
+    "Local Function Settings",
+    "Parameters of this local function (name, type, default)",
+    _in_function,
+    _panel(FUNCTION_SETTINGS_PANEL),
+)
+EXTRACT_MODEL_SUBGRAPH = _add(
+    "dld:extract-model-subgraph",
+    "extract_model_subgraph",
+    "Extract Model Subgraph",
+    "Export a subgraph of an operator to a standalone model",
+    _hosts,
+    _extract_subgraph,
+)
+CREATE_FUNCTION = _add(
+    "dld:create-function",
+    "create_function",
+    "Create Local Function",
+    "Create an empty local function (name, domain)",
+    ready,
+    _create_function,
+)
+DELETE_FUNCTION = _add(
+    "dld:delete-function",
+    "delete_function",
+    "Delete Local Function",
+    "Delete a local function; its instances become custom operators",
+    ready,
+    _delete_function,
+)
+EXTRACT_FUNCTION = _add(
+    "dld:extract-function",
+    "extract_function",
+    "Extract Local Function",
+    "Export a local function to a standalone model",
+    ready,
+    _extract_function,
+)
 CREATE_FUNCTION_FROM_SELECTION = _add(
-    "dld:create-function-from-selection", "create_function_from_selection", "Create Function from Selection",
-    "The selected nodes become a local function and one instance of it (one undo step)", ready, _from_selection)
-INLINE_FUNCTION = _add("dld:inline-function", "inline_function", "Inline Function",
-                       "Replace a function instance by its body (one undo step)", ready, _inline)
-CREATE_SUBGRAPH = _add("dld:create-subgraph", "create_subgraph", "Create Subgraph",
-                       "Create a subgraph for an operator's graph parameter", ready, _create_subgraph)
-REMOVE_SUBGRAPH = _add("dld:remove-subgraph", "remove_subgraph", "Remove Subgraph",
-                       "Remove a subgraph from an operator's graph list parameter", ready, _remove_subgraph)
+    "dld:create-function-from-selection",
+    "create_function_from_selection",
+    "Create Function from Selection",
+    "The selected nodes become a local function and one instance of it (one undo step)",
+    ready,
+    _from_selection,
+)
+INLINE_FUNCTION = _add(
+    "dld:inline-function",
+    "inline_function",
+    "Inline Function",
+    "Replace a function instance by its body (one undo step)",
+    ready,
+    _inline,
+)
+CREATE_SUBGRAPH = _add(
+    "dld:create-subgraph",
+    "create_subgraph",
+    "Create Subgraph",
+    "Create a subgraph for an operator's graph parameter",
+    ready,
+    _create_subgraph,
+)
+REMOVE_SUBGRAPH = _add(
+    "dld:remove-subgraph",
+    "remove_subgraph",
+    "Remove Subgraph",
+    "Remove a subgraph from an operator's graph list parameter",
+    ready,
+    _remove_subgraph,
+)

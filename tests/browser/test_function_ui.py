@@ -33,10 +33,13 @@ def kernel_json(page: Page, root: Path, expression: str, name: str) -> Any:
 def test_function_window_settings_reference_confirm(jupyter: JupyterServer, page: Page) -> None:
     root: Path = jupyter.root_dir
     shutil.copy(REAL / "shufflenet_functions_small.onnx", root / "shufflenet.onnx")
-    write_notebook(root / "functions.ipynb", [
-        "import dld_jupyter as dld\nd = dld.open('shufflenet.onnx', height='380px')\n"
-        "f = d.document.functions()[0]\nkey = (f.domain, f.name, f.overload)\nd",
-    ])
+    write_notebook(
+        root / "functions.ipynb",
+        [
+            "import dld_jupyter as dld\nd = dld.open('shufflenet.onnx', height='380px')\n"
+            "f = d.document.functions()[0]\nkey = (f.domain, f.name, f.overload)\nd",
+        ],
+    )
     open_notebook(page, jupyter, "functions.ipynb")
     run_all(page)
     page.wait_for_selector(f"{ROOT} .dld-canvas[data-ready='1']", timeout=90_000)
@@ -67,7 +70,12 @@ def test_function_window_settings_reference_confirm(jupyter: JupyterServer, page
 
     # Select the Gather node, then Set Reference Parameter: axis -> gather_axis.
     page.locator(f"{CHILD} .dld-canvas").scroll_into_view_if_needed()
-    gather = cy_in(page, CHILD, "for (const [id, n] of dld.store.nodes) if (n.op_type === 'Gather') return id; return null;")
+    gather = cy_in(
+        page,
+        CHILD,
+        """for (const [id, n] of dld.store.nodes) if (n.op_type === 'Gather') return id;
+        return null;""",
+    )
     cy_in(page, CHILD, "cy.zoom(1.1); cy.center(cy.getElementById(arg));", gather)
     page.wait_for_timeout(300)
     at = page_point(page, CHILD, gather, 0, 6)

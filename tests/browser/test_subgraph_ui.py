@@ -34,9 +34,16 @@ def cy_in(page: Page, scope: str, body: str, arg: Any = None) -> Any:
 
 def page_point(page: Page, scope: str, node: str, dx: float = 0.0, dy: float = 0.0) -> dict[str, float]:
     """Page coordinates of a point of a node, (dx, dy) model units from its centre."""
-    return dict(cy_in(page, scope, """const n = cy.getElementById(arg[0]); const z = cy.zoom();
+    return dict(
+        cy_in(
+            page,
+            scope,
+            """const n = cy.getElementById(arg[0]); const z = cy.zoom();
         const p = n.renderedPosition(); const r = stage.getBoundingClientRect();
-        return {x: r.left + p.x + arg[1] * z, y: r.top + p.y + arg[2] * z};""", [node, dx, dy]))
+        return {x: r.left + p.x + arg[1] * z, y: r.top + p.y + arg[2] * z};""",
+            [node, dx, dy],
+        )
+    )
 
 
 def kernel_json(page: Page, root: Path, expression: str, name: str) -> Any:
@@ -50,10 +57,13 @@ BODY_NAMES = "sorted(n.name for n in d.document.ir_node(loop).attributes['body']
 def test_open_loop_body_edit_confirm_undo(jupyter: JupyterServer, page: Page) -> None:
     root: Path = jupyter.root_dir
     shutil.copy(REAL / "gru_scripted.onnx", root / "gru.onnx")
-    write_notebook(root / "subgraph.ipynb", [
-        "import dld_jupyter as dld\nd = dld.open('gru.onnx', height='420px')\n"
-        "loop = next(n.id for n in d.document.nodes() if n.op_type == 'Loop')\nd",
-    ])
+    write_notebook(
+        root / "subgraph.ipynb",
+        [
+            "import dld_jupyter as dld\nd = dld.open('gru.onnx', height='420px')\n"
+            "loop = next(n.id for n in d.document.nodes() if n.op_type == 'Loop')\nd",
+        ],
+    )
     open_notebook(page, jupyter, "subgraph.ipynb")
     run_all(page)
     page.wait_for_selector(f"{ROOT} .dld-canvas[data-ready='1']", timeout=90_000)
@@ -80,8 +90,12 @@ def test_open_loop_body_edit_confirm_undo(jupyter: JupyterServer, page: Page) ->
     screenshot(page, "subgraph_body_opened")
 
     # Rename the body's first Gemm with the parameter editor (a real click on it, then the name field).
-    node = cy_in(page, CHILD, """for (const [id, n] of dld.store.nodes) if (n.op_type === 'Gemm') return id;
-        return null;""")
+    node = cy_in(
+        page,
+        CHILD,
+        """for (const [id, n] of dld.store.nodes) if (n.op_type === 'Gemm') return id;
+        return null;""",
+    )
     cy_in(page, CHILD, "cy.zoom(1.1); cy.center(cy.getElementById(arg));", node)
     page.wait_for_timeout(300)
     at = page_point(page, CHILD, node, 0, 6)

@@ -40,8 +40,11 @@ def _string(args: dict[str, Any], key: str, action: str) -> str:
 
 def _host(c: ChildCanvas, what: str) -> Any:
     if getattr(c, "host", None) is None:
-        raise DocumentError(what, "this canvas stands alone, without a designer to open it in.",
-                            "Open the model with dld.open(path) and use its designer.")
+        raise DocumentError(
+            what,
+            "this canvas stands alone, without a designer to open it in.",
+            "Open the model with dld.open(path) and use its designer.",
+        )
     return c.host
 
 
@@ -55,20 +58,30 @@ def _run(operation: Any, target: Any, what: str, **args: Any) -> object:
 def subgraph_slots(c: ChildCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
     node = _string(a, "node", "subgraph_slots")
     slots = c.document.subgraph_slots(node)
-    return {"slots": [{"attribute": s.attribute, "index": s.index, "name": s.name, "node_count": s.node_count}
-                      for s in slots]}
+    return {
+        "slots": [
+            {"attribute": s.attribute, "index": s.index, "name": s.name, "node_count": s.node_count} for s in slots
+        ]
+    }
 
 
 def open_subgraph(c: ChildCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
     index = a.get("index")
-    child = _run(OPEN_SUBGRAPH, _host(c, "Open subgraph"), "Open subgraph", node=_string(a, "node", "open_subgraph"),
-                 attribute=_string(a, "attribute", "open_subgraph"), index=None if index is None else int(index))
+    child = _run(
+        OPEN_SUBGRAPH,
+        _host(c, "Open subgraph"),
+        "Open subgraph",
+        node=_string(a, "node", "open_subgraph"),
+        attribute=_string(a, "attribute", "open_subgraph"),
+        index=None if index is None else int(index),
+    )
     return {"title": str(getattr(getattr(child, "document", None), "title", ""))}
 
 
 def open_function(c: ChildCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
-    child = _run(OPEN_FUNCTION, _host(c, "Open local function"), "Open local function",
-                 node=_string(a, "node", "open_function"))
+    child = _run(
+        OPEN_FUNCTION, _host(c, "Open local function"), "Open local function", node=_string(a, "node", "open_function")
+    )
     return {"title": str(getattr(getattr(child, "document", None), "title", ""))}
 
 
@@ -90,11 +103,17 @@ def _target(c: ChildCanvas) -> Any:
 def create_function_from_selection(c: ChildCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
     nodes = a.get("nodes")
     if not isinstance(nodes, list) or not all(isinstance(n, str) for n in nodes):
-        raise DocumentError("Intent create_function_from_selection", "argument 'nodes' must be a list of ids.",
-                            "This is a view bug.")
-    instance = _run(CREATE_FUNCTION_FROM_SELECTION, _target(c), "Create function from selection", nodes=nodes,
-                    name=_string(a, "name", "create_function_from_selection").strip(),
-                    domain=str(a.get("domain") or "").strip())
+        raise DocumentError(
+            "Intent create_function_from_selection", "argument 'nodes' must be a list of ids.", "This is a view bug."
+        )
+    instance = _run(
+        CREATE_FUNCTION_FROM_SELECTION,
+        _target(c),
+        "Create function from selection",
+        nodes=nodes,
+        name=_string(a, "name", "create_function_from_selection").strip(),
+        domain=str(a.get("domain") or "").strip(),
+    )
     return {"node": instance}
 
 
@@ -104,6 +123,9 @@ def inline_function(c: ChildCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply
 
 
 CHILD_HANDLERS: dict[str, Callable[[Any, dict[str, Any], list[bytes]], Reply]] = {
-    "subgraph_slots": subgraph_slots, "open_subgraph": open_subgraph, "open_function": open_function,
-    "create_function_from_selection": create_function_from_selection, "inline_function": inline_function,
+    "subgraph_slots": subgraph_slots,
+    "open_subgraph": open_subgraph,
+    "open_function": open_function,
+    "create_function_from_selection": create_function_from_selection,
+    "inline_function": inline_function,
 }

@@ -25,12 +25,18 @@ from dld_jupyter.frontdoor.children import (
 )
 from dld_jupyter.widgets.designer.family import Family
 
-NO_INITIALIZERS = ("A {kind} has no initializers of its own (seed 000): it reads the model's weights as outer "
-                   "references. Edit initializers in the model's designer.")
-BANNER = ('<div class="dld-readonly-banner" style="background:#fef3c7;color:#78350f;border:1px solid #f59e0b;'
-          'border-radius:4px;padding:4px 8px;margin:2px 0"><b>Read-only</b> — {reason}</div>')
-ERROR = ('<div class="dld-child-error" style="background:#fee2e2;color:#7f1d1d;border:1px solid #dc2626;'
-         'border-radius:4px;padding:4px 8px;margin:2px 0;white-space:pre-wrap">{text}</div>')
+NO_INITIALIZERS = (
+    "A {kind} has no initializers of its own (seed 000): it reads the model's weights as outer "
+    "references. Edit initializers in the model's designer."
+)
+BANNER = (
+    '<div class="dld-readonly-banner" style="background:#fef3c7;color:#78350f;border:1px solid #f59e0b;'
+    'border-radius:4px;padding:4px 8px;margin:2px 0"><b>Read-only</b> — {reason}</div>'
+)
+ERROR = (
+    '<div class="dld-child-error" style="background:#fee2e2;color:#7f1d1d;border:1px solid #dc2626;'
+    'border-radius:4px;padding:4px 8px;margin:2px 0;white-space:pre-wrap">{text}</div>'
+)
 
 
 class ChildrenMixin:
@@ -115,8 +121,11 @@ class ChildrenMixin:
         """Write this subgraph / function back into its parent as one undo step of the parent (refused, parent
         unchanged, when it breaks the operator's contract: the error is shown here and raised)."""
         if not self.is_child:
-            raise DocumentError("Confirm edits", "this designer shows a model, not a subgraph or function.",
-                                "Confirm in the designer of the subgraph or function.")
+            raise DocumentError(
+                "Confirm edits",
+                "this designer shows a model, not a subgraph or function.",
+                "Confirm in the designer of the subgraph or function.",
+            )
         self.ask.children = []
         try:
             self.document.confirm()
@@ -146,10 +155,13 @@ class ChildrenMixin:
             return
         self.root_designer.family.show(self)
         what = "subgraph" if child_kind(self) == "subgraph" else "local function"  # type: ignore[arg-type]
-        text = w.HTML(f"<b>{html.escape(self.document.title)}</b> has unconfirmed edits. Confirm them into the "
-                      f"parent {what}, discard them, or keep editing?")
-        confirm = w.Button(description=self.document.confirm_label, button_style="primary",
-                           layout=w.Layout(width="auto"))
+        text = w.HTML(
+            f"<b>{html.escape(self.document.title)}</b> has unconfirmed edits. Confirm them into the "
+            f"parent {what}, discard them, or keep editing?"
+        )
+        confirm = w.Button(
+            description=self.document.confirm_label, button_style="primary", layout=w.Layout(width="auto")
+        )
         discard = w.Button(description="Discard", button_style="warning", layout=w.Layout(width="auto"))
         cancel = w.Button(description="Cancel", layout=w.Layout(width="auto"))
         for b, cls in ((confirm, "dld-ask-confirm"), (discard, "dld-ask-discard"), (cancel, "dld-ask-cancel")):
@@ -165,8 +177,10 @@ class ChildrenMixin:
         confirm.on_click(do_confirm)
         discard.on_click(lambda _b: self.close_document())
         cancel.on_click(lambda _b: setattr(self.ask, "children", []))
-        box = w.VBox([text, w.HBox([confirm, discard, cancel])],
-                     layout=w.Layout(border="1px solid #f59e0b", padding="4px", margin="2px 0"))
+        box = w.VBox(
+            [text, w.HBox([confirm, discard, cancel])],
+            layout=w.Layout(border="1px solid #f59e0b", padding="4px", margin="2px 0"),
+        )
         box.add_class("dld-close-ask")
         self.ask.children = [box]
 
@@ -190,8 +204,10 @@ class ChildrenMixin:
 
             panel = ExtractSubgraphDialog(self, **settings)
         else:
-            raise DocumentError("Open a window", f"no window {kind!r}.", "Use local_functions, function_settings"
-                                " or extract_model_subgraph.")
+            raise DocumentError(
+                "Open a window",
+                f"no window {kind!r}.",
+                "Use local_functions, function_settings or extract_model_subgraph.",
+            )
         self.tools.children = [panel]
         return panel
-

@@ -48,7 +48,7 @@ def _crumb(designer: Member) -> str:
     if parent is None:
         return title
     above = str(getattr(parent.document, "title", "") or parent.document.name)
-    rest = title[len(above) + 3:] if title.startswith(above + " / ") else title
+    rest = title[len(above) + 3 :] if title.startswith(above + " / ") else title
     return rest.replace(" / ", " ▸ ")
 
 
@@ -124,21 +124,28 @@ class Family:
             up = up.parent_designer
         crumbs = " ▸ ".join(html.escape(_crumb(m)) for m in chain)
         tabs = [self._tab(m) for m in self.members]
-        self.bar.children = [w.HTML(f'<div class="dld-breadcrumb"><small>{crumbs}</small></div>'),
-                             w.HBox(tabs, layout=w.Layout(flex_flow="row wrap"))]
+        self.bar.children = [
+            w.HTML(f'<div class="dld-breadcrumb"><small>{crumbs}</small></div>'),
+            w.HBox(tabs, layout=w.Layout(flex_flow="row wrap")),
+        ]
 
     def _tab(self, member: Member) -> w.Widget:
         active = member is self.active
-        show = w.Button(description=_title(member), tooltip=str(getattr(member.document, "title", "") or ""),
-                        button_style="info" if active else "", layout=w.Layout(width="auto"))
+        show = w.Button(
+            description=_title(member),
+            tooltip=str(getattr(member.document, "title", "") or ""),
+            button_style="info" if active else "",
+            layout=w.Layout(width="auto"),
+        )
         show.add_class("dld-doc-tab")
         if active:
             show.add_class("dld-doc-tab-active")
         show.on_click(lambda _b: self.show(member))
         if member is self.root:
             return show
-        close = w.Button(description="×", tooltip="Close this document (asks about unconfirmed edits)",
-                         layout=w.Layout(width="36px"))
+        close = w.Button(
+            description="×", tooltip="Close this document (asks about unconfirmed edits)", layout=w.Layout(width="36px")
+        )
         close.add_class("dld-doc-tab-close")
         close.on_click(lambda _b: member.request_close())
         return w.HBox([show, close], layout=w.Layout(margin="0 6px 0 0"))

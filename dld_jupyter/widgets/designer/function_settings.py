@@ -30,12 +30,18 @@ def parse_default(text: str, type_name: str) -> Any:
     kind = type_name.upper()
     if kind == "UNDEFINED":
         if text.strip():
-            raise DocumentError("Add parameter", "an undefined parameter has no default.",
-                                "Leave the default empty, or choose the parameter's type.")
+            raise DocumentError(
+                "Add parameter",
+                "an undefined parameter has no default.",
+                "Leave the default empty, or choose the parameter's type.",
+            )
         return None
     if not text.strip():
-        raise DocumentError("Add parameter", f"a {type_name} parameter needs a default value.",
-                            "Type one (e.g. 1, 0.5, [1, 2], text), or choose the type undefined.")
+        raise DocumentError(
+            "Add parameter",
+            f"a {type_name} parameter needs a default value.",
+            "Type one (e.g. 1, 0.5, [1, 2], text), or choose the type undefined.",
+        )
     return from_text(text if kind != "STRING" else text.strip().strip("'"), kind)
 
 
@@ -53,16 +59,20 @@ class FunctionSettings(w.VBox):  # type: ignore[misc]
         self.type.observe(lambda _c: self._sync(), names="value")
         add = w.Button(description="+", tooltip="Add the parameter (one undo step)", layout=w.Layout(width="auto"))
         add.add_class("dld-fs-add")
-        add.on_click(lambda _b: self._guard(lambda: self.add(self.name.value.strip(), self.type.value,
-                                                             self.default.value)))
+        add.on_click(
+            lambda _b: self._guard(lambda: self.add(self.name.value.strip(), self.type.value, self.default.value))
+        )
         close = w.Button(description="Close", icon="times", layout=w.Layout(width="auto", align_self="flex-start"))
         close.on_click(lambda _b: self.close())
-        header = w.HTML(f"<b>Local Function Settings</b> <small>{html.escape(self.document.title)}</small>"
-                        "<div><small>Parameters of the function: operators inside reference them (Set Reference "
-                        "Parameter); each instance passes a value or takes the default.</small></div>")
-        super().__init__([header, self.table, w.HBox([self.name, self.type, self.default, add]), self.message,
-                          close], layout=w.Layout(width="100%", border="1px solid var(--jp-border-color2)",
-                                                  padding="6px"))
+        header = w.HTML(
+            f"<b>Local Function Settings</b> <small>{html.escape(self.document.title)}</small>"
+            "<div><small>Parameters of the function: operators inside reference them (Set Reference "
+            "Parameter); each instance passes a value or takes the default.</small></div>"
+        )
+        super().__init__(
+            [header, self.table, w.HBox([self.name, self.type, self.default, add]), self.message, close],
+            layout=w.Layout(width="100%", border="1px solid var(--jp-border-color2)", padding="6px"),
+        )
         self.add_class("dld-function-settings")
         refresh_soon = Soon(self.refresh)
         self._unsubscribe = self.document.subscribe(lambda _events: refresh_soon())
@@ -78,9 +88,11 @@ class FunctionSettings(w.VBox):  # type: ignore[misc]
         rows: list[w.Widget] = []
         for p in self.document.parameters():
             default = "" if p.default is None else to_text(p.default, str(p.type).upper())
-            text = (f'<span style="{CELL.format(240)}"><b>{html.escape(p.name)}</b></span>'
-                    f'<span style="{CELL.format(90)}">{html.escape(str(p.type).lower())}</span>'
-                    f'<span style="{CELL.format(160)}">{html.escape(default) or "&nbsp;"}</span>')
+            text = (
+                f'<span style="{CELL.format(240)}"><b>{html.escape(p.name)}</b></span>'
+                f'<span style="{CELL.format(90)}">{html.escape(str(p.type).lower())}</span>'
+                f'<span style="{CELL.format(160)}">{html.escape(default) or "&nbsp;"}</span>'
+            )
             remove = w.Button(description="−", tooltip=f"Remove parameter {p.name}", layout=w.Layout(width="32px"))
             remove.add_class("dld-fs-remove")
             remove.on_click(lambda _b, name=p.name: self._guard(lambda: self.remove(name)))

@@ -37,15 +37,16 @@ class FunctionsPanel(w.VBox):  # type: ignore[misc]
         self.filter = w.Text(value=filter, placeholder="Filter by name", layout=w.Layout(width="260px"))
         self.filter.add_class("dld-fn-filter")
         self.filter.observe(lambda _c: self.refresh(), names="value")
-        self.list = w.Select(options=[], rows=8, layout=w.Layout(width="520px"))
+        self.list = w.Select(options=[], rows=8, layout=w.Layout(width="760px"))
         self.list.add_class("dld-fn-list")
         self.message = w.HTML()
         self.form = w.VBox([])
         open_b = _button("Open", "external-link", "Open the selected function in its own designer", "dld-fn-open")
         extract_b = _button("Extract", "save", "Extract the selected function to a standalone model", "dld-fn-extract")
         add_b = _button("+", "", "Create a local function (name, domain)", "dld-fn-add")
-        remove_b = _button("−", "", "Delete the selected function (its instances become custom operators)",
-                           "dld-fn-remove")
+        remove_b = _button(
+            "−", "", "Delete the selected function (its instances become custom operators)", "dld-fn-remove"
+        )
         close_b = _button("Close", "times", "Close this window", "dld-fn-close")
         open_b.on_click(lambda _b: self._guard(self.open_selected))
         extract_b.on_click(lambda _b: self._guard(self._ask_extract))
@@ -53,9 +54,16 @@ class FunctionsPanel(w.VBox):  # type: ignore[misc]
         remove_b.on_click(lambda _b: self._guard(self._ask_delete))
         close_b.on_click(lambda _b: self.close())
         header = w.HTML(f"<b>Model Local Functions</b> <small>{html.escape(self.document.name)}</small>")
-        super().__init__([header, w.HBox([self.filter, add_b, remove_b, open_b, extract_b, close_b]), self.list,
-                          self.form, self.message],
-                         layout=w.Layout(width="100%", border="1px solid var(--jp-border-color2)", padding="6px"))
+        super().__init__(
+            [
+                header,
+                w.HBox([self.filter, add_b, remove_b, open_b, extract_b, close_b]),
+                self.list,
+                self.form,
+                self.message,
+            ],
+            layout=w.Layout(width="100%", border="1px solid var(--jp-border-color2)", padding="6px"),
+        )
         self.add_class("dld-functions-panel")
         refresh_soon = Soon(self.refresh)
         self._unsubscribe = self.document.subscribe(lambda _events: refresh_soon())
@@ -69,8 +77,10 @@ class FunctionsPanel(w.VBox):  # type: ignore[misc]
         for f in self.document.functions():
             if needle and needle not in f.qualified_name.lower():
                 continue
-            label = (f"{f.qualified_name}  —  {f.node_count} nodes, {len(f.instances)} instance(s), "
-                     f"{len(f.parameters)} parameter(s)")
+            label = (
+                f"{f.qualified_name}  —  {f.node_count} nodes, {len(f.instances)} instance(s), "
+                f"{len(f.parameters)} parameter(s)"
+            )
             options.append((label, (f.name, f.domain, f.overload)))
         self.list.options = options
         keys = [key for _, key in options]
@@ -122,8 +132,14 @@ class FunctionsPanel(w.VBox):  # type: ignore[misc]
 
     def _ask_delete(self) -> None:
         name, domain, overload = self.selected()
-        count = next((len(f.instances) for f in self.document.functions()
-                      if (f.name, f.domain, f.overload) == (name, domain, overload)), 0)
+        count = next(
+            (
+                len(f.instances)
+                for f in self.document.functions()
+                if (f.name, f.domain, f.overload) == (name, domain, overload)
+            ),
+            0,
+        )
         ok = _button("Delete", "trash", "Delete the function (one undo step)", "dld-fn-delete")
         ok.button_style = "danger"
         ok.on_click(lambda _b: self._guard(lambda: self.delete(name, domain, overload)))
@@ -132,8 +148,11 @@ class FunctionsPanel(w.VBox):  # type: ignore[misc]
     def _ask_extract(self) -> None:
         name, domain, _ = self.selected()
         home = Path(self.document.path) if self.document.path else Path.cwd() / f"{self.document.name}.onnx"
-        path = w.Text(value=str(home.with_name(f"{home.stem}_{name}.onnx")), description="Output path",
-                      layout=w.Layout(width="560px"))
+        path = w.Text(
+            value=str(home.with_name(f"{home.stem}_{name}.onnx")),
+            description="Output path",
+            layout=w.Layout(width="560px"),
+        )
         path.add_class("dld-fn-extract-path")
         ok = _button("Extract", "save", "Write the function as a standalone model", "dld-fn-extract-ok")
         ok.button_style = "primary"

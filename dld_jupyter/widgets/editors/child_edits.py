@@ -43,8 +43,11 @@ def decorate(doc: Document, view: dict[str, Any]) -> dict[str, Any]:
         slots = _slots(doc, node_id)
         for row in rows:
             if row["type"] in GRAPH_TYPES:
-                row["subgraphs"] = [{"index": s.index, "name": s.name, "node_count": s.node_count}
-                                    for s in slots if s.attribute == row["name"]]
+                row["subgraphs"] = [
+                    {"index": s.index, "name": s.name, "node_count": s.node_count}
+                    for s in slots
+                    if s.attribute == row["name"]
+                ]
     if function:
         node = doc.ir_node(node_id)
         for row in rows:
@@ -79,8 +82,9 @@ def handle(doc: Document, host: Any, selection: Sequence[str], msg: dict[str, An
             _need(host, key).open_subgraph(node, attribute, index)
         elif kind == "create_subgraph":
             dup = msg.get("duplicate_of")
-            created = doc.create_subgraph(node, attribute, str(msg.get("name") or "") or None,
-                                          None if dup in (None, "") else int(dup))
+            created = doc.create_subgraph(
+                node, attribute, str(msg.get("name") or "") or None, None if dup in (None, "") else int(dup)
+            )
             if msg.get("open"):
                 _need(host, key).open_subgraph(node, attribute, created)
         elif kind == "remove_subgraph":
