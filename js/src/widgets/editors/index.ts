@@ -25,7 +25,7 @@ function render({ model, el }: RenderProps<EditorsModel>): () => void {
   const sections = { parameters: new Listeners(), initializers: new Listeners(), tensor: new Listeners(), checks: new Listeners() };
   const tabBar = h("div", { class: "dld-ed-tabs", role: "tablist" });
   const notice = h("div", { class: "dld-ed-notice" });
-  const reason = h("div", { class: "dld-ed-notice dld-ed-notice-warning dld-ed-disabled-reason" });
+  const reason = h("div", { class: "dld-ed-reason dld-ed-notice-warning" });
   const panes: Record<string, HTMLElement> = {
     parameters: h("div", { class: "dld-ed-section", "data-panel": "parameters" }),
     initializers: h("div", { class: "dld-ed-section", "data-panel": "initializers" }),
