@@ -5,11 +5,11 @@
  * sidebar's comm; the sidebar follows the document shown in a designer's document tabs, so Confirm and Local
  * Function Settings reach the subgraph or function being edited. The windows open inside the designer.
  */
-import { JupyterFrontEnd } from "@jupyterlab/application";
-import { Menu } from "@lumino/widgets";
+import type { JupyterFrontEnd } from "@jupyterlab/application";
+import type { Menu } from "@lumino/widgets";
 
-import { SidebarCommand } from "./messages";
-import { DesignerSidebar } from "./sidebar";
+import type { SidebarCommand } from "./messages";
+import type { DesignerSidebar } from "./sidebar";
 
 export enum ChildCommandIds {
   localFunctions = "dld:local-functions",
