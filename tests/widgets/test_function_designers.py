@@ -111,3 +111,18 @@ def test_create_function_from_selection_and_inline_from_the_canvas(tmp_path: Pat
     assert all(np.allclose(a, b, atol=1e-5) for a, b in zip(before, _run(tmp_path / "inlined.onnx"), strict=True))
     opened = intent(d, "open_function", node=next(n.id for n in d.document.nodes() if n.function))
     assert opened["ok"] and str(opened["data"]["title"]).startswith("function ")  # type: ignore[index]
+
+
+def test_an_instance_passes_values_for_the_parameters() -> None:
+    d = open_designer(SHUFFLENET)
+    instance = next(n.id for n in d.document.nodes() if n.function and n.function.endswith("InvertedResidual.1"))
+    d.canvas.selection = [instance]
+    view = d.editors.params["function"]
+    assert view["instance_of"].endswith("InvertedResidual.1")
+    assert {p["name"] for p in view["parameters"]} >= {"inferred::Conv_group"}
+    # An undefined parameter keeps the type of the value the instance passes (a tensor stays a tensor).
+    assert d.editors.handle({"kind": "set_attr", "name": "inferred::Constant_value", "text": "[1, 48, 8, 8]"})
+    assert d.document.ir_node(instance).attributes["inferred::Constant_value"].type.name == "TENSOR"
+    assert d.editors.handle({"kind": "set_attr", "name": "inferred::Conv_group", "text": "24"})
+    assert d.document.ir_node(instance).attributes["inferred::Conv_group"].type.name == "INT"
+    assert not d.editors.handle({"kind": "set_attr", "name": "inferred::Conv_group", "text": "[1,"})

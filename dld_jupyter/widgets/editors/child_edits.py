@@ -25,6 +25,17 @@ def is_function_document(doc: Document) -> bool:
     return getattr(doc, "kind", None) == "function" and hasattr(doc, "reference_choices")
 
 
+def parameter_type(doc: Document, function: str, name: str) -> str | None:
+    """The type of parameter `name` of the function `domain::name` an instance calls (None: no such parameter);
+    an undefined one is typed by what the user writes: "INT" here, the literal decides below."""
+    domain, _, fname = function.partition("::")
+    info = next((f for f in doc.functions() if (f.domain, f.name) == (domain, fname)), None)
+    found = next((p for p in info.parameters if p.name == name), None) if info is not None else None
+    if found is None:
+        return None
+    return found.type if found.type != "UNDEFINED" else "LITERAL"
+
+
 def _slots(doc: Document, node_id: str) -> list[Any]:
     slots = getattr(doc, "subgraph_slots", None)
     return list(slots(node_id)) if slots is not None else []

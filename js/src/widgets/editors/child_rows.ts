@@ -102,3 +102,24 @@ export function functionSettingsButton(ctx: PanelContext, ls: Listeners, state: 
     void ctx.send({ kind: "function_settings", key: "function" }), "dld-ed-function-settings"),
   h("span", { class: "dld-ed-muted", text: `parameters: ${names}` }), ctx.errorBox("function"));
 }
+
+/** A function instance: the values it passes for the function's parameters (set, or the default shown). */
+export function instanceParameters(ctx: PanelContext, ls: Listeners, state: NodesState): HTMLElement | null {
+  const fn = state.function;
+  if (!fn?.instance_of || state.ids.length !== 1) return null;
+  const box = h("div", { class: "dld-ed-instance-params" },
+    h("div", { class: "dld-ed-sub", text: `Local function parameters (${fn.instance_of})` }));
+  if (!fn.parameters.length) box.append(h("div", { class: "dld-ed-muted", text: "The function has no parameters." }));
+  for (const p of fn.parameters) {
+    const key = `attr:${p.name}`;
+    const undefinedType = p.type === "UNDEFINED";
+    const placeholder = p.default_text ? `default: ${p.default_text}` : undefinedType ? "required: a typed value (1, 0.5, [1, 2], 'a')" : "(unset)";
+    const input = ctx.input(ls, key, p.set ? p.text ?? "" : "", (text) => ctx.commit(key, text, { kind: "set_attr", name: p.name, text }), { placeholder });
+    const tools = h("span", { class: "dld-ed-tools" });
+    if (p.set) tools.append(button(ls, "⟲", "Take the function's default again", () => void ctx.send({ kind: "reset_attr", name: p.name, key }), "dld-ed-revert"));
+    box.append(h("div", { class: "dld-ed-row", "data-param": p.name },
+      h("label", { class: "dld-ed-label", text: p.name }, h("span", { class: "dld-ed-type", text: p.type.toLowerCase() })),
+      h("div", { class: "dld-ed-cell" }, input, ctx.errorBox(key)), tools));
+  }
+  return box;
+}

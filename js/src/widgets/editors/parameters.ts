@@ -2,7 +2,7 @@
 import { button, PanelContext } from "./context";
 import { h, Listeners } from "./dom";
 import type { AttributeRow, ModelInfo, ParamsState } from "./messages";
-import { functionSettingsButton, referenceControl, setReferenceForm, subgraphControl } from "./child_rows";
+import { functionSettingsButton, instanceParameters, referenceControl, setReferenceForm, subgraphControl } from "./child_rows";
 
 function attributeRow(ctx: PanelContext, ls: Listeners, row: AttributeRow, state: ParamsState & { mode: "nodes" }): HTMLElement {
   const key = `attr:${row.name}`;
@@ -64,7 +64,10 @@ function nodesView(ctx: PanelContext, ls: Listeners, state: ParamsState & { mode
   } else {
     root.append(h("div", { class: "dld-ed-muted", text: "Only the parameters the selected nodes share are shown; an edit applies to all of them in one undo step." }));
   }
-  for (const row of state.attributes) root.append(attributeRow(ctx, ls, row, state));
+  const passed = new Set((state.function?.instance_of ? state.function.parameters : []).map((p) => p.name));
+  for (const row of state.attributes) if (!passed.has(row.name)) root.append(attributeRow(ctx, ls, row, state));
+  const instance = instanceParameters(ctx, ls, state);
+  if (instance) root.append(instance);
   if (state.defaults.length) {
     const details = h("details", { class: "dld-ed-defaults", open: ctx.ui.defaultsOpen },
       h("summary", { text: `Default Value Parameters (${state.defaults.length})` }));
@@ -72,7 +75,7 @@ function nodesView(ctx: PanelContext, ls: Listeners, state: ParamsState & { mode
     ls.on(details, "toggle", () => { ctx.ui.defaultsOpen = details.open; });
     root.append(details);
   }
-  if (!state.attributes.length && !state.defaults.length) root.append(h("div", { class: "dld-ed-muted", text: "No parameters." }));
+  if (!state.attributes.length && !state.defaults.length && !instance) root.append(h("div", { class: "dld-ed-muted", text: "No parameters." }));
   return root;
 }
 
