@@ -104,3 +104,62 @@ def test_function_window_settings_reference_confirm(jupyter: JupyterServer, page
     assert ["gather_axis", "INT", 0] in found and ["gather_axis"] in found, found
     assert kernel_json(page, root, "d.document.history[-1]", "label.json") == "Confirm Local Function Edits"
     screenshot(page, "function_confirmed")
+
+
+def test_create_function_from_selection_and_inline_from_the_canvas(jupyter: JupyterServer, page: Page) -> None:
+    root: Path = jupyter.root_dir
+    shutil.copy(REAL / "shufflenet_functions_small.onnx", root / "shufflenet2.onnx")
+    write_notebook(
+        root / "from_selection.ipynb",
+        [
+            "import dld_jupyter as dld\nd = dld.open('shufflenet2.onnx', height='420px')\nd",
+        ],
+    )
+    open_notebook(page, jupyter, "from_selection.ipynb")
+    run_all(page)
+    page.wait_for_selector(f"{ROOT} .dld-canvas[data-ready='1']", timeout=90_000)
+    # The stem: the first Conv and the op after it, selected on the canvas, then the context menu.
+    pair = cy_in(
+        page,
+        ROOT,
+        """const conv = [...dld.store.nodes.values()].find(n => n.op_type === 'Conv');
+        const next = cy.getElementById(conv.id).outgoers('node').filter(n => dld.store.nodes.get(n.id()).kind === 'op');
+        cy.elements(':selected').unselect(); cy.getElementById(conv.id).select(); next[0].select();
+        cy.zoom(1); cy.center(cy.getElementById(conv.id)); return [conv.id, next[0].id()];""",
+    )
+    page.wait_for_timeout(300)
+    at = page_point(page, ROOT, pair[0], 0, 6)
+    page.mouse.click(at["x"], at["y"], button="right")
+    page.locator(f"{ROOT} .dld-menu-item", has_text="Create Function from Selection…").click()
+    dialog = page.locator(f"{ROOT} .dld-trt-dialog[data-dialog='create-function']")
+    dialog.locator(".dld-fn-name").fill("Stem")
+    dialog.locator(".dld-fn-domain").fill("my.blocks")
+    screenshot(page, "function_from_selection_dialog", f"{ROOT} .dld-canvas")
+    dialog.locator("button", has_text="Create").click()
+    expect(dialog).to_have_count(0, timeout=20_000)
+    instance = None
+    for _ in range(20):
+        instance = cy_in(
+            page,
+            ROOT,
+            """for (const [id, n] of dld.store.nodes) if (n.function === 'my.blocks::Stem')
+            return id; return null;""",
+        )
+        if instance:
+            break
+        page.wait_for_timeout(300)
+    assert instance, "no instance of the new function on the canvas"
+    functions = kernel_json(page, root, "sorted(f.name for f in d.document.functions())", "functions.json")
+    assert "Stem" in functions
+    cy_in(page, ROOT, "cy.center(cy.getElementById(arg));", instance)
+    page.wait_for_timeout(300)
+    screenshot(page, "function_from_selection_instance", f"{ROOT} .dld-canvas")
+    at = page_point(page, ROOT, instance, 0, 6)
+    page.mouse.click(at["x"], at["y"], button="right")
+    page.locator(f"{ROOT} .dld-menu-item", has_text="Inline Function").click()
+    for _ in range(20):
+        if not cy_in(page, ROOT, "return cy.getElementById(arg).nonempty();", instance):
+            break
+        page.wait_for_timeout(300)
+    assert not cy_in(page, ROOT, "return cy.getElementById(arg).nonempty();", instance)
+    assert kernel_json(page, root, "d.document.history[-2:]", "steps.json")[-1].startswith("Inline")

@@ -55,7 +55,9 @@ export function createFunctionDialog(ctx: CanvasContext, nodes: string[]): Canva
   domain.value = "local";
   const row = (label: string, input: HTMLElement) => {
     const r = element("label", "dld-trt-row");
-    r.append(element("span", "", label), input);
+    const text = element("span", "", label);
+    text.style.minWidth = "56px"; // the inputs line up
+    r.append(text, input);
     return r;
   };
   dialog.body.append(note, row("Name", name), row("Domain", domain));
