@@ -20,6 +20,7 @@ from dld_jupyter.cli.exit_codes import ExitCode
 VERBS: tuple[str, ...] = ("profile", "export-engine", "engine", "check", "report")
 
 VERBS += ("convert-fp16", "sanitize", "convert-tensors")  # batch modifications (issue 20)
+VERBS += ("extract-subgraph",)  # subgraph documents (issue 19)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -17,6 +17,7 @@ from .events import (
     NodesChanged,
     NodesMoved,
     NodesRemoved,
+    ReadOnlyChanged,
 )
 from .function_document import FunctionDocument
 from .function_model import FunctionInfo, FunctionParameter
@@ -45,6 +46,7 @@ __all__ = [
     "NodesChanged",
     "NodesMoved",
     "NodesRemoved",
+    "ReadOnlyChanged",
     "ReferenceChoice",
     "SubgraphDocument",
     "SubgraphSlot",

@@ -3,7 +3,8 @@
 A child is a Document in every respect (edits, undo, views, checks, layout) over a copy of the part. While it is
 open its parent is read-only (``Document.read_only`` says why). ``confirm()`` validates the part against its contract
 and writes it back into the parent as ONE undo step of the parent; ``close()`` drops unconfirmed edits and releases
-the parent. A child is never saved itself: confirm it and save the parent model.
+the parent. A child is never saved itself: confirm it and save the parent model (``save_copy`` writes what the
+part is on its own, for profiling: a subgraph document writes its body as a standalone model).
 
 A subclass supplies the part's contract and write-back:
 - ``kind`` ("subgraph" | "function") and ``confirm_label`` (the parent's undo label);
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import abc
 import os
+import re
 from typing import ClassVar
 
 import onnx_ir as ir
@@ -23,7 +25,7 @@ import onnx_ir as ir
 from .commands import Command
 from .document import Document
 from .errors import DocumentError
-from .events import DirtyChanged
+from .events import DirtyChanged, ReadOnlyChanged
 
 
 class ChildDocument(Document, abc.ABC):
@@ -37,7 +39,10 @@ class ChildDocument(Document, abc.ABC):
         self.parent = parent
         self.title = title
         self._closed = False
+        was = parent.read_only
         parent._lock.attach(self)
+        if parent.read_only != was:
+            parent._emit([ReadOnlyChanged(parent.read_only)])
 
     # ------------------------------------------------------------ the contract of a subclass
     @property
@@ -66,7 +71,8 @@ class ChildDocument(Document, abc.ABC):
 
     @property
     def name(self) -> str:
-        return self.title
+        """The title made fit for a file name ("gru / Loop_12 / body" -> "gru_Loop_12_body")."""
+        return re.sub(r"[^\w.-]+", "_", self.title).strip("_.") or self.kind or "child"
 
     def _require_open(self, what: str) -> None:
         if self._closed:
@@ -98,7 +104,10 @@ class ChildDocument(Document, abc.ABC):
         for child in list(self._lock.children):
             child.close()
         self._closed = True
+        was = self.parent.read_only
         self.parent._lock.detach(self)
+        if self.parent.read_only != was:
+            self.parent._emit([ReadOnlyChanged(self.parent.read_only)])
 
     def save(self, path: str | os.PathLike[str] | None = None) -> None:
         raise DocumentError(

@@ -3,9 +3,10 @@
 A graph input is drawn as an input node (``i<value id>``) unless it is also an initializer (IR < 4 models list
 weights as inputs: those stay initializers). A graph output is drawn as an output node (``o<value id>``). A value the
 graph reads that nothing in it defines (no producer, no graph input, no initializer) is an outer reference: a value
-of an enclosing graph read by a subgraph (subgraph documents), drawn as an outer node (``r<value id>``) with links to
-its readers. A subgraph document also lists the outer values its body read when it was opened under the graph's
-``meta`` key ``OUTER_KEY`` (not saved): those stay drawn while nothing reads them, so a link can come back.
+of an enclosing graph read by a subgraph. Only the graph of a subgraph document draws them, as outer nodes
+(``r<value id>``) with links to their readers: it lists the outer values its body read when opened under the
+graph's ``meta`` key ``OUTER_KEY`` (not saved), and those stay drawn while nothing reads them, so a link can come
+back. A model's main graph has no outer scope (and costs nothing here).
 """
 
 from __future__ import annotations
@@ -35,6 +36,11 @@ def is_outer(value: ir.Value) -> bool:
 OUTER_KEY = "dld.outer_references"
 
 
+def draws_outer(graph: ir.Graph) -> bool:
+    """Whether ``graph`` is a subgraph document's graph, the only kind that draws outer references."""
+    return OUTER_KEY in graph.meta
+
+
 def known_outer(graph: ir.Graph) -> tuple[ir.Value, ...]:
     """The outer values a subgraph document keeps drawn (empty for a model's main graph)."""
     return tuple(graph.meta.get(OUTER_KEY, ()))
@@ -47,7 +53,7 @@ def outer_node_id(ids: IdMap, value: ir.Value) -> str:
 def has_outer_node(graph: ir.Graph, value: ir.Value) -> bool:
     """Whether ``value`` is drawn as an outer node of ``graph``: an outer reference that a node or output of
     ``graph`` itself reads, or one the graph keeps (``known_outer``)."""
-    if not is_outer(value):
+    if not draws_outer(graph) or not is_outer(value):
         return False
     if any(use.node.graph is graph for use in value.uses()) or any(out is value for out in graph.outputs):
         return True
@@ -56,6 +62,8 @@ def has_outer_node(graph: ir.Graph, value: ir.Value) -> bool:
 
 def outer_values(graph: ir.Graph) -> list[ir.Value]:
     """The outer references drawn in ``graph``: the kept ones, then the others in order of first reading."""
+    if not draws_outer(graph):
+        return []
     found: dict[ir.Value, None] = dict.fromkeys(known_outer(graph))
     for node in graph:
         for value in node.inputs:
@@ -79,7 +87,7 @@ def source_of(ids: IdMap, graph: ir.Graph, value: ir.Value | None) -> tuple[str,
         return ids.node_id(producer), 0 if index is None else index
     if has_input_node(value) and value.graph is graph:
         return input_node_id(ids, value), 0
-    if is_outer(value):
+    if draws_outer(graph) and is_outer(value):
         return outer_node_id(ids, value), 0
     return None
 

@@ -60,6 +60,14 @@ class DiagnosticsChanged:
     pass
 
 
+@dataclass(frozen=True)
+class ReadOnlyChanged:
+    """A child document opened on this one, or the last one closed: ``reason`` is ``Document.read_only`` now.
+    Sent alone."""
+
+    reason: str | None
+
+
 Event = (
     NodesAdded
     | NodesRemoved
@@ -71,6 +79,7 @@ Event = (
     | ModelInfoChanged
     | DirtyChanged
     | DiagnosticsChanged
+    | ReadOnlyChanged
 )
 
 

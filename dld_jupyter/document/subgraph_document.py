@@ -11,6 +11,8 @@ initializers of a body are not edited here (seed: "initializers excepted").
 from __future__ import annotations
 
 import contextlib
+import os
+import pathlib
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -18,6 +20,7 @@ import onnx
 import onnx.shape_inference
 import onnx_ir as ir
 
+from . import io
 from .child_document import ChildDocument
 from .child_lock import register_opener
 from .commands import Command
@@ -130,6 +133,8 @@ class SubgraphDocument(ChildDocument):
     @classmethod
     def open_in(cls, parent: Document, node_id: str, attribute: str, index: int | None = None) -> SubgraphDocument:
         what = f"Open subgraph {slot_label(attribute, index)}"
+        if isinstance(parent, ChildDocument) and parent.closed:
+            raise DocumentError(what, f"{parent.title} is closed.", "Open it again from its parent document.")
         node = parent.ir_node(node_id)
         if node is None:
             raise DocumentError(what, f"node {node_id!r} is not in the graph.", "Use an op node id from doc.nodes().")
@@ -153,7 +158,8 @@ class SubgraphDocument(ChildDocument):
         positions = body.metadata_props.get(POSITIONS_KEY)
         if positions:
             model.metadata_props[POSITIONS_KEY] = positions
-        title = f"{parent.name} / {node.name or node_id} / {slot_label(attribute, index)}"
+        prefix = parent.title if isinstance(parent, ChildDocument) else parent.name
+        title = f"{prefix} / {node.name or node_id} / {slot_label(attribute, index)}"
         return cls(parent, node, attribute, index, model, title)
 
     # ------------------------------------------------------------ the ChildDocument contract
@@ -166,6 +172,12 @@ class SubgraphDocument(ChildDocument):
     def validate(self) -> None:
         graph = self.model.graph
         opset = self.parent.model.opset_imports.get("", 1)
+        own = self.parent.model.opset_imports
+        extra = {d or "ai.onnx": v for d, v in self.model.opset_imports.items() if own.get(d) != v}
+        if extra:
+            listed = ", ".join(f"{d} {v}" for d, v in sorted(extra.items()))
+            why = f"the subgraph imports opsets its model does not ({listed}); the model's imports cover its bodies."
+            raise DocumentError(self.confirm_label, why, "Set those opset imports in the model itself, then confirm.")
         check_contract(self.owner, self.attribute, graph, opset, self._inferred_dtypes())
         attach_plan(graph, scope_values(self.parent.model.graph), self.confirm_label)
 
@@ -206,6 +218,13 @@ class SubgraphDocument(ChildDocument):
         model, originals = standalone_model(self.model.graph, self.model)
         ids = {copy: self.node_id(node) for copy, node in originals.items()}
         return model, ids.get
+
+    def save_copy(self, path: str | os.PathLike[str]) -> None:
+        """Write the body as a standalone model (outer references as typed graph inputs) to ``path``, atomically:
+        what profiling a subgraph document runs. The document and its parent are not changed."""
+        model, _ids = self.check_input()
+        text = encode_positions(self.model.graph, self._ctx.ids, self._ctx.positions)
+        io.save(model, pathlib.Path(path), {POSITIONS_KEY: text} if text else {})
 
     def _initializer_state(self) -> tuple[tuple[str, int, int], ...]:
         return tuple((n, id(v), id(v.const_value)) for n, v in self.model.graph.initializers.items())

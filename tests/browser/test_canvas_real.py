@@ -1,6 +1,7 @@
 """Real exported models opened with `dld.open(...)` in a notebook cell, judged from cytoscape's own state: a legible
-first view (at least 8 glyphs drawn 18 px tall or more inside the canvas), no weight-alias Identity drawn as a node,
-no collapsed group holding 80 % of the model, and an overview of 3-120 drawn elements for models over 500 nodes.
+first view (at least 8 glyphs drawn 18 px tall or more inside the canvas, or all of them when fewer are drawn), no
+weight-alias Identity drawn as a node, no collapsed group holding 80 % of the model, and an overview of 3-120 drawn
+elements for models over 500 nodes.
 
 The committed fixtures (tests/data/real/) always run; the full-size exports (benchmarks/real_models_bench.py's
 cache, made by scripts/export_real_models.py) run when they are there. Screenshots: test-artifacts/screenshots/
@@ -61,7 +62,7 @@ def test_real_model_first_view(jupyter: JupyterServer, page: Page, name: str) ->
     page.wait_for_timeout(800)  # group labels settle after the first zoom (readability.ts)
     found = cy_eval(page, DRAWN)
     screenshot(page, f"canvas_real_{name}", ".dld-canvas")
-    assert found["legible"] >= 8, found
+    assert found["legible"] >= min(8, found["items"]), found  # a model drawn in fewer glyphs: every one legible
     assert not found["aliases"], found
     assert all(count < 0.8 * total for _, count in found["groups"]), found
     if total > 500:

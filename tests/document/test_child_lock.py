@@ -11,7 +11,7 @@ import pytest
 from dld_jupyter.document import Document, DocumentError
 from dld_jupyter.document.child_document import ChildDocument
 from dld_jupyter.document.commands import Command
-from dld_jupyter.document.events import DirtyChanged, Event
+from dld_jupyter.document.events import DirtyChanged, Event, ReadOnlyChanged
 from dld_jupyter.document.model_commands import ReplaceModel
 
 REASON = "Model copy 'test' is open for editing: confirm or close it first."
@@ -54,8 +54,11 @@ def test_open_child_locks_every_edit_path_of_the_parent_and_changes_nothing() ->
     relu = next(n.id for n in doc.nodes() if n.kind == "op")
     history = list(doc.history)
     assert doc.read_only is None and doc.open_children == []
+    told: list[list[Event]] = []
+    doc.subscribe(told.append)
     child = WholeModelChild(doc)
     assert doc.read_only == REASON and doc.open_children == [child]
+    assert told == [[ReadOnlyChanged(REASON)]]  # the parent's views learn it is locked
     edits = [
         lambda: doc.add_node("Abs"),
         lambda: doc.rename_node(relu, "renamed"),
@@ -76,8 +79,10 @@ def test_open_child_locks_every_edit_path_of_the_parent_and_changes_nothing() ->
         pass
     assert op_types(doc) == ["Relu"] and doc.history == history and doc.model.metadata_props == {}
     assert doc.node(relu).name == "Relu_0"
+    assert told == [[ReadOnlyChanged(REASON)]]  # refused edits sent nothing
     child.close()
     assert child.closed and doc.read_only is None and doc.open_children == []
+    assert told[-1] == [ReadOnlyChanged(None)]
     doc.rename_node(relu, "free_again")
     assert doc.node(relu).name == "free_again"
 

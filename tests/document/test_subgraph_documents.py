@@ -11,7 +11,15 @@ import onnx
 import onnxruntime as ort
 import pytest
 
-from dld_jupyter.document import Document, DocumentError, EdgesAdded, EdgesRemoved, SubgraphDocument, SubgraphSlot
+from dld_jupyter.document import (
+    Document,
+    DocumentError,
+    EdgesAdded,
+    EdgesRemoved,
+    ReadOnlyChanged,
+    SubgraphDocument,
+    SubgraphSlot,
+)
 from dld_jupyter.document.events import Event
 
 GRU = pathlib.Path(__file__).resolve().parents[1] / "data" / "real" / "gru_scripted.onnx"
@@ -144,6 +152,12 @@ def test_nested_if_branch_semantics_changing_edit_and_undo_of_the_confirm(
     body.close()
     changed = run(saved(doc, tmp_path, "halved"))
     assert not np.allclose(changed, original, atol=1e-4)
+    reloaded = Document.open(tmp_path / "halved.onnx")  # the nested change is in the file
+    loop_node = reloaded.ir_node(op(reloaded, "Loop"))
+    assert loop_node is not None
+    if_node = next(n for n in loop_node.attributes["body"].as_graph() if n.op_type == "If")
+    constant = next(n for n in if_node.attributes["else_branch"].as_graph() if n.op_type == "Constant")
+    assert constant.attributes["value"].as_tensor().numpy() == np.float32(0.5)
     assert doc.undo() == "Confirm Subgraph Edits"  # the old body is back
     assert body_names(doc, loop) == old_body
     np.testing.assert_allclose(run(saved(doc, tmp_path, "undone")), original, rtol=1e-6, atol=1e-6)
@@ -167,6 +181,16 @@ def test_the_loop_contract_is_checked_on_confirm_and_a_refusal_changes_nothing(d
     assert doc.history == history and doc.ir_node(loop).attributes["body"].as_graph() is before  # type: ignore[union-attr]
 
 
+def test_opset_imports_are_the_model_s_and_a_body_cannot_change_them(doc: Document) -> None:
+    body = doc.open_subgraph(op(doc, "Loop"), "body")
+    body.set_model_info(opset_imports={"": 17, "com.microsoft": 1})
+    with pytest.raises(DocumentError, match=r"imports opsets its model does not \(com.microsoft 1\)"):
+        body.confirm()
+    body.undo()
+    body.confirm()
+    assert doc.history[-1] == "Confirm Subgraph Edits"
+
+
 def test_if_branch_contract_no_inputs_matching_outputs(doc: Document) -> None:
     body = doc.open_subgraph(op(doc, "Loop"), "body")
     then = body.open_subgraph(op(body, "If"), "then_branch")
@@ -183,6 +207,80 @@ def test_if_branch_contract_no_inputs_matching_outputs(doc: Document) -> None:
     then.add_graph_output(cast, 0, "as_int")
     with pytest.raises(DocumentError, match="int64 but output 0 of the else_branch is float"):
         then.confirm()
+
+
+def test_check_in_a_body_reports_on_the_body_s_node_ids(doc: Document) -> None:
+    body = doc.open_subgraph(op(doc, "Loop"), "body")
+    gemm = op(body, "Gemm", "/h2h/Gemm")
+    body.disconnect(gemm, 0)  # Gemm loses its A input (the state)
+    found = body.check()
+    assert any(d.severity == "error" and d.node_id == gemm for d in found)
+    assert body.diagnostics == found
+    body.close()
+    with pytest.raises(DocumentError, match="closed"):
+        body.open_subgraph(op(body, "If"), "then_branch")
+
+
+def test_scan_body_contract(tmp_path: pathlib.Path) -> None:
+    """A running sum with Scan: one body input per state and scan input, one output per node output."""
+    from onnx import TensorProto, helper
+
+    def info(name: str, shape: list[int]) -> onnx.ValueInfoProto:
+        return helper.make_tensor_value_info(name, TensorProto.FLOAT, shape)
+
+    body = helper.make_graph(
+        [helper.make_node("Add", ["sum_in", "row"], ["sum_out"]), helper.make_node("Identity", ["sum_out"], ["scan"])],
+        "running_sum",
+        [info("sum_in", [2]), info("row", [2])],
+        [info("sum_out", [2]), info("scan", [2])],
+    )
+    scan = helper.make_node("Scan", ["init", "rows"], ["total", "sums"], body=body, num_scan_inputs=1)
+    graph = helper.make_graph(
+        [scan], "main", [info("init", [2]), info("rows", [3, 2])], [info("total", [2]), info("sums", [3, 2])]
+    )
+    path = tmp_path / "scan.onnx"
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21)]), str(path))
+    doc = Document.open(path)
+    child = doc.open_subgraph(op(doc, "Scan"), "body")
+    assert child.outer_references() == [] and [n.kind for n in child.nodes()].count("input") == 2
+    child.remove_nodes([next(n.id for n in child.nodes() if n.kind == "output" and n.name == "scan")])
+    with pytest.raises(DocumentError, match=r"the body has 1 outputs; Scan \(one per node output\) needs 2"):
+        child.confirm()
+    child.undo()
+    child.rename_node(op(child, "Add"), "Accumulate")
+    child.confirm()
+    child.close()
+    doc.save(tmp_path / "scan2.onnx")
+    feed = {"init": np.zeros(2, np.float32), "rows": np.arange(6, dtype=np.float32).reshape(3, 2)}
+    total, sums = ort.InferenceSession(str(tmp_path / "scan2.onnx")).run(None, feed)
+    np.testing.assert_allclose(sums, np.cumsum(feed["rows"], axis=0))
+    np.testing.assert_allclose(total, feed["rows"].sum(axis=0))
+    assert onnx.load(str(tmp_path / "scan2.onnx")).graph.node[0].attribute[0].g.node[0].name == "Accumulate"
+
+
+def test_save_copy_of_a_body_is_a_standalone_model_for_profiling(
+    doc: Document, tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dld_jupyter.activities.model_source import profiled_source
+
+    body = doc.open_subgraph(op(doc, "Loop"), "body")
+    branch = body.open_subgraph(op(body, "If"), "then_branch")
+    assert branch.name == "gru_scripted_Loop_body_If_then_branch"  # fit for a file name
+    path = saved(branch, tmp_path, "then")  # checker (full) passes
+    session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    assert [i.name for i in session.get_inputs()] == ["/Sigmoid_1_output_0", "/Tanh_output_0", "h.31"]
+    z, n, h = (RNG.random((2, 16), dtype=np.float32) for _ in range(3))
+    (out,) = session.run(None, {"/Sigmoid_1_output_0": z, "/Tanh_output_0": n, "h.31": h})
+    np.testing.assert_allclose(out, (1 - z) * n + z * h, rtol=1e-6, atol=1e-6)
+    branch.rename_node(op(branch, "Neg"), "Negate")  # unsaved edits: profiling writes a kept copy of them
+    monkeypatch.chdir(tmp_path)
+    copy, _report, home = profiled_source(branch)
+    assert pathlib.Path(copy) == tmp_path / "gru_scripted_Loop_body_If_then_branch.profiled.onnx"
+    assert home == str(tmp_path / "gru_scripted_Loop_body_If_then_branch.onnx")
+    kept = onnx.load(copy)
+    onnx.checker.check_model(kept, full_check=True)
+    assert "Negate" in [n.name for n in kept.graph.node]
+    assert not branch.closed and doc.read_only == LOCK and body.dirty is False
 
 
 def test_initializers_are_not_edited_in_a_subgraph_document(doc: Document) -> None:
@@ -220,7 +318,7 @@ def test_outer_nodes_follow_their_readers_and_can_be_linked_from(doc: Document) 
     branch.close()
     body.close()
     doc_events()
-    assert seen == []  # closing without confirming sends the parent nothing
+    assert seen == [[ReadOnlyChanged(None)]]  # closing without confirming: the parent is only unlocked
 
 
 def test_positions_of_a_body_travel_with_the_confirm(doc: Document) -> None:
@@ -301,3 +399,57 @@ def test_graphs_lists_create_duplicate_remove_and_open(tmp_path: pathlib.Path) -
     doc.undo()
     doc.undo()
     assert [s.name for s in doc.subgraph_slots(switch)] == ["case0", "Switch_cases"]
+
+
+def test_a_branch_reading_the_main_graph_through_the_loop_body(tmp_path: pathlib.Path) -> None:
+    """An If inside a Loop body reads the main graph's input ``x`` (two scopes out): the branch document shows it as
+    an outer reference, the confirms bind it back to the very value, and no swapped-out body keeps a use of it."""
+    from onnx import TensorProto, helper
+
+    def info(name: str, dtype: int = TensorProto.FLOAT, shape: list[int] | None = None) -> onnx.ValueInfoProto:
+        return helper.make_tensor_value_info(name, dtype, [2] if shape is None else shape)
+
+    then = helper.make_graph([helper.make_node("Add", ["acc", "x"], ["t_out"])], "then", [], [info("t_out")])
+    other = helper.make_graph([helper.make_node("Sub", ["acc", "x"], ["e_out"])], "else", [], [info("e_out")])
+    body = helper.make_graph(
+        [
+            helper.make_node("Greater", ["acc", "zero"], ["gt"]),
+            helper.make_node("Cast", ["gt"], ["gt_f"], to=TensorProto.FLOAT),
+            helper.make_node("ReduceMax", ["gt_f"], ["any_f"], keepdims=0),
+            helper.make_node("Cast", ["any_f"], ["c"], to=TensorProto.BOOL),
+            helper.make_node("If", ["c"], ["next"], then_branch=then, else_branch=other),
+            helper.make_node("Identity", ["cond"], ["cond_out"]),
+        ],
+        "body",
+        [info("i", TensorProto.INT64, []), info("cond", TensorProto.BOOL, []), info("acc")],
+        [info("cond_out", TensorProto.BOOL, []), info("next")],
+    )
+    graph = helper.make_graph(
+        [helper.make_node("Loop", ["n", "", "a0"], ["final"], body=body)],
+        "main",
+        [info("n", TensorProto.INT64, []), info("a0"), info("x")],
+        [info("final")],
+        initializer=[helper.make_tensor("zero", TensorProto.FLOAT, [], [0.0])],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], ir_version=8)
+    onnx.save(model, str(tmp_path / "deep.onnx"))
+    feed = {"n": np.array(3, np.int64), "a0": np.array([1.0, -5.0], np.float32), "x": np.array([2.0, 2.0], np.float32)}
+    before = ort.InferenceSession(str(tmp_path / "deep.onnx")).run(None, feed)[0]
+    doc = Document.open(tmp_path / "deep.onnx")
+    loop = op(doc, "Loop")
+    child = doc.open_subgraph(loop, "body")
+    assert child.outer_references() == ["zero", "x"]  # x is read only inside the If: drawn, no link
+    then_doc = child.open_subgraph(op(child, "If"), "then_branch")
+    outer = {n.name: n.outputs[0] for n in then_doc.nodes() if n.kind == "outer"}
+    assert set(outer) == {"acc", "x"} and (outer["x"].dtype, outer["x"].shape) == ("float", [2])
+    then_doc.rename_node(op(then_doc, "Add"), "AddX")
+    then_doc.confirm()
+    then_doc.close()
+    child.confirm()
+    child.close()
+    x = doc.model.graph.inputs[2]
+    assert sorted((use.node.name or "", use.node.graph.name) for use in x.uses()) == [("", "else"), ("AddX", "then")]
+    after = ort.InferenceSession(str(saved(doc, tmp_path, "deep2"))).run(None, feed)[0]
+    np.testing.assert_allclose(after, before)
+    doc.undo()
+    assert sorted((use.node.name or "", use.node.graph.name) for use in x.uses()) == [("", "else"), ("", "then")]

@@ -59,3 +59,26 @@ def test_a_new_check_kills_the_child_of_the_one_it_supersedes(monkeypatch: pytes
     wait(lambda: first._process.poll() is not None, 10)
     wait(lambda: runner.checked_version is not None)  # the second check finished and was published
     assert runner._process is None and not runner.running
+
+
+@pytest.mark.parametrize("in_child_process", [False, True])
+def test_a_subgraph_document_checks_its_standalone_body(
+    monkeypatch: pytest.MonkeyPatch, in_child_process: bool
+) -> None:
+    """A Loop body's outer references are graph inputs of the checked copy: no "not output of any previous node"
+    errors, and a real problem comes back on the body's own node id."""
+    from pathlib import Path
+
+    monkeypatch.setattr(type_check, "PROCESS_MIN_NODES", 10 if in_child_process else 10**6)
+    gru = Path(__file__).resolve().parents[1] / "data" / "real" / "gru_scripted.onnx"
+    doc = Document.open(gru)
+    body = doc.open_subgraph(next(n.id for n in doc.nodes() if n.op_type == "Loop"), "body")
+    runner = type_check.CheckRunner(body, lambda: None)
+    runner.start()
+    wait(lambda: runner.checked_version is not None)
+    assert type_check.view(body, runner)["items"] == []
+    gemm = next(n.id for n in body.nodes() if n.name == "/h2h/Gemm")
+    body.disconnect(gemm, 0)
+    runner.start()
+    wait(lambda: runner.checked_version == runner.version())
+    assert any(d.node_id == gemm and d.severity == "error" for d in body.diagnostics)

@@ -37,7 +37,11 @@ _TENSOR_KINDS = {"tensor_set", "tensor_load", "tensor_export", "tensor_convert",
 
 
 # Events after which every initializer row is still what it was (names of nodes, attributes, positions).
-_LIST_NEUTRAL = frozenset({"NodesChanged", "NodesMoved", "DiagnosticsChanged", "DirtyChanged", "ModelInfoChanged"})
+_LIST_NEUTRAL = frozenset(
+    {"NodesChanged", "NodesMoved", "DiagnosticsChanged", "DirtyChanged", "ModelInfoChanged", "ReadOnlyChanged"}
+)
+# Events that leave the model as it was: no new check.
+_CHECK_NEUTRAL = frozenset({"NodesMoved", "DiagnosticsChanged", "DirtyChanged", "ReadOnlyChanged"})
 
 
 class EditorPanels(anywidget.AnyWidget):
@@ -97,7 +101,7 @@ class EditorPanels(anywidget.AnyWidget):
         self.checks = type_check.view(self.document, self.runner)
 
     def _on_events(self, events: list[Event]) -> None:
-        if all(type(e).__name__ in ("NodesMoved", "DiagnosticsChanged", "DirtyChanged") for e in events):
+        if all(type(e).__name__ in _CHECK_NEUTRAL for e in events):
             if any(type(e).__name__ == "DiagnosticsChanged" for e in events):
                 self._refresh_checks()
             return

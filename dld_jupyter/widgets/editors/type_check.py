@@ -88,8 +88,9 @@ class CheckRunner:
 
     def _run(self, doc: Document, generation: int, version: tuple[int, int]) -> None:
         try:
-            if len(doc.model.graph) >= PROCESS_MIN_NODES:  # big: in a child process, off the kernel's GIL
-                process = CheckProcess(doc.model, doc.node_id)
+            model, ids = doc.check_input()  # a subgraph document checks a standalone copy of its body
+            if len(model.graph) >= PROCESS_MIN_NODES:  # big: in a child process, off the kernel's GIL
+                process = CheckProcess(model, ids)
                 with self._lock:
                     superseded = generation != self._generation
                     self._process = process
@@ -100,7 +101,7 @@ class CheckRunner:
                     if self._process is process:
                         self._process = None
             else:
-                result = check_model(doc.model, doc.node_id)
+                result = check_model(model, ids)
         except Exception as exc:
             result = CheckResult([Diagnostic("error", f"The check failed: {exc}")], {})
         on_loop(self._loop, lambda: self._publish(result, generation, version))
