@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from . import function_edits as fe
 from .child_lock import opener
 from .errors import DocumentError
-from .function_model import FunctionInfo, function_info
+from .function_model import FunctionInfo, function_infos
 
 if TYPE_CHECKING:
     import onnx_ir as ir
@@ -47,7 +47,7 @@ class LocalFunctions:
     def functions(self) -> list[FunctionInfo]:
         """The model's local functions with their parameters and the ids of their instances."""
         node_id: Callable[[ir.Node], str] = self._ctx.ids.node_id
-        return [function_info(self.model, key, node_id) for key in self.model.functions]
+        return function_infos(self.model, node_id)
 
     def create_function(
         self, name: str, domain: str, inputs: Iterable[str] = ("x",), outputs: Iterable[str] = ("y",)

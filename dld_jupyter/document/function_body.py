@@ -117,10 +117,12 @@ def standalone_model(
     instance: ir.Node | None,
     types: Sequence[ir.Value | None],
     name: str,
+    partial: bool = False,
 ) -> tuple[ir.Model, dict[ir.Node, ir.Node]]:
     """``graph`` (a body: inputs, nodes, outputs) as a model: inputs typed by ``types`` (by position; None leaves
     the body input's own type), references resolved for ``instance``, the functions it calls copied from ``model``.
-    Returns the model and, for each copy, the body node it came from."""
+    Returns the model and, for each copy, the body node it came from. An output made by nothing is refused, or
+    left out with ``partial`` (a body being edited is still checked)."""
     inputs: dict[ir.Value, ir.Value | None] = {}
     for i, formal in enumerate(graph.inputs):
         typed = types[i] if i < len(types) else None
@@ -134,7 +136,7 @@ def standalone_model(
         for old, new in zip(node.outputs, copy.outputs, strict=True)
     }
     outputs = [made.get(v) or inputs.get(v) for v in graph.outputs]
-    if any(v is None for v in outputs):
+    if any(v is None for v in outputs) and not partial:
         raise DocumentError(f"Build function {name}", "a function output is made by nothing.", "Connect it.")
     keys = nested_functions(model, body)
     imports = dict(graph.opset_imports)

@@ -15,6 +15,8 @@ by its attributes (``check_input``); diagnostics are bound to this document's no
 from __future__ import annotations
 
 import contextlib
+import os
+import pathlib
 import re
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -22,14 +24,15 @@ from typing import Any
 import onnx
 import onnx_ir as ir
 
+from . import io
 from .child_document import ChildDocument
 from .child_lock import register_opener
-from .commands import Command
+from .commands import Command, Composite
 from .diagnostics import Diagnostic
 from .document import Document
 from .errors import DocumentError
 from .function_body import instance_types, model_types, nested_functions, standalone_model
-from .function_commands import SetFunctions
+from .function_commands import SetFunctions, SetOpsetImport
 from .function_model import FunctionKey, FunctionParameter, find_function, instances_of
 from .function_parameters import (
     ParameterTable,
@@ -43,6 +46,7 @@ from .function_parameters import (
     remove_parameter,
     set_reference,
 )
+from .metadata import POSITIONS_KEY, encode_positions
 
 _NODE_NAME = re.compile(r"Node \(([^)]+)\)|Name: (\S+)")
 _UNTYPED_OUTPUT = "Field 'type' of 'value_info' is required but missing"
@@ -57,9 +61,9 @@ class FunctionDocument(ChildDocument):
 
     def __init__(self, parent: Document, key: FunctionKey, model: ir.Model, table: ParameterTable) -> None:
         domain, name, overload = key
-        super().__init__(parent, model, f"function {domain}::{name}" + (f":{overload}" if overload else ""))
-        self.key = key
+        self.key = key  # before the base attaches to the parent: the lock's reason reads it
         self._table = table
+        super().__init__(parent, model, f"function {domain}::{name}" + (f":{overload}" if overload else ""))
 
     @classmethod
     def open_in(cls, parent: Document, name: str, domain: str, overload: str = "") -> FunctionDocument:
@@ -68,9 +72,13 @@ class FunctionDocument(ChildDocument):
         for child in parent.open_children:
             if isinstance(child, FunctionDocument) and child.key == key:
                 raise DocumentError(what, f"{child.title} is open already.", "Use that document (doc.open_children).")
-        copy = parent.model.functions[key].clone()
+        original = parent.model.functions[key]
+        copy = original.clone()
         others = [f.clone() for k, f in parent.model.functions.items() if k != key]
         model = ir.Model(copy.graph, ir_version=parent.model.ir_version, producer_name="dld_jupyter", functions=others)
+        positions = original.metadata_props.get(POSITIONS_KEY)
+        if positions:  # the canvas places the body as it was left
+            model.metadata_props[POSITIONS_KEY] = positions
         return cls(parent, key, model, ParameterTable(dict(copy.attributes)))
 
     # ------------------------------------------------------------ the ChildDocument contract
@@ -87,7 +95,16 @@ class FunctionDocument(ChildDocument):
             if node.domain not in imports:
                 imports[node.domain] = parent_imports.get(node.domain, 1)
         domain, name, overload = self.key
-        return ir.Function(domain, name, overload, graph=graph, attributes=list(self._table.attrs.values()))
+        function = ir.Function(domain, name, overload, graph=graph, attributes=list(self._table.attrs.values()))
+        original = self.parent.model.functions.get(self.key)
+        if original is not None:
+            function.doc_string = original.doc_string
+            function.metadata_props.update(original.metadata_props)
+        function.metadata_props.pop(POSITIONS_KEY, None)
+        positions = encode_positions(self.model.graph, self._ctx.ids, self._ctx.positions)
+        if positions:  # where the user left the body's nodes (ONNX and onnxruntime accept function metadata)
+            function.metadata_props[POSITIONS_KEY] = positions
+        return function
 
     def definition_proto(self) -> onnx.FunctionProto:
         return ir.serde.serialize_function(self.definition())
@@ -119,15 +136,28 @@ class FunctionDocument(ChildDocument):
         if calls:
             raise DocumentError(what, "the body calls the function itself.", "Remove that call: ONNX has no recursion.")
         definition = self.definition()
+        imports = self.parent.model.opset_imports
+        for domain, version in definition.opset_imports.items():
+            if imports.get(domain, version) != version:
+                raise DocumentError(
+                    what,
+                    f"the body imports {domain or 'ai.onnx'} {version}, the model {imports[domain]}: onnxruntime "
+                    "needs one version per domain.",
+                    f"Set the function's import to {imports[domain]} (Model information, opset imports).",
+                )
         try:
             onnx.checker.check_function(ir.serde.serialize_function(definition), self._checker_context(definition))
         except Exception as error:  # ValidationError and whatever a broken body provokes
             raise DocumentError(what, f"the definition is not valid ONNX: {error}", "Run Check and fix it.") from None
 
     def write_back_command(self) -> Command:
+        """The new definition in place of the old, and the parent's imports of domains only the body uses."""
         items = dict(self.parent.model.functions)
-        items[self.key] = self.definition()
-        return SetFunctions(tuple(items.items()))
+        definition = self.definition()
+        items[self.key] = definition
+        imports = self.parent.model.opset_imports
+        missing = [SetOpsetImport(d, v) for d, v in definition.opset_imports.items() if d not in imports]
+        return Composite((SetFunctions(tuple(items.items())), *missing))
 
     # ------------------------------------------------------------ edits: no initializers
     @contextlib.contextmanager
@@ -184,9 +214,30 @@ class FunctionDocument(ChildDocument):
         instance = calls[0] if calls else None
         parent = self.parent.model
         types = instance_types(parent, instance, lambda: model_types(parent))
-        model, originals = standalone_model(parent, self.model.graph, self._table.attrs, instance, types, self.key[1])
+        graph = self.model.graph
+        model, originals = standalone_model(
+            parent, graph, self._table.attrs, instance, types, self.key[1], partial=True
+        )
         ids = {copy: self.node_id(node) for copy, node in originals.items()}
         return model, ids.get
+
+    def save_copy(self, path: str | os.PathLike[str]) -> None:
+        """Write the body as a standalone model (inputs typed and references resolved by the parent's first
+        instance): what profiling or exporting from inside a function document runs. Refused when an input type is
+        unknown or an output is made by nothing."""
+        calls = instances_of(self.parent.model.graph, self.key)
+        instance = calls[0] if calls else None
+        parent = self.parent.model
+        types = instance_types(parent, instance, lambda: model_types(parent))
+        model, _ = standalone_model(parent, self.model.graph, self._table.attrs, instance, types, self.key[1])
+        untyped = [v.name for v in model.graph.inputs if v.type is None]
+        if untyped:
+            raise DocumentError(
+                f"Write {self.title} as a model",
+                f"the type of input {untyped[0]!r} is not known (no instance in the parent passes a typed value).",
+                "Place an instance of the function in the parent model and connect its inputs.",
+            )
+        io.save(model, pathlib.Path(path), {})
 
     def check(self) -> list[Any]:
         """check_function on the definition, then the model checks of ``check_input``; fills ``inferred``."""
@@ -206,6 +257,16 @@ class FunctionDocument(ChildDocument):
             result = check_model(*self.check_input())
         except DocumentError as error:
             result = CheckResult([Diagnostic("error", str(error), None, error.fix, "structure")], {})
+        graph = self.model.graph
+        made = {out for node in graph for out in node.outputs} | set(graph.inputs)
+        if not graph.outputs:
+            found.append(Diagnostic("error", "The function has no output.", None, "Add a graph output.", "structure"))
+        for value in graph.outputs:
+            if value not in made:
+                message = f"Function output '{value.name}' is made by nothing."
+                found.append(
+                    Diagnostic("error", message, f"o{self.value_id(value)}", "Connect it to a node.", "structure")
+                )
         diagnostics = found + list(result.diagnostics)
         if len(diagnostics) > 1:  # an output left untyped by an earlier error: that error is the news
             diagnostics = [d for d in diagnostics if _UNTYPED_OUTPUT not in d.message]

@@ -76,7 +76,17 @@ def instances_of(graph: ir.Graph, key: FunctionKey) -> list[ir.Node]:
     return [node for node in graph if (node.domain, node.op_type, node.overload) == key]
 
 
-def function_info(model: ir.Model, key: FunctionKey, node_id: Any) -> FunctionInfo:
+def function_infos(model: ir.Model, node_id: Any) -> list[FunctionInfo]:
+    """Every function of ``model`` in table order, its instances found in one pass over the main graph."""
+    calls: dict[FunctionKey, list[ir.Node]] = {key: [] for key in model.functions}
+    for node in model.graph:
+        found = calls.get((node.domain, node.op_type, node.overload))
+        if found is not None:
+            found.append(node)
+    return [function_info(model, key, node_id, calls[key]) for key in model.functions]
+
+
+def function_info(model: ir.Model, key: FunctionKey, node_id: Any, calls: list[ir.Node] | None = None) -> FunctionInfo:
     function = model.functions[key]
     return FunctionInfo(
         name=function.name,
@@ -86,7 +96,7 @@ def function_info(model: ir.Model, key: FunctionKey, node_id: Any) -> FunctionIn
         outputs=[v.name or f"output_{i}" for i, v in enumerate(function.outputs)],
         parameters=parameters_of(function),
         node_count=len(function),
-        instances=[node_id(node) for node in instances_of(model.graph, key)],
+        instances=[node_id(node) for node in (instances_of(model.graph, key) if calls is None else calls)],
     )
 
 

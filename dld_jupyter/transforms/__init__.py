@@ -3,10 +3,10 @@
 `transform` holds the contract (`Transform`, `EditPlan`/`FilePlan`, `Requirement`), `registry` the registry;
 one transform per module, each listing the cases it handles: `extract` (a selection to a new model), `paste`
 (the kernel `clipboard`'s nodes), `fp16` (Convert Model to FP16), `sanitize` (Sanitize Graph) and
-`tensor_conversion` (Convert Tensors; its candidates in `tensor_candidates`), `function_create` / `function_inline` /
-`function_extract` (Create Function from Selection, Inline Function, a local function to a new model; shared
-helpers in `function_body`), `subgraph_extract` (Extract Model Subgraph: a Loop/If/Scan body to a new model). The
-long ones take a `progress`
+`tensor_conversion` (Convert Tensors; its candidates in `tensor_candidates`), `subgraph_extract` (Extract Model
+Subgraph: a Loop/If/Scan body to a new model), `function_create` / `function_inline` / `function_extract`
+(Create Function from Selection, Inline Function, a local function to a new model; shared helpers in
+`function_body`). The long ones take a `progress`
 callback and a `CancelToken` (`progress`). The built-in transforms are registered here. No Jupyter import: front
 doors call `get(name).apply(doc, **args)`.
 """

@@ -11,6 +11,8 @@ import onnx
 import pytest
 
 from dld_jupyter.document import Document, DocumentError, FunctionDocument, NodesChanged
+from dld_jupyter.document.checks import check_model
+from dld_jupyter.transforms.function_inline import inline_function
 from tests.function_support import BLOCK, SHUFFLENET, run, run_file
 
 
@@ -59,6 +61,9 @@ def test_check_binds_diagnostics_to_the_function_documents_nodes() -> None:
     fdoc.disconnect(conv, 0)
     found = fdoc.check()
     assert found and all(d.node_id == conv for d in found if d.severity == "error")
+    # the background checker's path (check_input) binds the standalone body's problems to the same ids
+    background = check_model(*fdoc.check_input())
+    assert any(d.node_id == conv and d.severity == "error" for d in background.diagnostics)
     with pytest.raises(DocumentError, match="not valid ONNX"):
         fdoc.confirm()
     assert _doc.history == []
@@ -112,6 +117,12 @@ def test_semantics_changing_edit_changes_every_instance_and_undo_restores(tmp_pa
     assert "Neg" in [n.op_type for n in _body(tmp_path / "negated.onnx").node]
     changed = run_file(tmp_path / "negated.onnx")[0]
     assert not np.allclose(changed, reference)
+    # every instance calls the new definition: inlined, each of the three brings its own Neg
+    reloaded = Document.open(tmp_path / "negated.onnx")
+    for instance in next(f for f in reloaded.functions() if (f.name, f.domain) == BLOCK).instances:
+        inline_function(reloaded, instance)
+    assert sum(n.op_type == "Neg" for n in reloaded.nodes()) == 3
+    assert np.array_equal(run(reloaded, tmp_path)[0], changed)
     doc.undo()
     assert np.array_equal(run(doc, tmp_path)[0], reference)
     doc.redo()
@@ -216,7 +227,6 @@ def test_a_created_function_is_edited_and_called(tmp_path: Path) -> None:
 
 def test_function_definitions_are_edited_from_the_main_model_only() -> None:
     from dld_jupyter.transforms.function_create import create_function_from_selection
-    from dld_jupyter.transforms.function_inline import inline_function
 
     doc = Document.open(SHUFFLENET)
     fdoc = doc.open_function("InvertedResidual.1", BLOCK[1])
@@ -234,3 +244,74 @@ def test_function_definitions_are_edited_from_the_main_model_only() -> None:
     call = fdoc.add_node(BLOCK[0], BLOCK[1])
     assert fdoc.node(call).function == f"{BLOCK[1]}::{BLOCK[0]}"
     assert len(inline_function(fdoc, call)) == 14
+
+
+def test_save_copy_of_a_function_document_is_the_body_as_a_runnable_model(tmp_path: Path) -> None:
+    doc, fdoc = _open()
+    fdoc.save_copy(tmp_path / "body.onnx")
+    onnx.checker.check_model(onnx.load(tmp_path / "body.onnx"), full_check=True)
+    feeds = {}
+    proto = onnx.load(tmp_path / "body.onnx")
+    for info in proto.graph.input:
+        dims = [d.dim_value for d in info.type.tensor_type.shape.dim]
+        feeds[info.name] = np.ones(dims, np.float32)
+    assert run_file(tmp_path / "body.onnx", feeds)[0].shape == (1, 48, 8, 8)
+    assert not doc.dirty and fdoc.path is None
+    lonely = Document.new(opset=17)
+    lonely.create_function("Alone", "my.ops")
+    with pytest.raises(DocumentError, match="type of input 'x' is not known"):
+        lonely.open_function("Alone", "my.ops").save_copy(tmp_path / "alone.onnx")
+
+
+def test_the_bodys_layout_is_kept_in_the_definition(tmp_path: Path) -> None:
+    doc, fdoc = _open()
+    spots = {n.id: (100.0 * i, 40.0 * i) for i, n in enumerate(fdoc.nodes())}
+    fdoc.move_nodes(spots)
+    fdoc.confirm()
+    fdoc.close()
+    doc.save(tmp_path / "placed.onnx")
+    assert "dld.positions" in {p.key for p in _body(tmp_path / "placed.onnx").metadata_props}
+    again = Document.open(tmp_path / "placed.onnx").open_function(*BLOCK)
+    assert {n.name: n.position for n in again.nodes()} == {n.name: spots[n.id] for n in fdoc.nodes()}
+
+
+def test_bad_parameter_and_reference_edits_say_why_and_change_nothing() -> None:
+    _doc, fdoc = _open()
+    conv = _op(fdoc, "Conv_78")
+    io = next(n.id for n in fdoc.nodes() if n.kind == "input")
+    fdoc.add_parameter("k", "ints", [1, 1])
+    history, parameters = list(fdoc.history), fdoc.parameters()
+    cases = [
+        (lambda: fdoc.add_parameter("", "int", 1), "not a usable parameter name"),
+        (lambda: fdoc.add_parameter("k", "int", 1), "already has a parameter 'k'"),
+        (lambda: fdoc.add_parameter("g", "graph", None), "not a parameter type"),
+        (lambda: fdoc.add_parameter("g", "int", "three"), "an integer is expected"),
+        (lambda: fdoc.add_parameter("u", "undefined", 3), "an undefined parameter has no default"),
+        (lambda: fdoc.remove_parameter("nope"), "no such parameter"),
+        (lambda: fdoc.set_reference_attribute(conv, "kernel_shape", "nope"), "no parameter 'nope'"),
+        (lambda: fdoc.set_reference_attribute(conv, "no_such", "k"), "Conv has no attribute 'no_such'"),
+        (lambda: fdoc.set_reference_attribute(io, "kernel_shape", "k"), "not an operator"),
+        (lambda: fdoc.clear_reference_attribute(conv, "kernel_shape"), "is not a reference"),
+        (lambda: fdoc.reference_choices(conv, "no_such"), "Conv has no attribute"),
+    ]
+    for attempt, why in cases:
+        with pytest.raises(DocumentError, match=why):
+            attempt()
+    assert fdoc.history == history and fdoc.parameters() == parameters
+
+
+def test_confirm_imports_a_domain_only_the_body_uses_and_refuses_a_second_version() -> None:
+    doc = Document.new(opset=17)
+    doc.create_function("Smooth", "my.ops")
+    fdoc = doc.open_function("Smooth", "my.ops")
+    fdoc.set_model_info(opset_imports={"": 17, "com.microsoft": 1})
+    fdoc.add_node("Gelu", "com.microsoft")
+    fdoc.confirm()
+    assert doc.model.opset_imports["com.microsoft"] == 1
+    assert doc.model.functions[("my.ops", "Smooth", "")].opset_imports["com.microsoft"] == 1
+    fdoc.set_model_info(opset_imports={"": 16, "com.microsoft": 1})
+    with pytest.raises(DocumentError, match=r"imports ai\.onnx 16, the model 17"):
+        fdoc.confirm()
+    fdoc.close()
+    doc.undo()
+    assert "com.microsoft" not in doc.model.opset_imports

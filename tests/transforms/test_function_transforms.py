@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import onnx
+import onnxruntime as ort
 import pytest
 
 from dld_jupyter.document import Document, DocumentError, NodesRemoved
@@ -137,3 +138,87 @@ def test_extract_needs_known_input_types(doc: Document, tmp_path: Path) -> None:
     with pytest.raises(DocumentError, match="type of input 'x' is not known"):
         extract_function_model(doc, "Fresh", "my.blocks", tmp_path / "fresh.onnx")
     assert not (tmp_path / "fresh.onnx").exists() and IMAGE.shape == (1, 3, 64, 64)
+
+
+@pytest.mark.parametrize("model", ["bert_tiny", "gpt2_tiny", "mobilenet_v3_small_w05"])
+def test_windows_of_real_exports_become_functions_and_inline_back_bit_identical(model: str, tmp_path: Path) -> None:
+    path = SHUFFLENET.parent / f"{model}.onnx"
+    doc = Document.open(path)
+    session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    rng = np.random.default_rng(7)
+    feeds = {
+        i.name: np.ones([d if isinstance(d, int) else 2 for d in i.shape], np.int64)
+        if "int" in i.type
+        else rng.standard_normal([d if isinstance(d, int) else 2 for d in i.shape]).astype(np.float32)
+        for i in session.get_inputs()
+    }
+    reference = session.run(None, feeds)
+    ops = [n.id for n in doc.nodes() if n.kind == "op"]
+    for trial, (start, size) in enumerate([(len(ops) // 5, 3), (len(ops) // 2, 6), (2 * len(ops) // 3, 8)]):
+        instance = create_function_from_selection(doc, ops[start : start + size], f"Window{trial}", "my.windows")
+        assert doc.node(instance).function == f"my.windows::Window{trial}"
+        for got, want in zip(run(doc, tmp_path, feeds), reference, strict=True):
+            assert np.array_equal(got, want)
+        inline_function(doc, instance)
+        for got, want in zip(run(doc, tmp_path, feeds), reference, strict=True):
+            assert np.array_equal(got, want)
+        doc.undo()
+        doc.undo()
+    assert not doc.can_undo
+
+
+def _odd_function_model(path: Path) -> None:
+    """A function with a pass-through output, a parameter with a default and one without."""
+    from onnx import TensorProto, helper
+
+    leaky = helper.make_node("LeakyRelu", ["x"], ["y"], name="Leaky")
+    leaky.attribute.append(helper.make_attribute_ref("alpha", onnx.AttributeProto.FLOAT))
+    scale = helper.make_node("Mul", ["y", "s"], ["z"], name="Scale")
+    gain = helper.make_node("Constant", [], ["s"], name="Gain")
+    gain.attribute.append(helper.make_attribute_ref("value_float", onnx.AttributeProto.FLOAT))
+    gain.attribute[0].ref_attr_name = "gain"  # the parameter's name differs from the attribute's
+    function = helper.make_function(
+        "my.odd",
+        "Odd",
+        ["x"],
+        ["x", "z"],
+        [leaky, gain, scale],
+        [helper.make_opsetid("", 17)],
+        attributes=["alpha"],
+        attribute_protos=[helper.make_attribute("gain", 3.0)],
+    )
+    call = helper.make_node("Odd", ["a"], ["p", "q"], domain="my.odd", name="call", alpha=0.5)
+    call2 = helper.make_node("Odd", ["a"], ["p2", "q2"], domain="my.odd", name="call2")
+    graph = helper.make_graph(
+        [call, call2],
+        "odd",
+        [helper.make_tensor_value_info("a", TensorProto.FLOAT, [4])],
+        [helper.make_tensor_value_info(n, TensorProto.FLOAT, [4]) for n in ("p", "q", "q2")],
+    )
+    model = helper.make_model(
+        graph, functions=[function], opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid("my.odd", 1)]
+    )
+    model.ir_version = 8
+    onnx.checker.check_model(model, full_check=True)
+    onnx.save(model, path)
+
+
+def test_inline_handles_pass_through_outputs_and_parameter_defaults(tmp_path: Path) -> None:
+    _odd_function_model(tmp_path / "odd.onnx")
+    a = np.array([-2.0, -1.0, 0.5, 3.0], np.float32)
+    feeds = {"a": a}
+    # what ONNX says the calls compute (onnxruntime 1.31 refuses to load a function whose output is its input)
+    reference = [a, np.where(a > 0, a, np.float32(0.5) * a) * 3, np.where(a > 0, a, np.float32(0.01) * a) * 3]
+    doc = Document.open(tmp_path / "odd.onnx")
+    calls = [n.id for n in doc.nodes() if n.op_type == "Odd"]
+    for call in calls:
+        inline_function(doc, call)
+    assert not [n for n in doc.nodes() if n.op_type == "Odd"]
+    leaky = [n.attributes.get("alpha") for n in doc.nodes() if n.op_type == "LeakyRelu"]
+    assert sorted(leaky, key=str) == [0.5, None]  # passed by call; dropped for call2 (no default): LeakyRelu's 0.01
+    assert [n.attributes["value_float"] for n in doc.nodes() if n.op_type == "Constant"] == [3.0, 3.0]
+    assert sum(n.op_type == "Identity" for n in doc.nodes()) == 2  # the pass-through output, per call
+    assert [v.name for v in doc.model.graph.outputs] == ["p", "q", "q2"]
+    doc.delete_function("Odd", "my.odd")  # no instance left; onnxruntime would still validate the definition
+    for got, want in zip(run(doc, tmp_path, feeds), reference, strict=True):
+        np.testing.assert_allclose(got, want, rtol=1e-6)
