@@ -130,3 +130,11 @@ def test_extract_model_subgraph_dialog(tmp_path: Path) -> None:
     session = ort.InferenceSession(str(written), providers=["CPUExecutionProvider"])  # loads: ORT accepts it
     assert "x" in {i.name for i in session.get_inputs()}  # the outer reference became an input
     assert "Extracted to" in dialog.message.value
+
+
+def test_a_child_opened_through_the_document_api_shows_the_banner() -> None:
+    d = open_designer(GRU)
+    body = d.document.open_subgraph(loop_id(d), "body")  # not through the designer
+    assert "open for editing" in d.banner.value
+    body.close()
+    assert d.banner.value == ""

@@ -234,6 +234,7 @@ class Designer(ChildrenMixin, w.VBox):  # type: ignore[misc]
             where = f"part of {self.parent_designer.document.name}: confirm, then save the model"
             mark = " • unconfirmed edits" if doc.dirty else ""
         self.status.value = f"<small>{doc.name}{mark} — {where} — {len(doc.history)} steps</small>"
+        self.refresh_banner()  # a child opened or closed through the Python API (ReadOnlyChanged) shows too
         root = self.root_designer
         if getattr(root, "family", None) is not None and len(root.family.members) > 1:
             root.family.refresh()  # tab titles carry the dirty mark
