@@ -55,6 +55,8 @@ def test_open_edit_confirm_undo_from_the_canvas() -> None:
     outer = [n for n in child.canvas.view.sent_nodes.values() if n["kind"] == "outer"]
     assert outer and all(n["name"].startswith("outer: ") for n in outer)
     assert "initializers" in child.editors.disabled_tabs
+    info = child.editors.params["child"]  # no node selected: what the document is, not model fields
+    assert info["kind"] == "subgraph" and "x" in info["outer"] and info["confirm"] == "Confirm Subgraph Edits"
     first = next(n for n in child.document.nodes() if n.kind == "op")
     assert intent(child, "rename", node=first.id, name="renamed_in_body")["ok"]
     assert "renamed_in_body" not in body_names(d)

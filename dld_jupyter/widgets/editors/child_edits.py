@@ -46,6 +46,15 @@ def decorate(doc: Document, view: dict[str, Any]) -> dict[str, Any]:
     ``view["function"]`` (function_view.py) describes the function; ``in_function`` says the document is one."""
     function = is_function_document(doc)
     view["in_function"] = function
+    kind = getattr(doc, "kind", None)
+    if view.get("mode") == "model" and kind in ("subgraph", "function"):  # a part of a model, not a model
+        outer = doc.outer_references() if hasattr(doc, "outer_references") else []
+        view["child"] = {
+            "kind": kind,
+            "title": str(getattr(doc, "title", "")),
+            "outer": list(outer),
+            "confirm": str(getattr(doc, "confirm_label", "")),
+        }
     if view.get("mode") != "nodes" or len(view.get("ids", [])) != 1:
         return view
     node_id = view["ids"][0]

@@ -123,3 +123,18 @@ export function instanceParameters(ctx: PanelContext, ls: Listeners, state: Node
   }
   return box;
 }
+
+/** With no node selected in a subgraph / function document: what it is, instead of the model's fields. */
+export function childInfo(state: ParamsState): HTMLElement | null {
+  const child = state.child;
+  if (!child) return null;
+  const what = child.kind === "subgraph" ? "Subgraph" : "Local function";
+  const box = h("div", { class: "dld-ed-params dld-ed-child-info" },
+    h("div", { class: "dld-ed-head" }, h("b", { text: `${what}: ${child.title}` })),
+    h("div", { class: "dld-ed-muted", text: `Edited as a document of its own: “${child.confirm}” writes it into its parent as one undo step there; save the model from the model's designer. Select a node to edit its parameters.` }));
+  if (child.kind === "subgraph") {
+    box.append(h("div", { class: "dld-ed-sub", text: `Outer references (${child.outer.length}): values of the enclosing graph it reads` }),
+      h("div", { class: "dld-ed-muted dld-ed-outer", text: child.outer.join(", ") || "none" }));
+  }
+  return box;
+}

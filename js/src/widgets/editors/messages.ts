@@ -28,7 +28,11 @@ export type ParamsState = (
       mode: "nodes"; ids: string[]; name: string | null; title: string; op_type: string | null; domain: string;
       since_version: number | null; doc: string; attributes: AttributeRow[]; defaults: AttributeRow[];
     }
-) & { function?: FunctionInfo | null; in_function?: boolean }; // in_function: a local function document
+) & {
+  function?: FunctionInfo | null; in_function?: boolean; // in_function: a local function document
+  /** The model view of a subgraph / function document: what it is, the outer values it reads. */
+  child?: { kind: string; title: string; outer: string[]; confirm: string };
+};
 
 export interface InitItem {
   id: string; name: string; dtype: string; shape: number[]; size: number; external: boolean;

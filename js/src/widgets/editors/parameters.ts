@@ -2,7 +2,7 @@
 import { button, PanelContext } from "./context";
 import { h, Listeners } from "./dom";
 import type { AttributeRow, ModelInfo, ParamsState } from "./messages";
-import { functionSettingsButton, instanceParameters, referenceControl, setReferenceForm, subgraphControl } from "./child_rows";
+import { childInfo, functionSettingsButton, instanceParameters, referenceControl, setReferenceForm, subgraphControl } from "./child_rows";
 
 function attributeRow(ctx: PanelContext, ls: Listeners, row: AttributeRow, state: ParamsState & { mode: "nodes" }): HTMLElement {
   const key = `attr:${row.name}`;
@@ -117,5 +117,12 @@ export function renderParameters(ctx: PanelContext, ls: Listeners, root: HTMLEle
   ls.clear();
   const state = ctx.model.get("params") as ParamsState | undefined;
   if (!state || !("mode" in state)) { root.replaceChildren(); return; }
+  if (state.mode === "model" && state.child) {
+    const info = childInfo(state) as HTMLElement;
+    const settings = functionSettingsButton(ctx, ls, state);
+    if (settings) info.append(settings);
+    root.replaceChildren(info);
+    return;
+  }
   root.replaceChildren(state.mode === "model" ? modelView(ctx, ls, state.model, state) : nodesView(ctx, ls, state));
 }
