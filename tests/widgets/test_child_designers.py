@@ -140,3 +140,17 @@ def test_a_child_opened_through_the_document_api_shows_the_banner() -> None:
     assert "open for editing" in d.banner.value
     body.close()
     assert d.banner.value == ""
+
+
+def test_create_a_duplicate_of_another_branch() -> None:
+    d = open_designer(GRU)
+    body = d.open_subgraph("/Loop", "body")
+    branch_if = next(n.id for n in body.document.nodes() if n.op_type == "If")
+    body.canvas.selection = [branch_if]
+    row = next(r for r in body.editors.params["attributes"] if r["name"] == "else_branch")
+    then = next(x["slot"] for x in row["duplicates"] if x["label"].startswith("then_branch"))
+    assert body.editors.handle(
+        {"kind": "create_subgraph", "attribute": "else_branch", "name": "else_copy", "duplicate_of": then}
+    )
+    slots = {s.attribute: s for s in body.document.subgraph_slots(branch_if)}
+    assert slots["else_branch"].name == "else_copy" and slots["else_branch"].node_count == 6

@@ -61,6 +61,11 @@ def decorate(doc: Document, view: dict[str, Any]) -> dict[str, Any]:
     rows = [*view.get("attributes", []), *view.get("defaults", [])]
     if any(r["type"] in GRAPH_TYPES for r in rows):
         slots = _slots(doc, node_id)
+        # "slot": the position in subgraph_slots(node), what create_subgraph's duplicate_of names.
+        every = [
+            {"slot": k, "label": f"{s.attribute}" + (f"[{s.index}]" if s.index is not None else "") + f" {s.name}"}
+            for k, s in enumerate(slots)
+        ]
         for row in rows:
             if row["type"] in GRAPH_TYPES:
                 row["subgraphs"] = [
@@ -68,6 +73,7 @@ def decorate(doc: Document, view: dict[str, Any]) -> dict[str, Any]:
                     for s in slots
                     if s.attribute == row["name"]
                 ]
+                row["duplicates"] = every
     if function:
         node = doc.ir_node(node_id)
         for row in rows:

@@ -35,7 +35,7 @@ function createForm(ctx: PanelContext, ls: Listeners, row: AttributeRow): HTMLEl
   const name = ctx.field(ls, `sg-name:${row.name}`, "", "subgraph name (unique in its scope)");
   const dup = h("select", { class: "dld-ed-select dld-ed-subgraph-dup" });
   dup.append(h("option", { value: "", text: "empty graph" }));
-  for (const s of row.subgraphs ?? []) dup.append(h("option", { value: String(s.index ?? 0), text: `duplicate ${s.name || "(unnamed)"}` }));
+  for (const d of row.duplicates ?? []) dup.append(h("option", { value: String(d.slot), text: `duplicate ${d.label}` }));
   const open = h("input", { type: "checkbox", class: "dld-ed-subgraph-open", checked: true });
   const form = h("div", { class: "dld-ed-create dld-ed-subgraph-form" + (ctx.ui.fields.get(`sg-open:${row.name}`) === "1" ? "" : " dld-ed-hidden") },
     h("label", { class: "dld-ed-field" }, "Name", name), h("label", { class: "dld-ed-field" }, "Start from", dup),

@@ -7,6 +7,8 @@ export interface AttributeRow {
   default_text: string; editable: boolean; list: boolean; doc: string; choices: [string, string][] | null;
   /** GRAPH / GRAPHS attributes: their subgraphs (index null for a GRAPH). */
   subgraphs?: { index: number | null; name: string; node_count: number }[];
+  /** Every subgraph of the node, by its position in subgraph_slots (what "duplicate of" names). */
+  duplicates?: { slot: number; label: string }[];
   /** In a local function document: the function parameter it references, and [parameter, compatible] pairs. */
   ref?: string | null; ref_choices?: [string, boolean][];
 }
