@@ -1,8 +1,10 @@
 """Local-function documents in a real JupyterLab (issue 19) on the real ShuffleNetV2 exported with
-`export_modules_as_functions`: the designer's Functions button opens the Model Local Functions window; the first
-function opens in its own designer; Local Function Settings adds an int parameter; the Gather node's `axis` is bound
-to it with Set Reference Parameter (the row becomes a drop-down with X); Confirm Local Function Edits, and the
-kernel's model has the parameter and the reference in the definition every instance calls.
+`export_modules_as_functions`: the JupyterLab command and the designer's Functions button open the Model Local
+Functions window; the first function opens in its own designer; Local Function Settings adds an int parameter; the
+Gather node's `axis` is bound to it with Set Reference Parameter (the row becomes a drop-down with X); Confirm Local
+Function Edits through the JupyterLab command (the sidebar serves the document shown in the designer's tabs), and
+the kernel's model has the parameter and the reference in the definition every instance calls. Then Create Function
+from Selection… and Inline Function from the canvas's context menu.
 Screenshots: test-artifacts/screenshots/function_*.png.
 """
 
@@ -43,8 +45,14 @@ def test_function_window_settings_reference_confirm(jupyter: JupyterServer, page
     open_notebook(page, jupyter, "functions.ipynb")
     run_all(page)
     page.wait_for_selector(f"{ROOT} .dld-canvas[data-ready='1']", timeout=90_000)
-    page.locator(f"{ROOT} button", has_text="Functions").first.click()
+    # The JupyterLab command (palette, Tools menu) opens the window in the designer; so does the toolbar's button.
+    page.wait_for_function("() => window.jupyterapp.commands.isEnabled('dld:local-functions')", timeout=60_000)
+    page.evaluate("() => window.jupyterapp.commands.execute('dld:local-functions')")
     window = page.locator(".dld-functions-panel")
+    expect(window).to_have_count(1, timeout=20_000)
+    window.locator(".dld-fn-close").click()
+    expect(window).to_have_count(0)
+    page.locator(f"{ROOT} button", has_text="Functions").first.click()
     expect(window.locator(".dld-fn-list select option")).to_have_count(2, timeout=20_000)
     window.locator(".dld-fn-filter input").fill("InvertedResidual.1")
     expect(window.locator(".dld-fn-list select option")).to_have_count(1)
@@ -93,7 +101,8 @@ def test_function_window_settings_reference_confirm(jupyter: JupyterServer, page
     editors.locator(".dld-ed-row[data-attr='axis']").scroll_into_view_if_needed()
     screenshot(page, "function_reference_bound", f"{CHILD} .dld-editors")
 
-    page.locator(f"{CHILD} .dld-confirm-edits").click()
+    # Confirm through the JupyterLab command: the sidebar serves the document shown in the designer's tabs.
+    page.evaluate("() => window.jupyterapp.commands.execute('dld:confirm-edits')")
     expect(page.locator(".dld-doc-tab-active")).not_to_contain_text("•", timeout=20_000)
     found: list[Any] = []
     for _ in range(20):

@@ -141,9 +141,25 @@ def test_open_loop_body_edit_confirm_undo(jupyter: JupyterServer, page: Page) ->
     assert kernel_json(page, root, "d.document.history[-1]", "label.json") == "Confirm Subgraph Edits"
     screenshot(page, "subgraph_confirmed")
 
-    # Close the body (confirmed: no question), then one Ctrl+Z on the parent canvas restores the old body.
+    # Another edit, not confirmed: Close asks Confirm / Discard / Cancel; Discard drops it.
+    cy_in(page, CHILD, "cy.center(cy.getElementById(arg));", node)
+    page.wait_for_timeout(300)
+    at = page_point(page, CHILD, node, 0, 6)
+    page.mouse.click(at["x"], at["y"])
+    name = page.locator(f"{CHILD} .dld-editors input[data-key='name']")
+    name.fill("never_confirmed")
+    name.press("Enter")
+    expect(page.locator(".dld-doc-tab-active")).to_contain_text("•", timeout=20_000)
     page.locator(f"{CHILD} .dld-close-child").click()
+    ask = page.locator(f"{CHILD} .dld-close-ask")
+    expect(ask).to_contain_text("has unconfirmed edits")
+    screenshot(page, "subgraph_close_asks")
+    ask.locator(".dld-ask-discard").click()
     expect(page.locator(CHILD)).to_have_count(0, timeout=20_000)
+    names = kernel_json(page, root, BODY_NAMES, "body_after_discard.json")
+    assert "renamed_in_body" in names and "never_confirmed" not in names
+
+    # One Ctrl+Z on the parent canvas restores the old body.
     expect(banner).to_have_count(0)
     canvas = page.locator(f"{ROOT} .dld-canvas")
     expect(canvas).to_be_visible()
