@@ -141,8 +141,9 @@ def test_open_loop_body_edit_confirm_undo(jupyter: JupyterServer, page: Page) ->
     assert kernel_json(page, root, "d.document.history[-1]", "label.json") == "Confirm Subgraph Edits"
     screenshot(page, "subgraph_confirmed")
 
-    # Another edit, not confirmed: Close asks Confirm / Discard / Cancel; Discard drops it.
-    cy_in(page, CHILD, "cy.center(cy.getElementById(arg));", node)
+    # Another edit, not confirmed: Close asks Confirm / Discard / Cancel; Discard drops it. (The If's open button
+    # selected the If too: selection is additive on this canvas, so start from an empty selection.)
+    cy_in(page, CHILD, "cy.elements(':selected').unselect(); cy.center(cy.getElementById(arg));", node)
     page.wait_for_timeout(300)
     at = page_point(page, CHILD, node, 0, 6)
     page.mouse.click(at["x"], at["y"])
