@@ -27,6 +27,7 @@ from dld_jupyter.widgets.canvas import graph_payload as gp
 from dld_jupyter.widgets.canvas.canvas_view import CanvasView
 from dld_jupyter.widgets.canvas.function_bodies import BODY_SAFE, function_of, names_body_element
 from dld_jupyter.widgets.canvas.intents import HANDLERS
+from dld_jupyter.widgets.canvas.palette_ops import palette_ops
 from dld_jupyter.widgets.canvas.preview_view import Overview, overview_in_child
 from dld_jupyter.widgets.canvas.protocol import ExportFormat, PaletteOp, PatchMessage
 from dld_jupyter.widgets.canvas.view_events import patch_for
@@ -226,19 +227,10 @@ class GraphCanvas(anywidget.AnyWidget):
             self._send_snapshot()
 
     def _palette(self) -> list[PaletteOp]:
-        from dld_jupyter.document.schema import registry
-
         imports = dict(self.document.model.opset_imports) if self._load is None else self._load.opsets
-        ops: list[PaletteOp] = [
-            {"name": s.name, "domain": s.domain, "category": s.category,
-             "summary": (s.doc.strip().split("\n", 1)[0] if s.doc else "")[:200]}
-            for s in registry.ops_for(imports)
-        ]
-        if self._document is not None:  # local functions are operators too (seed 000: instantiated from the palette)
+        if self._document is not None:  # local functions are operators too (palette_ops.py)
             self._functions = tuple(self._document.model.functions)
-            ops.extend({"name": name, "domain": domain, "category": "local function",
-                        "summary": f"Local function {domain}::{name}"} for domain, name, _ in self._functions)
-        return ops
+        return palette_ops(imports, self._functions)
 
     # ------------------------------------------------------------ browser -> kernel
     def _on_msg(self, _widget: object, content: dict[str, Any], buffers: list[bytes]) -> None:
