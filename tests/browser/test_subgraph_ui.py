@@ -115,6 +115,7 @@ def test_open_loop_body_edit_confirm_undo(jupyter: JupyterServer, page: Page) ->
     button = page_point(page, CHILD, inner, size[0] / 2 - 10, -size[1] / 2 + 10)
     page.mouse.click(button["x"], button["y"])
     page.locator(f"{CHILD} .dld-menu[data-menu='subgraphs'] .dld-menu-item", has_text="then_branch").click()
+    assert not cy_in(page, CHILD, "return cy.getElementById(arg).selected();", inner)  # the button opens, not selects
     expect(page.locator(".dld-breadcrumb")).to_contain_text("gru ▸ /Loop ▸ body ▸ /If ▸ then_branch", timeout=20_000)
     expect(page.locator(f"{CHILD} .dld-canvas[data-ready='1']")).to_have_count(2, timeout=60_000)
     screenshot(page, "subgraph_nested_branch")

@@ -21,11 +21,18 @@ export function onOpenButton(n: NodeData, cx: number, cy: number, x: number, y: 
 interface Slot { attribute: string; index: number | null; name: string; node_count: number }
 
 export function installSubgraphButton(ctx: CanvasContext): void {
+  // A click on the button opens, it does not select: the node's selection is put back as it was before the press.
+  let wasSelected = true;
+  ctx.listeners.cy(ctx.cy, "tapstart", "node.opens", (event) => {
+    wasSelected = event.target.selected();
+  });
   ctx.listeners.cy(ctx.cy, "tap", "node.opens", (event) => {
     const data = ctx.store.nodes.get(event.target.id());
     if (!data || data.kind !== "op") return;
     const p = event.target.position();
     if (!onOpenButton(data, p.x, p.y, event.position.x, event.position.y)) return;
+    const node = event.target;
+    if (!wasSelected) window.setTimeout(() => node.unselect(), 0);
     if (data.function && !data.subgraphs?.length) {
       openFunction(ctx, data.id);
       return;
