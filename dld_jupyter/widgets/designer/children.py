@@ -21,7 +21,6 @@ from dld_jupyter.frontdoor.children import (
     FUNCTION_SETTINGS,
     FUNCTION_SETTINGS_PANEL,
     FUNCTIONS_PANEL,
-    child_kind,
 )
 from dld_jupyter.widgets.designer.family import Family
 
@@ -154,10 +153,10 @@ class ChildrenMixin:
             self.close_document()
             return
         self.root_designer.family.show(self)
-        what = "subgraph" if child_kind(self) == "subgraph" else "local function"  # type: ignore[arg-type]
+        parent = html.escape(str(self.parent_designer.document.name))
         text = w.HTML(
-            f"<b>{html.escape(self.document.title)}</b> has unconfirmed edits. Confirm them into the "
-            f"parent {what}, discard them, or keep editing?"
+            f"<b>{html.escape(self.document.title)}</b> has unconfirmed edits. Confirm them into "
+            f"<b>{parent}</b>, discard them, or keep editing?"
         )
         confirm = w.Button(
             description=self.document.confirm_label, button_style="primary", layout=w.Layout(width="auto")
