@@ -19,7 +19,17 @@ if TYPE_CHECKING:
     from dld_jupyter.widgets.designer.designer import Designer
     from dld_jupyter.widgets.engine.engine_designer import EngineDesigner
 
-__all__ = ["__version__", "compare", "export_engine", "new", "open", "open_engine", "profile", "report", "timeline_figure"]
+__all__ = [
+    "__version__",
+    "compare",
+    "export_engine",
+    "new",
+    "open",
+    "open_engine",
+    "profile",
+    "report",
+    "timeline_figure",
+]
 
 
 def open(path: str, **options: Any) -> Designer:

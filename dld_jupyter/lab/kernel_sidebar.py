@@ -42,6 +42,9 @@ class SidebarSession:
         self._unsubscribe: Callable[[], None] | None = None
         self._touched: dict[str, bool] = {}  # node id -> alive, of edits not yet sent to the explorer
         self._patch_soon = Soon(self._send_layers_patch)
+        self._unfollow: Callable[[], None] | None = None  # stop following a designer's document tabs
+        self._function_keys: tuple[object, ...] = ()  # the palette lists local functions: resent when they change
+        self._state_soon = Soon(self._resend_state)
 
     # -- messages from the browser ------------------------------------------------------------------------
     def handle(self, message: dict[str, Any]) -> None:
@@ -93,11 +96,30 @@ class SidebarSession:
             loop = running_loop()  # bound on the kernel's main thread: the loading thread goes on to the canvas
             designer.canvas.on_document(lambda _document: on_loop(loop, lambda: self._bind_loaded(model_id)))
             return
-        self._model_id, self._designer = model_id, designer
-        self._document, self._canvas = designer.document, designer.canvas
+        # A designer showing a subgraph or local function in its document tabs: the sidebar serves that document
+        # (its palette, layers and commands: Confirm, Local Function Settings) and follows the tabs.
+        shown = getattr(designer, "active_designer", designer)
+        self._model_id, self._designer = model_id, shown
+        self._document, self._canvas = shown.document, shown.canvas
         self._unsubscribe = self._document.subscribe(self._on_events)
         self._canvas.observe(self._on_selection, names="selection")
+        family = getattr(designer, "family", None)
+        if family is not None:
+            self._unfollow = family.on_active(lambda _shown: self._follow(model_id))
+        self._function_keys = tuple(self._document.model.functions)
         self._send(self._state())
+
+    def _follow(self, model_id: str) -> None:
+        """Another document of the bound designer's tabs is shown: serve that one."""
+        if self._model_id == model_id:
+            try:
+                self._bind(model_id)
+            except Exception as error:
+                self._send({"kind": "error", "message": f"DL Designer sidebar: {error}"})
+
+    def _resend_state(self) -> None:
+        if self._document is not None:
+            self._send(self._state())
 
     def _bind_loaded(self, model_id: str) -> None:
         if self._model_id != model_id or self._document is not None:  # another designer was chosen meanwhile
@@ -108,6 +130,9 @@ class SidebarSession:
             self._send({"kind": "error", "message": f"DL Designer sidebar: {error}"})
 
     def _unbind(self) -> None:
+        if self._unfollow is not None:
+            self._unfollow()
+            self._unfollow = None
         if self._unsubscribe is not None:
             self._unsubscribe()
         if self._canvas is not None:
@@ -179,6 +204,10 @@ class SidebarSession:
                 touched.update(dict.fromkeys(event.node_ids, True))
         if touched:
             self._patch_soon()  # after the canvas's reply to the edit; one patch per burst
+        keys = tuple(document.model.functions)
+        if keys != self._function_keys:  # a function created or deleted: the palette lists them
+            self._function_keys = keys
+            self._state_soon()
 
     def _send_layers_patch(self) -> None:
         document, touched, self._touched = self._document, self._touched, {}

@@ -27,6 +27,7 @@ from dld_jupyter.widgets.canvas import graph_payload as gp
 from dld_jupyter.widgets.canvas.canvas_view import CanvasView
 from dld_jupyter.widgets.canvas.function_bodies import BODY_SAFE, function_of, names_body_element
 from dld_jupyter.widgets.canvas.intents import HANDLERS
+from dld_jupyter.widgets.canvas.palette_ops import palette_ops
 from dld_jupyter.widgets.canvas.preview_view import Overview, overview_in_child
 from dld_jupyter.widgets.canvas.protocol import ExportFormat, PaletteOp, PatchMessage
 from dld_jupyter.widgets.canvas.view_events import patch_for
@@ -64,6 +65,8 @@ class GraphCanvas(anywidget.AnyWidget):
         super().__init__(channel_token=self._routes.token or "", **kwargs)
         self.title = document.name
         self.on_error = on_error
+        self.host: Any = None  # the designer that opens subgraphs and functions (set by the Designer)
+        self._functions: tuple[tuple[str, str, str], ...] = ()  # the local functions the palette lists
         self.js_errors: list[str] = []
         self.version = 0
         self._exports: dict[int, tuple[pathlib.Path, ExportFormat]] = {}
@@ -214,6 +217,8 @@ class GraphCanvas(anywidget.AnyWidget):
             self.send(message, buffers)
 
     def _on_events(self, events: list[Event]) -> None:
+        if tuple(self.document.model.functions) != self._functions:  # created / deleted: palette
+            self.send({"kind": "ops", "ops": self._palette()})
         try:
             self._send_patch(patch_for(self.view, events))
         except Exception:  # a view bug must not break the document's other subscribers
@@ -222,14 +227,10 @@ class GraphCanvas(anywidget.AnyWidget):
             self._send_snapshot()
 
     def _palette(self) -> list[PaletteOp]:
-        from dld_jupyter.document.schema import registry
-
         imports = dict(self.document.model.opset_imports) if self._load is None else self._load.opsets
-        return [
-            {"name": s.name, "domain": s.domain, "category": s.category,
-             "summary": (s.doc.strip().split("\n", 1)[0] if s.doc else "")[:200]}
-            for s in registry.ops_for(imports)
-        ]
+        if self._document is not None:  # local functions are operators too (palette_ops.py)
+            self._functions = tuple(self._document.model.functions)
+        return palette_ops(imports, self._functions)
 
     # ------------------------------------------------------------ browser -> kernel
     def _on_msg(self, _widget: object, content: dict[str, Any], buffers: list[bytes]) -> None:

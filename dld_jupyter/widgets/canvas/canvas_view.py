@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from dld_jupyter.document import Document, NodeView
+from dld_jupyter.document.endpoints import is_outer, outer_values
 from dld_jupyter.document.layout import layout_groups, sugiyama_layout
 from dld_jupyter.document.outline import RawEdge
 from dld_jupyter.document.views import shape_list
@@ -52,6 +53,8 @@ def read_edges(doc: Document) -> dict[str, RawEdge]:
             return by_object[id(producer)], 0 if index is None else index
         if value.is_graph_input() and not value.is_initializer() and value.graph is graph:  # type: ignore[attr-defined]
             return "i" + value_id(value), 0  # type: ignore[arg-type]
+        if is_outer(value):  # type: ignore[arg-type]  # a subgraph reading its enclosing scope: an outer node
+            return "r" + value_id(value), 0  # type: ignore[arg-type]
         return None
 
     for node, dst in zip(nodes, ids, strict=True):
@@ -116,6 +119,8 @@ class CanvasView:
         for value in graph.inputs:
             if not value.is_initializer():
                 self._register("i" + doc.value_id(value), "Input", (), paths)
+        for value in outer_values(graph):  # subgraph documents: values of the enclosing scope (outer references)
+            self._register("r" + doc.value_id(value), "Outer", (), paths)
         scope_path = ScopePaths()
         for node in graph:
             self._register(doc.node_id(node), node.op_type, scope_path(node.name or "", node.metadata_props), paths)

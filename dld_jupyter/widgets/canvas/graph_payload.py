@@ -47,6 +47,8 @@ def glyph_text(view: NodeView, weights: Mapping[int, list[int | str]] | None = N
 
 
 def node_size(view: NodeView, subtitle: str = "", detail: str = "") -> tuple[float, float]:
+    if view.kind == "outer":  # "outer: <name>" on a tag-shaped glyph
+        return float(min(max(7.0 * len(view.name) + 80, 110), 300)), 36.0
     if view.kind != "op":
         return IO_SIZE
     lines = 1 + bool(subtitle) + bool(detail)
@@ -81,7 +83,7 @@ def node_data(
     subtitle, detail = glyph_text(view, weights)
     width, height = node_size(view, subtitle, detail)
     shown = set(shown_constant_inputs)
-    return {
+    data: NodeData = {
         "id": view.id,
         "name": view.name if view.kind != "op" else display_name(view.name) or view.op_type,
         "kind": view.kind,  # type: ignore[typeddict-item]
@@ -103,6 +105,11 @@ def node_data(
         "width": width,
         "height": height,
     }
+    if view.subgraphs:
+        data["subgraphs"] = list(view.subgraphs)
+    if view.kind == "outer":  # a value of the enclosing scope the subgraph reads (seed: outer references)
+        data["name"] = f"outer: {view.name}"
+    return data
 
 
 def group_data(group_id: str, label: str, parent: str | None, collapsed: bool, count: int) -> NodeData:

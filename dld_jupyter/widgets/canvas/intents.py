@@ -15,6 +15,7 @@ from dld_jupyter.frontdoor.operations import ARRANGE, CHECK, REDO, SAVE, UNDO
 from dld_jupyter.frontdoor.target import LiveCanvas
 from dld_jupyter.transforms.clipboard import copy_selection
 from dld_jupyter.widgets.canvas.canvas_view import CanvasView, parse_edge_id
+from dld_jupyter.widgets.canvas.child_intents import CHILD_HANDLERS
 from dld_jupyter.widgets.canvas.trt_intents import TRT_HANDLERS
 
 
@@ -239,3 +240,4 @@ HANDLERS: dict[str, Handler] = {
     "paste": paste, "extract": extract, "doc": doc, "ping": ping,
 }
 HANDLERS.update(TRT_HANDLERS)  # optimization profiles and layer precisions
+HANDLERS.update(CHILD_HANDLERS)  # subgraphs and local functions

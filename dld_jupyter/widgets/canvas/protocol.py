@@ -12,7 +12,7 @@ from typing import Literal, TypedDict
 
 from dld_jupyter.frontdoor.envelope import Reply, Request
 
-NodeKind = Literal["op", "input", "output", "group"]
+NodeKind = Literal["op", "input", "output", "group", "outer"]  # outer: a value of the enclosing scope
 TerminalState = Literal["free", "linked", "initializer", "constant", "placeholder"]
 Severity = Literal["error", "warning", "info"]
 
@@ -26,7 +26,11 @@ class TerminalData(TypedDict):
     value: str | None
 
 
-class NodeData(TypedDict):
+class _NodeExtras(TypedDict, total=False):
+    subgraphs: list[str]  # the subgraph attributes of a Loop/If/Scan ("body", "branches[1]"); absent when none
+
+
+class NodeData(_NodeExtras):
     id: str
     name: str
     kind: NodeKind
@@ -141,6 +145,7 @@ IntentAction = Literal[
     "add_node", "delete", "connect", "disconnect", "add_graph_input", "add_graph_output", "move", "rename",
     "set_attr", "undo", "redo", "save", "arrange", "copy", "cut", "paste", "expand", "collapse",
     "toggle_constant", "extract", "check", "doc", "ping", "set_precision", "trt_inputs", "set_trt_profile",
+    "subgraph_slots", "open_subgraph", "open_function", "create_function_from_selection", "inline_function",
 ]
 
 

@@ -15,6 +15,14 @@ import ipywidgets as w
 
 from dld_jupyter.document import Document, DocumentError
 from dld_jupyter.document.loading import DocumentLoad, open_for_view
+from dld_jupyter.frontdoor.children import (
+    CLOSE_CHILD,
+    CONFIRM_EDITS,
+    EXTRACT_MODEL_SUBGRAPH,
+    FUNCTION_SETTINGS,
+    LOCAL_FUNCTIONS,
+    child_kind,
+)
 from dld_jupyter.frontdoor.designers import registry
 from dld_jupyter.frontdoor.operations import (
     ARRANGE,
@@ -32,6 +40,8 @@ from dld_jupyter.frontdoor.operations import (
 from dld_jupyter.frontdoor.soon import Soon
 from dld_jupyter.frontdoor.tools import GLOBAL_MODIFICATIONS
 from dld_jupyter.widgets.canvas.canvas import SCHEMES, GraphCanvas
+from dld_jupyter.widgets.designer.children import NO_INITIALIZERS, ChildrenMixin
+from dld_jupyter.widgets.designer.family import Family
 from dld_jupyter.widgets.designer.heat_control import CanvasHeat
 from dld_jupyter.widgets.editors import EditorPanels
 
@@ -44,11 +54,19 @@ def _check_kwargs(where: str, kwargs: dict[str, Any], allowed: tuple[str, ...]) 
         raise TypeError(f"{where} got unknown argument(s) {unknown}; it accepts {', '.join(allowed)}.")
 
 
-class Designer(w.VBox):  # type: ignore[misc]
-    """Toolbar (new/open/save/undo/redo/arrange/check/export), the canvas, `panels` (a Box for editors), messages."""
+class Designer(ChildrenMixin, w.VBox):  # type: ignore[misc]
+    """Toolbar (new/open/save/undo/redo/arrange/check/export), the canvas, `panels` (a Box for editors), messages.
 
-    def __init__(self, document: Document | DocumentLoad, **options: Any) -> None:
+    A child Designer (`parent_designer` set: a subgraph or local function opened from another designer, see
+    children.py) has Confirm / Close in its toolbar instead of New / Open / Save and is shown in the root
+    designer's document tabs (family.py)."""
+
+    def __init__(self, document: Document | DocumentLoad, *, parent_designer: Designer | None = None,
+                 **options: Any) -> None:
         _check_kwargs("Designer", options, _CANVAS_OPTIONS)
+        self.parent_designer = parent_designer
+        self.banner = w.HTML()  # the read-only reason while a child document of this one is open
+        self.ask = w.Box(layout=w.Layout(width="100%", flex_flow="column"))  # close question, confirm errors
         self.output = w.Output(layout=w.Layout(max_height="160px", overflow="auto"))
         self.status = w.HTML()
         self.panels = w.Box(layout=w.Layout(width="100%"))
@@ -56,23 +74,51 @@ class Designer(w.VBox):  # type: ignore[misc]
         self.tools = w.Box(layout=w.Layout(width="100%", flex_flow="column"))  # a Tools dialog, when opened
         self._options = options
         self.canvas = self._make_canvas(document)
-        self.toolbar = self._make_toolbar()
+        self.toolbar = self._make_child_toolbar() if parent_designer is not None else self._make_toolbar()
+        self.family = Family(self, self._relayout)
         super().__init__(self._parts())
         self.add_class("dld-designer")
+        if parent_designer is not None:
+            self.add_class("dld-child-designer")
         self._refresh_status()
         registry.register(self)  # the sidebar and report links find it there, until it is closed
 
     def close(self) -> None:
+        """Close the designer; a child designer closes its document first (unconfirmed edits dropped)."""
+        if self.parent_designer is not None and not getattr(self.document, "closed", True):
+            self.close_document()
+            return
+        for child in self.family.children_of(self):
+            child.close()
+        self.close_widgets()
+
+    def close_widgets(self) -> None:
         registry.unregister(self)
         super().close()
 
     # ------------------------------------------------------------ parts
+    def own_parts(self) -> list[w.Widget]:
+        return [self.banner, self.toolbar, self.ask, self.tools, self.canvas, self.panels, self.profiling,
+                self.status, self.output]
+
     def _parts(self) -> list[w.Widget]:
-        return [self.toolbar, self.tools, self.canvas, self.panels, self.profiling, self.status, self.output]
+        if self.parent_designer is not None:
+            return self.own_parts()
+        return [self.family.bar, *self.own_parts(), *self.family.members[1:]]
+
+    def _relayout(self) -> None:
+        """Show the family's active document: this model's parts, or one child designer."""
+        active = self.family.active
+        for part in self.own_parts():
+            part.layout.display = None if active is self else "none"
+        for child in self.family.members[1:]:
+            child.layout.display = None if child is active else "none"
+        self.children = self._parts()
 
     def _make_canvas(self, document: Document | DocumentLoad) -> GraphCanvas:
         canvas = GraphCanvas(document, on_error=self._show_error, **self._options)
         self._heat = CanvasHeat(canvas)  # a report's times on this canvas (another model: no heat)
+        canvas.host = self  # its intents open subgraphs and functions here
         self._editors: EditorPanels | None = None
         self._unsubscribe: Callable[[], None] = lambda: None
         self.canvas = canvas
@@ -85,7 +131,9 @@ class Designer(w.VBox):  # type: ignore[misc]
         refresh_soon = Soon(self._refresh_status)  # after the canvas's reply to an edit
         self._unsubscribe = document.subscribe(lambda _events: refresh_soon())
         self._refresh_status()
-        self._editors = EditorPanels(document, canvas)  # parameters, initializers, tensor editor, type checks
+        disabled = {"initializers": NO_INITIALIZERS.format(kind=child_kind(self))} if child_kind(self) else {}
+        self._editors = EditorPanels(document, canvas, disabled_tabs=disabled)  # parameters, initializers, tensor
+        self._editors.host = self  # its subgraph links open children here
         self.panels.children = [self._editors]
 
     @property
@@ -95,16 +143,17 @@ class Designer(w.VBox):  # type: ignore[misc]
         assert self._editors is not None
         return self._editors
 
-    def _make_toolbar(self) -> w.HBox:
-        def button(label: str, icon: str, tip: str, action: Any) -> w.Button:
-            b = w.Button(description=label, icon=icon, tooltip=tip, layout=w.Layout(width="auto"))
-            b.on_click(lambda _b: self._guard(action))
-            return b
+    def _button(self, label: str, icon: str, tip: str, action: Any) -> w.Button:
+        b = w.Button(description=label, icon=icon, tooltip=tip, layout=w.Layout(width="auto"))
+        b.on_click(lambda _b: self._guard(action))
+        return b
 
-        def operation(op: Operation, icon: str, **args: Callable[[], object]) -> w.Button:
-            """A button running a registered operation on this designer (args are read when it is clicked)."""
-            return button(op.label, icon, op.caption, lambda: op(self, **{k: get() for k, get in args.items()}))
+    def _operation(self, op: Operation, icon: str, label: str = "", **args: Callable[[], object]) -> w.Button:
+        """A button running a registered operation on this designer (args are read when it is clicked)."""
+        return self._button(label or op.label, icon, op.caption,
+                            lambda: op(self, **{k: get() for k, get in args.items()}))
 
+    def _view_controls(self) -> list[w.Widget]:
         self.path_box = w.Text(placeholder="path/to/model.onnx or image.png", layout=w.Layout(width="240px"))
         self.scheme = w.Dropdown(options=SCHEMES, value=self.canvas.color_scheme, layout=w.Layout(width="110px"),
                                  tooltip="Colour scheme (okabe-ito and tol-muted are colour-blind safe)")
@@ -115,6 +164,10 @@ class Designer(w.VBox):  # type: ignore[misc]
         self.constants = w.ToggleButton(description=SHOW_CONSTANTS.label, value=self.canvas.show_constants,
                                         layout=w.Layout(width="auto"), tooltip=SHOW_CONSTANTS.caption)
         w.link((self.constants, "value"), (self.canvas, "show_constants"))
+        return [self.path_box, self.scheme, self.grid, self.constants]
+
+    def _make_toolbar(self) -> w.HBox:
+        button, operation = self._button, self._operation
         return w.HBox([
             button("New", "file", "New empty model", lambda: self.new()),
             button("Open", "folder-open", "Open the model at the path", lambda: self.open_model(self.path_box.value)),
@@ -125,9 +178,32 @@ class Designer(w.VBox):  # type: ignore[misc]
             operation(CHECK, "check"),
             operation(PROFILE, "tachometer"),
             operation(GLOBAL_MODIFICATIONS, "wrench"),
+            operation(LOCAL_FUNCTIONS, "cubes"),
+            operation(EXTRACT_MODEL_SUBGRAPH, "share-square-o", label="Extract Model Subgraph…"),
             operation(EXPORT_ENGINE, "microchip"),
             operation(EXPORT_IMAGE, "image", path=lambda: self.path_box.value),
-            self.path_box, self.scheme, self.grid, self.constants,
+            *self._view_controls(),
+        ], layout=w.Layout(flex_flow="row wrap"))
+
+    def _make_child_toolbar(self) -> w.HBox:
+        """A subgraph / function designer: Confirm and Close first; no New, Open, Save (the parent saves)."""
+        operation = self._operation
+        label = str(getattr(self.document, "confirm_label", "Confirm Edits"))
+        confirm = self._button(label, "check-square-o", CONFIRM_EDITS.caption, lambda: self.confirm())
+        confirm.button_style = "primary"
+        confirm.add_class("dld-confirm-edits")
+        close = self._button("Close", "times", CLOSE_CHILD.caption, lambda: self.request_close())
+        close.add_class("dld-close-child")
+        extra = [operation(FUNCTION_SETTINGS, "sliders")] if child_kind(self) == "function" else []
+        return w.HBox([
+            confirm, close, *extra,
+            operation(UNDO, "undo"),
+            operation(REDO, "redo"),
+            operation(ARRANGE, "sitemap"),
+            operation(CHECK, "check"),
+            operation(EXTRACT_MODEL_SUBGRAPH, "share-square-o", label="Extract Model Subgraph…"),
+            operation(EXPORT_IMAGE, "image", path=lambda: self.path_box.value),
+            *self._view_controls(),
         ], layout=w.Layout(flex_flow="row wrap"))
 
     def _guard(self, action: Any) -> None:
@@ -156,7 +232,14 @@ class Designer(w.VBox):  # type: ignore[misc]
         doc = self.document
         mark = " •" if doc.dirty else ""
         where = str(doc.path) if doc.path else "unsaved"
+        if self.parent_designer is not None:
+            where = f"part of {self.parent_designer.document.name}: confirm, then save the model"
+            mark = " • unconfirmed edits" if doc.dirty else ""
         self.status.value = f"<small>{doc.name}{mark} — {where} — {len(doc.history)} steps</small>"
+        self.refresh_banner()  # a child opened or closed through the Python API (ReadOnlyChanged) shows too
+        root = self.root_designer
+        if getattr(root, "family", None) is not None and len(root.family.members) > 1:
+            root.family.refresh()  # tab titles carry the dirty mark
 
     # ------------------------------------------------------------ public API
     @property
@@ -261,6 +344,11 @@ class Designer(w.VBox):  # type: ignore[misc]
         self._swap(Document.new(opset=opset, contrib=contrib))
 
     def _swap(self, document: Document | DocumentLoad) -> None:
+        if self.parent_designer is not None:
+            raise DocumentError("Open another model", "this designer shows a subgraph or local function.",
+                                "Open models in the model's designer.")
+        for child in self.family.children_of(self):
+            child.close()
         old, old_editors = self.canvas, self._editors
         self._unsubscribe()
         self.panels.children = []

@@ -49,6 +49,8 @@ def from_text(text: str, type_name: str, current: Any = None) -> Any:
         dtype = np.asarray(current).dtype if current is not None and not isinstance(current, str) else None
         return parse_array(text, dtype)
     value = parse_literal(text)
+    if type_name == "LITERAL":  # an undefined function parameter: the literal's own type (1, 0.5, [1, 2], 'a')
+        return value
     if type_name == "INT":
         if isinstance(value, bool) or not isinstance(value, int):
             raise _fail(text, "this attribute holds one integer", "an integer such as 1")

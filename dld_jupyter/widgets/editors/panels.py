@@ -24,7 +24,7 @@ from dld_jupyter.document import Document, Event
 from dld_jupyter.frontdoor.envelope import failed, ok
 from dld_jupyter.frontdoor.soon import Soon
 
-from . import initializers, parameters, tensor_editor, type_check
+from . import child_edits, initializers, parameters, tensor_editor, type_check
 from .edit_error import EditError, as_edit_error
 from .tensor_editor import Target
 
@@ -32,6 +32,7 @@ STATIC = pathlib.Path(__file__).resolve().parent.parent.parent / "static"
 log = logging.getLogger(__name__)
 _PARAMETER_KINDS = {"set_attr", "reset_attr", "rename", "set_model", "set_opset", "set_meta"}
 _INITIALIZER_KINDS = {"init_create", "init_delete", "init_connect", "init_disconnect"}
+_CHILD_KINDS = set(child_edits.KINDS)
 _TENSOR_KINDS = {"tensor_set", "tensor_load", "tensor_export", "tensor_convert", "tensor_sparse", "tensor_external"}
 
 
@@ -60,17 +61,20 @@ class EditorPanels(anywidget.AnyWidget):
     checks = traitlets.Dict().tag(sync=True)
     errors = traitlets.Dict().tag(sync=True)
     notice = traitlets.Dict().tag(sync=True)
+    disabled_tabs = traitlets.Dict().tag(sync=True)  # tab -> why it is disabled (a subgraph has no initializers)
 
     def __init__(self, document: Document, canvas: Any = None, *, auto_check: bool = True, **kwargs: Any) -> None:
-        unknown = set(kwargs) - {"height", "layout", "tab"}
+        unknown = set(kwargs) - {"height", "layout", "tab", "disabled_tabs"}
         if unknown:
-            raise TypeError(f"EditorPanels got unknown argument(s) {sorted(unknown)}; expected height, layout, tab.")
+            raise TypeError(f"EditorPanels got unknown argument(s) {sorted(unknown)}; expected height, layout, tab,"
+                            " disabled_tabs.")
         kwargs.setdefault("layout", ipywidgets.Layout(width="100%"))  # fill the Designer's slot, not the content
         super().__init__(**kwargs)
         self.document = document
         self.canvas = canvas
         self.auto_check = auto_check
         self.target: Target | None = None
+        self.host: Any = None  # the designer that opens subgraphs and functions (set by the Designer)
         self.runner = type_check.CheckRunner(document, self._refresh_checks)
         self._pending_items = False
         self._flush_soon = Soon(self._flush)
@@ -157,7 +161,11 @@ class EditorPanels(anywidget.AnyWidget):
         doc = self.document
         if kind in _PARAMETER_KINDS:
             parameters.handle(doc, self.selection, msg)
+        elif kind in _CHILD_KINDS:
+            child_edits.handle(doc, self.host, self.selection, msg)
         elif kind in _INITIALIZER_KINDS:
+            if "initializers" in self.disabled_tabs:
+                raise EditError(str(msg.get("key") or "panel"), str(self.disabled_tabs["initializers"]))
             created = initializers.handle(doc, self.selection, msg)
             if created is not None:
                 self.notice = {"kind": "info", "text": f"Created initializer {msg.get('name')}."}

@@ -17,6 +17,7 @@ from dld_jupyter.document.metadata import POSITIONS_KEY
 from dld_jupyter.document.model_commands import set_ir_version
 from dld_jupyter.document.schema import AttributeInfo, OpSchemaInfo, registry
 
+from . import child_edits
 from .attribute_text import EDITABLE, from_text, to_text
 from .edit_error import EditError, as_edit_error
 from .function_view import function_view
@@ -91,6 +92,10 @@ def documentation(schema: OpSchemaInfo) -> str:
 
 def view(doc: Document, selection: Sequence[str]) -> dict[str, Any]:
     """What the parameter editor shows for ``selection`` (node ids)."""
+    return child_edits.decorate(doc, _view(doc, selection))
+
+
+def _view(doc: Document, selection: Sequence[str]) -> dict[str, Any]:
     ids = _op_ids(doc, selection)
     if not ids:
         return {"mode": "model", "model": model_info(doc), "function": function_view(doc, [])}
@@ -158,6 +163,12 @@ def _attr_type(doc: Document, node_id: str, name: str) -> tuple[str, Any]:
     current = node.attributes.get(name)
     if info is not None:
         return info.type, current
+    declared = child_edits.parameter_type(doc, node.function, name) if node.function else None
+    if declared == "LITERAL":  # an undefined parameter: keeps the type of the value passed, else the text's
+        attr = doc.ir_node(node_id).attributes.get(name)  # type: ignore[union-attr]
+        return (attr.type.name if attr is not None else declared), current
+    if declared is not None:  # a value a function instance passes for a parameter
+        return declared, current
     return _unknown_row(name, current)["type"], current
 
 

@@ -7,7 +7,7 @@
 
 import { Reply, Request } from "./envelope";
 
-export type NodeKind = "op" | "input" | "output" | "group";
+export type NodeKind = "op" | "input" | "output" | "group" | "outer"; // outer: a value of the enclosing scope
 export type TerminalState = "free" | "linked" | "initializer" | "constant" | "placeholder";
 export type Severity = "error" | "warning" | "info";
 
@@ -41,6 +41,7 @@ export interface NodeData {
   detail?: string; // main weight shape and key attributes ("W 64×3×7×7 · k7×7 s2"), else ""
   width: number;
   height: number;
+  subgraphs?: string[]; // subgraph attributes of a Loop/If/Scan: "body", "then_branch", "branches[1]"
 }
 
 export interface EdgeData {
@@ -143,7 +144,12 @@ export type IntentAction =
   | "ping" // no edit: the comm round trip alone
   | "set_precision" // TensorRT layer precision of args.nodes (null: No Constraint)
   | "trt_inputs" // what the optimization-profile dialog shows
-  | "set_trt_profile"; // store / clear an optimization profile or use the inferred batch size
+  | "set_trt_profile" // store / clear an optimization profile or use the inferred batch size
+  | "subgraph_slots" // args.node: its subgraphs {attribute, index, name, node_count}
+  | "open_subgraph" // args.node, attribute, index: opens it in a child designer (the designer's document tabs)
+  | "open_function" // args.node: the local function an instance calls, opened in a child designer
+  | "create_function_from_selection" // args.nodes, name, domain
+  | "inline_function"; // args.node: an instance replaced by its function's body
 
 /** The MIME type a palette drags: JSON {name, domain}. */
 export const OP_DRAG_MIME = "application/x-dld-op";

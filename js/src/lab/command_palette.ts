@@ -5,6 +5,7 @@
  */
 import { ICommandPalette } from "@jupyterlab/apputils";
 
+import { ChildCommandIds } from "./child_commands";
 import { CommandIds } from "./commands";
 import { ToolCommandIds } from "./tools_menu";
 
@@ -15,7 +16,7 @@ const MENU_ONLY = new Set<string>([
 
 /** The ids the palette lists, in a stable order. */
 export function paletteCommands(): string[] {
-  return [...Object.values(CommandIds), ...Object.values(ToolCommandIds)].filter((id) => !MENU_ONLY.has(id));
+  return [...Object.values(CommandIds), ...Object.values(ToolCommandIds), ...Object.values(ChildCommandIds)].filter((id) => !MENU_ONLY.has(id));
 }
 
 /** Adds the registered ones (`has`: the app's command registry) to the palette. */

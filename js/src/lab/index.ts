@@ -10,6 +10,7 @@ import { ISettingRegistry } from "@jupyterlab/settingregistry";
 import { IStateDB } from "@jupyterlab/statedb";
 import { Widget } from "@lumino/widgets";
 
+import { addChildMenuItems, registerChildCommands } from "./child_commands";
 import { addToPalette } from "./command_palette";
 import { CommandIds, registerCommands } from "./commands";
 import { PanelLike } from "./connection";
@@ -47,7 +48,8 @@ const plugin: JupyterFrontEndPlugin<void> = {
     const tabs = new DesignerTabs(app, state, docManager, consoles);
     registerCommands(app, sidebar, () => tabs.current());
     registerToolCommands(app, sidebar);
-    if (mainMenu) registerToolsMenu(app, mainMenu, settingRegistry, PLUGIN_ID);
+    registerChildCommands(app, sidebar);
+    if (mainMenu) addChildMenuItems(registerToolsMenu(app, mainMenu, settingRegistry, PLUGIN_ID));
     registerOpeners(app, tabs, () => {
       const item = fileBrowser?.selectedItems().next();
       return item && !item.done ? item.value.path : null;

@@ -48,7 +48,12 @@ export type SidebarCommand =
   | "custom_tools"
   | "run_user_tool"
   | "trt_dialog" // args {dialog: "precision" | "profile", nodes}: the designer's canvas opens that dialog
-  | "export_engine"; // the Designer's Export TensorRT Engine panel
+  | "export_engine" // the Designer's Export TensorRT Engine panel
+  | "local_functions" // the Model Local Functions window
+  | "function_settings" // Local Function Settings of the function being edited
+  | "extract_model_subgraph" // the Extract Model Subgraph dialog
+  | "confirm_edits" // Confirm Subgraph / Local Function Edits of the document shown
+  | "close_child"; // close the subgraph / function document shown
 
 export type ToKernel =
   | { kind: "hello"; candidates: string[] }

@@ -9,6 +9,7 @@ import { GROUP_COLOR, IO_COLOR, SchemeName, categoryColor, textColor } from "./c
 import { LIGHT, Theme, mix } from "../../common/theme";
 
 const FUNCTION_COLOR = "#111111";
+const OUTER_COLOR = "#ede9fe"; // outer references of a subgraph: pale violet tags
 const PROGRESSIVE = 2500; // elements: above this, create them in chunks behind an overview paint
 const CHUNK = 1000; // elements per task (no restyle inside the batch): the page keeps answering between chunks
 
@@ -227,6 +228,7 @@ export class GraphStore {
   /** Fill and label colours of a node under `theme` (the current one unless given: exports may choose another). */
   colors(n: NodeData, theme: Theme = this.theme): { color: string; fg: string } {
     if (n.function && n.kind === "op") return theme.dark ? { color: "#000000", fg: "#ffffff" } : { color: FUNCTION_COLOR, fg: "#ffffff" };
+    if (n.kind === "outer") return theme.dark ? { color: mix(OUTER_COLOR, theme.background, 0.75), fg: "#ede9fe" } : { color: OUTER_COLOR, fg: "#3b0764" };
     let color = n.kind === "op" ? categoryColor(n.category, this.scheme) : n.kind === "group" ? GROUP_COLOR : IO_COLOR;
     if (theme.dark) color = n.kind === "group" ? theme.panel : mix(color, theme.background, n.kind === "op" ? 0.35 : 0.2);
     return { color, fg: textColor(color) };
@@ -240,6 +242,7 @@ export class GraphStore {
     const classes: string[] = [n.kind];
     if (n.composite) classes.push("composite");
     if (n.function) classes.push("function"); // a local-function instance: black, f(x) (seed "Local Functions")
+    if (n.kind === "op" && (n.subgraphs?.length || n.function)) classes.push("opens"); // the glyph's open button
     if (n.kind === "group") classes.push(n.collapsed ? "collapsed" : "expanded");
     const data: Record<string, unknown> = this.nodeFields(n);
     if (n.parent && this.nodes.has(n.parent)) data.parent = n.parent;

@@ -20,6 +20,7 @@ import { installConnect } from "./connect";
 import { installInteractions } from "./interactions";
 import { installKeys } from "./keys";
 import { installMenu } from "./menu";
+import { installSubgraphButton } from "./subgraph_button";
 import { installPrecisionBadges } from "./trt_badge";
 import { openTrtDialog } from "./trt_open";
 import { QuickAdd } from "./quickadd";
@@ -171,6 +172,7 @@ export function render({ model, el }: RenderProps): () => void {
     installConnect(c);
     installKeys(c, quickAdd);
     installMenu(c);
+    installSubgraphButton(c);
     installWheel(cy, root, stage, parts);
     installReadability(cy, parts);
     if (!readOnly) installPrecisionBadges(c); // its quick menu changes a layer's precision

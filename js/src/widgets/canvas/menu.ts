@@ -4,7 +4,7 @@ import { actions } from "./actions";
 import { download } from "./export";
 import { openPrecisionDialog } from "./trt_precision";
 import { openProfileDialog } from "./trt_profile";
-
+import { childItems, selectionItems } from "./child_menu";
 import { showPopup } from "../../common/popup";
 
 const READ_ONLY_ITEMS = new Set([
@@ -12,19 +12,55 @@ const READ_ONLY_ITEMS = new Set([
   "Export as PNG", "Export as PNG (transparent)", "Export as SVG", "Export as JPEG",
 ]);
 
-interface Item {
+export interface Item {
   label: string;
   run: () => void;
   disabled?: boolean;
 }
 
+let closeOpen: (() => void) | null = null;
+
+/** Close the menu that is open, if any (one menu at a time on the page). */
+export function closeMenu(): void {
+  const close = closeOpen;
+  closeOpen = null;
+  close?.();
+}
+
+/** Show `items` at `p` (rendered canvas coordinates). The menu lives on the page, not inside the canvas (which
+ * clips it): it stays whole near the canvas and window edges and closes on Escape, click-away, scroll and blur. */
+export function popupMenu(ctx: CanvasContext, items: Item[], p: { x: number; y: number }, kind = "context"): HTMLDivElement {
+  closeMenu();
+  const el = document.createElement("div");
+  el.className = "dld-menu";
+  el.dataset.menu = kind;
+  el.setAttribute("role", "menu");
+  for (const item of items) {
+    const row = document.createElement("div");
+    row.className = "dld-menu-item" + (item.disabled ? " disabled" : "");
+    row.textContent = item.label;
+    // Element-owned handlers: they go away with the menu.
+    row.onmousedown = (e) => e.stopPropagation();
+    row.onclick = () => {
+      closeMenu();
+      if (!item.disabled) ctx.listeners.guard(item.run, `menu "${item.label}"`)();
+    };
+    el.appendChild(row);
+  }
+  const stage = ctx.stage.getBoundingClientRect();
+  const close = showPopup(el, stage.left + p.x, stage.top + p.y, () => {
+    if (closeOpen === close) closeOpen = null;
+  });
+  closeOpen = close;
+  return el;
+}
+
 export function installMenu(ctx: CanvasContext): void {
-  let closeMenu: (() => void) | null = null;
-  const close = () => closeMenu?.();
+  const close = closeMenu;
   ctx.listeners.add(close);
 
   ctx.listeners.cy(ctx.cy, "cxttap", null, (event) => {
-    close();
+    closeMenu();
     const target = event.target;
     const items: Item[] = [];
     const selected = ctx.cy.nodes(":selected").length;
@@ -40,6 +76,7 @@ export function installMenu(ctx: CanvasContext): void {
       } else if (data?.function) {
         items.push({ label: "Expand local function", run: () => void ctx.channel.intent("expand", { group: data.id }) });
       }
+      if (data) items.push(...childItems(ctx, data));
       items.push({ label: "Delete", run: () => actions.delete(ctx) });
       items.push({ label: "Copy", run: () => actions.copy(ctx) });
       items.push({ label: "Cut", run: () => actions.cut(ctx) });
@@ -48,6 +85,7 @@ export function installMenu(ctx: CanvasContext): void {
       if (data?.kind === "op") items.push({ label: "Set Layer Precision…", run: () => openPrecisionDialog(ctx, ctx.cy.nodes(":selected").map((n) => n.id())) });
       if (data?.kind === "input") items.push({ label: "Set TensorRT Optimization Profile…", run: () => void openProfileDialog(ctx, data.id) });
       items.push({ label: "Extract selection to a new model", run: () => void actions.extract(ctx) });
+      items.push(...selectionItems(ctx));
     } else if (target !== ctx.cy && target.isEdge && target.isEdge()) {
       const id = target.id();
       items.push({ label: "Go to source", run: () => actions.goto(ctx, id, "source") });
@@ -57,6 +95,7 @@ export function installMenu(ctx: CanvasContext): void {
       items.push({ label: "Paste", run: () => actions.paste(ctx) });
       items.push({ label: "Delete selection", run: () => actions.delete(ctx), disabled: !selected });
       items.push({ label: "Extract selection to a new model", run: () => void actions.extract(ctx), disabled: !selected });
+      items.push(...selectionItems(ctx));
       items.push({ label: "Arrange", run: () => actions.arrange(ctx) });
       items.push({ label: "Fit to view", run: () => actions.fit(ctx) });
       items.push({ label: "Export as PNG", run: () => download(ctx, "png") });
@@ -73,24 +112,7 @@ export function installMenu(ctx: CanvasContext): void {
       items.push(...kept);
       if (!kept.some((item) => item.label === "Fit to view")) items.push({ label: "Fit to view", run: () => actions.fit(ctx) });
     }
-    const el = document.createElement("div");
-    el.className = "dld-menu";
-    for (const item of items) {
-      const row = document.createElement("div");
-      row.className = "dld-menu-item" + (item.disabled ? " disabled" : "");
-      row.textContent = item.label;
-      // Element-owned handlers: they go away with the menu.
-      row.onclick = () => {
-        close();
-        if (!item.disabled) ctx.listeners.guard(item.run, `menu "${item.label}"`)();
-      };
-      el.appendChild(row);
-    }
-    // On the page, not inside the canvas (which clips): it stays whole near the canvas and window edges.
-    const p = event.renderedPosition ?? { x: 0, y: 0 };
-    const stage = ctx.stage.getBoundingClientRect();
-    el.setAttribute("role", "menu");
-    closeMenu = showPopup(el, stage.left + p.x, stage.top + p.y, () => (closeMenu = null));
+    popupMenu(ctx, items, event.renderedPosition ?? { x: 0, y: 0 });
   });
   ctx.listeners.cy(ctx.cy, "tap viewport", null, close);
   ctx.listeners.dom(ctx.root, "contextmenu", (e: MouseEvent) => e.preventDefault());

@@ -9,6 +9,15 @@ import { LIGHT, Theme, mix } from "../../common/theme";
 // Functions read per-element data: cytoscape caches the result until the data changes.
 const end = (key: string) => (ele: { data: (k: string) => string }) => ele.data(key);
 
+/** A small "open" button: a box with an arrow to its top-right corner. */
+export const OPEN_ICON =
+  "data:image/svg+xml;utf8," +
+  encodeURIComponent(
+    '<svg xmlns="http://www.w3.org/2000/svg" width="14" height="14" viewBox="0 0 14 14">' +
+      '<rect x="0.5" y="0.5" width="13" height="13" rx="2" fill="#ffffff" stroke="#111827"/>' +
+      '<path d="M4 10 L10 4 M6 4 H10 V8" fill="none" stroke="#1d4ed8" stroke-width="1.6"/></svg>',
+  );
+
 export function stylesheet(large = false, theme: Theme = LIGHT): StylesheetJson {
   const link = theme.dark ? mix(theme.muted, theme.text, 0.2) : "#64748b";
   const outline = theme.dark ? theme.border : "#374151";
@@ -50,6 +59,20 @@ export function stylesheet(large = false, theme: Theme = LIGHT): StylesheetJson 
         color: theme.text,
         padding: "24px",
       },
+    },
+    {
+      // An outer reference inside a subgraph: a value of the enclosing scope, not a graph input.
+      selector: "node.outer",
+      style: { shape: "tag", "border-style": "dashed", "border-width": 2, "border-color": "#6d28d9", "font-size": 11, "font-style": "italic" },
+    },
+    {
+      // The subgraph / function button in the glyph's top-right corner (subgraph_button.ts hit-tests it).
+      selector: "node.opens",
+      style: {
+        "background-image": OPEN_ICON, "background-width": "14px", "background-height": "14px", "background-clip": "none",
+        "background-position-x": "100%", "background-position-y": "0%", "background-offset-x": -3, "background-offset-y": 3,
+        "background-image-containment": "over", "background-image-opacity": 1,
+      } as never,
     },
     { selector: "node.function.group", style: { "border-style": "solid", "border-color": theme.dark ? theme.text : "#111111", "border-width": 2 } },
     // Heat (heat.ts): a report's layer times replace the category colours while it is shown.

@@ -6,7 +6,7 @@ import type { FieldError, Intent } from "./messages";
 
 export interface EditorsModel {
   selection: string[]; tab: string; height: string; params: unknown; inits: unknown; init_items: unknown; tensor: unknown;
-  checks: unknown; errors: Record<string, FieldError>; notice: unknown;
+  checks: unknown; errors: Record<string, FieldError>; notice: unknown; disabled_tabs: Record<string, string>;
 }
 
 /** UI state Python never sees: filters, open sections, what is being typed. */

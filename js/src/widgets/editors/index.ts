@@ -25,24 +25,32 @@ function render({ model, el }: RenderProps<EditorsModel>): () => void {
   const sections = { parameters: new Listeners(), initializers: new Listeners(), tensor: new Listeners(), checks: new Listeners() };
   const tabBar = h("div", { class: "dld-ed-tabs", role: "tablist" });
   const notice = h("div", { class: "dld-ed-notice" });
+  const reason = h("div", { class: "dld-ed-reason dld-ed-notice-warning" });
   const panes: Record<string, HTMLElement> = {
     parameters: h("div", { class: "dld-ed-section", "data-panel": "parameters" }),
     initializers: h("div", { class: "dld-ed-section", "data-panel": "initializers" }),
     tensor: h("div", { class: "dld-ed-section", "data-panel": "tensor" }),
   };
   const checks = h("div", { class: "dld-ed-section dld-ed-checks", "data-panel": "checks" });
-  const root = h("div", { class: "dld-editors" }, tabBar, notice, panes.parameters, panes.initializers, panes.tensor,
+  const root = h("div", { class: "dld-editors" }, tabBar, reason, notice, panes.parameters, panes.initializers, panes.tensor,
     h("div", { class: "dld-ed-sub dld-ed-checks-title", text: "Type Check List" }), checks);
   el.append(root);
 
   const tabs = () => {
     const current = model.get("tab");
+    const disabled = (model.get("disabled_tabs") ?? {}) as Record<string, string>;
     tabBar.replaceChildren(...TABS.map(([id, label]) => {
-      const b = button(chrome, label, label, () => { model.set("tab", id); model.save_changes(); }, "dld-ed-tab" + (id === current ? " dld-ed-active" : ""));
+      const why = disabled[id];
+      const b = button(chrome, label, why ?? label, () => { model.set("tab", id); model.save_changes(); }, "dld-ed-tab" + (id === current ? " dld-ed-active" : "") + (why ? " dld-ed-tab-disabled" : ""));
       b.setAttribute("role", "tab"); b.setAttribute("data-tab", id);
       return b;
     }));
     for (const [id, pane] of Object.entries(panes)) pane.style.display = id === current ? "" : "none";
+    // A disabled tab (a subgraph has no initializers) says why instead of its editor.
+    const why = disabled[current];
+    reason.textContent = why ? `${TABS.find(([id]) => id === current)?.[1]} — not available here: ${why}` : "";
+    reason.style.display = why ? "" : "none";
+    if (why) panes[current].style.display = "none";
   };
   const showNotice = () => {
     const n = (model.get("notice") ?? {}) as Notice;
@@ -60,7 +68,7 @@ function render({ model, el }: RenderProps<EditorsModel>): () => void {
   const height = () => { root.style.maxHeight = model.get("height") || ""; };
   const onTab = () => { chrome.clear(); tabs(); };
   const subscriptions: [string, () => void][] = [
-    ["change:tab", onTab], ["change:params", params], ["change:inits", initsNode], ["change:init_items", inits], ["change:tensor", newTensor],
+    ["change:tab", onTab], ["change:disabled_tabs", onTab], ["change:params", params], ["change:inits", initsNode], ["change:init_items", inits], ["change:tensor", newTensor],
     ["change:checks", checkList], ["change:errors", errors], ["change:notice", showNotice], ["change:height", height],
   ];
   for (const [event, fn] of subscriptions) model.on(event, fn);

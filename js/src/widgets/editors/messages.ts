@@ -5,7 +5,18 @@ export interface FieldError { message: string; excerpt: string; caret: number }
 export interface AttributeRow {
   name: string; type: string; required: boolean; set: boolean; mixed: boolean; text: string;
   default_text: string; editable: boolean; list: boolean; doc: string; choices: [string, string][] | null;
+  /** GRAPH / GRAPHS attributes: their subgraphs (index null for a GRAPH). */
+  subgraphs?: { index: number | null; name: string; node_count: number }[];
+  /** Every subgraph of the node, by its position in subgraph_slots (what "duplicate of" names). */
+  duplicates?: { slot: number; label: string }[];
+  /** In a local function document: the function parameter it references, and [parameter, compatible] pairs. */
+  ref?: string | null; ref_choices?: [string, boolean][];
 }
+
+/** view["function"] (dld_jupyter/widgets/editors/function_view.py): the function document's parameters, or for a
+ * selected instance the values it passes. */
+export interface FunctionParam { name: string; type: string; default_text: string; set: boolean; text?: string }
+export interface FunctionInfo { title?: string; instance_of?: string; parameters: FunctionParam[] }
 
 export interface ModelInfo {
   ir_version: number; opsets: { domain: string; version: number }[]; producer_name: string;
@@ -13,12 +24,17 @@ export interface ModelInfo {
   graph_doc_string: string; metadata: { key: string; value: string }[];
 }
 
-export type ParamsState =
+export type ParamsState = (
   | { mode: "model"; model: ModelInfo }
   | {
       mode: "nodes"; ids: string[]; name: string | null; title: string; op_type: string | null; domain: string;
       since_version: number | null; doc: string; attributes: AttributeRow[]; defaults: AttributeRow[];
-    };
+    }
+) & {
+  function?: FunctionInfo | null; in_function?: boolean; // in_function: a local function document
+  /** The model view of a subgraph / function document: what it is, the outer values it reads. */
+  child?: { kind: string; title: string; outer: string[]; confirm: string };
+};
 
 export interface InitItem {
   id: string; name: string; dtype: string; shape: number[]; size: number; external: boolean;

@@ -2,13 +2,18 @@
 import { button, PanelContext } from "./context";
 import { h, Listeners } from "./dom";
 import type { AttributeRow, ModelInfo, ParamsState } from "./messages";
+import { childInfo, functionSettingsButton, instanceParameters, referenceControl, setReferenceForm, subgraphControl } from "./child_rows";
 
 function attributeRow(ctx: PanelContext, ls: Listeners, row: AttributeRow, state: ParamsState & { mode: "nodes" }): HTMLElement {
   const key = `attr:${row.name}`;
   const label = h("label", { class: "dld-ed-label", title: row.doc, text: row.name },
     h("span", { class: "dld-ed-type", text: row.type.toLowerCase() }));
   let control: HTMLElement;
-  if (row.editable && row.choices) {
+  if (row.ref) {
+    control = referenceControl(ctx, ls, row);
+  } else if (row.subgraphs !== undefined && state.ids.length === 1) {
+    control = subgraphControl(ctx, ls, row);
+  } else if (row.editable && row.choices) {
     const named = (code: string) => row.choices?.find(([c]) => c === code)?.[1] ?? code;
     const select = h("select", { class: "dld-ed-select", "data-key": key, title: row.doc });
     const unset = row.mixed ? "(different values)" : row.default_text ? `default: ${named(row.default_text)}` : "(unset)";
@@ -48,6 +53,8 @@ function nodesView(ctx: PanelContext, ls: Listeners, state: ParamsState & { mode
   root.append(head);
   const docBox = h("div", { class: "dld-ed-doc" + (ctx.ui.docOpen ? "" : " dld-ed-hidden"), text: state.doc });
   root.append(docBox);
+  const refs = setReferenceForm(ctx, ls, state);
+  if (refs) root.append(refs);
   const rerender = () => docBox.classList.toggle("dld-ed-hidden", !ctx.ui.docOpen);
   if (state.name !== null) {
     const input = ctx.input(ls, "name", state.name, (text) => ctx.commit("name", text, { kind: "rename", text }),
@@ -57,7 +64,10 @@ function nodesView(ctx: PanelContext, ls: Listeners, state: ParamsState & { mode
   } else {
     root.append(h("div", { class: "dld-ed-muted", text: "Only the parameters the selected nodes share are shown; an edit applies to all of them in one undo step." }));
   }
-  for (const row of state.attributes) root.append(attributeRow(ctx, ls, row, state));
+  const passed = new Set((state.function?.instance_of ? state.function.parameters : []).map((p) => p.name));
+  for (const row of state.attributes) if (!passed.has(row.name)) root.append(attributeRow(ctx, ls, row, state));
+  const instance = instanceParameters(ctx, ls, state);
+  if (instance) root.append(instance);
   if (state.defaults.length) {
     const details = h("details", { class: "dld-ed-defaults", open: ctx.ui.defaultsOpen },
       h("summary", { text: `Default Value Parameters (${state.defaults.length})` }));
@@ -65,7 +75,7 @@ function nodesView(ctx: PanelContext, ls: Listeners, state: ParamsState & { mode
     ls.on(details, "toggle", () => { ctx.ui.defaultsOpen = details.open; });
     root.append(details);
   }
-  if (!state.attributes.length && !state.defaults.length) root.append(h("div", { class: "dld-ed-muted", text: "No parameters." }));
+  if (!state.attributes.length && !state.defaults.length && !instance) root.append(h("div", { class: "dld-ed-muted", text: "No parameters." }));
   return root;
 }
 
@@ -75,10 +85,12 @@ function modelRow(ctx: PanelContext, ls: Listeners, label: string, key: string, 
     h("div", { class: "dld-ed-cell" }, input, ctx.errorBox(key)), h("span", { class: "dld-ed-tools" }));
 }
 
-function modelView(ctx: PanelContext, ls: Listeners, m: ModelInfo): HTMLElement {
+function modelView(ctx: PanelContext, ls: Listeners, m: ModelInfo, state: ParamsState): HTMLElement {
   const root = h("div", { class: "dld-ed-params" },
     h("div", { class: "dld-ed-head" }, h("b", { text: "Model information" }),
       h("span", { class: "dld-ed-muted", text: " — select a node to edit its parameters" })));
+  const settings = functionSettingsButton(ctx, ls, state);
+  if (settings) root.append(settings);
   const text = (field: keyof ModelInfo, label: string, multiline = false) =>
     modelRow(ctx, ls, label, `model:${field}`, String(m[field]), (t) => ctx.send({ kind: "set_model", field, text: t, key: `model:${field}` }), multiline);
   root.append(text("ir_version", "IR version"), text("producer_name", "producer"), text("producer_version", "producer version"), text("domain", "domain"),
@@ -105,5 +117,12 @@ export function renderParameters(ctx: PanelContext, ls: Listeners, root: HTMLEle
   ls.clear();
   const state = ctx.model.get("params") as ParamsState | undefined;
   if (!state || !("mode" in state)) { root.replaceChildren(); return; }
-  root.replaceChildren(state.mode === "model" ? modelView(ctx, ls, state.model) : nodesView(ctx, ls, state));
+  if (state.mode === "model" && state.child) {
+    const info = childInfo(state) as HTMLElement;
+    const settings = functionSettingsButton(ctx, ls, state);
+    if (settings) info.append(settings);
+    root.replaceChildren(info);
+    return;
+  }
+  root.replaceChildren(state.mode === "model" ? modelView(ctx, ls, state.model, state) : nodesView(ctx, ls, state));
 }
