@@ -33,7 +33,14 @@ def test_context_menus_stay_inside_the_window_and_close(jupyter: JupyterServer, 
     stage = page.locator(f"{TAB} .dld-stage").first.bounding_box()
     assert stage is not None
     # The canvas background at its bottom-right corner, a few pixels from the canvas and near the window edge.
-    x, y = stage["x"] + stage["width"] - 6, stage["y"] + stage["height"] - 6
+    # The lowest visible point of the canvas: a designer taller than its tab scrolls inside it, cut at the tab's edge.
+    x = stage["x"] + stage["width"] - 6
+    y = page.evaluate(
+        """([x, top, bottom]) => { for (let y = Math.min(bottom, innerHeight) - 1; y > top; y -= 2) {
+               const hit = document.elementFromPoint(x, y); if (hit && hit.closest('.dld-stage')) return y - 4; }
+             return bottom - 6; }""",
+        [x, stage["y"], stage["y"] + stage["height"]],
+    )
     page.evaluate(
         """() => { const cy = [...document.querySelectorAll('.dld-canvas *')].find(e => e._cyreg)._cyreg.cy;
                    cy.pan({x: 20, y: 20}); cy.zoom(0.3); }"""
