@@ -76,7 +76,8 @@ class ProfilePanel(w.VBox):  # type: ignore[misc]
         self.run_button.on_click(lambda _b: self.run())
         self.cancel_button.on_click(lambda _b: self.cancel())
         self.title = w.HTML(f"<b>Profile with ONNX Runtime</b> <small>{self._model_label()}</small>")
-        self.grid = w.GridBox(list(self.fields.values()), layout=w.Layout(grid_template_columns="repeat(3, 320px)"))
+        columns = "repeat(auto-fill, 320px)"  # three columns below a wide designer, one in a narrow dock
+        self.grid = w.GridBox(list(self.fields.values()), layout=w.Layout(grid_template_columns=columns))
         # The backend choice (seed: "TensorRT or ONNX Runtime as the inference framework"): TensorRT's pages and
         # its unavailable reason replace the ONNX Runtime form (trt_form.py).
         from dld_jupyter.widgets.designer.trt_form import TrtProfileForm

@@ -19,6 +19,7 @@ import { Message, MessageLoop } from "@lumino/messaging";
 import { PendingRequests } from "../common/envelope";
 import { dldIcon } from "./icons";
 import { TAB_TARGET, TabFromKernel, TabRecord, TabToKernel } from "./tab_messages";
+import { fitDesignerToTab } from "./tab_fit";
 
 export const DESIGNER_DOCUMENT_CLASS = "dld-DesignerDocument";
 
@@ -60,7 +61,9 @@ export class DesignerTab {
     // Ctrl+S / Ctrl+Shift+S anywhere in the tab, before the canvas takes Ctrl+S as its own (kernel-side) save
     // and before widget outputs suppress JupyterLab's shortcuts.
     panel.node.addEventListener("keydown", this.onKeydown, true);
+    const unfit = fitDesignerToTab(panel.node); // the designer fills the tab; its dock scrolls, never the tab
     panel.disposed.connect(() => {
+      unfit();
       panel.node.removeEventListener("keydown", this.onKeydown, true);
       this.host.closed(this.key);
     });

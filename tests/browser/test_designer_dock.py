@@ -1,0 +1,149 @@
+"""The designer laid out like a tool (issue 21), in a real JupyterLab: the real MobileNetV3 export opened from the
+file browser in a DL Designer tab has its editors docked beside the canvas (bounding boxes), the splitter resizes
+the dock (the width changes in the page and reaches the kernel), the toolbar's Panels button collapses and expands
+it, the designer fills the tab without a page or tab scrollbar, and the Profile panel opens in the dock; the same
+designer in a notebook cell is laid out the same, dock as high as the canvas. Screenshots:
+test-artifacts/screenshots/dock_tab*.png, dock_notebook.png."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+from tests.browser.jupyter_server import JupyterServer
+from tests.browser.notebook_driver import (
+    open_from_file_browser,
+    open_notebook,
+    run_all,
+    run_in_kernel,
+    screenshot,
+    write_notebook,
+)
+from tests.browser.tab_driver import TAB, open_workspace, wait_canvas
+
+MODEL = Path(__file__).resolve().parents[1] / "data" / "real" / "mobilenet_v3_small_w05.onnx"
+
+BOXES = """(root) => {
+  const box = (sel) => { const e = root.querySelector(sel); if (!e) return null;
+    const r = e.getBoundingClientRect(); return {x: r.x, y: r.y, w: r.width, h: r.height, shown: r.width > 0}; };
+  return {canvas: box('.dld-designer-canvas .dld-canvas'), dock: box('.dld-dock'), splitter: box('.dld-splitter'),
+          toolbar: box('.dld-dock-toggle'), designer: box('.dld-designer')};
+}"""
+
+SCROLLS = """() => {
+  const over = (e) => e && e.scrollHeight > e.clientHeight + 1 && getComputedStyle(e).overflowY !== 'hidden';
+  const content = document.querySelector('.jp-mod-current .jp-CodeConsole-content')
+    || document.querySelector('.dld-DesignerDocument:not(.lm-mod-hidden) .jp-CodeConsole-content');
+  return {page: document.scrollingElement.scrollHeight > window.innerHeight + 1, tab: over(content)};
+}"""
+
+
+def boxes(page: Page, root: str) -> dict[str, Any]:
+    return page.locator(root).first.evaluate(BOXES)  # type: ignore[no-any-return]
+
+
+def assert_docked_beside(b: dict[str, Any]) -> None:
+    canvas, dock = b["canvas"], b["dock"]
+    assert canvas and dock and dock["shown"], b
+    assert dock["x"] >= canvas["x"] + canvas["w"] - 1, f"the dock is right of the canvas: {b}"
+    assert abs(dock["y"] - canvas["y"]) <= 2, f"dock and canvas start at the same height: {b}"
+    assert abs(dock["h"] - canvas["h"]) <= 3, f"the dock is as high as the canvas: {b}"
+    assert canvas["w"] > dock["w"], f"the canvas takes the main area: {b}"
+
+
+def close_launcher(page: Page) -> None:
+    page.evaluate("""() => { const shell = window.jupyterapp.shell;
+        for (const w of [...shell.widgets('main')]) if (w.title.label === 'Launcher') w.close();
+        shell.collapseLeft(); }""")
+    page.wait_for_timeout(500)
+
+
+def kernel_value(page: Page, jupyter: JupyterServer, expression: str) -> Any:
+    out = jupyter.root_dir / "dock_probe.json"
+    out.unlink(missing_ok=True)
+    run_in_kernel(page, f"import json as _j; open({str(out)!r}, 'w').write(_j.dumps({expression}))")
+    page.wait_for_timeout(300)
+    for _ in range(100):
+        if out.exists() and out.read_text():
+            return json.loads(out.read_text())
+        page.wait_for_timeout(100)
+    raise AssertionError(f"the kernel never answered {expression}")
+
+
+def test_dock_in_a_designer_tab(jupyter: JupyterServer, page: Page) -> None:
+    shutil.copy(MODEL, jupyter.root_dir / MODEL.name)
+    open_workspace(page, jupyter)
+    open_from_file_browser(page, MODEL.name, "Open With DL Designer")
+    wait_canvas(page, 20)
+    close_launcher(page)  # the designer tab gets the main area (the file browser folded)
+    page.wait_for_selector(f"{TAB} .dld-dock .dld-ed-tabs", timeout=60_000)  # the editors are in the dock
+    page.wait_for_timeout(500)
+    before = boxes(page, TAB)
+    assert_docked_beside(before)
+    tab = page.locator(TAB).first.bounding_box()
+    assert tab is not None
+    canvas = before["canvas"]
+    assert canvas["h"] > 0.6 * tab["height"], f"the canvas fills the tab's height: {before} in {tab}"
+    assert canvas["y"] + canvas["h"] <= tab["y"] + tab["height"] + 1, "the designer ends inside the tab"
+    assert page.evaluate(SCROLLS) == {"page": False, "tab": False}, "no page or tab scrollbar"
+    screenshot(page, "dock_tab")
+
+    splitter = before["splitter"]
+    x, y = splitter["x"] + splitter["w"] / 2, splitter["y"] + splitter["h"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x - 80, y, steps=4)
+    page.mouse.move(x - 150, y, steps=4)
+    page.mouse.up()
+    page.wait_for_timeout(500)
+    wider = boxes(page, TAB)
+    assert wider["dock"]["w"] >= before["dock"]["w"] + 140, f"dragging the splitter widens the dock: {wider}"
+    assert wider["canvas"]["w"] <= before["canvas"]["w"] - 140, "and the canvas gives the room"
+    assert_docked_beside(wider)
+    size = kernel_value(page, jupyter, "_dld_view.side_dock.size")
+    assert abs(size - wider["dock"]["w"]) <= 2, f"the kernel keeps the new width ({size} px) for the session"
+    screenshot(page, "dock_tab_resized")
+
+    toggle = page.locator(f"{TAB} .dld-dock-toggle").first
+    toggle.click()
+    expect(page.locator(f"{TAB} .dld-dock").first).to_be_hidden()
+    page.wait_for_timeout(400)
+    collapsed = boxes(page, TAB)
+    assert collapsed["canvas"]["w"] >= wider["canvas"]["w"] + wider["dock"]["w"], "collapsed: the canvas widens"
+    screenshot(page, "dock_tab_collapsed")
+    toggle.click()
+    expect(page.locator(f"{TAB} .dld-dock").first).to_be_visible()
+    page.wait_for_timeout(400)
+    expanded = boxes(page, TAB)
+    assert abs(expanded["dock"]["w"] - wider["dock"]["w"]) <= 2, "expanded at the width it had"
+    assert_docked_beside(expanded)
+
+    page.locator(f"{TAB} button", has_text="Profile").first.click()
+    page.wait_for_selector(f"{TAB} .dld-dock .dld-profile-panel", timeout=30_000)
+    page.wait_for_timeout(500)
+    assert_docked_beside(boxes(page, TAB))
+    assert page.evaluate(SCROLLS) == {"page": False, "tab": False}, "the Profile panel scrolls inside the dock"
+    screenshot(page, "dock_tab_profile")
+
+
+def test_dock_in_a_notebook_cell(jupyter: JupyterServer, page: Page) -> None:
+    shutil.copy(MODEL, jupyter.root_dir / MODEL.name)
+    cells = [f"import dld_jupyter as dld\nd = dld.open({MODEL.name!r}, height='520px')\nd"]
+    write_notebook(jupyter.root_dir / "dock.ipynb", cells)
+    open_notebook(page, jupyter, "dock.ipynb")
+    run_all(page, timeout_s=180)
+    page.wait_for_selector(".jp-Notebook .dld-dock .dld-ed-tabs", timeout=60_000)
+    page.wait_for_timeout(500)
+    b = boxes(page, ".jp-Notebook .jp-OutputArea-output:has(.dld-designer)")
+    assert_docked_beside(b)
+    assert abs(b["canvas"]["h"] - 520) <= 3, f"in a cell the canvas keeps its height option: {b}"
+    dock_scroll = page.locator(".jp-Notebook .dld-dock").first.evaluate(
+        "(e) => ({overflow: getComputedStyle(e).overflowY, client: e.clientHeight})"
+    )
+    assert dock_scroll["overflow"] == "auto" and dock_scroll["client"] <= 522, dock_scroll
+    page.locator(".jp-Notebook .dld-designer").first.scroll_into_view_if_needed()
+    screenshot(page, "dock_notebook")
