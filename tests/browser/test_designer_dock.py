@@ -147,3 +147,67 @@ def test_dock_in_a_notebook_cell(jupyter: JupyterServer, page: Page) -> None:
     assert dock_scroll["overflow"] == "auto" and dock_scroll["client"] <= 522, dock_scroll
     page.locator(".jp-Notebook .dld-designer").first.scroll_into_view_if_needed()
     screenshot(page, "dock_notebook")
+
+
+SELECTED = """() => {
+  const panel = [...document.querySelectorAll('.dld-DesignerDocument')].find(p => p.querySelector('.dld-designer'));
+  const cy = [...panel.querySelectorAll('.dld-canvas *')].find(e => e._cyreg)._cyreg.cy;
+  const stage = panel.querySelector('.dld-designer-canvas .dld-canvas').getBoundingClientRect();
+  const nodes = cy.nodes(':selected').map(n => { const b = n.renderedBoundingBox();
+    return {id: n.id(), x1: b.x1, y1: b.y1, x2: b.x2, y2: b.y2}; });
+  return {nodes, width: cy.width(), height: cy.height(), stage: {w: stage.width, h: stage.height},
+          current: window.jupyterapp.shell.currentWidget.node === panel};
+}"""
+
+
+def test_profile_report_opens_split_beside_and_links_focus_the_designer(jupyter: JupyterServer, page: Page) -> None:
+    shutil.copy(MODEL, jupyter.root_dir / MODEL.name)
+    open_workspace(page, jupyter)
+    open_from_file_browser(page, MODEL.name, "Open With DL Designer")
+    wait_canvas(page, 20)
+    close_launcher(page)
+    page.locator(f"{TAB} button", has_text="Profile").first.click()
+    page.wait_for_selector(f"{TAB} .dld-dock .dld-profile-panel", timeout=30_000)
+    run_in_kernel(
+        page,
+        "_f = _dld_view.profiling.children[0].fields\n"
+        "_f['iterations'].value, _f['warmup'].value, _f['threads'].value = 5, 1, 1",
+    )
+    page.locator(f"{TAB} .dld-profile-panel button", has_text="Profile").first.click()
+    report_tab = page.locator(".dld-DesignerDocument:has(.dld-r-link)")
+    report_tab.first.wait_for(state="visible", timeout=240_000)
+    page.wait_for_timeout(1000)
+    designer_tab = page.locator(".dld-DesignerDocument:has(.dld-designer)").first
+    d, r = designer_tab.bounding_box(), report_tab.first.bounding_box()
+    assert d and r and d["width"] > 200 and r["width"] > 200, (d, r)
+    assert r["x"] >= d["x"] + d["width"] - 2 and abs(r["y"] - d["y"]) <= 2, f"the report is split beside: {d} {r}"
+    report_kernel = page.evaluate("() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.id")
+    designer_kernel = page.evaluate(
+        """() => [...window.jupyterapp.shell.widgets('main')].find(w => w.node.querySelector('.dld-designer'))
+                 .sessionContext.session.kernel.id"""
+    )
+    assert report_kernel == designer_kernel, "the report tab runs on the designer's kernel"
+    screenshot(page, "dock_report_split")
+
+    # the designer tab in the background (another tab over it in its area), then a layer's name link
+    page.evaluate("() => window.jupyterapp.commands.execute('filebrowser:activate')")
+    page.evaluate(
+        """() => { const shell = window.jupyterapp.shell;
+                   const report = [...shell.widgets('main')].find(w => w.node.querySelector('.dld-r-link'));
+                   shell.activateById(report.id); }"""
+    )
+    link = report_tab.first.locator(".dld-r-link").nth(5)
+    name = link.inner_text()
+    link.click()
+    page.wait_for_function(f"() => ({SELECTED})().current && ({SELECTED})().nodes.length > 0", timeout=30_000)
+    page.wait_for_timeout(600)  # the centring animation
+    state = page.evaluate(SELECTED)
+    assert state["current"], "the link activates the designer tab"
+    for node in state["nodes"]:
+        assert node["x1"] >= 0 and node["x2"] <= state["width"], f"{name}: the node is inside the canvas: {state}"
+        assert node["y1"] >= 0 and node["y2"] <= state["height"], f"{name}: the node is inside the canvas: {state}"
+    selected = kernel_value(
+        page, jupyter, "[n.name for n in _dld_view.document.nodes() if n.id in _dld_view.canvas.selection]"
+    )
+    assert selected and all(n in name or name in n for n in selected), f"the link {name!r} selected {selected}"
+    screenshot(page, "dock_report_link_focused")

@@ -70,6 +70,9 @@ class Designer(ChildrenMixin, w.VBox):  # type: ignore[misc]
         _check_kwargs("Designer", options, _OPTIONS)
         side = str(options.pop("dock", "right"))
         self.parent_designer = parent_designer
+        # Set by a JupyterLab designer tab (lab/document_tabs.py): opens a finished profile's report in a tab split
+        # beside this one, on this kernel; returns False when it cannot (the report then shows below the designer).
+        self.open_report_tab: Callable[[str], bool] | None = None
         self.banner = w.HTML()  # the read-only reason while a child document of this one is open
         self.ask = w.Box(layout=w.Layout(width="100%", flex_flow="column"))  # close question, confirm errors
         self.output = w.Output(layout=w.Layout(max_height="160px", overflow="auto"))
@@ -334,12 +337,13 @@ class Designer(ChildrenMixin, w.VBox):  # type: ignore[misc]
     def heat_metric(self) -> str:
         return self._heat.metric
 
-    def select(self, names: list[str] | str) -> list[str]:
-        """Select nodes by ONNX name (or id), expanding their groups; returns their ids."""
+    def select(self, names: list[str] | str, reveal: bool = False) -> list[str]:
+        """Select nodes by ONNX name (or id), expanding their groups; returns their ids. `reveal`: bring the
+        designer into view first (its JupyterLab tab activated), as a report's name link does."""
         wanted = [names] if isinstance(names, str) else list(names)
         by_name = {n.name: n.id for n in self.document.nodes()}
         ids = [by_name.get(n, n) for n in wanted]
-        self.canvas.focus(ids)
+        self.canvas.focus(ids, reveal=reveal)
         return ids
 
     def focus(self, name: str) -> str:
