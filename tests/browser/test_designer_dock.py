@@ -211,3 +211,24 @@ def test_profile_report_opens_split_beside_and_links_focus_the_designer(jupyter:
     )
     assert selected and all(n in name or name in n for n in selected), f"the link {name!r} selected {selected}"
     screenshot(page, "dock_report_link_focused")
+
+
+def test_a_subgraph_designer_fills_the_tab_too(jupyter: JupyterServer, page: Page) -> None:
+    shutil.copy(MODEL.parent / "gru_scripted.onnx", jupyter.root_dir / "gru.onnx")
+    open_workspace(page, jupyter)
+    open_from_file_browser(page, "gru.onnx", "Open With DL Designer")
+    wait_canvas(page, 3)
+    close_launcher(page)
+    run_in_kernel(
+        page, "_dld_view.open_subgraph(next(n.id for n in _dld_view.document.nodes() if n.op_type == 'Loop'), 'body')"
+    )
+    page.wait_for_selector(f"{TAB} .dld-child-designer .dld-dock .dld-ed-tabs", timeout=60_000)
+    page.wait_for_timeout(800)
+    b = boxes(page, f"{TAB} .dld-child-designer")
+    assert_docked_beside(b)
+    tab = page.locator(TAB).first.bounding_box()
+    assert tab is not None
+    assert b["canvas"]["h"] > 0.5 * tab["height"], f"the subgraph's canvas fills the tab: {b} in {tab}"
+    assert b["canvas"]["y"] + b["canvas"]["h"] <= tab["y"] + tab["height"] + 1, "and ends inside it"
+    assert page.evaluate(SCROLLS) == {"page": False, "tab": False}, "no page or tab scrollbar"
+    screenshot(page, "dock_tab_subgraph")
