@@ -187,6 +187,8 @@ def test_profile_report_opens_split_beside_and_links_focus_the_designer(jupyter:
                  .sessionContext.session.kernel.id"""
     )
     assert report_kernel == designer_kernel, "the report tab runs on the designer's kernel"
+    label = page.evaluate("() => window.jupyterapp.shell.currentWidget.title.label")
+    assert label == "mobilenet_v3_small_w05.dld-report.json", f"the report tab is named after its file: {label}"
     screenshot(page, "dock_report_split")
 
     # the designer tab in the background (another tab over it in its area), then a layer's name link
@@ -211,6 +213,10 @@ def test_profile_report_opens_split_beside_and_links_focus_the_designer(jupyter:
     )
     assert selected and all(n in name or name in n for n in selected), f"the link {name!r} selected {selected}"
     screenshot(page, "dock_report_link_focused")
+
+    # closing the designer tab (its kernel shut down) closes the report tab that shared it
+    page.evaluate("() => window.jupyterapp.shell.currentWidget.close()")
+    expect(page.locator(".dld-DesignerDocument")).to_have_count(0, timeout=30_000)
 
 
 def test_a_subgraph_designer_fills_the_tab_too(jupyter: JupyterServer, page: Page) -> None:

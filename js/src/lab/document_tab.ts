@@ -34,6 +34,8 @@ export interface TabHost {
   activate(tab: DesignerTab): void;
   /** Open a report (server path) split beside `tab`, on its kernel. */
   openReport(file: string, tab: DesignerTab): void;
+  /** Close the report tabs that share `kernel` (their designer tab is closing and shuts it down). */
+  closeSharing(kernel: string): void;
 }
 
 /** A Python string literal for any text (JSON escapes are valid Python escapes). */
@@ -187,6 +189,8 @@ export class DesignerTab {
         store_history: false,
       });
     } else if (!this.host.keepKernelOnClose()) {
+      const kernel = this.panel.sessionContext.session?.kernel?.id;
+      if (kernel) this.host.closeSharing(kernel); // its reports beside it would be left on a dead kernel
       try {
         await this.panel.sessionContext.shutdown();
       } catch (reason) {

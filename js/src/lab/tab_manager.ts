@@ -43,6 +43,10 @@ export class DesignerTabs implements TabHost {
     return null;
   }
 
+  closeSharing(kernel: string): void {
+    for (const tab of [...this.tabs.values()]) if (tab.record.kernel === kernel) void tab.requestClose();
+  }
+
   activate(tab: DesignerTab): void {
     this.app.shell.activateById(tab.panel.id);
   }
