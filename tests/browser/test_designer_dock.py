@@ -132,11 +132,15 @@ def test_dock_in_a_designer_tab(jupyter: JupyterServer, page: Page) -> None:
 
 def test_dock_in_a_notebook_cell(jupyter: JupyterServer, page: Page) -> None:
     shutil.copy(MODEL, jupyter.root_dir / MODEL.name)
-    cells = [f"import dld_jupyter as dld\nd = dld.open({MODEL.name!r}, height='520px')\nd"]
+    cells = [
+        f"import dld_jupyter as dld\nd = dld.open({MODEL.name!r}, height='520px')\nd",
+        f"b = dld.open({MODEL.name!r}, height='360px', dock='bottom')\nb",
+    ]
     write_notebook(jupyter.root_dir / "dock.ipynb", cells)
     open_notebook(page, jupyter, "dock.ipynb")
     run_all(page, timeout_s=180)
     page.wait_for_selector(".jp-Notebook .dld-dock .dld-ed-tabs", timeout=60_000)
+    page.locator(".jp-Notebook .dld-designer").first.scroll_into_view_if_needed()
     page.wait_for_timeout(500)
     b = boxes(page, ".jp-Notebook .jp-OutputArea-output:has(.dld-designer)")
     assert_docked_beside(b)
@@ -147,6 +151,26 @@ def test_dock_in_a_notebook_cell(jupyter: JupyterServer, page: Page) -> None:
     assert dock_scroll["overflow"] == "auto" and dock_scroll["client"] <= 522, dock_scroll
     page.locator(".jp-Notebook .dld-designer").first.scroll_into_view_if_needed()
     screenshot(page, "dock_notebook")
+
+    # the bottom dock (second cell): below the canvas, as wide; the splitter resizes its height
+    bottom_root = ".jp-Notebook .jp-OutputArea-output:has(.dld-dock-bottom)"
+    page.wait_for_selector(f"{bottom_root} .dld-dock .dld-ed-tabs", timeout=60_000)
+    page.locator(f"{bottom_root} .dld-dock").first.scroll_into_view_if_needed()
+    page.wait_for_timeout(500)
+    bb = boxes(page, bottom_root)
+    assert bb["dock"]["y"] >= bb["canvas"]["y"] + bb["canvas"]["h"] - 1, f"the dock is below the canvas: {bb}"
+    assert abs(bb["dock"]["w"] - bb["canvas"]["w"]) <= 3 and abs(bb["canvas"]["h"] - 360) <= 3, bb
+    splitter = bb["splitter"]
+    x, y = splitter["x"] + splitter["w"] / 2, splitter["y"] + splitter["h"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x, y - 60, steps=4)
+    page.mouse.up()
+    page.wait_for_timeout(400)
+    taller = boxes(page, bottom_root)
+    assert taller["dock"]["h"] >= bb["dock"]["h"] + 55, f"dragging the splitter up makes the dock taller: {taller}"
+    page.locator(bottom_root).first.scroll_into_view_if_needed()
+    screenshot(page, "dock_notebook_bottom")
 
 
 SELECTED = """() => {
