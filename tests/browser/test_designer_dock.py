@@ -238,6 +238,16 @@ def test_profile_report_opens_split_beside_and_links_focus_the_designer(jupyter:
     assert selected and all(n in name or name in n for n in selected), f"the link {name!r} selected {selected}"
     screenshot(page, "dock_report_link_focused")
 
+    # profiling again writes the report again: its tab (no second one) shows the new report
+    page.evaluate("() => { for (const e of document.querySelectorAll('.dld-r-link')) e.dataset.old = '1'; }")
+    page.locator(f"{TAB} .dld-profile-panel button", has_text="Profile").first.click()
+    page.wait_for_function(
+        """() => [...document.querySelectorAll('.dld-DesignerDocument .dld-r-link')].some(e => !e.dataset.old)""",
+        timeout=240_000,
+    )
+    expect(page.locator(".dld-DesignerDocument")).to_have_count(2)
+    expect(page.locator(".dld-DesignerDocument .dld-r-link[data-old]")).to_have_count(0)
+
     # closing the designer tab (its kernel shut down) closes the report tab that shared it
     page.evaluate("() => window.jupyterapp.shell.currentWidget.close()")
     expect(page.locator(".dld-DesignerDocument")).to_have_count(0, timeout=30_000)

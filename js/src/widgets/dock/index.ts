@@ -30,7 +30,7 @@ function render({ model, el }: RenderProps<DockModel>): () => void {
   const bottom = () => Boolean((model as AnyModel<DockModel>).get("bottom"));
   const sizeFor = (event: PointerEvent): number => {
     const body = dock?.parentElement;
-    const room = body ? (bottom() ? 4000 : body.clientWidth * 0.6) : 4000; // as dock.css: max-width 60%
+    const room = body ? (bottom() ? 4000 : body.clientWidth * 0.5) : 4000; // as dock.css: max-width 50%
     const delta = bottom() ? start - event.clientY : start - event.clientX;
     return Math.round(Math.max(MIN, Math.min(room, startSize + delta)));
   };
