@@ -139,7 +139,7 @@ def test_create_function_from_selection_and_inline_from_the_canvas(jupyter: Jupy
     page.wait_for_timeout(300)
     at = page_point(page, ROOT, pair[0], 0, 6)
     page.mouse.click(at["x"], at["y"], button="right")
-    page.locator(f"{ROOT} .dld-menu-item", has_text="Create Function from Selection…").click()
+    page.locator(".dld-menu-item", has_text="Create Function from Selection…").click()
     dialog = page.locator(f"{ROOT} .dld-trt-dialog[data-dialog='create-function']")
     dialog.locator(".dld-fn-name").fill("Stem")
     dialog.locator(".dld-fn-domain").fill("my.blocks")
@@ -165,7 +165,7 @@ def test_create_function_from_selection_and_inline_from_the_canvas(jupyter: Jupy
     screenshot(page, "function_from_selection_instance", f"{ROOT} .dld-canvas")
     at = page_point(page, ROOT, instance, 0, 6)
     page.mouse.click(at["x"], at["y"], button="right")
-    page.locator(f"{ROOT} .dld-menu-item", has_text="Inline Function").click()
+    page.locator(".dld-menu-item", has_text="Inline Function").click()
     for _ in range(20):
         if not cy_in(page, ROOT, "return cy.getElementById(arg).nonempty();", instance):
             break
