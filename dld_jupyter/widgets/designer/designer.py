@@ -165,7 +165,7 @@ class Designer(ChildrenMixin, w.VBox):  # type: ignore[misc]
                             lambda: op(self, **{k: get() for k, get in args.items()}))
 
     def _view_controls(self) -> list[w.Widget]:
-        self.path_box = w.Text(placeholder="path/to/model.onnx or image.png", layout=w.Layout(width="240px"))
+        self.path_box = w.Text(placeholder="path/to/model.onnx or image.png", layout=w.Layout(width="180px"))
         self.scheme = w.Dropdown(options=SCHEMES, value=self.canvas.color_scheme, layout=w.Layout(width="110px"),
                                  tooltip="Colour scheme (okabe-ito and tol-muted are colour-blind safe)")
         self.scheme.observe(lambda c: setattr(self.canvas, "color_scheme", c["new"]), names="value")
