@@ -21,6 +21,9 @@ from dld_jupyter.frontdoor.target import PendingLoad, Target
 class LiveDesigner(Target, Protocol):
     """A designer open in this kernel, as every front door sees it (the notebook Designer widget is one)."""
 
+    # set by a JupyterLab designer tab: opens a finished profile's report in a tab beside it (lab/document_tabs.py)
+    open_report_tab: Callable[[str], bool] | None
+
     @property
     def model_id(self) -> str: ...
 

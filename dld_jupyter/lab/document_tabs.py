@@ -9,12 +9,15 @@ unsaved close. The key is the tab's session path (js/src/lab/document_tab.ts), s
 
 Messages (same names in js/src/lab/tab_messages.ts):
   browser → kernel: save{request, path} (path None: the document's own file)
-  kernel → browser: state{name, path, dirty, document}, reply{request, ok, error, data}
+  kernel → browser: state{name, path, dirty, document}, reply{request, ok, error, data},
+                    open_report{file} (a finished profile's report, relative to the kernel's working directory: the
+                    tab opens it in a tab split beside it, on this kernel)
 """
 
 from __future__ import annotations
 
 import html
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -82,6 +85,7 @@ class TabLink:
             self._send({"kind": "state", "name": "", "path": "", "dirty": False, "document": False})
             return
         designer, loop = self._designer, running_loop()
+        designer.open_report_tab = self._open_report  # the newest tab link (a reloaded page) opens the reports
         if loading(designer) is not None:  # a big model: its document arrives on the loading thread
             designer.canvas.on_document(lambda document: on_loop(loop, lambda: self._bind(document)))
         else:
@@ -124,8 +128,20 @@ class TabLink:
         self._send_state()
         self._send({"kind": "reply", **ok(request)})
 
+    def _open_report(self, report_path: str) -> bool:
+        """Ask the tab to open the report in a tab split beside it, on this kernel (its name links then find this
+        designer in-process); False when the tab's link is gone."""
+        try:
+            self._send({"kind": "open_report", "file": os.path.relpath(os.path.abspath(report_path))})
+        except Exception:  # the comm closed under us: the report shows below the designer instead
+            return False
+        return True
+
     def close(self) -> None:
         self._unsubscribe()
+        designer = self._designer
+        if designer is not None and getattr(designer, "open_report_tab", None) == self._open_report:
+            designer.open_report_tab = None
 
 
 def register() -> None:

@@ -30,6 +30,10 @@ def test_context_menus_stay_inside_the_window_and_close(jupyter: JupyterServer, 
     open_workspace(page, jupyter)
     open_from_file_browser(page, "menus.onnx", "Open With DL Designer")
     wait_canvas(page, 10)
+    # the dock hidden (toolbar's Panels): the canvas reaches the window's right edge, where a menu must flip
+    page.locator(f"{TAB} .dld-dock-toggle").first.click()
+    expect(page.locator(f"{TAB} .dld-dock").first).to_be_hidden()
+    page.wait_for_timeout(300)
     stage = page.locator(f"{TAB} .dld-stage").first.bounding_box()
     assert stage is not None
     # The canvas background at its bottom-right corner, a few pixels from the canvas and near the window edge.

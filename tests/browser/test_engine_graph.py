@@ -136,7 +136,7 @@ def test_open_with_shows_a_read_only_engine_graph(jupyter: JupyterServer, page: 
     # and the read-only menu opens for it, with no edit in it.
     at = show(page, "in:input_1", 1.5)
     page.mouse.click(at["x"], at["y"], button="right")
-    menu = page.locator(".dld-menu")  # on the page, not inside the tab (it would be clipped there)
+    menu = page.locator(".dld-menu")  # menus open in the page body, above every panel
     expect(menu).to_contain_text("Read-only")
     assert tab_eval(page, "return cy.nodes(':selected').map(n => n.id());") == ["in:input_1"]
     assert "Delete" not in menu.inner_text() and "Set TensorRT" not in menu.inner_text()

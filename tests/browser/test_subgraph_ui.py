@@ -77,7 +77,7 @@ def test_open_loop_body_edit_confirm_undo(jupyter: JupyterServer, page: Page) ->
     size = cy_in(page, ROOT, "const n = dld.store.nodes.get(arg); return [n.width, n.height];", loop)
     button = page_point(page, ROOT, loop, size[0] / 2 - 10, -size[1] / 2 + 10)
     page.mouse.click(button["x"], button["y"])
-    menu = page.locator(".dld-menu[data-menu='subgraphs']")  # menus live on the page
+    menu = page.locator(".dld-menu[data-menu='subgraphs']")  # menus open in the page body, above every panel
     expect(menu).to_contain_text("body — sub_graph (60 nodes)")
     screenshot(page, "subgraph_button_menu", f"{ROOT} .dld-canvas")
     menu.locator(".dld-menu-item").first.click()

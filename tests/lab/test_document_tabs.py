@@ -60,3 +60,22 @@ def test_a_file_the_tab_cannot_show_says_why(tmp_path: Path) -> None:
     sent: list[dict[str, Any]] = []
     TabLink("profile.json", sent.append)
     assert sent[-1]["document"] is False
+
+
+def test_a_profile_in_a_tab_opens_its_report_in_a_tab_beside(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A real ONNX Runtime profile from a designer shown in a tab: the tab is asked to open the report (path relative
+    to the kernel's working directory), the heat goes on the canvas, and no viewer is built below the designer."""
+    monkeypatch.chdir(tmp_path)
+    shutil.copy(SAMPLE_MODEL, tmp_path / "m.onnx")
+    sent: list[dict[str, Any]] = []
+    designer = document_tabs.show("m.onnx", lambda: open_designer(tmp_path / "m.onnx"))
+    link = TabLink("m.onnx", sent.append)
+    panel = designer.profile_panel(run=True, iterations=3, warmup=1, threads=1)
+    result = panel.wait(240)
+    assert result is not None and result.ok, result and result.error
+    assert sent[-1] == {"kind": "open_report", "file": "m.dld-report.json"}
+    assert panel.viewer is None and panel.report_area.children == () and "its own tab" in panel.phase.value
+    assert designer.heat is not None, "the report's heat is on the canvas"
+    link.close()
+    assert designer.open_report_tab is None, "a closed tab link opens no more reports"
+    document_tabs.forget("m.onnx")

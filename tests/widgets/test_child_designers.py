@@ -45,7 +45,7 @@ def test_open_edit_confirm_undo_from_the_canvas() -> None:
     child = d.family.active
     assert child is not d and child.parent_designer is d and child.document.kind == "subgraph"
     assert "Read-only" in d.banner.value and "open for editing" in d.banner.value
-    assert d.canvas.layout.display == "none" and child.layout.display is None  # the body is the shown document
+    assert d.side_dock.body.layout.display == "none" and child.layout.display is None  # the body is the shown document
     assert "▸" in d.family.bar.children[0].value and d.family.bar.layout.display == ""
     # The parent refuses edits and says why, in the reply the canvas shows.
     refused = intent(d, "rename", node=loop, name="renamed")
@@ -65,7 +65,7 @@ def test_open_edit_confirm_undo_from_the_canvas() -> None:
     assert d.document.history[-1] == "Confirm Subgraph Edits" and not child.document.dirty
     child.close()
     assert d.family.members == [d] and d.document.read_only is None and d.banner.value == ""
-    assert d.canvas.layout.display is None
+    assert d.side_dock.body.layout.display is None  # the model shown again: its canvas and dock
     d.document.undo()
     assert "renamed_in_body" not in body_names(d)
 

@@ -109,10 +109,12 @@ class FakeDesigner:
 
     def __init__(self, path: str) -> None:
         self.path, self.selected, self.focused = path, [], []  # type: ignore[var-annotated]
+        self.revealed: list[bool] = []  # a name link brings the designer into view (its Lab tab activated)
         FakeDesigner.instances.append(self)
 
-    def select(self, names: list[str]) -> list[str]:
+    def select(self, names: list[str], reveal: bool = False) -> list[str]:
         self.selected.append(list(names))
+        self.revealed.append(reveal)
         return names
 
     def focus(self, name: str) -> str:
@@ -145,6 +147,7 @@ def test_link_click_selects_the_node_in_one_designer_per_model(tmp_path: Path, f
     designer = fake_designer.instances[0]
     assert designer.path == str(MODEL.resolve())
     assert designer.selected == [["/layer1/block0/conv1/conv/Conv"], ["/stem/conv/Conv"]]
+    assert designer.revealed == [True, True], "a name link reveals the designer"
     assert viewer.open_layer(2) is designer
 
 

@@ -353,15 +353,17 @@ class GraphCanvas(anywidget.AnyWidget):
         self.view.shown_constants.clear()
         self._send_patch(self.view.resync())
 
-    def focus(self, node_ids: list[str]) -> None:
-        """Expand the groups around these nodes, select them and center the view on them."""
+    def focus(self, node_ids: list[str], reveal: bool = False) -> None:
+        """Expand the groups around these nodes, select them and center the view on them. `reveal`: the canvas is
+        brought into view first (its JupyterLab designer tab activated, scrolled to in a notebook), as a report's
+        name link does."""
         changed = False
         for n in node_ids:
             changed |= self.view.grouping.expand_to(n)
         if changed:
             self._send_patch(self.view.resync())
         self.selection = list(node_ids)
-        self.send({"kind": "focus", "ids": list(node_ids)})
+        self.send({"kind": "focus", "ids": list(node_ids), "reveal": reveal})
 
     def export(self, path: str | pathlib.Path, format: ExportFormat | None = None, background: str = "white",
                grid: bool = False) -> pathlib.Path:

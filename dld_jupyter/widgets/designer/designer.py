@@ -41,11 +41,13 @@ from dld_jupyter.frontdoor.soon import Soon
 from dld_jupyter.frontdoor.tools import GLOBAL_MODIFICATIONS
 from dld_jupyter.widgets.canvas.canvas import SCHEMES, GraphCanvas
 from dld_jupyter.widgets.designer.children import NO_INITIALIZERS, ChildrenMixin
+from dld_jupyter.widgets.designer.dock import SideDock
 from dld_jupyter.widgets.designer.family import Family
 from dld_jupyter.widgets.designer.heat_control import CanvasHeat
 from dld_jupyter.widgets.editors import EditorPanels
 
 _CANVAS_OPTIONS = ("grouping", "color_scheme", "show_grid", "show_constants", "height")
+_OPTIONS = (*_CANVAS_OPTIONS, "dock")  # dock: "right" (default) or "bottom", where the side panels sit
 
 
 def _check_kwargs(where: str, kwargs: dict[str, Any], allowed: tuple[str, ...]) -> None:
@@ -55,7 +57,9 @@ def _check_kwargs(where: str, kwargs: dict[str, Any], allowed: tuple[str, ...]) 
 
 
 class Designer(ChildrenMixin, w.VBox):  # type: ignore[misc]
-    """Toolbar (new/open/save/undo/redo/arrange/check/export), the canvas, `panels` (a Box for editors), messages.
+    """Toolbar (new/open/save/undo/redo/arrange/check/export), then the canvas with a docked side panel (dock.py:
+    `panels` for the editors, `profiling` and `tools` for the Profile panel and the Tools / Export Engine dialogs),
+    then a profile's report, the status line and messages.
 
     A child Designer (`parent_designer` set: a subgraph or local function opened from another designer, see
     children.py) has Confirm / Close in its toolbar instead of New / Open / Save and is shown in the root
@@ -63,8 +67,12 @@ class Designer(ChildrenMixin, w.VBox):  # type: ignore[misc]
 
     def __init__(self, document: Document | DocumentLoad, *, parent_designer: Designer | None = None,
                  **options: Any) -> None:
-        _check_kwargs("Designer", options, _CANVAS_OPTIONS)
+        _check_kwargs("Designer", options, _OPTIONS)
+        side = str(options.pop("dock", "right"))
         self.parent_designer = parent_designer
+        # Set by a JupyterLab designer tab (lab/document_tabs.py): opens a finished profile's report in a tab split
+        # beside this one, on this kernel; returns False when it cannot (the report then shows below the designer).
+        self.open_report_tab: Callable[[str], bool] | None = None
         self.banner = w.HTML()  # the read-only reason while a child document of this one is open
         self.ask = w.Box(layout=w.Layout(width="100%", flex_flow="column"))  # close question, confirm errors
         self.output = w.Output(layout=w.Layout(max_height="160px", overflow="auto"))
@@ -72,8 +80,11 @@ class Designer(ChildrenMixin, w.VBox):  # type: ignore[misc]
         self.panels = w.Box(layout=w.Layout(width="100%"))
         self.profiling = w.Box(layout=w.Layout(width="100%", flex_flow="column"))  # the Profile panel, when opened
         self.tools = w.Box(layout=w.Layout(width="100%", flex_flow="column"))  # a Tools dialog, when opened
+        self.reports = w.Box(layout=w.Layout(width="100%", flex_flow="column"))  # a finished profile's report
         self._options = options
         self.canvas = self._make_canvas(document)
+        self.side_dock = SideDock(self.canvas, [self.tools, self.profiling, self.panels],
+                                  height=self.canvas.height, side=side)
         self.toolbar = self._make_child_toolbar() if parent_designer is not None else self._make_toolbar()
         self.family = Family(self, self._relayout)
         super().__init__(self._parts())
@@ -98,8 +109,7 @@ class Designer(ChildrenMixin, w.VBox):  # type: ignore[misc]
 
     # ------------------------------------------------------------ parts
     def own_parts(self) -> list[w.Widget]:
-        return [self.banner, self.toolbar, self.ask, self.tools, self.canvas, self.panels, self.profiling,
-                self.status, self.output]
+        return [self.banner, self.toolbar, self.ask, self.side_dock.body, self.reports, self.status, self.output]
 
     def _parts(self) -> list[w.Widget]:
         if self.parent_designer is not None:
@@ -132,7 +142,8 @@ class Designer(ChildrenMixin, w.VBox):  # type: ignore[misc]
         self._unsubscribe = document.subscribe(lambda _events: refresh_soon())
         self._refresh_status()
         disabled = {"initializers": NO_INITIALIZERS.format(kind=child_kind(self))} if child_kind(self) else {}
-        self._editors = EditorPanels(document, canvas, disabled_tabs=disabled)  # parameters, initializers, tensor
+        # parameters, initializers, tensor: in the dock, which scrolls (no height of their own)
+        self._editors = EditorPanels(document, canvas, disabled_tabs=disabled, height="none")
         self._editors.host = self  # its subgraph links open children here
         self.panels.children = [self._editors]
 
@@ -154,7 +165,7 @@ class Designer(ChildrenMixin, w.VBox):  # type: ignore[misc]
                             lambda: op(self, **{k: get() for k, get in args.items()}))
 
     def _view_controls(self) -> list[w.Widget]:
-        self.path_box = w.Text(placeholder="path/to/model.onnx or image.png", layout=w.Layout(width="240px"))
+        self.path_box = w.Text(placeholder="path/to/model.onnx or image.png", layout=w.Layout(width="180px"))
         self.scheme = w.Dropdown(options=SCHEMES, value=self.canvas.color_scheme, layout=w.Layout(width="110px"),
                                  tooltip="Colour scheme (okabe-ito and tol-muted are colour-blind safe)")
         self.scheme.observe(lambda c: setattr(self.canvas, "color_scheme", c["new"]), names="value")
@@ -183,6 +194,7 @@ class Designer(ChildrenMixin, w.VBox):  # type: ignore[misc]
             operation(EXPORT_ENGINE, "microchip"),
             operation(EXPORT_IMAGE, "image", path=lambda: self.path_box.value),
             *self._view_controls(),
+            self.side_dock.toggle,
         ], layout=w.Layout(flex_flow="row wrap"))
 
     def _make_child_toolbar(self) -> w.HBox:
@@ -204,6 +216,7 @@ class Designer(ChildrenMixin, w.VBox):  # type: ignore[misc]
             operation(EXTRACT_MODEL_SUBGRAPH, "share-square-o", label="Extract Model Subgraph…"),
             operation(EXPORT_IMAGE, "image", path=lambda: self.path_box.value),
             *self._view_controls(),
+            self.side_dock.toggle,
         ], layout=w.Layout(flex_flow="row wrap"))
 
     def _guard(self, action: Any) -> None:
@@ -269,7 +282,11 @@ class Designer(ChildrenMixin, w.VBox):  # type: ignore[misc]
         from dld_jupyter.widgets.designer.profile_panel import profile_in_notebook
 
         panel = profile_in_notebook(self, run=run, **settings)
+        # the form in the dock; the report, wide, below the designer (or in its own tab in JupyterLab)
+        panel.children = tuple(part for part in panel.children if part is not panel.report_area)
+        self.reports.children = [panel.report_area]
         self.profiling.children = [panel]
+        self.side_dock.reveal()
         return panel
 
     def tools_panel(self, kind: str, **settings: Any) -> Any:
@@ -279,13 +296,16 @@ class Designer(ChildrenMixin, w.VBox):  # type: ignore[misc]
 
         panel = open_tool(self, kind, **settings)
         self.tools.children = [panel]
+        self.side_dock.reveal()
         return panel
+
     def export_engine_panel(self, **settings: Any) -> Any:
         """Show the Export TensorRT Engine panel (every seed option, the dry run's trtexec line) below."""
         from dld_jupyter.widgets.designer.export_panel import ExportEnginePanel
 
         panel = ExportEnginePanel(self, **settings)
         self.profiling.children = [panel]
+        self.side_dock.reveal()
         return panel
 
     def open_trt_dialog(self, dialog: str, nodes: Any = ()) -> None:
@@ -317,12 +337,13 @@ class Designer(ChildrenMixin, w.VBox):  # type: ignore[misc]
     def heat_metric(self) -> str:
         return self._heat.metric
 
-    def select(self, names: list[str] | str) -> list[str]:
-        """Select nodes by ONNX name (or id), expanding their groups; returns their ids."""
+    def select(self, names: list[str] | str, reveal: bool = False) -> list[str]:
+        """Select nodes by ONNX name (or id), expanding their groups; returns their ids. `reveal`: bring the
+        designer into view first (its JupyterLab tab activated), as a report's name link does."""
         wanted = [names] if isinstance(names, str) else list(names)
         by_name = {n.name: n.id for n in self.document.nodes()}
         ids = [by_name.get(n, n) for n in wanted]
-        self.canvas.focus(ids)
+        self.canvas.focus(ids, reveal=reveal)
         return ids
 
     def focus(self, name: str) -> str:
@@ -353,6 +374,7 @@ class Designer(ChildrenMixin, w.VBox):  # type: ignore[misc]
         self._unsubscribe()
         self.panels.children = []
         self._make_canvas(document)
+        self.side_dock.set_canvas(self.canvas)
         self.children = self._parts()
         old.close()
         if old_editors is not None:
@@ -361,7 +383,7 @@ class Designer(ChildrenMixin, w.VBox):  # type: ignore[misc]
 
 
 def open_designer(path: str | pathlib.Path, **options: Any) -> Designer:
-    _check_kwargs("open_designer", options, _CANVAS_OPTIONS)
+    _check_kwargs("open_designer", options, _OPTIONS)
     return Designer(_open(path, options), **options)
 
 
@@ -371,5 +393,5 @@ def _open(path: str | pathlib.Path, options: dict[str, Any]) -> Document | Docum
 
 
 def new_designer(opset: int = 21, contrib: bool = False, **options: Any) -> Designer:
-    _check_kwargs("new_designer", options, _CANVAS_OPTIONS)
+    _check_kwargs("new_designer", options, _OPTIONS)
     return Designer(Document.new(opset=opset, contrib=contrib), **options)

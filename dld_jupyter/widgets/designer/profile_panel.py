@@ -76,7 +76,8 @@ class ProfilePanel(w.VBox):  # type: ignore[misc]
         self.run_button.on_click(lambda _b: self.run())
         self.cancel_button.on_click(lambda _b: self.cancel())
         self.title = w.HTML(f"<b>Profile with ONNX Runtime</b> <small>{self._model_label()}</small>")
-        self.grid = w.GridBox(list(self.fields.values()), layout=w.Layout(grid_template_columns="repeat(3, 320px)"))
+        columns = "repeat(auto-fill, minmax(240px, 320px))"  # three columns when wide, one in a narrow dock
+        self.grid = w.GridBox(list(self.fields.values()), layout=w.Layout(grid_template_columns=columns))
         # The backend choice (seed: "TensorRT or ONNX Runtime as the inference framework"): TensorRT's pages and
         # its unavailable reason replace the ONNX Runtime form (trt_form.py).
         from dld_jupyter.widgets.designer.trt_form import TrtProfileForm
@@ -97,7 +98,7 @@ class ProfilePanel(w.VBox):  # type: ignore[misc]
     @staticmethod
     def _form(v: dict[str, Any]) -> dict[str, w.Widget]:
         style = {"description_width": "130px"}
-        layout = w.Layout(width="310px")
+        layout = w.Layout(width="100%", max_width="310px")  # narrower in a narrow dock
         inputs = next(label for label, value in INPUTS.items() if value == v["random_inputs"])
 
         def num(kind: type[w.Widget], name: str, label: str, tooltip: str, value: Any) -> w.Widget:
@@ -250,6 +251,8 @@ class ProfilePanel(w.VBox):  # type: ignore[misc]
 
             self.progress.value = 1.0
             self.phase.value = f"done in {result.duration_s:.1f} s: {result.report_path}"
+            if self._report_in_tab(result.report_path):
+                return
             self.viewer = show_report(result.report_path)
             self.report_area.children = [self.viewer, self.viewer.designer_area]
             self._heat_on_designer(result.report_path)
@@ -259,6 +262,19 @@ class ProfilePanel(w.VBox):  # type: ignore[misc]
             self.phase.value = result.status.value
             self._show_error(f"Profiling {result.status.value} ({result.error_kind}): {result.error}")
             self.log_box.layout.display = ""
+
+    def _report_in_tab(self, report_path: str) -> bool:
+        """In a JupyterLab designer tab: the report opens in its own tab split beside it (same kernel, so its name
+        links focus this designer) and the heat goes on the canvas; False in a notebook (the report shows below)."""
+        opener = getattr(self.model, "open_report_tab", None)
+        if not callable(opener) or not opener(report_path):
+            return False
+        self.phase.value += " (opened in its own tab)"
+        try:
+            self.model.show_heat(report_path)
+        except (OSError, ValueError) as error:
+            self._show_error(f"The heat could not be shown on the canvas: {error}")
+        return True
 
     def _heat_on_designer(self, report_path: str) -> None:
         """Profiled from a designer: its canvas shows the report's heat, and the viewer's layer selection selects

@@ -133,14 +133,18 @@ class DesignerLinks:
                 self._reselect_when_shown(designer)
                 self._show(designer)
             self._designers[path] = designer
-        return self.select(designer, nodes)
+        return self.select(designer, nodes, reveal=True)
 
-    def select(self, designer: Any, nodes: Sequence[str]) -> Any:
-        """Select `nodes` (ONNX names) in `designer` and bring them into view; returns the designer."""
+    def select(self, designer: Any, nodes: Sequence[str], reveal: bool = False) -> Any:
+        """Select `nodes` (ONNX names) in `designer` and bring them into view; returns the designer. `reveal`
+        (a name link): the designer itself is brought into view, its JupyterLab tab activated."""
         names = list(nodes)
         self._wanted[id(designer)] = names
         if names:
-            designer.select(names)
+            if reveal:
+                designer.select(names, reveal=True)
+            else:
+                designer.select(names)
         return designer
 
     def _reselect_when_shown(self, designer: Any) -> None:

@@ -205,7 +205,7 @@ class ReportViewer(anywidget.AnyWidget):
         already open on it (the one profiled, the live one of the report's `source_document`) is used."""
         designer = self.live_designer(report)
         if designer is not None:
-            return self._links.select(designer, nodes)
+            return self._links.select(designer, nodes, reveal=True)
         return self._links.open(self._model_of(report), nodes, self._source_document(report))
 
     def _select_on_canvas(self) -> None:

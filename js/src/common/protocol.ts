@@ -80,7 +80,7 @@ type KernelMessageBody =
       /** Patches the intent caused, applied before the reply settles; buffer i belongs to patch i. */
       patches?: { kind: "patch"; version: number; ops: PatchOp[] }[];
     } & Reply)
-  | { kind: "focus"; ids: string[] }
+  | { kind: "focus"; ids: string[]; reveal?: boolean }
   | { kind: "ops"; ops: PaletteOp[] }
   | { kind: "export_request"; request: number; format: ExportFormat; background: string; grid: boolean }
   | { kind: "notice"; level: Severity; text: string }
@@ -153,3 +153,7 @@ export type IntentAction =
 
 /** The MIME type a palette drags: JSON {name, domain}. */
 export const OP_DRAG_MIME = "application/x-dld-op";
+
+/** The DOM event a canvas dispatches (bubbling) when a report's name link focuses it: the JupyterLab designer tab
+ * holding it activates itself (js/src/lab/document_tab.ts). */
+export const REVEAL_EVENT = "dld-reveal";

@@ -17,8 +17,10 @@ import { Kernel } from "@jupyterlab/services";
 import { Message, MessageLoop } from "@lumino/messaging";
 
 import { PendingRequests } from "../common/envelope";
+import { REVEAL_EVENT } from "../common/protocol";
 import { dldIcon } from "./icons";
 import { TAB_TARGET, TabFromKernel, TabRecord, TabToKernel } from "./tab_messages";
+import { fitDesignerToTab } from "./tab_fit";
 
 export const DESIGNER_DOCUMENT_CLASS = "dld-DesignerDocument";
 
@@ -28,6 +30,12 @@ export interface TabHost {
   keepKernelOnClose(): boolean;
   saveRecord(key: string, record: TabRecord): void;
   closed(key: string): void;
+  /** Activate a tab (a report's name link focused its designer). */
+  activate(tab: DesignerTab): void;
+  /** Open a report (server path) split beside `tab`, on its kernel. */
+  openReport(file: string, tab: DesignerTab): void;
+  /** Close the report tabs that share `kernel` (their designer tab is closing and shuts it down). */
+  closeSharing(kernel: string): void;
 }
 
 /** A Python string literal for any text (JSON escapes are valid Python escapes). */
@@ -60,7 +68,11 @@ export class DesignerTab {
     // Ctrl+S / Ctrl+Shift+S anywhere in the tab, before the canvas takes Ctrl+S as its own (kernel-side) save
     // and before widget outputs suppress JupyterLab's shortcuts.
     panel.node.addEventListener("keydown", this.onKeydown, true);
+    const unfit = fitDesignerToTab(panel.node); // the designer fills the tab; its dock scrolls, never the tab
+    panel.node.addEventListener(REVEAL_EVENT, this.onReveal);
     panel.disposed.connect(() => {
+      unfit();
+      panel.node.removeEventListener(REVEAL_EVENT, this.onReveal);
       panel.node.removeEventListener("keydown", this.onKeydown, true);
       this.host.closed(this.key);
     });
@@ -72,6 +84,32 @@ export class DesignerTab {
     event.stopPropagation();
     void this.save(event.shiftKey);
   };
+
+  /** A report's name link focused this tab's canvas: the tab becomes the current one. The canvas takes the focus
+   * (the console's own activation focuses its hidden prompt, which JupyterLab's focus tracking would not see). */
+  private readonly onReveal = (event: Event): void => {
+    this.host.activate(this);
+    const target = event.target instanceof HTMLElement ? event.target : null;
+    requestAnimationFrame(() => target?.focus({ preventScroll: true }));
+  };
+
+  /** The kernel's working directory as a server path (a shared kernel's is its designer tab's folder). */
+  get kernelDir(): string {
+    return this.record.kernelDir ?? PathExt.dirname(this.key);
+  }
+
+  /** Show the tab's view again, built anew (a report file written again by a new profile). */
+  async reload(): Promise<void> {
+    const kernel = this.panel.sessionContext.session?.kernel;
+    if (!kernel) return;
+    this.panel.console.clear();
+    await kernel.requestExecute({
+      code: `__import__('dld_jupyter.lab.document_tabs').lab.document_tabs.forget(${pyString(this.key)})`,
+      silent: true,
+      store_history: false,
+    }).done;
+    await this.show(false);
+  }
 
   get isDirty(): boolean {
     return this.dirty;
@@ -91,7 +129,9 @@ export class DesignerTab {
       lines.push(`print(${pyString(text)})`);
       Notification.warning(`DL Designer: ${text}`, { autoClose: 8000 });
     }
-    lines.push(`_dld_view = _dld_tabs.show(${pyString(this.key)}, lambda: ${this.makeView()})`, "_dld_view");
+    // a report on its designer's kernel leaves the designer tab's `_dld_view` alone
+    const name = this.record.kernel ? "_dld_report_view" : "_dld_view";
+    lines.push(`${name} = _dld_tabs.show(${pyString(this.key)}, lambda: ${this.makeView()})`, name);
     await this.panel.console.inject(lines.join("\n"));
     // The console scrolls to its end after running: a designer opens at its top (toolbar and canvas in view).
     this.panel.node.querySelector(".jp-CodeConsole-content")?.scrollTo(0, 0);
@@ -141,7 +181,16 @@ export class DesignerTab {
     }
     this.closing = true;
     this.closeComm();
-    if (!this.host.keepKernelOnClose()) {
+    if (this.record.kernel) {
+      // a report sharing its designer's kernel: drop its view there, leave the kernel (and the designer) running
+      void this.panel.sessionContext.session?.kernel?.requestExecute({
+        code: `__import__('dld_jupyter.lab.document_tabs').lab.document_tabs.forget(${pyString(this.key)})`,
+        silent: true,
+        store_history: false,
+      });
+    } else if (!this.host.keepKernelOnClose()) {
+      const kernel = this.panel.sessionContext.session?.kernel?.id;
+      if (kernel) this.host.closeSharing(kernel); // its reports beside it would be left on a dead kernel
       try {
         await this.panel.sessionContext.shutdown();
       } catch (reason) {
@@ -163,7 +212,7 @@ export class DesignerTab {
 
   /** A server path as the kernel sees it: relative to the tab's session folder, its working directory. */
   private kernelPath(serverPath: string): string {
-    return PathExt.relative(PathExt.dirname(this.key), serverPath) || PathExt.basename(serverPath);
+    return PathExt.relative(this.kernelDir, serverPath) || PathExt.basename(serverPath);
   }
 
   private async isLive(kernel: Kernel.IKernelConnection): Promise<boolean> {
@@ -212,6 +261,10 @@ export class DesignerTab {
   private onMessage(message: TabFromKernel): void {
     if (message.kind === "reply") {
       this.pending.settle(message);
+      return;
+    }
+    if (message.kind === "open_report") {
+      this.host.openReport(PathExt.join(this.kernelDir, message.file), this);
       return;
     }
     this.hasDocument = message.document;

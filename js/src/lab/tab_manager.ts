@@ -43,10 +43,37 @@ export class DesignerTabs implements TabHost {
     return null;
   }
 
-  /** Open a tab for `record` (a new model in `folder`); a file already open shows its tab, not a second one. */
-  async open(record: TabRecord, folder = ""): Promise<ConsolePanel> {
+  closeSharing(kernel: string): void {
+    for (const tab of [...this.tabs.values()]) if (tab.record.kernel === kernel) void tab.requestClose();
+  }
+
+  activate(tab: DesignerTab): void {
+    this.app.shell.activateById(tab.panel.id);
+  }
+
+  /** A finished profile's report: a tab split right of its designer tab, on the designer's kernel (its name links
+   * find the live designer in-process). A tab already showing the file shows it anew (a new profile wrote it). */
+  openReport(file: string, designer: DesignerTab): void {
+    for (const tab of this.tabs.values()) {
+      if (tab.record.kind === "report" && tab.record.file === file && tab.record.kernel) {
+        this.app.shell.activateById(tab.panel.id);
+        void tab.reload();
+        return;
+      }
+    }
+    const kernel = designer.panel.sessionContext.session?.kernel?.id;
+    if (!kernel) return;
+    const record: TabRecord = { kind: "report", file, kernel, kernelDir: designer.kernelDir };
+    void this.open(record, "", designer.panel.id).catch((reason) =>
+      Notification.error(`DL Designer: the report ${file} could not be opened: ${reason}`),
+    );
+  }
+
+  /** Open a tab for `record` (a new model in `folder`); a file already open shows its tab, not a second one.
+   * `ref`: the panel it opens split beside (a report beside its designer). */
+  async open(record: TabRecord, folder = "", ref?: string): Promise<ConsolePanel> {
     const same = (a: TabRecord) =>
-      a.kind === record.kind && a.file === record.file && (a.files ?? []).join("\n") === (record.files ?? []).join("\n");
+      a.kind === record.kind && a.file === record.file && !a.kernel === !record.kernel && (a.files ?? []).join("\n") === (record.files ?? []).join("\n");
     if (record.file) {
       for (const tab of this.tabs.values()) {
         if (same(tab.record)) {
@@ -55,7 +82,8 @@ export class DesignerTabs implements TabHost {
         }
       }
     }
-    const key = record.kind === "compare" ? this.comparisonKey(record.files ?? []) : record.file || this.untitled(folder);
+    let key = record.kind === "compare" ? this.comparisonKey(record.files ?? []) : record.file || this.untitled(folder);
+    if (record.kernel && this.tabs.has(key)) key = `${key} (profile)`; // the file is open in a tab of its own too
     this.creating.add(key);
     try {
       const panel = (await this.app.commands.execute("console:create", {
@@ -63,8 +91,12 @@ export class DesignerTabs implements TabHost {
         name: PathExt.basename(key),
         activate: true,
         insertMode: "split-right",
-        // The default kernel of the server, started without asking (the kernel must have dld_jupyter installed).
-        kernelPreference: { shouldStart: true, canStart: true, autoStartDefault: true },
+        ...(ref ? { ref } : {}),
+        // The default kernel of the server, started without asking (the kernel must have dld_jupyter installed);
+        // a report from a designer's profile joins the designer's kernel.
+        kernelPreference: record.kernel
+          ? { id: record.kernel, shouldStart: true, canStart: true }
+          : { shouldStart: true, canStart: true, autoStartDefault: true },
       })) as ConsolePanel;
       const tab = new DesignerTab(panel, key, record, this);
       this.tabs.set(key, tab);

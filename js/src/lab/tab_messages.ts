@@ -13,10 +13,15 @@ export interface TabRecord {
   files?: string[];
   opset?: number;
   contrib?: boolean;
+  /** A report opened from a designer tab's profile: the designer's kernel, shared (not shut down on close), and
+   * that kernel's working directory (server path), which kernel paths are relative to. */
+  kernel?: string;
+  kernelDir?: string;
 }
 
 export type TabToKernel = { kind: "save"; request: number; path: string | null };
 
 export type TabFromKernel =
   | { kind: "state"; name: string; path: string; dirty: boolean; document: boolean }
+  | { kind: "open_report"; file: string }
   | ({ kind: "reply" } & Reply);

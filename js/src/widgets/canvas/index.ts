@@ -7,7 +7,7 @@
  */
 import cytoscape, { Core } from "cytoscape";
 import type { AnyModel, RenderProps } from "@anywidget/types";
-import type { KernelMessage, PatchOp } from "../../common/protocol";
+import { REVEAL_EVENT, type KernelMessage, type PatchOp } from "../../common/protocol";
 import "./canvas.css";
 import { Channel } from "./channel";
 import { CanvasContext } from "./context";
@@ -265,7 +265,19 @@ export function render({ model, el }: RenderProps): () => void {
       for (const id of msg.ids) eles = eles.union(c.cy.getElementById(id));
       ctx.cy.elements(":selected").unselect();
       eles.select();
-      if (eles.nonempty()) ctx.cy.animate({ center: { eles }, zoom: Math.max(ctx.cy.zoom(), 0.8), duration: 150 });
+      const center = () => {
+        c.cy.resize(); // a tab just activated: the canvas had no size while hidden
+        if (eles.nonempty()) c.cy.animate({ center: { eles }, zoom: Math.max(c.cy.zoom(), 0.8), duration: 150 });
+      };
+      if (msg.reveal) {
+        // A report's name link: the JupyterLab designer tab showing this canvas activates itself (document_tab.ts
+        // listens for this event); in a notebook the canvas scrolls into view. Then the nodes are centred.
+        root.dispatchEvent(new CustomEvent(REVEAL_EVENT, { bubbles: true }));
+        root.scrollIntoView({ block: "nearest" });
+        requestAnimationFrame(() => requestAnimationFrame(center));
+      } else if (eles.nonempty()) {
+        ctx.cy.animate({ center: { eles }, zoom: Math.max(ctx.cy.zoom(), 0.8), duration: 150 });
+      }
     } else if (msg.kind === "heat") {
       ctx.heat?.show(decodeHeat(msg as HeatMessage, toDoubles(buffers?.[0])));
     } else if (msg.kind === "heat_clear") {

@@ -1,0 +1,109 @@
+"""The designer's side dock (issue 21: "a designer laid out like a tool"): the canvas takes the main area and the
+editors, the Profile panel and the Tools / Export Engine dialogs sit in a docked panel beside it (or below it,
+`side="bottom"`), resized by dragging the splitter between them and hidden or shown by the toolbar's Panels button
+(or a double-click on the splitter). The dock's size is kept for the session: the next designer opens with it.
+
+Only plain ipywidgets boxes and one small anywidget (the splitter, js/src/widgets/dock) are used, so the layout is
+the same in a notebook cell, in a JupyterLab designer tab and in front ends without our lab extension; the
+splitter's CSS lays the designer out (in a designer tab the designer fills the tab, see dock.css).
+"""
+
+from __future__ import annotations
+
+import pathlib
+from typing import Any
+
+import anywidget
+import ipywidgets as w
+import traitlets
+
+STATIC = pathlib.Path(__file__).resolve().parents[2] / "static"
+SIDES = ("right", "bottom")
+MIN_SIZE = 160
+_SESSION: dict[str, Any] = {"right": 380, "bottom": 260}  # the dock's last size per side, for the next designers
+
+
+class DockSplitter(anywidget.AnyWidget):
+    """The bar between canvas and dock; `size` (px) is set when a drag ends."""
+
+    _esm = STATIC / "dock.js"
+    _css = STATIC / "dock.css"
+
+    size = traitlets.Int(380).tag(sync=True)
+    bottom = traitlets.Bool(False).tag(sync=True)
+
+
+class SideDock:
+    """`body` (canvas | splitter | dock) and the toolbar's `toggle`; `dock.children` are the docked panels."""
+
+    def __init__(self, canvas: w.Widget, panels: list[w.Widget], *, height: str, side: str = "right") -> None:
+        if side not in SIDES:
+            raise ValueError(f"Designer dock: side {side!r} is not one of {', '.join(SIDES)}; pick one of them.")
+        self.side = side
+        self.dock = w.VBox(panels)
+        self.dock.add_class("dld-dock")
+        self.splitter = DockSplitter(size=int(_SESSION[side]), bottom=side == "bottom")
+        self.splitter.add_class("dld-dock-splitter")
+        self.splitter.observe(lambda change: self.resize(int(change["new"])), names="size")
+        self.splitter.on_msg(self._on_msg)
+        self.body = w.Box([canvas, self.splitter, self.dock], layout=w.Layout(height=height))
+        self.body.add_class("dld-designer-body")
+        if side == "bottom":
+            self.body.add_class("dld-dock-bottom")
+            self.body.layout.height = None  # the canvas keeps its height; the dock adds its own below
+        self.toggle = w.ToggleButton(
+            value=True,
+            description="Panels",
+            icon="columns",
+            tooltip="Show or hide the docked panels (editors, profile, tools)",
+            layout=w.Layout(width="auto"),
+        )
+        self.toggle.add_class("dld-dock-toggle")
+        self.toggle.observe(lambda change: self._show(bool(change["new"])), names="value")
+        self.set_canvas(canvas)
+        self.resize(int(_SESSION[side]))
+
+    @property
+    def size(self) -> int:
+        return int(self.splitter.size)
+
+    @property
+    def shown(self) -> bool:
+        return bool(self.toggle.value)
+
+    def set_canvas(self, canvas: w.Widget) -> None:
+        """A new model's canvas takes the main area (its height is the body's in a notebook cell)."""
+        canvas.add_class("dld-designer-canvas")
+        self.body.children = [canvas, self.splitter, self.dock]
+        if self.side == "right":
+            self.body.layout.height = str(getattr(canvas, "height", "600px"))
+            canvas.observe(lambda change: setattr(self.body.layout, "height", str(change["new"])), names="height")
+
+    def resize(self, size: int) -> None:
+        """Set the dock's width (its height in a bottom dock), in px; remembered for the session's next designers."""
+        size = max(MIN_SIZE, int(size))
+        if self.side == "bottom":
+            self.dock.layout.height = f"{size}px"
+            self.dock.layout.width = "100%"
+        else:
+            self.dock.layout.width = f"{size}px"
+        _SESSION[self.side] = size
+        if self.splitter.size != size:
+            self.splitter.size = size
+
+    def show(self, shown: bool = True) -> None:
+        """Show (or hide) the dock; the canvas takes the room it leaves."""
+        self.toggle.value = shown
+
+    def reveal(self) -> None:
+        """A panel was opened in the dock: make sure it is visible."""
+        self.show(True)
+
+    def _show(self, shown: bool) -> None:
+        display = None if shown else "none"
+        self.dock.layout.display = display
+        self.splitter.layout.display = display
+
+    def _on_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        if isinstance(content, dict) and content.get("kind") == "collapse":
+            self.show(False)
