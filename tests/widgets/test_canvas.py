@@ -259,3 +259,21 @@ def test_an_image_export_is_written_atomically_and_never_through_a_planted_symli
                             "data": "<svg/>"}, [])
     assert target.read_text() == "<svg/>" and victim.read_text() == "keep me"
     assert not [p for p in resnet.parent.iterdir() if p.name.startswith(".canvas.svg.")]  # no temp file left
+
+
+def test_an_export_asked_while_no_view_listens_is_answered_by_the_next_view(resnet: Path) -> None:
+    """A view re-created (a tab re-laid out, a page reload) missed the request: the next hello gets it again, and
+    the first answer is the one written."""
+    canvas, rec = make(resnet)
+    target = resnet.with_name("late.svg")
+    canvas.export(target)
+    first = rec.sent[-1]
+    canvas._on_msg(canvas, {"kind": "hello", "view": "v2"}, [])
+    again = [m for m in rec.sent if m.get("kind") == "export_request"]
+    assert again[-1] == first and len(again) == 2  # asked again of the view that connected
+    answer = {"kind": "export_result", "request": first["request"], "format": "svg"}
+    canvas._on_msg(canvas, {**answer, "data": "<svg>first</svg>"}, [])
+    canvas._on_msg(canvas, {**answer, "data": "<svg>second</svg>"}, [])  # a second view's answer: ignored
+    assert target.read_text() == "<svg>first</svg>"
+    canvas._on_msg(canvas, {"kind": "hello", "view": "v3"}, [])
+    assert len([m for m in rec.sent if m.get("kind") == "export_request"]) == 2  # nothing left to ask

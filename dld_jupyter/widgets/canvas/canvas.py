@@ -69,7 +69,7 @@ class GraphCanvas(anywidget.AnyWidget):
         self._functions: tuple[tuple[str, str, str], ...] = ()  # the local functions the palette lists
         self.js_errors: list[str] = []
         self.version = 0
-        self._exports: dict[int, tuple[pathlib.Path, ExportFormat]] = {}
+        self._exports: dict[int, tuple[pathlib.Path, str, dict[str, Any]]] = {}  # target, format, request
         self._next_export = 1
         self._held: list[tuple[PatchMessage, list[bytes]]] | None = None  # patches of the intent being handled
         # Messages and the arrival of a loading document are handled one at a time (the load ends on its thread).
@@ -253,6 +253,7 @@ class GraphCanvas(anywidget.AnyWidget):
                     loop.call_later(2.0, self._build_document)
             else:
                 self.send({"kind": "ops", "ops": self._palette()})
+            self._resend_exports()
         elif kind == "painted":
             self._build_document()
         elif kind == "intent":
@@ -381,16 +382,22 @@ class GraphCanvas(anywidget.AnyWidget):
             raise ValueError(f"export format {fmt!r}: use png, jpg or svg.")
         request = self._next_export
         self._next_export += 1
-        self._exports[request] = (target, fmt)  # type: ignore[assignment]
-        self.send({"kind": "export_request", "request": request, "format": fmt, "background": background,
-                   "grid": grid})
+        message = {"kind": "export_request", "request": request, "format": fmt, "background": background, "grid": grid}
+        self._exports[request] = (target, fmt, message)
+        self.send(message)
         return target
+
+    def _resend_exports(self) -> None:
+        """A view that connects answers the exports still unanswered: one asked while the canvas's view was being
+        re-created (a tab re-laid out, a page reload) would otherwise never be written. The first answer wins."""
+        for _target, _fmt, message in list(self._exports.values()):
+            self.send(message)
 
     def _write_export(self, content: dict[str, Any]) -> None:
         found = self._exports.pop(int(content.get("request", 0)), None)
         if found is None:
-            return
-        target, fmt = found
+            return  # answered already (by another view)
+        target, fmt, _message = found
         data = str(content.get("data", ""))
         payload = data.encode("utf-8") if fmt == "svg" else base64.b64decode(data)
         # Atomic through a private mkstemp file (never a predictable name that a planted symlink could redirect).
