@@ -19,10 +19,9 @@ from dld_jupyter.formats.trt_metadata import TRT_PRECISION_KEY, OptimizationProf
 
 from . import graph_edits as g
 from . import io
-from . import subgraph_edits as sg
 from . import trt_edits as trt
 from . import value_edits as v
-from .child_lock import ChildLock, opener
+from .child_lock import ChildLock
 from .commands import Command, Context, SetPositions
 from .endpoints import edges_from_value
 from .errors import DocumentError
@@ -32,7 +31,7 @@ from .history import History
 from .ids import IdMap
 from .metadata import POSITIONS_KEY, decode_positions, encode_positions
 from .names import NameIndex
-from .subgraph_scope import SubgraphSlot
+from .subgraph_api import Subgraphs
 from .view_cache import ViewCache
 from .views import EdgeView, NodeView, ReadModel
 
@@ -51,7 +50,7 @@ def _numbered(graph: ir.Graph) -> IdMap:
     return ids
 
 
-class Document(LocalFunctions):
+class Document(LocalFunctions, Subgraphs):
     """An editable ONNX model. Create with ``Document.open(path)`` or ``Document.new(opset=...)``."""
 
     def __init__(self, model: ir.Model, path: pathlib.Path | None = None) -> None:
@@ -202,28 +201,6 @@ class Document(LocalFunctions):
     def open_children(self) -> list[Any]:
         """The child documents (ChildDocument) open for editing on this one, in opening order."""
         return list(self._lock.children)
-
-    def subgraph_slots(self, node_id: str) -> list[SubgraphSlot]:
-        """The subgraphs of an op node: (attribute, index for GRAPHS lists else None, graph name, node count)."""
-        return sg.subgraph_slots(self._ctx, node_id)
-
-    def open_subgraph(self, node_id: str, attribute: str, index: int | None = None) -> Any:
-        """Open a subgraph of an op node as a ChildDocument (kind "subgraph"); this document is read-only until
-        it is confirmed or closed (subgraph_document.py)."""
-        return opener("subgraph")(self, node_id, attribute, index)
-
-    def create_subgraph(
-        self, node_id: str, attribute: str, name: str | None = None, duplicate_of: int | None = None
-    ) -> int | None:
-        """A new subgraph (empty, or a copy of ``subgraph_slots(node_id)[duplicate_of]``) with a name unique in
-        the model: a GRAPH attribute gets it (None returned), a GRAPHS list appends it (its index returned)."""
-        with self.transaction(f"Create subgraph {attribute}"):
-            return sg.create_subgraph(self._ctx, self._do, node_id, attribute, name, duplicate_of)
-
-    def remove_subgraph(self, node_id: str, attribute: str, index: int) -> None:
-        """Remove entry ``index`` of a GRAPHS list attribute."""
-        with self.transaction(f"Remove subgraph {attribute}[{index}]"):
-            sg.remove_subgraph(self._ctx, self._do, node_id, attribute, index)
 
     def _write_back(self, label: str, command: Command) -> None:
         """Apply a child's write-back ``command`` as one undo step, past the lock its child holds."""
