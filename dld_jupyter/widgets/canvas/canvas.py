@@ -8,7 +8,6 @@ answers with a reply and, through the document's events, a patch. Positions trav
 
 from __future__ import annotations
 
-import base64
 import logging
 import pathlib
 import threading
@@ -16,39 +15,25 @@ import traceback
 from collections.abc import Callable, Mapping
 from typing import Any
 
-import anywidget
-import traitlets
-
 from dld_jupyter.document import Document, DocumentError, Event
-from dld_jupyter.document.atomic_save import write_bytes
 from dld_jupyter.document.loading import DocumentLoad
 from dld_jupyter.frontdoor.soon import running_loop
 from dld_jupyter.widgets.canvas import graph_payload as gp
+from dld_jupyter.widgets.canvas.canvas_base import CanvasBase
 from dld_jupyter.widgets.canvas.canvas_view import CanvasView
 from dld_jupyter.widgets.canvas.function_bodies import BODY_SAFE, function_of, names_body_element
 from dld_jupyter.widgets.canvas.intents import HANDLERS
 from dld_jupyter.widgets.canvas.palette_ops import palette_ops
 from dld_jupyter.widgets.canvas.preview_view import Overview, overview_in_child
-from dld_jupyter.widgets.canvas.protocol import ExportFormat, PaletteOp, PatchMessage
+from dld_jupyter.widgets.canvas.protocol import PaletteOp, PatchMessage
 from dld_jupyter.widgets.canvas.view_events import patch_for
 from dld_jupyter.widgets.canvas.view_routes import ViewRoutes
 
-STATIC = pathlib.Path(__file__).resolve().parents[2] / "static"
-SCHEMES = ("default", "okabe-ito", "tol-muted")
 log = logging.getLogger(__name__)
 
 
-class GraphCanvas(anywidget.AnyWidget):
-    _esm = STATIC / "canvas.js"
-    _css = STATIC / "canvas.css"
-
-    selection = traitlets.List(traitlets.Unicode()).tag(sync=True)
-    color_scheme = traitlets.Enum(SCHEMES, default_value="default").tag(sync=True)
-    show_grid = traitlets.Bool(False).tag(sync=True)
-    show_constants = traitlets.Bool(False).tag(sync=True)
-    height = traitlets.Unicode("600px").tag(sync=True)
-    title = traitlets.Unicode("").tag(sync=True)
-    channel_token = traitlets.Unicode("").tag(sync=True)  # the fast channel's socket, through the server's relay
+class GraphCanvas(CanvasBase):
+    """The document's graph: snapshots and patches to the views, gestures back as intents (intents.py)."""
 
     def __init__(self, document: Document | DocumentLoad, *, grouping: str = "auto",
                  on_error: Callable[[str], None] | None = None, **kwargs: Any) -> None:
@@ -69,8 +54,6 @@ class GraphCanvas(anywidget.AnyWidget):
         self._functions: tuple[tuple[str, str, str], ...] = ()  # the local functions the palette lists
         self.js_errors: list[str] = []
         self.version = 0
-        self._exports: dict[int, tuple[pathlib.Path, str, dict[str, Any]]] = {}  # target, format, request
-        self._next_export = 1
         self._held: list[tuple[PatchMessage, list[bytes]]] | None = None  # patches of the intent being handled
         # Messages and the arrival of a loading document are handled one at a time (the load ends on its thread).
         self._serial = threading.RLock()
@@ -365,43 +348,6 @@ class GraphCanvas(anywidget.AnyWidget):
             self._send_patch(self.view.resync())
         self.selection = list(node_ids)
         self.send({"kind": "focus", "ids": list(node_ids), "reveal": reveal})
-
-    def export(self, path: str | pathlib.Path, format: ExportFormat | None = None, background: str = "white",
-               grid: bool = False) -> pathlib.Path:
-        """Ask the browser for an image of the canvas; the file is written when it answers (asynchronously).
-
-        `background`: "white" (default), "theme" (the JupyterLab theme's background and colours, dark in a dark
-        theme), "transparent" (no background, the theme's colours), or a colour such as "#1e1e1e" (a dark one draws
-        in dark-theme colours). A JPEG cannot be transparent: it gets the theme's background.
-        """
-        if not background.strip():
-            raise ValueError('export background is empty: use "white", "theme", "transparent" or a colour (#ffffff).')
-        target = pathlib.Path(path)
-        fmt = format or target.suffix.lstrip(".").lower().replace("jpeg", "jpg")
-        if fmt not in ("png", "jpg", "svg"):
-            raise ValueError(f"export format {fmt!r}: use png, jpg or svg.")
-        request = self._next_export
-        self._next_export += 1
-        message = {"kind": "export_request", "request": request, "format": fmt, "background": background, "grid": grid}
-        self._exports[request] = (target, fmt, message)
-        self.send(message)
-        return target
-
-    def _resend_exports(self) -> None:
-        """A view that connects answers the exports still unanswered: one asked while the canvas's view was being
-        re-created (a tab re-laid out, a page reload) would otherwise never be written. The first answer wins."""
-        for _target, _fmt, message in list(self._exports.values()):
-            self.send(message)
-
-    def _write_export(self, content: dict[str, Any]) -> None:
-        found = self._exports.pop(int(content.get("request", 0)), None)
-        if found is None:
-            return  # answered already (by another view)
-        target, fmt, _message = found
-        data = str(content.get("data", ""))
-        payload = data.encode("utf-8") if fmt == "svg" else base64.b64decode(data)
-        # Atomic through a private mkstemp file (never a predictable name that a planted symlink could redirect).
-        write_bytes(target, payload)
 
     def close(self) -> None:
         unsubscribe = getattr(self, "_unsubscribe", None)  # absent when __init__ refused its arguments

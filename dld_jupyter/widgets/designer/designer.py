@@ -39,7 +39,8 @@ from dld_jupyter.frontdoor.operations import (
 )
 from dld_jupyter.frontdoor.soon import Soon
 from dld_jupyter.frontdoor.tools import GLOBAL_MODIFICATIONS
-from dld_jupyter.widgets.canvas.canvas import SCHEMES, GraphCanvas
+from dld_jupyter.widgets.canvas.canvas import GraphCanvas
+from dld_jupyter.widgets.canvas.canvas_base import SCHEMES
 from dld_jupyter.widgets.designer.children import NO_INITIALIZERS, ChildrenMixin
 from dld_jupyter.widgets.designer.dock import SideDock
 from dld_jupyter.widgets.designer.family import Family

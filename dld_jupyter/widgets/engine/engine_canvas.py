@@ -8,18 +8,13 @@ plain data (engine_view.py), so no write path exists to reach.
 
 from __future__ import annotations
 
-import base64
-import pathlib
 from typing import Any
 
-import anywidget
 import traitlets
 
 from dld_jupyter.document import DocumentError
-from dld_jupyter.document.atomic_save import write_bytes
 from dld_jupyter.widgets.canvas import graph_payload as gp
-from dld_jupyter.widgets.canvas.canvas import SCHEMES, STATIC
-from dld_jupyter.widgets.canvas.protocol import ExportFormat
+from dld_jupyter.widgets.canvas.canvas_base import CanvasBase
 from dld_jupyter.widgets.engine.engine_view import EngineView
 
 READ_ONLY_FIX = "Edit the ONNX model (dld.open or Open With DL Designer) and export a new engine with Export Engine."
@@ -35,17 +30,9 @@ def refusal(action: str) -> DocumentError:
     )
 
 
-class EngineCanvas(anywidget.AnyWidget):
-    _esm = STATIC / "canvas.js"
-    _css = STATIC / "canvas.css"
+class EngineCanvas(CanvasBase):
+    """An engine's layers on the canvas, read-only (no fast channel: every message takes the comm)."""
 
-    selection = traitlets.List(traitlets.Unicode()).tag(sync=True)
-    color_scheme = traitlets.Enum(SCHEMES, default_value="default").tag(sync=True)
-    show_grid = traitlets.Bool(False).tag(sync=True)
-    show_constants = traitlets.Bool(False).tag(sync=True)
-    height = traitlets.Unicode("600px").tag(sync=True)
-    title = traitlets.Unicode("").tag(sync=True)
-    channel_token = traitlets.Unicode("").tag(sync=True)  # no fast channel: every message takes the comm
     read_only = traitlets.Unicode("").tag(sync=True)  # the browser's banner; non-empty: a read-only canvas
     hovered = traitlets.Unicode("")  # the node under the pointer ("" for none), told by the browser; not synced
 
@@ -56,8 +43,6 @@ class EngineCanvas(anywidget.AnyWidget):
         self.read_only = "TensorRT engine graph (read-only)"
         self.refusals: list[str] = []  # the refusals sent, newest last (tests and the designer's status read it)
         self._version = 0
-        self._exports: dict[int, tuple[pathlib.Path, ExportFormat]] = {}
-        self._next_export = 1
         self.on_msg(self._on_msg)
 
     # ------------------------------------------------------------ kernel -> browser
@@ -82,6 +67,7 @@ class EngineCanvas(anywidget.AnyWidget):
         if kind == "hello":
             self._snapshot()
             self.send({"kind": "ops", "ops": []})  # nothing to add: the quick-add palette stays empty
+            self._resend_exports()
         elif kind == "intent":
             self.handle_intent(content)
         elif kind == "hover":
@@ -123,23 +109,3 @@ class EngineCanvas(anywidget.AnyWidget):
         self.send(reply, buffers)
         return reply
 
-    # ------------------------------------------------------------ image export (the canvas draws it)
-    def export(self, path: str | pathlib.Path, background: str = "#ffffff", grid: bool = False) -> pathlib.Path:
-        """Ask the browser for an image of the engine graph; written when it answers."""
-        target = pathlib.Path(path)
-        fmt = target.suffix.lstrip(".").lower().replace("jpeg", "jpg")
-        if fmt not in ("png", "jpg", "svg"):
-            raise ValueError(f"export format {fmt!r}: use a .png, .jpg or .svg path.")
-        request = self._next_export
-        self._next_export += 1
-        self._exports[request] = (target, fmt)  # type: ignore[assignment]
-        self.send({"kind": "export_request", "request": request, "format": fmt, "background": background, "grid": grid})
-        return target
-
-    def _write_export(self, content: dict[str, Any]) -> None:
-        found = self._exports.pop(int(content.get("request", 0)), None)
-        if found is None:
-            return
-        target, fmt = found
-        data = str(content.get("data", ""))
-        write_bytes(target, data.encode("utf-8") if fmt == "svg" else base64.b64decode(data))

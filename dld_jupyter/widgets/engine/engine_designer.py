@@ -16,7 +16,7 @@ from typing import Any
 import ipywidgets as w
 
 from dld_jupyter.report_format.engine_graph import EngineGraph, load_engine_graph
-from dld_jupyter.widgets.canvas.canvas import SCHEMES
+from dld_jupyter.widgets.canvas.canvas_base import SCHEMES
 from dld_jupyter.widgets.engine.engine_canvas import EngineCanvas
 from dld_jupyter.widgets.engine.engine_view import engine_view
 

@@ -1,0 +1,79 @@
+"""What every canvas widget shares: the browser module (canvas.js), the synced view settings, and image export
+(the browser draws the image; the kernel writes the file when it answers). GraphCanvas (a document) and
+EngineCanvas (a TensorRT engine graph, read-only) build on it.
+"""
+
+from __future__ import annotations
+
+import base64
+import pathlib
+from typing import Any
+
+import anywidget
+import traitlets
+
+from dld_jupyter.document.atomic_save import write_bytes
+from dld_jupyter.widgets.canvas.protocol import ExportFormat
+
+STATIC = pathlib.Path(__file__).resolve().parents[2] / "static"
+SCHEMES = ("default", "okabe-ito", "tol-muted")
+
+
+class CanvasBase(anywidget.AnyWidget):
+    _esm = STATIC / "canvas.js"
+    _css = STATIC / "canvas.css"
+
+    selection = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    color_scheme = traitlets.Enum(SCHEMES, default_value="default").tag(sync=True)
+    show_grid = traitlets.Bool(False).tag(sync=True)
+    show_constants = traitlets.Bool(False).tag(sync=True)
+    height = traitlets.Unicode("600px").tag(sync=True)
+    title = traitlets.Unicode("").tag(sync=True)
+    channel_token = traitlets.Unicode("").tag(sync=True)  # the fast channel's socket ("" : every message by comm)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._exports: dict[int, tuple[pathlib.Path, str, dict[str, Any]]] = {}  # target, format, request
+        self._next_export = 1
+
+    def export(
+        self,
+        path: str | pathlib.Path,
+        format: ExportFormat | None = None,
+        background: str = "white",
+        grid: bool = False,
+    ) -> pathlib.Path:
+        """Ask the browser for an image of the canvas; the file is written when it answers (asynchronously).
+
+        `background`: "white" (default), "theme" (the JupyterLab theme's background and colours, dark in a dark
+        theme), "transparent" (no background, the theme's colours), or a colour such as "#1e1e1e" (a dark one draws
+        in dark-theme colours). A JPEG cannot be transparent: it gets the theme's background.
+        """
+        if not background.strip():
+            raise ValueError('export background is empty: use "white", "theme", "transparent" or a colour (#ffffff).')
+        target = pathlib.Path(path)
+        fmt = format or target.suffix.lstrip(".").lower().replace("jpeg", "jpg")
+        if fmt not in ("png", "jpg", "svg"):
+            raise ValueError(f"export format {fmt!r}: use png, jpg or svg.")
+        request = self._next_export
+        self._next_export += 1
+        message = {"kind": "export_request", "request": request, "format": fmt, "background": background, "grid": grid}
+        self._exports[request] = (target, fmt, message)
+        self.send(message)
+        return target
+
+    def _resend_exports(self) -> None:
+        """A view that connects answers the exports still unanswered: one asked while the canvas's view was being
+        re-created (a tab re-laid out, a page reload) would otherwise never be written. The first answer wins."""
+        for _target, _fmt, message in list(self._exports.values()):
+            self.send(message)
+
+    def _write_export(self, content: dict[str, Any]) -> None:
+        found = self._exports.pop(int(content.get("request", 0)), None)
+        if found is None:
+            return  # answered already (by another view)
+        target, fmt, _message = found
+        data = str(content.get("data", ""))
+        payload = data.encode("utf-8") if fmt == "svg" else base64.b64decode(data)
+        # Atomic through a private mkstemp file (never a predictable name that a planted symlink could redirect).
+        write_bytes(target, payload)
