@@ -58,7 +58,29 @@ def _layers(graph: igraph.Graph) -> list[int] | None:
     for v in reversed(order):
         if len(succs[v]) == 1:
             layer[v] = layer[succs[v][0]] - 1
+    _shorten_spans(layer, preds, succs)
     return layer
+
+
+def _shorten_spans(layer: list[int], preds: Sequence[list[int]], succs: Sequence[list[int]]) -> None:
+    """Move each vertex with inputs and outputs to the layer, between its inputs and outputs, where its links
+    span the fewest layers (longest-path layering stacks a side branch as high as it can, so its links pass many
+    layers and cross whatever they pass: BERT-tiny's mask and position branches). A few passes; ties stay put."""
+    for _ in range(3):
+        moved = False
+        for v, (above, below) in enumerate(zip(preds, succs, strict=True)):
+            if not above or not below:
+                continue
+            low, high = max(layer[u] for u in above) + 1, min(layer[w] for w in below) - 1
+            if low >= high:
+                continue
+            # spans = (n_in - n_out) * L + const: the end of the range the majority of links pull towards
+            pull = len(above) - len(below)
+            best = low if pull > 0 else high if pull < 0 else min(max(layer[v], low), high)
+            if best != layer[v]:
+                layer[v], moved = best, True
+        if not moved:
+            break
 
 
 def _sugiyama(graph: igraph.Graph, maxiter: int, layers: list[int] | None) -> list[list[float]]:
@@ -84,7 +106,7 @@ def _component_layout(
     for index, (_, y) in enumerate(coords):
         layers[round(y)].append(index)
     if given is not None and count <= REFINE_MAX:
-        xs = order_and_place(given, graph.get_edgelist(), [w for w, _ in sizes], [c[0] for c in coords], node_gap)
+        xs = order_and_place(given, graph.get_edgelist(), sizes, [c[0] for c in coords], node_gap, layer_gap)
         return _stacked(xs, layers, sizes, layer_gap)
     unit = sum(w for w, _ in sizes) / count + node_gap  # one grid step = an average node and a gap
     xs = [0.0] * count

@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dld_jupyter.document.layer_order import _crossings, _pack, order_and_place
+from dld_jupyter.document.layer_order import _crossings, _drawn_quality, _Layered, _pack, order_and_place
+from dld_jupyter.document.layout import sugiyama_layout
 
 
 def brute_crossings(upper: list[int], lower_rank: dict[int, int], links: list[tuple[int, int]]) -> int:
@@ -56,5 +57,41 @@ def test_a_crossed_start_is_untangled() -> None:
     layers = [0, 0, 1, 1, 2]
     edges = [(0, 3), (1, 2), (0, 4), (3, 4)]
     start = [1.0, 0.0, 1.0, 0.0, 0.0]  # 0 right of 1 on top, 3 left of 2 below: crossed
-    x = order_and_place(layers, edges, [40.0] * 5, start, 10.0)
+    x = order_and_place(layers, edges, [(40.0, 20.0)] * 5, start, 10.0, 30.0)
     assert (x[0] - x[1]) * (x[3] - x[2]) > 0  # same side on both layers: the links no longer cross
+
+
+@given(
+    st.lists(st.tuples(st.integers(0, 11), st.integers(0, 11)), min_size=1, max_size=20, unique=True),
+    st.lists(st.integers(0, 40), min_size=12, max_size=12),
+)
+@settings(max_examples=200, deadline=None)
+def test_drawn_crossings_are_the_straight_links_crossings(pairs: list[tuple[int, int]], xs: list[int]) -> None:
+    layers = [v // 3 for v in range(12)]  # four layers of three vertices
+    edges = [(a, b) for a, b in pairs if layers[a] < layers[b]]
+    g = _Layered(layers, edges, [10.0] * 12)
+    level_y = {0: 0.0, 1: 50.0, 2: 130.0, 3: 170.0}  # uneven gaps, as layers of different heights make
+    x = [float(v) for v in xs] + [0.0] * (len(g.layer) - 12)  # dummies do not take part in the drawn links
+    pos = {v: (x[v], level_y[layers[v]]) for v in range(12)}
+
+    def orient(p: tuple[float, float], q: tuple[float, float], r: tuple[float, float]) -> float:
+        return (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])
+
+    brute = 0
+    for (a, b), (c, d) in itertools.combinations(sorted(set(edges)), 2):
+        if len({a, b, c, d}) < 4:
+            continue
+        p, q, r, s = pos[a], pos[b], pos[c], pos[d]
+        if orient(p, q, r) * orient(p, q, s) < 0 and orient(r, s, p) * orient(r, s, q) < 0:
+            brute += 1
+    crossings, _ = _drawn_quality(x, g, level_y)
+    # Integer x on these levels can make a link pass exactly through another's end: both counts skip touching.
+    assert crossings == brute
+
+
+def test_a_side_branch_sits_next_to_where_it_is_used() -> None:
+    # a → b → c → d → e, and a → m → e: longest path puts m just under a, its link to e then passes 3 layers.
+    chain = [f"n{k}" for k in range(5)]
+    edges = [*itertools.pairwise(chain), ("n0", "m"), ("m", "n4")]
+    pos = sugiyama_layout([*chain, "m"], edges)
+    assert pos["m"][1] == pos["n3"][1]  # one layer above its user: no link passes the chain's layers

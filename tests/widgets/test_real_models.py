@@ -109,11 +109,13 @@ def _straight_crossings(pos: dict[str, tuple[float, float]], links: list[tuple[s
     return count
 
 
-def test_expanded_bert_draws_no_more_crossings_than_netron() -> None:
-    view = CanvasView(Document.open(REAL / "bert_tiny.onnx"), grouping="none")
+@pytest.mark.parametrize(("model", "netron"), [("bert_tiny.onnx", 74), ("gpt2_tiny.onnx", 4)])
+def test_expanded_transformers_draw_no_more_crossings_than_netron(model: str, netron: int) -> None:
+    view = CanvasView(Document.open(REAL / model), grouping="none")
     nodes, edges, points = view.snapshot()
     pos = {n["id"]: (float(x), float(y)) for n, (x, y) in zip(nodes, points, strict=True)}
     links = sorted({(e["source"], e["target"]) for e in edges})
-    # Straight centre-to-centre links as drawn, measured on this export (benchmarks/real_models_bench.py):
-    # igraph's order alone 90, dagre (Netron's layout) 74, with layer_order.py 79 (BERT-base: 92 -> 29, dagre 29).
-    assert _straight_crossings(pos, links) <= 80
+    # Straight centre-to-centre links as drawn; `netron` is dagre's count on this export with the same node sizes
+    # (benchmarks/real_models_bench.py). BERT-tiny: igraph's order alone 90, crossing reduction 79, with span
+    # shortening and end-pulled placement 60; GPT-2-tiny 2 -> 0.
+    assert _straight_crossings(pos, links) <= netron
