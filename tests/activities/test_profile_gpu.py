@@ -8,6 +8,7 @@ import onnxruntime
 import pytest
 
 from dld_jupyter.activities import OrtProfileSpec, run_activity
+from dld_jupyter.activities.backends.ort_report import COPY_ROWS, GAPS_ROW, HOST_ROW
 from dld_jupyter.report_format.io import load_report
 
 pytestmark = [
@@ -37,3 +38,9 @@ def test_cuda_profile_has_gpu_metrics(resnet_path: Path, lock_clocks: bool) -> N
     assert all(any(v > 0 for v in s.values) for s in report.gpu_metrics if s.name.startswith("gpm_sm")), names
     if lock_clocks:
         assert any("clocks restored" in line.message for line in result.logs)
+    rows = {layer.name for layer in report.layers}
+    assert {*COPY_ROWS, GAPS_ROW, HOST_ROW} <= rows, "the non-compute work of a GPU pass has its rows"
+    pass_ms = report.summary.profiled_median_ms
+    assert pass_ms and abs(sum(layer.median_ms for layer in report.layers) / pass_ms - 1) <= 0.05
+    gpm = [m for m in report.gpu_metrics if m.name.startswith("gpm_sm")]  # busy to the end: no false last 0
+    assert gpm and all(m.values[-1] > 0 for m in gpm), [(m.name, m.values[-3:]) for m in gpm]

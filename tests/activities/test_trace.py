@@ -69,3 +69,21 @@ def test_gpu_runs_get_copy_rows_before_the_first_node_and_after_the_last() -> No
     in_median = sum(r.times_ms[1] or 0.0 for r in records)
     assert in_median == pytest.approx(0.501)  # the rows add up to the pass
     assert records[4].times_ms[1] == pytest.approx(0.01)  # the 10 µs between the two kernels
+
+
+def test_the_host_row_takes_each_pass_time_outside_orts_run() -> None:
+    from dld_jupyter.activities.backends.ort_report import HOST_ROW, ort_layers, with_copy_rows, with_host_row
+    from dld_jupyter.activities.backends.ort_trace import NodeEvent, RunTrace
+
+    runs = [
+        RunTrace(start_us=0.0, dur_us=400.0, nodes=[NodeEvent("conv", "Conv", "CUDAExecutionProvider", 50.0, 300.0)])
+        for _ in range(3)
+    ]
+    records, timeline = ort_layers(runs, 1, lambda name: [name])
+    records, _ = with_copy_rows(runs, 1, records, timeline)
+    wall = [0.43, 0.45, 0.39]  # perf_counter around session.run: the binding's time comes on top of ORT's 0.4 ms
+    records = with_host_row(runs, wall, records)
+    host = records[-1]
+    assert host.name == HOST_ROW and host.overhead and host.type == "Overhead"
+    assert host.times_ms == pytest.approx([0.03, 0.05, 0.0])  # never negative: a pass ORT timed as longer counts 0
+    assert sum(r.times_ms[1] or 0.0 for r in records) == pytest.approx(0.45)  # the rows add up to the wall pass

@@ -24,7 +24,7 @@ import onnx
 from dld_jupyter.activities.backends.ort_inputs import Feeds, folder_feeds, random_feeds
 from dld_jupyter.activities.backends.ort_install import cuda_missing_reason
 from dld_jupyter.activities.backends.ort_nodes import map_nodes
-from dld_jupyter.activities.backends.ort_report import ort_layers, with_copy_rows
+from dld_jupyter.activities.backends.ort_report import ort_layers, with_copy_rows, with_host_row
 from dld_jupyter.activities.backends.ort_trace import parse_profile
 from dld_jupyter.activities.errors import RunFailed, SpecError, UnavailableError
 from dld_jupyter.activities.gpu.clocks import locked_clocks
@@ -240,6 +240,7 @@ def profile_onnxruntime(spec: OrtProfileSpec, reporter: Reporter) -> Report:
         layers, timeline = ort_layers(runs, median, lambda name: node_map.sources.get(name, []), node_map.merged.get)
         if gpu and not spec.hide_non_compute:
             layers, timeline = with_copy_rows(runs, median, layers, timeline)
+            layers = with_host_row(runs, prof_passes, layers)
         metrics: list[MetricSeries] = []
         if sampler is not None:
             origin_us = anchor[0] + (prof_starts[median] - anchor[1]) * 1e6
