@@ -207,6 +207,13 @@ def check(model: Path, batch: int, passes: int, rounds: int, block: int, folder:
     layer_sum = sum(layer.median_ms for layer in report.layers)
     pass_ms = s.profiled_median_ms or s.median_ms
     trailing_zero = [m.name for m in report.gpu_metrics if len(m.values) > 1 and m.values[-1] == 0 and any(m.values)]
+    gpm = [m.values for m in report.gpu_metrics if m.name.startswith("gpm_")]
+    all_zero = sum(1 for row in zip(*gpm, strict=False) if not any(row))  # GPM's "interval too short" answer
+    if all_zero:
+        print(f"  {all_zero} GPM interval(s) where every metric read 0", flush=True)
+    for m in report.gpu_metrics:  # where a series ends against the median pass and the last pass (ms)
+        if m.name in trailing_zero:
+            print(f"  {m.name}: last samples {list(zip(m.times[-3:], m.values[-3:], strict=True))}", flush=True)
     # Interleave: bare process, profiler run, bare process, ... (the first profiler run is the report above).
     bare: list[float] = []
     ours = [s.median_ms]

@@ -35,7 +35,7 @@ class OrtProfileSpec(ActivitySpec):
     threads: int = 0  # ORT intra-op threads; 0 lets ORT decide
     gpu_metrics: bool = True  # sample NVML/GPM metrics during the passes when a GPU is used
     lock_clocks: bool = False  # lock GPU clocks to base during the run (restored afterwards)
-    sampling_ms: float = 100.0  # GPM sampling interval (NVML needs >= 100 ms between GPM samples)
+    sampling_ms: float = 100.0  # GPM sampling interval (NVML needs >= 100 ms; the sampler keeps >= 120 ms)
     # Seed 000 "Hide Non-Compute Operations": inputs are copied to the device once and outputs stay there, so the
     # measured passes hold no host<->device copies (on a GPU); otherwise the copies are timed as their own rows.
     hide_non_compute: bool = False

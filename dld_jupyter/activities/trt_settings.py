@@ -141,7 +141,7 @@ class ProfilerSettings:
 
     iterations: int = 100  # measurement passes (warm-up excluded)
     warmup: int = 10  # passes run before measuring, never reported
-    sampling_ms: float = 100.0  # GPU metric sampling interval (GPM needs >= 100 ms between samples)
+    sampling_ms: float = 100.0  # GPU metric sampling interval (GPM needs >= 100 ms; the sampler keeps >= 120 ms)
     gpu_metrics: bool = True
     lock_clocks: bool = False  # lock GPU clocks to base during the run (restored afterwards)
     hide_non_compute: bool = False  # leave host<->device copies out of the passes and the report

@@ -23,6 +23,9 @@ from dld_jupyter.activities.optional import import_optional
 from dld_jupyter.report_format.model import MetricSeries
 
 GPM_MIN_INTERVAL_MS = 100.0
+# GPM answers every metric 0 for snapshots under 100 ms apart by the driver's clock, which need not agree with ours
+# to the millisecond: a BERT-base batch-32 run on an H100 ended in one such all-zero interval while ours said >= 100.
+GPM_MARGIN_MS = 20.0
 MIN_USEFUL_SAMPLES = 3
 
 # (series name, label, unit, NVML sampling type constant name)
@@ -116,9 +119,9 @@ class RawSeries:
 class MetricsSampler:
     """Collects metrics between start() and stop(); series(origin_us) aligns them to the median pass start."""
 
-    def __init__(self, index: int, interval_ms: float = GPM_MIN_INTERVAL_MS) -> None:
+    def __init__(self, index: int, interval_ms: float = GPM_MIN_INTERVAL_MS + GPM_MARGIN_MS) -> None:
         self.index = index
-        self.interval_s = max(interval_ms, GPM_MIN_INTERVAL_MS) / 1000.0
+        self.interval_s = max(interval_ms, GPM_MIN_INTERVAL_MS + GPM_MARGIN_MS) / 1000.0
         self.notes: list[str] = []  # "<metric>: unavailable: <reason>"
         self._raw: dict[str, RawSeries] = {}
         self._nvml: Nvml | None = None
@@ -203,7 +206,7 @@ class MetricsSampler:
             previous_us = now_us()
             while True:
                 stopping = self._stop.wait(self.interval_s)
-                if stopping and now_us() - previous_us < GPM_MIN_INTERVAL_MS * 1000:
+                if stopping and now_us() - previous_us < (GPM_MIN_INTERVAL_MS + GPM_MARGIN_MS) * 1000:
                     break  # GPM answers 0 for intervals under 100 ms: no fabricated last sample
                 lib.nvmlGpmSampleGet(self._handle, current)
                 current_us = now_us()
