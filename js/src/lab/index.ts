@@ -14,6 +14,7 @@ import { addChildMenuItems, registerChildCommands } from "./child_commands";
 import { addToPalette } from "./command_palette";
 import { CommandIds, registerCommands } from "./commands";
 import { PanelLike } from "./connection";
+import { registerDefaultOpeners } from "./default_open";
 import { registerOpeners } from "./opener";
 import { DesignerSidebar } from "./sidebar";
 import { DesignerTabs } from "./tab_manager";
@@ -54,6 +55,7 @@ const plugin: JupyterFrontEndPlugin<void> = {
       const item = fileBrowser?.selectedItems().next();
       return item && !item.done ? item.value.path : null;
     });
+    registerDefaultOpeners(app, tabs);
     registerCompare(app, tabs, docManager, () => (fileBrowser ? [...fileBrowser.selectedItems()].map((item) => item.path) : []));
     launcher?.add({ command: CommandIds.newModel, category: "Other", rank: 1 });
     if (palette) addToPalette(palette, (id) => app.commands.hasCommand(id));

@@ -90,7 +90,9 @@ export class DesignerTabs implements TabHost {
         path: key,
         name: PathExt.basename(key),
         activate: true,
-        insertMode: "split-right",
+        // A file opens as a tab of its own, as JupyterLab's documents do (split-right made every open a narrower
+        // column); a report from a designer's profile splits beside that designer.
+        insertMode: ref ? "split-right" : "tab-after",
         ...(ref ? { ref } : {}),
         // The default kernel of the server, started without asking (the kernel must have dld_jupyter installed);
         // a report from a designer's profile joins the designer's kernel.
