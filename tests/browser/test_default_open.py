@@ -65,3 +65,15 @@ def test_double_click_opens_models_reports_and_engines_in_the_designer(jupyter: 
         timeout=90_000,
     )
     screenshot(page, "default_open_engine")
+
+
+def test_notebook7_opens_a_model_from_its_file_page_in_the_designer(jupyter: JupyterServer, page: Page) -> None:
+    # Notebook 7 opens a file clicked in its tree on /edit/<path>, with the file type's default factory.
+    (jupyter.root_dir / "nb7_clicked.onnx").write_bytes(SAMPLE_MODEL.read_bytes())
+    page.goto(f"{jupyter.url}/edit/nb7_clicked.onnx?token={jupyter.token}")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.dld-canvas *')].some(e => e._cyreg && e._cyreg.cy.nodes().length > 20)",
+        timeout=90_000,
+    )
+    expect(page.locator(".jp-Dialog", has_text="File Load Error")).to_have_count(0)
+    screenshot(page, "default_open_notebook7")
