@@ -15,11 +15,8 @@ from typing import Any, TypeVar
 
 import onnx_ir as ir
 
-from dld_jupyter.formats.trt_metadata import TRT_PRECISION_KEY, OptimizationProfile
-
 from . import graph_edits as g
 from . import io
-from . import trt_edits as trt
 from . import value_edits as v
 from .child_lock import ChildLock
 from .commands import Command, Context, SetPositions
@@ -32,6 +29,7 @@ from .ids import IdMap
 from .metadata import POSITIONS_KEY, decode_positions, encode_positions
 from .names import NameIndex
 from .subgraph_api import Subgraphs
+from .trt_api import TensorRtAttributes
 from .view_cache import ViewCache
 from .views import EdgeView, NodeView, ReadModel
 
@@ -50,7 +48,7 @@ def _numbered(graph: ir.Graph) -> IdMap:
     return ids
 
 
-class Document(LocalFunctions, Subgraphs):
+class Document(LocalFunctions, Subgraphs, TensorRtAttributes):
     """An editable ONNX model. Create with ``Document.open(path)`` or ``Document.new(opset=...)``."""
 
     def __init__(self, model: ir.Model, path: pathlib.Path | None = None) -> None:
@@ -333,43 +331,6 @@ class Document(LocalFunctions, Subgraphs):
     def set_model_info(self, **fields: Any) -> None:
         with self.transaction("Edit model information"):
             v.set_model_info(self._ctx, self._do, fields)
-
-    # ------------------------------------------------------------ TensorRT attributes (trt_metadata, trt_edits)
-    def set_optimization_profile(self, input_name: str, min: Any, opt: Any, max: Any) -> OptimizationProfile:
-        """Min/opt/max shapes of a dynamic top-level input, stored in the model (one undo step)."""
-        with self.transaction(f"Set optimization profile of {input_name}"):
-            return trt.set_optimization_profile(self._ctx, self._do, input_name, min, opt, max)
-
-    def clear_optimization_profile(self, input_name: str) -> None:
-        with self.transaction(f"Clear optimization profile of {input_name}"):
-            trt.clear_optimization_profile(self._ctx, self._do, input_name)
-
-    def optimization_profiles(self) -> dict[str, OptimizationProfile]:
-        """Optimization profiles by input name, as stored in the model."""
-        return trt.profiles(self._ctx)
-
-    def set_inferred_batch_size(self, batch: int | None) -> None:
-        """The Inferred Batch Size for inputs with a single leading wildcard (None: no inferred batch)."""
-        with self.transaction("Set inferred batch size"):
-            trt.set_inferred_batch_size(self._ctx, self._do, batch)
-
-    def inferred_batch_size(self) -> int | None:
-        return trt.inferred_batch_size(self._ctx)
-
-    def set_layer_precision(self, node_ids: Iterable[str], precision: str | None) -> int:
-        """Constrain TensorRT layer precision of op nodes (None: No Constraint) as one undo step; returns the
-        number of nodes changed."""
-        ids = list(node_ids)
-        label = f"Set layer precision {precision or 'No Constraint'}"
-        with self.transaction(label):
-            return trt.set_layer_precision(self._ctx, self._do, ids, precision)
-
-    def layer_precision(self, node_id: str) -> str | None:
-        """The TensorRT precision constraint of an op node; None when it has none."""
-        node = self.ir_node(node_id)
-        if node is None:
-            raise DocumentError("Read layer precision", f"node {node_id!r} is not in the graph.", "Refresh the view.")
-        return node.metadata_props.get(TRT_PRECISION_KEY)
 
     def edit(self, label: str, function: Callable[[Context, Callable[[Command], None]], T]) -> T:
         """Run ``function(ctx, do)`` from a sibling edit module (initializer_commands) as one undo step."""

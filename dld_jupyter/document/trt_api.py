@@ -1,0 +1,69 @@
+"""The Document's TensorRT attributes (a mixin of Document): optimization profiles, the inferred batch size and
+layer precision constraints, stored in the model's metadata (formats/trt_metadata.py) by trt_edits.py, each
+edit one undo step. Their own file, as the subgraph and local-function methods are, to keep document.py small.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from dld_jupyter.formats.trt_metadata import TRT_PRECISION_KEY, OptimizationProfile
+
+from . import trt_edits as trt
+from .errors import DocumentError
+
+if TYPE_CHECKING:
+    import onnx_ir as ir
+
+    from .commands import Command, Context
+
+
+class TensorRtAttributes:
+    """What the TensorRT export reads from the model besides the graph (seed 000: Dynamic Shapes and TensorRT)."""
+
+    if TYPE_CHECKING:
+        _ctx: Context
+
+        def transaction(self, label: str) -> contextlib.AbstractContextManager[None]: ...
+
+        def _do(self, command: Command) -> None: ...
+
+        def ir_node(self, node_id: str) -> ir.Node | None: ...
+
+    def set_optimization_profile(self, input_name: str, min: Any, opt: Any, max: Any) -> OptimizationProfile:
+        """Min/opt/max shapes of a dynamic top-level input, stored in the model (one undo step)."""
+        with self.transaction(f"Set optimization profile of {input_name}"):
+            return trt.set_optimization_profile(self._ctx, self._do, input_name, min, opt, max)
+
+    def clear_optimization_profile(self, input_name: str) -> None:
+        with self.transaction(f"Clear optimization profile of {input_name}"):
+            trt.clear_optimization_profile(self._ctx, self._do, input_name)
+
+    def optimization_profiles(self) -> dict[str, OptimizationProfile]:
+        """Optimization profiles by input name, as stored in the model."""
+        return trt.profiles(self._ctx)
+
+    def set_inferred_batch_size(self, batch: int | None) -> None:
+        """The Inferred Batch Size for inputs with a single leading wildcard (None: no inferred batch)."""
+        with self.transaction("Set inferred batch size"):
+            trt.set_inferred_batch_size(self._ctx, self._do, batch)
+
+    def inferred_batch_size(self) -> int | None:
+        return trt.inferred_batch_size(self._ctx)
+
+    def set_layer_precision(self, node_ids: Iterable[str], precision: str | None) -> int:
+        """Constrain TensorRT layer precision of op nodes (None: No Constraint) as one undo step; returns the
+        number of nodes changed."""
+        ids = list(node_ids)
+        label = f"Set layer precision {precision or 'No Constraint'}"
+        with self.transaction(label):
+            return trt.set_layer_precision(self._ctx, self._do, ids, precision)
+
+    def layer_precision(self, node_id: str) -> str | None:
+        """The TensorRT precision constraint of an op node; None when it has none."""
+        node = self.ir_node(node_id)
+        if node is None:
+            raise DocumentError("Read layer precision", f"node {node_id!r} is not in the graph.", "Refresh the view.")
+        return node.metadata_props.get(TRT_PRECISION_KEY)
