@@ -7,33 +7,21 @@ registry of ``child_lock`` (function_document.py imports document.py, so documen
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from . import function_edits as fe
 from .child_lock import opener
+from .document_parts import DocumentPart
 from .errors import DocumentError
 from .function_model import FunctionInfo, function_infos
 
 if TYPE_CHECKING:
     import onnx_ir as ir
 
-    from .commands import Command, Context
 
-
-class LocalFunctions:
+class LocalFunctions(DocumentPart):
     """Local functions of the document's model (seed 000 "Local Functions"); see docs/document-api.md."""
-
-    if TYPE_CHECKING:
-        _ctx: Context
-
-        @property
-        def model(self) -> ir.Model: ...
-
-        def transaction(self, label: str) -> contextlib.AbstractContextManager[None]: ...
-
-        def _do(self, command: Command) -> None: ...
 
     def require_main_model(self, what: str) -> None:
         """Refuse ``what`` in a child document: function definitions are edited from the main model's document."""

@@ -6,26 +6,16 @@ imports document.py, so document.py cannot import it). The edits themselves are 
 
 from __future__ import annotations
 
-import contextlib
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from . import subgraph_edits as sg
 from .child_lock import opener
+from .document_parts import DocumentPart
 from .subgraph_scope import SubgraphSlot
 
-if TYPE_CHECKING:
-    from .commands import Command, Context
 
-
-class Subgraphs:
+class Subgraphs(DocumentPart):
     """Subgraphs of the model's nodes (seed 000 "Subgraphs"); see docs/document-api.md."""
-
-    if TYPE_CHECKING:
-        _ctx: Context
-
-        def transaction(self, label: str) -> contextlib.AbstractContextManager[None]: ...
-
-        def _do(self, command: Command) -> None: ...
 
     def subgraph_slots(self, node_id: str) -> list[SubgraphSlot]:
         """The subgraphs of an op node: (attribute, index for GRAPHS lists else None, graph name, node count)."""

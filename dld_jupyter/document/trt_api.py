@@ -5,32 +5,18 @@ edit one undo step. Their own file, as the subgraph and local-function methods a
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from dld_jupyter.formats.trt_metadata import TRT_PRECISION_KEY, OptimizationProfile
 
 from . import trt_edits as trt
+from .document_parts import DocumentPart
 from .errors import DocumentError
 
-if TYPE_CHECKING:
-    import onnx_ir as ir
 
-    from .commands import Command, Context
-
-
-class TensorRtAttributes:
+class TensorRtAttributes(DocumentPart):
     """What the TensorRT export reads from the model besides the graph (seed 000: Dynamic Shapes and TensorRT)."""
-
-    if TYPE_CHECKING:
-        _ctx: Context
-
-        def transaction(self, label: str) -> contextlib.AbstractContextManager[None]: ...
-
-        def _do(self, command: Command) -> None: ...
-
-        def ir_node(self, node_id: str) -> ir.Node | None: ...
 
     def set_optimization_profile(self, input_name: str, min: Any, opt: Any, max: Any) -> OptimizationProfile:
         """Min/opt/max shapes of a dynamic top-level input, stored in the model (one undo step)."""
