@@ -17,11 +17,11 @@ import ipywidgets as w
 
 from dld_jupyter.document import DocumentError
 from dld_jupyter.document.literals import LiteralError
-from dld_jupyter.frontdoor.soon import Soon
+from dld_jupyter.widgets.designer.document_panel import DocumentPanel
 from dld_jupyter.widgets.editors.attribute_text import from_text, to_text
 
 TYPES = ("undefined", "float", "int", "string", "tensor", "floats", "ints", "strings")
-ERROR = '<div class="dld-fs-error" style="color:#b91c1c;white-space:pre-wrap">{}</div>'
+FS_ERROR = '<div class="dld-fs-error" style="color:#b91c1c;white-space:pre-wrap">{}</div>'
 CELL = "display:inline-block;padding:2px 10px;border-bottom:1px solid var(--jp-border-color2,#ddd);width:{}px"
 
 
@@ -45,7 +45,10 @@ def parse_default(text: str, type_name: str) -> Any:
     return from_text(text if kind != "STRING" else text.strip().strip("'"), kind)
 
 
-class FunctionSettings(w.VBox):  # type: ignore[misc]
+class FunctionSettings(DocumentPanel):
+    REFUSED = (DocumentError, LiteralError, ValueError)
+    ERROR = FS_ERROR
+
     def __init__(self, designer: Any) -> None:
         self.designer = designer
         self.document = designer.document
@@ -74,8 +77,7 @@ class FunctionSettings(w.VBox):  # type: ignore[misc]
             layout=w.Layout(width="100%", border="1px solid var(--jp-border-color2)", padding="6px"),
         )
         self.add_class("dld-function-settings")
-        refresh_soon = Soon(self.refresh)
-        self._unsubscribe = self.document.subscribe(lambda _events: refresh_soon())
+        self._follow(self.document, self.refresh)
         self._sync()
         self.refresh()
 
@@ -112,15 +114,3 @@ class FunctionSettings(w.VBox):  # type: ignore[misc]
     def remove(self, name: str) -> None:
         self.document.remove_parameter(name)
         self.message.value = ""
-
-    def _guard(self, action: Any) -> None:
-        try:
-            action()
-        except (DocumentError, LiteralError, ValueError) as error:
-            self.message.value = ERROR.format(html.escape(str(error)))
-
-    def close(self) -> None:
-        unsubscribe = getattr(self, "_unsubscribe", None)
-        if unsubscribe is not None:
-            unsubscribe()
-        super().close()

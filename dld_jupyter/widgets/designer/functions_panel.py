@@ -18,9 +18,9 @@ import ipywidgets as w
 from dld_jupyter.document import DocumentError
 from dld_jupyter.frontdoor.children import CREATE_FUNCTION, DELETE_FUNCTION, EXTRACT_FUNCTION, OPEN_FUNCTION
 from dld_jupyter.frontdoor.operations import OperationUnavailable
-from dld_jupyter.frontdoor.soon import Soon
+from dld_jupyter.widgets.designer.document_panel import DocumentPanel
 
-ERROR = '<div class="dld-fn-error" style="color:#b91c1c;white-space:pre-wrap">{}</div>'
+FN_ERROR = '<div class="dld-fn-error" style="color:#b91c1c;white-space:pre-wrap">{}</div>'
 INFO = '<div class="dld-fn-info" style="color:#15803d">{}</div>'
 
 
@@ -30,7 +30,10 @@ def _button(label: str, icon: str, tip: str, cls: str) -> w.Button:
     return b
 
 
-class FunctionsPanel(w.VBox):  # type: ignore[misc]
+class FunctionsPanel(DocumentPanel):
+    REFUSED = (DocumentError, OperationUnavailable, ValueError, OSError)
+    ERROR = FN_ERROR
+
     def __init__(self, designer: Any, filter: str = "") -> None:
         self.designer = designer
         self.document = designer.document
@@ -65,8 +68,7 @@ class FunctionsPanel(w.VBox):  # type: ignore[misc]
             layout=w.Layout(width="100%", border="1px solid var(--jp-border-color2)", padding="6px"),
         )
         self.add_class("dld-functions-panel")
-        refresh_soon = Soon(self.refresh)
-        self._unsubscribe = self.document.subscribe(lambda _events: refresh_soon())
+        self._follow(self.document, self.refresh)
         self.refresh()
 
     # ------------------------------------------------------------ list
@@ -164,15 +166,3 @@ class FunctionsPanel(w.VBox):  # type: ignore[misc]
         cancel.on_click(lambda _b: setattr(self.form, "children", []))
         self.message.value = ""
         self.form.children = [w.HTML(f"<b>{html.escape(title)}</b>"), *fields, w.HBox([ok, cancel])]
-
-    def _guard(self, action: Any) -> None:
-        try:
-            action()
-        except (DocumentError, OperationUnavailable, ValueError, OSError) as error:
-            self.message.value = ERROR.format(html.escape(str(error)))
-
-    def close(self) -> None:
-        unsubscribe = getattr(self, "_unsubscribe", None)
-        if unsubscribe is not None:
-            unsubscribe()
-        super().close()
