@@ -218,7 +218,7 @@ def _drawn_quality(x: Sequence[float], g: _Layered, level_y: dict[int, float]) -
     length = 0.0
     for a, b in g.links:
         top, bottom = level_y[g.layer[a]], level_y[g.layer[b]]
-        slope = (x[b] - x[a]) / (bottom - top)
+        slope = (x[b] - x[a]) / max(bottom - top, 1e-9)  # layers are apart unless called with no gap and no height
         length += math.hypot(x[b] - x[a], bottom - top)
         first, last = where[g.layer[a]], where[g.layer[b]]
         for i in range(first, last):  # the ends exactly: links sharing one must tie there, not differ by rounding
