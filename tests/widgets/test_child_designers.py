@@ -154,3 +154,10 @@ def test_create_a_duplicate_of_another_branch() -> None:
     )
     slots = {s.attribute: s for s in body.document.subgraph_slots(branch_if)}
     assert slots["else_branch"].name == "else_copy" and slots["else_branch"].node_count == 6
+
+
+def test_a_child_designer_docks_where_its_parent_does() -> None:
+    d = open_designer(GRU, dock="bottom")
+    child = d.open_subgraph("/Loop", "body")
+    assert child.side_dock.side == "bottom"  # the dock option used to be dropped for children
+    child.close_document()

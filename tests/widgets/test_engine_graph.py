@@ -166,3 +166,10 @@ def test_dld_export_engine_then_open_its_layer_information(tmp_path: Path, monke
     assert len(engine.graph.layers) == 86 and engine.canvas.title == "resnet50.trt.json"
     designer.close()
     engine.close()
+
+
+def test_a_browser_error_of_the_engine_canvas_shows_in_the_widget() -> None:
+    engine = dld.open_engine(str(RESNET))
+    engine.canvas._on_msg(engine.canvas, {"kind": "js_error", "message": "TypeError: boom"}, [])
+    assert any("TypeError: boom" in e for e in engine.canvas.js_errors)
+    assert any("TypeError: boom" in o.get("text", "") for o in engine.output.outputs)

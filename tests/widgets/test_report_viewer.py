@@ -303,3 +303,19 @@ def test_the_timeline_figure_has_the_median_pass_overhead_apart_and_metric_rows(
     assert first.name in layers.hovertext[0] and f"{first.median_ms:.4f} ms" in layers.hovertext[0]
     assert list(metric.y) == [40.0, 60.0, 50.0] and metric.xaxis == "x2"
     assert "SM Utilization (%, 3 samples)" in [a.text for a in figure.layout.annotations]
+
+
+def test_a_link_after_its_designer_was_closed_opens_a_new_one() -> None:
+    report = make_report(3)
+    report.summary.model_path = str(MODEL)
+    while (left := registry.by_path(str(MODEL))) is not None:  # designers earlier tests left open on the model
+        left.close()
+    viewer = ReportViewer([report])
+    shown: list[Any] = []
+    viewer._links._show = shown.append
+    first = viewer.open_nodes(["/stem/conv/Conv"])
+    assert len(shown) == 1
+    first.close()  # the user closed the designer the link had opened
+    second = viewer.open_nodes(["/stem/relu/Relu"])
+    assert second is not first and len(shown) == 2  # not the closed one again, invisible
+    assert second.canvas.selection

@@ -52,7 +52,6 @@ class GraphCanvas(CanvasBase):
         self.on_error = on_error
         self.host: Any = None  # the designer that opens subgraphs and functions (set by the Designer)
         self._functions: tuple[tuple[str, str, str], ...] = ()  # the local functions the palette lists
-        self.js_errors: list[str] = []
         self.version = 0
         self._held: list[tuple[PatchMessage, list[bytes]]] | None = None  # patches of the intent being handled
         # Messages and the arrival of a loading document are handled one at a time (the load ends on its thread).
@@ -244,7 +243,7 @@ class GraphCanvas(CanvasBase):
         elif kind == "bye":
             self._routes.bye(content.get("view"))
         elif kind == "js_error":
-            self._report(f"[{type(self).__name__} {self.title!r}] browser error: {content.get('message')}")
+            self._report_js_error(content)
         elif kind == "export_result":
             self._write_export(content)
 
@@ -280,13 +279,6 @@ class GraphCanvas(CanvasBase):
         reply["patches"] = [message for message, _ in held]
         self.send(reply, [b for _, buffers in held for b in buffers[:1]])
         return reply
-
-    def _report(self, text: str) -> None:
-        self.js_errors.append(text)
-        if self.on_error is not None:
-            self.on_error(text)
-        else:
-            log.error("%s", text)
 
     # ------------------------------------------------------------ operations (intents and Python API)
     def save(self, path: str | pathlib.Path | None = None) -> None:

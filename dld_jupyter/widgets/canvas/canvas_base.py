@@ -6,7 +6,9 @@ EngineCanvas (a TensorRT engine graph, read-only) build on it.
 from __future__ import annotations
 
 import base64
+import logging
 import pathlib
+from collections.abc import Callable
 from typing import Any
 
 import anywidget
@@ -16,6 +18,7 @@ from dld_jupyter.document.atomic_save import write_bytes
 from dld_jupyter.widgets.canvas.protocol import ExportFormat
 
 STATIC = pathlib.Path(__file__).resolve().parents[2] / "static"
+log = logging.getLogger(__name__)
 SCHEMES = ("default", "okabe-ito", "tol-muted")
 
 
@@ -35,6 +38,18 @@ class CanvasBase(anywidget.AnyWidget):
         super().__init__(**kwargs)
         self._exports: dict[int, tuple[pathlib.Path, str, dict[str, Any]]] = {}  # target, format, request
         self._next_export = 1
+        self.js_errors: list[str] = []  # errors the browser side reported (js_error), newest last
+        self.on_error: Callable[[str], None] | None = None  # where they are shown (the designer's output)
+
+    def _report(self, text: str) -> None:
+        self.js_errors.append(text)
+        if self.on_error is not None:
+            self.on_error(text)
+        else:
+            log.error("%s", text)
+
+    def _report_js_error(self, content: dict[str, Any]) -> None:
+        self._report(f"[{type(self).__name__} {self.title!r}] browser error: {content.get('message')}")
 
     def export(
         self,

@@ -47,6 +47,7 @@ class ChildrenMixin:
     ask: w.Box
     tools: w.Box
     _options: dict[str, Any]
+    side_dock: Any
 
     # ------------------------------------------------------------ the Designer provides these
     @property
@@ -107,6 +108,7 @@ class ChildrenMixin:
 
     def _adopt(self, child_doc: Any) -> Any:
         options = {k: v for k, v in self._options.items() if k != "grouping"}
+        options["dock"] = self.side_dock.side  # a child docks its panels where its parent does
         try:
             child = type(self)(child_doc, parent_designer=self, **options)  # type: ignore[call-arg]
         except Exception:

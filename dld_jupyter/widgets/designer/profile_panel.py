@@ -270,11 +270,16 @@ class ProfilePanel(w.VBox):  # type: ignore[misc]
         if not callable(opener) or not opener(report_path):
             return False
         self.phase.value += " (opened in its own tab)"
-        try:
-            self.model.show_heat(report_path)
-        except (OSError, ValueError) as error:
-            self._show_error(f"The heat could not be shown on the canvas: {error}")
+        self._show_heat(self.model.show_heat, report_path)
         return True
+
+    def _show_heat(self, show_heat: Any, report_path: str) -> None:
+        # Runs on the profile's waiting thread too: any failure (a ReportError is no ValueError) is shown here,
+        # not left to the kernel's stderr.
+        try:
+            show_heat(report_path)
+        except Exception as error:
+            self._show_error(f"The heat could not be shown on the canvas: {error}")
 
     def _heat_on_designer(self, report_path: str) -> None:
         """Profiled from a designer: its canvas shows the report's heat, and the viewer's layer selection selects
@@ -285,10 +290,7 @@ class ProfilePanel(w.VBox):  # type: ignore[misc]
         self.viewer.designer = self.model
 
         def show(_button: Any = None) -> None:
-            try:
-                show_heat(report_path)
-            except (OSError, ValueError) as error:
-                self._show_error(f"The heat could not be shown on the canvas: {error}")
+            self._show_heat(show_heat, report_path)
 
         self.heat_button = w.Button(description="Heat on canvas", icon="fire", layout=w.Layout(width="auto"),
                                     tooltip="Colour the canvas by this report's layer times (the legend's × hides it)")

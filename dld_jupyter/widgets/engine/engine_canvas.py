@@ -74,6 +74,8 @@ class EngineCanvas(CanvasBase):
             self.hovered = str(content.get("id") or "")
         elif kind == "export_result":
             self._write_export(content)
+        elif kind == "js_error":
+            self._report_js_error(content)
 
     def handle_intent(self, content: dict[str, Any]) -> dict[str, Any]:
         """Answer one intent: ping and arrange are fine, every edit is refused (returned too, for tests)."""

@@ -97,6 +97,7 @@ class EngineDesigner(w.VBox):  # type: ignore[misc]
         )
         self.panel.add_class("dld-engine-panel")
         self.output = w.Output(layout=w.Layout(max_height="120px", overflow="auto"))
+        self.canvas.on_error = lambda text: self.output.append_stdout(text + "\n")  # browser errors, in the widget
         self.header = w.HTML(
             f"<b>{html.escape(name)}</b> — TensorRT engine graph, read-only — {html.escape(summary(graph))}"
         )

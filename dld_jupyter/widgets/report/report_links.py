@@ -120,18 +120,14 @@ class DesignerLinks:
     def open(self, path: str, nodes: Sequence[str], source_document: str | None = None) -> Any:
         """Show the designer on `path` and select `nodes` in it; returns the designer. The live designer of the
         profiled document (`source_document`) is preferred: the user's open, maybe edited, model."""
-        designer = registry.by_path(source_document) if source_document else None
+        designer = self.live(path, source_document)  # one this viewer opened and the user closed is not live
         if designer is None:
-            designer = self._designers.get(path)
-        if designer is None:
-            designer = registry.by_path(path)  # open elsewhere in the kernel: used, not displayed again
-            if designer is None:
-                try:
-                    designer = registry.open(path)
-                except LookupError as error:
-                    raise LinkError(str(error)) from error
-                self._reselect_when_shown(designer)
-                self._show(designer)
+            try:
+                designer = registry.open(path)
+            except LookupError as error:
+                raise LinkError(str(error)) from error
+            self._reselect_when_shown(designer)
+            self._show(designer)
             self._designers[path] = designer
         return self.select(designer, nodes, reveal=True)
 
