@@ -57,12 +57,15 @@ export class DesignerTabs implements TabHost {
     for (const tab of this.tabs.values()) {
       if (tab.record.kind === "report" && tab.record.file === file && tab.record.kernel) {
         this.app.shell.activateById(tab.panel.id);
-        void tab.reload();
+        tab.reload().catch((reason) => Notification.error(`DL Designer: the report ${file} could not be shown: ${reason}`));
         return;
       }
     }
     const kernel = designer.panel.sessionContext.session?.kernel?.id;
-    if (!kernel) return;
+    if (!kernel) {
+      Notification.error(`DL Designer: the report ${file} was written, but its designer has no kernel to show it`);
+      return;
+    }
     const record: TabRecord = { kind: "report", file, kernel, kernelDir: designer.kernelDir };
     void this.open(record, "", designer.panel.id).catch((reason) =>
       Notification.error(`DL Designer: the report ${file} could not be opened: ${reason}`),
@@ -83,12 +86,15 @@ export class DesignerTabs implements TabHost {
       }
     }
     let key = record.kind === "compare" ? this.comparisonKey(record.files ?? []) : record.file || this.untitled(folder);
-    if (record.kernel && this.tabs.has(key)) key = `${key} (profile)`; // the file is open in a tab of its own too
+    // A report on its designer's kernel never shares a session path with a tab of the file on its own kernel (either
+    // may open first): the same path would attach the second tab to the first one's kernel, and closing it would
+    // shut that kernel down, designer and unsaved edits with it.
+    if (record.kernel) key = `${key} (profile)`;
     this.creating.add(key);
     try {
       const panel = (await this.app.commands.execute("console:create", {
         path: key,
-        name: PathExt.basename(key),
+        name: PathExt.basename(record.kernel && record.file ? record.file : key), // a report beside its designer: the file's name
         activate: true,
         // A file opens as a tab of its own, as JupyterLab's documents do (split-right made every open a narrower
         // column); a report from a designer's profile splits beside that designer.

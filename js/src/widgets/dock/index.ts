@@ -42,9 +42,10 @@ function render({ model, el }: RenderProps<DockModel>): () => void {
   };
   const up = (event: PointerEvent): void => {
     bar.classList.remove("dld-dragging");
-    bar.releasePointerCapture(event.pointerId);
+    if (bar.hasPointerCapture(event.pointerId)) bar.releasePointerCapture(event.pointerId);
     bar.removeEventListener("pointermove", move);
     bar.removeEventListener("pointerup", up);
+    bar.removeEventListener("pointercancel", up); // a drag the browser cancelled ends where it was
     if (!dock) return;
     model.set("size", sizeFor(event));
     model.save_changes();
@@ -60,6 +61,7 @@ function render({ model, el }: RenderProps<DockModel>): () => void {
     bar.setPointerCapture(event.pointerId);
     bar.addEventListener("pointermove", move);
     bar.addEventListener("pointerup", up);
+    bar.addEventListener("pointercancel", up);
   };
   const collapse = (): void => model.send({ kind: "collapse" });
   bar.addEventListener("pointerdown", down);
