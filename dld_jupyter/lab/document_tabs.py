@@ -16,13 +16,13 @@ Messages (same names in js/src/lab/tab_messages.ts):
 
 from __future__ import annotations
 
-import html
 import os
 from collections.abc import Callable
 from typing import Any
 
 from dld_jupyter.document import Document, DocumentError
 from dld_jupyter.document.events import DirtyChanged
+from dld_jupyter.formats.html_text import bold, join, tag
 from dld_jupyter.frontdoor.designers import LiveDesigner, loading, registry
 from dld_jupyter.frontdoor.envelope import failed, ok
 from dld_jupyter.frontdoor.operations import SAVE, SAVE_AS
@@ -56,7 +56,7 @@ def error_view(text: str) -> Any:
     """Why the tab's file cannot be shown, in the tab (not a traceback); not kept: a reload tries the file again."""
     import ipywidgets as w
 
-    view = w.HTML(f"<b>DL Designer cannot show this file.</b><br>{html.escape(text)}")
+    view = w.HTML(join([bold("DL Designer cannot show this file."), tag("br"), text]))
     view.add_class("dld-tab-error")
     return view
 

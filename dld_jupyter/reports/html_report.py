@@ -3,14 +3,14 @@ layer table and system configuration.
 
 Self-contained on purpose (no CDN, no script, no external URL): it opens offline, in a mail attachment or on a
 locked-down host. Charts are inline SVG (no xmlns needed inside HTML5). Every piece of report text goes through
-`html.escape`, since layer names come from arbitrary models.
+the one escaping helper (`formats/html_text.text`), since layer names come from arbitrary models.
 """
 
 from __future__ import annotations
 
 import json
-from html import escape
 
+from dld_jupyter.formats.html_text import text
 from dld_jupyter.report_format.model import Report
 from dld_jupyter.reports.recommendations import recommend
 from dld_jupyter.reports.stats import precision_by_type, time_by_type
@@ -33,7 +33,7 @@ pre { background: #f7f7f7; padding: 8px; overflow-x: auto; }
 
 
 def _e(value: object) -> str:
-    return escape(str(value), quote=True)
+    return text(value)
 
 
 def _summary(report: Report) -> str:

@@ -10,12 +10,12 @@ unconfirmed edits from its toolbar or tab asks Confirm / Discard / Cancel.
 
 from __future__ import annotations
 
-import html
 from typing import Any
 
 import ipywidgets as w
 
 from dld_jupyter.document import DocumentError
+from dld_jupyter.formats.html_text import bold, fill, join
 from dld_jupyter.frontdoor.children import (
     EXTRACT_SUBGRAPH_PANEL,
     FUNCTION_SETTINGS,
@@ -83,7 +83,7 @@ class ChildrenMixin:
 
     def refresh_banner(self) -> None:
         reason = self.document.read_only if not getattr(self.canvas, "loading", False) else None  # type: ignore[attr-defined]
-        self.banner.value = BANNER.format(reason=html.escape(reason)) if reason else ""
+        self.banner.value = fill(BANNER, reason=reason) if reason else ""
 
     # ------------------------------------------------------------ open
     def _node_id(self, node: str) -> str:
@@ -131,7 +131,7 @@ class ChildrenMixin:
         try:
             self.document.confirm()
         except DocumentError as error:
-            self.ask.children = [w.HTML(ERROR.format(text=html.escape(str(error))))]
+            self.ask.children = [w.HTML(fill(ERROR, text=error))]
             raise
         self._refresh_status()
         self.root_designer.family.refresh()
@@ -155,11 +155,9 @@ class ChildrenMixin:
             self.close_document()
             return
         self.root_designer.family.show(self)
-        parent = html.escape(str(self.parent_designer.document.name))
-        text = w.HTML(
-            f"<b>{html.escape(self.document.title)}</b> has unconfirmed edits. Confirm them into "
-            f"<b>{parent}</b>, discard them, or keep editing?"
-        )
+        parent = self.parent_designer.document.name
+        text = w.HTML(join([bold(self.document.title), " has unconfirmed edits. Confirm them into ", bold(parent),
+                            ", discard them, or keep editing?"]))
         confirm = w.Button(
             description=self.document.confirm_label, button_style="primary", layout=w.Layout(width="auto")
         )

@@ -15,6 +15,7 @@ import ipywidgets as w
 
 from dld_jupyter.document import Document, DocumentError
 from dld_jupyter.document.loading import DocumentLoad, open_for_view
+from dld_jupyter.formats.html_text import small
 from dld_jupyter.frontdoor.children import (
     CLOSE_CHILD,
     CONFIRM_EDITS,
@@ -236,12 +237,12 @@ class Designer(ChildrenMixin, w.VBox):  # type: ignore[misc]
     def _refresh_status(self) -> None:
         load = self.canvas.pending_load
         if load is not None and load.failed:
-            self.status.value = f"<small>{self.canvas.title} — the model could not be loaded (see below).</small>"
+            self.status.value = small(self.canvas.title, " — the model could not be loaded (see below).")
             return
         if load is not None:
             count = load.node_count
-            self.status.value = (f"<small>{self.canvas.title} — loading the model ({count:,} nodes): the overview"
-                                 " is drawn; edits, expanding groups and the editors wait for it…</small>")
+            self.status.value = small(self.canvas.title, f" — loading the model ({count:,} nodes): the overview"
+                                      " is drawn; edits, expanding groups and the editors wait for it…")
             return
         doc = self.document
         mark = " •" if doc.dirty else ""
@@ -249,7 +250,7 @@ class Designer(ChildrenMixin, w.VBox):  # type: ignore[misc]
         if self.parent_designer is not None:
             where = f"part of {self.parent_designer.document.name}: confirm, then save the model"
             mark = " • unconfirmed edits" if doc.dirty else ""
-        self.status.value = f"<small>{doc.name}{mark} — {where} — {len(doc.history)} steps</small>"
+        self.status.value = small(doc.name, mark, " — ", where, f" — {len(doc.history)} steps")
         self.refresh_banner()  # a child opened or closed through the Python API (ReadOnlyChanged) shows too
         root = self.root_designer
         if getattr(root, "family", None) is not None and len(root.family.members) > 1:

@@ -4,12 +4,12 @@ window's own message line, where the user is looking (not only in the kernel log
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable
 from typing import Any, ClassVar
 
 import ipywidgets as w
 
+from dld_jupyter.formats.html_text import fill
 from dld_jupyter.frontdoor.soon import Soon
 
 
@@ -28,7 +28,7 @@ class DocumentPanel(w.VBox):  # type: ignore[misc]
         try:
             action()
         except self.REFUSED as error:
-            self.message.value = self.ERROR.format(html.escape(str(error)))
+            self.message.value = fill(self.ERROR, error)
 
     def close(self) -> None:
         unsubscribe = getattr(self, "_unsubscribe", None)

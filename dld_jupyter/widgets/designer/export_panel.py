@@ -10,7 +10,6 @@ the model itself (a dirty document is exported from a saved copy, as profiling d
 
 from __future__ import annotations
 
-import html
 import json
 import threading
 from pathlib import Path
@@ -25,6 +24,7 @@ from dld_jupyter.activities.result import ActivityResult, LogLine, Progress
 from dld_jupyter.activities.trt_dry_run import dry_run
 from dld_jupyter.activities.trt_settings import TrtSettings
 from dld_jupyter.activities.trt_spec import ENGINE_SUFFIX, METADATA_SUFFIX, TrtBuildSpec
+from dld_jupyter.formats.html_text import tag, text
 from dld_jupyter.widgets.designer.profile_panel import _model_source
 from dld_jupyter.widgets.designer.trt_form import STYLE, TrtSettingsForm, unavailable_html
 
@@ -125,7 +125,7 @@ class ExportEnginePanel(w.VBox):  # type: ignore[misc]
 
     def _on_progress(self, progress: Progress) -> None:
         self.progress.value = max(0.0, min(1.0, progress.fraction))
-        self.phase.value = f"{progress.phase} {progress.fraction:.0%}"
+        self.phase.value = text(f"{progress.phase} {progress.fraction:.0%}")
 
     def _on_log(self, line: LogLine) -> None:
         self.log_box.value = (self.log_box.value + f"[{line.level}] {line.message}\n")[-20000:]
@@ -135,9 +135,9 @@ class ExportEnginePanel(w.VBox):  # type: ignore[misc]
         try:
             self.result = result
             if result is not None and result.ok:
-                self.phase.value = f"done in {result.duration_s:.1f} s: {spec.engine_path()}"
+                self.phase.value = text(f"done in {result.duration_s:.1f} s: {spec.engine_path()}")
                 if spec.metadata:
-                    self.phase.value += f" — layer information: {spec.metadata}"
+                    self.phase.value += text(f" — layer information: {spec.metadata}")
             elif result is not None:
                 self.phase.value = result.status.value
                 self._show_error(f"Export {result.status.value} ({result.error_kind}): {result.error}")
@@ -156,6 +156,5 @@ class ExportEnginePanel(w.VBox):  # type: ignore[misc]
             self.phase.value = "starting…"
 
     def _show_error(self, text: str) -> None:
-        self.error.value = (f'<div class="dld-export-error" style="color:#b91c1c">{html.escape(text)}</div>'
-                            if text else "")
+        self.error.value = tag("div", text, class_="dld-export-error", style="color:#b91c1c") if text else ""
 

@@ -7,13 +7,13 @@ from that subgraph's or function's own designer (as the seed says). Shown in the
 
 from __future__ import annotations
 
-import html
 from pathlib import Path
 from typing import Any
 
 import ipywidgets as w
 
 from dld_jupyter.document import DocumentError
+from dld_jupyter.formats.html_text import bold, join, small, tag
 from dld_jupyter.frontdoor.children import EXTRACT_MODEL_SUBGRAPH
 from dld_jupyter.frontdoor.operations import OperationUnavailable
 
@@ -50,11 +50,11 @@ class ExtractSubgraphDialog(w.VBox):  # type: ignore[misc]
         self.parent_type.observe(lambda _c: self._sync(), names="value")
         self.scope.observe(lambda _c: self._fill_subgraphs(), names="value")
         self.subgraph.observe(lambda _c: self._default_path(), names="value")
-        header = w.HTML(
-            f"<b>Extract Model Subgraph</b> <small>{html.escape(self.document.name)}</small>"
-            "<div><small>The subgraph becomes a standalone model; the values it reads from the "
-            "enclosing scope become its inputs.</small></div>"
-        )
+        header = w.HTML(join([
+            bold("Extract Model Subgraph"), " ", small(self.document.name),
+            tag("div", small("The subgraph becomes a standalone model; the values it reads from the "
+                             "enclosing scope become its inputs.")),
+        ]))
         super().__init__(
             [header, self.parent_type, self.scope, self.subgraph, self.path, w.HBox([extract, close]), self.message],
             layout=w.Layout(width="100%", border="1px solid var(--jp-border-color2)", padding="6px"),
@@ -113,15 +113,11 @@ class ExtractSubgraphDialog(w.VBox):  # type: ignore[misc]
             self.designer, node=self.scope.value, attribute=attribute, index=index, path=self.path.value.strip()
         )
         self.result = Path(str(written))
-        self.message.value = (
-            f'<div class="dld-xs-done" style="color:#15803d">Extracted to {html.escape(str(self.result))}</div>'
-        )
+        self.message.value = tag("div", "Extracted to ", self.result, class_="dld-xs-done", style="color:#15803d")
         return self.result
 
     def _guard(self, action: Any) -> None:
         try:
             action()
         except (DocumentError, OperationUnavailable, ValueError, OSError) as error:
-            self.message.value = (
-                f'<div class="dld-xs-error" style="color:#b91c1c;white-space:pre-wrap">{html.escape(str(error))}</div>'
-            )
+            self.message.value = tag("div", error, class_="dld-xs-error", style="color:#b91c1c;white-space:pre-wrap")

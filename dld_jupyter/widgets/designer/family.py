@@ -9,11 +9,12 @@ The same strip works in a notebook cell and in a DL Designer document tab (both 
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable
 from typing import Any, Protocol
 
 import ipywidgets as w
+
+from dld_jupyter.formats.html_text import join, small, tag
 
 
 class Member(Protocol):
@@ -122,10 +123,10 @@ class Family:
         while up is not None:
             chain.insert(0, up)
             up = up.parent_designer
-        crumbs = " ▸ ".join(html.escape(_crumb(m)) for m in chain)
+        crumbs = join((_crumb(m) for m in chain), " ▸ ")
         tabs = [self._tab(m) for m in self.members]
         self.bar.children = [
-            w.HTML(f'<div class="dld-breadcrumb"><small>{crumbs}</small></div>'),
+            w.HTML(tag("div", small(crumbs), class_="dld-breadcrumb")),
             w.HBox(tabs, layout=w.Layout(flex_flow="row wrap")),
         ]
 

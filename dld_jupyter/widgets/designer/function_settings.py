@@ -10,13 +10,13 @@ remove is one undo step of the function document (confirmed into the model with 
 
 from __future__ import annotations
 
-import html
 from typing import Any
 
 import ipywidgets as w
 
 from dld_jupyter.document import DocumentError
 from dld_jupyter.document.literals import LiteralError
+from dld_jupyter.formats.html_text import Html, bold, join, small, tag
 from dld_jupyter.widgets.designer.document_panel import DocumentPanel
 from dld_jupyter.widgets.editors.attribute_text import from_text, to_text
 
@@ -67,11 +67,11 @@ class FunctionSettings(DocumentPanel):
         )
         close = w.Button(description="Close", icon="times", layout=w.Layout(width="auto", align_self="flex-start"))
         close.on_click(lambda _b: self.close())
-        header = w.HTML(
-            f"<b>Local Function Settings</b> <small>{html.escape(self.document.title)}</small>"
-            "<div><small>Parameters of the function: operators inside reference them (Set Reference "
-            "Parameter); each instance passes a value or takes the default.</small></div>"
-        )
+        header = w.HTML(join([
+            bold("Local Function Settings"), " ", small(self.document.title),
+            tag("div", small("Parameters of the function: operators inside reference them (Set Reference "
+                             "Parameter); each instance passes a value or takes the default.")),
+        ]))
         super().__init__(
             [header, self.table, w.HBox([self.name, self.type, self.default, add]), self.message, close],
             layout=w.Layout(width="100%", border="1px solid var(--jp-border-color2)", padding="6px"),
@@ -90,11 +90,11 @@ class FunctionSettings(DocumentPanel):
         rows: list[w.Widget] = []
         for p in self.document.parameters():
             default = "" if p.default is None else to_text(p.default, str(p.type).upper())
-            text = (
-                f'<span style="{CELL.format(240)}"><b>{html.escape(p.name)}</b></span>'
-                f'<span style="{CELL.format(90)}">{html.escape(str(p.type).lower())}</span>'
-                f'<span style="{CELL.format(160)}">{html.escape(default) or "&nbsp;"}</span>'
-            )
+            text = join([
+                tag("span", bold(p.name), style=CELL.format(240)),
+                tag("span", str(p.type).lower(), style=CELL.format(90)),
+                tag("span", default or Html("&nbsp;"), style=CELL.format(160)),
+            ])
             remove = w.Button(description="−", tooltip=f"Remove parameter {p.name}", layout=w.Layout(width="32px"))
             remove.add_class("dld-fs-remove")
             remove.on_click(lambda _b, name=p.name: self._guard(lambda: self.remove(name)))

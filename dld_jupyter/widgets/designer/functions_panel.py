@@ -9,13 +9,13 @@ deleted or renamed elsewhere (an undo, Create Function from Selection) shows at 
 
 from __future__ import annotations
 
-import html
 from pathlib import Path
 from typing import Any
 
 import ipywidgets as w
 
 from dld_jupyter.document import DocumentError
+from dld_jupyter.formats.html_text import bold, fill, join, small
 from dld_jupyter.frontdoor.children import CREATE_FUNCTION, DELETE_FUNCTION, EXTRACT_FUNCTION, OPEN_FUNCTION
 from dld_jupyter.frontdoor.operations import OperationUnavailable
 from dld_jupyter.widgets.designer.document_panel import DocumentPanel
@@ -56,7 +56,7 @@ class FunctionsPanel(DocumentPanel):
         add_b.on_click(lambda _b: self._guard(self._ask_create))
         remove_b.on_click(lambda _b: self._guard(self._ask_delete))
         close_b.on_click(lambda _b: self.close())
-        header = w.HTML(f"<b>Model Local Functions</b> <small>{html.escape(self.document.name)}</small>")
+        header = w.HTML(join([bold("Model Local Functions"), small(self.document.name)], " "))
         super().__init__(
             [
                 header,
@@ -107,18 +107,18 @@ class FunctionsPanel(DocumentPanel):
         self.form.children = []
         self.refresh()
         self.select(name, domain)
-        self.message.value = INFO.format(html.escape(f"Created {domain}::{name}."))
+        self.message.value = fill(INFO, f"Created {domain}::{name}.")
 
     def delete(self, name: str, domain: str, overload: str = "") -> None:
         DELETE_FUNCTION(self.designer, name=name, domain=domain, overload=overload)
         self.form.children = []
-        self.message.value = INFO.format(html.escape(f"Deleted {domain}::{name}; its instances are custom operators."))
+        self.message.value = fill(INFO, f"Deleted {domain}::{name}; its instances are custom operators.")
 
     def extract(self, path: str) -> Path:
         name, domain, _ = self.selected()
         written = EXTRACT_FUNCTION(self.designer, name=name, domain=domain, path=path)
         self.form.children = []
-        self.message.value = INFO.format(html.escape(f"Extracted {domain}::{name} to {written}."))
+        self.message.value = fill(INFO, f"Extracted {domain}::{name} to {written}.")
         return Path(str(written))
 
     # ------------------------------------------------------------ forms
@@ -165,4 +165,4 @@ class FunctionsPanel(DocumentPanel):
         cancel = _button("Cancel", "", "", "dld-fn-cancel")
         cancel.on_click(lambda _b: setattr(self.form, "children", []))
         self.message.value = ""
-        self.form.children = [w.HTML(f"<b>{html.escape(title)}</b>"), *fields, w.HBox([ok, cancel])]
+        self.form.children = [w.HTML(bold(title)), *fields, w.HBox([ok, cancel])]

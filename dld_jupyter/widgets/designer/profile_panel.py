@@ -25,12 +25,14 @@ from dld_jupyter.activities.errors import ActivityError
 from dld_jupyter.activities.ort_spec import PROVIDERS, OrtProfileSpec
 from dld_jupyter.activities.result import ActivityResult, LogLine, Progress
 from dld_jupyter.activities.spec import REPORT_SUFFIX
+from dld_jupyter.formats.html_text import fill, tag, text
 
 NOT_SETTINGS = ("model", "source_document")  # what to profile, not how
 SETTINGS = tuple(f.name for f in dataclasses.fields(OrtProfileSpec) if f.name not in NOT_SETTINGS)
 LOG_LINES = 300  # the log box keeps the last lines; the full log stays in `.result.logs`
 INPUTS = {"auto (random unless a folder is given)": None, "random": True, "from folder": False}
 BACKENDS = ("ONNX Runtime", "TensorRT")
+TITLE = "<b>Profile with {}</b> <small>{}</small>"  # backend, model path (escaped by fill)
 
 
 def _check_settings(settings: dict[str, Any]) -> None:
@@ -75,7 +77,7 @@ class ProfilePanel(w.VBox):  # type: ignore[misc]
         self.report_area = w.VBox([])
         self.run_button.on_click(lambda _b: self.run())
         self.cancel_button.on_click(lambda _b: self.cancel())
-        self.title = w.HTML(f"<b>Profile with ONNX Runtime</b> <small>{self._model_label()}</small>")
+        self.title = w.HTML(fill(TITLE, "ONNX Runtime", self._model_label()))
         columns = "repeat(auto-fill, minmax(240px, 320px))"  # three columns when wide, one in a narrow dock
         self.grid = w.GridBox(list(self.fields.values()), layout=w.Layout(grid_template_columns=columns))
         # The backend choice (seed: "TensorRT or ONNX Runtime as the inference framework"): TensorRT's pages and
@@ -169,7 +171,7 @@ class ProfilePanel(w.VBox):  # type: ignore[misc]
 
     def _show_backend(self) -> None:
         tensorrt = self.backend.value == "TensorRT"
-        self.title.value = f"<b>Profile with {self.backend.value}</b> <small>{self._model_label()}</small>"
+        self.title.value = fill(TITLE, self.backend.value, self._model_label())
         self.grid.layout.display = "none" if tensorrt else ""
         self.trt.box.layout.display = "" if tensorrt else "none"
         self.run_button.disabled = self._refused()  # the reason is shown in the TensorRT box
@@ -227,7 +229,7 @@ class ProfilePanel(w.VBox):  # type: ignore[misc]
 
     def _on_progress(self, progress: Progress) -> None:
         self.progress.value = max(0.0, min(1.0, progress.fraction))
-        self.phase.value = f"{progress.phase} {progress.fraction:.0%}"
+        self.phase.value = text(f"{progress.phase} {progress.fraction:.0%}")
 
     def _on_log(self, line: LogLine) -> None:
         with self._lock:
@@ -250,7 +252,7 @@ class ProfilePanel(w.VBox):  # type: ignore[misc]
             from dld_jupyter.widgets.report.report_viewer import show_report
 
             self.progress.value = 1.0
-            self.phase.value = f"done in {result.duration_s:.1f} s: {result.report_path}"
+            self.phase.value = text(f"done in {result.duration_s:.1f} s: {result.report_path}")
             if self._report_in_tab(result.report_path):
                 return
             self.viewer = show_report(result.report_path)
@@ -311,11 +313,7 @@ class ProfilePanel(w.VBox):  # type: ignore[misc]
             self.phase.value = "starting…"
 
     def _show_error(self, text: str) -> None:
-        import html
-
-        self.error.value = (
-            f'<div class="dld-profile-error" style="color:#b91c1c">{html.escape(text)}</div>' if text else ""
-        )
+        self.error.value = tag("div", text, class_="dld-profile-error", style="color:#b91c1c") if text else ""
 
 
 def _default_output(model: Any, path: str) -> str:

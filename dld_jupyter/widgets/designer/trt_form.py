@@ -10,12 +10,12 @@ TensorRT can run here is the backend's own answer (`available_for`), never guess
 from __future__ import annotations
 
 import dataclasses
-import html
 from typing import Any
 
 import ipywidgets as w
 
 from dld_jupyter.activities.trt_settings import MAX_OPTIMIZATION_LEVEL, ProfilerSettings, TrtSettings
+from dld_jupyter.formats.html_text import bold, fill
 
 STYLE = {"description_width": "170px"}
 ROW = w.Layout(width="380px")
@@ -45,7 +45,7 @@ def _optional_int(label: str, value: int | None, tip: str) -> w.Text:
 
 
 def page(title: str, fields: dict[str, w.Widget]) -> w.VBox:
-    box = w.VBox([w.HTML(f"<b>{html.escape(title)}</b>"), *fields.values()])
+    box = w.VBox([w.HTML(bold(title)), *fields.values()])
     box.add_class("dld-trt-page")
     return box
 
@@ -159,8 +159,7 @@ def unavailable_html(reason: str | None) -> str:
     """The backend's own reason, shown in the dialog, or nothing when TensorRT can run."""
     if reason is None:
         return ""
-    return (f'<div class="dld-trt-unavailable" style="color:#b45309"><b>unavailable:</b> {html.escape(reason)}'
-            "</div>")
+    return fill('<div class="dld-trt-unavailable" style="color:#b45309"><b>unavailable:</b> {}</div>', reason)
 
 
 def settings_names() -> list[str]:

@@ -10,13 +10,13 @@ application that exists and can run) before it is saved, and the reason shows in
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import ipywidgets as w
 
+from dld_jupyter.formats.html_text import bold, code, join, small, tag
 from dld_jupyter.usertools import ToolError, UserTool, load_tools, save_tools
 from dld_jupyter.usertools.tool import validate_tool
 from dld_jupyter.widgets.tools.job import error_html
@@ -80,9 +80,10 @@ class CustomToolsDialog(w.VBox):  # type: ignore[misc]
             return
         flags = [f for f, on in (("prompts for model output", tool.prompt_for_output),
                                  ("opens its model output", tool.open_output)) if on]
-        args = " ".join(html.escape(repr(a)) for a in tool.arguments) or "(none)"
-        self.details.value = (f"<small><b>Application:</b> <code>{html.escape(tool.application)}</code><br>"
-                              f"<b>Arguments:</b> <code>{args}</code><br>{html.escape(', '.join(flags))}</small>")
+        args = " ".join(repr(a) for a in tool.arguments) or "(none)"
+        br = tag("br")
+        self.details.value = small(bold("Application:"), " ", code(tool.application), br,
+                                   bold("Arguments:"), " ", code(args), br, join(flags, ", "))
 
     def _save(self, tools: list[UserTool], select: str | None) -> bool:
         try:
@@ -144,6 +145,6 @@ class CustomToolsDialog(w.VBox):  # type: ignore[misc]
         save.on_click(lambda _b: commit())
         cancel.on_click(lambda _b: setattr(self.form_area, "children", []))
         title = f"Edit {tool.name}" if tool else "Create a user tool"
-        self.form_area.children = [w.HTML(f"<b>{html.escape(title)}</b>"), *fields.values(), problem,
+        self.form_area.children = [w.HTML(bold(title)), *fields.values(), problem,
                                    w.HBox([save, cancel])]
         self.form_area.add_class("dld-tools-form")

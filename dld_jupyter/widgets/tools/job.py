@@ -10,7 +10,6 @@ open document, and the canvas must get its patches in the order the kernel handl
 
 from __future__ import annotations
 
-import html
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -18,6 +17,7 @@ from typing import Any
 import ipywidgets as w
 
 from dld_jupyter.document import DocumentError
+from dld_jupyter.formats.html_text import tag, text
 from dld_jupyter.frontdoor.soon import on_loop, running_loop
 from dld_jupyter.transforms.progress import Cancelled, CancelToken, Progress
 
@@ -26,7 +26,7 @@ SPINNER = '<i class="fa fa-spinner fa-spin" aria-label="working"></i> '
 
 
 def error_html(text: str) -> str:
-    return f'<div class="dld-tool-error" style="color:#b91c1c">{html.escape(text)}</div>' if text else ""
+    return tag("div", text, class_="dld-tool-error", style="color:#b91c1c") if text else ""
 
 
 class Job(w.HBox):  # type: ignore[misc]
@@ -70,7 +70,7 @@ class Job(w.HBox):  # type: ignore[misc]
         def report(fraction: float | None, message: str) -> None:
             if fraction is not None:
                 self.progress.value = max(0.0, min(1.0, fraction))
-            self.phase.value = SPINNER + html.escape(message)
+            self.phase.value = SPINNER + text(message)
 
         def end(callback: Callable[[], None]) -> None:
             try:

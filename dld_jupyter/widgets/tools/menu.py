@@ -5,11 +5,11 @@ it on this model). Choosing one replaces the menu with that dialog in the Design
 
 from __future__ import annotations
 
-import html
 from typing import Any
 
 import ipywidgets as w
 
+from dld_jupyter.formats.html_text import small
 from dld_jupyter.frontdoor.tools import CONVERT_FP16, CONVERT_TENSORS, MANAGE_USER_TOOLS, RUN_TOOL, SANITIZE_GRAPH
 from dld_jupyter.usertools import ToolError, load_tools
 from dld_jupyter.widgets.tools.job import error_html
@@ -30,7 +30,7 @@ class ToolsMenu(w.VBox):  # type: ignore[misc]
                               layout=w.Layout(width="220px"))
             button.add_class(f"dld-tools-{operation.name.replace('_', '-')}")
             button.on_click(lambda _b, op=operation: self._open(op))
-            rows.append(w.HBox([button, w.HTML(f"<small>{html.escape(text)}</small>")]))
+            rows.append(w.HBox([button, w.HTML(small(text))]))
         manage = w.Button(description=MANAGE_USER_TOOLS.label, icon="wrench", tooltip=MANAGE_USER_TOOLS.caption,
                           layout=w.Layout(width="220px"))
         manage.add_class("dld-tools-custom-tools")

@@ -8,7 +8,6 @@ other edit of the document happens, so the whole transform lands as ONE undo ste
 
 from __future__ import annotations
 
-import html
 import os
 from pathlib import Path
 from typing import Any
@@ -16,6 +15,7 @@ from typing import Any
 import ipywidgets as w
 
 from dld_jupyter.document import Document
+from dld_jupyter.formats.html_text import bold, join, small, tag
 from dld_jupyter.transforms.progress import CancelToken, Progress
 from dld_jupyter.transforms.transform import EditPlan, Plan
 from dld_jupyter.widgets.tools.job import Job
@@ -60,8 +60,7 @@ class ModelDialog(w.VBox):  # type: ignore[misc]
         self.finish_button.on_click(lambda _b: self.run())
         self.job = Job()
         self.status_area = w.VBox([])
-        header = w.HTML(f"<b>{html.escape(self.title)}</b> <small>{html.escape(doc.name)}</small>"
-                        f"<div><small>{html.escape(self.intro)}</small></div>")
+        header = w.HTML(join([bold(self.title), " ", small(doc.name), tag("div", small(self.intro))]))
         form = w.VBox([*self.options(), self.destination, self.output, self.compare])
         super().__init__([header, form, w.HBox([self.finish_button, self.close_button]), self.job, self.job.error,
                           self.status_area], layout=w.Layout(width="100%", border="1px solid var(--jp-border-color2)",

@@ -8,56 +8,45 @@ original and the transformed model on the same random inputs, outputs that went 
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 
 import ipywidgets as w
 
+from dld_jupyter.formats.html_text import Html, bold, join, small, tag
 from dld_jupyter.transforms.compare import Comparison
 
 CELL = "padding:2px 10px;border-bottom:1px solid var(--jp-border-color2,#ddd);text-align:left"
 BAD = "color:#b91c1c;font-weight:bold"
 
 
-def comparison_table(comparison: Comparison | None, atol: float | None = None) -> str:
+def comparison_table(comparison: Comparison | None, atol: float | None = None) -> Html:
     """HTML of the per-output differences (empty when no comparison was asked)."""
     if comparison is None:
-        return ""
+        return Html("")
     seed = f"same random inputs (seed {comparison.seed})"
     if comparison.error:
-        text = html.escape(comparison.error)
-        return f'<div class="dld-tool-compare" style="{BAD}">Output comparison failed: {text}</div>'
+        return tag("div", "Output comparison failed: ", comparison.error, class_="dld-tool-compare", style=BAD)
     rows = []
     for o in comparison.outputs:
         if o.error:
-            rows.append(f'<tr><td style="{CELL}">{html.escape(o.name)}</td><td colspan="4" style="{CELL};{BAD}">'
-                        f"{html.escape(o.error)}</td></tr>")
+            rows.append(tag("tr", tag("td", o.name, style=CELL), tag("td", o.error, colspan=4, style=f"{CELL};{BAD}")))
             continue
-        flag = f'<span style="{BAD}">{o.nonfinite:,} non-finite</span>' if o.went_nonfinite else "finite"
-        within = "" if atol is None else ("✓" if o.within(atol) else f'<span style="{BAD}">✗</span>')
-        rows.append(
-            f'<tr data-output="{html.escape(o.name)}"><td style="{CELL}">{html.escape(o.name)}</td>'
-            f'<td style="{CELL}">{list(o.shape)}</td><td style="{CELL}">{o.max_abs:.3g}</td>'
-            f'<td style="{CELL}">{o.max_rel:.3g}</td><td style="{CELL}">{flag} {within}</td></tr>'
-        )
+        flag = tag("span", f"{o.nonfinite:,} non-finite", style=BAD) if o.went_nonfinite else "finite"
+        within = "" if atol is None else ("✓" if o.within(atol) else tag("span", "✗", style=BAD))
+        cells = (o.name, list(o.shape), f"{o.max_abs:.3g}", f"{o.max_rel:.3g}", join([flag, within], " "))
+        rows.append(tag("tr", *(tag("td", cell, style=CELL) for cell in cells), data_output=o.name))
     titles = ("Output", "Shape", "Max abs diff", "Max rel diff", "Values")
-    head = "".join(f'<th style="{CELL}">{h}</th>' for h in titles)
-    return (
-        f'<div class="dld-tool-compare"><b>Output comparison</b> <small>(onnxruntime CPU, {seed})</small>'
-        f'<table style="border-collapse:collapse;font-size:12px"><tr>{head}</tr>{"".join(rows)}</table></div>'
-    )
+    head = tag("tr", *(tag("th", title, style=CELL) for title in titles))
+    table = tag("table", head, *rows, style="border-collapse:collapse;font-size:12px")
+    return tag("div", bold("Output comparison"), " ", small(f"(onnxruntime CPU, {seed})"), table,
+               class_="dld-tool-compare")
 
 
-def summary_html(headline: str, rows: Sequence[tuple[str, str]], ok: bool = True) -> str:
+def summary_html(headline: str, rows: Sequence[tuple[str, str]], ok: bool = True) -> Html:
     colour = "#15803d" if ok else "#b45309"
-    body = "".join(
-        f'<tr><td style="{CELL};font-weight:600">{html.escape(k)}</td><td style="{CELL}">{html.escape(v)}</td></tr>'
-        for k, v in rows
-    )
-    return (
-        f'<div class="dld-tool-summary"><div style="color:{colour};font-weight:bold">{html.escape(headline)}</div>'
-        f'<table style="border-collapse:collapse;font-size:12px">{body}</table></div>'
-    )
+    body = (tag("tr", tag("td", k, style=f"{CELL};font-weight:600"), tag("td", v, style=CELL)) for k, v in rows)
+    return tag("div", tag("div", headline, style=f"color:{colour};font-weight:bold"),
+               tag("table", *body, style="border-collapse:collapse;font-size:12px"), class_="dld-tool-summary")
 
 
 def log_section(lines: Sequence[str], title: str = "Log") -> w.Accordion:

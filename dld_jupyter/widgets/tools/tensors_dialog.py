@@ -11,13 +11,13 @@ the kernel's main thread like every other edit.
 
 from __future__ import annotations
 
-import html
 from typing import Any
 
 import ipywidgets as w
 
 from dld_jupyter.document import Document, DocumentError
 from dld_jupyter.document.tensors import element_types
+from dld_jupyter.formats.html_text import bold
 from dld_jupyter.transforms.progress import CancelToken, Progress
 from dld_jupyter.transforms.tensor_candidates import (
     AttributeCandidate,
@@ -67,7 +67,7 @@ class _Panel(w.VBox):  # type: ignore[misc]
         select_all = w.Button(description="Select all", layout=w.Layout(width="auto"))
         select_all.add_class(f"{css}-all")
         select_all.on_click(lambda _b: setattr(self.listing, "value", tuple(v for _l, v in self.listing.options)))
-        super().__init__([w.HTML(f"<b>{html.escape(title)}</b>"),
+        super().__init__([w.HTML(bold(title)),
                           w.HBox([self.name, self.dtype, select_all, self.count]), self.error, self.listing],
                          layout=w.Layout(width="100%"))
 

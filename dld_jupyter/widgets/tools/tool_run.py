@@ -11,7 +11,6 @@ builds it, so this module does not import the designer).
 
 from __future__ import annotations
 
-import html
 import tempfile
 import threading
 from pathlib import Path
@@ -20,6 +19,7 @@ from typing import Any
 import ipywidgets as w
 
 from dld_jupyter.document import Document
+from dld_jupyter.formats.html_text import bold, code, join, small, tag
 from dld_jupyter.frontdoor.designers import registry
 from dld_jupyter.transforms.progress import CancelToken, Progress
 from dld_jupyter.usertools import ToolRun, UserTool, run_tool
@@ -62,8 +62,8 @@ class ToolRunDialog(w.VBox):  # type: ignore[misc]
         self.stream.add_class("dld-tool-stream")
         self.state = w.HTML("")
         self.opened_area = w.VBox([])
-        command = " ".join(html.escape(a) for a in [tool.application, *tool.arguments])
-        header = w.HTML(f"<b>User tool: {html.escape(tool.name)}</b> <small><code>{command}</code></small>")
+        command = join([tool.application, *tool.arguments], " ")
+        header = w.HTML(join([bold("User tool: ", tool.name), small(code(command))], " "))
         super().__init__([header, self.output, w.HBox([self.run_button, self.close_button]), self.job,
                           self.job.error, self.state, self.stream, self.opened_area],
                          layout=w.Layout(width="100%", border="1px solid var(--jp-border-color2)", padding="6px"))
@@ -114,7 +114,7 @@ class ToolRunDialog(w.VBox):  # type: ignore[misc]
             text, colour = f"Failed: exit code {result.exit_code} (see the log).", "#b91c1c"
         if result.output is not None:
             text += f" Model output: {result.output}" + ("" if result.output.is_file() else " (not written)")
-        self.state.value = f'<div class="dld-tool-state" style="color:{colour}">{html.escape(text)}</div>'
+        self.state.value = tag("div", text, class_="dld-tool-state", style=f"color:{colour}")
         if result.cancelled:
             self.job.progress.bar_style = "warning"
         elif not result.ok:
@@ -122,7 +122,7 @@ class ToolRunDialog(w.VBox):  # type: ignore[misc]
         path = result.open_path
         if path is not None:
             self.opened = registry.open(str(path))
-            self.opened_area.children = [w.HTML(f"<b>Opened the output</b> <small>{html.escape(str(path))}</small>"),
+            self.opened_area.children = [w.HTML(join([bold("Opened the output"), small(path)], " ")),
                                          self.opened]
 
     def cancel(self) -> None:
