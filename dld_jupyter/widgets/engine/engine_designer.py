@@ -8,13 +8,13 @@ every other field TensorRT wrote. There is no save: nothing in it can change.
 
 from __future__ import annotations
 
-import html
 import json
 import pathlib
 from typing import Any
 
 import ipywidgets as w
 
+from dld_jupyter.formats.html_text import text
 from dld_jupyter.report_format.engine_graph import EngineGraph, load_engine_graph
 from dld_jupyter.widgets.canvas.canvas_base import SCHEMES
 from dld_jupyter.widgets.engine.engine_canvas import EngineCanvas
@@ -30,8 +30,8 @@ _PANEL_HINT = "<i>Select a layer to see its record: precision, tactic, formats a
 
 def _tensors(items: list[dict[str, Any]]) -> str:
     rows = "".join(
-        f"<li><code>{html.escape(t['name'])}</code> {html.escape('×'.join(str(d) for d in t['dims']))}"
-        f"<br><small>{html.escape(t['format'])}</small></li>"
+        f"<li><code>{text(t['name'])}</code> {text('×'.join(str(d) for d in t['dims']))}"
+        f"<br><small>{text(t['format'])}</small></li>"
         for t in items
     )
     return f"<ul class='dld-engine-tensors'>{rows}</ul>" if rows else "—"
@@ -48,20 +48,20 @@ def _record_html(record: dict[str, Any] | None) -> str:
     if record["kind"] != "layer":
         dims = "×".join(str(d) for d in record["dims"])
         return (
-            f"<b>Engine {record['kind']}</b> <code>{html.escape(record['name'])}</code><br>{html.escape(dims)} "
-            f"{html.escape(record['precision'])}<br><small>{html.escape(record['format'])}</small>"
+            f"<b>Engine {record['kind']}</b> <code>{text(record['name'])}</code><br>{text(dims)} "
+            f"{text(record['precision'])}<br><small>{text(record['format'])}</small>"
         )
-    nodes = "".join(f"<li><code>{html.escape(n)}</code></li>" for n in record["onnx_nodes"]) or "<li>—</li>"
+    nodes = "".join(f"<li><code>{text(n)}</code></li>" for n in record["onnx_nodes"]) or "<li>—</li>"
     extra = "".join(
-        f"<tr><th>{html.escape(str(k))}</th><td>{html.escape(json.dumps(v) if not isinstance(v, str) else v)}</td></tr>"
+        f"<tr><th>{text(str(k))}</th><td>{text(json.dumps(v) if not isinstance(v, str) else v)}</td></tr>"
         for k, v in record["parameters"].items()
     )
     overhead = " <small>(overhead: reformat/copy)</small>" if record["overhead"] else ""
-    name, precision = html.escape(record["name"]), html.escape(record["precision"])
+    name, precision = text(record["name"]), text(record["precision"])
     return (
-        f"<b>{html.escape(record['type'])}</b>{overhead}<br><code class='dld-engine-name'>{name}</code>"
+        f"<b>{text(record['type'])}</b>{overhead}<br><code class='dld-engine-name'>{name}</code>"
         f"<table class='dld-engine-record'><tr><th>Precision</th><td>{precision}</td></tr>"
-        f"<tr><th>Tactic</th><td><code>{html.escape(record['tactic'] or '—')}</code></td></tr></table>"
+        f"<tr><th>Tactic</th><td><code>{text(record['tactic'] or '—')}</code></td></tr></table>"
         f"<b>Fuses ONNX nodes</b><ul>{nodes}</ul><b>Inputs</b>{_tensors(record['inputs'])}"
         f"<b>Outputs</b>{_tensors(record['outputs'])}"
         + (f"<b>Other fields</b><table class='dld-engine-record'>{extra}</table>" if extra else "")
@@ -99,7 +99,7 @@ class EngineDesigner(w.VBox):  # type: ignore[misc]
         self.output = w.Output(layout=w.Layout(max_height="120px", overflow="auto"))
         self.canvas.on_error = lambda text: self.output.append_stdout(text + "\n")  # browser errors, in the widget
         self.header = w.HTML(
-            f"<b>{html.escape(name)}</b> — TensorRT engine graph, read-only — {html.escape(summary(graph))}"
+            f"<b>{text(name)}</b> — TensorRT engine graph, read-only — {text(summary(graph))}"
         )
         self.toolbar = self._toolbar()
         self.canvas.observe(self._on_selection, names=["selection", "hovered"])
