@@ -13,11 +13,14 @@ from __future__ import annotations
 import abc
 import dataclasses
 import json
+import os
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
 from dld_jupyter.activities.errors import SpecError
+from dld_jupyter.formats import output_paths
 
 REPORT_SUFFIX = ".dld-report.json"
 # Specs written by hand before there were kinds have no "kind": they are ONNX Runtime profiles.
@@ -61,6 +64,22 @@ class ActivitySpec(abc.ABC):
     @abc.abstractmethod
     def with_output(self: S, output: str) -> S:
         """The same spec writing its report to `output` (a target's staging path)."""
+
+    def output_paths(self) -> dict[str, str | None]:
+        """What the activity writes, by name (`check_outputs` refuses what would replace an input)."""
+        return {"report": self.report_path()}
+
+    def input_paths(self) -> dict[str, str | None]:
+        """Files the activity reads besides the model, by name (no output may replace them)."""
+        return {}
+
+    def check_outputs(self, models: Iterable[str | os.PathLike[str] | None] = ()) -> None:
+        """SpecError unless every output can be written without replacing the model, an input or another output
+        (`models`: more models to protect, e.g. the document's own file when the spec runs on a copy of it)."""
+        try:
+            output_paths.check_outputs(self.output_paths(), self.input_paths(), [self.model, *models])
+        except output_paths.OutputPathError as error:
+            raise SpecError(str(error)) from error
 
     def input_folders(self) -> list[tuple[str, str]]:
         """(option name, folder) of every input folder the activity reads besides the model (none by default)."""

@@ -55,6 +55,9 @@ class _TrtSpec(ActivitySpec):
     def with_output(self: S, output: str) -> S:
         return dataclasses.replace(self, output=output)
 
+    def input_paths(self) -> dict[str, str | None]:
+        return {"calibration cache": self.settings.calibration_cache}
+
 
 @dataclass(frozen=True)
 class TrtBuildSpec(_TrtSpec):
@@ -91,6 +94,9 @@ class TrtBuildSpec(_TrtSpec):
         engine = Path(self.engine_path())
         return str(engine.with_name(engine.stem + BUILD_REPORT_SUFFIX))
 
+    def output_paths(self) -> dict[str, str | None]:
+        return {"engine": self.engine_path(), "metadata": self.metadata, "build report": self.report_path()}
+
     def resolved(self) -> TrtBuildSpec:
         return dataclasses.replace(
             self,
@@ -117,6 +123,9 @@ class TrtProfileSpec(_TrtSpec):
 
     def report_path(self) -> str:
         return self.output or default_report_path(self.model)
+
+    def input_paths(self) -> dict[str, str | None]:
+        return {**super().input_paths(), "prebuilt engine": self.profiler.prebuilt_engine}
 
     def resolved(self) -> TrtProfileSpec:
         engine = _abs(self.profiler.prebuilt_engine)

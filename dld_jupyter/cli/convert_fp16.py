@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from dld_jupyter.cli.batch_run import comparison_failure, progress_to_stderr, run_batch
+from dld_jupyter.cli.batch_run import comparison_failure, guard_output, progress_to_stderr, run_batch
 
 
 def register(subparsers: Any) -> None:
@@ -33,6 +33,7 @@ def run(args: argparse.Namespace) -> int:
     from dld_jupyter.transforms.fp16 import convert_to_fp16
 
     def work() -> Any:
+        guard_output(args.model, args.output)
         return convert_to_fp16(
             args.model, args.output, not args.no_compare, args.seed, progress_to_stderr("convert-fp16")
         )

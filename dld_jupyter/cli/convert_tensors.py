@@ -14,7 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from dld_jupyter.cli.batch_run import progress_to_stderr, run_batch
+from dld_jupyter.cli.batch_run import guard_output, progress_to_stderr, run_batch
 
 
 def register(subparsers: Any) -> None:
@@ -41,6 +41,7 @@ def run(args: argparse.Namespace) -> int:
     from dld_jupyter.transforms.tensor_conversion import convert_tensors
 
     def work() -> Any:
+        guard_output(args.model, args.output)
         if args.initializers is None and args.attributes is None:
             raise BadOption(
                 "Convert tensors", "nothing is selected.", "Give --initializers REGEX and/or --attributes REGEX."

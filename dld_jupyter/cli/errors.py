@@ -23,6 +23,7 @@ EXIT_CODES: dict[tuple[str, str], ExitCode] = {
     ("dld_jupyter.document.errors", "DocumentError"): ExitCode.BAD_INPUT,
     ("dld_jupyter.document.literals", "LiteralError"): ExitCode.BAD_INPUT,
     ("dld_jupyter.report_format.errors", "ReportError"): ExitCode.BAD_INPUT,
+    ("dld_jupyter.formats.output_paths", "OutputPathError"): ExitCode.BAD_INPUT,
     ("dld_jupyter.activities.errors", "SpecError"): ExitCode.BAD_INPUT,
     ("dld_jupyter.activities.errors", "UnavailableError"): ExitCode.UNAVAILABLE,
     ("dld_jupyter.activities.errors", "RunFailed"): ExitCode.FAILED,

@@ -42,8 +42,10 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from dld_jupyter.document import Document, DocumentError
+    from dld_jupyter.formats.output_paths import check_outputs
     from dld_jupyter.transforms import extract_model_subgraph
 
+    check_outputs({"output (-o)": args.output}, models=[args.model])  # the default is a new file beside MODEL
     doc: Any = Document.open(args.model)
     slots: list[tuple[str, str, int | None]] = args.slot
     for depth, (node, attribute, index) in enumerate(slots):

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from dld_jupyter.cli.exit_codes import ExitCode
+from dld_jupyter.formats.output_paths import check_outputs
 from dld_jupyter.report_format.io import save_report
 from dld_jupyter.report_format.model import Report
 from dld_jupyter.reports.compare import Comparison, compare
@@ -157,6 +158,7 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
+    check_outputs({"output (-o)": args.output}, {"report": args.report})
     report = open_report(args.report)
     if args.command == "csv":
         chosen = None
@@ -192,6 +194,9 @@ def _compare(args: argparse.Namespace) -> int:
 def _import_trtexec(args: argparse.Namespace) -> int:
     from dld_jupyter.reports.trtexec import import_trtexec
 
+    given = {"profile": args.profile, "layer information": args.layers, "times": args.times}
+    given |= {f"metadata {i + 1}": path for i, path in enumerate(args.metadata or ())}
+    check_outputs({"output (-o)": args.output}, given, [args.model])
     report = import_trtexec(args.profile, args.layers, args.times, args.model, args.metadata or ())
     print(f"wrote {save_report(report, args.output)} ({len(report.layers)} layers)")
     return ExitCode.OK
@@ -200,6 +205,7 @@ def _import_trtexec(args: argparse.Namespace) -> int:
 def _import_ort(args: argparse.Namespace) -> int:
     from dld_jupyter.reports.ort_trace import import_ort_trace
 
+    check_outputs({"output (-o)": args.output}, {"trace": args.trace}, [args.model])
     report = import_ort_trace(args.trace, args.model, args.warmup)
     print(f"wrote {save_report(report, args.output)} ({len(report.layers)} layers, {report.summary.passes} passes)")
     return ExitCode.OK

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from dld_jupyter.cli.batch_run import comparison_failure, progress_to_stderr, run_batch
+from dld_jupyter.cli.batch_run import comparison_failure, guard_output, progress_to_stderr, run_batch
 
 UNITS = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
 
@@ -53,6 +53,7 @@ def run(args: argparse.Namespace) -> int:
     from dld_jupyter.transforms.sanitize import sanitize
 
     def work() -> Any:
+        guard_output(args.model, args.output)
         return sanitize(
             args.model,
             args.output,

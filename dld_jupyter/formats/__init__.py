@@ -2,4 +2,6 @@
 
 `trt_metadata` is how TensorRT attributes are stored in an ONNX file: the document writes it (and imports
 onnx-ir), the activity worker reads it on a GPU host that has no onnx-ir, so the codec can live in neither.
+`output_paths` is the one rule set for paths about to be written (no output replaces an input), used by the
+activities, every `dld` verb and the panels.
 """
