@@ -9,13 +9,14 @@ a canvas can draw it and the TensorRT backend and `dld engine show` read engines
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from dld_jupyter.report_format.errors import ReportError
+from dld_jupyter.report_format.layer_info import check_layer_info, read_layer_info
 from dld_jupyter.report_format.trt_names import metadata_sources, parse_layer_name
 
 OVERHEAD_TYPES = frozenset({"Reformat", "NoOp", "Copy", "Identity"})  # Identity: TensorRT's copy/cast layer
@@ -32,8 +33,9 @@ _PROFILE_HINT = (
 )
 
 
-class EngineGraphError(ValueError):
-    """The file is not engine layer information: what was found, and which file to pass instead."""
+class EngineGraphError(ReportError, ValueError):
+    """The file is not engine layer information: what was found, and which file to pass instead (the report
+    layer's error, so `dld engine show` exits 2 and the engine tab shows it, as for the trtexec import)."""
 
 
 def parse_precision(format_datatype: str) -> str:
@@ -88,30 +90,26 @@ class EngineGraph:
         return next((layer for layer in self.layers if layer.name == name), None)
 
 
-def _tensor(item: Any) -> EngineTensor | None:
-    if not isinstance(item, dict) or not isinstance(item.get("Name"), str):
+def _tensor(item: dict[str, Any]) -> EngineTensor | None:
+    """The tensor of a record checked by `layer_info` (one without a name is not drawn)."""
+    if "Name" not in item:
         return None
-    text = str(item.get("Format/Datatype", item.get("Datatype", item.get("Format", ""))))
-    dims = [d if isinstance(d, int) else str(d) for d in item.get("Dimensions", [])]
-    return EngineTensor(item["Name"], dims, text, parse_precision(text))
+    text = item.get("Format/Datatype", item.get("Datatype", item.get("Format", "")))
+    return EngineTensor(item["Name"], list(item.get("Dimensions", [])), text, parse_precision(text))
 
 
 def _tactic(item: dict[str, Any]) -> str:
     return str(item.get("TacticName") or item.get("TacticValue") or "")
 
 
-def _layer(index: int, item: Any, tensors: dict[str, EngineTensor]) -> EngineLayer:
-    if isinstance(item, str):  # --profilingVerbosity=layer_names_only
-        item = {"Name": item}
-    if not isinstance(item, dict) or not isinstance(item.get("Name"), str):
-        raise EngineGraphError(f'layer {index} has no "Name"')
+def _layer(index: int, item: dict[str, Any], tensors: dict[str, EngineTensor]) -> EngineLayer:
     ins = [t for t in (_tensor(x) for x in item.get("Inputs", [])) if t is not None]
     outs = [t for t in (_tensor(x) for x in item.get("Outputs", [])) if t is not None]
     for tensor in (*ins, *outs):
         tensors.setdefault(tensor.name, tensor)
     parsed = parse_layer_name(item["Name"])
-    kind = str(item.get("LayerType", "")) or {"reformat": "Reformat", "copy": "Copy"}.get(parsed.kind, "Unknown")
-    nodes = list(dict.fromkeys(parsed.sources + metadata_sources(str(item.get("Metadata", "")))))
+    kind = item.get("LayerType", "") or {"reformat": "Reformat", "copy": "Copy"}.get(parsed.kind, "Unknown")
+    nodes = list(dict.fromkeys(parsed.sources + metadata_sources(item.get("Metadata", ""))))
     return EngineLayer(
         index=index,
         name=item["Name"],
@@ -146,29 +144,26 @@ def _links(layers: Sequence[EngineLayer], bindings: Sequence[str]) -> tuple[list
 
 
 def engine_graph_from_json(data: Any, source: str = "") -> EngineGraph:
-    """The graph of decoded layer information ({"Layers": [...], "Bindings": [...]})."""
-    layers_data = data.get("Layers") if isinstance(data, dict) else None
-    if not isinstance(layers_data, list):
-        found = type(data).__name__ if not isinstance(data, dict) else f"keys {sorted(data)[:6]}"
-        raise EngineGraphError(
-            f'{source or "layer information"}: expected an object with a "Layers" list (found {found}). Pass the '
-            "file of trtexec --exportLayerInfo or a .trt.json from the engine inspector, built with detailed "
-            "profiling verbosity." + (_PROFILE_HINT if isinstance(data, list) else "")
-        )
+    """The graph of decoded layer information ({"Layers": [...], "Bindings": [...]}), checked by `layer_info`."""
+    try:
+        records, bindings = check_layer_info(data, source or "layer information", _PROFILE_HINT)
+    except ReportError as error:
+        raise EngineGraphError(str(error)) from error
+    return _graph(records, bindings, source)
+
+
+def _graph(records: list[dict[str, Any]], bindings: list[str], source: str) -> EngineGraph:
     tensors: dict[str, EngineTensor] = {}
-    layers = [_layer(i, item, tensors) for i, item in enumerate(layers_data)]
-    bindings = [str(b) for b in data.get("Bindings", []) if isinstance(b, str)]
+    layers = [_layer(i, item, tensors) for i, item in enumerate(records)]
     links, inputs, outputs = _links(layers, bindings)
     return EngineGraph(layers, tensors, links, inputs, outputs, source)
 
 
 def load_engine_graph(path: str | Path) -> EngineGraph:
-    """Read a `.trt.json` / `--exportLayerInfo` file; EngineGraphError says what is wrong with it."""
-    file = Path(path)
+    """Read a `.trt.json` / `--exportLayerInfo` file through the report layer's bounded JSON input and the same
+    checks as the trtexec import; EngineGraphError says what is wrong with it."""
     try:
-        data = json.loads(file.read_text("utf-8"))
-    except OSError as error:
-        raise EngineGraphError(f"{file}: cannot read it ({error.strerror or error}).") from error
-    except (ValueError, UnicodeDecodeError) as error:
-        raise EngineGraphError(f"{file}: not JSON ({error}); pass the engine's layer information file.") from error
-    return engine_graph_from_json(data, str(file))
+        records, bindings = read_layer_info(path, _PROFILE_HINT)
+    except ReportError as error:
+        raise EngineGraphError(str(error)) from error
+    return _graph(records, bindings, str(Path(path)))

@@ -134,7 +134,7 @@ def test_open_engine_says_what_is_wrong_with_other_files(tmp_path: Path) -> None
         EngineGraphError, match=r'expected an object with a "Layers" list.*--exportLayerInfo.*report viewer'
     ):
         dld.open_engine(str(profile))
-    with pytest.raises(EngineGraphError, match="cannot read it"):
+    with pytest.raises(EngineGraphError, match="no such layer information file"):
         dld.open_engine(str(tmp_path / "missing.trt.json"))
     with pytest.raises(TypeError, match="grouping"):
         dld.open_engine(str(RESNET), grouping="none")
