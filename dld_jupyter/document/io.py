@@ -29,6 +29,7 @@ from . import atomic_save, lazy_weights
 from .errors import DocumentError
 from .proto_tensors import all_tensors
 from .proto_text import undecodable
+from .self_contained import external_tensors
 
 ORT_MAX_IR_VERSION = 13  # onnxruntime 1.31 refuses IR 14 (onnx 1.23's default)
 ORT_MAX_OPSET = 26  # newest default-domain opset onnxruntime 1.31 loads
@@ -259,8 +260,9 @@ def build(checked: CheckedProto) -> ir.Model:
         lazy_weights.attach(model, checked.mapped)
     if not checked.sorted:
         model.graph.sort()  # ONNX requires it; edits keep the order topological from here on
-    if checked.may_be_external:
-        ir.external_data.set_base_dir(model.graph, str(file.parent))
+    if checked.may_be_external:  # each tensor keeps the folder it is read from, whatever the document's path becomes
+        for tensor in external_tensors(model):
+            tensor.base_dir = str(file.parent)
     return model
 
 

@@ -7,7 +7,8 @@ Writes a new file; the document is not changed. Cases handled, in order:
 3. outputs: every value a selected node produces that a node outside reads, that is a graph output, or that no
    selected node reads (a dangling output); none is refused;
 4. the selected nodes are cut from a shape-inferred copy, so the new inputs and outputs carry types and shapes,
-   with the initializers the selection uses (those only a body reads included);
+   with the initializers the selection uses (those only a body reads included); the external ones among them
+   are read then, each from its own model's folder (document/self_contained.py), not from the working folder;
    an input or output whose rank inference left unknown gets the type the document knows, and one still
    without a shape is refused with the value's name; the result must pass onnx.checker (full check), else the
    error says to run Check;
@@ -25,6 +26,7 @@ import onnx_ir as ir
 
 from dld_jupyter.document import Document, DocumentError
 from dld_jupyter.document import io as document_io
+from dld_jupyter.document.self_contained import load_initializers_data, load_nodes_data
 from dld_jupyter.document.subgraph_scope import outer_names, subtree
 from dld_jupyter.transforms.transform import FilePlan, Requirement, Transform, selected_ops
 
@@ -76,11 +78,13 @@ def _extract(doc: Document, node_ids: list[str]) -> onnx.ModelProto:
     if not outputs:
         raise DocumentError(what, "the selection produces no value.", "Select nodes with outputs.")
     proto = ir.to_proto(doc.model)
-    order = {node: i for i, node in enumerate(graph)}
+    in_order = list(graph)
+    order = {node: i for i, node in enumerate(in_order)}
     indexes = sorted(order[node] for node in map(doc.ir_node, node_ids) if node is not None)
     try:
         inferred = onnx.shape_inference.infer_shapes(proto)
         extracted = _cut(inferred, indexes, inputs, list(dict.fromkeys(outputs)), consumed_inside)
+        _load_weights(doc, extracted, [in_order[i] for i in indexes])
         _complete_io_types(doc, extracted)
         onnx.checker.check_model(extracted, full_check=True)
     except DocumentError:
@@ -88,6 +92,15 @@ def _extract(doc: Document, node_ids: list[str]) -> onnx.ModelProto:
     except Exception as error:  # onnx raises several types; the user needs the message
         raise DocumentError(what, f"the sub-model is not valid ONNX: {error}", "Run Check and fix the model.") from None
     return extracted
+
+
+def _load_weights(doc: Document, extracted: onnx.ModelProto, nodes: list[ir.Node]) -> None:
+    """Give the external tensors the cut kept their bytes (its nodes are ``nodes``, in graph order)."""
+    what = ExtractSubgraph.label
+    load_initializers_data(extracted.graph, doc.model.graph, what)
+    load_nodes_data(extracted.graph.node, nodes, what)
+    for function_proto, function in zip(extracted.functions, doc.model.functions.values(), strict=True):
+        load_nodes_data(function_proto.node, function, what)
 
 
 def _body_reads_of(node: ir.Node) -> set[str]:

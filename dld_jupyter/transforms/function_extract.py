@@ -25,6 +25,7 @@ from dld_jupyter.document import Document, DocumentError
 from dld_jupyter.document import io as document_io
 from dld_jupyter.document.function_body import instance_types, model_types, standalone_model
 from dld_jupyter.document.function_model import find_function, instances_of
+from dld_jupyter.document.self_contained import self_contained_proto
 from dld_jupyter.transforms.transform import FilePlan, Transform
 
 
@@ -45,7 +46,7 @@ def standalone(doc: Document, name: str, domain: str, overload: str = "") -> onn
                 "Place an instance of the function in the model, connect its inputs, and extract again.",
             )
     new, _ = standalone_model(model, function.graph, function.attributes, instance, types, function.name)
-    proto = ir.to_proto(new)
+    proto = self_contained_proto(new, what)  # an external tensor is read from its own folder, not the working one
     try:
         proto = onnx.shape_inference.infer_shapes(proto, strict_mode=True)
         onnx.checker.check_model(proto, full_check=True)

@@ -23,6 +23,7 @@ import onnx_ir as ir
 
 from dld_jupyter.document import ChildDocument, Document, DocumentError
 from dld_jupyter.document import io as document_io
+from dld_jupyter.document.self_contained import self_contained_proto
 from dld_jupyter.document.subgraph_document import outer_value_types, standalone_model
 from dld_jupyter.document.subgraph_scope import copy_graph, graph_at, slot_label
 from dld_jupyter.transforms.transform import FilePlan, Transform
@@ -58,8 +59,10 @@ def standalone_subgraph(doc: Document, node_id: str, attribute: str, index: int 
     model, _nodes = standalone_model(copy_graph(body, outer_value_types(doc, body)), doc.model)
     if not model.graph.name:
         model.graph.name = attribute
-    try:
-        onnx.checker.check_model(ir.to_proto(model), full_check=True)
+    try:  # with references, the checker would look for external data in the working folder
+        onnx.checker.check_model(self_contained_proto(model, what), full_check=True)
+    except DocumentError:
+        raise
     except Exception as error:  # onnx raises several types; the user needs the message
         why = f"the standalone model is not valid ONNX: {error}"
         raise DocumentError(what, why, "Open the subgraph, run Check there and fix what it reports.") from None
