@@ -147,7 +147,8 @@ def test_tools_dialogs_and_a_user_tool_run_show_hostile_names_as_text(folder: Pa
         assert_names_are_text(d.tools_panel(kind), STEM)
     assert_names_are_text(d.tools_panel("convert_tensors"))
     script = folder / "copy.py"
-    script.write_text("import shutil, sys\nprint('<img src=x onerror=alert(4)>')\nshutil.copy(sys.argv[1], sys.argv[2])\n")
+    script.write_text("import shutil, sys\nprint('<img src=x onerror=alert(4)>')\n"
+                      "shutil.copy(sys.argv[1], sys.argv[2])\n")
     tool = UserTool(INNER, sys.executable, [str(script), "$Model", "$Output"], True, True)  # asks for $Output
     save_tools([tool])
     d.tools_panel("global_modifications")  # the saved tool is a button: its name is a description (text)
