@@ -7,6 +7,7 @@ worker, the CLI and a remote `dld-prof` read. Validation happens on construction
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 from dataclasses import dataclass
 from typing import ClassVar
@@ -65,8 +66,8 @@ class OrtProfileSpec(ActivitySpec):
             raise SpecError(f"device: must be 0 or more, got {self.device}")
         if self.threads < 0:
             raise SpecError(f"threads: must be 0 or more, got {self.threads}")
-        if self.sampling_ms <= 0:
-            raise SpecError(f"sampling_ms: must be positive, got {self.sampling_ms}")
+        if not math.isfinite(self.sampling_ms) or self.sampling_ms <= 0:  # NaN passed `<= 0` and broke the report
+            raise SpecError(f"sampling_ms: must be a positive, finite number of ms, got {self.sampling_ms}")
 
     @property
     def uses_random_inputs(self) -> bool:

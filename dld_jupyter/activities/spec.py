@@ -81,6 +81,12 @@ class ActivitySpec(abc.ABC):
         except output_paths.OutputPathError as error:
             raise SpecError(str(error)) from error
 
+    def check_inputs(self) -> None:
+        """SpecError naming each input file (`input_paths`) that is given but is not an existing file here."""
+        for name, path in self.input_paths().items():
+            if path and not os.path.isfile(path):
+                raise SpecError(f"{name}: {path} does not exist or is not a file; give the path of an existing file")
+
     def input_folders(self) -> list[tuple[str, str]]:
         """(option name, folder) of every input folder the activity reads besides the model (none by default)."""
         return []

@@ -63,6 +63,7 @@ def trtexec_for(spec: TrtSpec, plan: BuildPlan | None) -> TrtexecCommand:
 def dry_run(spec: TrtSpec) -> dict[str, Any]:
     """Everything the activity would do, as JSON-ready data (raises SpecError as the run would)."""
     spec = spec.resolved()
+    spec.check_inputs()  # as the run would: a prebuilt engine or calibration cache that is not there
     spec.check_outputs()  # a command that would overwrite the model is refused here too
     attrs = read_model_attributes(spec.model)
     cache = str(timing_cache_for(spec.settings))

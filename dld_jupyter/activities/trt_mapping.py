@@ -148,8 +148,26 @@ def build_plan(
     )
 
 
+def trtexec_name(name: str) -> str | None:
+    """`name` spelled for trtexec's `--layerPrecisions` and `--minShapes/--optShapes/--maxShapes` lists, or None
+    when no spelling reaches it.
+
+    trtexec (samples/common/sampleOptions.cpp, TensorRT 10) splits such a list on every "," before it looks at
+    quotes; an item holding exactly two single quotes names the quoted text, any other item is split on its last
+    ":"; the layer name "*" means every layer. So a name with ":" is single-quoted ('a:b':fp16), and a name with
+    "," or "'" (or the name "*") cannot be written at all: `a,*:fp16` would constrain every layer.
+    """
+    if not name or name == "*" or "," in name or "'" in name:
+        return None
+    return f"'{name}'" if ":" in name else name
+
+
 def _shape(profile: dict[str, OptimizationProfile], which: str) -> str:
-    return ",".join(f"{name}:{'x'.join(str(d) for d in getattr(p, which))}" for name, p in profile.items())
+    return ",".join(
+        f"{trtexec_name(name)}:{'x'.join(str(d) for d in getattr(p, which))}"
+        for name, p in profile.items()
+        if trtexec_name(name) is not None
+    )
 
 
 @dataclass
@@ -166,7 +184,7 @@ class TrtexecCommand:
 def build_flags(settings: TrtSettings, plan: BuildPlan) -> list[str]:
     """The trtexec build options of `settings` (model, profiles and precisions included)."""
     flags: list[str] = []
-    if plan.profiles:
+    if any(trtexec_name(name) for name in plan.profiles):
         flags += [f"--{which}Shapes={_shape(plan.profiles, which)}" for which in ("min", "opt", "max")]
     if settings.strongly_typed:
         flags.append("--stronglyTyped")
@@ -182,7 +200,9 @@ def build_flags(settings: TrtSettings, plan: BuildPlan) -> list[str]:
     if plan.layer_precisions:
         member_to_name = {v: k for k, v in DATA_TYPES.items()}
         specs = [(layer, member_to_name[enum.member]) for layer, enum in plan.layer_precisions.items()]
-        expressible = [f"{layer}:{p}" for layer, p in specs if p in TRTEXEC_LAYER_PRECISIONS]
+        expressible = [
+            f"{trtexec_name(layer)}:{p}" for layer, p in specs if p in TRTEXEC_LAYER_PRECISIONS and trtexec_name(layer)
+        ]
         if expressible:
             flags.append("--layerPrecisions=" + ",".join(expressible))
     if settings.sparsity:
@@ -220,12 +240,26 @@ def _precision_notes(plan: BuildPlan) -> list[str]:
     member_to_name = {v: k for k, v in DATA_TYPES.items()}
     left = [f"{layer}:{member_to_name[e.member]}" for layer, e in plan.layer_precisions.items()]
     left = [spec for spec in left if spec.rsplit(":", 1)[1] not in TRTEXEC_LAYER_PRECISIONS]
-    if not left:
-        return []
-    return [
-        f"trtexec --layerPrecisions accepts only {'|'.join(TRTEXEC_LAYER_PRECISIONS)}: {', '.join(left)} "
-        "are applied by the Python API (ILayer.precision) only"
-    ]
+    notes = []
+    if left:
+        notes.append(
+            f"trtexec --layerPrecisions accepts only {'|'.join(TRTEXEC_LAYER_PRECISIONS)}: {', '.join(left)} "
+            "are applied by the Python API (ILayer.precision) only"
+        )
+    layers = [repr(name) for name in plan.layer_precisions if trtexec_name(name) is None]
+    if layers:
+        notes.append(
+            f"trtexec cannot name the layer(s) {', '.join(layers)} (its lists split on ',' and take '*' as every "
+            "layer; quotes cannot hold a quote): their precisions are applied by the Python API only"
+        )
+    inputs = [repr(name) for name in plan.profiles if trtexec_name(name) is None]
+    if inputs:
+        notes.append(
+            f"trtexec cannot name the input(s) {', '.join(inputs)} in --minShapes/--optShapes/--maxShapes (a ',' or "
+            "a quote in the name): this command lacks their profiles; the Python API build has them. Rename the "
+            "inputs to run it with trtexec"
+        )
+    return notes
 
 
 def export_command(

@@ -2,13 +2,18 @@
 batch stored with it, and the layer precision constraints of its nodes (format: `document.trt_metadata`).
 
 Read with `onnx` without loading external weights, so a dry run and the worker see exactly what the user saved,
-and the worker needs no onnx-ir. `build_shapes` resolves every dynamic input to one min/opt/max profile, or says
+and the worker needs no onnx-ir. Every stored value is checked with the rules the dialogs apply when they write it
+(`formats.trt_metadata`): a model edited by other tools used to reach trtexec unchecked (a stored `FP16` ended in a
+KeyError, a profile with min > max was passed on), now it is bad input naming the value and the fix.
+`build_shapes` resolves every dynamic input to one min/opt/max profile, or says
 which input lacks one (TensorRT would fail with "dynamic input is missing dimensions in profile 0").
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 import onnx
 
@@ -19,12 +24,17 @@ from dld_jupyter.formats.trt_metadata import (
     TRT_PRECISION_KEY,
     Dim,
     OptimizationProfile,
+    ProfileError,
     batch_profile,
-    decode_batch,
-    decode_profiles,
+    decode_batch_strict,
+    decode_profiles_strict,
     is_dynamic,
     single_leading_wildcard,
+    validate_precision,
+    validate_profile,
 )
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -60,13 +70,47 @@ def read_model_attributes(path: str) -> ModelTrtAttributes:
     for node in graph.node:
         value = next((p.value for p in node.metadata_props if p.key == TRT_PRECISION_KEY), None)
         if value and node.name:
-            precisions[node.name] = value
+            precisions[node.name] = _checked(f"the layer precision of node {node.name!r}", _precision, value)
     return ModelTrtAttributes(
         inputs=inputs,
-        profiles=decode_profiles(props.get(PROFILES_KEY)),
-        inferred_batch=decode_batch(props.get(INFERRED_BATCH_KEY)),
+        profiles=_profiles(props.get(PROFILES_KEY), inputs),
+        inferred_batch=_checked("the inferred batch size", decode_batch_strict, props.get(INFERRED_BATCH_KEY)),
         precisions=precisions,
     )
+
+
+def _checked(what: str, check: Callable[[Any], T], value: Any) -> T:
+    """`check(value)` with the dialogs' rules; a stored value they would refuse is bad input, named."""
+    try:
+        return check(value)
+    except ProfileError as error:
+        raise SpecError(
+            f"model: {what} stored in the model is refused: {error.why} Fix: {error.fix} (The model was edited "
+            "outside the designer; set it again in the designer or with the Document API.)"
+        ) from error
+
+
+def _profiles(text: str | None, inputs: dict[str, list[Dim | None]]) -> dict[str, OptimizationProfile]:
+    """The stored profiles, each checked against its input as `Document.set_optimization_profile` checks it."""
+    stored = _checked("the optimization profiles", decode_profiles_strict, text)
+    out: dict[str, OptimizationProfile] = {}
+    for name, (low, mid, high) in stored.items():
+        if name not in inputs:
+            known = ", ".join(repr(n) for n in inputs) or "none"
+            raise SpecError(
+                f"model: a stored optimization profile names the input {name!r}, which the model does not have "
+                f"(its inputs: {known}). Fix: clear that profile or set it on an input of the model."
+            )
+
+        def check(shapes: tuple[object, object, object], name: str = name) -> OptimizationProfile:
+            return validate_profile(name, inputs[name], *shapes)
+
+        out[name] = _checked(f"the optimization profile of input {name!r}", check, (low, mid, high))
+    return out
+
+
+def _precision(value: str) -> str:
+    return validate_precision(value) or value  # a stored value is never empty (No Constraint removes the key)
 
 
 def build_shapes(attrs: ModelTrtAttributes, batch_size: int | None) -> dict[str, OptimizationProfile]:

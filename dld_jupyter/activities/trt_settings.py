@@ -10,6 +10,7 @@ optimization level 3), so an untouched dialog builds what `trtexec --onnx=MODEL`
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -19,12 +20,15 @@ TENSORRT_SOURCES = ("python", "path", "trtexec")  # this env's tensorrt, another
 TYPING_MODES = ("default", "strongly-typed", "obey", "prefer")
 REFIT_MODES = ("none", "refit", "strip")  # Not refittable / Refittable (weights included) / (weights stripped)
 MAX_OPTIMIZATION_LEVEL = 5
+MAX_INT = 2**31 - 1  # TensorRT and trtexec take these settings as int32 (device, streams, batch, passes)
+MAX_WORKSPACE_MIB = 1 << 24  # 16 TiB: more than any GPU has; the pool limit is bytes in a 64-bit size
 
 T = TypeVar("T")
 
 
 def _check_fields(obj: Any, group: str) -> None:
-    """Reject wrong JSON types early with the option's name; bool is never accepted for a number."""
+    """Reject wrong JSON types early with the option's name; bool is never accepted for a number; numbers must be
+    finite and integers fit the int32 TensorRT and trtexec take (2**70 aux streams, a NaN interval were accepted)."""
     for f in dataclasses.fields(obj):
         value = getattr(obj, f.name)
         expected = _TYPES[f.type] if isinstance(f.type, str) else ()
@@ -32,6 +36,10 @@ def _check_fields(obj: Any, group: str) -> None:
         if wrong_bool or not isinstance(value, expected):
             names = " or ".join("null" if t is type(None) else t.__name__ for t in expected)
             raise SpecError(f"{group}.{f.name}: expected {names}, got {value!r}")
+        if isinstance(value, float) and not math.isfinite(value):
+            raise SpecError(f"{group}.{f.name}: must be a finite number, got {value!r}")
+        if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_INT:
+            raise SpecError(f"{group}.{f.name}: must be at most {MAX_INT:,} (int32), got {value:,}")
 
 
 _TYPES: dict[str, tuple[type, ...]] = {
@@ -116,6 +124,11 @@ class TrtSettings:
             low = 0 if name == "max_aux_streams" else 1
             if value is not None and value < low:
                 raise SpecError(f"settings.{name}: must be {low} or more (or null), got {value}")
+        if self.workspace_mib is not None and self.workspace_mib > MAX_WORKSPACE_MIB:
+            raise SpecError(
+                f"settings.workspace_mib: {self.workspace_mib:,} MiB is more than any GPU has (at most "
+                f"{MAX_WORKSPACE_MIB:,} MiB); give the pool limit in MiB, or null for no limit"
+            )
         if self.refit not in REFIT_MODES:
             raise SpecError(f"settings.refit: {self.refit!r} is not one of {list(REFIT_MODES)}")
         if self.calibration_cache and not self.int8:
@@ -154,7 +167,7 @@ class ProfilerSettings:
             raise SpecError(f"profiler.iterations: must be at least 1, got {self.iterations}")
         if self.warmup < 0:
             raise SpecError(f"profiler.warmup: must be 0 or more, got {self.warmup}")
-        if self.sampling_ms <= 0:
+        if self.sampling_ms <= 0:  # NaN and infinities are refused by _check_fields
             raise SpecError(f"profiler.sampling_ms: must be positive, got {self.sampling_ms}")
         if self.prebuilt_engine == "":
             raise SpecError("profiler.prebuilt_engine: give an engine path, or null to build one")

@@ -138,27 +138,58 @@ def encode_profiles(profiles: Mapping[str, OptimizationProfile]) -> str | None:
     return json.dumps(body, separators=(",", ":"))
 
 
-def decode_profiles(text: str | None) -> dict[str, OptimizationProfile]:
-    """Profiles by input name from a metadata value; a damaged value reads as none (it never blocks opening)."""
+def decode_profiles_strict(text: str | None) -> dict[str, tuple[object, object, object]]:
+    """(min, opt, max) as stored, by input name, for `validate_profile`; ProfileError when the value is damaged.
+    A build reads this way: what it uses must hold, where opening a model reads leniently (`decode_profiles`)."""
     if not text:
         return {}
     try:
         data = json.loads(text)
-        inputs = data.get("inputs") if isinstance(data, dict) else None
-        if not isinstance(inputs, dict):
-            return {}
-        out: dict[str, OptimizationProfile] = {}
-        for name, entry in inputs.items():
-            shapes = [_shape(entry[key], key) for key in ("min", "opt", "max")]
-            out[str(name)] = OptimizationProfile(*shapes)
-        return out
-    except (ValueError, TypeError, KeyError):
+    except ValueError:
+        data = None
+    inputs = data.get("inputs") if isinstance(data, dict) else None
+    if not isinstance(inputs, dict) or not all(isinstance(e, dict) for e in inputs.values()):
+        raise ProfileError(
+            f'the stored optimization profiles ("{PROFILES_KEY}") are not {{"inputs": {{name: {{min, opt, max}}}}}}.',
+            "Set the profiles again (Set TensorRT Optimization Profile...).",
+        )
+    out: dict[str, tuple[object, object, object]] = {}
+    for name, entry in inputs.items():
+        missing = [key for key in ("min", "opt", "max") if key not in entry]
+        if missing:
+            raise ProfileError(
+                f"the stored profile of input {name!r} has no {'/'.join(missing)} shape.",
+                "Set the profile again with min, opt and max.",
+            )
+        out[name] = (entry["min"], entry["opt"], entry["max"])
+    return out
+
+
+def decode_profiles(text: str | None) -> dict[str, OptimizationProfile]:
+    """Profiles by input name from a metadata value; a damaged value reads as none (it never blocks opening)."""
+    try:
+        stored = decode_profiles_strict(text)
+        return {
+            name: OptimizationProfile(*(_shape(s, k) for s, k in zip(v, ("min", "opt", "max"), strict=True)))
+            for name, v in stored.items()
+        }
+    except ProfileError:
         return {}
+
+
+def decode_batch_strict(text: str | None) -> int | None:
+    """The stored inferred batch (None when there is none); ProfileError when it is not a whole number >= 1."""
+    if not text:
+        return None
+    try:
+        value: object = int(text)
+    except ValueError:
+        value = text
+    return validate_batch(value)
 
 
 def decode_batch(text: str | None) -> int | None:
     try:
-        value = int(text) if text else None
-    except ValueError:
+        return decode_batch_strict(text)
+    except ProfileError:
         return None
-    return value if value is not None and value >= 1 else None

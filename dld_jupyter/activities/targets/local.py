@@ -23,6 +23,7 @@ class LocalTarget:
         for option, folder in spec.input_folders():
             if not os.path.isdir(folder):
                 raise SpecError(f"{option}: {folder} is not a directory")
+        spec.check_inputs()  # a prebuilt engine or calibration cache that is not there
         spec.check_outputs()  # no output replaces the model, another input or another output
         out_dir = Path(spec.report_path()).parent
         if not out_dir.is_dir():
