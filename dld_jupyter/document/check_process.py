@@ -8,7 +8,7 @@ check costs the kernel only the weightless skeleton (built here) and the wait; a
 The child rebuilds the model from the skeleton with the real node names and checks it with the same code
 (`check_model`); diagnostics come back bound to node indexes and are mapped to the caller's ids here. Differences
 from an in-process check: weights too large for the skeleton are graph inputs there, and Constant nodes holding
-such weights are not checked themselves.
+such weights are not checked themselves; their data sizes are checked here, in the parent (data_size.py).
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from pathlib import Path
 import onnx_ir as ir
 
 from dld_jupyter.document.checks import CheckResult, check_model
+from dld_jupyter.document.data_size import data_size_diagnostics
 from dld_jupyter.document.diagnostics import Diagnostic
 from dld_jupyter.document.skeleton import TOKEN_RE, Skeleton
 
@@ -38,6 +39,7 @@ class CheckProcess:
     def __init__(self, model: ir.Model, ids: Callable[[ir.Node], str | None]) -> None:
         skeleton = Skeleton(model)
         self._ids = [ids(node) for node in skeleton.nodes]
+        self._sizes = data_size_diagnostics(model, ids)  # the skeleton has no weights to check: done here
         self._dir = tempfile.TemporaryDirectory(prefix="dld-check-")
         folder = Path(self._dir.name)
         (folder / "skeleton.onnx").write_bytes(skeleton.proto.SerializeToString())
@@ -69,6 +71,8 @@ class CheckProcess:
             Diagnostic(d["severity"], d["message"], self._node_id(d["node"]), d["fix_hint"], d["source"])
             for d in found["diagnostics"]
         ]
+        seen = {(d.message, d.node_id) for d in diagnostics}
+        diagnostics[:0] = [d for d in self._sizes if (d.message, d.node_id) not in seen]
         inferred = {name: (info[0], info[1]) for name, info in found["inferred"].items()}
         return CheckResult(diagnostics, inferred)
 

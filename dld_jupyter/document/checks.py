@@ -1,4 +1,4 @@
-"""Model checks for the type check list: onnx.checker, strict shape inference, structure, Polygraphy lint.
+"""Model checks for the type check list: onnx.checker, strict shape inference, structure, data sizes, Polygraphy lint.
 
 Everything found becomes a `Diagnostic` bound to a node id; a broken model never raises. The ONNX checks
 run on a weightless skeleton (large initializers become typed graph inputs), so their cost follows the node
@@ -18,6 +18,7 @@ import onnx.checker
 import onnx.shape_inference
 import onnx_ir as ir
 
+from dld_jupyter.document.data_size import data_size_problems
 from dld_jupyter.document.diagnostics import Diagnostic, Severity, Source
 from dld_jupyter.document.lint import LintRun, start_polygraphy_lint
 from dld_jupyter.document.schema import OpSchemaInfo, registry
@@ -257,6 +258,7 @@ def _check(
     collector = _Collector(skeleton, ids)
     if structure:
         _structural_checks(model, collector)
+        _data_sizes(model, collector)
     inferred_proto = _run_inference(skeleton.proto, collector)
     inferred = InferredTypes(inferred_proto)
     # Checked after inference so graph outputs declared without a shape get the inferred one.
@@ -305,6 +307,14 @@ def _structural_checks(model: ir.Model, collector: _Collector) -> None:
         if not any(v.is_graph_output() or v.uses() for v in outputs):
             message = f"{label(index)}: none of its outputs is used or is a graph output."
             collector.add("warning", message, index, "Connect an output, or delete the node.", "structure")
+
+
+def _data_sizes(model: ir.Model, collector: _Collector) -> None:
+    """Tensors whose data does not fit their type and shape (data_size.py): the skeleton has no data to check."""
+    problems = data_size_problems(model)
+    index = {node: i for i, node in enumerate(collector.skeleton.nodes)} if problems else {}
+    for node, message, hint in problems:
+        collector.add("error", message, index.get(node) if node is not None else None, hint, "structure")
 
 
 def _subgraph_nodes(node: ir.Node) -> Iterator[ir.Node]:

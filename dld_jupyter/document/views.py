@@ -289,6 +289,14 @@ class ReadModel:
         return out
 
 
+def _array(tensor: ir.TensorProtocol) -> object:
+    """The tensor's values, or a note when its data cannot be read as its shape (the check list reports why)."""
+    try:
+        return tensor.numpy()
+    except (ValueError, OSError) as exc:
+        return f"<unreadable tensor: {exc}>"
+
+
 def attribute_values(node: ir.Node) -> tuple[dict[str, object], list[str]]:
     """Set attributes as Python values (tensors as numpy arrays, graphs as ir.Graph) and subgraph names."""
     values: dict[str, object] = {}
@@ -302,9 +310,9 @@ def attribute_values(node: ir.Node) -> tuple[dict[str, object], list[str]]:
         value: Any = attr.value
         kind = attr.type
         if kind == ir.AttributeType.TENSOR:
-            value = value.numpy()
+            value = _array(value)
         elif kind == ir.AttributeType.TENSORS:
-            value = [t.numpy() for t in value]
+            value = [_array(t) for t in value]
         elif kind == ir.AttributeType.GRAPH:
             subgraphs.append(name)
         elif kind == ir.AttributeType.GRAPHS:
