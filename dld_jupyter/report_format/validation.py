@@ -12,6 +12,7 @@ Keywords handled: type (a name or a list of names), const, enum, minimum, requir
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -269,6 +270,7 @@ def cross_check(data: dict[str, Any], limit: int = 20) -> list[Problem]:
                     "write one value per sample time",
                 )
             )
+    problems += _interval_problems(data)
     passes = data.get("passes_ms", [])
     index = data["summary"].get("median_pass_index", 0)
     if passes and index >= len(passes):
@@ -280,3 +282,29 @@ def cross_check(data: dict[str, Any], limit: int = 20) -> list[Problem]:
             )
         )
     return problems[:limit]
+
+
+INTERVALS = ("median_ci_ms", "profiled_median_ci_ms")  # summary fields; layers carry "ci_ms"
+
+
+def _interval_problem(value: object) -> str | None:
+    """Why a confidence interval is not [low, high] of two finite numbers with low <= high (None: it is)."""
+    if value is None:
+        return None
+    if not isinstance(value, list) or len(value) != 2:
+        return f"is {_show(value)}: an interval has two bounds"
+    low, high = value
+    if not all(isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) for v in value):
+        return f"is {_show(value)}: both bounds must be finite numbers"
+    if low > high:
+        return f"is {_show(value)}: the low bound is above the high bound"
+    return None
+
+
+def _interval_problems(data: dict[str, Any]) -> list[Problem]:
+    """Confidence intervals the schema types as number arrays but every view reads as [low, high]: a report with a
+    one-element `median_ci_ms` crashed `report show` and `report html` with an IndexError."""
+    hint = "write [low, high] (ms), or null when there are too few passes"
+    found = [(f"$.summary.{key}", data["summary"].get(key)) for key in INTERVALS]
+    found += [(f"$.layers[{pos}].ci_ms", layer.get("ci_ms")) for pos, layer in enumerate(data.get("layers", []))]
+    return [Problem(path, why, hint) for path, value in found if (why := _interval_problem(value)) is not None]
