@@ -87,7 +87,9 @@ class ExportEnginePanel(w.VBox):  # type: ignore[misc]
         self._show_error("")
         try:
             path, _source = _model_source(self.model)
-            data = dry_run(self.spec(path))
+            spec = self.spec(path)
+            spec.check_outputs([_home(self.model)])  # the document's own file, when `path` is a copy of it
+            data = dry_run(spec)
         except (ActivityError, OSError, ValueError, TypeError) as error:
             self._show_error(f"Cannot show the command: {error}")
             return None
@@ -109,6 +111,7 @@ class ExportEnginePanel(w.VBox):  # type: ignore[misc]
         try:
             path, _source = _model_source(self.model)
             spec = self.spec(path)
+            spec.check_outputs([_home(self.model)])  # nothing starts that would overwrite the model
         except (ActivityError, OSError, ValueError, TypeError) as error:
             self._show_error(f"Cannot start: {error}")
             return None

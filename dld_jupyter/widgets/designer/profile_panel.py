@@ -205,6 +205,7 @@ class ProfilePanel(w.VBox):  # type: ignore[misc]
                 spec = dataclasses.replace(spec, source_document=source)
             if not spec.output:  # beside the model's own file, not beside a copy of its unsaved edits
                 spec = dataclasses.replace(spec, output=_default_output(self.model, path))
+            spec.check_outputs([source])  # the report never replaces the model (nor its copy's original)
         except (ActivityError, OSError, ValueError, TypeError) as error:
             self._show_error(f"Cannot start: {error}")
             return None
