@@ -76,15 +76,15 @@ def model_files(model: Pathish) -> list[str]:
     return files
 
 
-def _exists(path: str) -> bool:
-    return os.path.lexists(path)
-
-
 def _writable_problem(label: str, path: str) -> str | None:
     """Why `path` itself cannot be written as a regular file, or None."""
     if os.path.isdir(path):
         return f"the {label} {path} is a folder; give a file path (e.g. {os.path.join(path, 'NAME')})"
-    if os.path.exists(path) and not stat.S_ISREG(os.stat(path).st_mode):
+    try:
+        mode = os.stat(path).st_mode if os.path.exists(path) else stat.S_IFREG
+    except OSError as error:  # a dangling or looping link, a folder we may not look into
+        return f"the {label} {path} cannot be examined ({error.strerror}); give another file path"
+    if not stat.S_ISREG(mode):
         return f"the {label} {path} is not a regular file (a device, pipe or socket); give the path of a file"
     folder = Path(os.path.abspath(path)).parent
     while not folder.exists() and folder != folder.parent:
@@ -110,7 +110,7 @@ def check_outputs(
         for other_label, other in named[:i]:
             if _same(path, other):
                 problems.append(f"the {other_label} and the {label} are the same file {path}")
-    existing = [(label, path) for label, path in named if _exists(path)]
+    existing = [(label, path) for label, path in named if os.path.lexists(path)]
     if existing:
         sources = [(label, os.fspath(path)) for label, path in (inputs or {}).items() if path]
         for model in models:
