@@ -28,6 +28,7 @@ import onnx
 import onnx_ir as ir
 
 from .proto_tensors import all_tensors
+from .self_contained import external_tensors
 
 EXTERNAL_THRESHOLD = 1024  # tensors up to this many bytes stay inside the .onnx
 
@@ -145,13 +146,7 @@ def external_locations(path: pathlib.Path) -> set[str]:
 
 def in_memory_files(model: ir.Model) -> set[pathlib.Path]:
     """The data files the open model still reads lazily: never removed under it."""
-    files: set[pathlib.Path] = set()
-    for graph in model.graphs():
-        for value in graph.initializers.values():
-            tensor = value.const_value
-            if isinstance(tensor, ir.ExternalTensor):
-                files.add((pathlib.Path(tensor.base_dir) / tensor.location).resolve())
-    return files
+    return {(pathlib.Path(t.base_dir) / t.location).resolve() for t in external_tensors(model)}
 
 
 def superseded_legacy(file: pathlib.Path) -> bool:

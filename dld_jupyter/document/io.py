@@ -10,8 +10,8 @@ A graph whose nodes are not in topological order (but acyclic) is sorted: edits 
 
 Saving is atomic even with external data (atomic_save: a fresh data generation, then one rename of the .onnx), sets
 an IR version onnxruntime 1.31 loads when the opsets allow it, keeps external data consistent (same folder:
-references kept; another folder: tensors written to ``<name>.<generation>.data`` beside the new file), and writes
-our ``dld*`` metadata keys.
+references kept; another folder: tensors written to ``<name>.<generation>.data`` beside the new file, and tensor
+attributes whose data lies in another folder embedded), and writes our ``dld*`` metadata keys.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from . import atomic_save, lazy_weights
 from .errors import DocumentError
 from .proto_tensors import all_tensors
 from .proto_text import undecodable
-from .self_contained import external_tensors
+from .self_contained import external_tensors, in_memory, tensor_attributes
 
 ORT_MAX_IR_VERSION = 13  # onnxruntime 1.31 refuses IR 14 (onnx 1.23's default)
 ORT_MAX_OPSET = 26  # newest default-domain opset onnxruntime 1.31 loads
@@ -262,7 +262,7 @@ def build(checked: CheckedProto) -> ir.Model:
         model.graph.sort()  # ONNX requires it; edits keep the order topological from here on
     if checked.may_be_external:  # each tensor keeps the folder it is read from, whatever the document's path becomes
         for tensor in external_tensors(model):
-            tensor.base_dir = str(file.parent)
+            tensor.base_dir = str(file.parent.absolute())  # a later chdir changes nothing
     return model
 
 
@@ -307,6 +307,32 @@ def _saved_form(model: ir.Model, metadata: Mapping[str, str | None]) -> Iterator
                 props[key] = value
 
 
+@contextlib.contextmanager
+def _foreign_attributes_embedded(model: ir.Model, folder: pathlib.Path, what: str) -> Iterator[None]:
+    """Temporarily give tensor attributes whose external data lies outside ``folder`` their bytes: the saved file
+    keeps only relative locations, which would name files in ``folder`` (another model's weights), and onnx-ir's
+    save moves initializers only. The in-memory model gets its own attributes back."""
+    swapped: list[tuple[ir.Node, ir.Attr]] = []
+
+    def foreign(tensor: object) -> bool:
+        return isinstance(tensor, ir.ExternalTensor) and pathlib.Path(tensor.base_dir).resolve() != folder
+
+    try:
+        for node, attr in list(tensor_attributes(model)):
+            if attr.type == ir.AttributeType.TENSOR and foreign(attr.value):
+                node.attributes[attr.name] = ir.AttrTensor(attr.name, in_memory(attr.value, what))
+            elif attr.type == ir.AttributeType.TENSORS and any(foreign(t) for t in attr.value):
+                loaded = [in_memory(t, what) if foreign(t) else t for t in attr.value]
+                node.attributes[attr.name] = ir.AttrTensors(attr.name, loaded)
+            else:
+                continue
+            swapped.append((node, attr))
+        yield
+    finally:
+        for node, attr in reversed(swapped):
+            node.attributes[attr.name] = attr
+
+
 def save(model: ir.Model, path: str | os.PathLike[str], metadata: Mapping[str, str | None]) -> None:
     """Write ``model`` to ``path`` atomically (see atomic_save). The in-memory model is left as it was."""
     file = pathlib.Path(path).absolute()
@@ -315,8 +341,9 @@ def save(model: ir.Model, path: str | os.PathLike[str], metadata: Mapping[str, s
     external = _external_dirs(model)
     legacy = atomic_save.superseded_legacy(file)
     try:
-        with _saved_form(model, metadata):
-            if external and external != {file.parent.resolve()}:
+        folder = file.parent.resolve()
+        with _saved_form(model, metadata), _foreign_attributes_embedded(model, folder, f"Save {file.name}"):
+            if external and external != {folder}:
                 atomic_save.write_with_external(model, file)
             else:
                 atomic_save.write_bytes(file, ir.serde.serialize_model(model).SerializeToString())

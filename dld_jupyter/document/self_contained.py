@@ -12,7 +12,10 @@ copies part of the model (extract) fills exactly the tensors it kept (`load_init
 The protobuf is serialized with references first (no weight is read), then walked in step with the ir objects it
 came from (onnx-ir serializes nodes, initializers, attributes and functions in their ir order), and each external
 TensorProto gets the bytes of its own ExternalTensor. A missing or short data file is a DocumentError naming the
-tensor and the file, never another file's bytes.
+tensor and the file, never another file's bytes. Opening and saving use the same walk (`external_tensors`,
+`tensor_attributes`, `in_memory`): opening gives every external tensor, local functions' included, an absolute
+folder, and "Save As" embeds tensor attributes whose data lies in another folder (a relative location written into
+the new file would name a file there).
 """
 
 from __future__ import annotations
@@ -25,27 +28,54 @@ import onnx_ir as ir
 from .errors import DocumentError
 
 EXTERNAL = onnx.TensorProto.EXTERNAL
+AT = ir.AttributeType
+_TENSORY = frozenset({AT.TENSOR, AT.TENSORS, AT.GRAPH, AT.GRAPHS})  # the attributes that can hold tensors
 
 
 def external_tensors(model: ir.Model) -> Iterator[ir.ExternalTensor]:
     """Every external tensor of ``model``: initializers of every graph and tensors in attributes, in the main graph,
     its subgraphs and the local functions (onnx-ir's `set_base_dir` skips the functions)."""
     yield from _initializer_tensors(model.graph)
-    owners: list[ir.Graph | ir.Function] = [model.graph, *model.functions.values()]
-    for owner in owners:
-        for node in ir.traversal.RecursiveGraphIterator(owner):
-            for attr in node.attributes.values():
-                if attr.is_ref() or attr.value is None:
-                    continue
-                if attr.type == ir.AttributeType.TENSOR and isinstance(attr.value, ir.ExternalTensor):
-                    yield attr.value
-                elif attr.type == ir.AttributeType.TENSORS:
-                    yield from (t for t in attr.value if isinstance(t, ir.ExternalTensor))
-                elif attr.type == ir.AttributeType.GRAPH:
-                    yield from _initializer_tensors(attr.value)
-                elif attr.type == ir.AttributeType.GRAPHS:
-                    for graph in attr.value:
-                        yield from _initializer_tensors(graph)
+    for _node, attr in tensor_attributes(model):
+        if attr.type == ir.AttributeType.TENSOR and isinstance(attr.value, ir.ExternalTensor):
+            yield attr.value
+        elif attr.type == ir.AttributeType.TENSORS:
+            yield from (t for t in attr.value if isinstance(t, ir.ExternalTensor))
+        elif attr.type == ir.AttributeType.GRAPH:
+            yield from _initializer_tensors(attr.value)
+        elif attr.type == ir.AttributeType.GRAPHS:
+            for graph in attr.value:
+                yield from _initializer_tensors(graph)
+
+
+def tensor_attributes(model: ir.Model) -> Iterator[tuple[ir.Node, ir.Attr]]:
+    """Every set TENSOR, TENSORS, GRAPH and GRAPHS attribute of every node: main graph, subgraphs, local functions.
+    A plain walk: 0.05 s on 50k nodes where onnx-ir's RecursiveGraphIterator took 0.5 s (every save runs it)."""
+    for owner in (model.graph, *model.functions.values()):
+        yield from _walk(owner)
+
+
+def _walk(nodes: Iterable[ir.Node]) -> Iterator[tuple[ir.Node, ir.Attr]]:
+    for node in nodes:
+        attributes = node.attributes
+        if not attributes:
+            continue
+        for attr in attributes.values():
+            if attr.type not in _TENSORY or attr.is_ref() or attr.value is None:
+                continue
+            yield node, attr
+            if attr.type == ir.AttributeType.GRAPH:
+                yield from _walk(attr.value)
+            elif attr.type == ir.AttributeType.GRAPHS:
+                for graph in attr.value:
+                    yield from _walk(graph)
+
+
+def in_memory(tensor: ir.ExternalTensor, what: str) -> ir.TensorProtocol:
+    """An in-memory copy of ``tensor``'s bytes, read from its own file (DocumentError when it cannot be)."""
+    proto = ir.serde.serialize_tensor(tensor)
+    _fill(proto, tensor, what)
+    return ir.serde.deserialize_tensor(proto)
 
 
 def _initializer_tensors(graph: ir.Graph) -> Iterator[ir.ExternalTensor]:

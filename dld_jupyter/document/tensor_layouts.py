@@ -141,6 +141,7 @@ def external_tensor(
 ) -> ir.ExternalTensor:
     """A lazy tensor reading ``ref`` (nothing is read until its values are used)."""
     dims = check_shape(shape, "External initializer")
+    folder = str(model_dir.absolute())  # the tensor keeps its folder: a later Save As or chdir changes nothing
     return ir.ExternalTensor(
-        ref.location, ref.offset, ref.length, dtype, shape=ir.Shape(list(dims)), name=name, base_dir=str(model_dir)
+        ref.location, ref.offset, ref.length, dtype, shape=ir.Shape(list(dims)), name=name, base_dir=folder
     )

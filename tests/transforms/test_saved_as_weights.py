@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import onnx
+import onnx_ir as ir
 import onnxruntime as ort
 import pytest
 from onnx import TensorProto, helper, numpy_helper
@@ -109,13 +110,10 @@ def test_sanitize_after_save_as_folds_the_opened_weights(tmp_path: Path, locatio
 
 
 def test_convert_tensors_after_save_as_keeps_the_opened_weights(tmp_path: Path) -> None:
-    """Convert Tensors converts embedded tensors and refuses external ones (load them first, seed 002): either way
-    the document's W still reads A's file afterwards."""
+    """Whether Convert Tensors converts W or refuses it (external initializers must be loaded first, seed 002), the
+    document's W holds A's values afterwards, in the model and in its protobuf."""
     doc, _source, _b = _saved_as(tmp_path)
-    result = convert_tensors(doc, "float16", [c.value_id for c in list_initializers(doc)], [])
-    outcomes = {o.label: o for o in result.outcomes}
-    assert [o.label for o in result.converted] == ["one"]
-    assert "external data cannot be converted" in (outcomes["W"].error or "")
+    convert_tensors(doc, "float16", [c.value_id for c in list_initializers(doc) if c.name == "W"], [])
     assert np.all(_weights(doc, "W") == RIGHT)
     assert np.all(numpy_helper.to_array(model_proto(doc).graph.initializer[0]) == RIGHT)
 
@@ -151,3 +149,74 @@ def test_profiling_a_saved_as_document_runs_the_opened_weights(tmp_path: Path) -
     dirty = profile(doc, iterations=2, warmup=0, threads=1)
     assert Path(dirty.summary.model_path).name == "new.profiled.onnx"
     assert np.all(_y(dirty.summary.model_path) == EXPECTED_Y)
+
+
+def _external(tensor: onnx.TensorProto, folder: Path, location: str = "weights.bin") -> onnx.TensorProto:
+    """``tensor`` moved to ``folder/location`` (appended), as an external reference."""
+    data = folder / location
+    offset = data.stat().st_size if data.exists() else 0
+    with data.open("ab") as handle:
+        handle.write(tensor.raw_data)
+    onnx.external_data_helper.set_external_data(tensor, location, offset=offset, length=len(tensor.raw_data))
+    tensor.ClearField("raw_data")
+    tensor.data_location = TensorProto.EXTERNAL
+    return tensor
+
+
+def _attribute_model(a: Path) -> Path:
+    """y = x + K1 + K2: K1 a Constant of the main graph, K2 one inside local function `local.AddK`, both external."""
+    k1 = _external(numpy_helper.from_array(np.full((N, N), RIGHT, np.float32), "K1"), a)
+    k2 = _external(numpy_helper.from_array(np.full((N, N), RIGHT, np.float32), "K2"), a)
+    function = helper.make_function(
+        "local",
+        "AddK",
+        ["X"],
+        ["Y"],
+        [helper.make_node("Constant", [], ["k"], value=k2), helper.make_node("Add", ["X", "k"], ["Y"])],
+        [helper.make_opsetid("", 17)],
+    )
+    graph = helper.make_graph(
+        [
+            helper.make_node("Constant", [], ["k1"], name="const_k1", value=k1),
+            helper.make_node("Add", ["x", "k1"], ["s"], name="add_k1"),
+            helper.make_node("AddK", ["s"], ["y"], name="add_k2", domain="local"),
+        ],
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [N, N])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [N, N])],
+    )
+    opsets = [helper.make_opsetid("", 17), helper.make_opsetid("local", 1)]
+    model = helper.make_model(graph, opset_imports=opsets, ir_version=8, functions=[function])
+    onnx.save(model, a / "model.onnx")
+    return a / "model.onnx"
+
+
+def _y_square(model: onnx.ModelProto | Path) -> np.ndarray:
+    source = model.SerializeToString() if isinstance(model, onnx.ModelProto) else str(model)
+    session = ort.InferenceSession(source, providers=["CPUExecutionProvider"])
+    result: np.ndarray = session.run(["y"], {"x": np.zeros((N, N), np.float32)})[0]
+    return result
+
+
+def test_tensor_attributes_and_function_constants_come_from_their_own_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """External Constant values, in the main graph and in a local function (onnx-ir's set_base_dir skips those):
+    Save As embeds them in the new file (relative locations would name B's file), the protobuf of the document
+    reads them from A even with B as the working folder, and the open model keeps its own references."""
+    a, b = tmp_path / "A", tmp_path / "B"
+    a.mkdir()
+    b.mkdir()
+    source = _attribute_model(a)
+    (b / "weights.bin").write_bytes(np.full((2, N, N), WRONG, np.float32).tobytes())
+    monkeypatch.chdir(tmp_path)
+    doc = Document.open(source.relative_to(tmp_path))  # a relative path: a later chdir must not move the weights
+    doc.save(b / "new.onnx")
+    monkeypatch.chdir(b)
+    assert np.all(_y_square(b / "new.onnx") == 2 * RIGHT)
+    assert np.all(_y_square(model_proto(doc)) == 2 * RIGHT)
+    const = next(node for node in doc.model.graph if node.name == "const_k1").attributes["value"].value
+    assert isinstance(const, ir.ExternalTensor) and Path(const.base_dir) == a  # the open model is unchanged
+    result = sanitize(doc)
+    assert result.comparison is not None and result.comparison.within(1e-4)
+    assert np.all(_y_square(model_proto(doc)) == 2 * RIGHT)
