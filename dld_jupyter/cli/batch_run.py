@@ -1,9 +1,10 @@
 """What the batch-modification verbs (`convert-fp16`, `sanitize`, `convert-tensors`) share: opening the model,
 progress on stderr, the status printed as text or `--json`, and one mapping of failures to exit codes.
 
-Exit codes: 0 done (the file is written); 1 the run failed (converter error, Ctrl-C, the written model fails the
-checker or does not run in onnxruntime); 2 bad input (unreadable model, bad option); 3 unavailable (Polygraphy,
-onnxconverter-common or onnx-graphsurgeon missing).
+Exit codes: 0 done (the file is written); 1 the run failed (converter error, Ctrl-C, a result that fails the full
+checker or onnxruntime's load: refused, nothing written; or a model that failed them before and still does);
+2 bad input (unreadable model, bad option); 3 unavailable (Polygraphy, onnxconverter-common or onnx-graphsurgeon
+missing).
 """
 
 from __future__ import annotations
@@ -70,8 +71,20 @@ def _fail(verb: str, as_json: bool, message: str, code: ExitCode) -> int:
 
 
 def comparison_failure(result: Any) -> str | None:
-    """A written model that onnxruntime cannot run is a failed run."""
+    """A written model that is no valid model, or that onnxruntime cannot run, is a failed run."""
+    failure = verdict_failure(result)
+    if failure:
+        return failure
     comparison = getattr(result, "comparison", None)
     if comparison is not None and comparison.error:
         return str(comparison.error)
     return None
+
+
+def verdict_failure(result: Any) -> str | None:
+    """The post-condition's problems of a written model (the transform refuses new ones; these the input had)."""
+    verdict = getattr(result, "verdict", None)
+    if verdict is None or not verdict.problems:
+        return None
+    problems = "; ".join(f"{check}: {message}" for check, message in verdict.problems)
+    return f"the written model is not valid, and neither was the input (same check): {problems}"

@@ -4,7 +4,10 @@ Selects the initializers whose name matches --initializers REGEX and the tensor/
 op type or attribute name matches --attributes REGEX (at least one of the two; '.' selects all), optionally only
 those of type --from DTYPE; bool, string and complex tensors are never selected. Converts them to --to DTYPE
 with the tensor editor's saturating conversion, prints its precision-loss and overflow warnings, and writes OUT.
-Exit 0 when every selected tensor converted, 1 when some could not (OUT still holds the others), 2 for bad input.
+A tensor whose new type a reader does not allow (its schema's type constraints) is not converted, and the error
+names the node and the allowed types; a result that fails the full checker or onnxruntime's load is refused.
+Exit 0 when every selected tensor converted, 1 when some could not (OUT still holds the others) or the result was
+refused (nothing written), 2 for bad input.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from dld_jupyter.cli.batch_run import guard_output, progress_to_stderr, run_batch
+from dld_jupyter.cli.batch_run import guard_output, progress_to_stderr, run_batch, verdict_failure
 
 
 def register(subparsers: Any) -> None:
@@ -64,6 +67,6 @@ def run(args: argparse.Namespace) -> int:
 
     def failed(result: Any) -> str | None:
         errors = len(result.errors)
-        return f"{errors} tensor(s) could not be converted (see the log)" if errors else None
+        return f"{errors} tensor(s) could not be converted (see the log)" if errors else verdict_failure(result)
 
     return run_batch("convert-tensors", args.json, work, failed)

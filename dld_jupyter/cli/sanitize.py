@@ -3,7 +3,8 @@
 Folds constants (Polygraphy's FoldConstants, pass by pass until nothing folds, or --passes N; --no-fold turns it
 off; --fold-size-threshold BYTES keeps larger tensors computed at run time), removes unused nodes and sorts the
 graph, writes OUT, and checks that both models give the same outputs (within 1e-5) on random inputs.
-Exit 0 when written, 1 when it failed or the result does not run, 2 for bad input, 3 when Polygraphy is missing.
+Exit 0 when written, 1 when it failed or its result fails the full checker or onnxruntime's load (refused: nothing
+is written), 2 for bad input, 3 when Polygraphy is missing.
 """
 
 from __future__ import annotations

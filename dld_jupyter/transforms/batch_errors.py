@@ -1,6 +1,7 @@
-"""The two failures of a batch modification that front doors tell apart from a failed run (CLI exit codes 2, 3).
+"""The failures of a batch modification that front doors tell apart: bad options and missing dependencies (CLI exit
+codes 2, 3) and a result that would not be a valid model (`postcondition`; exit 1, nothing written).
 
-Both are DocumentErrors (what, why, fix), so callers that do not care catch one type.
+All are DocumentErrors (what, why, fix), so callers that do not care catch one type.
 """
 
 from __future__ import annotations
@@ -14,3 +15,7 @@ class Unavailable(DocumentError):
 
 class BadOption(DocumentError):
     """An option of the transform is out of range (a negative threshold, zero passes, an unknown type)."""
+
+
+class InvalidResult(DocumentError):
+    """The transform's result fails the full checker or onnxruntime's load while the original passed: refused."""

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import onnx
 
+from dld_jupyter.transforms.postcondition import cpu_session
 from dld_jupyter.transforms.progress import CancelToken, Progress, step
 
 TINY = float(np.finfo(np.float32).tiny)
@@ -107,10 +108,7 @@ def random_inputs(model: onnx.ModelProto, seed: int = 0) -> dict[str, np.ndarray
 def _run(model: onnx.ModelProto, feeds: dict[str, np.ndarray], cancel: CancelToken | None) -> dict[str, np.ndarray]:
     import onnxruntime as ort
 
-    options = ort.SessionOptions()
-    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
-    options.log_severity_level = 3
-    session = ort.InferenceSession(model.SerializeToString(), options, providers=["CPUExecutionProvider"])
+    session = cpu_session(model.SerializeToString())
     run_options = ort.RunOptions()
     remove: Callable[[], None] = lambda: None  # noqa: E731
     if cancel is not None:

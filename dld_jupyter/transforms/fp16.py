@@ -7,11 +7,14 @@ Cases handled, in order:
    float16 weights with float32 data and onnxruntime refuses the model; Polygraphy (onnxconverter-common behind it,
    `keep_io_types=True`) converts float initializers and Constant tensors to float16 and inserts Cast nodes around
    the operators it keeps in float32; a missing Polygraphy or onnxconverter-common is `Unavailable`;
-2. a model already in float16 is refused (the converter would corrupt it), as is any converter failure, with the
-   converter's message;
+   before it, Constants take their `value` form (`constant_forms`) and graph inputs read in subgraphs an Identity;
+   after it, local function bodies and quantization scales get legal types (`fp16_legal`);
+2. a model already in float16 is refused (the converter would corrupt it), as is a float64-only model (nothing to
+   convert) and any converter failure, with the converter's message; a result that is no valid model (full checker,
+   onnxruntime load: `postcondition`) is refused unless the original already failed the same check;
 3. the status: tensors converted (by name), Cast nodes inserted, float32 values beyond float16's range (count and
    largest |value|), values the converter clamps (|v| > 1e4 or 0 < |v| < 1e-7, its defaults), the float16 share of
-   weight elements, onnx.checker's verdict, and the log (Polygraphy's lines and the converter's warnings);
+   weight elements, the post-condition's verdict, and the log (Polygraphy's lines and the converter's warnings);
 4. with `compare` (default) both models run on the same random inputs (`compare`: per-output largest absolute and
    relative difference, outputs that went non-finite);
 5. `path` given: the converted model is written there through the document layer's atomic save (a `FilePlan`);
@@ -33,9 +36,18 @@ import onnx.numpy_helper
 from dld_jupyter.document import Document, DocumentError
 from dld_jupyter.document.proto_tensors import all_tensors
 from dld_jupyter.transforms.compare import Comparison, compare_models
+from dld_jupyter.transforms.constant_forms import canonical_constants
+from dld_jupyter.transforms.fp16_legal import (
+    convert_function_bodies,
+    float64_only,
+    float_casts_to_float16,
+    keep_quantization_float32,
+    route_outer_inputs,
+)
 from dld_jupyter.transforms.model_source import model_proto, open_document
 from dld_jupyter.transforms.model_swap import rewritten_model_plan
 from dld_jupyter.transforms.polygraphy_glue import captured, polygraphy_onnx, require_onnxconverter, trimmed
+from dld_jupyter.transforms.postcondition import Verdict, require_valid
 from dld_jupyter.transforms.progress import CancelToken, Progress, step
 from dld_jupyter.transforms.transform import Plan, Transform
 
@@ -54,9 +66,10 @@ class Fp16Result:
     clamped: int  # float32 values the converter clamps to its range
     largest_abs: float  # largest finite |value| among the float32 tensors
     fp16_weight_share: float  # float16 elements / floating-point weight elements, after conversion
-    check_error: str | None  # onnx.checker's message on the converted model, None when it passes
+    check_error: str | None  # the post-condition's problems (already the original's: pre-existing), None when valid
     comparison: Comparison | None
     log: list[str] = field(default_factory=list)
+    verdict: Verdict | None = None  # the post-condition's (postcondition.require_valid)
     output: pathlib.Path | None = None
 
     @property
@@ -76,6 +89,7 @@ class Fp16Result:
             "fp16_weight_share": self.fp16_weight_share,
             "checker_ok": self.check_error is None,
             "check_error": self.check_error,
+            "verdict": self.verdict.to_dict() if self.verdict else None,
             "comparison": self.comparison.to_dict() if self.comparison else None,
             "log": self.log,
         }
@@ -150,6 +164,14 @@ def convert_proto(
     what = ConvertModelToFp16.label
     backend = polygraphy_onnx(what)
     require_onnxconverter(what)
+    if float64_only(original):
+        raise DocumentError(
+            what,
+            "the model computes in float64 (double) and holds no float32 tensor; the converter turns float32 into"
+            " float16 and leaves float64 as it is, so nothing would be converted.",
+            "Convert its float64 tensors to float (Convert Tensors) and its inputs to float32, or export it in"
+            " float32, then convert to FP16.",
+        )
     step(progress, cancel, what, 0.05, "measuring the float32 tensors")
     beyond, clamped, largest = _range_stats(original)
     log: list[str] = []
@@ -159,6 +181,10 @@ def convert_proto(
     split = _split_read_outputs(source)
     if split:
         log.append(f"graph outputs also read inside the model, given an Identity first: {', '.join(split)}")
+    routed = route_outer_inputs(source)
+    if routed:
+        log.append(f"graph inputs read inside subgraphs, given an Identity first: {', '.join(routed)}")
+    canonical_constants(source)
     try:
         with captured(log):
             converted = backend.ConvertToFp16(source, copy=True)()
@@ -168,17 +194,24 @@ def convert_proto(
         fix = "Open the float32 model instead." if already else "Run Check and fix the model, or keep it in float32."
         raise DocumentError(what, why, fix) from None
     step(progress, cancel, what, 0.5, "checking the converted model")
-    before, after = _named_tensors(original), _named_tensors(converted)
+    functions = convert_function_bodies(converted, CLAMP_MIN, CLAMP_MAX)
+    recast = float_casts_to_float16(converted)
+    quantize = keep_quantization_float32(converted, source)
+    before, after = _named_tensors(source), _named_tensors(converted)
     names = [
         n
         for n, t in after.items()
         if t.data_type == onnx.TensorProto.FLOAT16 and n in before and before[n].data_type == onnx.TensorProto.FLOAT
-    ]
-    try:
-        onnx.checker.check_model(converted)
-        check_error = None
-    except Exception as error:  # onnx.checker.ValidationError and protobuf size errors
-        check_error = str(error)
+    ] + functions
+    if functions:
+        log.append(f"float32 tensors in local function bodies converted too: {', '.join(functions)}")
+    if recast:
+        log.append(f"Casts to float32 that fed float16 operators now cast to float16: {', '.join(recast)}")
+    if quantize:
+        log.append(f"kept in float32 (opset below 19 allows only float32 scales): {', '.join(quantize)}")
+    step(progress, cancel, what, 0.55, "verifying the converted model (full check, onnxruntime load)")
+    verdict = require_valid(what, converted, lambda: original)
+    check_error = "; ".join(verdict.lines()) if verdict.problems else None
     comparison = None
     if compare:
         step(progress, cancel, what, 0.6, "comparing outputs with onnxruntime")
@@ -188,12 +221,12 @@ def convert_proto(
         f"{len(names):,} tensors converted to float16, {casts:,} Cast nodes inserted",
         f"{beyond:,} float32 values beyond float16's range (largest |value| {largest:.6g}); {clamped:,} clamped",
         f"float16 share of weight elements: {fp16_share(converted):.1%}",
-        "onnx.checker: OK" if check_error is None else f"onnx.checker: {check_error}",
+        *verdict.lines(),
     ]
     log = summary + (comparison.lines() if comparison else []) + log
     step(progress, cancel, what, 1.0, "done")
     result = Fp16Result(
-        names, casts, beyond, clamped, largest, fp16_share(converted), check_error, comparison, trimmed(log)
+        names, casts, beyond, clamped, largest, fp16_share(converted), check_error, comparison, trimmed(log), verdict
     )
     return converted, result
 

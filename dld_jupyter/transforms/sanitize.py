@@ -7,8 +7,11 @@ Cases handled, in order:
 2. folding runs Polygraphy's `FoldConstants` one pass at a time (the same loop it runs itself), so progress and
    cancel come between passes; a pass that fails ends the folding with the error in the log (Polygraphy's
    `error_ok`), keeping what the earlier passes did;
-3. then ONNX-GraphSurgeon removes what no output needs and sorts the nodes topologically; the model's metadata,
-   doc string and version fields are carried over (GraphSurgeon's export drops them);
+   (Constants first take their `value` form, `constant_forms`: GraphSurgeon made `value_float` float64);
+3. then ONNX-GraphSurgeon removes what no output needs and sorts the nodes topologically (function bodies too, not
+   the function list: see `_cleanup`); the model's metadata, doc string and version fields are carried over
+   (GraphSurgeon's export drops them); the result passes the post-condition (`postcondition`: full checker and an
+   onnxruntime load) or is refused, unless the original already failed the same check;
 4. the status: nodes before and after, per pass counts, the nodes gone (none of their outputs is still computed),
    split into folded (a graph output depended on them: their values became constants) and removed (dead code),
    the log, and with `compare` the output comparison (equal within ATOL);
@@ -28,9 +31,11 @@ import onnx
 from dld_jupyter.document import Document, DocumentError
 from dld_jupyter.transforms.batch_errors import BadOption, Unavailable
 from dld_jupyter.transforms.compare import Comparison, compare_models
+from dld_jupyter.transforms.constant_forms import canonical_constants
 from dld_jupyter.transforms.model_source import model_proto, open_document
 from dld_jupyter.transforms.model_swap import node_count, rewritten_model_plan
 from dld_jupyter.transforms.polygraphy_glue import captured, polygraphy_onnx, trimmed
+from dld_jupyter.transforms.postcondition import Verdict, require_valid
 from dld_jupyter.transforms.progress import CancelToken, Progress, step
 from dld_jupyter.transforms.transform import Plan, Transform
 
@@ -62,6 +67,7 @@ class SanitizeResult:
     removed: list[str]
     comparison: Comparison | None
     log: list[str] = field(default_factory=list)
+    verdict: Verdict | None = None  # the post-condition's (postcondition.require_valid)
     output: pathlib.Path | None = None
 
     @property
@@ -81,6 +87,7 @@ class SanitizeResult:
             "outputs_equal_within": ATOL,
             "outputs_equal": self.outputs_equal,
             "comparison": self.comparison.to_dict() if self.comparison else None,
+            "verdict": self.verdict.to_dict() if self.verdict else None,
             "log": self.log,
         }
 
@@ -139,7 +146,11 @@ def _cleanup(model: onnx.ModelProto, original: onnx.ModelProto) -> onnx.ModelPro
             Sanitize.label, f"onnx-graphsurgeon cannot be imported ({error}).", "pip install onnx-graphsurgeon"
         ) from None
     graph = gs.import_onnx(model)
-    graph.cleanup().toposort()
+    # mode="nodes": GraphSurgeon 0.6's function sort (mode "full") walks the main graph's subgraphs again for every
+    # function it visits (`get_used_funcs` iterates `self.subgraphs()`, not the function's), so a model with a local
+    # function and any Loop/If recursed until RecursionError. Nodes (and function bodies) are still sorted; the
+    # functions keep the file's order, which was valid.
+    graph.cleanup().toposort(mode="nodes")
     cleaned: onnx.ModelProto = gs.export_onnx(graph, do_type_check=False)
     cleaned.ir_version = original.ir_version
     cleaned.producer_name, cleaned.producer_version = original.producer_name, original.producer_version
@@ -171,6 +182,7 @@ def sanitize_proto(
     log: list[str] = []
     model = onnx.ModelProto()
     model.CopyFrom(original)
+    canonical_constants(model)  # GraphSurgeon would lower value_float(s) Constants to float64
     counts: list[int] = []
     if options.fold:
         model, counts = _fold(model, options, log, progress, cancel)
@@ -181,6 +193,8 @@ def sanitize_proto(
     gone = [(_label(n, i), i) for i, n in enumerate(original.graph.node) if not produced.intersection(n.output)]
     folded = [label for label, i in gone if i in needed]
     removed = [label for label, i in gone if i not in needed]
+    step(progress, cancel, what, 0.68, "verifying the sanitized model (full check, onnxruntime load)")
+    verdict = require_valid(what, model, lambda: original)
     comparison = None
     if compare:
         step(progress, cancel, what, 0.7, "comparing outputs with onnxruntime")
@@ -192,14 +206,16 @@ def sanitize_proto(
         if options.fold
         else "constant folding: off",
         f"folded: {len(folded):,} nodes; removed as unused: {len(removed):,} nodes",
+        *verdict.lines(),
     ]
     if comparison is not None:
-        verdict = "equal" if comparison.within(ATOL) else "NOT equal"
-        summary.append(f"outputs {verdict} within {ATOL:g} (largest difference {comparison.max_abs:.3g})")
+        equal = "equal" if comparison.within(ATOL) else "NOT equal"
+        summary.append(f"outputs {equal} within {ATOL:g} (largest difference {comparison.max_abs:.3g})")
         summary.extend(comparison.lines())
     details = [f"folded: {n}" for n in folded] + [f"removed: {n}" for n in removed]
     step(progress, cancel, what, 1.0, "done")
-    return model, SanitizeResult(before, after, counts, folded, removed, comparison, trimmed(summary + log + details))
+    lines = trimmed(summary + log + details)
+    return model, SanitizeResult(before, after, counts, folded, removed, comparison, lines, verdict)
 
 
 def _options(args: dict[str, Any]) -> SanitizeOptions:

@@ -9,17 +9,20 @@ Cases handled, in order:
 3. each attribute: a TENSOR or every tensor of a TENSORS attribute is converted the same way (`tensors.convert`);
    an INTS or FLOATS list becomes INTS for an integer target (its values within the target's range) or FLOATS for
    a floating target (float32 holds them), the only list types ONNX has, and is refused for other targets;
-4. a tensor that cannot be converted (bool/string source, external data, same type, an unknown id) is an error
-   on that tensor only: the others are still converted and the errors are listed; a tensor already of the target
-   type is skipped with a note;
+4. a tensor that cannot be converted (bool/string source, external data, same type, an unknown id) or whose new
+   type a reader's schema does not allow (`type_constraints`: the node, its input and the allowed types named) is an
+   error on that tensor only: the others are still converted and the errors are listed; a tensor already of the
+   target type is skipped with a note; the converted model passes the post-condition (`postcondition`: full checker,
+   onnxruntime load) or the whole conversion is refused and rolled back;
 5. progress per tensor and cancel between tensors; a cancel undoes the tensors already converted (the
    transaction rolls back), so the model is unchanged.
 """
 
 from __future__ import annotations
 
+import contextlib
 import pathlib
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, ClassVar
 
 import numpy as np
@@ -31,9 +34,11 @@ from dld_jupyter.document.commands import Context
 from dld_jupyter.document.initializer_commands import convert_initializer
 from dld_jupyter.document.tensors import convert, numpy_dtype, parse_dtype
 from dld_jupyter.transforms.batch_errors import BadOption
+from dld_jupyter.transforms.postcondition import Verdict
 from dld_jupyter.transforms.progress import CancelToken, Progress, step
 from dld_jupyter.transforms.tensor_candidates import LIST_TYPES
 from dld_jupyter.transforms.transform import Do, EditPlan, Transform
+from dld_jupyter.transforms.type_constraints import TypeGuard
 
 DT = ir.DataType
 AT = ir.AttributeType
@@ -57,6 +62,7 @@ class ConversionResult:
     target: str
     outcomes: list[TensorOutcome]
     output: pathlib.Path | None = None  # the file written, when a front door saved the result
+    verdict: Verdict | None = None  # the post-condition's (postcondition.require_valid)
 
     @property
     def converted(self) -> list[TensorOutcome]:
@@ -73,7 +79,7 @@ class ConversionResult:
             state = f"error: {o.error}" if o.error else "skipped: already this type" if o.skipped else "converted"
             lines.append(f"{o.kind} {o.label} ({o.source}): {state}")
             lines.extend(f"    warning: {w}" for w in o.warnings)
-        return lines
+        return lines + (self.verdict.lines() if self.verdict else [])
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -83,6 +89,7 @@ class ConversionResult:
             "converted": len(self.converted),
             "errors": len(self.errors),
             "tensors": [asdict(o) for o in self.outcomes],
+            "verdict": self.verdict.to_dict() if self.verdict else None,
             "log": self.log,
         }
 
@@ -145,19 +152,46 @@ class ConvertTensors(Transform):
 
         def edit(ctx: Context, do: Do) -> ConversionResult:
             outcomes: list[TensorOutcome] = []
+            guard = TypeGuard(ctx.model, _changing(ctx, initializers, attributes, target))
             for value_id in initializers:
                 step(progress, cancel, self.label, len(outcomes) / total, f"converting initializer {value_id}")
-                outcomes.append(_initializer(ctx, do, value_id, target))
+                outcomes.append(_initializer(ctx, do, value_id, target, guard))
             for node_id, attribute in attributes:
                 step(progress, cancel, self.label, len(outcomes) / total, f"converting {node_id}.{attribute}")
-                outcomes.append(_attribute(ctx, do, node_id, attribute, target))
+                outcomes.append(_attribute(ctx, do, node_id, attribute, target, guard))
             step(progress, cancel, self.label, 1.0, "done")
             return ConversionResult(target.name.lower(), outcomes)
 
-        return EditPlan(f"{self.label} to {target.name.lower()}", edit)
+        def verified(result: ConversionResult, verdict: Verdict) -> ConversionResult:
+            return replace(result, verdict=verdict)
+
+        return EditPlan(f"{self.label} to {target.name.lower()}", edit, verified)
 
 
-def _initializer(ctx: Context, do: Do, value_id: str, target: DT) -> TensorOutcome:
+def _produced(node: ir.Node, name: str) -> ir.Value | None:
+    """The value whose type a tensor attribute sets (Constant's and ConstantOfShape's `value`)."""
+    if node.op_type in ("Constant", "ConstantOfShape") and name == "value" and node.domain in ("", "ai.onnx"):
+        return node.outputs[0]
+    return None
+
+
+def _changing(
+    ctx: Context, initializers: list[str], attributes: list[tuple[str, str]], target: DT
+) -> dict[ir.Value, DT]:
+    """Every value the batch would give the target type (readers see all of them converted together)."""
+    changing: dict[ir.Value, DT] = {}
+    for value_id in initializers:
+        with contextlib.suppress(DocumentError):
+            changing[ctx.ids.value(value_id)] = target
+    for node_id, name in attributes:
+        with contextlib.suppress(DocumentError):
+            produced = _produced(ctx.ids.node(node_id), name)
+            if produced is not None:
+                changing[produced] = target
+    return changing
+
+
+def _initializer(ctx: Context, do: Do, value_id: str, target: DT, guard: TypeGuard) -> TensorOutcome:
     try:
         value = ctx.ids.value(value_id)
     except DocumentError as error:
@@ -166,6 +200,10 @@ def _initializer(ctx: Context, do: Do, value_id: str, target: DT) -> TensorOutco
     source = value.const_value.dtype if value.const_value is not None else DT.UNDEFINED
     if source == target:
         return TensorOutcome("initializer", value_id, label, source.name.lower(), skipped=True)
+    problem = guard.value_problem(value, target)
+    if problem:
+        guard.changing.pop(value, None)
+        return TensorOutcome("initializer", value_id, label, source.name.lower(), error=_refused(problem))
     try:
         warnings = convert_initializer(ctx, do, value_id, target)
     except DocumentError as error:
@@ -175,7 +213,25 @@ def _initializer(ctx: Context, do: Do, value_id: str, target: DT) -> TensorOutco
     return TensorOutcome("initializer", value_id, label, source.name.lower(), warnings)
 
 
-def _attribute(ctx: Context, do: Do, node_id: str, name: str, target: DT) -> TensorOutcome:
+def _refused(problem: str) -> str:
+    return f"not converted: {problem}"
+
+
+def _attribute_problem(guard: TypeGuard, node: ir.Node, attr: ir.Attr, target: DT) -> str | None:
+    if attr.type in LIST_TYPES:
+        if not (target.is_integer() or target.is_floating_point()):
+            return None  # no list can hold it: _convert_attribute says so
+        return guard.list_problem(node, attr, AT.INTS if target.is_integer() else AT.FLOATS)
+    produced = _produced(node, attr.name)
+    if produced is None:
+        return None
+    problem = guard.producer_problem(node, target) or guard.value_problem(produced, target)
+    if problem:
+        guard.changing.pop(produced, None)
+    return problem
+
+
+def _attribute(ctx: Context, do: Do, node_id: str, name: str, target: DT, guard: TypeGuard) -> TensorOutcome:
     key = f"{node_id}/{name}"
     try:
         node = ctx.ids.node(node_id)
@@ -188,6 +244,9 @@ def _attribute(ctx: Context, do: Do, node_id: str, name: str, target: DT) -> Ten
     source = _attribute_source(attr)
     if source == target:
         return TensorOutcome("attribute", key, label, source.name.lower(), skipped=True)
+    problem = _attribute_problem(guard, node, attr, target)
+    if problem:
+        return TensorOutcome("attribute", key, label, source.name.lower(), error=_refused(problem))
     warnings: list[str] = []
     try:
         converted = _convert_attribute(attr, target, warnings)

@@ -9,6 +9,11 @@ of editing. `plan(doc, **args)` checks its preconditions and returns a plan with
   refused edit leaves the model as it was;
 - a `FilePlan`: writes a new file (through the document layer's atomic save); the document is not changed.
 `apply(doc, **args)` is `plan(...).execute(doc)`.
+
+Model-wide transforms pass one post-condition (`postcondition`: full checker and an onnxruntime load) before their
+result is a success: a rewritten protobuf (FP16, sanitize) is verified before it is compared, written or swapped in
+(`model_swap`); an `EditPlan` given `verified` runs it inside its transaction, so a result that breaks the model
+rolls back with nothing recorded (undo-clean), and a problem the model had before is kept in the result's verdict.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from dld_jupyter.document import Document, DocumentError
 from dld_jupyter.document.commands import Command, Context
 from dld_jupyter.transforms.clipboard import has_clip
+from dld_jupyter.transforms.postcondition import Verdict, judged, verify
 
 T = TypeVar("T")
 Do = Callable[[Command], None]
@@ -37,13 +43,37 @@ class Requirement(str, enum.Enum):
 
 @dataclass(frozen=True)
 class EditPlan(Generic[T]):
-    """Commands on the document, as one undo step labelled `label`."""
+    """Commands on the document, as one undo step labelled `label`; with `verified` (a model-wide edit) the result
+    passes the post-condition first, and `verified(result, verdict)` returns the result holding its verdict."""
 
     label: str
     edit: Callable[[Context, Do], T]
+    verified: Callable[[T, Verdict], T] | None = None
 
     def execute(self, doc: Document) -> T:
-        return doc.edit(self.label, self.edit)
+        if self.verified is None:
+            return doc.edit(self.label, self.edit)
+        attach = self.verified
+
+        def checked(ctx: Context, do: Do) -> T:
+            result = self.edit(ctx, do)
+            verdict = verify(doc.check_input()[0])
+            if verdict.problems:
+                raise _Broken(verdict)  # rolls the transaction back: the model is as it was
+            return attach(result, verdict)
+
+        try:
+            return doc.edit(self.label, checked)
+        except _Broken as broken:
+            kept = judged(self.label, broken.verdict, lambda: doc.check_input()[0])
+        # The model failed the same checks before: apply it again, the verdict says the problems are not new.
+        return attach(doc.edit(self.label, self.edit), kept)
+
+
+class _Broken(Exception):
+    def __init__(self, verdict: Verdict) -> None:
+        super().__init__("the edited model fails the post-condition")
+        self.verdict = verdict
 
 
 @dataclass(frozen=True)

@@ -72,33 +72,39 @@ def test_one_undo_step_with_warnings_and_per_tensor_errors(tmp_path: Path) -> No
     assert any("lost precision" in w for w in by_label["w_big"].warnings)
     assert "cannot be converted" in (by_label["flags"].error or "")
     assert by_label["n999/value"].error == "no node has this id."
-    assert {o.label for o in result.converted} == {
-        "w_big",
-        "w_small",
-        "shape_i64",
-        "const_k.value",
-        "const_axes.value_ints",
-    }
+    # Issue 31, finding 5: conversions that break a reader's type constraints are refused, naming node and types.
+    assert "node 'add' (Add), input 1 'B' shares type T with input 0 'x', which is float" in (
+        by_label["const_k.value"].error or ""
+    )
+    assert "attribute 'value_ints' of node 'const_axes' (Constant) must be INTS" in (
+        by_label["const_axes.value_ints"].error or ""
+    )
+    assert {o.label for o in result.converted} == {"w_big", "w_small", "shape_i64"}
+    assert result.verdict is not None and result.verdict.ok
     graph = doc.model.graph
     assert graph.initializers["w_small"].dtype == onnx.TensorProto.FLOAT16
     assert graph.initializers["shape_i64"].const_value.numpy().dtype == np.float16
     const_k = next(n for n in graph if n.name == "const_k")
-    assert const_k.attributes["value"].as_tensor().dtype == onnx.TensorProto.FLOAT16
+    assert const_k.attributes["value"].as_tensor().dtype == onnx.TensorProto.FLOAT
     doc.undo()
     for name, (dtype, values) in before.items():
         value = graph.initializers[name]
         assert value.dtype == dtype and np.array_equal(value.const_value.numpy(), values)
     assert next(n for n in graph if n.name == "const_k").attributes["value"].as_tensor().dtype == onnx.TensorProto.FLOAT
-    assert result.to_dict()["converted"] == 5 and result.log[0].startswith("5 tensors converted to float16")
+    assert result.to_dict()["converted"] == 3 and result.log[0].startswith("3 tensors converted to float16")
 
 
 def test_lists_follow_the_target_kind(tmp_path: Path) -> None:
     doc = Document.open(_model(tmp_path))
     axes = next(r for r in list_attributes(doc) if r.attribute == "value_ints")
-    result = transforms.get("convert_tensors").apply(doc, to="float", attributes=[(axes.node_id, "value_ints")])
+    result = transforms.get("convert_tensors").apply(doc, to="int32", attributes=[(axes.node_id, "value_ints")])
     assert not result.errors
     node = next(n for n in doc.model.graph if n.name == "const_axes")
-    assert node.attributes["value_ints"].type == 6 and list(node.attributes["value_ints"].value) == [0.0, 1.0]
+    assert node.attributes["value_ints"].type == 7 and list(node.attributes["value_ints"].value) == [0, 1]
+    # A Constant's value_ints is INTS by its schema: a FLOATS list there is a type-broken model (issue 31, finding 5).
+    floats = convert_tensors(doc, "float", attributes=[(axes.node_id, "value_ints")])
+    assert "must be INTS at opset 17" in (floats.errors[0].error or "") and len(doc.history) == 1
+    assert node.attributes["value_ints"].type == 7
     refused = convert_tensors(doc, "bool", attributes=[(axes.node_id, "value_ints")])
     assert "cannot hold bool" in (refused.errors[0].error or "") and len(doc.history) == 1  # nothing recorded
 

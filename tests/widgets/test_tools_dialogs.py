@@ -84,7 +84,7 @@ def test_sanitize_options_and_errors(designer: Designer) -> None:
     assert "before" in dialog.status_area.children[0].children[0].value
 
 
-def test_convert_tensors_is_one_undo_step(designer: Designer) -> None:
+def test_convert_tensors_refuses_what_breaks_a_type_constraint(designer: Designer) -> None:
     dialog = designer.tools_panel("convert_tensors")
     dialog.inits.name.value = "features"
     dialog.inits.dtype.value = "float"
@@ -94,12 +94,42 @@ def test_convert_tensors_is_one_undo_step(designer: Designer) -> None:
     dialog.to.value = "float16"
     dialog.run()
     result = dialog.wait(60)
-    assert len(result.converted) == 5 and not result.errors
+    # Conv weights in float16 beside float32 activations would break Conv's type constraint (issue 31, finding 5):
+    # each is refused, naming the node and the type it shares, and the status says so instead of "converted".
+    assert not result.converted and len(result.errors) == 5
+    assert all("(Conv), input" in (o.error or "") and "shares type T" in (o.error or "") for o in result.errors)
+    summary = dialog.status_area.children[0].children[0].value
+    assert "5 errors" in summary and "shares type T" in summary
     inits = designer.document.model.graph.initializers
-    assert [inits[n].const_value.dtype.name for n in names] == ["FLOAT16"] * 5
-    assert "float16" in dialog.inits.dtype.options  # the panels list again after the edit
-    designer.undo()
-    assert [inits[n].const_value.dtype.name for n in names] == ["FLOAT"] * 5
+    assert [inits[n].const_value.dtype.name for n in names] == ["FLOAT"] * 5 and designer.document.history == []
+
+
+def test_fp16_status_shows_a_refused_result(tmp_path: Path) -> None:
+    from tests.transforms.typed_models import resize_by_constant
+
+    (tmp_path / "resize.onnx").write_bytes(resize_by_constant())
+    designer = open_designer(tmp_path / "resize.onnx", grouping="none")
+    dialog = designer.tools_panel("convert_fp16", in_place=True)
+    dialog.run()
+    assert dialog.wait(120) is None
+    error = dialog.job.error.value
+    assert "would not be a valid model, so nothing was written or changed" in error and "resize" in error
+    assert "onnx.checker: OK" not in error and not dialog.status_area.children
+    assert designer.document.history == [] and not designer.document.dirty
+
+
+def test_fp16_status_shows_a_model_that_was_invalid_before(tmp_path: Path) -> None:
+    from tests.transforms.typed_models import vendor_plugin
+
+    (tmp_path / "plugin.onnx").write_bytes(vendor_plugin())
+    designer = open_designer(tmp_path / "plugin.onnx", grouping="none")
+    dialog = designer.tools_panel("convert_fp16", output=str(tmp_path / "half.onnx"))
+    dialog.run()
+    result = dialog.wait(120)
+    assert result is not None and result.verdict is not None and result.verdict.preexisting
+    summary = dialog.status_area.children[0].children[0].value
+    assert "with problems" in summary and "NOT a valid model (the original model already fails it too)" in summary
+    assert "vendor:Foo" in summary and "onnx.checker" not in summary.replace("onnx.checker (full check)", "")
 
 
 def test_custom_tools_in_lab_settings_and_a_run(designer: Designer, lab_settings: Path, tmp_path: Path) -> None:

@@ -1,6 +1,7 @@
 """Convert Model to FP16 (seed 000 "Batch Modifications"): output path or this model, Finish, a spinning wheel with
 progress and Cancel, then the status: tensors converted, Cast nodes inserted, values beyond float16's range, the
-float16 share of weights, the checker's verdict, the output comparison, and the expandable log.
+float16 share of weights, the post-condition's verdict (full checker and onnxruntime load; a result failing it is
+refused and the error shown instead), the output comparison, and the expandable log.
 """
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ class Fp16Dialog(ModelDialog):
         where = "this model (Undo reverts it in one step)" if in_place else str(result.output)
         comparison = result.comparison
         nonfinite = comparison is not None and any(o.went_nonfinite or o.error for o in comparison.outputs)
-        ok = result.check_error is None and not nonfinite and not (comparison and comparison.error)
+        verdict = result.verdict
+        ok = verdict is not None and verdict.ok and not nonfinite and not (comparison and comparison.error)
         rows = [
             ("Written to", where),
             ("Tensors converted", f"{result.tensors_converted:,}"),
@@ -39,7 +41,7 @@ class Fp16Dialog(ModelDialog):
             ("Values beyond float16 range", f"{result.beyond_fp16:,} (largest |value| {result.largest_abs:.6g})"),
             ("Values clamped by the converter", f"{result.clamped:,}"),
             ("float16 share of weights", f"{result.fp16_weight_share:.1%}"),
-            ("onnx.checker", "OK" if result.check_error is None else result.check_error),
+            ("Valid model", verdict.summary() if verdict is not None else "not verified"),
         ]
         headline = "Converted to FP16" if ok else "Converted to FP16, with problems (see below)"
         return status_view(headline, rows, result.log, comparison, ok)

@@ -91,9 +91,12 @@ class SanitizeDialog(ModelDialog):
             ("Removed as unused", f"{len(result.removed):,} nodes" + _names(result.removed)),
             ("Outputs", "not compared" if equal is None else
              f"{'equal' if equal else 'NOT equal'} within {ATOL:g}"),
+            ("Valid model", result.verdict.summary() if result.verdict is not None else "not verified"),
         ]
-        ok = equal is not False
-        headline = "Sanitized" if ok else "Sanitized, but the outputs changed (see below)"
+        valid = result.verdict is not None and result.verdict.ok
+        ok = equal is not False and valid
+        headline = ("Sanitized" if ok else "Sanitized, but the outputs changed (see below)" if valid
+                    else "Sanitized, but the result is not a verified model (see below)")
         return status_view(headline, rows, result.log, result.comparison, ok, ATOL)
 
 

@@ -171,9 +171,12 @@ class TensorsDialog(w.VBox):  # type: ignore[misc]
             ("Errors", "; ".join(errors) if errors else "none"),
             ("Warnings", "; ".join(warnings[:8]) + (" …" if len(warnings) > 8 else "") if warnings else "none"),
             ("Skipped (already that type)", ", ".join(skipped) if skipped else "none"),
+            ("Valid model", result.verdict.summary() if result.verdict is not None else "not verified"),
         ]
-        ok = not errors
-        headline = "Tensors converted" if ok else f"Tensors converted, {len(errors):,} errors"
+        valid = result.verdict is not None and result.verdict.ok
+        ok = not errors and valid
+        headline = ("Tensors converted" if ok else f"Tensors converted, {len(errors):,} errors" if errors
+                    else "Tensors converted, but the model is not verified (see below)")
         return status_view(headline, rows, result.log, None, ok)
 
     def wait(self, timeout: float | None = None) -> ConversionResult | None:
