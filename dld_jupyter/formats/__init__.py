@@ -4,4 +4,6 @@
 onnx-ir), the activity worker reads it on a GPU host that has no onnx-ir, so the codec can live in neither.
 `output_paths` is the one rule set for paths about to be written (no output replaces an input), used by the
 activities, every `dld` verb and the panels.
+`html_text` is where text becomes HTML (names and paths escaped), for the notebook widgets, the JupyterLab tabs
+and the report's HTML export alike.
 """
