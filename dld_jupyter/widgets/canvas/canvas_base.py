@@ -15,16 +15,16 @@ import anywidget
 import traitlets
 
 from dld_jupyter.document.atomic_save import write_bytes
+from dld_jupyter.widgets.bundles import bundle
 from dld_jupyter.widgets.canvas.protocol import ExportFormat
 
-STATIC = pathlib.Path(__file__).resolve().parents[2] / "static"
 log = logging.getLogger(__name__)
 SCHEMES = ("default", "okabe-ito", "tol-muted")
 
 
 class CanvasBase(anywidget.AnyWidget):
-    _esm = STATIC / "canvas.js"
-    _css = STATIC / "canvas.css"
+    _esm = bundle("canvas.js")
+    _css = bundle("canvas.css")
 
     selection = traitlets.List(traitlets.Unicode()).tag(sync=True)
     color_scheme = traitlets.Enum(SCHEMES, default_value="default").tag(sync=True)

@@ -22,6 +22,7 @@ from dld_jupyter.frontdoor.children import (
     FUNCTION_SETTINGS_PANEL,
     FUNCTIONS_PANEL,
 )
+from dld_jupyter.widgets.closing import replace_children
 from dld_jupyter.widgets.designer.family import Family
 
 NO_INITIALIZERS = (
@@ -127,11 +128,11 @@ class ChildrenMixin:
                 "this designer shows a model, not a subgraph or function.",
                 "Confirm in the designer of the subgraph or function.",
             )
-        self.ask.children = []
+        replace_children(self.ask, [])
         try:
             self.document.confirm()
         except DocumentError as error:
-            self.ask.children = [w.HTML(fill(ERROR, text=error))]
+            replace_children(self.ask, [w.HTML(fill(ERROR, text=error))])
             raise
         self._refresh_status()
         self.root_designer.family.refresh()
@@ -175,13 +176,13 @@ class ChildrenMixin:
 
         confirm.on_click(do_confirm)
         discard.on_click(lambda _b: self.close_document())
-        cancel.on_click(lambda _b: setattr(self.ask, "children", []))
+        cancel.on_click(lambda _b: replace_children(self.ask, []))
         box = w.VBox(
             [text, w.HBox([confirm, discard, cancel])],
             layout=w.Layout(border="1px solid #f59e0b", padding="4px", margin="2px 0"),
         )
         box.add_class("dld-close-ask")
-        self.ask.children = [box]
+        replace_children(self.ask, [box])
 
     # ------------------------------------------------------------ windows
     def child_panel(self, kind: str, **settings: Any) -> Any:
@@ -208,5 +209,5 @@ class ChildrenMixin:
                 f"no window {kind!r}.",
                 "Use local_functions, function_settings or extract_model_subgraph.",
             )
-        self.tools.children = [panel]
+        replace_children(self.tools, [panel])
         return panel

@@ -42,6 +42,7 @@ from dld_jupyter.frontdoor.soon import Soon
 from dld_jupyter.frontdoor.tools import GLOBAL_MODIFICATIONS
 from dld_jupyter.widgets.canvas.canvas import GraphCanvas
 from dld_jupyter.widgets.canvas.canvas_base import SCHEMES
+from dld_jupyter.widgets.closing import close_shown, replace_children
 from dld_jupyter.widgets.designer.children import NO_INITIALIZERS, ChildrenMixin
 from dld_jupyter.widgets.designer.dock import SideDock
 from dld_jupyter.widgets.designer.family import Family
@@ -97,8 +98,8 @@ class Designer(ChildrenMixin, w.VBox):  # type: ignore[misc]
         registry.register(self)  # the sidebar and report links find it there, until it is closed
 
     def close(self) -> None:
-        """Close the designer; a child designer closes its document first (unconfirmed edits dropped)."""
-        if self.parent_designer is not None and not getattr(self.document, "closed", True):
+        """Close the designer (again: nothing more); a child designer closes its document first (edits dropped)."""
+        if self.comm is not None and self.parent_designer is not None and not getattr(self.document, "closed", True):
             self.close_document()
             return
         for child in self.family.children_of(self):
@@ -107,6 +108,8 @@ class Designer(ChildrenMixin, w.VBox):  # type: ignore[misc]
 
     def close_widgets(self) -> None:
         registry.unregister(self)
+        self._unsubscribe()
+        close_shown(self, self.canvas, self._editors, self.family.bar)  # socket, check thread...: closing.py
         super().close()
 
     # ------------------------------------------------------------ parts
@@ -286,8 +289,8 @@ class Designer(ChildrenMixin, w.VBox):  # type: ignore[misc]
         panel = profile_in_notebook(self, run=run, **settings)
         # the form in the dock; the report, wide, below the designer (or in its own tab in JupyterLab)
         panel.children = tuple(part for part in panel.children if part is not panel.report_area)
-        self.reports.children = [panel.report_area]
-        self.profiling.children = [panel]
+        replace_children(self.reports, [panel.report_area])
+        replace_children(self.profiling, [panel])
         self.side_dock.reveal()
         return panel
 
@@ -297,7 +300,7 @@ class Designer(ChildrenMixin, w.VBox):  # type: ignore[misc]
         from dld_jupyter.widgets.tools import open_tool
 
         panel = open_tool(self, kind, **settings)
-        self.tools.children = [panel]
+        replace_children(self.tools, [panel])
         self.side_dock.reveal()
         return panel
 
@@ -306,7 +309,7 @@ class Designer(ChildrenMixin, w.VBox):  # type: ignore[misc]
         from dld_jupyter.widgets.designer.export_panel import ExportEnginePanel
 
         panel = ExportEnginePanel(self, **settings)
-        self.profiling.children = [panel]
+        replace_children(self.profiling, [panel])
         self.side_dock.reveal()
         return panel
 
@@ -372,15 +375,11 @@ class Designer(ChildrenMixin, w.VBox):  # type: ignore[misc]
                                 "Open models in the model's designer.")
         for child in self.family.children_of(self):
             child.close()
-        old, old_editors = self.canvas, self._editors
         self._unsubscribe()
-        self.panels.children = []
+        replace_children(self.panels, [])  # the old editors close (their check thread ends)
         self._make_canvas(document)
-        self.side_dock.set_canvas(self.canvas)
+        self.side_dock.set_canvas(self.canvas)  # the old canvas closes (its channel socket too)
         self.children = self._parts()
-        old.close()
-        if old_editors is not None:
-            old_editors.close()
         self._refresh_status()
 
 

@@ -10,14 +10,15 @@ splitter's CSS lays the designer out (in a designer tab the designer fills the t
 
 from __future__ import annotations
 
-import pathlib
 from typing import Any
 
 import anywidget
 import ipywidgets as w
 import traitlets
 
-STATIC = pathlib.Path(__file__).resolve().parents[2] / "static"
+from dld_jupyter.widgets.bundles import bundle
+from dld_jupyter.widgets.closing import replace_children
+
 SIDES = ("right", "bottom")
 MIN_SIZE = 160
 _SESSION: dict[str, Any] = {"right": 380, "bottom": 260}  # the dock's last size per side, for the next designers
@@ -26,8 +27,8 @@ _SESSION: dict[str, Any] = {"right": 380, "bottom": 260}  # the dock's last size
 class DockSplitter(anywidget.AnyWidget):
     """The bar between canvas and dock; `size` (px) is set when a drag ends."""
 
-    _esm = STATIC / "dock.js"
-    _css = STATIC / "dock.css"
+    _esm = bundle("dock.js")
+    _css = bundle("dock.css")
 
     size = traitlets.Int(380).tag(sync=True)
     bottom = traitlets.Bool(False).tag(sync=True)
@@ -72,9 +73,10 @@ class SideDock:
         return bool(self.toggle.value)
 
     def set_canvas(self, canvas: w.Widget) -> None:
-        """A new model's canvas takes the main area (its height is the body's in a notebook cell)."""
+        """A new model's canvas takes the main area (its height is the body's in a notebook cell); the old one is
+        closed."""
         canvas.add_class("dld-designer-canvas")
-        self.body.children = [canvas, self.splitter, self.dock]
+        replace_children(self.body, [canvas, self.splitter, self.dock])
         if self.side == "right":
             self.body.layout.height = str(getattr(canvas, "height", "600px"))
             canvas.observe(lambda change: setattr(self.body.layout, "height", str(change["new"])), names="height")

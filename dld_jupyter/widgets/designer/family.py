@@ -15,6 +15,7 @@ from typing import Any, Protocol
 import ipywidgets as w
 
 from dld_jupyter.formats.html_text import join, small, tag
+from dld_jupyter.widgets.closing import replace_children
 
 
 class Member(Protocol):
@@ -115,7 +116,7 @@ class Family:
             member.refresh_banner()
         if len(self.members) == 1:
             self.bar.layout.display = "none"
-            self.bar.children = []
+            replace_children(self.bar, [])
             return
         self.bar.layout.display = ""
         chain: list[Member] = []
@@ -125,10 +126,10 @@ class Family:
             up = up.parent_designer
         crumbs = join((_crumb(m) for m in chain), " ▸ ")
         tabs = [self._tab(m) for m in self.members]
-        self.bar.children = [
+        replace_children(self.bar, [  # the previous strip's widgets are closed
             w.HTML(tag("div", small(crumbs), class_="dld-breadcrumb")),
             w.HBox(tabs, layout=w.Layout(flex_flow="row wrap")),
-        ]
+        ])
 
     def _tab(self, member: Member) -> w.Widget:
         active = member is self.active

@@ -12,7 +12,6 @@ the reply says ok or carries the same error text.
 from __future__ import annotations
 
 import logging
-import pathlib
 import traceback
 from typing import Any
 
@@ -23,12 +22,12 @@ import traitlets
 from dld_jupyter.document import Document, Event
 from dld_jupyter.frontdoor.envelope import failed, ok
 from dld_jupyter.frontdoor.soon import Soon
+from dld_jupyter.widgets.bundles import bundle
 
 from . import child_edits, initializers, parameters, tensor_editor, type_check
 from .edit_error import EditError, as_edit_error
 from .tensor_editor import Target
 
-STATIC = pathlib.Path(__file__).resolve().parent.parent.parent / "static"
 log = logging.getLogger(__name__)
 _PARAMETER_KINDS = {"set_attr", "reset_attr", "rename", "set_model", "set_opset", "set_meta"}
 _INITIALIZER_KINDS = {"init_create", "init_delete", "init_connect", "init_disconnect"}
@@ -47,8 +46,8 @@ _CHECK_NEUTRAL = frozenset({"NodesMoved", "DiagnosticsChanged", "DirtyChanged", 
 class EditorPanels(anywidget.AnyWidget):
     """``EditorPanels(document, canvas=None)``; with a canvas, its ``selection`` drives the panels."""
 
-    _esm = STATIC / "editors.js"
-    _css = STATIC / "editors.css"
+    _esm = bundle("editors.js")
+    _css = bundle("editors.css")
 
     selection = traitlets.List(traitlets.Unicode()).tag(sync=True)
     tab = traitlets.Enum(("parameters", "initializers", "tensor"), default_value="parameters").tag(sync=True)
@@ -218,6 +217,8 @@ class EditorPanels(anywidget.AnyWidget):
         return self.runner.run_now()
 
     def close(self) -> None:
+        if getattr(self, "comm", None) is None:  # closed already (ipywidgets closes again when collecting it)
+            return
         if hasattr(self, "runner"):  # __init__ may have refused its arguments before these existed
             self._unsubscribe()
             self.runner.close()

@@ -33,6 +33,7 @@ from dld_jupyter.report_format.errors import ReportError
 from dld_jupyter.report_format.model import Report
 from dld_jupyter.reports.compare import compare, default_labels
 from dld_jupyter.reports.stats import filter_by_name
+from dld_jupyter.widgets.bundles import bundle
 from dld_jupyter.widgets.report.report_links import DesignerLinks, LinkError, resolve_model
 from dld_jupyter.widgets.report.report_payload import build_payload
 
@@ -45,7 +46,7 @@ log = logging.getLogger(__name__)
 def _bundle(name: str) -> str | Path:
     path = STATIC / name
     if path.is_file():
-        return path
+        return bundle(name)  # its text: a path would keep every viewer alive (widgets/bundles.py)
     missing = "dld report viewer: front end not built (cd js && npm run build:widgets)"
     return f"export default {{ render({{ el }}) {{ el.textContent = {missing!r}; }} }};"
 
