@@ -6,8 +6,11 @@ Cases handled, in order:
 2. the command is an argv list handed to the OS directly (never a shell), so a model path with spaces, quotes or
    `;` reaches the tool as exactly one argument; stdin is closed;
 3. stdout and stderr are read by two threads and passed line by line, as they come, to `on_output(stream, line)`;
-4. the tool runs in a new session (its own process group); Cancel (the token) or the timeout sends SIGTERM to the
-   whole group, then SIGKILL after `grace` seconds, so children it started end too;
+   a line longer than LINE_LIMIT characters is read in pieces and passed cut, with a note of what was left out
+   (a 50 MB line never becomes one string);
+4. the tool runs in a new session (its own process group), and its descendants are followed through /proc
+   (processes.py: a `setsid` grandchild leaves the group); Cancel (the token) or the timeout sends SIGTERM to the
+   group and to every descendant, then SIGKILL after `grace` seconds, so every process it started ends too;
 5. the result: the exit code, whether it was cancelled, the argv, the output path, and `open_path` (the output to
    open: asked for, exit code 0, and the file exists).
 """
@@ -18,7 +21,6 @@ import contextlib
 import os
 import pathlib
 import re
-import signal
 import subprocess
 import sys
 import tempfile
@@ -29,9 +31,12 @@ from dataclasses import dataclass
 from typing import IO
 
 from dld_jupyter.transforms.progress import CancelToken
+from dld_jupyter.usertools.processes import ProcessTree, end_tree
 from dld_jupyter.usertools.tool import ToolError, UserTool
 
 OnOutput = Callable[[str, str], None]  # (stream: "stdout" | "stderr", line without its newline)
+LINE_LIMIT = 32 * 1024  # characters of one line passed on; the rest is counted, not kept
+SCAN_EVERY = 0.25  # seconds between /proc scans for the tool's descendants while it runs
 
 
 @dataclass(frozen=True)
@@ -56,38 +61,48 @@ class ToolRun:
         return None
 
 
+def safe_stem(name: str, fallback: str = "model") -> str:
+    """`name` as one file name without its suffix: letters, digits, `_ . -` only, no leading dot, at most 100
+    characters, so a graph or tool name such as `../x` or `/etc/x` can never reach another folder."""
+    stem = re.sub(r"[^A-Za-z0-9_.-]", "_", name).lstrip(".")[:100]
+    return stem or fallback
+
+
+def file_inside(folder: pathlib.Path, name: str, suffix: str = ".onnx") -> pathlib.Path:
+    """`folder/<safe name><suffix>`, checked to resolve inside `folder`."""
+    path = folder / f"{safe_stem(name)}{suffix}"
+    if path.resolve().parent != folder.resolve():
+        raise ToolError("Name a file for a user tool", f"{name!r} leads outside {str(folder)!r}.", "Rename it.")
+    return path
+
+
 def default_output(tool: UserTool, model: pathlib.Path) -> pathlib.Path:
     folder = pathlib.Path(tempfile.mkdtemp(prefix="dld_tool_"))
-    stem = re.sub(r"[^A-Za-z0-9_.-]", "_", f"{model.stem}_{tool.name}")
-    return folder / f"{stem}.onnx"
+    return file_inside(folder, f"{model.stem}_{tool.name}")
 
 
 def _pump(stream: IO[str], name: str, on_output: OnOutput | None) -> None:
-    for line in stream:
+    """Pass each line on as it comes; a line over LINE_LIMIT is read on in pieces and passed cut, with a note."""
+    while line := stream.readline(LINE_LIMIT):
+        ended = line.endswith("\n")
+        cut = 0
+        while not ended and len(line) >= LINE_LIMIT and (rest := stream.readline(LINE_LIMIT)):
+            ended = rest.endswith("\n")
+            cut += len(rest) - ended
+        line = line.rstrip("\r\n")
+        if cut:
+            line += f" … [line cut: {cut:,} more characters not shown]"
         if on_output is not None:
-            on_output(name, line.rstrip("\r\n"))
+            on_output(name, line)
     stream.close()
 
 
-def _end_group(process: subprocess.Popen[str], grace: float) -> None:
-    """SIGTERM to the tool's process group, SIGKILL to whatever is left after `grace` seconds."""
-    if sys.platform == "win32":  # no process groups to signal: end the tree with taskkill
+def _end(process: subprocess.Popen[str], tree: ProcessTree | None, grace: float) -> None:
+    """End the tool and every process it started (processes.py), SIGKILL after `grace` seconds."""
+    if tree is None:  # Windows: no process groups to signal: end the tree with taskkill
         subprocess.run(["taskkill", "/T", "/F", "/PID", str(process.pid)], capture_output=True, check=False)
         return
-    try:
-        os.killpg(process.pid, signal.SIGTERM)
-    except ProcessLookupError:
-        return
-    deadline = time.monotonic() + grace
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            try:
-                os.killpg(process.pid, 0)  # children of the group may outlive the leader
-            except ProcessLookupError:
-                return
-        time.sleep(0.05)
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(process.pid, signal.SIGKILL)
+    end_tree(tree, process.poll, grace)
 
 
 def run_tool(
@@ -139,16 +154,21 @@ def run_tool(
     ]
     for reader in readers:
         reader.start()
+    tree = None if sys.platform == "win32" else ProcessTree(process.pid)
     deadline = None if timeout is None else time.monotonic() + timeout
     cancelled = timed_out = False
+    scanned = time.monotonic()
     while process.poll() is None:
         if cancel is not None and cancel.cancelled:
             cancelled = True
         elif deadline is not None and time.monotonic() > deadline:
             timed_out = True
         if cancelled or timed_out:
-            _end_group(process, grace)
+            _end(process, tree, grace)
             break
+        if tree is not None and time.monotonic() - scanned > SCAN_EVERY:  # remember descendants before they hide
+            tree.scan()
+            scanned = time.monotonic()
         with contextlib.suppress(subprocess.TimeoutExpired):
             process.wait(timeout=0.05)
     code = process.wait()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -20,6 +21,7 @@ from dld_jupyter.document import DocumentError
 
 MODEL = "$Model"
 OUTPUT = "$Output"
+_PLACEHOLDER = re.compile(re.escape(MODEL) + "|" + re.escape(OUTPUT))
 
 
 class ToolError(DocumentError):
@@ -46,7 +48,8 @@ class UserTool:
         return shutil.which(self.application)
 
     def argv(self, model: str, output: str | None) -> list[str]:
-        """The command line: the executable, then each argument with `$Model` / `$Output` replaced."""
+        """The command line: the executable, then each argument with `$Model` / `$Output` replaced in one pass (a
+        model path holding `$Output`, or an output path holding `$Model`, is data and stays as it is)."""
         executable = self.executable()
         if executable is None:
             raise _not_found(self)
@@ -56,7 +59,8 @@ class UserTool:
                 "its arguments use $Output but no output path was given.",
                 "Pass an output path or let the runner pick a temporary one.",
             )
-        return [executable, *(a.replace(MODEL, model).replace(OUTPUT, output or "") for a in self.arguments)]
+        values = {MODEL: model, OUTPUT: output or ""}
+        return [executable, *(_PLACEHOLDER.sub(lambda m: values[m.group(0)], a) for a in self.arguments)]
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -15,6 +15,7 @@ import pytest
 from dld_jupyter.document import Document
 from dld_jupyter.transforms.progress import CancelToken
 from dld_jupyter.usertools import ToolError, UserTool, run_tool
+from dld_jupyter.usertools.runner import LINE_LIMIT
 
 REAL = Path(__file__).parents[1] / "data" / "real"
 
@@ -125,3 +126,75 @@ def test_refusals(tmp_path: Path) -> None:
         run_tool(prompt, tmp_path / "missing.onnx", tmp_path / "o.onnx")
     with pytest.raises(ToolError, match="not an executable file"):
         run_tool(UserTool("gone", str(tmp_path / "no-such-program"), []), REAL / "gpt2_tiny.onnx")
+
+
+def test_one_50_mb_line_is_passed_cut_with_a_note(tmp_path: Path) -> None:
+    body = "sys.stdout.write('x' * 50_000_000 + '\\n')\nprint('after', flush=True)\n"
+    tool = UserTool("flood", sys.executable, [script(tmp_path, "flood.py", body), "$Model"])
+    lines: list[str] = []
+    run = run_tool(tool, REAL / "gpt2_tiny.onnx", on_output=lambda s, line: lines.append(line))
+    assert run.ok and len(lines) == 2 and lines[1] == "after"
+    assert len(lines[0]) < LINE_LIMIT + 100  # never the 50 MB string
+    assert lines[0].startswith("x" * LINE_LIMIT)
+    assert lines[0].endswith(f"[line cut: {50_000_000 - LINE_LIMIT:,} more characters not shown]")
+
+
+def test_a_model_path_holding_a_placeholder_is_data(tmp_path: Path) -> None:
+    folder = tmp_path / "runs $Output $Model"
+    folder.mkdir()
+    model = folder / "m.onnx"
+    model.write_bytes((REAL / "gpt2_tiny.onnx").read_bytes())
+    out = tmp_path / "out $Model" / "o.onnx"
+    out.parent.mkdir()
+    record = script(tmp_path, "record.py", "print(json.dumps(sys.argv[1:]), flush=True)\n")
+    tool = UserTool("record", sys.executable, [record, "$Model", "$Output", "--both=$Model,$Output"])
+    lines: list[str] = []
+    assert run_tool(tool, model, out, on_output=lambda s, line: lines.append(line)).ok
+    assert json.loads(lines[0]) == [str(model), str(out), f"--both={model},{out}"]
+
+
+def _tagged(tag: str) -> dict[int, str]:
+    """Live (non-zombie) processes whose environment holds `tag`, with their command line."""
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            if tag.encode() not in (entry / "environ").read_bytes():
+                continue
+            stat = (entry / "stat").read_text()
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue
+        if stat[stat.rindex(")") + 2] not in "ZX":
+            found[int(entry.name)] = cmdline
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="descendants are followed through /proc (Linux)")
+def test_cancel_ends_a_setsid_grandchild(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tag = f"DLD_TOOL_TREE_TEST={os.getpid()}_{time.monotonic_ns()}"
+    monkeypatch.setenv("DLD_TOOL_TREE_TEST", tag.split("=", 1)[1])  # every process the tool starts inherits it
+    tool = UserTool("daemon", "bash", ["-c", "setsid sleep 1000 & sleep 1000", "$Model"])
+    token = CancelToken()
+
+    def cancel_once_both_sleep() -> None:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            if sum(c.startswith("sleep 1000") for c in _tagged(tag).values()) == 2:
+                break
+            time.sleep(0.05)
+        token.cancel()
+
+    threading.Thread(target=cancel_once_both_sleep, daemon=True).start()
+    try:
+        start = time.monotonic()
+        run = run_tool(tool, REAL / "gpt2_tiny.onnx", cancel=token, grace=1.0)
+        assert run.cancelled and time.monotonic() - start < 15
+        deadline = time.monotonic() + 3
+        while _tagged(tag) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert _tagged(tag) == {}  # the setsid grandchild left the group, and still ended
+    finally:
+        for pid in _tagged(tag):  # a failing run leaves nothing behind
+            os.kill(pid, 9)
