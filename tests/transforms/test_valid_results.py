@@ -152,3 +152,15 @@ def test_a_problem_the_original_had_is_kept_in_the_verdict_never_ok(tmp_path: Pa
     assert verdict.lines()[0] == "NOT a valid model (the original model already fails it too):"
     assert all("OK" not in line for line in verdict.lines())
     assert verify(onnx.load_from_string(models.resize_by_constant())).ok
+
+
+def test_external_data_is_verified_from_its_own_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = tmp_path / "model"
+    folder.mkdir()
+    model = onnx.load_from_string(models.quantized(17))
+    onnx.save(model, folder / "q.onnx", save_as_external_data=True, location="q.data", size_threshold=0)
+    monkeypatch.chdir(tmp_path)  # not the model's folder: every tensor must be read from its own
+    doc = Document.open(folder / "q.onnx")
+    assert [d.message for d in doc.check() if d.severity == "error"] == []  # was "should be stored in q.data"
+    result = convert_tensors(doc, "float16", [])
+    assert result.verdict is not None and result.verdict.ok, result.verdict
