@@ -12,7 +12,6 @@ builds it, so this module does not import the designer).
 from __future__ import annotations
 
 import tempfile
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -23,18 +22,19 @@ from dld_jupyter.formats.html_text import bold, code, join, small, tag
 from dld_jupyter.frontdoor.designers import registry
 from dld_jupyter.transforms.progress import CancelToken, Progress
 from dld_jupyter.usertools import ToolRun, UserTool, run_tool
+from dld_jupyter.usertools.runner import file_inside, safe_stem
 from dld_jupyter.widgets.tools.job import Job
+from dld_jupyter.widgets.tools.log_view import LogView
 from dld_jupyter.widgets.tools.model_dialog import STYLE, default_output
-
-LOG_LINES = 2000
 
 
 def model_for_tool(doc: Document, tool: UserTool) -> tuple[Path, str]:
-    """(the file the tool reads, a note for the log): the document's file, or a saved copy of its edits."""
+    """(the file the tool reads, a note for the log): the document's file, or a saved copy of its edits, named from
+    the document's name made safe (a graph named `../x` or `/etc/x` stays in the temporary folder)."""
     if doc.path is not None and not doc.dirty and Path(doc.path).is_file():
         return Path(doc.path).resolve(), f"model: {doc.path}"
     folder = Path(tempfile.mkdtemp(prefix="dld_tool_model_"))
-    copy = folder / f"{doc.name}.onnx"
+    copy = file_inside(folder, doc.name)
     doc.save_copy(copy)
     return copy, f"model: a saved copy of the unsaved edits, {copy} (the document itself is not saved)"
 
@@ -44,10 +44,8 @@ class ToolRunDialog(w.VBox):  # type: ignore[misc]
         self.target, self.tool = target, tool
         self.run_result: ToolRun | None = None
         self.opened: Any = None
-        self._lines: list[str] = []
-        self._lock = threading.Lock()
         doc: Document = target.document
-        self.output = w.Text(value=output or default_output(doc, tool.name.replace(" ", "_")),
+        self.output = w.Text(value=output or default_output(doc, safe_stem(tool.name, "tool")),
                              description="Model output ($Output)", style=STYLE, layout=w.Layout(width="560px"))
         self.output.add_class("dld-tool-output")
         self.output.layout.display = "" if tool.prompt_for_output else "none"
@@ -58,7 +56,7 @@ class ToolRunDialog(w.VBox):  # type: ignore[misc]
         self.close_button = w.Button(description="Close", icon="times", layout=w.Layout(width="auto"))
         self.close_button.on_click(lambda _b: self.close())
         self.job = Job()
-        self.stream = w.Textarea(value="", disabled=True, layout=w.Layout(width="100%", height="200px"))
+        self.stream = LogView(layout=w.Layout(width="100%"))
         self.stream.add_class("dld-tool-stream")
         self.state = w.HTML("")
         self.opened_area = w.VBox([])
@@ -73,10 +71,7 @@ class ToolRunDialog(w.VBox):  # type: ignore[misc]
             self.run()
 
     def _append(self, stream: str, line: str) -> None:
-        with self._lock:
-            self._lines.append(line if stream == "stdout" else f"[stderr] {line}")
-            del self._lines[:-LOG_LINES]
-            self.stream.value = "\n".join(self._lines)
+        self.stream.append(line if stream == "stdout" else f"[stderr] {line}")
 
     def run(self) -> None:
         if self.tool.prompt_for_output and self.tool.uses_output and not self.output.value.strip():
@@ -84,8 +79,7 @@ class ToolRunDialog(w.VBox):  # type: ignore[misc]
             return
         doc: Document = self.target.document
         output = self.output.value.strip() if self.tool.prompt_for_output and self.tool.uses_output else None
-        self._lines = []
-        self.stream.value = ""
+        self.stream.clear()
         self.state.value = ""
         self.opened_area.children = []
         self.run_button.disabled = True
@@ -97,6 +91,7 @@ class ToolRunDialog(w.VBox):  # type: ignore[misc]
             progress(None, f"running {self.tool.name}")
             result = run_tool(self.tool, model, output, on_output=self._append, cancel=cancel)
             self._append("stdout", f"[dld] argv: {result.argv}")
+            self.stream.flush()  # the whole log is shown before the result
             return result
 
         self.job.start(self.tool.name, work, self._finish, lambda _t: setattr(self.run_button, "disabled", False))

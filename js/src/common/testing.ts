@@ -1,7 +1,7 @@
 /**
  * Test helpers for widget views in jsdom (used by the *.test.ts files only): a census of live DOM listeners, so a
- * test can check that a view's cleanup removed every listener it added (anywidget's render contract), and the
- * stand-ins jsdom lacks (a 2D canvas context, ResizeObserver).
+ * test can check that a view's cleanup removed every listener it added (anywidget's render contract), the
+ * stand-ins jsdom lacks (a 2D canvas context, ResizeObserver), and an anywidget model stand-in (FakeModel).
  */
 import { vi } from "vitest";
 
@@ -65,4 +65,22 @@ export function installCanvasStandIns(): void {
     observe() {}
     disconnect() {}
   };
+}
+
+type Handler = (...args: unknown[]) => void;
+
+/** An anywidget model stand-in: `state` read and written by get/set, messages to the kernel kept in `sent`,
+ *  `emit` delivers an event (a `msg:custom` from the kernel, a `change:x`), `count` the listeners still attached. */
+export class FakeModel {
+  handlers = new Map<string, Set<Handler>>();
+  state: Record<string, unknown> = {};
+  sent: Record<string, unknown>[] = [];
+  get(k: string) { return this.state[k]; }
+  set(k: string, v: unknown) { this.state[k] = v; }
+  save_changes() {}
+  send(msg: Record<string, unknown>) { this.sent.push(msg); }
+  on(e: string, f: Handler) { if (!this.handlers.has(e)) this.handlers.set(e, new Set()); this.handlers.get(e)!.add(f); }
+  off(e: string, f: Handler) { this.handlers.get(e)?.delete(f); }
+  emit(e: string, ...args: unknown[]) { this.handlers.get(e)?.forEach((f) => f(...args)); }
+  count() { let n = 0; this.handlers.forEach((s) => (n += s.size)); return n; }
 }

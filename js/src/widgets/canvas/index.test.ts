@@ -1,24 +1,13 @@
 // Mounts the canvas in jsdom, feeds it a snapshot and a patch, unmounts it, and checks every listener is gone.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
-import { installCanvasStandIns, installListenerCensus, ListenerCensus } from "../../common/testing";
+import { FakeModel as TestModel, installCanvasStandIns, installListenerCensus, ListenerCensus } from "../../common/testing";
 import widget from "./index";
 import type { GraphSnapshot, NodeData } from "../../common/protocol";
 
-type Fn = (...args: unknown[]) => void;
 
-class FakeModel {
-  handlers = new Map<string, Set<Fn>>();
+class FakeModel extends TestModel {
   state: Record<string, unknown> = { selection: [], color_scheme: "default", show_grid: true, height: "400px", title: "t" };
-  sent: unknown[] = [];
-  get(k: string) { return this.state[k]; }
-  set(k: string, v: unknown) { this.state[k] = v; }
-  save_changes() {}
-  send(msg: unknown) { this.sent.push(msg); }
-  on(e: string, f: Fn) { if (!this.handlers.has(e)) this.handlers.set(e, new Set()); this.handlers.get(e)!.add(f); }
-  off(e: string, f: Fn) { this.handlers.get(e)?.delete(f); }
-  emit(e: string, ...args: unknown[]) { this.handlers.get(e)?.forEach((f) => f(...args)); }
-  count() { let n = 0; this.handlers.forEach((s) => (n += s.size)); return n; }
 }
 
 function node(id: string, kind: NodeData["kind"] = "op"): NodeData {

@@ -2,30 +2,19 @@
 // exercises filter, selection, timeline zoom and menus, unmounts it, and checks that every listener is gone.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
-import { installCanvasStandIns, installListenerCensus, ListenerCensus } from "../../common/testing";
+import { FakeModel as TestModel, installCanvasStandIns, installListenerCensus, ListenerCensus } from "../../common/testing";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import widget from "./index";
 
-type Fn = (...args: unknown[]) => void;
 const fixture = JSON.parse(readFileSync(join(__dirname, "fixtures", "selection_case.json"), "utf8"));
 const bytes = Uint8Array.from(Buffer.from(fixture.data, "base64"));
 
-class FakeModel {
-  handlers = new Map<string, Set<Fn>>();
+class FakeModel extends TestModel {
   state: Record<string, unknown> = {
     payload: fixture.payload, data: new DataView(bytes.buffer), height: "auto", heat: true, full_pass: false,
     filter: "", selection: [], baseline: 0, error: "",
   };
-  sent: Record<string, unknown>[] = [];
-  get(k: string) { return this.state[k]; }
-  set(k: string, v: unknown) { this.state[k] = v; }
-  save_changes() {}
-  send(msg: Record<string, unknown>) { this.sent.push(msg); }
-  on(e: string, f: Fn) { if (!this.handlers.has(e)) this.handlers.set(e, new Set()); this.handlers.get(e)!.add(f); }
-  off(e: string, f: Fn) { this.handlers.get(e)?.delete(f); }
-  emit(e: string, ...args: unknown[]) { this.handlers.get(e)?.forEach((f) => f(...args)); }
-  count() { let n = 0; this.handlers.forEach((s) => (n += s.size)); return n; }
 }
 
 
