@@ -49,6 +49,7 @@ AUTO_CHECK_MAX_NODES = int(os.environ.get("DLD_AUTO_CHECK_MAX_NODES", "20000"))
 _TAGS_RE = re.compile(r"\[(?:ShapeInferenceError|TypeInferenceError|ValidationError)\]\s*")
 _OP_PREFIX_RE = re.compile(r"\(op_type:[^,]*, node name: [^)]*\):?|Node ?\([^)]*\)('s)?( with schema\([^)]*\))?")
 _INFERENCE_ROUNDS = 8
+_TENSOR_RE = re.compile(r"\(tensor name: ([^)]*)\)")  # how onnx.checker names a tensor whose data it refuses
 _CASCADE = "expected to have type but instead is null"  # always the echo of an upstream failure
 _HINTS: tuple[tuple[str, str], ...] = (
     ("not in range [min=", "Connect the missing inputs, or remove the extra ones."),
@@ -133,6 +134,7 @@ class _Collector:
         self.ids = ids
         self.diagnostics: list[Diagnostic] = []
         self.flagged: set[int] = set()  # nodes with a structural error: checker echoes of it are noise
+        self.sized: set[str] = set()  # tensors with a data-size error: the checker's echo of it is unbound noise
         self._seen: set[tuple[int | None, str]] = set()
 
     def add(
@@ -150,6 +152,9 @@ class _Collector:
         match = TOKEN_RE.search(token or text)  # the checker names the node in its trailing context
         text = _TAGS_RE.sub("", text.split("==> Context:")[0]).strip()
         if not text or _CASCADE in text:
+            return
+        echo = _TENSOR_RE.search(text) if self.sized else None
+        if echo is not None and echo.group(1) in self.sized:
             return
         index = int(match.group(1)) if match else self._by_value_name(text)
         if index is not None and index in self.flagged:
@@ -313,8 +318,10 @@ def _data_sizes(model: ir.Model, collector: _Collector) -> None:
     """Tensors whose data does not fit their type and shape (data_size.py): the skeleton has no data to check."""
     problems = data_size_problems(model)
     index = {node: i for i, node in enumerate(collector.skeleton.nodes)} if problems else {}
-    for node, message, hint in problems:
-        collector.add("error", message, index.get(node) if node is not None else None, hint, "structure")
+    for problem in problems:
+        where = index.get(problem.node) if problem.node is not None else None
+        collector.add("error", problem.message, where, problem.hint, "structure")
+        collector.sized.add(problem.tensor)
 
 
 def _subgraph_nodes(node: ir.Node) -> Iterator[ir.Node]:

@@ -13,13 +13,20 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator
+from typing import NamedTuple
 
 import onnx
 import onnx_ir as ir
 
 from dld_jupyter.document.diagnostics import Diagnostic
 
-Problem = tuple[ir.Node | None, str, str]  # (the node to bind it to, message, fix hint)
+
+class Problem(NamedTuple):
+    node: ir.Node | None  # the node to bind it to
+    tensor: str  # the tensor's name ("" when it has none)
+    message: str
+    hint: str
+
 
 _HINT_EMBEDDED = (
     "Set the tensor's values again (Initializers panel, or 'Replace from .npy'), or correct its shape so that it "
@@ -37,12 +44,12 @@ def data_size_problems(model: ir.Model) -> list[Problem]:
         problem = _problem(value.const_value, f"Initializer {value.name!r}")
         if problem is not None:
             users = [use.node for use in value.uses() if use.node.graph is model.graph]
-            problems.append((users[0] if users else None, *problem))
+            problems.append(Problem(users[0] if users else None, value.name or "", *problem))
     for node in model.graph:
         for tensor, where in _node_tensors(node):
             problem = _problem(tensor, where)
-            if problem is not None:
-                problems.append((node, *problem))
+            if problem is not None and tensor is not None:
+                problems.append(Problem(node, tensor.name or "", *problem))
     return problems
 
 
@@ -50,8 +57,8 @@ def data_size_diagnostics(model: ir.Model, ids: Callable[[ir.Node], str | None])
     """The problems as error diagnostics bound to ``ids(node)`` (the background check adds them: its child process
     sees only a weightless skeleton)."""
     return [
-        Diagnostic("error", message, ids(node) if node is not None else None, hint, "structure")
-        for node, message, hint in data_size_problems(model)
+        Diagnostic("error", p.message, ids(p.node) if p.node is not None else None, p.hint, "structure")
+        for p in data_size_problems(model)
     ]
 
 
