@@ -1,1 +1,2 @@
 import './sidebar.css';
+import './stale.css';

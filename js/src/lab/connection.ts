@@ -9,6 +9,7 @@ import { Kernel, KernelMessage } from "@jupyterlab/services";
 import { Widget } from "@lumino/widgets";
 
 import { DesignerItem, FromKernel, SIDEBAR_TARGET, ToKernel } from "./messages";
+import { STALE_EVENT } from "./stale_tab";
 
 const WIDGET_VIEW_MIME = "application/vnd.jupyter.widget-view+json";
 const REGISTER_CODE = [
@@ -75,6 +76,12 @@ export class DesignerConnection {
    * question makes the kernel busy, then idle, which would schedule the next rescan: a loop). */
   private lastScan: string | null = null;
   private readonly onPointer = (event: Event) => this.noteClick(event);
+  /** A designer tab's kernel stopped (document_tab.ts): its designer is gone, so the sidebar lets go of it. */
+  private readonly onStale = (event: Event) => {
+    this.closeComm();
+    const title = (event as CustomEvent<string>).detail;
+    this.callbacks.status(`${title}: reopen the file from the tab's banner.`);
+  };
 
   constructor(private readonly callbacks: ConnectionCallbacks) {}
 
@@ -88,6 +95,7 @@ export class DesignerConnection {
       return;
     }
     panel.node.addEventListener("pointerdown", this.onPointer, true);
+    panel.node.addEventListener(STALE_EVENT, this.onStale);
     panel.sessionContext.statusChanged.connect(this.onKernelStatus, this);
     panel.sessionContext.kernelChanged.connect(this.onKernelChanged, this);
     this.scheduleRescan(0);
@@ -104,6 +112,7 @@ export class DesignerConnection {
   private detach(): void {
     if (this.panel) {
       this.panel.node.removeEventListener("pointerdown", this.onPointer, true);
+      this.panel.node.removeEventListener(STALE_EVENT, this.onStale);
       this.panel.sessionContext.statusChanged.disconnect(this.onKernelStatus, this);
       this.panel.sessionContext.kernelChanged.disconnect(this.onKernelChanged, this);
     }
@@ -162,6 +171,10 @@ export class DesignerConnection {
     const kernel = panel?.sessionContext.session?.kernel ?? null;
     if (!panel || !kernel || kernel.status === "dead") {
       this.callbacks.status(null);
+      return;
+    }
+    if (panel.node.dataset.stale) {
+      this.callbacks.status("The kernel of this tab stopped: reopen the file from the tab's banner.");
       return;
     }
     const candidates = widgetOutputs(panel).map((o) => o.modelId);

@@ -7,6 +7,10 @@
  * console lacked is added here: the model's name as title, a dirty marker bound to the document's save point (the
  * kernel tells the tab over a comm, dld_jupyter/lab/document_tabs.py), Save / Save As through JupyterLab's file
  * dialog, Save / Discard / Cancel before an unsaved close, and the kernel shut down when the tab closes.
+ *
+ * When the kernel stops under the tab (shut down, killed, restarted), the designer that lived in it is gone: the tab
+ * says so at once (stale_tab.ts: a banner over the greyed, inert view, the mark explained in the tooltip), Save
+ * explains in a dialog why it cannot save, and Reopen opens the file again on a new kernel (kernel_watch.ts notices).
  */
 import { Dialog, InputDialog, Notification, showDialog, showErrorMessage } from "@jupyterlab/apputils";
 import { ConsolePanel } from "@jupyterlab/console";
@@ -19,6 +23,8 @@ import { Message, MessageLoop } from "@lumino/messaging";
 import { PendingRequests } from "../common/envelope";
 import { REVEAL_EVENT } from "../common/protocol";
 import { dldIcon } from "./icons";
+import { watchKernel } from "./kernel_watch";
+import { STALE_EVENT, StaleCause, staleOverlay, StaleText, staleText } from "./stale_tab";
 import { TAB_TARGET, TabFromKernel, TabRecord, TabToKernel } from "./tab_messages";
 import { fitDesignerToTab } from "./tab_fit";
 
@@ -36,6 +42,8 @@ export interface TabHost {
   openReport(file: string, tab: DesignerTab): void;
   /** Close the report tabs that share `kernel` (their designer tab is closing and shuts it down). */
   closeSharing(kernel: string): void;
+  /** Open `record` again in a new tab on a new kernel (a new model in `folder`): a stale tab's Reopen. */
+  reopen(record: TabRecord, folder: string): Promise<void>;
 }
 
 /** A Python string literal for any text (JSON escapes are valid Python escapes). */
@@ -49,6 +57,9 @@ export class DesignerTab {
   private dirty = false;
   private hasDocument = false;
   private closing = false;
+  private stale: StaleCause | null = null;
+  private veil: HTMLElement | null = null;
+  private unwatch: () => void = () => undefined;
 
   constructor(
     readonly panel: ConsolePanel,
@@ -61,6 +72,8 @@ export class DesignerTab {
     panel.title.closable = true;
     this.retitle();
     MessageLoop.installMessageHook(panel, (_handler, message: Message) => {
+      // a stale tab's content is inert and cannot take the focus: its veil does (Ctrl+S there explains)
+      if (message.type === "activate-request" && this.veil) requestAnimationFrame(() => this.veil?.focus());
       if (message.type !== "close-request" || this.closing) return true;
       void this.requestClose();
       return false; // closed by requestClose once the user has answered
@@ -71,6 +84,7 @@ export class DesignerTab {
     const unfit = fitDesignerToTab(panel.node); // the designer fills the tab; its dock scrolls, never the tab
     panel.node.addEventListener(REVEAL_EVENT, this.onReveal);
     panel.disposed.connect(() => {
+      this.unwatch();
       unfit();
       panel.node.removeEventListener(REVEAL_EVENT, this.onReveal);
       panel.node.removeEventListener("keydown", this.onKeydown, true);
@@ -84,6 +98,11 @@ export class DesignerTab {
     event.stopPropagation();
     void this.save(event.shiftKey);
   };
+
+  /** Whether the kernel the tab's view lived in has stopped (the view is stale, see stale_tab.ts). */
+  get isStale(): boolean {
+    return this.stale !== null;
+  }
 
   /** A report's name link focused this tab's canvas: the tab becomes the current one. The canvas takes the focus
    * (the console's own activation focuses its hidden prompt, which JupyterLab's focus tracking would not see). */
@@ -140,6 +159,7 @@ export class DesignerTab {
 
   /** Save to the document's file; Save As (JupyterLab's file dialog) when it has none or when `as` is set. */
   async save(as = false): Promise<boolean> {
+    if (this.stale) return this.explainStale();
     if (!this.hasDocument) return false;
     let serverPath: string | null = null;
     if (as || !this.record.file) {
@@ -151,6 +171,7 @@ export class DesignerTab {
     this.send({ kind: "save", request, path: kernelPath });
     const answer = await reply;
     if (!answer.ok) {
+      if (this.stale) return this.explainStale(); // the kernel stopped while the tab waited for its answer
       await showErrorMessage("Save failed", answer.error ?? "the kernel gave no reason");
       return false;
     }
@@ -162,9 +183,10 @@ export class DesignerTab {
     return true;
   }
 
-  /** Ask Save / Discard / Cancel when dirty, then close the tab and shut its kernel down. */
+  /** Ask Save / Discard / Cancel when dirty, then close the tab and shut its kernel down. A stale tab closes without
+   * asking: its edits are lost already and nothing can be saved. */
   async requestClose(): Promise<void> {
-    if (this.dirty) {
+    if (this.dirty && !this.stale) {
       const result = await showDialog({
         title: "Save changes?",
         body: `${this.panel.title.label} has unsaved changes. Save them before closing?`,
@@ -180,21 +202,23 @@ export class DesignerTab {
       if (!discard && !(await this.save())) return;
     }
     this.closing = true;
+    this.unwatch();
     this.closeComm();
     if (this.record.kernel) {
       // a report sharing its designer's kernel: drop its view there, leave the kernel (and the designer) running
-      void this.panel.sessionContext.session?.kernel?.requestExecute({
-        code: `__import__('dld_jupyter.lab.document_tabs').lab.document_tabs.forget(${pyString(this.key)})`,
-        silent: true,
-        store_history: false,
-      });
+      if (!this.stale)
+        void this.panel.sessionContext.session?.kernel?.requestExecute({
+          code: `__import__('dld_jupyter.lab.document_tabs').lab.document_tabs.forget(${pyString(this.key)})`,
+          silent: true,
+          store_history: false,
+        });
     } else if (!this.host.keepKernelOnClose()) {
       const kernel = this.panel.sessionContext.session?.kernel?.id;
       if (kernel) this.host.closeSharing(kernel); // its reports beside it would be left on a dead kernel
       try {
-        await this.panel.sessionContext.shutdown();
+        await this.panel.sessionContext.shutdown(); // a stale tab's kernel may live on, restarted and empty
       } catch (reason) {
-        console.error("DL Designer: the kernel could not be shut down", reason);
+        if (!this.stale) console.error("DL Designer: the kernel could not be shut down", reason); // else: gone already
       }
     }
     this.panel.close();
@@ -237,6 +261,61 @@ export class DesignerTab {
     };
     comm.open({ key: this.key });
     this.comm = comm;
+    this.unwatch();
+    this.unwatch = watchKernel(this.panel.sessionContext, kernel, () => this.isLive(kernel), (cause) => this.markStale(cause));
+  }
+
+  /** The kernel stopped: the view is stale and its unsaved edits are gone. Say so over the view, make the view
+   * inert (no gesture reaches the dead designer), explain the tab's mark, and fail what waited for the kernel. */
+  private markStale(cause: StaleCause): void {
+    if (this.closing || this.stale || this.panel.isDisposed) return;
+    this.stale = cause;
+    const text = this.staleText();
+    this.pending.failAll(text.save);
+    this.closeComm();
+    const panel = this.panel;
+    const hadFocus = panel.node.contains(document.activeElement);
+    panel.content.node.inert = true;
+    panel.addClass("dld-mod-stale");
+    panel.node.dataset.stale = cause;
+    panel.title.className = this.dirty ? "jp-mod-dirty dld-mod-stale" : "dld-mod-stale"; // the dirty mark stays: lost
+    panel.title.caption = text.caption;
+    this.veil = staleOverlay(text, { reopen: () => void this.reopen(), close: () => void this.requestClose() });
+    panel.node.append(this.veil);
+    if (hadFocus) this.veil.focus({ preventScroll: true }); // Ctrl+S there still reaches the tab, which explains
+    panel.node.dispatchEvent(new CustomEvent(STALE_EVENT, { detail: text.title }));
+  }
+
+  private staleText(): StaleText {
+    const facts = { name: this.panel.title.label, file: this.record.file, dirty: this.dirty, document: this.hasDocument };
+    return staleText(this.stale ?? "died", facts);
+  }
+
+  /** Save in a stale tab: say why it cannot save, and offer to reopen the file. */
+  private async explainStale(): Promise<false> {
+    const text = this.staleText();
+    const result = await showDialog({
+      title: `${this.panel.title.label} cannot be saved`,
+      body: text.save,
+      buttons: [Dialog.cancelButton({ label: "Dismiss" }), Dialog.okButton({ label: text.reopen })],
+      defaultButton: 0,
+    });
+    if (result.button.accept && !this.panel.isDisposed) await this.reopen();
+    return false;
+  }
+
+  /** A stale tab's Reopen: close it (nothing to save; its kernel shut down if it still runs) and open its file again,
+   * from disk, in a new tab on a new kernel (a report that shared its designer's kernel gets one of its own). */
+  private async reopen(): Promise<void> {
+    const record: TabRecord = { ...this.record };
+    delete record.kernel;
+    delete record.kernelDir;
+    await this.requestClose();
+    try {
+      await this.host.reopen(record, PathExt.dirname(this.key));
+    } catch (reason) {
+      await showErrorMessage("DL Designer: the file could not be reopened", String(reason));
+    }
   }
 
   private closeComm(): void {
@@ -255,7 +334,11 @@ export class DesignerTab {
       this.pending.failAll("the tab is not connected to its kernel (was it restarted?)");
       return;
     }
-    this.comm.send(message as unknown as Record<string, never>);
+    try {
+      this.comm.send(message as unknown as Record<string, never>);
+    } catch (reason) {
+      this.pending.failAll(`the tab could not reach its kernel (${reason}): reopen the file`);
+    }
   }
 
   private onMessage(message: TabFromKernel): void {
@@ -263,6 +346,7 @@ export class DesignerTab {
       this.pending.settle(message);
       return;
     }
+    if (this.stale) return;
     if (message.kind === "open_report") {
       this.host.openReport(PathExt.join(this.kernelDir, message.file), this);
       return;

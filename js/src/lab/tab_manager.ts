@@ -51,10 +51,18 @@ export class DesignerTabs implements TabHost {
     this.app.shell.activateById(tab.panel.id);
   }
 
+  async reopen(record: TabRecord, folder: string): Promise<void> {
+    await this.open(record, folder);
+  }
+
   /** A finished profile's report: a tab split right of its designer tab, on the designer's kernel (its name links
    * find the live designer in-process). A tab already showing the file shows it anew (a new profile wrote it). */
   openReport(file: string, designer: DesignerTab): void {
     for (const tab of this.tabs.values()) {
+      if (tab.record.kind === "report" && tab.record.file === file && tab.record.kernel && tab.isStale) {
+        void tab.requestClose().then(() => this.openReport(file, designer)); // its kernel stopped: a new tab
+        return;
+      }
       if (tab.record.kind === "report" && tab.record.file === file && tab.record.kernel) {
         this.app.shell.activateById(tab.panel.id);
         tab.reload().catch((reason) => Notification.error(`DL Designer: the report ${file} could not be shown: ${reason}`));
