@@ -5,7 +5,7 @@
  */
 import type { AnyModel } from "@anywidget/types";
 import type { IntentAction, KernelMessage } from "../../common/protocol";
-import { FastChannel, relayUrl } from "./fast_channel";
+import { FastChannel, GONE, relayUrl } from "./fast_channel";
 import { Inbox } from "./inbox";
 import type { Toasts } from "./toasts";
 
@@ -31,6 +31,8 @@ export class Channel {
   private connecting = false;
   private retries = 0; // reconnections tried since the fast channel was last attached
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  /** The channel token the relay said is gone (its kernel ended, the widget closed): never tried again. */
+  private goneToken: string | null = null;
   private fastRequests = new Set<number>();
   readonly inbox: Inbox<KernelMessage, DataView[]>;
   private closed = false;
@@ -51,15 +53,20 @@ export class Channel {
 
   /** Open the fast channel named by the model's channel_token; stays on the comm where that is not possible. */
   async connect(): Promise<void> {
-    const url = relayUrl(String(this.model.get("channel_token") ?? ""));
-    if (!url || this.fast || this.connecting || this.closed) return;
+    const token = String(this.model.get("channel_token") ?? "");
+    const url = relayUrl(token);
+    if (!url || this.fast || this.connecting || this.closed || token === this.goneToken) return;
     this.connecting = true;
     const fast = await FastChannel.open(
       url,
       (content, buffers) => this.fromFast(content, buffers),
-      () => this.fastLost(),
+      (code) => this.fastLost(code === GONE ? token : null),
     );
     this.connecting = false;
+    if (fast === "gone") {
+      this.goneToken = token; // the kernel closed this socket for good: the comm carries all, nothing is retried
+      return;
+    }
     if (!fast) {
       if (this.retries > 0) this.retry(); // still down: try again later
       return;
@@ -81,8 +88,9 @@ export class Channel {
     this.inbox.receive(content as unknown as KernelMessage, buffers);
   }
 
-  private fastLost(): void {
+  private fastLost(goneToken: string | null = null): void {
     this.fast = null;
+    if (goneToken !== null) this.goneToken = goneToken;
     this.path = "comm";
     // Edits sent over the socket may be lost with it: settle them, and redraw from the kernel's truth.
     for (const request of this.fastRequests) {
@@ -95,9 +103,10 @@ export class Channel {
   }
 
   /** A dropped fast channel (a network blip, a restarted server) is tried again 5 times, 1 s to 16 s apart; the
-   * comm carries everything meanwhile, and for good if the socket is gone (the kernel closed the widget). */
+   * comm carries everything meanwhile, and for good once the relay says the socket is gone (GONE: the kernel ended
+   * or closed the widget), which the first retry after a kernel's end learns. */
   private retry(): void {
-    if (this.closed || this.retryTimer || this.retries >= 5) return;
+    if (this.closed || this.retryTimer || this.retries >= 5 || this.goneToken !== null) return;
     const delay = 1000 * 2 ** this.retries++;
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;

@@ -6,7 +6,14 @@
  * front end, a server without the extension) the socket is refused and the comm carries everything.
  *
  * A message is: u32 JSON length, JSON, u32 buffer count, u32 length of each buffer, the buffers (little-endian).
+ *
+ * A channel whose kernel socket is gone (the kernel ended, the widget closed) is accepted by the relay and closed at
+ * once with GONE: a refused handshake reads in a browser like any network failure, and retrying a dead channel once a
+ * second filled the server log with its URL (issue 31).
  */
+
+/** The relay's close code for a channel that no longer exists (dld_jupyter/lab/channel_relay.py): never retry it. */
+export const GONE = 4404;
 
 export type Incoming = (content: Record<string, unknown>, buffers: DataView[]) => void;
 
@@ -61,8 +68,13 @@ export function relayUrl(token: string, doc: Document = document): string | null
 export class FastChannel {
   private constructor(private readonly ws: WebSocket) {}
 
-  /** Opens the websocket; null if the relay refuses it (no extension, the socket gone) or no answer in 5 s. */
-  static async open(url: string, onMessage: Incoming, onClose: () => void): Promise<FastChannel | null> {
+  /** Opens the websocket; "gone" when the relay says the channel no longer exists (GONE), null if it refuses it
+   * otherwise (no extension, a network failure) or gives no answer in 5 s. `onClose` gets the close code. */
+  static async open(
+    url: string,
+    onMessage: Incoming,
+    onClose: (code: number) => void,
+  ): Promise<FastChannel | "gone" | null> {
     let ws: WebSocket;
     try {
       ws = new WebSocket(url);
@@ -70,21 +82,24 @@ export class FastChannel {
       return null;
     }
     ws.binaryType = "arraybuffer";
+    let closedWith = 0;
     const opened = await new Promise<boolean>((resolve) => {
       const timer = setTimeout(() => resolve(false), 5000);
       ws.onopen = () => { clearTimeout(timer); resolve(true); };
-      ws.onerror = ws.onclose = () => { clearTimeout(timer); resolve(false); };
+      ws.onerror = () => { clearTimeout(timer); resolve(false); };
+      ws.onclose = (event: CloseEvent) => { closedWith = event.code; clearTimeout(timer); resolve(false); };
     });
     if (!opened) {
+      ws.onclose = null;
       ws.close();
-      return null;
+      return closedWith === GONE ? "gone" : null;
     }
     ws.onmessage = (event: MessageEvent<ArrayBuffer>) => {
       const { content, buffers } = decodeMessage(event.data);
       onMessage(content, buffers);
     };
     ws.onerror = null;
-    ws.onclose = () => onClose();
+    ws.onclose = (event: CloseEvent) => onClose(event.code);
     return new FastChannel(ws);
   }
 
