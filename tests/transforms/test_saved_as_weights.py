@@ -25,6 +25,7 @@ from dld_jupyter.transforms.compare import compare_models
 from dld_jupyter.transforms.extract import ExtractSubgraph
 from dld_jupyter.transforms.fp16 import convert_to_fp16
 from dld_jupyter.transforms.model_source import model_proto
+from dld_jupyter.transforms.postcondition import runtime_problem
 from dld_jupyter.transforms.sanitize import sanitize
 from dld_jupyter.transforms.tensor_candidates import list_initializers
 from dld_jupyter.transforms.tensor_conversion import convert_tensors
@@ -220,3 +221,18 @@ def test_tensor_attributes_and_function_constants_come_from_their_own_folder(
     result = sanitize(doc)
     assert result.comparison is not None and result.comparison.within(1e-4)
     assert np.all(_y_square(model_proto(doc)) == 2 * RIGHT)
+
+
+def test_the_post_condition_loads_external_constants_from_their_own_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The onnxruntime load that every transform's result must pass finds Constant values stored externally (no
+    external initializer at all) in the model's folder, not in the working folder, and after a Save As too."""
+    a, b = tmp_path / "A", tmp_path / "B"
+    a.mkdir()
+    b.mkdir()
+    doc = Document.open(_attribute_model(a))
+    monkeypatch.chdir(b)
+    assert runtime_problem(doc.model) is None
+    doc.save(b / "new.onnx")
+    assert runtime_problem(doc.model) is None
