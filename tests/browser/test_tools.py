@@ -96,7 +96,9 @@ def test_tools_dialogs(jupyter: JupyterServer, page: Page) -> None:
     screenshot(page, "tools_sanitize_status", TOOLS)
     page.locator(".dld-designer button[title^='Undo']").click()  # sanitize is one step: back to the file's model
 
-    # Convert Tensors: filter the initializers, select all, float16, OK; one Ctrl+Z reverts every tensor.
+    # Convert Tensors: filter the initializers, select all, float16, OK. Conv weights in float16 beside float32
+    # activations break Conv's type constraint (issue 31, finding 5): the status lists each refusal, naming the node
+    # and the type it shares, and the model keeps its float tensors (no undo step recorded).
     page.locator(".dld-designer button", has_text="Tools").first.click()
     page.locator(f"{TOOLS} .dld-tools-convert-tensors").click()
     dialog = page.locator(f"{TOOLS}.dld-tensors-dialog")
@@ -107,22 +109,13 @@ def test_tools_dialogs(jupyter: JupyterServer, page: Page) -> None:
     dialog.locator(".dld-tensors-target select").select_option("float16")
     dialog.locator(".dld-tensors-ok").click()
     page.wait_for_selector(f"{TOOLS} .dld-tool-status", timeout=60_000)
-    expect(dialog.locator(".dld-tool-summary")).to_contain_text("Converted")
+    expect(dialog.locator(".dld-tool-summary")).to_contain_text("errors")
+    expect(dialog.locator(".dld-tool-summary")).to_contain_text(re.compile(r"\(Conv\), input \d '\w+' shares type T"))
+    expect(dialog.locator(".dld-tool-summary")).to_contain_text("OK (full check and onnxruntime load)")
     screenshot(page, "tools_convert_tensors", TOOLS)
     dtypes = "import json; json.dump(sorted({v.const_value.dtype.name for k, v in d.document.model.graph.initializers.items() if k.startswith('features.1.')}), open('{}', 'w'))"  # noqa: E501
     run_in_kernel(page, dtypes.replace("{}", "after_convert.json"))
-    assert json.loads((root / "after_convert.json").read_text()) == ["FLOAT16"]
-    # One undo step reverts every tensor (Ctrl+Z itself is covered by the canvas tests; a click meant to focus the
-    # canvas can land under this dialog on a slow machine, so the toolbar's Undo is the reliable door here).
-    page.locator(".dld-designer button[title^='Undo']").first.click()
-    undone: list[str] = []
-    for _ in range(20):  # the undo reaches the kernel over the widget's channel: poll instead of a fixed wait
-        page.wait_for_timeout(500)
-        run_in_kernel(page, dtypes.replace("{}", "after_undo.json"))
-        undone = json.loads((root / "after_undo.json").read_text())
-        if undone == ["FLOAT"]:
-            break
-    assert undone == ["FLOAT"]
+    assert json.loads((root / "after_convert.json").read_text()) == ["FLOAT"]
 
     # Tools → User Tools → Rename graph: streamed output, then its output model opens.
     menu(page, "Tools", "User Tools", "Rename graph")
