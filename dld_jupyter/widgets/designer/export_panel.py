@@ -28,8 +28,6 @@ from dld_jupyter.formats.html_text import tag, text
 from dld_jupyter.widgets.designer.profile_panel import _model_source
 from dld_jupyter.widgets.designer.trt_form import STYLE, TrtSettingsForm, unavailable_html
 
-WIDE = w.Layout(width="560px")
-
 
 def _home(model: Any) -> Path | None:
     path = getattr(getattr(model, "document", model), "path", None)
@@ -47,10 +45,10 @@ class ExportEnginePanel(w.VBox):  # type: ignore[misc]
         home = _home(model)
         self.form = TrtSettingsForm(TrtSettings(**settings))
         self.engine = w.Text(value=str(home.with_suffix(ENGINE_SUFFIX)) if home else "", description="Engine output",
-                             placeholder="model.engine", style=STYLE, layout=WIDE)
+                             placeholder="model.engine", style=STYLE, layout=w.Layout(width="560px"))
         self.metadata = w.Text(value=str(home.with_suffix(METADATA_SUFFIX)) if home else "",
                                description="Metadata output", placeholder="(blank: none) model.trt.json",
-                               style=STYLE, layout=WIDE)
+                               style=STYLE, layout=w.Layout(width="560px"))
         self.open_metadata = w.Checkbox(value=True, description="Open the metadata as an engine graph after export",
                                         indent=False)
         self.show_button = w.Button(description="Show command", icon="terminal")

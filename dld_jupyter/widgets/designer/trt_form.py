@@ -18,7 +18,13 @@ from dld_jupyter.activities.trt_settings import MAX_OPTIMIZATION_LEVEL, Profiler
 from dld_jupyter.formats.html_text import bold, fill
 
 STYLE = {"description_width": "170px"}
-ROW = w.Layout(width="380px")
+
+
+def row() -> w.Layout:
+    """A field's layout: one per widget (a Layout shared by widgets is closed under the others, widgets/closing.py)."""
+    return w.Layout(width="380px")
+
+
 SOURCES = {"TensorRT of this Python environment": "python", "Another installation (path)": "path",
            "A trtexec binary": "trtexec"}
 TYPING = {"TensorRT defaults": "default", "Strongly typed": "strongly-typed", "Obey precision constraints": "obey",
@@ -31,17 +37,17 @@ def _label(choices: dict[str, str], value: str) -> str:
 
 
 def _check(name: str, label: str, value: bool, tip: str = "") -> w.Checkbox:
-    return w.Checkbox(value=value, description=label, indent=False, layout=ROW, tooltip=tip or label)
+    return w.Checkbox(value=value, description=label, indent=False, layout=row(), tooltip=tip or label)
 
 
 def _text(label: str, value: str | None, placeholder: str) -> w.Text:
-    return w.Text(value=value or "", description=label, placeholder=placeholder, style=STYLE, layout=ROW)
+    return w.Text(value=value or "", description=label, placeholder=placeholder, style=STYLE, layout=row())
 
 
 def _optional_int(label: str, value: int | None, tip: str) -> w.Text:
     """Blank is meaningful (TensorRT heuristics / no limit): a text box, parsed on read."""
     return w.Text(value="" if value is None else str(value), description=label, placeholder="(blank: default)",
-                  tooltip=tip, style=STYLE, layout=ROW)
+                  tooltip=tip, style=STYLE, layout=row())
 
 
 def page(title: str, fields: dict[str, w.Widget]) -> w.VBox:
@@ -57,16 +63,16 @@ class TrtSettingsForm:
         v = settings or TrtSettings()
         self.common: dict[str, w.Widget] = {
             "tensorrt": w.Dropdown(options=list(SOURCES), value=_label(SOURCES, v.tensorrt),
-                                   description="TensorRT version", style=STYLE, layout=ROW),
+                                   description="TensorRT version", style=STYLE, layout=row()),
             "tensorrt_path": _text("Installation / trtexec", v.tensorrt_path, "folder of tensorrt, or trtexec path"),
             "save_metadata": _check("save_metadata", "Save engine metadata (detailed)", v.save_metadata),
             "device": w.BoundedIntText(value=v.device, min=0, max=1023, description="Device index", style=STYLE,
-                                       layout=ROW),
+                                       layout=row()),
             "plugins": _text("Custom plugins", ", ".join(v.plugins), "plugin libraries, comma separated"),
         }
         self.tactics: dict[str, w.Widget] = {
             "typing": w.Dropdown(options=list(TYPING), value=_label(TYPING, v.typing), description="Typing mode",
-                                 style=STYLE, layout=ROW),
+                                 style=STYLE, layout=row()),
             "tf32": _check("tf32", "Allow TF32 tactics", v.tf32),
             "fp16": _check("fp16", "Allow FP16 tactics", v.fp16),
             "bf16": _check("bf16", "Allow BF16 tactics", v.bf16),
@@ -79,7 +85,7 @@ class TrtSettingsForm:
         self.optimizer: dict[str, w.Widget] = {
             "optimization_level": w.BoundedIntText(value=v.optimization_level, min=0, max=MAX_OPTIMIZATION_LEVEL,
                                                    description="Builder optimization level", style=STYLE,
-                                                   layout=ROW),
+                                                   layout=row()),
             "max_aux_streams": _optional_int("Maximum worker streams", v.max_aux_streams,
                                              "blank: TensorRT heuristics; 0: no stream parallelism"),
             "batch_size": _optional_int("Inferred batch size", v.batch_size,
@@ -89,7 +95,7 @@ class TrtSettingsForm:
             "workspace_mib": _optional_int("Workspace pool limit (MiB)", v.workspace_mib, "blank: no limit"),
             "calibration_cache": _text("INT8 calibration cache", v.calibration_cache, "(blank: no calibration)"),
             "refit": w.Dropdown(options=list(REFIT), value=_label(REFIT, v.refit), description="Weights refitting",
-                                style=STYLE, layout=ROW),
+                                style=STYLE, layout=row()),
             "version_compatible": _check("version_compatible", "Version compatible engine", v.version_compatible),
         }
         # INT8 and FP8 are exclusive (seed): ticking one clears the other.
@@ -133,17 +139,17 @@ class ProfilerForm:
         v = profiler or ProfilerSettings()
         self.fields: dict[str, w.Widget] = {
             "iterations": w.BoundedIntText(value=v.iterations, min=1, max=10**6, description="Measurement passes",
-                                           style=STYLE, layout=ROW),
+                                           style=STYLE, layout=row()),
             "warmup": w.BoundedIntText(value=v.warmup, min=0, max=10**6, description="Warm-up passes", style=STYLE,
-                                       layout=ROW),
+                                       layout=row()),
             "sampling_ms": w.BoundedFloatText(value=v.sampling_ms, min=1.0, max=10**6, description="Sampling rate (ms)",
-                                              style=STYLE, layout=ROW),
+                                              style=STYLE, layout=row()),
             "gpu_metrics": _check("gpu_metrics", "GPU metrics (NVML)", v.gpu_metrics),
             "lock_clocks": _check("lock_clocks", "Lock clocks to base", v.lock_clocks),
             "hide_non_compute": _check("hide_non_compute", "Hide non-compute operations", v.hide_non_compute),
             "prebuilt_engine": _text("Use prebuilt engine", v.prebuilt_engine, "(blank: build one)"),
             "seed": w.BoundedIntText(value=v.seed, min=0, max=2**31 - 1, description="Random seed", style=STYLE,
-                                     layout=ROW),
+                                     layout=row()),
         }
 
     def profiler(self) -> ProfilerSettings:
