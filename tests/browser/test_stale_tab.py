@@ -156,3 +156,33 @@ def test_killed_kernel_makes_the_tab_stale_and_reopen_gives_a_working_designer(
     expect(page.locator(".jp-Dialog")).to_have_count(0)
     assert wait_kernels(jupyter, before) == before, "the restarted kernel is shut down with its tab"
     print(f"banner shown {shown_after:.2f} s after the REST shutdown, {restart_shown_after:.2f} s after kill -9")
+
+
+def test_kernel_shut_down_from_the_running_panel_makes_the_tab_stale(jupyter: JupyterServer, page: Page) -> None:
+    model = jupyter.root_dir / "running.onnx"
+    model.write_bytes(SAMPLE_MODEL.read_bytes())
+    on_disk = model.read_bytes()
+    open_workspace(page, jupyter)
+    open_from_file_browser(page, "running.onnx", "Open With DL Designer")
+    wait_canvas(page, 20)
+    wait_linked(page)
+    kernel = current_tab_kernel(page)
+    run_in_kernel(page, "_dld_view.document.add_node('Relu', name='lost_edit')")
+    expect(page.locator(DIRTY_TAB, has_text="running.onnx")).to_have_count(1, timeout=15_000)
+
+    page.evaluate("() => window.jupyterapp.commands.execute('running:show-panel')")
+    kernel_rows = page.locator(".jp-RunningSessions-item", has=page.locator(".jp-RunningSessions-item-label-kernel-id"))
+    item = kernel_rows.filter(has_text="running.onnx").first  # the kernel's row (Open Tabs' row closes the tab)
+    item.hover()
+    item.locator(".jp-RunningSessions-itemShutdown").click()
+    expect(page.locator(BANNER)).to_contain_text("edits made since the last save are lost", timeout=5_000)
+    expect(page.locator(STALE_TAB, has_text="running.onnx")).to_have_count(1)
+    expect(page.locator(".dld-Sidebar-status")).to_contain_text("reopen the file from the tab's banner")
+    screenshot(page, "designer_tab_stale_running_panel")
+
+    # The tab's own close button asks nothing: there is nothing left to save.
+    page.locator("li.lm-TabBar-tab", has_text="running.onnx").locator(".lm-TabBar-tabCloseIcon").click()
+    expect(page.locator("li.lm-TabBar-tab", has_text="running.onnx")).to_have_count(0, timeout=10_000)
+    expect(page.locator(".jp-Dialog")).to_have_count(0)
+    assert kernel not in kernel_ids(jupyter)
+    assert model.read_bytes() == on_disk
