@@ -6,9 +6,10 @@ one transform per module, each listing the cases it handles: `extract` (a select
 `tensor_conversion` (Convert Tensors; its candidates in `tensor_candidates`), `subgraph_extract` (Extract Model
 Subgraph: a Loop/If/Scan body to a new model), `function_create` / `function_inline` / `function_extract`
 (Create Function from Selection, Inline Function, a local function to a new model; shared helpers in
-`function_body`). The long ones take a `progress`
-callback and a `CancelToken` (`progress`). The built-in transforms are registered here. No Jupyter import: front
-doors call `get(name).apply(doc, **args)`.
+`function_body`). Model-wide results pass `postcondition` (full checker, onnxruntime load) before they count as
+done; `constant_forms`, `fp16_legal` and `type_constraints` keep the types they write legal. The long ones take a
+`progress` callback and a `CancelToken` (`progress`). The built-in transforms are registered here. No Jupyter
+import: front doors call `get(name).apply(doc, **args)`.
 """
 
 from __future__ import annotations
