@@ -25,6 +25,7 @@ from typing import Any
 import pytest
 from ipywidgets.widgets.widget import _instances  # what `ipywidgets.Widget.widgets` returns (deprecated name)
 
+import dld_jupyter as dld
 from dld_jupyter.frontdoor.designers import registry
 from dld_jupyter.frontdoor.tools import MENU
 from dld_jupyter.widgets.designer.designer import Designer, open_designer
@@ -129,3 +130,16 @@ def test_closing_one_designer_leaves_another_working(channel_dir: Path) -> None:
         kept.close()
 
     asyncio.run(scenario())
+
+
+def test_closing_an_engine_graph_closes_its_canvas_and_panel() -> None:
+    from tests.widgets.test_engine_graph import RESNET
+
+    dld.open_engine(str(RESNET)).close()  # warm-up
+    before = len(_instances)
+    for _ in range(3):
+        engine = dld.open_engine(str(RESNET))
+        assert len(_instances) > before
+        engine.close()
+        engine.close()
+    assert len(_instances) == before

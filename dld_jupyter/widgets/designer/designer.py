@@ -99,7 +99,9 @@ class Designer(ChildrenMixin, w.VBox):  # type: ignore[misc]
 
     def close(self) -> None:
         """Close the designer (again: nothing more); a child designer closes its document first (edits dropped)."""
-        if self.comm is not None and self.parent_designer is not None and not getattr(self.document, "closed", True):
+        if self.comm is None:  # closed already, or __init__ refused its arguments
+            return
+        if self.parent_designer is not None and not getattr(self.document, "closed", True):
             self.close_document()
             return
         for child in self.family.children_of(self):

@@ -17,6 +17,7 @@ import ipywidgets as w
 from dld_jupyter.formats.html_text import text
 from dld_jupyter.report_format.engine_graph import EngineGraph, load_engine_graph
 from dld_jupyter.widgets.canvas.canvas_base import SCHEMES
+from dld_jupyter.widgets.closing import close_shown
 from dld_jupyter.widgets.engine.engine_canvas import EngineCanvas
 from dld_jupyter.widgets.engine.engine_view import engine_view
 
@@ -88,7 +89,8 @@ class EngineDesigner(w.VBox):  # type: ignore[misc]
         name = pathlib.Path(graph.source).name or "engine"
         self.canvas = EngineCanvas(self.view, name, **options)
         # Side by side where the tab is wide enough; in a narrow tab (a split view) the panel wraps below the canvas.
-        self.canvas.layout = w.Layout(flex="3 1 260px", min_width="0")
+        replaced, self.canvas.layout = self.canvas.layout, w.Layout(flex="3 1 260px", min_width="0")
+        replaced.close()  # shown by nothing now: it would stay in the kernel
         self.panel = w.HTML(
             record_html(None),
             layout=w.Layout(
@@ -136,6 +138,11 @@ class EngineDesigner(w.VBox):  # type: ignore[misc]
 
     def export(self, path: str | pathlib.Path) -> pathlib.Path:
         return self.canvas.export(path)
+
+    def close(self) -> None:
+        """Close the canvas, the record panel and every other widget shown here, then this one (widgets/closing.py)."""
+        close_shown(self, getattr(self, "canvas", None))  # none when __init__ refused its arguments
+        super().close()
 
     def _on_selection(self, _change: dict[str, Any]) -> None:
         self.panel.value = record_html(self.shown_record)
