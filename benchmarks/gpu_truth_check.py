@@ -10,7 +10,8 @@ whole engine (worker process, report file) and prints:
 - every GPU metric series' sample count and last value (a trailing 0 after nonzero samples is the old bug);
 - the profiler's median pass against a bare `session.run` loop on the same inputs, **in one process, in
   alternating blocks** (`--block` passes each, which one goes first alternating too): the profiler's own plain
-  session (`make_session` + `pass_runner` + `timed_passes` with its progress callback, as the worker runs them)
+  session (`OrtSession.run` in the profile kind's `timed_passes` with its progress callback, as the worker runs
+  them)
   beside a bare `InferenceSession` with default options. Measured on an H100, batch-1 pass times drift by up to
   35 % over seconds within one session and between sessions of one process, SM clock steady at 1,980 MHz (CPU-side
   launch latency), so only passes taken side by side compare the two; the ratio is of the medians of all passes;
@@ -36,9 +37,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from dld_jupyter.activities import OrtProfileSpec, run_activity  # noqa: E402
-from dld_jupyter.activities.backends import onnxruntime as backend  # noqa: E402
-from dld_jupyter.activities.backends.ort_inputs import random_feeds  # noqa: E402
-from dld_jupyter.activities.backends.ort_report import COPY_ROWS  # noqa: E402
+from dld_jupyter.activities.kinds.profile import PhaseProgress, timed_passes  # noqa: E402
+from dld_jupyter.activities.runtimes.base import PassTimes  # noqa: E402
+from dld_jupyter.activities.runtimes.onnxruntime.report import COPY_ROWS  # noqa: E402
+from dld_jupyter.activities.runtimes.onnxruntime.session import OrtSession  # noqa: E402
 from dld_jupyter.report_format.io import load_report  # noqa: E402
 from dld_jupyter.report_format.model import Report  # noqa: E402
 
@@ -105,7 +107,7 @@ def export_bert(folder: Path, batch: int) -> Path | None:
 BARE_LOOP = """
 import statistics, sys, time
 import onnx, onnxruntime as ort
-from dld_jupyter.activities.backends.ort_inputs import random_feeds
+from dld_jupyter.activities.runtimes.onnxruntime.inputs import random_feeds
 model, batch, passes = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 feeds = random_feeds(onnx.load(model, load_external_data=False).graph, batch, 0)
 session = ort.InferenceSession(model, providers=["CUDAExecutionProvider", "CPUExecutionProvider"])
@@ -148,39 +150,42 @@ def side_by_side(
     """Median pass (ms) of the profiler's plain session and of a bare session, run in alternating blocks in this
     process, and the per-block ratios (ours / bare, block medians) to show how they drift together."""
     spec = OrtProfileSpec(model=str(model), provider=provider, iterations=passes, warmup=50, batch_size=batch)
-    ort = backend.load_ort()
     reporter = _Quiet()
-    graph, source = backend.load_model(spec, reporter)
-    feeds = random_feeds(graph.graph, batch, spec.seed)
-    ours_run = backend.pass_runner(
-        ort, backend.make_session(ort, source, backend.session_options(ort, spec, None), spec), feeds, spec
-    )
-    bare = ort.InferenceSession(str(model), providers=["CUDAExecutionProvider", "CPUExecutionProvider"])
-    on_pass = backend._Progress(reporter).phase("measuring", 0.1, 0.5, passes)  # the worker's per-pass callback
+    with tempfile.TemporaryDirectory(prefix="dld-truth-") as workdir:
+        session = OrtSession(spec, reporter, Path(workdir))  # the worker's session: same options, same feeds
+        feeds = session.feeds
+        bare = session.ort.InferenceSession(str(model), providers=["CUDAExecutionProvider", "CPUExecutionProvider"])
+        on_pass = PhaseProgress(reporter).phase("measuring", 0.1, 0.5, passes)  # the worker's per-pass callback
 
-    def bare_block(count: int) -> list[float]:  # BARE_LOOP's timing, verbatim
-        times = []
-        for _ in range(count):
-            start = time.perf_counter()
-            bare.run(None, feeds)
-            times.append((time.perf_counter() - start) * 1000.0)
-        return times
+        def ours_block(count: int) -> list[float]:  # the profile kind's loop over the session's plain passes
+            def plain() -> PassTimes:
+                return session.run(None, False)
 
-    backend.timed_passes(ours_run, 50, on_pass)
-    bare_block(50)
-    ours: list[float] = []
-    theirs: list[float] = []
-    ratios: list[float] = []
-    for index in range(max(1, passes // block)):
-        if index % 2 == 0:
-            a = backend.timed_passes(ours_run, block, on_pass)[0]
-            b = bare_block(block)
-        else:
-            b = bare_block(block)
-            a = backend.timed_passes(ours_run, block, on_pass)[0]
-        ours += a
-        theirs += b
-        ratios.append(statistics.median(a) / statistics.median(b))
+            return [p.wall_ms for p in timed_passes(plain, count, on_pass)]
+
+        def bare_block(count: int) -> list[float]:  # BARE_LOOP's timing, verbatim
+            times = []
+            for _ in range(count):
+                start = time.perf_counter()
+                bare.run(None, feeds)
+                times.append((time.perf_counter() - start) * 1000.0)
+            return times
+
+        ours_block(50)
+        bare_block(50)
+        ours: list[float] = []
+        theirs: list[float] = []
+        ratios: list[float] = []
+        for index in range(max(1, passes // block)):
+            if index % 2 == 0:
+                a = ours_block(block)
+                b = bare_block(block)
+            else:
+                b = bare_block(block)
+                a = ours_block(block)
+            ours += a
+            theirs += b
+            ratios.append(statistics.median(a) / statistics.median(b))
     return statistics.median(ours), statistics.median(theirs), ratios
 
 

@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from dld_jupyter.activities import OrtProfileSpec, run_activity  # noqa: E402
-from dld_jupyter.activities.backends.ort_inputs import random_feeds  # noqa: E402
+from dld_jupyter.activities.runtimes.onnxruntime.inputs import random_feeds  # noqa: E402
 from dld_jupyter.report_format.io import load_report  # noqa: E402
 
 PROVIDERS = {"cpu": "CPUExecutionProvider", "cuda": "CUDAExecutionProvider"}

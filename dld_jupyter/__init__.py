@@ -58,7 +58,7 @@ def export_engine(model: Any, **options: Any) -> Any:
     """Build a TensorRT engine from a model (path, Designer or Document) with its profiles and layer precisions;
     returns the engine's path, metadata and build report (UnavailableError without TensorRT); see
     `dld export-engine --help`."""
-    from dld_jupyter.activities.trt_api import export_engine as run_export
+    from dld_jupyter.activities.api import export_engine as run_export
 
     designer_document = getattr(model, "document", None)
     return run_export(designer_document if designer_document is not None else model, **options)

@@ -1,19 +1,28 @@
-"""`profile(...)`: the Python front door of profiling, returning a Report (the notebook's `dld.profile`).
+"""`profile(...)` and `export_engine(...)`: the Python front doors of profiling (returning a Report, the notebook's
+`dld.profile`) and of TensorRT engine export (`dld.export_engine`, returning an EngineExport).
 
 Accepts a model path or a document-like object (see `model_source`): a document with unsaved edits is profiled
 from a copy kept beside its report, so the report's links keep working, and the report names the document too.
+TensorRT options are given flat, by the names of `TrtSettings` and `ProfilerSettings` fields (`fp16=True,
+iterations=50`), or as whole `settings=` / `profiler=` objects; unknown names raise SpecError listing the known
+ones. A document with unsaved edits is exported from a temporary copy, so the engine carries the profiles and
+precisions as they are in the designer.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, NoReturn
 
-from dld_jupyter.activities.backends import backend_named
 from dld_jupyter.activities.engine import LogCallback, ProgressCallback, run_activity
 from dld_jupyter.activities.errors import BAD_INPUT, UNAVAILABLE, ActivityError, SpecError, UnavailableError
 from dld_jupyter.activities.model_source import profiled_source
-from dld_jupyter.activities.ort_spec import OrtProfileSpec
 from dld_jupyter.activities.result import ActivityResult
+from dld_jupyter.activities.runtimes import runtime_named
+from dld_jupyter.activities.runtimes.onnxruntime.spec import OrtProfileSpec
+from dld_jupyter.activities.runtimes.tensorrt.settings import ProfilerSettings, TrtSettings
+from dld_jupyter.activities.runtimes.tensorrt.spec import TrtBuildSpec, TrtProfileSpec
 from dld_jupyter.activities.spec import ActivitySpec
 from dld_jupyter.report_format.io import load_report
 from dld_jupyter.report_format.model import Report
@@ -40,13 +49,11 @@ def profile(
 
     `options` are those of OrtProfileSpec: iterations, warmup, optimize, random_inputs, input_folder, batch_size,
     device, output, seed, threads, gpu_metrics, lock_clocks, sampling_ms; with backend="tensorrt", the fields of
-    TrtSettings and ProfilerSettings (activities.trt_api). Unknown ones raise SpecError naming the known ones.
+    TrtSettings and ProfilerSettings. Unknown ones raise SpecError naming the known ones.
     Raises UnavailableError for a missing backend/provider, ActivityFailed for a failed run.
     """
-    backend_named(backend)  # UnavailableError naming the registered backends
-    if backend == "tensorrt":  # options: TrtSettings / ProfilerSettings fields (see activities.trt_api)
-        from dld_jupyter.activities.trt_api import tensorrt_profile_spec
-
+    runtime_named(backend)  # UnavailableError naming the registered runtimes
+    if backend == "tensorrt":  # options: TrtSettings / ProfilerSettings fields
         path, default_output, _document = profiled_source(model_or_document)
         options.setdefault("output", default_output)
         spec: ActivitySpec = tensorrt_profile_spec(path, options)
@@ -64,8 +71,95 @@ def profile(
 def _report_of(result: ActivityResult) -> Report:
     if result.ok and result.report_path:
         return load_report(result.report_path)
+    _raise_for(result, ActivityFailed)
+
+
+def _raise_for(result: ActivityResult, failed: type[ActivityFailed] | type[ExportFailed]) -> NoReturn:
+    """The error a failed run raises: SpecError / UnavailableError by its kind, else `failed` holding the result."""
     if result.error_kind == BAD_INPUT:
         raise SpecError(result.error or "bad input")
     if result.error_kind == UNAVAILABLE:
         raise UnavailableError(result.error or "unavailable")
-    raise ActivityFailed(result)
+    raise failed(result)
+
+
+SETTINGS = {f.name for f in dataclasses.fields(TrtSettings)}
+PROFILER = {f.name for f in dataclasses.fields(ProfilerSettings)}
+
+
+class ExportFailed(ActivityError, RuntimeError):
+    """An export failed, crashed or was cancelled; `.result` holds the status, error and logs."""
+
+    def __init__(self, result: ActivityResult) -> None:
+        super().__init__(f"export {result.status.value}: {result.error}")
+        self.result = result
+
+
+@dataclass(frozen=True)
+class EngineExport:
+    engine: str  # the engine file
+    metadata: str | None  # the inspector's .trt.json, when asked for
+    report: Report  # the engine's layers, precisions, ONNX nodes and device memory (no times)
+
+
+def _split(options: dict[str, Any], groups: dict[str, set[str]]) -> dict[str, dict[str, Any]]:
+    known = set().union(*groups.values())
+    unknown = sorted(set(options) - known)
+    if unknown:
+        raise SpecError(f"unknown option(s) {unknown}; known options are {sorted(known)}")
+    return {group: {k: v for k, v in options.items() if k in names} for group, names in groups.items()}
+
+
+def _settings(base: TrtSettings | dict[str, Any] | None, flat: dict[str, Any]) -> TrtSettings:
+    settings = TrtSettings.from_dict(base) if base is not None else TrtSettings()
+    if "plugins" in flat:
+        flat = {**flat, "plugins": tuple(flat["plugins"])}
+    return dataclasses.replace(settings, **flat)
+
+
+def tensorrt_profile_spec(model: str, options: dict[str, Any]) -> TrtProfileSpec:
+    """The profile spec of `profile(model, backend="tensorrt", **options)`."""
+    options = dict(options)
+    settings, profiler, output = (
+        options.pop("settings", None),
+        options.pop("profiler", None),
+        options.pop("output", None),
+    )
+    parts = _split(options, {"settings": SETTINGS, "profiler": PROFILER})
+    base = ProfilerSettings.from_dict(profiler) if profiler is not None else ProfilerSettings()
+    return TrtProfileSpec(
+        model=model,
+        output=output,
+        settings=_settings(settings, parts["settings"]),
+        profiler=dataclasses.replace(base, **parts["profiler"]),
+    )
+
+
+def export_engine(
+    model_or_document: Any,
+    engine: str | None = None,
+    *,
+    metadata: str | None = None,
+    settings: TrtSettings | dict[str, Any] | None = None,
+    on_progress: ProgressCallback | None = None,
+    on_log: LogCallback | None = None,
+    **options: Any,
+) -> EngineExport:
+    """Build a TensorRT engine (default `<model>.engine` beside the model) with the model's profiles and layer
+    precisions; `options` are `TrtSettings` fields. Raises UnavailableError without TensorRT."""
+    from pathlib import Path
+
+    from dld_jupyter.activities.model_source import model_path
+
+    parts = _split(options, {"settings": SETTINGS})
+    with model_path(model_or_document) as (path, default_report):
+        home = Path(default_report).with_name(Path(path).stem + ".onnx")
+        target = engine or str(home.with_suffix(".engine"))
+        spec = TrtBuildSpec(
+            model=path, engine=target, metadata=metadata, settings=_settings(settings, parts["settings"])
+        ).resolved()
+        result = run_activity(spec, on_progress=on_progress, on_log=on_log)
+    if not (result.ok and result.report_path):
+        _raise_for(result, ExportFailed)
+    assert spec.engine is not None and result.report_path is not None
+    return EngineExport(spec.engine, spec.metadata, load_report(result.report_path))

@@ -1,10 +1,11 @@
 """Activity specs: frozen, JSON-serializable descriptions of one run, and the kind registry behind spec-from-JSON.
 
 A spec carries every setting of its activity and nothing else, so the same JSON runs locally, in the worker process
-and, later, on a remote target through `dld-prof`. Each kind (`OrtProfileSpec` now, TensorRT build/profile next)
+and, later, on a remote target through `dld-prof`. Each kind (`OrtProfileSpec`, `TrtProfileSpec`, `TrtBuildSpec`)
 subclasses `ActivitySpec` with its own `KIND`, which registers it; `spec_from_json` dispatches on the JSON's
-`"kind"` (none: an ONNX Runtime profile). `dld_jupyter.activities` imports every built-in kind, so they are known
-as soon as the package is.
+`"kind"` (none: an ONNX Runtime profile). Each kind also names the runtime that runs it (`RUNTIME`) and the
+activity that drives it (`ACTIVITY`, one module of `activities.kinds` each). `dld_jupyter.activities` imports every
+built-in kind, so they are known as soon as the package is.
 Validation happens on construction (`__post_init__` of each kind): a spec that exists is valid.
 """
 
@@ -31,6 +32,18 @@ S = TypeVar("S", bound="ActivitySpec")
 _KINDS: dict[str, type[ActivitySpec]] = {}
 
 
+@dataclass(frozen=True)
+class Measurement:
+    """How a measured activity times its passes, whatever the runtime (`activities.kinds.profile` reads it)."""
+
+    warmup: int  # passes before each measured series, never reported
+    iterations: int  # measured passes per series (plain, then profiled)
+    device: int | None  # the GPU's index; None: a CPU run (no clocks to lock, no GPU metrics)
+    lock_clocks: bool = False
+    gpu_metrics: bool = True
+    sampling_ms: float = 100.0
+
+
 def default_report_path(model: str) -> str:
     """`<model stem>.dld-report.json` beside the model."""
     path = Path(model)
@@ -44,6 +57,8 @@ class ActivitySpec(abc.ABC):
     model: str  # path of the ONNX model the activity runs on
 
     KIND: ClassVar[str] = ""
+    RUNTIME: ClassVar[str] = ""  # the runtime that runs it (`activities.runtimes`)
+    ACTIVITY: ClassVar[str] = ""  # the activity kind that drives it (`activities.kinds`): "profile", "export_engine"
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -64,6 +79,14 @@ class ActivitySpec(abc.ABC):
     @abc.abstractmethod
     def with_output(self: S, output: str) -> S:
         """The same spec writing its report to `output` (a target's staging path)."""
+
+    def runtime_settings(self) -> Any:
+        """What the runtime is asked `available(settings)` with: the spec itself unless a kind says otherwise."""
+        return self
+
+    def measurement(self) -> Measurement | None:
+        """How the activity measures passes; None for an activity that measures nothing (an engine build)."""
+        return None
 
     def output_paths(self) -> dict[str, str | None]:
         """What the activity writes, by name (`check_outputs` refuses what would replace an input)."""

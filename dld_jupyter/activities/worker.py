@@ -36,18 +36,18 @@ def _on_terminate(signum: int, frame: FrameType | None) -> None:
 
 
 def run(spec_text: str, channel: Channel) -> int:
-    from dld_jupyter.activities.backends import backend_for
+    from dld_jupyter.activities.kinds import kind_runner
+    from dld_jupyter.activities.runtimes import runtime_for
     from dld_jupyter.activities.spec import spec_from_json
     from dld_jupyter.report_format.io import save_report
 
     try:
         spec = spec_from_json(spec_text)
-        backend = backend_for(spec)
-        check = getattr(backend, "available_for", None)  # a backend whose answer depends on the spec's settings
-        reason = check(spec) if callable(check) else backend.available()
+        runner = kind_runner(spec)
+        reason = runtime_for(spec).available(spec.runtime_settings())  # asked with the spec's own settings
         if reason is not None:
             raise UnavailableError(reason)
-        report = backend.run(spec, channel)
+        report = runner(spec, channel)
         channel.progress(1.0, "writing report")
         save_report(report, spec.report_path())
     except ActivityError as error:

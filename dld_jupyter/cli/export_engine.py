@@ -13,7 +13,7 @@ import sys
 from typing import Any
 
 from dld_jupyter.activities.errors import SpecError
-from dld_jupyter.activities.trt_spec import TrtBuildSpec
+from dld_jupyter.activities.runtimes.tensorrt.spec import TrtBuildSpec
 from dld_jupyter.cli.exit_codes import ExitCode
 from dld_jupyter.cli.profile import exit_code, outcome, run_spec
 from dld_jupyter.cli.trt_options import add_trt_options, print_dry_run, settings_from_args

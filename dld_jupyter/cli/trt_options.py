@@ -9,7 +9,7 @@ import json
 import sys
 
 from dld_jupyter.activities.errors import SpecError
-from dld_jupyter.activities.trt_settings import REFIT_MODES, TYPING_MODES, TrtSettings
+from dld_jupyter.activities.runtimes.tensorrt.settings import REFIT_MODES, TYPING_MODES, TrtSettings
 from dld_jupyter.cli.exit_codes import ExitCode
 
 
@@ -97,7 +97,7 @@ def settings_from_args(args: argparse.Namespace) -> TrtSettings:
 
 def print_dry_run(spec: object, as_json: bool, prog: str) -> int:
     """Print what the TensorRT activity `spec` would do; exit 2 with the reason on bad input."""
-    from dld_jupyter.activities.trt_dry_run import dry_run
+    from dld_jupyter.activities.runtimes.tensorrt.dry_run import dry_run
 
     try:
         data = dry_run(spec)  # type: ignore[arg-type]

@@ -8,8 +8,8 @@ from __future__ import annotations
 import argparse
 
 from dld_jupyter.activities.errors import SpecError
-from dld_jupyter.activities.trt_settings import ProfilerSettings
-from dld_jupyter.activities.trt_spec import TrtProfileSpec
+from dld_jupyter.activities.runtimes.tensorrt.settings import ProfilerSettings
+from dld_jupyter.activities.runtimes.tensorrt.spec import TrtProfileSpec
 from dld_jupyter.cli.trt_options import add_trt_options, settings_from_args
 
 # ONNX Runtime options and the value that means "not given"

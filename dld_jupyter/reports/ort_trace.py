@@ -5,7 +5,7 @@ For users who profiled elsewhere. The trace holds one `model_run` event per `Inf
 `input_type_shape`/`output_type_shape` in its args. Node events are assigned to the run whose time range holds
 them; the first `warmup` runs are dropped; the median run gives the layer table and the timeline, every
 measured run gives the per-layer mean/min/max. Threads of the parallel executor become timeline streams.
-Parsing and layer assembly are the profiler's own (`activities.backends.ort_trace`, `ort_report`), the report is
+Parsing and layer assembly are the profiler's own (`activities.runtimes.onnxruntime.trace`, `ort_report`), the report is
 put together by `report_format.builder`; this module only reads the file and says what is wrong with it.
 """
 
@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 # One parser and one layer assembly for the profiler and this import: the same trace gives the same layers.
-from dld_jupyter.activities.backends.ort_report import ort_layers
-from dld_jupyter.activities.backends.ort_trace import event_problem, parse_events, trace_events
+from dld_jupyter.activities.runtimes.onnxruntime.report import ort_layers
+from dld_jupyter.activities.runtimes.onnxruntime.trace import event_problem, parse_events, trace_events
 from dld_jupyter.report_format.builder import RunInfo, build_report, layer_pass_index
 from dld_jupyter.report_format.io import ReportError
 from dld_jupyter.report_format.json_input import read_json

@@ -15,8 +15,8 @@ from pathlib import Path
 import onnx
 import pytest
 
-from dld_jupyter.activities.backends.onnxruntime import profile_onnxruntime
-from dld_jupyter.activities.ort_spec import OrtProfileSpec
+from dld_jupyter.activities.kinds.profile import run_profile
+from dld_jupyter.activities.runtimes.onnxruntime.spec import OrtProfileSpec
 from dld_jupyter.report_format.model import Report
 
 REAL = Path(__file__).resolve().parents[1] / "data" / "real"
@@ -43,7 +43,7 @@ def profiled(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFa
     path = REAL / f"{name}.onnx"
     out = tmp_path_factory.mktemp("reports") / f"{name}.json"
     spec = OrtProfileSpec(model=str(path), iterations=3, warmup=1, optimize=optimize, output=str(out), threads=1)
-    return path, profile_onnxruntime(spec, _Quiet())
+    return path, run_profile(spec, _Quiet())
 
 
 def test_every_layer_of_an_onnx_op_holds_a_node_of_that_op(profiled: tuple[Path, Report]) -> None:
@@ -72,7 +72,7 @@ def test_weight_aliases_are_removed_as_folded_constants_when_optimized() -> None
     aliases = [n.name for n in model.graph.node if n.op_type == "Identity" and n.input[0] in weights]
     assert len(aliases) > 10  # PyTorch's Identity(initializer) for shared/folded weights
     spec = OrtProfileSpec(model=str(path), iterations=2, warmup=1, optimize=True, threads=1)
-    report = profile_onnxruntime(spec, _Quiet())
+    report = run_profile(spec, _Quiet())
     assert set(aliases) <= set(report.removed_nodes)
     assert all("constant" in report.removed_reasons[name] for name in aliases)
 
@@ -80,7 +80,7 @@ def test_weight_aliases_are_removed_as_folded_constants_when_optimized() -> None
 def test_inlined_function_kernels_form_one_layer_named_after_the_onnx_node() -> None:
     path = REAL / "mobilenet_v3_small_w05.onnx"
     spec = OrtProfileSpec(model=str(path), iterations=2, warmup=1, optimize=False, threads=1)
-    report = profile_onnxruntime(spec, _Quiet())
+    report = run_profile(spec, _Quiet())
     hardswish = [layer for layer in report.layers if layer.type == "HardSwish"]
     assert hardswish and all(layer.onnx_nodes == [layer.name] for layer in hardswish)
     timeline_layers = {event.layer for event in report.timeline}

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
-from dld_jupyter.activities.backends.ort_inputs import concrete_shape, folder_feeds, model_inputs, random_feeds
 from dld_jupyter.activities.errors import SpecError
+from dld_jupyter.activities.runtimes.onnxruntime.inputs import concrete_shape, folder_feeds, model_inputs, random_feeds
 
 
 def _graph() -> object:

@@ -41,7 +41,8 @@ SCRIPT = textwrap.dedent(
     from dld_jupyter.activities.protocol import Channel
     from dld_jupyter.activities import worker, engine, api, cache  # noqa: F401
     from dld_jupyter.activities.gpu import nvml, clocks  # noqa: F401
-    from dld_jupyter.activities.backends import onnxruntime  # noqa: F401
+    from dld_jupyter.activities.runtimes.onnxruntime import session  # noqa: F401
+    from dld_jupyter.activities.kinds import profile as profile_kind  # noqa: F401
     from dld_jupyter.cli import prof, profile  # noqa: F401
     spec = OrtProfileSpec(model={model!r}, iterations=2, warmup=0, threads=1, output={output!r})
     code = worker.run(spec.to_json(), Channel(sys.stdout))  # the whole backend, in this blocked process

@@ -3,7 +3,7 @@ from __future__ import annotations
 import numpy as np
 from onnx import TensorProto, helper, numpy_helper
 
-from dld_jupyter.activities.backends.ort_nodes import map_nodes
+from dld_jupyter.activities.runtimes.onnxruntime.nodes import map_nodes
 
 
 def _original() -> object:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from dld_jupyter.activities.backends import ort_install
+from dld_jupyter.activities.runtimes.onnxruntime import install as ort_install
 
 
 def _with(monkeypatch: pytest.MonkeyPatch, **versions: str | None) -> None:

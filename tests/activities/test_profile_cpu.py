@@ -10,7 +10,7 @@ import pytest
 from onnx import numpy_helper
 
 from dld_jupyter.activities import OrtProfileSpec, run_activity
-from dld_jupyter.activities.backends.ort_inputs import model_inputs
+from dld_jupyter.activities.runtimes.onnxruntime.inputs import model_inputs
 from dld_jupyter.report_format.io import load_report
 from dld_jupyter.report_format.model import Report
 

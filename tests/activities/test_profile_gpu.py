@@ -8,7 +8,7 @@ import onnxruntime
 import pytest
 
 from dld_jupyter.activities import OrtProfileSpec, run_activity
-from dld_jupyter.activities.backends.ort_report import COPY_ROWS, GAPS_ROW, HOST_ROW
+from dld_jupyter.activities.runtimes.onnxruntime.report import COPY_ROWS, GAPS_ROW, HOST_ROW
 from dld_jupyter.report_format.io import load_report
 
 pytestmark = [

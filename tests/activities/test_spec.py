@@ -5,7 +5,7 @@ import json
 import pytest
 
 from dld_jupyter.activities.errors import SpecError
-from dld_jupyter.activities.ort_spec import OrtProfileSpec
+from dld_jupyter.activities.runtimes.onnxruntime.spec import OrtProfileSpec
 from dld_jupyter.activities.spec import known_kinds, spec_from_dict, spec_from_json
 
 

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from dld_jupyter.activities.backends.ort_trace import parse_events
+from dld_jupyter.activities.runtimes.onnxruntime.trace import parse_events
 
 
 def _node(name: str, ts: int, dur: int, op: str = "Conv") -> dict[str, object]:
@@ -43,8 +43,8 @@ def test_events_split_per_model_run_and_fences_ignored() -> None:
 def test_gpu_runs_get_copy_rows_before_the_first_node_and_after_the_last() -> None:
     """Input copies to the device and output copies back happen inside a run but outside every node event: they
     become overhead rows, so the layers add up to the pass."""
-    from dld_jupyter.activities.backends.ort_report import COPY_ROWS, GAPS_ROW, ort_layers, with_copy_rows
-    from dld_jupyter.activities.backends.ort_trace import NodeEvent, RunTrace
+    from dld_jupyter.activities.runtimes.onnxruntime.report import COPY_ROWS, GAPS_ROW, ort_layers, with_copy_rows
+    from dld_jupyter.activities.runtimes.onnxruntime.trace import NodeEvent, RunTrace
 
     runs = [
         RunTrace(
@@ -72,8 +72,8 @@ def test_gpu_runs_get_copy_rows_before_the_first_node_and_after_the_last() -> No
 
 
 def test_the_host_row_takes_each_pass_time_outside_orts_run() -> None:
-    from dld_jupyter.activities.backends.ort_report import HOST_ROW, ort_layers, with_copy_rows, with_host_row
-    from dld_jupyter.activities.backends.ort_trace import NodeEvent, RunTrace
+    from dld_jupyter.activities.runtimes.onnxruntime.report import HOST_ROW, ort_layers, with_copy_rows, with_host_row
+    from dld_jupyter.activities.runtimes.onnxruntime.trace import NodeEvent, RunTrace
 
     runs = [
         RunTrace(start_us=0.0, dur_us=400.0, nodes=[NodeEvent("conv", "Conv", "CUDAExecutionProvider", 50.0, 300.0)])

@@ -10,14 +10,14 @@ import onnx
 import pytest
 
 from dld_jupyter.activities import ProfilerSettings, SpecError, TrtSettings
-from dld_jupyter.activities.trt_mapping import (
+from dld_jupyter.activities.runtimes.tensorrt.mapping import (
     BuildPlan,
     TrtEnum,
     build_plan,
     export_command,
     profile_command,
 )
-from dld_jupyter.activities.trt_model import ModelTrtAttributes, read_model_attributes
+from dld_jupyter.activities.runtimes.tensorrt.model import ModelTrtAttributes, read_model_attributes
 from dld_jupyter.document import Document
 from tests import models
 

@@ -13,7 +13,7 @@ from onnx import TensorProto, helper
 
 from dld_jupyter.activities import ProfilerSettings, TrtBuildSpec, TrtProfileSpec, TrtSettings, run_activity
 from dld_jupyter.activities.errors import SpecError
-from dld_jupyter.activities.trt_mapping import BuildPlan, TrtEnum
+from dld_jupyter.activities.runtimes.tensorrt.mapping import BuildPlan, TrtEnum
 from dld_jupyter.document import Document
 from dld_jupyter.report_format.engine_graph import load_engine_graph
 from dld_jupyter.report_format.io import load_report

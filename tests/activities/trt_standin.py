@@ -14,16 +14,18 @@ from __future__ import annotations
 import inspect
 import itertools
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import onnx
 
-from dld_jupyter.activities.backends.trt_passes import PassTimes
 from dld_jupyter.activities.errors import SpecError
 from dld_jupyter.activities.reporter import Reporter
-from dld_jupyter.activities.trt_mapping import BuildPlan, TrtEnum
-from dld_jupyter.activities.trt_settings import TrtSettings
+from dld_jupyter.activities.runtimes.base import PassTimes
+from dld_jupyter.activities.runtimes.tensorrt.mapping import BuildPlan, TrtEnum
+from dld_jupyter.activities.runtimes.tensorrt.settings import TrtSettings
 from tests.reports.conftest import COPY, shared_samples
 
 SAMPLE = "tf-resnet50-rtx3090-fp16.engine"
@@ -84,6 +86,28 @@ def check_plan(model: str, plan: BuildPlan) -> None:
             raise SpecError(f"stand-in: {value.name}: dynamic input is missing dimensions in profile 0")
 
 
+class StandInPasses:
+    """One execution context's passes: the recorded passes again, in order, from the first."""
+
+    def __init__(self, engine: StandInEngine, profiled: bool, copies: bool) -> None:
+        self.records = itertools.cycle(engine.times)
+        self.layer_ms, self.profiled, self.copies = engine.layer_ms, profiled, copies
+
+    def run(self) -> PassTimes:
+        r = next(self.records)
+        copies = self.copies
+        return PassTimes(
+            wall_ms=float(r["latencyMs"]) if copies else float(r["computeMs"]),
+            layers=list(self.layer_ms) if self.profiled else [],
+            h2d_ms=float(r["h2dMs"]) if copies else 0.0,
+            d2h_ms=float(r["d2hMs"]) if copies else 0.0,
+            start=float(r["startComputeMs"]) / 1000.0,
+        )
+
+    def outputs(self) -> dict[str, Any]:
+        raise SpecError("stand-in: trtexec recorded timings, not output values; there are no outputs to fetch")
+
+
 class StandInEngine:
     def __init__(self, folder: Path) -> None:
         self.layers = json.loads((folder / f"{SAMPLE}.graph.json").read_text())
@@ -101,20 +125,11 @@ class StandInEngine:
     def serialize(self) -> bytes:
         return ENGINE_MAGIC
 
-    def run(
-        self, shapes: dict[str, tuple[int, ...]], count: int, profiled: bool, copies: bool, seed: int
-    ) -> list[PassTimes]:
-        records = itertools.islice(itertools.cycle(self.times), count)
-        return [
-            PassTimes(
-                wall_ms=float(r["latencyMs"]) if copies else float(r["computeMs"]),
-                layers=list(self.layer_ms) if profiled else [],
-                h2d_ms=float(r["h2dMs"]) if copies else 0.0,
-                d2h_ms=float(r["d2hMs"]) if copies else 0.0,
-                start=float(r["startComputeMs"]) / 1000.0,
-            )
-            for r in records
-        ]
+    @contextmanager
+    def passes(
+        self, shapes: dict[str, tuple[int, ...]], profiled: bool, copies: bool, seed: int
+    ) -> Iterator[StandInPasses]:
+        yield StandInPasses(self, profiled, copies)
 
     def close(self) -> None:
         return None

@@ -8,8 +8,8 @@ import dataclasses
 import shutil
 from pathlib import Path
 
-from dld_jupyter.activities.backends import backend_named
-from dld_jupyter.activities.trt_settings import TrtSettings
+from dld_jupyter.activities.runtimes import runtime_named
+from dld_jupyter.activities.runtimes.tensorrt.settings import TrtSettings
 from dld_jupyter.frontdoor.operations import EXPORT_ENGINE
 from dld_jupyter.widgets.designer.designer import open_designer
 from dld_jupyter.widgets.designer.export_panel import ExportEnginePanel
@@ -45,7 +45,7 @@ def test_every_setting_is_in_the_form_and_the_command_carries_the_model(tmp_path
 
 def test_unavailable_reason_disables_export_and_errors_show_in_the_panel(tmp_path: Path) -> None:
     panel = ExportEnginePanel(designer(tmp_path))
-    reason = backend_named("tensorrt").available()
+    reason = runtime_named("tensorrt").available()
     assert reason is not None  # TensorRT cannot be installed in this workplace
     assert panel.export_button.disabled and reason in panel.unavailable.value.replace("&#x27;", "'")
     assert panel.run() is None and "unavailable:" in panel.error.value
@@ -57,7 +57,7 @@ def test_unavailable_reason_disables_export_and_errors_show_in_the_panel(tmp_pat
 
 
 def test_profile_panel_backend_choice_shows_tensorrt_pages_and_why_it_cannot_run(tmp_path: Path) -> None:
-    from dld_jupyter.activities.trt_settings import ProfilerSettings
+    from dld_jupyter.activities.runtimes.tensorrt.settings import ProfilerSettings
     from dld_jupyter.frontdoor.operations import PROFILE
 
     d = designer(tmp_path)

@@ -17,13 +17,13 @@ from typing import Any
 
 import ipywidgets as w
 
-from dld_jupyter.activities.backends import backend_named
+from dld_jupyter.activities.runtimes import runtime_named
 from dld_jupyter.activities.engine import ActivityHandle, start_activity
 from dld_jupyter.activities.errors import ActivityError
 from dld_jupyter.activities.result import ActivityResult, LogLine, Progress
-from dld_jupyter.activities.trt_dry_run import dry_run
-from dld_jupyter.activities.trt_settings import TrtSettings
-from dld_jupyter.activities.trt_spec import ENGINE_SUFFIX, METADATA_SUFFIX, TrtBuildSpec
+from dld_jupyter.activities.runtimes.tensorrt.dry_run import dry_run
+from dld_jupyter.activities.runtimes.tensorrt.settings import TrtSettings
+from dld_jupyter.activities.runtimes.tensorrt.spec import ENGINE_SUFFIX, METADATA_SUFFIX, TrtBuildSpec
 from dld_jupyter.formats.html_text import tag, text
 from dld_jupyter.widgets.designer.profile_panel import _model_source
 from dld_jupyter.widgets.designer.trt_form import STYLE, TrtSettingsForm, unavailable_html
@@ -57,7 +57,7 @@ class ExportEnginePanel(w.VBox):  # type: ignore[misc]
         self.show_button.on_click(lambda _b: self.show_command())
         self.export_button.on_click(lambda _b: self.run())
         self.cancel_button.on_click(lambda _b: self.cancel())
-        self.reason = backend_named("tensorrt").available()
+        self.reason = runtime_named("tensorrt").available()
         self.unavailable = w.HTML(unavailable_html(self.reason))
         self.export_button.disabled = self.reason is not None
         self.error = w.HTML("")

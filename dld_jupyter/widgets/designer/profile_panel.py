@@ -22,7 +22,7 @@ import ipywidgets as w
 
 from dld_jupyter.activities.engine import ActivityHandle, start_activity
 from dld_jupyter.activities.errors import ActivityError
-from dld_jupyter.activities.ort_spec import PROVIDERS, OrtProfileSpec
+from dld_jupyter.activities.runtimes.onnxruntime.spec import PROVIDERS, OrtProfileSpec
 from dld_jupyter.activities.result import ActivityResult, LogLine, Progress
 from dld_jupyter.activities.spec import REPORT_SUFFIX
 from dld_jupyter.formats.html_text import fill, tag, text

@@ -4,7 +4,7 @@ panel's TensorRT backend so both show every option the same way.
 
 Each form reads back into `TrtSettings` / `ProfilerSettings` keyword arguments; the dataclasses validate (INT8 and
 FP8 exclusive, paths required by the version source...) and their SpecError text is what the panel shows. Whether
-TensorRT can run here is the backend's own answer (`available_for`), never guessed.
+TensorRT can run here is the runtime's own answer (`available`), never guessed.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from dld_jupyter.activities.trt_settings import MAX_OPTIMIZATION_LEVEL, ProfilerSettings, TrtSettings
+from dld_jupyter.activities.runtimes.tensorrt.settings import MAX_OPTIMIZATION_LEVEL, ProfilerSettings, TrtSettings
 from dld_jupyter.formats.html_text import bold, fill
 
 STYLE = {"description_width": "170px"}
@@ -177,17 +177,17 @@ class TrtProfileForm:
     TensorRT cannot run here, the backend's reason (the panel then refuses to start)."""
 
     def __init__(self) -> None:
-        from dld_jupyter.activities.backends import backend_named
+        from dld_jupyter.activities.runtimes import runtime_named
 
         self.settings = TrtSettingsForm()
         self.profiler = ProfilerForm()
-        self.reason = backend_named("tensorrt").available()
+        self.reason = runtime_named("tensorrt").available()
         self.box = w.VBox([w.HBox([*self.settings.pages(), *self.profiler.pages()],
                                   layout=w.Layout(flex_flow="row wrap")), w.HTML(unavailable_html(self.reason))])
         self.box.add_class("dld-trt-profile-settings")
 
     def spec(self, path: str, output: str | None) -> Any:
-        from dld_jupyter.activities.trt_spec import TrtProfileSpec
+        from dld_jupyter.activities.runtimes.tensorrt.spec import TrtProfileSpec
 
         return TrtProfileSpec(model=path, output=output, settings=self.settings.settings(),
                               profiler=self.profiler.profiler())

@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from dld_jupyter.activities.trt_model import ModelTrtAttributes, build_shapes
-from dld_jupyter.activities.trt_settings import ProfilerSettings, TrtSettings
+from dld_jupyter.activities.runtimes.tensorrt.model import ModelTrtAttributes, build_shapes
+from dld_jupyter.activities.runtimes.tensorrt.settings import ProfilerSettings, TrtSettings
 from dld_jupyter.formats.trt_metadata import OptimizationProfile
 
 # trtexec --layerPrecisions grammar: precision ::= "fp32"|"fp16"|"bf16"|"int32"|"int8"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from dld_jupyter.activities.backends.trt_passes import PassTimes
+from dld_jupyter.activities.runtimes.base import PassTimes
 from dld_jupyter.report_format.builder import LayerRecord
 from dld_jupyter.report_format.engine_graph import EngineGraph, EngineLayer
 from dld_jupyter.report_format.model import TimelineEvent

@@ -14,10 +14,16 @@ from typing import Any
 
 from dld_jupyter.activities.cache import timing_cache_path
 from dld_jupyter.activities.gpu.nvml import device_info
-from dld_jupyter.activities.trt_mapping import BuildPlan, TrtexecCommand, build_plan, export_command, profile_command
-from dld_jupyter.activities.trt_model import ModelTrtAttributes, read_model_attributes
-from dld_jupyter.activities.trt_settings import TrtSettings
-from dld_jupyter.activities.trt_spec import TrtBuildSpec, TrtProfileSpec
+from dld_jupyter.activities.runtimes.tensorrt.mapping import (
+    BuildPlan,
+    TrtexecCommand,
+    build_plan,
+    export_command,
+    profile_command,
+)
+from dld_jupyter.activities.runtimes.tensorrt.model import ModelTrtAttributes, read_model_attributes
+from dld_jupyter.activities.runtimes.tensorrt.settings import TrtSettings
+from dld_jupyter.activities.runtimes.tensorrt.spec import TrtBuildSpec, TrtProfileSpec
 
 TrtSpec = TrtBuildSpec | TrtProfileSpec
 

@@ -1,26 +1,37 @@
-"""The boundary between the TensorRT backend and TensorRT itself: build an engine from a `BuildPlan`, open it,
-read its layer information, time its passes.
+"""The boundary between the TensorRT session and TensorRT itself: build an engine from a `BuildPlan`, open it,
+read its layer information, run its passes one at a time.
 
-The backend (`tensorrt.py`) turns specs into plans and measurements into reports; a runtime does only what needs
-TensorRT. `trt_live.LiveRuntime` is the real one (tensorrt + Polygraphy). `DLD_TENSORRT_RUNTIME=module:factory`
-names another implementation of this protocol; the end-to-end tests use it for a stand-in that replays recorded
-real TensorRT outputs (this workplace cannot install TensorRT, see shared/GPU.md), and the report says which
-runtime produced it.
+The session (`session.py`) turns specs into plans and the profile kind's measurements into layer tables; a runtime
+does only what needs TensorRT. `live.LiveRuntime` is the real one (tensorrt + Polygraphy).
+`DLD_TENSORRT_RUNTIME=module:factory` names another implementation of this protocol; the end-to-end tests use it
+for a stand-in that replays recorded real TensorRT outputs (this workplace cannot install TensorRT, see
+shared/GPU.md), and the report says which runtime produced it.
 """
 
 from __future__ import annotations
 
 import importlib
 import os
+from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
-from dld_jupyter.activities.backends.trt_passes import PassTimes
 from dld_jupyter.activities.errors import SpecError
 from dld_jupyter.activities.reporter import Reporter
-from dld_jupyter.activities.trt_mapping import BuildPlan
-from dld_jupyter.activities.trt_settings import TrtSettings
+from dld_jupyter.activities.runtimes.base import PassTimes
+from dld_jupyter.activities.runtimes.tensorrt.mapping import BuildPlan
+from dld_jupyter.activities.runtimes.tensorrt.settings import TrtSettings
 
 RUNTIME_VARIABLE = "DLD_TENSORRT_RUNTIME"
+
+
+class TrtPasses(Protocol):
+    """The passes of one execution context: the profile kind's measured loop calls `run()` once per pass."""
+
+    def run(self) -> PassTimes: ...
+
+    def outputs(self) -> dict[str, Any]:
+        """Host copies of the last pass's outputs, by name (needs `copies`)."""
+        ...
 
 
 class TrtEngine(Protocol):
@@ -35,11 +46,11 @@ class TrtEngine(Protocol):
 
     def serialize(self) -> bytes: ...
 
-    def run(
-        self, shapes: dict[str, tuple[int, ...]], count: int, profiled: bool, copies: bool, seed: int
-    ) -> list[PassTimes]:
-        """`count` passes on random inputs of `shapes`; layer times only when `profiled`; copies timed when
-        `copies`, else inputs are copied once beforehand and outputs never fetched."""
+    def passes(
+        self, shapes: dict[str, tuple[int, ...]], profiled: bool, copies: bool, seed: int
+    ) -> AbstractContextManager[TrtPasses]:
+        """An execution context on random inputs of `shapes`: layer times only when `profiled`; copies timed (and
+        outputs fetched) when `copies`, else inputs are copied once beforehand and outputs never fetched."""
         ...
 
     def close(self) -> None: ...
@@ -72,6 +83,6 @@ def load_runtime(settings: TrtSettings) -> TrtRuntime:
             raise SpecError(f"{RUNTIME_VARIABLE}: expected module:factory, got {spec!r}")
         runtime: TrtRuntime = getattr(importlib.import_module(module), factory)(settings)
         return runtime
-    from dld_jupyter.activities.backends.trt_live import LiveRuntime
+    from dld_jupyter.activities.runtimes.tensorrt.live import LiveRuntime
 
     return LiveRuntime(settings)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from dld_jupyter.activities.backends.ort_trace import NodeEvent, RunTrace
+from dld_jupyter.activities.runtimes.onnxruntime.trace import NodeEvent, RunTrace
 from dld_jupyter.report_format.builder import LayerRecord
 from dld_jupyter.report_format.model import TimelineEvent
 

@@ -15,13 +15,15 @@ import json
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
-from dld_jupyter.activities.errors import RunFailed, UnavailableError
+from dld_jupyter.activities.errors import RunFailed, SpecError, UnavailableError
 from dld_jupyter.activities.reporter import Reporter
-from dld_jupyter.activities.trt_mapping import BuildPlan, TrtEnum
-from dld_jupyter.activities.trt_settings import TrtSettings
+from dld_jupyter.activities.runtimes.base import PassTimes
+from dld_jupyter.activities.runtimes.tensorrt.mapping import BuildPlan, TrtEnum
+from dld_jupyter.activities.runtimes.tensorrt.settings import TrtSettings
 
 INSTALL_HINT = (
     "pip install tensorrt (needs an NVIDIA GPU and driver; see https://docs.nvidia.com/deeplearning/tensorrt)"
@@ -158,6 +160,26 @@ class _LayerTimes:
         return layers
 
 
+class LivePasses:
+    """Passes of one execution context (`TrtEngine.passes`): each `run()` is one timed pass."""
+
+    def __init__(
+        self, bindings: Any, context: Any, copies: bool, take_layers: Callable[[], list[tuple[str, float]]] | None
+    ) -> None:
+        self.bindings, self.context, self.copies, self.take_layers = bindings, context, copies, take_layers
+
+    def run(self) -> PassTimes:
+        from dld_jupyter.activities.runtimes.tensorrt.live_io import timed_pass
+
+        return timed_pass(self.bindings, self.context, self.copies, self.take_layers, time.perf_counter)
+
+    def outputs(self) -> dict[str, Any]:
+        if not self.copies:
+            raise SpecError("outputs: these passes leave outputs on the device (copies hidden)")
+        pairs = zip(self.bindings.output_names, self.bindings.outputs, strict=True)
+        return {name: host.copy() for name, (host, _) in pairs}
+
+
 class LiveEngine:
     def __init__(self, trt: Any, engine: Any) -> None:
         self.trt, self.engine = trt, engine
@@ -174,8 +196,11 @@ class LiveEngine:
     def serialize(self) -> bytes:
         return bytes(self.engine.serialize())
 
-    def run(self, shapes: dict[str, tuple[int, ...]], count: int, profiled: bool, copies: bool, seed: int) -> list[Any]:
-        from dld_jupyter.activities.backends.trt_live_io import Bindings, timed_passes
+    @contextmanager
+    def passes(
+        self, shapes: dict[str, tuple[int, ...]], profiled: bool, copies: bool, seed: int
+    ) -> Iterator[LivePasses]:
+        from dld_jupyter.activities.runtimes.tensorrt.live_io import Bindings
 
         trt = self.trt
         context = self.engine.create_execution_context()
@@ -192,9 +217,7 @@ class LiveEngine:
             context.profiler = Profiler()
         bindings = Bindings(trt, self.engine, context, shapes, seed)
         try:
-            return timed_passes(
-                bindings, context, count, copies, collected.take if profiled else None, time.perf_counter
-            )
+            yield LivePasses(bindings, context, copies, collected.take if profiled else None)
         finally:
             bindings.free()
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from dld_jupyter.activities.errors import SpecError
-from dld_jupyter.activities.spec import ActivitySpec, default_report_path
+from dld_jupyter.activities.spec import ActivitySpec, Measurement, default_report_path
 
 PROVIDERS = {"cpu": "CPUExecutionProvider", "cuda": "CUDAExecutionProvider"}
 
@@ -45,6 +45,8 @@ class OrtProfileSpec(ActivitySpec):
     source_document: str | None = None
 
     KIND: ClassVar[str] = "onnxruntime-profile"
+    RUNTIME: ClassVar[str] = "onnxruntime"
+    ACTIVITY: ClassVar[str] = "profile"
 
     def __post_init__(self) -> None:
         _check_types(self)
@@ -92,6 +94,10 @@ class OrtProfileSpec(ActivitySpec):
 
     def with_output(self, output: str) -> OrtProfileSpec:
         return dataclasses.replace(self, output=output)
+
+    def measurement(self) -> Measurement:
+        device = self.device if self.provider == "cuda" else None
+        return Measurement(self.warmup, self.iterations, device, self.lock_clocks, self.gpu_metrics, self.sampling_ms)
 
     def input_folders(self) -> list[tuple[str, str]]:
         return [("input_folder", self.input_folder)] if self.input_folder else []

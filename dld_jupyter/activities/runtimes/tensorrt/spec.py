@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
 from dld_jupyter.activities.errors import SpecError
-from dld_jupyter.activities.spec import ActivitySpec, default_report_path
-from dld_jupyter.activities.trt_settings import ProfilerSettings, TrtSettings
+from dld_jupyter.activities.runtimes.tensorrt.settings import ProfilerSettings, TrtSettings
+from dld_jupyter.activities.spec import ActivitySpec, Measurement, default_report_path
 
 S = TypeVar("S", bound="_TrtSpec")
 ENGINE_SUFFIX = ".engine"
@@ -52,6 +52,9 @@ class _TrtSpec(ActivitySpec):
         if self.output is not None and not isinstance(self.output, str):
             raise SpecError(f"output: expected a path, got {self.output!r}")
 
+    def runtime_settings(self) -> TrtSettings:
+        return self.settings
+
     def with_output(self: S, output: str) -> S:
         return dataclasses.replace(self, output=output)
 
@@ -68,6 +71,8 @@ class TrtBuildSpec(_TrtSpec):
     open_metadata: bool = False  # open the metadata as an engine graph after export (front doors act on it)
 
     KIND: ClassVar[str] = "tensorrt-build"
+    RUNTIME: ClassVar[str] = "tensorrt"
+    ACTIVITY: ClassVar[str] = "export_engine"
 
     def __post_init__(self) -> None:
         self._check_common()
@@ -115,6 +120,8 @@ class TrtProfileSpec(_TrtSpec):
     profiler: ProfilerSettings = field(default_factory=ProfilerSettings)
 
     KIND: ClassVar[str] = "tensorrt-profile"
+    RUNTIME: ClassVar[str] = "tensorrt"
+    ACTIVITY: ClassVar[str] = "profile"
 
     def __post_init__(self) -> None:
         self._check_common()
@@ -126,6 +133,10 @@ class TrtProfileSpec(_TrtSpec):
 
     def input_paths(self) -> dict[str, str | None]:
         return {**super().input_paths(), "prebuilt engine": self.profiler.prebuilt_engine}
+
+    def measurement(self) -> Measurement:
+        p = self.profiler
+        return Measurement(p.warmup, p.iterations, self.settings.device, p.lock_clocks, p.gpu_metrics, p.sampling_ms)
 
     def resolved(self) -> TrtProfileSpec:
         engine = _abs(self.profiler.prebuilt_engine)

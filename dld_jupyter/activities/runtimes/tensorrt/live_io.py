@@ -1,4 +1,4 @@
-"""Device buffers and the timed pass loop of the live TensorRT runtime (TensorRT 10 name-based I/O).
+"""Device buffers and one timed pass of the live TensorRT runtime (TensorRT 10 name-based I/O).
 
 Inputs get random data at the given (profile opt) shapes, seeded; outputs are sized from the context once every
 input shape is set. A pass is: H2D copies, `execute_async_v3` and a stream sync, D2H copies, each timed on the
@@ -13,8 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from dld_jupyter.activities.backends.trt_passes import PassTimes
 from dld_jupyter.activities.errors import RunFailed, SpecError
+from dld_jupyter.activities.runtimes.base import PassTimes
 
 
 def _random(shape: tuple[int, ...], dtype: Any, rng: np.random.Generator) -> Any:
@@ -34,6 +34,7 @@ class Bindings:
         self.stream = cuda.Stream()
         self.inputs: list[tuple[Any, Any]] = []  # (host array, DeviceArray)
         self.outputs: list[tuple[Any, Any]] = []
+        self.output_names: list[str] = []
         names = [engine.get_tensor_name(i) for i in range(engine.num_io_tensors)]
         is_input = {name: engine.get_tensor_mode(name) == trt.TensorIOMode.INPUT for name in names}
         for name in (n for n in names if is_input[n]):
@@ -47,6 +48,7 @@ class Bindings:
         for name in (n for n in names if not is_input[n]):
             host = np.empty(tuple(context.get_tensor_shape(name)), dtype=trt.nptype(engine.get_tensor_dtype(name)))
             self._bind(context, name, host, cuda, self.outputs)
+            self.output_names.append(name)
         self.stream.synchronize()
 
     @staticmethod
@@ -61,32 +63,29 @@ class Bindings:
         self.stream.free()
 
 
-def timed_passes(
+def timed_pass(
     bindings: Bindings,
     context: Any,
-    count: int,
     copies: bool,
     take_layers: Callable[[], list[tuple[str, float]]] | None,
     clock: Callable[[], float],
-) -> list[PassTimes]:
+) -> PassTimes:
+    """One pass: H2D copies (when `copies`), execute and sync, D2H copies, each part timed with `clock`."""
     stream = bindings.stream
-    passes: list[PassTimes] = []
-    for _ in range(count):
-        start = clock()
-        if copies:
-            for host, device in bindings.inputs:
-                device.copy_from(host, stream)
-            stream.synchronize()
-        copied = clock()
-        if not context.execute_async_v3(stream.ptr):
-            raise RunFailed("TensorRT inference failed (execute_async_v3 returned False; see the log)")
+    start = clock()
+    if copies:
+        for host, device in bindings.inputs:
+            device.copy_from(host, stream)
         stream.synchronize()
-        computed = clock()
-        if copies:
-            for host, device in bindings.outputs:
-                device.copy_to(host, stream)
-            stream.synchronize()
-        end = clock()
-        layers = take_layers() if take_layers is not None else []
-        passes.append(PassTimes((end - start) * 1e3, layers, (copied - start) * 1e3, (end - computed) * 1e3, start))
-    return passes
+    copied = clock()
+    if not context.execute_async_v3(stream.ptr):
+        raise RunFailed("TensorRT inference failed (execute_async_v3 returned False; see the log)")
+    stream.synchronize()
+    computed = clock()
+    if copies:
+        for host, device in bindings.outputs:
+            device.copy_to(host, stream)
+        stream.synchronize()
+    end = clock()
+    layers = take_layers() if take_layers is not None else []
+    return PassTimes((end - start) * 1e3, layers, (copied - start) * 1e3, (end - computed) * 1e3, start)

@@ -1,0 +1,139 @@
+"""The profile activity, for every runtime: the measured loop, warm-up and GPU-metric sampling live here once.
+
+A run opens a session of the spec's runtime (`runtimes.base`) and times two series on the same inputs:
+1. plain passes: warm-up, then N passes. Their median is the number users trust (`summary.median_ms`), since
+   per-layer profiling costs time of its own;
+2. profiled passes: warm-up, then N passes with layer times; NVML/GPM metrics are sampled during these N passes
+   (warm-up excluded) and aligned on the median profiled pass. The difference of the two medians is the overhead.
+GPU clocks are locked around both series when asked. Each pass is timed by the runtime (host perf_counter around
+one pass, outputs fetched or synchronized); warm-up passes are never reported.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+
+from dld_jupyter.activities.errors import SpecError, UnavailableError
+from dld_jupyter.activities.gpu.clocks import locked_clocks
+from dld_jupyter.activities.gpu.nvml import MetricsSampler
+from dld_jupyter.activities.reporter import Reporter
+from dld_jupyter.activities.runtimes import runtime_for
+from dld_jupyter.activities.runtimes.base import Feeds, PassTimes, Session
+from dld_jupyter.activities.spec import ActivitySpec, Measurement
+from dld_jupyter.report_format.builder import build_report, layer_pass_index
+from dld_jupyter.report_format.model import MetricSeries, Report
+
+
+class PhaseProgress:
+    """Maps a phase's passes onto its share of the whole activity, sending at most ~50 updates per phase."""
+
+    def __init__(self, reporter: Reporter) -> None:
+        self.reporter = reporter
+
+    def phase(self, name: str, low: float, high: float, count: int) -> Callable[[int], None]:
+        self.reporter.progress(low, name)
+        step = max(1, count // 50)
+
+        def on_pass(index: int) -> None:
+            if (index + 1) % step == 0 or index + 1 == count:
+                self.reporter.progress(low + (high - low) * (index + 1) / count, name)
+
+        return on_pass
+
+
+def timed_passes(run: Callable[[], PassTimes], count: int, on_pass: Callable[[int], None]) -> list[PassTimes]:
+    """`count` passes of `run`, each timed by the runtime; `on_pass(index)` after each one, outside its timing."""
+    passes: list[PassTimes] = []
+    for index in range(count):
+        passes.append(run())
+        on_pass(index)
+    return passes
+
+
+@dataclass
+class Measured:
+    """Both series of a profile run: the passes users trust, the profiled ones, and the metrics sampled during them."""
+
+    plain: list[PassTimes]
+    profiled: list[PassTimes]
+    median: int  # index of the profiled pass whose layers the report shows (`layer_pass_index`)
+    metrics: list[MetricSeries] = field(default_factory=list)
+
+
+def start_sampler(measurement: Measurement, reporter: Reporter) -> MetricsSampler | None:
+    """NVML/GPM sampling of the run's GPU, or None (a CPU run, metrics off, or NVML unavailable: logged)."""
+    if measurement.device is None or not measurement.gpu_metrics:
+        return None
+    sampler = MetricsSampler(measurement.device, measurement.sampling_ms)
+    try:
+        sampler.start()
+    except UnavailableError as error:
+        reporter.log(f"GPU metrics: {error}", "warning")
+        return None
+    return sampler
+
+
+def measure(session: Session, measurement: Measurement, reporter: Reporter, feeds: Feeds | None = None) -> Measured:
+    """The measured loop: warm-up + plain passes, then warm-up + profiled passes sampled for GPU metrics."""
+    progress = PhaseProgress(reporter)
+    warmup, iterations = measurement.warmup, measurement.iterations
+    with ExitStack() as stack:
+        if measurement.lock_clocks and measurement.device is not None:
+            stack.enter_context(locked_clocks(measurement.device, reporter.log))
+        elif measurement.lock_clocks:
+            reporter.log("lock_clocks applies to GPU runs only: ignored on the CPU", "warning")
+
+        def plain_pass() -> PassTimes:
+            return session.run(feeds, False)
+
+        def profiled_pass() -> PassTimes:
+            return session.run(feeds, True)
+
+        timed_passes(plain_pass, warmup, progress.phase("warm-up", 0.05, 0.1, max(warmup, 1)))
+        plain = timed_passes(plain_pass, iterations, progress.phase("measuring", 0.1, 0.5, iterations))
+        reporter.progress(0.5, "starting profiler")
+        timed_passes(profiled_pass, warmup, progress.phase("warm-up", 0.55, 0.6, max(warmup, 1)))
+        sampler = start_sampler(measurement, reporter)
+        anchor = (time.time_ns() / 1000.0, time.perf_counter())
+        try:
+            profiled = timed_passes(profiled_pass, iterations, progress.phase("profiling", 0.6, 0.95, iterations))
+        finally:
+            if sampler is not None:
+                sampler.stop()
+    median = layer_pass_index([p.wall_ms for p in plain], [p.wall_ms for p in profiled])
+    metrics: list[MetricSeries] = []
+    if sampler is not None:
+        metrics = sampler.series(anchor[0] + (profiled[median].start - anchor[1]) * 1e6)
+        for note in sampler.notes:
+            reporter.log(note, "warning")
+    return Measured(plain, profiled, median, metrics)
+
+
+def run_profile(spec: ActivitySpec, reporter: Reporter) -> Report:
+    """Profile `spec` with its runtime and return the Report (`report_format.builder`)."""
+    measurement = spec.measurement()
+    if measurement is None:
+        raise SpecError(f"kind: {spec.KIND!r} activities measure nothing; the profile activity cannot run them")
+    reporter.progress(0.0, "loading")
+    with runtime_for(spec).session(spec.model, spec, reporter) as session:
+        measured = measure(session, measurement, reporter)
+        reporter.progress(0.95, "analysing")
+        table = session.layers(measured.profiled, measured.median)
+        run_info, system = session.describe()
+    reporter.progress(0.98, "building report")
+    return build_report(
+        run_info,
+        [p.wall_ms for p in measured.plain],
+        table.layers,
+        timeline=table.timeline,
+        median_layer_pass=measured.median,
+        profiled_passes_ms=[p.wall_ms for p in measured.profiled],
+        warmup_passes=measurement.warmup,
+        removed_nodes=table.removed_nodes,
+        removed_reasons=table.removed_reasons or None,
+        system=system,
+        gpu_metrics=measured.metrics,
+    )
