@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import onnx_ir as ir
 
-from .ids import IdMap
+from .ids import IdMap, edge_id, value_node_id
 
 
 def has_input_node(value: ir.Value) -> bool:
@@ -21,11 +21,11 @@ def has_input_node(value: ir.Value) -> bool:
 
 
 def input_node_id(ids: IdMap, value: ir.Value) -> str:
-    return "i" + ids.value_id(value)
+    return value_node_id("input", ids.value_id(value))
 
 
 def output_node_id(ids: IdMap, value: ir.Value) -> str:
-    return "o" + ids.value_id(value)
+    return value_node_id("output", ids.value_id(value))
 
 
 def is_outer(value: ir.Value) -> bool:
@@ -47,7 +47,7 @@ def known_outer(graph: ir.Graph) -> tuple[ir.Value, ...]:
 
 
 def outer_node_id(ids: IdMap, value: ir.Value) -> str:
-    return "r" + ids.value_id(value)
+    return value_node_id("outer", ids.value_id(value))
 
 
 def has_outer_node(graph: ir.Graph, value: ir.Value) -> bool:
@@ -90,10 +90,6 @@ def source_of(ids: IdMap, graph: ir.Graph, value: ir.Value | None) -> tuple[str,
     if draws_outer(graph) and is_outer(value):
         return outer_node_id(ids, value), 0
     return None
-
-
-def edge_id(src: str, src_index: int, dst: str, dst_index: int) -> str:
-    return f"{src}:{src_index}->{dst}:{dst_index}"
 
 
 def edges_into(ids: IdMap, graph: ir.Graph, node: ir.Node) -> list[str]:

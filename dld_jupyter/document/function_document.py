@@ -46,6 +46,7 @@ from .function_parameters import (
     remove_parameter,
     set_reference,
 )
+from .ids import value_node_id
 from .metadata import POSITIONS_KEY, encode_positions
 
 _NODE_NAME = re.compile(r"Node \(([^)]+)\)|Name: (\S+)")
@@ -264,9 +265,8 @@ class FunctionDocument(ChildDocument):
         for value in graph.outputs:
             if value not in made:
                 message = f"Function output '{value.name}' is made by nothing."
-                found.append(
-                    Diagnostic("error", message, f"o{self.value_id(value)}", "Connect it to a node.", "structure")
-                )
+                where = value_node_id("output", self.value_id(value))
+                found.append(Diagnostic("error", message, where, "Connect it to a node.", "structure"))
         diagnostics = found + list(result.diagnostics)
         if len(diagnostics) > 1:  # an output left untyped by an earlier error: that error is the news
             diagnostics = [d for d in diagnostics if _UNTYPED_OUTPUT not in d.message]

@@ -10,7 +10,8 @@ from dataclasses import dataclass
 import onnx_ir as ir
 
 from .commands import Command, Context, io_edges
-from .endpoints import edge_id, has_input_node, has_outer_node, input_node_id, outer_node_id, output_node_id, source_of
+from .endpoints import has_input_node, has_outer_node, input_node_id, outer_node_id, output_node_id, source_of
+from .ids import edge_id
 
 
 def precedes(graph: ir.Graph, first: ir.Node, second: ir.Node) -> bool:

@@ -17,6 +17,7 @@ from . import graph_commands as gc
 from .commands import Context
 from .endpoints import has_input_node, has_outer_node, input_node_id, output_node_id
 from .errors import DocumentError
+from .ids import IO_KINDS, kind_of, value_of_node
 from .names import is_c90_identifier
 from .signature import Formal, Signature, node_signature, op_signature
 
@@ -27,8 +28,8 @@ Do = Callable[[c.Command], None]
 
 
 def op_node(ctx: Context, node_id: str, what: str) -> ir.Node:
-    if node_id[:1] in ("i", "o", "r"):
-        kind = "an outer-reference" if node_id[0] == "r" else "a graph input/output"
+    if kind_of(node_id) in IO_KINDS:
+        kind = "an outer-reference" if kind_of(node_id) == "outer" else "a graph input/output"
         raise DocumentError(what, f"{node_id!r} is {kind} node, not an operator.", "Pick an op node.")
     node = ctx.ids.node(node_id)
     if node.graph is not ctx.graph:
@@ -38,11 +39,12 @@ def op_node(ctx: Context, node_id: str, what: str) -> ir.Node:
 
 def io_value(ctx: Context, node_id: str, what: str) -> ir.Value:
     """The value of an input (``i``), output (``o``) or outer-reference (``r``) node drawn now."""
-    value = ctx.ids.value(node_id[1:])
-    if node_id[0] == "r":
+    value = ctx.ids.value(value_of_node(node_id))
+    kind = kind_of(node_id)
+    if kind == "outer":
         alive = has_outer_node(ctx.graph, value)
     else:
-        alive = (has_input_node(value) if node_id[0] == "i" else value.is_graph_output()) and value.graph is ctx.graph
+        alive = (has_input_node(value) if kind == "input" else value.is_graph_output()) and value.graph is ctx.graph
     if not alive:
         raise DocumentError(what, f"{node_id!r} is not a graph input/output or outer reference now.", "Refresh.")
     return value
@@ -72,12 +74,12 @@ def input_formal(ctx: Context, node: ir.Node, index: int, what: str) -> Formal:
 
 def source_value(ctx: Context, do: Do, node_id: str, index: int, what: str) -> ir.Value:
     """The value leaving output terminal ``index`` of ``node_id``, growing the node's outputs if needed."""
-    if node_id[:1] in ("i", "r"):
+    if kind_of(node_id) in ("input", "outer"):
         value = io_value(ctx, node_id, what)
         if index != 0:
             raise DocumentError(what, "an input or outer node has one output terminal (0).", "Use index 0.")
         return value
-    if node_id.startswith("o"):
+    if kind_of(node_id) == "output":
         raise DocumentError(what, "an output node has no output terminal.", "Start the link from an op or input.")
     node = op_node(ctx, node_id, what)
     if 0 <= index < len(node.outputs):
@@ -269,11 +271,12 @@ def remove_nodes(ctx: Context, do: Do, node_ids: Iterable[str]) -> None:
     outputs: list[ir.Value] = []
     outers: list[ir.Value] = []  # removing an outer reference unlinks its readers; the enclosing value stays
     for nid in node_ids:
-        if nid[:1] == "i":
+        kind = kind_of(nid)
+        if kind == "input":
             inputs.append(io_value(ctx, nid, what))
-        elif nid[:1] == "r":
+        elif kind == "outer":
             outers.append(io_value(ctx, nid, what))
-        elif nid[:1] == "o":
+        elif kind == "output":
             outputs.append(io_value(ctx, nid, what))
         else:
             ops[op_node(ctx, nid, what)] = None
@@ -302,7 +305,7 @@ def remove_nodes(ctx: Context, do: Do, node_ids: Iterable[str]) -> None:
 
 def connect(ctx: Context, do: Do, src_id: str, src_index: int, dst_id: str, dst_index: int) -> None:
     what = f"Connect {src_id}:{src_index} to {dst_id}:{dst_index}"
-    if dst_id[:1] in ("i", "o"):
+    if kind_of(dst_id) in ("input", "output"):
         raise DocumentError(
             what,
             "graph inputs have no input terminal and graph outputs are bound to one value.",
@@ -317,7 +320,7 @@ def connect(ctx: Context, do: Do, src_id: str, src_index: int, dst_id: str, dst_
             f"input {dst_index} of {node.name or dst_id} is already linked (one link per input).",
             "Disconnect it first.",
         )
-    if src_id[:1] not in ("i", "o", "r"):
+    if kind_of(src_id) not in IO_KINDS:
         # The node order is always topological, so a producer placed before the consumer cannot close a loop.
         src_node = op_node(ctx, src_id, what)
         if src_node is node or (not gc.precedes(ctx.graph, src_node, node) and _reaches(ctx.graph, node, src_node)):
@@ -338,7 +341,7 @@ def connect_value(ctx: Context, do: Do, value: ir.Value, dst_id: str, dst_index:
 
 def disconnect(ctx: Context, do: Do, dst_id: str, dst_index: int) -> None:
     what = f"Disconnect {dst_id}:{dst_index}"
-    if dst_id[:1] == "o":
+    if kind_of(dst_id) == "output":
         raise DocumentError(what, "a graph output is always bound to its value.", "Remove the output node.")
     node = op_node(ctx, dst_id, what)
     if not (0 <= dst_index < len(node.inputs)) or node.inputs[dst_index] is None:
@@ -382,7 +385,7 @@ def add_graph_input(ctx: Context, do: Do, node_id: str, index: int, name: str | 
 
 def add_graph_output(ctx: Context, do: Do, node_id: str, index: int, name: str | None) -> str:
     what = "Add graph output"
-    if node_id[:1] not in ("i", "o", "r"):
+    if kind_of(node_id) not in IO_KINDS:
         node = op_node(ctx, node_id, what)
         if index < len(node.outputs) and node.outputs[index].is_graph_output():
             raise DocumentError(what, f"output {index} is already a graph output.", "Pick a free terminal.")

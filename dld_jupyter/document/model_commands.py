@@ -10,7 +10,6 @@ import onnx_ir as ir
 
 from .commands import Command, Context
 from .endpoints import (
-    edge_id,
     edges_into,
     has_input_node,
     input_node_id,
@@ -21,6 +20,7 @@ from .endpoints import (
 )
 from .errors import DocumentError
 from .graph_edits import Do
+from .ids import edge_id
 from .names import NameIndex
 
 MIN_IR_VERSION = 3  # the first IR version with opset imports

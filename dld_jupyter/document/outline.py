@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import onnx
 
+from .ids import edge_id, kind_of, value_node_id
 from .signature import Formal, Signature, op_signature
 from .views import NodeView, TerminalView, lay_out_terminals
 
@@ -50,7 +51,7 @@ class Outline:
         producer: dict[str, tuple[str, int]] = {}
         for v in graph.input:
             if v.name not in self.initializers:
-                iid = "i" + value_ids[v.name]
+                iid = value_node_id("input", value_ids[v.name])
                 order.append(iid)
                 op_types[iid] = "Input"
                 names[iid] = v.name
@@ -87,7 +88,7 @@ class Outline:
                      for di, name in enumerate(node.input[:]) if name and (src := get(name)) is not None]
         outputs = [v.name for v in graph.output]
         for name in outputs:
-            oid = "o" + value_ids[name]
+            oid = value_node_id("output", value_ids[name])
             order.append(oid)
             op_types[oid] = "Output"
             names[oid] = name
@@ -96,7 +97,7 @@ class Outline:
         for name in outputs:
             src = get(name)
             if src is not None:
-                oid = "o" + value_ids[name]
+                oid = value_node_id("output", value_ids[name])
                 links.append((src[0], src[1], oid, 0, name))
                 self.linked_outputs.add(oid)
         self.links = links
@@ -107,7 +108,7 @@ class Outline:
     def edges(self) -> dict[str, RawEdge]:
         """Every link by edge id (the ids of doc.edges())."""
         if self._edges is None:
-            self._edges = {f"{s}:{si}->{d}:{di}": RawEdge(s, si, d, di, name) for s, si, d, di, name in self.links}
+            self._edges = {edge_id(s, si, d, di): RawEdge(s, si, d, di, name) for s, si, d, di, name in self.links}
         return self._edges
 
     @property
@@ -119,7 +120,7 @@ class Outline:
     def node_view(self, node_id: str) -> NodeView:
         """The NodeView the document will give this node (value types and tensor or graph attributes are left out:
         an overview draws neither; plain attributes are read, glyphs show the key ones)."""
-        if node_id[0] in "io":
+        if kind_of(node_id) in ("input", "output"):
             return self._io_view(node_id)
         node = self._nodes[node_id]
         sig = self._signature(node)
@@ -147,7 +148,7 @@ class Outline:
         )
 
     def _io_view(self, node_id: str) -> NodeView:
-        kind = "input" if node_id[0] == "i" else "output"
+        kind = kind_of(node_id)
         name = self.names[node_id]
         terminal = [self._terminal(0, Formal(kind, False, False), name, kind == "output")]
         if kind == "output" and node_id in self.linked_outputs:

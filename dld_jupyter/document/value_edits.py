@@ -25,6 +25,7 @@ from .graph_edits import (
     op_node,
     refuse_subgraph_users,
 )
+from .ids import IO_KINDS, kind_of
 from .metadata import POSITIONS_KEY
 from .signature import node_signature
 from .tensors import check_element_kind
@@ -32,10 +33,11 @@ from .tensors import check_element_kind
 
 def rename_node(ctx: Context, do: Do, node_id: str, new_name: str) -> None:
     what = f"Rename {node_id}"
-    if node_id[:1] == "r":
+    kind = kind_of(node_id)
+    if kind == "outer":
         why = "an outer reference names a value of the enclosing graph."
         raise DocumentError(what, why, "Rename it in the document of that graph.")
-    if node_id[:1] in ("i", "o"):
+    if kind in ("input", "output"):
         value = io_value(ctx, node_id, what)
         rename_value(ctx, do, value, new_name)
         return
@@ -92,7 +94,7 @@ def move_nodes(ctx: Context, do: Do, positions: Mapping[str, Any]) -> None:
     what = "Move nodes"
     checked = []
     for node_id, position in positions.items():
-        if node_id[:1] in ("i", "o", "r"):
+        if kind_of(node_id) in IO_KINDS:
             io_value(ctx, node_id, what)
         else:
             op_node(ctx, node_id, what)

@@ -21,7 +21,7 @@ from .endpoints import (
     output_node_id,
     source_of,
 )
-from .ids import IdMap
+from .ids import IdMap, edge_id, kind_of, value_of_node
 from .signature import Formal, Signature, node_signature
 
 Inferred = Mapping[str, tuple[str | None, list[int | str] | None]]
@@ -232,14 +232,15 @@ class ReadModel:
         return out
 
     def node(self, node_id: str) -> NodeView:
-        if node_id[:1] in ("i", "o"):
-            value = self.ids.value(node_id[1:])
-            if node_id[0] == "i" and has_input_node(value) and value.graph is self.graph:
+        kind = kind_of(node_id)
+        if kind in ("input", "output"):
+            value = self.ids.value(value_of_node(node_id))
+            if kind == "input" and has_input_node(value) and value.graph is self.graph:
                 return self.io_node(value, "input")
-            if node_id[0] == "o" and value.is_graph_output() and value.graph is self.graph:
+            if kind == "output" and value.is_graph_output() and value.graph is self.graph:
                 return self.io_node(value, "output")
-        elif node_id[:1] == "r":
-            value = self.ids.value(node_id[1:])
+        elif kind == "outer":
+            value = self.ids.value(value_of_node(node_id))
             if has_outer_node(self.graph, value):
                 return self.outer_node(value)
         else:
@@ -253,7 +254,7 @@ class ReadModel:
     def _edge(self, value: ir.Value, src: tuple[str, int], dst: str, dst_index: int) -> EdgeView:
         dtype, shape = self._type(value)
         return EdgeView(
-            f"{src[0]}:{src[1]}->{dst}:{dst_index}",
+            edge_id(src[0], src[1], dst, dst_index),
             src[0],
             src[1],
             dst,

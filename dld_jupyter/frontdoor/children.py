@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from dld_jupyter.document import DocumentError
+from dld_jupyter.document.ids import kind_of
 from dld_jupyter.frontdoor.operations import Enabled, Operation, OperationUnavailable, operations, ready
 from dld_jupyter.frontdoor.target import Target
 
@@ -138,7 +139,7 @@ def _extract_subgraph(
 
 
 def _from_selection(target: Target, nodes: Sequence[str] = (), name: str = "", domain: str = "") -> str:
-    picked = [n for n in (nodes or getattr(target.canvas, "selection", [])) if not str(n).startswith("g:")]
+    picked = [n for n in (nodes or getattr(target.canvas, "selection", [])) if kind_of(str(n)) != "group"]
     if not picked:
         raise DocumentError(
             "Create function from selection",

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dld_jupyter.document import Document, DocumentError
+from dld_jupyter.document.ids import kind_of
 
 
 @dataclass
@@ -43,7 +44,7 @@ def current_clip() -> Clip | None:
 def copy_selection(doc: Document, node_ids: list[str]) -> int:
     """Put the selected operators on the clipboard; returns how many were copied."""
     global _clip
-    views = [doc.node(n) for n in node_ids if not n.startswith("g:")]
+    views = [doc.node(n) for n in node_ids if kind_of(n) != "group"]
     views = [v for v in views if v.kind == "op"]
     if not views:
         raise DocumentError("Copy", "no operator is selected.", "Select nodes (inputs/outputs are not copied).")

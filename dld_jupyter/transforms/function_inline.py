@@ -24,6 +24,7 @@ from dld_jupyter.document import commands as c
 from dld_jupyter.document import graph_commands as gc
 from dld_jupyter.document.commands import Context
 from dld_jupyter.document.function_body import resolved_body
+from dld_jupyter.document.ids import kind_of
 from dld_jupyter.transforms.function_body import FreshNames, body_imports
 from dld_jupyter.transforms.transform import Do, EditPlan, Transform
 
@@ -31,7 +32,7 @@ ROW, COLUMN = 90.0, 200.0
 
 
 def instance_of(doc: Document, node_id: str, what: str) -> tuple[ir.Node, ir.Function]:
-    node = doc.ir_node(node_id) if not node_id.startswith(("i", "o")) else None
+    node = doc.ir_node(node_id) if kind_of(node_id) == "op" else None
     if node is None:
         raise DocumentError(what, f"{node_id!r} is not an operator of the graph.", "Pick a function instance.")
     function = doc.model.functions.get((node.domain, node.op_type, node.overload))

@@ -26,6 +26,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from dld_jupyter.document import Document, DocumentError
 from dld_jupyter.document.commands import Command, Context
+from dld_jupyter.document.ids import kind_of
 from dld_jupyter.transforms.clipboard import has_clip
 from dld_jupyter.transforms.postcondition import Verdict, judged, verify
 
@@ -92,7 +93,7 @@ Plan = EditPlan[T] | FilePlan[T]
 
 def selected_ops(doc: Document, node_ids: list[str]) -> list[str]:
     """The operator nodes among `node_ids` (graph inputs/outputs, `g:` ids, are not operators)."""
-    return [n for n in node_ids if not n.startswith("g:") and doc.node(n).kind == "op"]
+    return [n for n in node_ids if kind_of(n) != "group" and doc.node(n).kind == "op"]
 
 
 class Transform(abc.ABC):

@@ -16,12 +16,13 @@ import onnx_ir as ir
 
 from dld_jupyter.document import Document
 from dld_jupyter.document.categories import category_for
+from dld_jupyter.document.ids import BODY_PREFIX, edge_id
 from dld_jupyter.document.layout import sugiyama_layout
 from dld_jupyter.widgets.canvas import graph_payload as gp
 from dld_jupyter.widgets.canvas.glyph_text import informative_name
 from dld_jupyter.widgets.canvas.protocol import EdgeData, NodeData, TerminalData
 
-PREFIX = "f:"
+PREFIX = BODY_PREFIX
 Point = tuple[float, float]
 
 
@@ -126,8 +127,8 @@ def build_body(instance_id: str, function: ir.Function) -> Body:
 
 
 def _link(body: Body, src: tuple[str, int], dst: tuple[str, int], value: str) -> None:
-    edge_id = f"{src[0]}:{src[1]}->{dst[0]}:{dst[1]}"
-    body.edges[edge_id] = gp.edge_data(edge_id, src[0], src[1], dst[0], dst[1], value, None)
+    eid = edge_id(src[0], src[1], dst[0], dst[1])
+    body.edges[eid] = gp.edge_data(eid, src[0], src[1], dst[0], dst[1], value, None)
 
 
 def expanded_box(data: NodeData, body: Body) -> NodeData:
@@ -160,6 +161,7 @@ def names_body_element(args: object) -> bool:
     for key in _ID_ARGS:
         value = args.get(key)
         for item in value if isinstance(value, list | tuple) else [value]:
-            if isinstance(item, str) and (is_body_id(item) or "->f:" in item):  # an edge id ends at a body node
+            # an element of a body, or an edge id that ends at one
+            if isinstance(item, str) and (is_body_id(item) or "->" + BODY_PREFIX in item):
                 return True
     return False

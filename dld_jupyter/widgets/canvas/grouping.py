@@ -12,6 +12,8 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 
+from dld_jupyter.document.ids import GROUP_PREFIX
+
 GroupPath = tuple[str, ...]
 
 GROUP_THRESHOLD = 500
@@ -20,7 +22,7 @@ BUCKET = "#"
 
 
 def group_id(path: GroupPath) -> str:
-    return "g:" + "/".join(path)
+    return GROUP_PREFIX + "/".join(path)
 
 
 class Grouping:

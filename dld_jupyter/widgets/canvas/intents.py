@@ -11,10 +11,11 @@ from typing import Any, Protocol
 
 from dld_jupyter import transforms
 from dld_jupyter.document import Document, DocumentError
+from dld_jupyter.document.ids import kind_of, parse_edge_id
 from dld_jupyter.frontdoor.operations import ARRANGE, CHECK, REDO, SAVE, UNDO
 from dld_jupyter.frontdoor.target import LiveCanvas
 from dld_jupyter.transforms.clipboard import copy_selection
-from dld_jupyter.widgets.canvas.canvas_view import CanvasView, parse_edge_id
+from dld_jupyter.widgets.canvas.canvas_view import CanvasView
 from dld_jupyter.widgets.canvas.child_intents import CHILD_HANDLERS
 from dld_jupyter.widgets.canvas.trt_intents import TRT_HANDLERS
 
@@ -87,15 +88,15 @@ def delete(c: IntentCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
     with doc.transaction("Delete"):
         for eid in edges:
             src, _si, dst, di = parse_edge_id(eid)
-            if di < 0 or src.startswith("g:") or dst.startswith("g:"):
+            if di < 0 or kind_of(src) == "group" or kind_of(dst) == "group":
                 raise DocumentError("Delete link", "it stands for several links of a collapsed group.",
                                     "Expand the group and delete the links inside it.")
-            if dst.startswith("o"):
+            if kind_of(dst) == "output":
                 if dst not in nodes:
                     nodes.append(dst)  # a graph output is bound to its value: removing the link removes the output
             elif dst not in nodes:
                 doc.disconnect(dst, di)
-        ops = [n for n in nodes if not n.startswith("g:")]
+        ops = [n for n in nodes if kind_of(n) != "group"]
         if ops:
             doc.remove_nodes(ops)
     return None
@@ -130,7 +131,7 @@ def move(c: IntentCanvas, a: dict[str, Any], b: list[bytes]) -> Reply:
     if len(points) != 2 * len(node_ids):
         raise DocumentError("Move nodes", f"{len(node_ids)} ids but {len(points) // 2} positions.", "View bug.")
     moves = {n: (float(points[2 * i]), float(points[2 * i + 1])) for i, n in enumerate(node_ids)}
-    moves = {n: p for n, p in moves.items() if not n.startswith("g:")}
+    moves = {n: p for n, p in moves.items() if kind_of(n) != "group"}
     if moves:
         c.document.move_nodes(moves)
     return None
@@ -193,7 +194,7 @@ def copy(c: IntentCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
 def cut(c: IntentCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
     nodes = ids(a, "nodes", "cut")
     copied = copy_selection(c.document, nodes)
-    c.document.remove_nodes([n for n in nodes if not n.startswith("g:")])
+    c.document.remove_nodes([n for n in nodes if kind_of(n) != "group"])
     return {"copied": copied}
 
 

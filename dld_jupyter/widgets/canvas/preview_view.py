@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from dld_jupyter.document import Document, NodeView
+from dld_jupyter.document.ids import kind_of
 from dld_jupyter.document.loading import DocumentLoad
 from dld_jupyter.document.outline import Outline, RawEdge
 from dld_jupyter.widgets.canvas.canvas_view import CanvasView, Point, visible_links
@@ -47,7 +48,7 @@ class PreviewView(CanvasView):
                                         if "/" not in names[node_id] and node.metadata_props else None)
         rows: list[NodeRow] = [
             (n, op, protos[n].domain, protos[n].input[:], protos[n].output[:])
-            for n, op in outline.op_type.items() if op in PLUMBING_OPS and n[0] == "n"
+            for n, op in outline.op_type.items() if op in PLUMBING_OPS and kind_of(n) == "op"
         ]
         self._plumbing_input = {protos[n].output[0]: protos[n].input[0] for n, *_ in rows  # a plumbing op's first input
                                 if protos[n].output and protos[n].input}

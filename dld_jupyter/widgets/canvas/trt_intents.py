@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from dld_jupyter.document import Document, DocumentError
+from dld_jupyter.document.ids import kind_of
 from dld_jupyter.document.trt_edits import input_dims
 from dld_jupyter.formats.trt_metadata import LAYER_PRECISIONS, is_dynamic, single_leading_wildcard
 
@@ -39,7 +40,7 @@ def _string_list(args: dict[str, Any], key: str, action: str) -> list[str]:
 
 def layer_ids(document: Document, node_ids: list[str]) -> list[str]:
     """The op nodes among `node_ids`: graph inputs/outputs and group boxes carry no layer precision."""
-    return [n for n in node_ids if not n.startswith("g:") and document.ir_node(n) is not None]
+    return [n for n in node_ids if kind_of(n) != "group" and document.ir_node(n) is not None]
 
 
 def set_precision(c: TrtCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:

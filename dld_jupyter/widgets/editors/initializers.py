@@ -17,6 +17,7 @@ import onnx_ir as ir
 
 from dld_jupyter.document import Document, DocumentError
 from dld_jupyter.document import initializer_commands as ic
+from dld_jupyter.document.ids import kind_of
 from dld_jupyter.document.literals import format_literal, parse_array, parse_literal
 from dld_jupyter.document.npy_input import read_npy
 from dld_jupyter.document.tensors import GENERATORS, element_types, generate, generators_for, parse_dtype
@@ -63,7 +64,7 @@ def view(doc: Document, selection: Sequence[str]) -> dict[str, Any]:
     """The part that follows the selection: the selected node's terminals, previews, creation choices."""
     graph = doc.model.graph
     node: dict[str, Any] | None = None
-    ops = [nid for nid in selection if nid[:1] not in ("i", "o")]
+    ops = [nid for nid in selection if kind_of(nid) not in ("input", "output")]
     if len(ops) == 1:
         try:
             nv = doc.node(ops[0])
