@@ -1,5 +1,7 @@
 """Crash-safe writing of an .onnx file and its external data: a kill at any instant leaves the old or the new model.
 
+A model without external data is one file, written by the one atomic writer (formats/atomic_write.py).
+
 Why this shape: a model saved with external data is two files, and no file system renames two files at once. So the
 external data never overwrites anything: it is written under a fresh *generation* name (``<name>.<16 hex>.data``)
 that no existing model refers to, fsynced and moved into the target folder; only then is the new .onnx, which names
@@ -27,6 +29,9 @@ from collections.abc import Iterable
 import onnx
 import onnx_ir as ir
 
+from dld_jupyter.formats.atomic_write import atomic_write_bytes as write_bytes  # noqa: F401 (canvas_base imports it here)
+from dld_jupyter.formats.atomic_write import final_mode, fsync_dir, umask
+
 from .proto_tensors import all_tensors
 from .self_contained import external_tensors
 
@@ -42,55 +47,12 @@ def _temp_re(name: str) -> re.Pattern[str]:
     return re.compile(r"\." + re.escape(name) + r"\.[A-Za-z0-9_]+\.tmp")
 
 
-def fsync_dir(folder: pathlib.Path) -> None:
-    """Make renames in ``folder`` durable (a no-op where directories cannot be opened)."""
-    with contextlib.suppress(OSError):
-        fd = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-
-
 def _fsync_file(path: pathlib.Path) -> None:
     fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)
     finally:
         os.close(fd)
-
-
-def _umask() -> int:
-    """The process umask, read without changing it (os.umask would race with other threads)."""
-    with contextlib.suppress(OSError, ValueError):
-        for line in pathlib.Path("/proc/self/status").read_text().splitlines():
-            if line.startswith("Umask:"):
-                return int(line.split()[1], 8)
-    return 0o022
-
-
-def _final_mode(target: pathlib.Path) -> int:
-    try:
-        return target.stat().st_mode & 0o7777
-    except OSError:
-        return 0o666 & ~_umask()
-
-
-def write_bytes(path: pathlib.Path, data: bytes) -> None:
-    """Replace ``path`` with ``data`` atomically: a private temp file, fsync, rename, fsync of the folder."""
-    fd, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    tmp = pathlib.Path(tmp_name)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fchmod(handle.fileno(), _final_mode(path))
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            tmp.unlink()
-    fsync_dir(path.parent)
 
 
 def _fresh_generation(file: pathlib.Path) -> str:
@@ -114,11 +76,11 @@ def write_with_external(model: ir.Model, file: pathlib.Path) -> None:
         staged_data = private / data_name
         if staged_data.exists():
             _fsync_file(staged_data)
-            os.chmod(staged_data, 0o666 & ~_umask())
+            os.chmod(staged_data, 0o666 & ~umask())
             os.rename(staged_data, folder / data_name)  # a fresh name: no model refers to it yet
             fsync_dir(folder)
         _fsync_file(staged)
-        os.chmod(staged, _final_mode(file))
+        os.chmod(staged, final_mode(file))
         os.replace(staged, file)  # the switch: from here on the folder holds the new model
         fsync_dir(folder)
     except BaseException:

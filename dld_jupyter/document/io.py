@@ -25,6 +25,8 @@ import onnx
 import onnx_ir as ir
 from google.protobuf.message import DecodeError
 
+from dld_jupyter.formats.atomic_write import atomic_write_bytes
+
 from . import atomic_save, lazy_weights
 from .errors import DocumentError
 from .proto_tensors import all_tensors
@@ -346,7 +348,7 @@ def save(model: ir.Model, path: str | os.PathLike[str], metadata: Mapping[str, s
             if external and external != {folder}:
                 atomic_save.write_with_external(model, file)
             else:
-                atomic_save.write_bytes(file, ir.serde.serialize_model(model).SerializeToString())
+                atomic_write_bytes(file, ir.serde.serialize_model(model).SerializeToString())
     except OSError as exc:
         raise DocumentError(f"Save {file.name}", f"writing failed ({exc}).", "Check space and permissions.") from exc
     except ir.serde.SerdeError as exc:

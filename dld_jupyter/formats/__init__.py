@@ -6,4 +6,5 @@ onnx-ir), the activity worker reads it on a GPU host that has no onnx-ir, so the
 activities, every `dld` verb and the panels.
 `html_text` is where text becomes HTML (names and paths escaped), for the notebook widgets, the JupyterLab tabs
 and the report's HTML export alike.
+`atomic_write` is the one writer that replaces a file atomically (a model, a report, user tools, settings).
 """

@@ -8,15 +8,14 @@ field missing or of the wrong type) with the JSON path of the problem and what t
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import json
 import math
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
+from dld_jupyter.formats.atomic_write import atomic_write_bytes
 from dld_jupyter.report_format.errors import ReportError
 from dld_jupyter.report_format.json_input import parse_json, read_text
 from dld_jupyter.report_format.model import FORMAT, VERSION, Layer, MetricSeries, Report, Summary, TimelineEvent
@@ -132,29 +131,9 @@ def report_to_json(report: Report) -> str:
     return text
 
 
-def _umask() -> int:
-    """The process umask, read without changing it (os.umask would race with other threads)."""
-    with contextlib.suppress(OSError, ValueError):
-        for line in Path("/proc/self/status").read_text().splitlines():
-            if line.startswith("Umask:"):
-                return int(line.split()[1], 8)
-    return 0o022
-
-
-def _final_mode(target: Path) -> int:
-    """The mode a plain `open` would give: that of the file replaced, else 0666 minus the umask."""
-    try:
-        return target.stat().st_mode & 0o7777
-    except OSError:
-        return 0o666 & ~_umask()
-
-
 def atomic_write_text(path: str | os.PathLike[str], text: str) -> Path:
-    """Write `text` to `path` through a private temporary file beside it, fsync, then rename over the target.
-
-    The temporary file comes from `tempfile.mkstemp` (O_EXCL, mode 0600, random name), so a symlink planted
-    where a predictable name would be is never followed; it is removed whatever happens.
-    """
+    """Write `text` to `path` through the one atomic writer (formats/atomic_write.py), creating its folder; a
+    failure is a ReportError that says what could not be written."""
     file = Path(path)
     try:
         data = text.encode("utf-8")
@@ -164,23 +143,11 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> Path:
             f"cannot write text holding {exc.object[exc.start : exc.end]!r}.",
             "remove the lone surrogate from the names.",
         ) from exc
-    tmp: Path | None = None
     try:
         file.parent.mkdir(parents=True, exist_ok=True)
-        handle, name = tempfile.mkstemp(dir=file.parent, prefix=f".{file.name}.", suffix=".tmp")
-        tmp = Path(name)
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fchmod(out.fileno(), _final_mode(file))
-            os.fsync(out.fileno())
-        os.replace(tmp, file)  # atomic on POSIX and Windows: readers see the old file or the new one
+        return atomic_write_bytes(file, data)
     except OSError as exc:
         raise ReportError(f"{file}: cannot write ({exc.strerror or exc}).") from exc
-    finally:
-        if tmp is not None:
-            tmp.unlink(missing_ok=True)
-    return file
 
 
 def save_report(report: Report, path: str | os.PathLike[str]) -> Path:

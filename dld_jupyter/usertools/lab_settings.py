@@ -15,10 +15,10 @@ import json
 import os
 import pathlib
 import re
-import tempfile
 from collections.abc import Iterable
 from typing import Any
 
+from dld_jupyter.formats.atomic_write import atomic_write_text
 from dld_jupyter.usertools.tool import ToolError, UserTool, tools_from_json
 
 PLUGIN_FOLDER = "dld-jupyter"
@@ -71,14 +71,4 @@ def save_lab_tools(tools: Iterable[UserTool], file: pathlib.Path | None = None) 
     data = _read(target)
     data[KEY] = [t.to_json() for t in tools]
     target.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            json.dump(data, stream, indent=4)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temporary, target)
-    except BaseException:
-        pathlib.Path(temporary).unlink(missing_ok=True)
-        raise
-    return target
+    return atomic_write_text(target, json.dumps(data, indent=4))

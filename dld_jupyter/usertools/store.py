@@ -1,16 +1,16 @@
 """Where user tools are kept, so the JupyterLab menus, the Designer's dialogs, Python sessions and the CLI share them:
 the user's JupyterLab settings (`userTools` of the dld-jupyter plugin, lab_settings.py), or, when
 `$DLD_CONFIG_DIR` is set (scripts, CI, a machine without JupyterLab settings), `$DLD_CONFIG_DIR/user_tools.json`.
-Both are written atomically (a temporary file beside it, then a rename), so a crash never leaves half a list.
+Both are written atomically (formats/atomic_write.py), so a crash never leaves half a list.
 """
 
 from __future__ import annotations
 
 import os
 import pathlib
-import tempfile
 from collections.abc import Iterable
 
+from dld_jupyter.formats.atomic_write import atomic_write_text
 from dld_jupyter.usertools.lab_settings import PLUGIN_FILE, lab_settings_path, load_lab_tools, save_lab_tools
 from dld_jupyter.usertools.tool import UserTool, tools_from_json, tools_to_json
 
@@ -43,14 +43,4 @@ def save_tools(tools: Iterable[UserTool], path: pathlib.Path | None = None) -> p
     text = tools_to_json(tools)
     tools_from_json(text)
     file.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{file.name}.", suffix=".tmp", dir=file.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temporary, file)
-    except BaseException:
-        pathlib.Path(temporary).unlink(missing_ok=True)
-        raise
-    return file
+    return atomic_write_text(file, text)
