@@ -204,15 +204,16 @@ export class DesignerTab {
     this.closing = true;
     this.unwatch();
     this.closeComm();
-    if (this.record.kernel) {
-      // a report sharing its designer's kernel: drop its view there, leave the kernel (and the designer) running
+    if (this.record.kernel || this.host.keepKernelOnClose()) {
+      // the kernel stays (a report shares its designer's kernel, or the setting keeps it): drop this tab's view
+      // there, so its designer releases its canvas, channel socket and check thread instead of living on unseen
       if (!this.stale)
         void this.panel.sessionContext.session?.kernel?.requestExecute({
           code: `__import__('dld_jupyter.lab.document_tabs').lab.document_tabs.forget(${pyString(this.key)})`,
           silent: true,
           store_history: false,
         });
-    } else if (!this.host.keepKernelOnClose()) {
+    } else {
       const kernel = this.panel.sessionContext.session?.kernel?.id;
       if (kernel) this.host.closeSharing(kernel); // its reports beside it would be left on a dead kernel
       try {
