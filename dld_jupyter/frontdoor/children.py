@@ -18,7 +18,7 @@ from typing import Any, Protocol, runtime_checkable
 from dld_jupyter.document import DocumentError
 from dld_jupyter.document.ids import kind_of
 from dld_jupyter.frontdoor.operations import Enabled, Operation, OperationUnavailable, operations, ready
-from dld_jupyter.frontdoor.target import Target
+from dld_jupyter.frontdoor.target import OperationTarget
 
 FUNCTIONS_PANEL = "local_functions"
 FUNCTION_SETTINGS_PANEL = "function_settings"
@@ -37,7 +37,7 @@ class HostsChildren(Protocol):
     def child_panel(self, kind: str, **settings: Any) -> object: ...
 
 
-def child_kind(target: Target) -> str | None:
+def child_kind(target: OperationTarget) -> str | None:
     """ "subgraph" or "function" when the target edits a child document, else None."""
     kind = getattr(target.document, "kind", None)
     return kind if isinstance(kind, str) and hasattr(target.document, "confirm") else None
@@ -53,36 +53,38 @@ def transform(name: str) -> Callable[..., Any]:
 
 
 # ------------------------------------------------------------------ enabled
-def _hosts(target: Target) -> Enabled:
+def _hosts(target: OperationTarget) -> Enabled:
     return ready(target) if isinstance(target, HostsChildren) else "opening subgraphs and functions needs a designer"
 
 
-def _in_child(target: Target) -> Enabled:
+def _in_child(target: OperationTarget) -> Enabled:
     found = ready(target)
     if found is not True:
         return found
     return True if child_kind(target) else "this designer shows a model, not a subgraph or function"
 
 
-def _in_function(target: Target) -> Enabled:
+def _in_function(target: OperationTarget) -> Enabled:
     found = ready(target)
     if found is not True:
         return found
     return True if child_kind(target) == "function" else "Local Function Settings needs a local function document"
 
 
-def _needs_host(target: Target) -> HostsChildren:
+def _needs_host(target: OperationTarget) -> HostsChildren:
     if not isinstance(target, HostsChildren):
         raise OperationUnavailable(str(_hosts(target)))
     return target
 
 
 # ------------------------------------------------------------------ run
-def _open_subgraph(target: Target, node: str = "", attribute: str = "", index: int | None = None) -> object:
+def _open_subgraph(target: OperationTarget, node: str = "", attribute: str = "", index: int | None = None) -> object:
     return _needs_host(target).open_subgraph(node, attribute, index)
 
 
-def _open_function(target: Target, name: str = "", domain: str = "", overload: str = "", node: str = "") -> object:
+def _open_function(
+    target: OperationTarget, name: str = "", domain: str = "", overload: str = "", node: str = ""
+) -> object:
     if node:  # a function instance on the canvas: its function
         found = target.document.ir_node(node)
         if found is None or (found.domain, found.op_type, found.overload) not in target.document.model.functions:
@@ -91,14 +93,14 @@ def _open_function(target: Target, name: str = "", domain: str = "", overload: s
     return _needs_host(target).open_function(name, domain, overload)
 
 
-def _confirm(target: Target) -> None:
+def _confirm(target: OperationTarget) -> None:
     if not child_kind(target):
         raise OperationUnavailable(str(_in_child(target)))
     confirm = getattr(target, "confirm", None) or target.document.confirm  # type: ignore[attr-defined]
     confirm()
 
 
-def _close(target: Target) -> None:
+def _close(target: OperationTarget) -> None:
     if not child_kind(target):
         raise OperationUnavailable(str(_in_child(target)))
     close = getattr(target, "close_document", None) or target.document.close  # type: ignore[attr-defined]
@@ -106,30 +108,30 @@ def _close(target: Target) -> None:
 
 
 def _panel(kind: str) -> Callable[..., object]:
-    def run(target: Target, **settings: Any) -> object:
+    def run(target: OperationTarget, **settings: Any) -> object:
         return _needs_host(target).child_panel(kind, **settings)
 
     return run
 
 
-def _create_function(target: Target, name: str = "", domain: str = "", **io: Any) -> None:
+def _create_function(target: OperationTarget, name: str = "", domain: str = "", **io: Any) -> None:
     if not name:
         raise OperationUnavailable("Create local function: give its name (and domain).")
     target.document.create_function(name, domain, **io)
 
 
-def _delete_function(target: Target, name: str = "", domain: str = "", overload: str = "") -> None:
+def _delete_function(target: OperationTarget, name: str = "", domain: str = "", overload: str = "") -> None:
     target.document.delete_function(name, domain, overload)
 
 
-def _extract_function(target: Target, name: str = "", domain: str = "", path: str = "") -> Path:
+def _extract_function(target: OperationTarget, name: str = "", domain: str = "", path: str = "") -> Path:
     if not path:
         raise OperationUnavailable("Extract local function: give the path of the model to write.")
     return Path(transform("extract_function_model")(target.document, name, domain, path))
 
 
 def _extract_subgraph(
-    target: Target, node: str = "", attribute: str = "", index: int | None = None, path: str = ""
+    target: OperationTarget, node: str = "", attribute: str = "", index: int | None = None, path: str = ""
 ) -> object:
     if not node:  # no subgraph named: the wizard
         return _needs_host(target).child_panel(EXTRACT_SUBGRAPH_PANEL)
@@ -138,7 +140,7 @@ def _extract_subgraph(
     return Path(transform("extract_model_subgraph")(target.document, node, attribute, index, path))
 
 
-def _from_selection(target: Target, nodes: Sequence[str] = (), name: str = "", domain: str = "") -> str:
+def _from_selection(target: OperationTarget, nodes: Sequence[str] = (), name: str = "", domain: str = "") -> str:
     picked = [n for n in (nodes or getattr(target.canvas, "selection", [])) if kind_of(str(n)) != "group"]
     if not picked:
         raise DocumentError(
@@ -151,14 +153,14 @@ def _from_selection(target: Target, nodes: Sequence[str] = (), name: str = "", d
     return str(transform("create_function_from_selection")(target.document, list(picked), name, domain))
 
 
-def _inline(target: Target, node: str = "") -> list[str]:
+def _inline(target: OperationTarget, node: str = "") -> list[str]:
     if not node:
         raise DocumentError("Inline function", "no function instance is named.", "Right-click the instance.")
     return list(transform("inline_function")(target.document, node))
 
 
 def _create_subgraph(
-    target: Target,
+    target: OperationTarget,
     node: str = "",
     attribute: str = "",
     name: str | None = None,
@@ -171,12 +173,17 @@ def _create_subgraph(
     return index
 
 
-def _remove_subgraph(target: Target, node: str = "", attribute: str = "", index: int = 0) -> None:
+def _remove_subgraph(target: OperationTarget, node: str = "", attribute: str = "", index: int = 0) -> None:
     target.document.remove_subgraph(node, attribute, index)
 
 
 def _add(
-    id_: str, name: str, label: str, caption: str, enabled: Callable[[Target], Enabled], run: Callable[..., object]
+    id_: str,
+    name: str,
+    label: str,
+    caption: str,
+    enabled: Callable[[OperationTarget], Enabled],
+    run: Callable[..., object],
 ) -> Operation:
     return operations.add(Operation(id_, name, label, caption, enabled, run))
 

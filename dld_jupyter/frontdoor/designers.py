@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Protocol
 
 from dld_jupyter.document import Document
-from dld_jupyter.frontdoor.target import PendingLoad, Target
+from dld_jupyter.frontdoor.target import OperationTarget, PendingLoad
 
 
-class LiveDesigner(Target, Protocol):
+class LiveDesigner(OperationTarget, Protocol):
     """A designer open in this kernel, as every front door sees it (the notebook Designer widget is one)."""
 
     # set by a JupyterLab designer tab: opens a finished profile's report in a tab beside it (lab/document_tabs.py)

@@ -3,7 +3,7 @@
 They used to be named in five places (the Designer's toolbar, the canvas intents, the sidebar's COMMANDS table,
 the Lab command table, the CLI), each calling designer methods by name. Now a front door names an operation by its
 id (`dld:save`, the JupyterLab command id) or by its message name (`save`, what the canvas intents and the sidebar
-send), and hands it a Target (target.py). Transforms register here as they land (see transforms/).
+send), and hands it an OperationTarget (target.py). Transforms register here as they land (see transforms/).
 
 `enabled(target)` is True or the reason the operation cannot run now; `run` raises that reason as
 OperationUnavailable when a target lacks what the operation needs, and otherwise the operation's own error
@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from dld_jupyter.frontdoor.target import EditsTensorRT, ExportsImages, Profiles, Target
+from dld_jupyter.frontdoor.target import EditsTensorRT, ExportsImages, OperationTarget, Profiles
 
 Enabled = Literal[True] | str
 
@@ -35,13 +35,13 @@ class Operation:
     name: str  # as the canvas intents and the sidebar's `command` messages name it: "save_as"
     label: str  # a button's text
     caption: str  # its tooltip
-    enabled: Callable[[Target], Enabled]
+    enabled: Callable[[OperationTarget], Enabled]
     run: Callable[..., object]  # run(target, **args)
 
-    def is_enabled(self, target: Target) -> bool:
+    def is_enabled(self, target: OperationTarget) -> bool:
         return self.enabled(target) is True
 
-    def __call__(self, target: Target, **args: Any) -> object:
+    def __call__(self, target: OperationTarget, **args: Any) -> object:
         return self.run(target, **args)
 
 
@@ -70,11 +70,11 @@ class OperationRegistry:
             raise UnknownOperation(f"unknown command {key!r}; known: {', '.join(sorted(self._by_name))}")
         return found
 
-    def run(self, key: str, target: Target, **args: Any) -> object:
+    def run(self, key: str, target: OperationTarget, **args: Any) -> object:
         return self.get(key)(target, **args)
 
 
-def ready(target: Target) -> Enabled:
+def ready(target: OperationTarget) -> Enabled:
     """Enabled unless the target's model is still loading (or failed to)."""
     load = target.canvas.pending_load
     if load is None:
@@ -82,78 +82,78 @@ def ready(target: Target) -> Enabled:
     return "the model could not be loaded" if load.failed else "the model is still loading"
 
 
-def _save_enabled(target: Target) -> Enabled:
+def _save_enabled(target: OperationTarget) -> Enabled:
     found = ready(target)
     if found is not True:
         return found
     return True if target.document.path is not None else "the model has no file yet: use Save As"
 
 
-def _undo_enabled(target: Target) -> Enabled:
+def _undo_enabled(target: OperationTarget) -> Enabled:
     found = ready(target)
     return found if found is not True else (True if target.document.can_undo else "nothing to undo")
 
 
-def _redo_enabled(target: Target) -> Enabled:
+def _redo_enabled(target: OperationTarget) -> Enabled:
     found = ready(target)
     return found if found is not True else (True if target.document.can_redo else "nothing to redo")
 
 
-def _can_profile(target: Target) -> Enabled:
+def _can_profile(target: OperationTarget) -> Enabled:
     return ready(target) if isinstance(target, Profiles) else "profiling needs a designer (dld.open)"
 
 
-def _can_export(target: Target) -> Enabled:
+def _can_export(target: OperationTarget) -> Enabled:
     return True if isinstance(target, ExportsImages) else "exporting an image needs a designer (dld.open)"
 
 
-def _always(_target: Target) -> Enabled:
+def _always(_target: OperationTarget) -> Enabled:
     return True
 
 
-def _save(target: Target, path: str | None = None) -> None:
+def _save(target: OperationTarget, path: str | None = None) -> None:
     target.save(path)
 
 
-def _save_as(target: Target, path: str = "") -> None:
+def _save_as(target: OperationTarget, path: str = "") -> None:
     if not path:
         raise OperationUnavailable("Save as: give the path to save the model to.")
     target.save(path)
 
 
-def _undo(target: Target) -> str:
+def _undo(target: OperationTarget) -> str:
     return target.document.undo()
 
 
-def _redo(target: Target) -> str:
+def _redo(target: OperationTarget) -> str:
     return target.document.redo()
 
 
-def _arrange(target: Target) -> None:
+def _arrange(target: OperationTarget) -> None:
     target.canvas.arrange()
 
 
-def _check(target: Target) -> object:
+def _check(target: OperationTarget) -> object:
     return target.check()
 
 
-def _profile(target: Target, **settings: Any) -> object:
+def _profile(target: OperationTarget, **settings: Any) -> object:
     if not isinstance(target, Profiles):
         raise OperationUnavailable(str(_can_profile(target)))
     return target.profile_panel(**settings)
 
 
-def _export_image(target: Target, path: str = "", **options: Any) -> object:
+def _export_image(target: OperationTarget, path: str = "", **options: Any) -> object:
     if not isinstance(target, ExportsImages):
         raise OperationUnavailable(str(_can_export(target)))
     return target.export(path, **options)
 
 
-def _can_trt(target: Target) -> Enabled:
+def _can_trt(target: OperationTarget) -> Enabled:
     return ready(target) if isinstance(target, EditsTensorRT) else "the TensorRT dialogs need a designer (dld.open)"
 
 
-def _trt_dialog(target: Target, dialog: str = "precision", nodes: list[str] | None = None) -> None:
+def _trt_dialog(target: OperationTarget, dialog: str = "precision", nodes: list[str] | None = None) -> None:
     if not isinstance(target, EditsTensorRT):
         raise OperationUnavailable(str(_can_trt(target)))
     if dialog not in ("precision", "profile"):
@@ -161,18 +161,18 @@ def _trt_dialog(target: Target, dialog: str = "precision", nodes: list[str] | No
     target.open_trt_dialog(dialog, list(nodes or []))
 
 
-def _export_engine(target: Target, **settings: Any) -> object:
+def _export_engine(target: OperationTarget, **settings: Any) -> object:
     if not isinstance(target, EditsTensorRT):
         raise OperationUnavailable(str(_can_trt(target)))
     return target.export_engine_panel(**settings)
 
 
-def _toggle_grid(target: Target) -> bool:
+def _toggle_grid(target: OperationTarget) -> bool:
     target.canvas.show_grid = not target.canvas.show_grid
     return target.canvas.show_grid
 
 
-def _toggle_constants(target: Target) -> bool:
+def _toggle_constants(target: OperationTarget) -> bool:
     target.canvas.show_constants = not target.canvas.show_constants
     return target.canvas.show_constants
 

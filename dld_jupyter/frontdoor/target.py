@@ -1,6 +1,7 @@
 """What a user operation acts on, as a protocol: a live designer's document and canvas. The notebook Designer is
 one; a canvas standing alone is another (widgets/canvas/intents.py). Front doors hand a target to the operation
-registry, which therefore needs no widget import.
+registry, which therefore needs no widget import. It is an ``OperationTarget``: a plain ``Target`` is where a run
+happens (activities/targets).
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ class LiveCanvas(Protocol):
     def arrange(self) -> None: ...
 
 
-class Target(Protocol):
+class OperationTarget(Protocol):
     """The thing an operation acts on."""
 
     @property

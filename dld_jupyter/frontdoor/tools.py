@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any, Protocol, runtime_checkable
 
 from dld_jupyter.frontdoor.operations import Enabled, Operation, OperationUnavailable, operations, ready
-from dld_jupyter.frontdoor.target import Target
+from dld_jupyter.frontdoor.target import OperationTarget
 
 MENU = "global_modifications"
 FP16 = "convert_fp16"
@@ -31,12 +31,12 @@ class HasTools(Protocol):
     def tools_panel(self, kind: str, **settings: Any) -> object: ...
 
 
-def _can(target: Target) -> Enabled:
+def _can(target: OperationTarget) -> Enabled:
     return ready(target) if isinstance(target, HasTools) else "tool dialogs need a designer (dld.open)"
 
 
 def _opener(kind: str) -> Any:
-    def run(target: Target, **settings: Any) -> object:
+    def run(target: OperationTarget, **settings: Any) -> object:
         if not isinstance(target, HasTools):
             raise OperationUnavailable(str(_can(target)))
         return target.tools_panel(kind, **settings)
