@@ -71,6 +71,19 @@ def test_fp16_to_a_file_then_in_place(designer: Designer, tmp_path: Path) -> Non
     assert not designer.document.dirty
 
 
+def test_a_new_file_never_replaces_the_open_model(designer: Designer, tmp_path: Path) -> None:
+    """Issue 31, finding 4: the tools' output path goes through the same guard as every CLI verb and run panel."""
+    model = tmp_path / "mobile net.onnx"
+    before = model.read_bytes()
+    for kind in ("convert_fp16", "sanitize"):
+        dialog = designer.tools_panel(kind)
+        for output, words in ((model, "is the input model"), (tmp_path, "is a folder"), ("/dev/full", "not a regular")):
+            dialog.output.value = str(output)
+            dialog.run()
+            assert dialog.result is None and words in dialog.job.error.value, (kind, output)
+    assert model.read_bytes() == before and not designer.document.dirty
+
+
 def test_sanitize_options_and_errors(designer: Designer) -> None:
     dialog = designer.tools_panel("sanitize", in_place=True)
     dialog.passes.value = "0"

@@ -16,6 +16,7 @@ import ipywidgets as w
 
 from dld_jupyter.document import Document
 from dld_jupyter.formats.html_text import bold, join, small, tag
+from dld_jupyter.formats.output_paths import check_outputs
 from dld_jupyter.transforms.progress import CancelToken, Progress
 from dld_jupyter.transforms.transform import EditPlan, Plan
 from dld_jupyter.widgets.tools.job import Job
@@ -101,7 +102,9 @@ class ModelDialog(w.VBox):  # type: ignore[misc]
             return
         try:
             self.check_options()
-        except ValueError as error:
+            if path is not None:  # the new file never replaces the open model, its weights or a folder
+                check_outputs({"output path": path}, models=[doc.path] if doc.path is not None else [])
+        except ValueError as error:  # OutputPathError is one
             self.job.show_error(str(error))
             return
         self.status_area.children = []
