@@ -23,19 +23,20 @@ CANVAS = ".dld-canvas[data-ready='1']"
 
 HEAT_STATE = """
 const ops = cy.nodes('.op');
-const heat = dld.heat.data;
-const values = heat ? heat.values[dld.heat.metric] : null;
+const overlay = dld.overlays.get('heat');
+const heat = overlay.data;
+const values = heat ? heat.values[overlay.metric] : null;
 const rows = ops.map(n => { const i = heat ? heat.index.get(n.id()) : undefined;
   return {id: n.id(), name: dld.store.nodes.get(n.id()).name, heat: n.hasClass('heat'), none: n.hasClass('heat-none'),
           fill: n.style('background-color'), data: n.data('heat') || null,
           value: i === undefined || !values ? null : values[i]}; });
-return {rows, range: dld.heat.range, metric: dld.heat.metric};
+return {rows, range: overlay.range, metric: overlay.metric};
 """
 
 GROUP_SUMS = (
     "(lambda g, nm: {gid: d.heat.group_value([nm[n] for n, p in g.path.items() if n in nm and p[: len(path)] == path])"
     " for gid, path in g.by_id.items()})(d.canvas.view.grouping, __import__("
-    "'dld_jupyter.widgets.canvas.heat_patch', fromlist=['node_names']).node_names(d.document))"
+    "'dld_jupyter.widgets.canvas.overlays.heat_payload', fromlist=['node_names']).node_names(d.document))"
 )
 
 
@@ -101,7 +102,7 @@ def test_heat_on_the_canvas(jupyter: JupyterServer, page: Page) -> None:
     # Collapsed groups: the sum of their members' distinct layers, as the kernel computes it.
     groups = cy_eval(
         page,
-        """const heat = dld.heat.data; return cy.nodes('.group.collapsed').map(n =>
+        """const heat = dld.overlays.get('heat').data; return cy.nodes('.group.collapsed').map(n =>
         ({id: n.id(), heat: n.hasClass('heat'), value: heat.values.time[heat.index.get(n.id())]}));""",
     )
     expected = kernel_value(page, jupyter, GROUP_SUMS)

@@ -1,5 +1,6 @@
-"""Layers run one way: formats → document → transforms → usertools → report_format → activities → reports → frontdoor
-→ widgets/cli/lab (formats: plain-data codecs every layer may read; usertools: custom user tools).
+"""Layers run one way: formats → document → transforms → usertools → report_format → activities → compare → reports
+→ frontdoor → widgets/cli/lab (formats: plain-data codecs every layer may read; usertools: custom user tools;
+compare: structural diff and divergence of two models).
 
 The core layers import no Jupyter package (the activity engine runs on bare GPU hosts and under dld-prof), no layer
 imports one above it, no front door imports another, and no module of the package is part of an import circle.
@@ -15,7 +16,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[2] / "dld_jupyter"
-ORDER = ["formats", "document", "transforms", "usertools", "report_format", "activities", "reports"]
+ORDER = ["formats", "document", "transforms", "usertools", "report_format", "activities", "compare", "reports"]
 FRONTDOOR = "frontdoor"  # the layer front doors share (operations, message envelope, open designers)
 FRONT_DOORS = ["widgets", "cli", "lab"]
 JUPYTER = {
@@ -175,6 +176,23 @@ def test_no_import_circle_below_the_front_doors() -> None:
 def test_no_import_circle() -> None:
     found = circles(import_graph())
     assert not found, _circle_report(found)
+
+
+OVERLAYS = "dld_jupyter.widgets.canvas.overlays"
+
+
+def test_the_canvas_knows_overlays_only_through_their_registry() -> None:
+    """widgets/canvas/overlays/ is a room: the canvas imports its registry (overlays.base) and no overlay, so a new
+    overlay plugs in without touching the canvas; overlays import the canvas's protocol, never the designer."""
+    graph = import_graph()
+    canvas = {m: i for m, i in graph.items() if m.startswith("dld_jupyter.widgets.canvas.") and OVERLAYS not in m}
+    offences = [f"{m} imports {i}" for m, imports in sorted(canvas.items()) for i in sorted(imports)
+                if i.startswith(OVERLAYS) and i != f"{OVERLAYS}.base"]
+    offences += [f"{m} imports {i}" for m, imports in sorted(graph.items()) if m.startswith(OVERLAYS)
+                 for i in sorted(imports) if i.startswith("dld_jupyter.widgets.") and not i.startswith(
+                     ("dld_jupyter.widgets.canvas.", "dld_jupyter.widgets.report.report_payload"))]
+    assert f"{OVERLAYS}.heat" in graph, "the heat overlay lives in widgets/canvas/overlays/heat.py"
+    assert not offences, "the overlays room is entered through its registry only:\n" + "\n".join(offences)
 
 
 def test_rule_catches_an_offence(tmp_path: Path) -> None:

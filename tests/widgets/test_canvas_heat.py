@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from dld_jupyter.widgets.canvas.grouping import group_id
-from dld_jupyter.widgets.canvas.heat_patch import node_names
+from dld_jupyter.widgets.canvas.overlays.heat_payload import node_names
 from dld_jupyter.widgets.designer.designer import Designer, open_designer
 from dld_jupyter.widgets.report.report_viewer import show_report
 from tests.widgets.test_canvas import Recorder
@@ -52,7 +52,7 @@ def test_show_heat_sends_one_compact_message_with_every_node_and_group(profiled:
     before = len(rec.messages)
     heat = designer.show_heat(str(report_path), metric="share")
     sent = rec.messages[before:]
-    assert [m["kind"] for m, _ in sent] == ["heat"]  # a patch of values, never the graph again
+    assert [(m["kind"], m["overlay"], m["action"]) for m, _ in sent] == [("overlay", "heat", "set")]  # values only
     message, buffers = sent[0]
     assert message["metric"] == "share" and message["source"] == "m.dld-report.json"
     got = decode(message, buffers[0])
@@ -80,23 +80,25 @@ def test_a_new_view_gets_the_heat_after_its_snapshot_and_clear_takes_it_off(prof
     designer, rec, report_path = profiled
     designer.show_heat(report_path)
     before = len(rec.messages)
-    designer.canvas._on_msg(designer.canvas, {"kind": "hello", "view": "v2"}, [])  # comm handlers, in order
-    for handler in designer.canvas._msg_callbacks.callbacks[1:]:
-        handler(designer.canvas, {"kind": "hello", "view": "v2"}, [])
-    kinds = [m["kind"] for m, _ in rec.messages[before:]]
-    assert kinds.index("snapshot") < kinds.index("heat")
+    designer.canvas._on_msg(designer.canvas, {"kind": "hello", "view": "v2"}, [])  # the canvas's one handler
+    kinds = [(m["kind"], m.get("action")) for m, _ in rec.messages[before:]]
+    assert kinds.index(("snapshot", None)) < kinds.index(("overlay", "set"))
     designer.clear_heat()
-    assert rec.messages[-1][0] == {"kind": "heat_clear"} and designer.heat is None
+    assert rec.messages[-1][0] == {"kind": "overlay", "overlay": "heat", "action": "clear"} and designer.heat is None
+    before = len(rec.messages)
+    designer.canvas._on_msg(designer.canvas, {"kind": "hello", "view": "v3"}, [])
+    assert not [m for m, _ in rec.messages[before:] if m["kind"] == "overlay"]  # no heat: nothing to draw
 
 
 def test_the_legends_close_and_metric_switch_reach_python(profiled: Any) -> None:
     designer, _rec, report_path = profiled
     designer.show_heat(report_path)
-    for handler in designer.canvas._msg_callbacks.callbacks:
-        handler(designer.canvas, {"kind": "heat_metric", "metric": "share"}, [])
+    canvas = designer.canvas
+    canvas._on_msg(canvas, {"kind": "overlay", "overlay": "heat", "action": "metric", "metric": "share"}, [])
     assert designer.heat_metric == "share"
-    for handler in designer.canvas._msg_callbacks.callbacks:
-        handler(designer.canvas, {"kind": "heat_closed"}, [])
+    canvas._on_msg(canvas, {"kind": "overlay", "overlay": "heat", "action": "metric", "metric": "bogus"}, [])
+    assert designer.heat_metric == "share"
+    canvas._on_msg(canvas, {"kind": "overlay", "overlay": "heat", "action": "closed"}, [])
     assert designer.heat is None
 
 

@@ -26,7 +26,6 @@ from dld_jupyter.widgets.canvas.intents import HANDLERS
 from dld_jupyter.widgets.canvas.palette_ops import palette_ops
 from dld_jupyter.widgets.canvas.preview_view import Overview, overview_in_child
 from dld_jupyter.widgets.canvas.protocol import PaletteOp, PatchMessage
-from dld_jupyter.widgets.canvas.view_events import patch_for
 from dld_jupyter.widgets.canvas.view_routes import ViewRoutes
 
 log = logging.getLogger(__name__)
@@ -202,7 +201,7 @@ class GraphCanvas(CanvasBase):
         if tuple(self.document.model.functions) != self._functions:  # created / deleted: palette
             self.send({"kind": "ops", "ops": self._palette()})
         try:
-            self._send_patch(patch_for(self.view, events))
+            self._send_patch(self.view.apply(events))
         except Exception:  # a view bug must not break the document's other subscribers
             log.exception("canvas patch failed")
             self._report(f"Patch failed:\n{traceback.format_exc()}")
@@ -236,6 +235,7 @@ class GraphCanvas(CanvasBase):
             else:
                 self.send({"kind": "ops", "ops": self._palette()})
             self._resend_exports()
+            self.overlays.hello()  # after the snapshot: the overlays draw over its elements
         elif kind == "painted":
             self._build_document()
         elif kind == "intent":
@@ -246,6 +246,8 @@ class GraphCanvas(CanvasBase):
             self._report_js_error(content)
         elif kind == "export_result":
             self._write_export(content)
+        elif kind == "overlay":
+            self.overlays.receive(content, buffers)
 
     def handle_intent(self, content: dict[str, Any], buffers: list[bytes] | None = None) -> dict[str, Any]:
         """Apply one intent; the reply (also returned, for tests) says ok or carries the error text."""

@@ -16,6 +16,7 @@ import traitlets
 
 from dld_jupyter.document.atomic_save import write_bytes
 from dld_jupyter.widgets.bundles import bundle
+from dld_jupyter.widgets.canvas.overlays.base import Overlays
 from dld_jupyter.widgets.canvas.protocol import ExportFormat
 
 log = logging.getLogger(__name__)
@@ -40,6 +41,7 @@ class CanvasBase(anywidget.AnyWidget):
         self._next_export = 1
         self.js_errors: list[str] = []  # errors the browser side reported (js_error), newest last
         self.on_error: Callable[[str], None] | None = None  # where they are shown (the designer's output)
+        self.overlays = Overlays(self)  # drawn over the graph (overlays/): routed by name, re-sent on hello
 
     def _report(self, text: str) -> None:
         self.js_errors.append(text)

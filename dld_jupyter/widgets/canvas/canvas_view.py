@@ -2,7 +2,8 @@
 
 It holds what was last sent to the browser (visible nodes, links, positions) and answers every change with a patch:
 document events are applied incrementally (an edit never resends the graph); a visibility change (expand,
-collapse, show constants) is recomputed and diffed. Collapsed groups stand for the nodes inside them and links
+collapse, show constants) is recomputed and diffed. Only the view changes its state (events: view_events.py's
+`apply`, which it inherits). Collapsed groups stand for the nodes inside them and links
 between groups are merged (ids with index -1 at a group's end).
 """
 
@@ -22,16 +23,8 @@ from dld_jupyter.widgets.canvas.grouping import GROUP_THRESHOLD, Grouping, Group
 from dld_jupyter.widgets.canvas.protocol import EdgeData, NodeData, Severity
 from dld_jupyter.widgets.canvas.scope_paths import ScopePaths
 from dld_jupyter.widgets.canvas.structural_groups import structural_paths
+from dld_jupyter.widgets.canvas.view_events import Point, ViewEvents
 from dld_jupyter.widgets.canvas.weight_plumbing import PLUMBING_OPS, NodeRow, plumbing_nodes
-
-Point = tuple[float, float]
-
-
-def parse_edge_id(edge_id: str) -> tuple[str, int, str, int]:
-    left, right = edge_id.split("->")
-    src, si = left.rsplit(":", 1)
-    dst, di = right.rsplit(":", 1)
-    return src, int(si), dst, int(di)
 
 
 def read_edges(doc: Document) -> dict[str, RawEdge]:
@@ -73,7 +66,9 @@ def read_edges(doc: Document) -> dict[str, RawEdge]:
     return out
 
 
-class CanvasView:
+class CanvasView(ViewEvents):
+    """The kernel half of one canvas's state; only its own methods change it (document events: `apply`)."""
+
     def __init__(self, doc: Document, grouping: str = "auto", show_constants: bool = False) -> None:
         self.doc = doc
         self._init_state(grouping, show_constants)
@@ -171,11 +166,6 @@ class CanvasView:
         if self._outof is None:
             self._index()
         return self._outof  # type: ignore[return-value]
-
-    def _add_raw(self, edge_id: str, raw: RawEdge) -> None:
-        self.edges[edge_id] = raw
-        self.into.setdefault(raw.dst, set()).add(edge_id)
-        self.outof.setdefault(raw.src, set()).add(edge_id)
 
     @property
     def grouped(self) -> bool:

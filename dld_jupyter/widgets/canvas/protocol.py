@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Literal, TypedDict
 
-from dld_jupyter.frontdoor.envelope import Reply, Request
+from dld_jupyter.formats.envelope import Reply, Request
 
 NodeKind = Literal["op", "input", "output", "group", "outer"]  # outer: a value of the enclosing scope
 TerminalState = Literal["free", "linked", "initializer", "constant", "placeholder"]
@@ -136,9 +136,19 @@ class TrtDialogMessage(TypedDict):
     nodes: list[str]
 
 
+class OverlayMessage(TypedDict):
+    """Both ways: one canvas overlay's message (widgets/canvas/overlays/). `overlay` names the overlay, `action`
+    says what happens ("set" its state, "clear" it; from the browser, what the user did on it); the overlay's own
+    payload comes beside them (e.g. overlays/heat_payload.py's HeatSetMessage)."""
+
+    kind: Literal["overlay"]
+    overlay: str
+    action: str
+
+
 KernelMessage = (
     SnapshotMessage | PatchMessage | ReplyMessage | FocusMessage | OpsMessage | ExportRequestMessage | NoticeMessage
-    | TrtDialogMessage
+    | TrtDialogMessage | OverlayMessage
 )
 
 IntentAction = Literal[

@@ -1,16 +1,19 @@
 """Document events -> a canvas patch, incrementally: only the nodes and links an edit touched are rebuilt.
 
-Order in the patch follows what the browser can apply: links removed, nodes removed, nodes added, nodes updated,
-links added, positions. Merged links into a collapsed group are reference-counted by the raw links they stand for.
+CanvasView applies its own events: it inherits `ViewEvents.apply` from here, so nothing outside the view changes
+its state (this module only keeps the view's module under 400 lines). Order in the patch follows what the browser
+can apply: links removed, nodes removed, nodes added, nodes updated, links added, positions. Merged links into a
+collapsed group are reference-counted by the raw links they stand for.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from dld_jupyter.document import (
     DiagnosticsChanged,
+    Document,
     EdgesAdded,
     EdgesRemoved,
     Event,
@@ -19,32 +22,64 @@ from dld_jupyter.document import (
     NodesMoved,
     NodesRemoved,
 )
+from dld_jupyter.document.ids import parse_edge_id
 from dld_jupyter.document.outline import RawEdge
 from dld_jupyter.widgets.canvas import graph_payload as gp
-from dld_jupyter.widgets.canvas.canvas_view import CanvasView, Point, parse_edge_id
-from dld_jupyter.widgets.canvas.grouping import group_id
+from dld_jupyter.widgets.canvas.grouping import Grouping, GroupPath, group_id
 from dld_jupyter.widgets.canvas.scope_paths import raw_path
 
 if TYPE_CHECKING:
-    from dld_jupyter.widgets.canvas.protocol import EdgeData, NodeData
+    from dld_jupyter.widgets.canvas.protocol import EdgeData, NodeData, Severity
 
 PLACE_GAP = 90.0
+Point = tuple[float, float]
 
 
-def patch_for(view: CanvasView, events: Iterable[Event]) -> gp.PatchBuilder:
-    """Document events -> one patch touching only what changed (an expanded local function that changed or moved
-    is redrawn whole: its box and body)."""
-    events = list(events)
-    patch = apply_events(view, events)
-    if not view.fn_expanded:  # the common case: nothing more to look at
+class ViewState(Protocol):
+    """What applying events reads and changes of a CanvasView (canvas_view.py makes and documents each)."""
+
+    doc: Document
+    edges: dict[str, RawEdge]
+    grouping: Grouping
+    op_type: dict[str, str]
+    order: list[str]
+    plumbing: set[str]
+    plumbing_feeds: dict[str, dict[int, str]]
+    checked: bool
+    diagnostics: dict[str, Severity]
+    sent_nodes: dict[str, NodeData]
+    sent_edges: dict[str, EdgeData]
+    sent_pos: dict[str, Point]
+    fn_expanded: set[str]
+
+    @property
+    def into(self) -> dict[str, set[str]]: ...
+    @property
+    def outof(self) -> dict[str, set[str]]: ...
+    def vis(self, node_id: str) -> str | None: ...
+    def node_data(self, node_id: str) -> NodeData: ...
+    def group_node(self, path: GroupPath, collapsed: bool) -> NodeData: ...
+    def visible_edge(self, edge_id: str) -> tuple[str, EdgeData] | None: ...
+    def resync(self) -> gp.PatchBuilder: ...
+
+
+class ViewEvents:
+    """CanvasView's half that applies document events to the view's own state (CanvasView inherits it)."""
+
+    def apply(self: ViewState, events: Iterable[Event]) -> gp.PatchBuilder:
+        """Document events -> one patch touching only what changed (an expanded local function that changed or
+        moved is redrawn whole: its box and body)."""
+        events = list(events)
+        patch = _apply_events(self, events)
+        if not self.fn_expanded:  # the common case: nothing more to look at
+            return patch
+        touched = {n for e in events for n in (getattr(e, "node_ids", None) or getattr(e, "positions", None) or ())}
+        if touched & self.fn_expanded:
+            patch.extend(self.resync())
         return patch
-    touched = {n for e in events for n in (getattr(e, "node_ids", None) or getattr(e, "positions", None) or ())}
-    if touched & view.fn_expanded:
-        patch.extend(view.resync())
-    return patch
 
 
-def apply_events(view: CanvasView, events: list[Event]) -> gp.PatchBuilder:
+def _apply_events(view: ViewState, events: list[Event]) -> gp.PatchBuilder:
     doc = view.doc
     touched: dict[str, None] = {}  # nodes (and groups) whose NodeData may have changed
     gone_edges: set[str] = set()
@@ -85,7 +120,9 @@ def apply_events(view: CanvasView, events: list[Event]) -> gp.PatchBuilder:
             for eid in event.edge_ids:
                 src, si, dst, di = parse_edge_id(eid)
                 value = _value_name(view, dst, di)
-                view._add_raw(eid, RawEdge(src, si, dst, di, value, None))
+                view.edges[eid] = RawEdge(src, si, dst, di, value, None)
+                view.into.setdefault(dst, set()).add(eid)
+                view.outof.setdefault(src, set()).add(eid)
                 if src in view.plumbing:  # a new use of hidden weight plumbing: a mini constant there too
                     view.plumbing_feeds.setdefault(dst, {})[di] = src
                 gone_edges.discard(eid)
@@ -99,7 +136,7 @@ def apply_events(view: CanvasView, events: list[Event]) -> gp.PatchBuilder:
     return _emit(view, touched, moved, relabel)
 
 
-def _value_name(view: CanvasView, dst: str, di: int) -> str:
+def _value_name(view: ViewState, dst: str, di: int) -> str:
     try:
         node = view.doc.node(dst)
     except Exception:
@@ -110,7 +147,7 @@ def _value_name(view: CanvasView, dst: str, di: int) -> str:
     return ""
 
 
-def _refresh_checks(view: CanvasView, touched: dict[str, None]) -> None:
+def _refresh_checks(view: ViewState, touched: dict[str, None]) -> None:
     """After a check: diagnostics badges and inferred shapes on links."""
     view.checked = True
     old = view.diagnostics
@@ -122,7 +159,7 @@ def _refresh_checks(view: CanvasView, touched: dict[str, None]) -> None:
             raw.label = gp.edge_label(e, True)
 
 
-def _emit(view: CanvasView, touched: dict[str, None], moved: dict[str, Point], relabel: bool) -> gp.PatchBuilder:
+def _emit(view: ViewState, touched: dict[str, None], moved: dict[str, Point], relabel: bool) -> gp.PatchBuilder:
     """Recompute the touched parts, diff them against what the browser has."""
     sent_n, sent_e = view.sent_nodes, view.sent_edges
     want_n: dict[str, NodeData | None] = {}
@@ -157,7 +194,7 @@ def _emit(view: CanvasView, touched: dict[str, None], moved: dict[str, Point], r
     pb.update_nodes([d for n, d in want_n.items() if d is not None and n in sent_n and sent_n[n] != d])
     pb.add_edges([d for e, d in want_e.items() if e not in sent_e])
     pb.update_edges([d for e, d in want_e.items() if e in sent_e and sent_e[e] != d])
-    for e in pb_removed(pb, "remove_edges"):
+    for e in _removed(pb, "remove_edges"):
         sent_e.pop(e, None)
     for n in removed_n:
         sent_n.pop(n, None)
@@ -176,7 +213,7 @@ def _ends_touched(d: EdgeData, touched: dict[str, None], relabel: bool) -> bool:
     return relabel or d["source"] in touched or d["target"] in touched
 
 
-def pb_removed(pb: gp.PatchBuilder, op: str) -> list[str]:
+def _removed(pb: gp.PatchBuilder, op: str) -> list[str]:
     out: list[str] = []
     for o in pb.ops:
         if o["op"] == op:
@@ -184,7 +221,7 @@ def pb_removed(pb: gp.PatchBuilder, op: str) -> list[str]:
     return out
 
 
-def _place(view: CanvasView, nid: str) -> Point:
+def _place(view: ViewState, nid: str) -> Point:
     """Where a new node appears: its stored position, else next to the node it is linked to."""
     try:
         pos = view.doc.node(nid).position if not nid.startswith("g:") else None

@@ -42,11 +42,11 @@ from dld_jupyter.frontdoor.soon import Soon
 from dld_jupyter.frontdoor.tools import GLOBAL_MODIFICATIONS
 from dld_jupyter.widgets.canvas.canvas import GraphCanvas
 from dld_jupyter.widgets.canvas.canvas_base import SCHEMES
+from dld_jupyter.widgets.canvas.overlays.heat import HeatOverlay
 from dld_jupyter.widgets.closing import close_shown, replace_children
 from dld_jupyter.widgets.designer.children import NO_INITIALIZERS, ChildrenMixin
 from dld_jupyter.widgets.designer.dock import SideDock
 from dld_jupyter.widgets.designer.family import Family
-from dld_jupyter.widgets.designer.heat_control import CanvasHeat
 from dld_jupyter.widgets.editors import EditorPanels
 
 _CANVAS_OPTIONS = ("grouping", "color_scheme", "show_grid", "show_constants", "height")
@@ -134,7 +134,7 @@ class Designer(ChildrenMixin, w.VBox):  # type: ignore[misc]
 
     def _make_canvas(self, document: Document | DocumentLoad) -> GraphCanvas:
         canvas = GraphCanvas(document, on_error=self._show_error, **self._options)
-        self._heat = CanvasHeat(canvas)  # a report's times on this canvas (another model: no heat)
+        self._heat = HeatOverlay(canvas)  # a report's times on this canvas (another model: no heat)
         canvas.host = self  # its intents open subgraphs and functions here
         self._editors: EditorPanels | None = None
         self._unsubscribe: Callable[[], None] = lambda: None

@@ -68,6 +68,7 @@ class EngineCanvas(CanvasBase):
             self._snapshot()
             self.send({"kind": "ops", "ops": []})  # nothing to add: the quick-add palette stays empty
             self._resend_exports()
+            self.overlays.hello()
         elif kind == "intent":
             self.handle_intent(content)
         elif kind == "hover":
@@ -76,6 +77,8 @@ class EngineCanvas(CanvasBase):
             self._write_export(content)
         elif kind == "js_error":
             self._report_js_error(content)
+        elif kind == "overlay":
+            self.overlays.receive(content, buffers)
 
     def handle_intent(self, content: dict[str, Any]) -> dict[str, Any]:
         """Answer one intent: ping and arrange are fine, every edit is refused (returned too, for tests)."""

@@ -64,8 +64,6 @@ export interface GraphSnapshot {
  * seq: the kernel's sequence number (messages come over the comm and the fast channel; the view applies them in
  * this order).
  */
-import type { HeatMessage } from "../widgets/canvas/heat_scale";
-
 export type KernelMessage = KernelMessageBody & { seq?: number };
 
 type KernelMessageBody =
@@ -85,8 +83,7 @@ type KernelMessageBody =
   | { kind: "export_request"; request: number; format: ExportFormat; background: string; grid: boolean }
   | { kind: "notice"; level: Severity; text: string }
   | { kind: "trt_dialog"; dialog: "precision" | "profile"; nodes: string[] } // opened from the layer explorer
-  | HeatMessage // a report's layer times on the canvas (its Float64 buffer: canvas/heat_scale.ts)
-  | { kind: "heat_clear" };
+  | OverlayMessage; // an overlay drawn over the graph (widgets/canvas/overlays/)
 
 export type ExportFormat = "png" | "jpg" | "svg";
 
@@ -116,7 +113,20 @@ export type ViewMessage =
   | { kind: "painted"; view: string } // a loading model's overview is on screen: the kernel may build the document
   | { kind: "export_result"; request: number; format: string; data: string } // base64 (png/jpg) or SVG text
   | { kind: "js_error"; message: string }
-  | { kind: "hover"; id: string | null }; // a read-only canvas's hovered node (its record panel follows it)
+  | { kind: "hover"; id: string | null } // a read-only canvas's hovered node (its record panel follows it)
+  | OverlayMessage; // what the user did on an overlay (the heat legend's close, its metric switch)
+
+/**
+ * Both ways: one canvas overlay's message (widgets/canvas/overlays/). `overlay` names the overlay, `action` says what
+ * happens ("set" its state, "clear" it; from the browser, what the user did on it); the overlay's own payload comes
+ * beside them (e.g. overlays/heat_scale.ts's HeatSetMessage).
+ */
+export interface OverlayMessage {
+  kind: "overlay";
+  overlay: string;
+  action: string;
+  [payload: string]: unknown;
+}
 
 export type IntentAction =
   | "add_node"

@@ -3,8 +3,8 @@ import type { AnyModel } from "@anywidget/types";
 import type { Core } from "cytoscape";
 import type { Channel } from "./channel";
 import type { GraphStore } from "./graph";
-import type { CanvasHeat } from "./heat";
 import type { Listeners } from "./listeners";
+import type { Overlays } from "./overlays/base";
 import type { TerminalOverlay } from "./terminals";
 import type { Toasts } from "./toasts";
 
@@ -20,7 +20,7 @@ export interface CanvasContext {
   listeners: Listeners;
   pointer: { x: number; y: number }; // last pointer position, model coordinates
   ops: Array<{ name: string; domain: string; category: string; summary: string }>;
-  heat?: CanvasHeat; // a report's times on the canvas (heat.ts), made with the first snapshot
+  overlays: Overlays; // drawn over the graph (heat...: overlays/), routed by name from the `overlay` message
 }
 
 export function selectedNodeIds(ctx: CanvasContext): string[] {

@@ -3,7 +3,7 @@
  * on the canvas background (links, their labels, input/output and group names) come from the JupyterLab theme.
  */
 import type { StylesheetJson } from "cytoscape";
-import { NEUTRAL } from "./heat_scale";
+import { NEUTRAL } from "./overlays/heat_scale";
 import { LIGHT, Theme, mix } from "../../common/theme";
 
 // Functions read per-element data: cytoscape caches the result until the data changes.
@@ -75,7 +75,7 @@ export function stylesheet(large = false, theme: Theme = LIGHT): StylesheetJson 
       } as never,
     },
     { selector: "node.function.group", style: { "border-style": "solid", "border-color": theme.dark ? theme.text : "#111111", "border-width": 2 } },
-    // Heat (heat.ts): a report's layer times replace the category colours while it is shown.
+    // Heat (overlays/heat.ts): a report's layer times replace the category colours while it is shown.
     { selector: "node.heat", style: { "background-color": "data(heat)", color: "data(heatfg)", "background-opacity": 1 } },
     {
       selector: "node.heat-none",

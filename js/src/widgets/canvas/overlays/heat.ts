@@ -1,13 +1,17 @@
 /**
- * Heat on the canvas (Python: designer.show_heat / clear_heat, widgets/designer/heat_control.py): op nodes and
+ * The heat overlay (Python half: dld_jupyter/widgets/canvas/overlays/heat.py; designer.show_heat / clear_heat): op nodes and
  * collapsed groups coloured by a report's layer time or share (heat_scale.ts), a legend (scale ends with units,
  * metric switch, close), and a tooltip with the layer's figures. Colours are element data + a class, so the
  * category colours come back untouched when the heat is cleared. Re-applied after every snapshot and patch (new
  * elements, an expanded or collapsed group), and the scale always spans what the canvas shows.
  */
 import type { NodeSingular } from "cytoscape";
-import type { CanvasContext } from "./context";
-import { HeatData, HeatMetric, formatEnds, formatValue, gradient, heatColor, middleOf, scaleOf } from "./heat_scale";
+import type { OverlayMessage } from "../../../common/protocol";
+import type { CanvasContext } from "../context";
+import type { CanvasOverlay, OverlayKind } from "./base";
+import {
+  HeatData, HeatMetric, HeatSetMessage, decodeHeat, formatEnds, formatValue, gradient, heatColor, middleOf, scaleOf,
+} from "./heat_scale";
 
 const el = <K extends keyof HTMLElementTagNameMap>(tag: K, cls = "", text = ""): HTMLElementTagNameMap[K] => {
   const e = document.createElement(tag);
@@ -19,7 +23,10 @@ const el = <K extends keyof HTMLElementTagNameMap>(tag: K, cls = "", text = ""):
 /** Elements the heat colours: op nodes and collapsed groups (an expanded group is a frame around its members). */
 const coloured = (n: NodeSingular): boolean => n.hasClass("op") || (n.hasClass("group") && n.hasClass("collapsed"));
 
-export class CanvasHeat {
+const toDoubles = (b: DataView | undefined): Float64Array =>
+  b ? new Float64Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength)) : new Float64Array();
+
+export class HeatOverlay implements CanvasOverlay {
   data: HeatData | null = null;
   metric: HeatMetric = "time";
   range = { min: 0, max: 0 };
@@ -32,6 +39,16 @@ export class CanvasHeat {
     listeners.cy(cy, "mouseout", "node", () => this.hideTip());
     listeners.cy(cy, "viewport", null, () => this.hideTip());
     listeners.add(() => this.dispose());
+  }
+
+  /** The kernel's "set" (a report's values, their Float64 buffer) or "clear". */
+  receive(msg: OverlayMessage, buffers: DataView[]): void {
+    if (msg.action === "set") this.show(decodeHeat(msg as HeatSetMessage, toDoubles(buffers[0])));
+    else if (msg.action === "clear") this.clear();
+  }
+
+  private send(action: "closed" | "metric", metric?: HeatMetric): void {
+    this.ctx.model.send({ kind: "overlay", overlay: "heat", action, ...(metric ? { metric } : {}) } satisfies OverlayMessage);
   }
 
   show(data: HeatData): void {
@@ -107,7 +124,7 @@ export class CanvasHeat {
     close.setAttribute("aria-label", "Hide the heat");
     this.ctx.listeners.dom(close, "click", () => {
       this.clear();
-      this.ctx.model.send({ kind: "heat_closed" });
+      this.send("closed");
     });
     head.append(title, close);
     const bar = el("div", "dld-heat-bar");
@@ -127,7 +144,7 @@ export class CanvasHeat {
         if (this.metric === metric) return;
         this.metric = metric;
         this.refresh();
-        this.ctx.model.send({ kind: "heat_metric", metric });
+        this.send("metric", metric);
       });
       switcher.append(b);
     }
@@ -200,3 +217,5 @@ export class CanvasHeat {
     this.legend = null;
   }
 }
+
+export const heatOverlay: OverlayKind = { name: "heat", make: (ctx) => new HeatOverlay(ctx) };

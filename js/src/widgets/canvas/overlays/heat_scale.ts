@@ -1,5 +1,5 @@
 /**
- * The canvas heat's colour scale and its data (Python half: dld_jupyter/widgets/canvas/heat_patch.py).
+ * The canvas heat's colour scale and its data (Python half: dld_jupyter/widgets/canvas/overlays/heat_payload.py).
  *
  * Scale: viridis (van der Walt & Smith), sequential and perceptually uniform, its lightness rising monotonically, so
  * the order of colours survives the common colour-vision deficiencies and greyscale printing. It runs from light
@@ -9,6 +9,8 @@
  * turned every other node the same yellow. The legend shows both ends and the middle (their geometric mean) in the
  * metric's unit. Nodes without a value are not on the scale: light grey with a dashed border.
  */
+
+import type { OverlayMessage } from "../../../common/protocol";
 
 export type HeatMetric = "time" | "share";
 
@@ -80,9 +82,10 @@ export function formatValue(value: number, metric: HeatMetric): string {
   return `${(value * 1000).toFixed(1)} µs`;
 }
 
-export interface HeatMessage {
-  kind: "heat"; metric: HeatMetric; units: Record<string, string>; source: string; count: number; ids: string;
-  layers: string; reasons: string; reason_texts: string[]; layer_count: number; layer_names: string;
+/** The heat overlay's state (action "set"); its Float64 buffer is laid out as heat_payload.py's module doc says. */
+export interface HeatSetMessage extends OverlayMessage {
+  overlay: "heat"; action: "set"; metric: HeatMetric; units: Record<string, string>; source: string; count: number;
+  ids: string; layers: string; reasons: string; reason_texts: string[]; layer_count: number; layer_names: string;
 }
 
 export interface HeatData {
@@ -93,8 +96,8 @@ export interface HeatData {
 
 const split = (joined: string, count: number): string[] => (count ? joined.split("\x1f") : []);
 
-/** The kernel's `heat` message and its Float64 buffer, decoded (layout: heat_patch.py's module doc). */
-export function decodeHeat(msg: HeatMessage, buffer: Float64Array): HeatData {
+/** The kernel's heat "set" message and its Float64 buffer, decoded (layout: heat_payload.py's module doc). */
+export function decodeHeat(msg: HeatSetMessage, buffer: Float64Array): HeatData {
   const n = msg.count;
   const L = msg.layer_count;
   const at = (k: number, len: number) => buffer.subarray(k, k + len);

@@ -1,4 +1,5 @@
-"""The heat of a report as one compact message for the canvas (js/src/widgets/canvas/heat.ts reads it, same names).
+"""The heat of a report as one compact overlay message for the canvas (js mirror: overlays/heat_scale.ts decodes it,
+same names).
 
 Values of every op node and every name-scope group of the canvas (collapsed or not: expanding and collapsing
 never needs the kernel again), computed by reports/heat.py. Text travels joined with the ASCII unit separator;
@@ -16,14 +17,37 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Literal
 
 from dld_jupyter.document import Document
 from dld_jupyter.reports.heat import METRICS, UNITS, Heat, group_members, layer_value
 from dld_jupyter.widgets.canvas.grouping import Grouping, group_id
+from dld_jupyter.widgets.canvas.protocol import OverlayMessage
 from dld_jupyter.widgets.report.report_payload import Packer, joined
 
+HeatMetric = Literal["time", "share"]
 GROUP_TOP = 3  # layers a group names in its tooltip (largest first)
+
+
+class HeatSetMessage(OverlayMessage):
+    """The heat overlay's state: every element's values (the Float64 buffer) and the texts that go with them."""
+
+    metric: HeatMetric
+    units: dict[str, str]
+    source: str
+    count: int
+    ids: str
+    layers: str
+    reasons: str
+    reason_texts: list[str]
+    layer_count: int
+    layer_names: str
+
+
+class HeatMetricMessage(OverlayMessage):
+    """From the browser: the legend's metric switch (action "metric"); its close button is action "closed"."""
+
+    metric: HeatMetric
 
 
 @dataclass(frozen=True)
@@ -62,9 +86,9 @@ def heat_elements(heat: Heat, document: Document, grouping: Grouping) -> HeatEle
 
 
 def heat_message(
-    heat: Heat, document: Document, grouping: Grouping, metric: str, source: str
-) -> tuple[dict[str, Any], bytes]:
-    """The `heat` message and its buffer (see the module doc)."""
+    heat: Heat, document: Document, grouping: Grouping, metric: HeatMetric, source: str
+) -> tuple[HeatSetMessage, bytes]:
+    """The heat overlay's "set" message and its buffer (see the module doc)."""
     elements = heat_elements(heat, document, grouping)
     report = heat.report
     packer = Packer()
@@ -77,8 +101,10 @@ def heat_message(
     packer.add(layer.ci_ms[1] if layer.ci_ms else math.nan for layer in report.layers)
     texts: dict[str, int] = {}
     codes = [str(texts.setdefault(reason, len(texts))) if reason else "" for reason in elements.reasons]
-    message = {
-        "kind": "heat",
+    message: HeatSetMessage = {
+        "kind": "overlay",
+        "overlay": "heat",
+        "action": "set",
         "metric": metric,
         "units": UNITS,
         "source": source,

@@ -75,7 +75,7 @@ describe("heat message", () => {
       0.55, NaN, // CI high
     ]);
     const data = decodeHeat({
-      kind: "heat", metric: "time", units: { time: "ms", share: "%" }, source: "m.dld-report.json", count: 3,
+      kind: "overlay", overlay: "heat", action: "set", metric: "time", units: { time: "ms", share: "%" }, source: "m.dld-report.json", count: 3,
       ids: "n1\x1fn2\x1fg:a", layers: "0\x1f\x1f0,1", reasons: "\x1f0\x1f", reason_texts: ["folded constant"],
       layer_count: 2, layer_names: "conv\x1frelu",
     }, buffer);

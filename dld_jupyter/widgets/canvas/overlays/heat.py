@@ -1,0 +1,90 @@
+"""The heat overlay (js mirror: overlays/heat.ts): a report's layer times on a canvas.
+`designer.show_heat(report_or_path, metric="time"|"share")` and `.clear_heat()` land here.
+
+The kernel computes every element's value once (reports/heat.py) and sends it as one compact "set" message
+(heat_payload.py); the browser colours, scales, draws the legend and the tooltips, and re-applies the heat to the
+elements a patch or an expanded group brings. A view that connects later (the notebook re-rendered, a page reload)
+gets the heat after its snapshot (Overlays.hello). The legend's metric switch and its close button come back as the
+actions "metric" and "closed", so `designer.heat` always says what the user sees.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar
+
+from dld_jupyter.report_format.model import Report
+from dld_jupyter.reports.heat import Heat, check_metric, heat_of
+from dld_jupyter.widgets.canvas.overlays.base import Overlay
+from dld_jupyter.widgets.canvas.overlays.heat_payload import HeatMetric, heat_message
+from dld_jupyter.widgets.canvas.protocol import OverlayMessage
+
+if TYPE_CHECKING:
+    from dld_jupyter.widgets.canvas.canvas import GraphCanvas
+
+
+def load_report(report_or_path: Report | str | os.PathLike[str]) -> tuple[Report, str]:
+    """(the report, a label for the legend): a Report, a .dld-report.json or another profile `open_report` reads."""
+    if isinstance(report_or_path, Report):
+        return report_or_path, report_or_path.summary.model or "report"
+    if not isinstance(report_or_path, (str, os.PathLike)):
+        raise TypeError(f"show_heat: expected a Report or a report path, got {type(report_or_path).__name__}")
+    from dld_jupyter.reports.open import open_report
+
+    path = Path(report_or_path)
+    if not path.is_file():
+        raise FileNotFoundError(f"show_heat: the report {os.fspath(report_or_path)!r} does not exist")
+    return open_report(path), path.name
+
+
+def _metric(metric: str) -> HeatMetric:
+    return "share" if check_metric(metric) == "share" else "time"
+
+
+class HeatOverlay(Overlay):
+    """The heat shown on one model canvas (`heat` is None when none is)."""
+
+    name: ClassVar[str] = "heat"
+
+    def __init__(self, canvas: GraphCanvas) -> None:
+        super().__init__(canvas)
+        self.graph_canvas = canvas
+        self.heat: Heat | None = None
+        self.metric: HeatMetric = "time"
+        self.source = ""
+
+    @property
+    def shown(self) -> bool:
+        return self.heat is not None
+
+    def show(self, report_or_path: Report | str | os.PathLike[str], metric: str = "time") -> Heat:
+        checked = _metric(metric)
+        report, source = load_report(report_or_path)
+        self.heat, self.metric, self.source = heat_of(report), checked, source
+        found = self.state()
+        if found is not None:
+            self.send(*found)
+        return self.heat
+
+    def clear(self) -> None:
+        self.heat = None
+        self.send(self.message("clear"))
+
+    def state(self) -> tuple[OverlayMessage, list[bytes]] | None:
+        if self.heat is None:
+            return None
+        canvas = self.graph_canvas
+        view = canvas.view  # waits for a loading model: its groups come with the document
+        message, data = heat_message(self.heat, canvas.document, view.grouping, self.metric, self.source)
+        return message, [data]
+
+    def receive(self, message: OverlayMessage, buffers: list[bytes]) -> None:
+        if message["action"] == "closed":
+            self.heat = None
+        elif message["action"] == "metric":
+            fields: Mapping[str, object] = message
+            metric = fields.get("metric")
+            if metric in ("time", "share"):
+                self.metric = _metric(str(metric))

@@ -1,0 +1,176 @@
+/**
+ * Setting up one rendered canvas (index.ts renders it, messages.ts is its message table): the shell render() makes
+ * before any graph (root element, channel, toasts, overlays), and the cytoscape-bound context made with the first
+ * snapshot (setupContext): cytoscape, the graph store and every interaction installed on it.
+ */
+import cytoscape, { Core } from "cytoscape";
+import type { AnyModel } from "@anywidget/types";
+import type { Channel } from "./channel";
+import { CanvasContext } from "./context";
+import { GraphStore } from "./graph";
+import { Listeners } from "./listeners";
+import { TerminalOverlay } from "./terminals";
+import type { Toasts } from "./toasts";
+import { stylesheet } from "./style";
+import { installConnect } from "./connect";
+import { installInteractions } from "./interactions";
+import { installKeys } from "./keys";
+import { installMenu } from "./menu";
+import { installSubgraphButton } from "./subgraph_button";
+import { installPrecisionBadges } from "./trt_badge";
+import { QuickAdd } from "./quickadd";
+import { applyGrid } from "./grid";
+import { installHitIndex } from "./hit_index";
+import { installWheel } from "./wheel";
+import { installReadability } from "./readability";
+import type { SchemeName } from "./colors";
+import type { Overlays } from "./overlays/base";
+import { Theme, readTheme, watchTheme } from "../../common/theme";
+
+export const LARGE = 1500; // elements: above this, draw a texture while panning/zooming and hide links meanwhile
+
+/** What render() made before the first snapshot; `ctx` comes with that snapshot (setupContext). */
+export interface CanvasShell {
+  model: AnyModel;
+  root: HTMLElement;
+  stage: HTMLElement;
+  readOnly: string; // a read-only canvas's banner text ("": editable)
+  channel: Channel;
+  toasts: Toasts;
+  overlays: Overlays; // made now: an overlay message that comes before the first snapshot waits there
+  ctx: CanvasContext | null;
+  /** The note shown while the kernel still builds a big model's document (null: none). */
+  loadingBadge(text: string | null): void;
+}
+
+function makeCy(stage: HTMLElement, count: number, theme: Theme): Core {
+  const large = count > LARGE;
+  return cytoscape({
+    container: stage,
+    style: stylesheet(large, theme),
+    layout: { name: "preset" }, // positions come from the kernel
+    boxSelectionEnabled: true,
+    selectionType: "additive",
+    minZoom: 0.01,
+    maxZoom: 4,
+    textureOnViewport: large,
+    hideEdgesOnViewport: large,
+    hideLabelsOnViewport: large,
+    motionBlur: false,
+    pixelRatio: large ? 1 : "auto",
+  });
+}
+
+/** The zoom of a first view that is not fitted: glyphs 32-42 px tall, their 12 px labels drawn at 7.8 px. */
+const READABLE_ZOOM = 0.65;
+
+/**
+ * First view of the kernel's positions (elements may still be on their way into cytoscape): the whole graph when
+ * it fits at a readable zoom; otherwise the readable zoom, starting at the top where the graph inputs are (as a
+ * reader starts a tall network), centred on what the first screen shows. `F` fits everything.
+ */
+export function fitTo(ctx: CanvasContext): void {
+  const box = ctx.store.extent();
+  if (!box) return;
+  const pad = 30;
+  const w = Math.max(ctx.cy.width() - 2 * pad, 10);
+  const h = Math.max(ctx.cy.height() - 2 * pad, 10);
+  const width = Math.max(box.x2 - box.x1, 1);
+  const height = Math.max(box.y2 - box.y1, 1);
+  const fit = Math.min(2, Math.max(0.01, Math.min(w / width, h / height)));
+  if (fit >= READABLE_ZOOM) {
+    ctx.cy.viewport({
+      zoom: fit,
+      pan: { x: ctx.cy.width() / 2 - (fit * (box.x1 + box.x2)) / 2, y: ctx.cy.height() / 2 - (fit * (box.y1 + box.y2)) / 2 },
+    });
+    return;
+  }
+  const zoom = READABLE_ZOOM;
+  const band = firstScreen(ctx, box.y1 + h / zoom);
+  const cx = band ? (band.x1 + band.x2) / 2 : (box.x1 + box.x2) / 2;
+  const left = zoom * width <= w ? (box.x1 + box.x2) / 2 : cx;
+  ctx.cy.viewport({ zoom, pan: { x: ctx.cy.width() / 2 - zoom * left, y: pad - zoom * box.y1 } });
+}
+
+/** Horizontal extent of the nodes whose top lies above `bottom` (what the first screen shows). */
+function firstScreen(ctx: CanvasContext, bottom: number): { x1: number; x2: number } | null {
+  let x1 = Infinity;
+  let x2 = -Infinity;
+  for (const [id, p] of ctx.store.pos) {
+    const n = ctx.store.nodes.get(id);
+    if (!n || (n.kind === "group" && !n.collapsed) || p.y - n.height / 2 > bottom) continue;
+    x1 = Math.min(x1, p.x - n.width / 2);
+    x2 = Math.max(x2, p.x + n.width / 2);
+  }
+  return isFinite(x1) ? { x1, x2 } : null;
+}
+
+/** The cytoscape-bound context of the first snapshot (`count` elements); its listeners go with `ctx.listeners`. */
+export function setupContext(shell: CanvasShell, count: number): CanvasContext {
+  const { model, root, stage, channel, toasts, readOnly } = shell;
+  const theme = readTheme(root);
+  const cy = makeCy(stage, count, theme);
+  // An engine graph's links carry shape and format ("32×64×112×112 FP16 HWC8"): level, not along its short
+  // vertical links, where they were cut off by the glyphs.
+  const levelLabels = () => {
+    if (readOnly) cy.style().selector("edge").style({ "text-rotation": "none" }).update();
+  };
+  levelLabels();
+  const store = new GraphStore(cy, () => {
+    root.dataset.loaded = "1"; // every element created (big graphs are created in chunks after the first paint)
+    c.overlays.refresh();
+    c.overlay.schedule();
+  });
+  store.scheme = (model.get("color_scheme") as SchemeName) || "default";
+  store.theme = theme;
+  const parts = new Listeners((error, where) => channel.jsError(error, where));
+  const c: CanvasContext = {
+    model, cy, root, stage, store, channel, toasts, listeners: parts,
+    overlay: new TerminalOverlay(cy, store, root),
+    overlays: shell.overlays,
+    pointer: { x: 0, y: 0 },
+    ops: [],
+  };
+  const quickAdd = new QuickAdd(c);
+  installInteractions(c);
+  installConnect(c);
+  installKeys(c, quickAdd);
+  installMenu(c);
+  installSubgraphButton(c);
+  installWheel(cy, root, stage, parts);
+  installReadability(cy, parts);
+  if (!readOnly) installPrecisionBadges(c); // its quick menu changes a layer's precision
+  else {
+    // Hovering a layer names it in full and shows its whole record beside the canvas (the kernel's panel) until
+    // the pointer leaves it; the selected layer's record comes back then.
+    parts.cy(cy, "mouseover", "node", (event) => {
+      const n = c.store.nodes.get(event.target.id());
+      stage.title = n ? [n.name, n.kind === "op" ? `${n.op_type} · ${n.subtitle ?? ""}` : ""].filter(Boolean).join("\n") : "";
+      if (n) model.send({ kind: "hover", id: n.id });
+    });
+    parts.cy(cy, "mouseout", "node", () => {
+      stage.title = "";
+      model.send({ kind: "hover", id: null });
+    });
+  }
+  parts.cy(cy, "viewport", null, () => applyGrid(stage, cy, Boolean(model.get("show_grid"))));
+  parts.add(() => quickAdd.close());
+  // JupyterLab theme switch: cytoscape holds colours, not CSS variables, so restyle with the new ones.
+  parts.add(watchTheme(root, (next) => {
+    store.theme = next;
+    cy.style(stylesheet(count > LARGE, next));
+    levelLabels();
+    store.restyle(store.scheme);
+    c.overlay.schedule();
+    root.dataset.theme = next.dark ? "dark" : "light";
+  }));
+  root.dataset.theme = theme.dark ? "dark" : "light";
+  (stage as unknown as { _dld: unknown })._dld = c; // for tests and the benchmark
+  parts.add(() => store.dispose());
+  const hits = installHitIndex(cy);
+  store.onChange = hits.index.invalidate;
+  parts.add(hits.restore);
+  c.overlay.hits = hits.index;
+  shell.overlays.attach(c); // the overlays draw over it; messages that came before are handed to them now
+  return c;
+}
