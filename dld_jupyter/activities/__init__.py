@@ -6,9 +6,10 @@ No Jupyter imports here: this layer runs on a GPU host with only numpy, onnx, on
 """
 
 from dld_jupyter.activities.api import ActivityFailed, EngineExport, export_engine, profile
-from dld_jupyter.activities.engine import ActivityHandle, run_activity, start_activity
+from dld_jupyter.activities.engine import run_activity, start_activity
 from dld_jupyter.activities.errors import ActivityError, RunFailed, SpecError, UnavailableError
 from dld_jupyter.activities.result import ActivityResult, ActivityStatus, LogLine, Progress
+from dld_jupyter.activities.run import Run
 from dld_jupyter.activities.runtimes.base import Runtime
 from dld_jupyter.activities.runtimes.onnxruntime.spec import OrtProfileSpec
 from dld_jupyter.activities.runtimes.tensorrt.settings import ProfilerSettings, TrtSettings
@@ -18,7 +19,6 @@ from dld_jupyter.activities.spec import ActivitySpec, spec_from_dict, spec_from_
 __all__ = [
     "ActivityError",
     "ActivityFailed",
-    "ActivityHandle",
     "ActivityResult",
     "ActivitySpec",
     "ActivityStatus",
@@ -27,6 +27,7 @@ __all__ = [
     "OrtProfileSpec",
     "ProfilerSettings",
     "Progress",
+    "Run",
     "RunFailed",
     "Runtime",
     "SpecError",

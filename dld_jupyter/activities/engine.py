@@ -1,8 +1,10 @@
-"""Run activities in a separate worker process: progress and logs stream back, cancel works, crashes are reported.
+"""Execute Runs in a separate worker process: progress and logs stream back, cancel works, crashes are reported.
 
 The caller (a Jupyter kernel, the CLI) never runs the runtime itself, so a segfault or an OOM kill of the worker
 becomes a failed ActivityResult with the signal named, never the caller's death. On success exactly one report
 file appears at the spec's report path: the worker writes a private partial file, the target renames it.
+`run_activity` blocks in the caller's thread; `start_activity` starts a `Run` in the background (what front doors
+use; `scheduler.py` starts several, one per (target, device) at a time).
 """
 
 from __future__ import annotations
@@ -18,17 +20,34 @@ from typing import IO
 from dld_jupyter.activities.cache import SettingsStore
 from dld_jupyter.activities.errors import FAILED, ActivityError
 from dld_jupyter.activities.protocol import decode
-from dld_jupyter.activities.result import ActivityResult, ActivityStatus, LogLine, Progress
+from dld_jupyter.activities.result import ActivityResult, ActivityStatus
+from dld_jupyter.activities.run import LogCallback, ProgressCallback, Run
 from dld_jupyter.activities.spec import ActivitySpec
 from dld_jupyter.activities.targets.base import Target, WorkerProcess
-from dld_jupyter.activities.targets.local import LocalTarget
 
-ProgressCallback = Callable[[Progress], None]
-LogCallback = Callable[[LogLine], None]
+__all__ = ["LogCallback", "ProgressCallback", "announce", "execute", "run_activity", "start_activity", "watch_runs"]
 
 TERMINATE_GRACE_S = 5.0  # time for the worker to unwind (reset GPU clocks) before SIGKILL
 CRASHED = "crashed"
 CANCELLED = "cancelled"
+
+
+_WATCHERS: list[Callable[[Run], None]] = []
+
+
+def watch_runs(watcher: Callable[[Run], None]) -> Callable[[], None]:
+    """Call `watcher(run)` for every Run created from now on (the live runs registry of the front doors subscribes
+    here, so runs started anywhere below it are listed); returns the function that unsubscribes."""
+    _WATCHERS.append(watcher)
+    return lambda: _WATCHERS.remove(watcher) if watcher in _WATCHERS else None
+
+
+def announce(run: Run) -> Run:
+    """Tell the watchers about a new Run (the engine's entry points and the scheduler call it)."""
+    for watcher in list(_WATCHERS):
+        with contextlib.suppress(Exception):  # a broken watcher must not stop the run
+            watcher(run)
+    return run
 
 
 def _signal_name(number: int) -> str:
@@ -38,127 +57,105 @@ def _signal_name(number: int) -> str:
         return f"signal {number}"
 
 
-class _Run:
-    """One activity run; `execute` blocks until the worker is gone and everything is cleaned up."""
+def _read_messages(run: Run, stream: IO[str]) -> None:
+    for line in stream:
+        message = decode(line)
+        if message is None:
+            run.log("stdout", line)
+        else:
+            run.receive(message)
 
-    def __init__(
-        self,
-        spec: ActivitySpec,
-        on_progress: ProgressCallback | None,
-        on_log: LogCallback | None,
-        target: Target | None,
-        remember: bool,
-    ) -> None:
-        self.spec = spec.resolved()
-        self.target: Target = target or LocalTarget()
-        self.on_progress, self.on_log, self.remember = on_progress, on_log, remember
-        self.cancel_event = threading.Event()
-        self.pid: int | None = None
-        self.progress: Progress | None = None
-        self.logs: list[LogLine] = []
-        self._done_report: str | None = None
-        self._error: tuple[str, str] | None = None  # (kind, message) sent by the worker
 
-    def _log(self, level: str, message: str) -> None:
-        line = LogLine(level, message.rstrip("\n"))
-        self.logs.append(line)
-        if self.on_log is not None:
-            with contextlib.suppress(Exception):  # a broken callback must not break the run
-                self.on_log(line)
+def _read_stderr(run: Run, stream: IO[str]) -> None:
+    for line in stream:
+        run.log("stderr", line)
 
-    def _read_messages(self, stream: IO[str]) -> None:
-        for line in stream:
-            message = decode(line)
-            if message is None:
-                self._log("stdout", line)
-            elif message.type == "progress":
-                self.progress = Progress(float(message.data.get("fraction", 0.0)), str(message.data.get("phase", "")))
-                if self.on_progress is not None:
-                    with contextlib.suppress(Exception):
-                        self.on_progress(self.progress)
-            elif message.type == "log":
-                self._log(str(message.data.get("level", "info")), str(message.data.get("message", "")))
-            elif message.type == "done":
-                self._done_report = str(message.data.get("report", ""))
-            elif message.type == "error":
-                self._error = (str(message.data.get("kind", FAILED)), str(message.data.get("message", "")))
 
-    def _read_stderr(self, stream: IO[str]) -> None:
-        for line in stream:
-            self._log("stderr", line)
+def _result(run: Run, status: ActivityStatus, started: float, **fields: object) -> ActivityResult:
+    return ActivityResult(status=status, logs=list(run.logs), duration_s=time.monotonic() - started, **fields)  # type: ignore[arg-type]
 
-    def _result(self, status: ActivityStatus, started: float, **fields: object) -> ActivityResult:
-        return ActivityResult(status=status, logs=list(self.logs), duration_s=time.monotonic() - started, **fields)  # type: ignore[arg-type]
 
-    def execute(self) -> ActivityResult:
-        started = time.monotonic()
-        final = self.spec.report_path()
-        try:
-            self.target.prepare(self.spec)
-        except ActivityError as error:
-            return self._result(ActivityStatus.FAILED, started, error=str(error), error_kind=error.kind)
-        staged = self.target.stage(self.spec)
-        try:
-            process = self.target.launch(staged)
-            self.pid = process.pid
-            code, cancelled = self._supervise(process)
-            if cancelled:
-                return self._result(
-                    ActivityStatus.CANCELLED, started, error="cancelled", error_kind=CANCELLED, exit_code=code
-                )
-            if code == 0 and self._done_report is not None:
-                self.target.fetch_report(staged, final)
-                self._remember()
-                return self._result(ActivityStatus.SUCCEEDED, started, report_path=final, exit_code=code)
-            kind, message = self._failure(code)
-            return self._result(ActivityStatus.FAILED, started, error=message, error_kind=kind, exit_code=code)
-        finally:
-            self.target.cleanup(staged)
+def execute(run: Run) -> ActivityResult:
+    """Run `run` to its end in a worker on its target; blocks; never raises for a failed run."""
+    started = time.monotonic()
+    spec, target = run.spec, run.target
+    final = spec.report_path()
+    if run.cancel_event.is_set():
+        return _result(run, ActivityStatus.CANCELLED, started, error="cancelled", error_kind=CANCELLED)
+    try:
+        target.prepare(spec)
+    except ActivityError as error:
+        return _result(run, ActivityStatus.FAILED, started, error=str(error), error_kind=error.kind)
+    staged = target.stage(spec)
+    try:
+        process = target.launch(staged)
+        run.attach(process.pid, process.stdin)
+        code, cancelled = _supervise(run, process)
+        if cancelled:
+            return _result(
+                run, ActivityStatus.CANCELLED, started, error="cancelled", error_kind=CANCELLED, exit_code=code
+            )
+        if code == 0 and run.done_artifacts is not None:
+            artifacts = dict(run.done_artifacts)
+            if "report" in artifacts:
+                target.fetch_report(staged, final)
+                artifacts["report"] = final
+            _remember(run)
+            return _result(run, ActivityStatus.SUCCEEDED, started, artifacts=artifacts, exit_code=code)
+        kind, message = _failure(run, code)
+        return _result(run, ActivityStatus.FAILED, started, error=message, error_kind=kind, exit_code=code)
+    finally:
+        run.close()
+        target.cleanup(staged)
 
-    def _supervise(self, process: WorkerProcess) -> tuple[int, bool]:
-        readers = [
-            threading.Thread(target=self._read_messages, args=(process.stdout,), daemon=True),
-            threading.Thread(target=self._read_stderr, args=(process.stderr,), daemon=True),
-        ]
-        for reader in readers:
-            reader.start()
-        cancelled = False
-        while process.poll() is None:
-            if self.cancel_event.wait(0.05):
-                cancelled = True
-                self._stop(process)
-                break
-        code = process.wait()
-        for reader in readers:
-            reader.join(timeout=5.0)
-        return code, cancelled
 
-    @staticmethod
-    def _stop(process: WorkerProcess) -> None:
-        process.terminate()
-        try:
-            process.wait(timeout=TERMINATE_GRACE_S)
-        except subprocess.TimeoutExpired:
-            process.kill()
+def _supervise(run: Run, process: WorkerProcess) -> tuple[int, bool]:
+    readers = [
+        threading.Thread(target=_read_messages, args=(run, process.stdout), daemon=True),
+        threading.Thread(target=_read_stderr, args=(run, process.stderr), daemon=True),
+    ]
+    for reader in readers:
+        reader.start()
+    cancelled = False
+    while process.poll() is None:
+        if run.cancel_event.wait(0.05):
+            cancelled = True
+            _stop(process)
+            break
+    code = process.wait()
+    for reader in readers:
+        reader.join(timeout=5.0)
+    return code, cancelled
 
-    def _failure(self, code: int) -> tuple[str, str]:
-        if code < 0:
-            name = _signal_name(-code)
-            hint = " (out of memory: the kernel's OOM killer, or killed from outside)" if -code == 9 else ""
-            return CRASHED, f"the worker process was killed by {name} ({-code}){hint}"
-        if self._error is not None:
-            return self._error
-        tail = " | ".join(line.message for line in self.logs[-5:] if line.level == "stderr")
-        return FAILED, f"the worker process exited with status {code} without a report{': ' + tail if tail else ''}"
 
-    def _remember(self) -> None:
-        if not self.remember:
-            return
-        settings = {k: v for k, v in self.spec.to_dict().items() if k not in ("kind", "model")}
-        try:
-            SettingsStore().remember(self.spec.model, self.spec.KIND, settings)
-        except OSError as error:
-            self._log("warning", f"settings not remembered: {error}")
+def _stop(process: WorkerProcess) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=TERMINATE_GRACE_S)
+    except subprocess.TimeoutExpired:
+        process.kill()
+
+
+def _failure(run: Run, code: int) -> tuple[str, str]:
+    if code < 0:
+        name = _signal_name(-code)
+        hint = " (out of memory: the kernel's OOM killer, or killed from outside)" if -code == 9 else ""
+        return CRASHED, f"the worker process was killed by {name} ({-code}){hint}"
+    if run.worker_error is not None:
+        return run.worker_error
+    tail = " | ".join(line.message for line in run.logs[-5:] if line.level == "stderr")
+    return FAILED, f"the worker process exited with status {code} without a report{': ' + tail if tail else ''}"
+
+
+def _remember(run: Run) -> None:
+    if not run.remember:
+        return
+    spec = run.spec
+    settings = {k: v for k, v in spec.to_dict().items() if k not in ("kind", "model")}
+    try:
+        SettingsStore().remember(spec.model, spec.KIND, settings)
+    except OSError as error:
+        run.log("warning", f"settings not remembered: {error}")
 
 
 def run_activity(
@@ -169,51 +166,11 @@ def run_activity(
     remember: bool = True,
 ) -> ActivityResult:
     """Run `spec` in a worker process and block until it ends; never raises for a failed run."""
-    return _Run(spec, on_progress, on_log, target, remember).execute()
-
-
-class ActivityHandle:
-    """A run in a background thread: `.cancel()`, `.wait(timeout)`, `.done`, `.result`, `.pid`, `.progress`."""
-
-    def __init__(self, run: _Run) -> None:
-        self._run = run
-        self._result: ActivityResult | None = None
-        self._thread = threading.Thread(target=self._main, name="dld-activity", daemon=True)
-        self._thread.start()
-
-    def _main(self) -> None:
-        try:
-            self._result = self._run.execute()
-        except Exception as error:  # the engine itself failed (e.g. the worker could not start)
-            self._result = ActivityResult(
-                ActivityStatus.FAILED,
-                error=f"{type(error).__name__}: {error}",
-                error_kind=FAILED,
-                logs=list(self._run.logs),
-            )
-
-    def cancel(self) -> None:
-        self._run.cancel_event.set()
-
-    def wait(self, timeout: float | None = None) -> ActivityResult | None:
-        self._thread.join(timeout)
-        return self._result
-
-    @property
-    def done(self) -> bool:
-        return not self._thread.is_alive()
-
-    @property
-    def result(self) -> ActivityResult | None:
-        return self._result
-
-    @property
-    def pid(self) -> int | None:
-        return self._run.pid
-
-    @property
-    def progress(self) -> Progress | None:
-        return self._run.progress
+    run = announce(Run(spec, target, on_progress, on_log, remember))
+    run.mark_running()
+    result = execute(run)
+    run.finish(result)
+    return result
 
 
 def start_activity(
@@ -222,6 +179,6 @@ def start_activity(
     on_log: LogCallback | None = None,
     target: Target | None = None,
     remember: bool = True,
-) -> ActivityHandle:
+) -> Run:
     """Start `spec` in the background; callbacks run on the engine's reader thread."""
-    return ActivityHandle(_Run(spec, on_progress, on_log, target, remember))
+    return announce(Run(spec, target, on_progress, on_log, remember)).start(execute)

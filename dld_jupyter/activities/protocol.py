@@ -3,8 +3,11 @@
 Kept tiny and text-based so that a remote target can relay it over SSH unchanged. Message types:
   {"type": "progress", "fraction": 0.0-1.0, "phase": "..."}
   {"type": "log", "level": "info"|"warning"|"error", "message": "..."}
-  {"type": "done", "report": "<path>"}
+  {"type": "ready"}                                          a session kind is open and serves requests
+  {"type": "reply", "request": n, "ok": ..., "error": ..., "data": ...}   the front doors' envelope (formats.envelope)
+  {"type": "done", "artifacts": {"report": "<path>", ...}}      named as activities.result.ARTIFACTS
   {"type": "error", "kind": "bad_input"|"unavailable"|"failed", "message": "..."}
+Requests go the other way on the worker's stdin, one envelope Request per line, after the spec's line.
 """
 
 from __future__ import annotations
@@ -12,6 +15,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from typing import Any, TextIO
+
+from dld_jupyter.formats.envelope import Reply
 
 PREFIX = "@dld "  # lines without it (stray prints from native code) are treated as log output
 
@@ -54,3 +59,6 @@ class Channel:
 
     def log(self, message: str, level: str = "info") -> None:
         self.send("log", level=level, message=message)
+
+    def reply(self, reply: Reply) -> None:
+        self.send("reply", **reply)

@@ -88,6 +88,10 @@ class ActivitySpec(abc.ABC):
         """How the activity measures passes; None for an activity that measures nothing (an engine build)."""
         return None
 
+    def device_key(self) -> str:
+        """The device the activity occupies on its target ("cpu", "cuda:0"): the scheduler runs one at a time."""
+        return "cpu"
+
     def output_paths(self) -> dict[str, str | None]:
         """What the activity writes, by name (`check_outputs` refuses what would replace an input)."""
         return {"report": self.report_path()}

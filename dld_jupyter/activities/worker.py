@@ -1,19 +1,23 @@
 """The worker process: `python -m dld_jupyter.activities.worker SPEC.json` (or `-` for stdin).
 
-Runs one activity and speaks `protocol` on stdout; anything native code prints goes to stderr instead, so the
-message stream stays clean. Exit status: 0 done, 1 failed, 2 bad input, 3 unavailable (as `dld`'s exit codes).
+Runs one activity and speaks `protocol` on stdout; a session kind (`kinds.session`) stays alive after its spec and
+answers envelope requests read line by line from stdin (`Run.request`) until stdin ends or asks to close. Anything
+native code prints goes to stderr instead, so the message stream stays clean. Exit status: 0 done, 1 failed,
+2 bad input, 3 unavailable (as `dld`'s exit codes).
 A crash or a kill of this process is the engine's to report: nothing here has to survive it.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import sys
 import traceback
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from types import FrameType
+from typing import TextIO
 
 from dld_jupyter.activities.errors import BAD_INPUT, FAILED, UNAVAILABLE, ActivityError, UnavailableError
 from dld_jupyter.activities.protocol import Channel
@@ -35,7 +39,8 @@ def _on_terminate(signum: int, frame: FrameType | None) -> None:
     raise SystemExit(128 + signum)
 
 
-def run(spec_text: str, channel: Channel) -> int:
+def run(spec_text: str, channel: Channel, requests: Iterable[str] = ()) -> int:
+    """Run the spec's activity kind; a session kind then serves `requests` (envelope lines) until they end."""
     from dld_jupyter.activities.kinds import kind_runner
     from dld_jupyter.activities.runtimes import runtime_for
     from dld_jupyter.activities.spec import spec_from_json
@@ -47,9 +52,12 @@ def run(spec_text: str, channel: Channel) -> int:
         reason = runtime_for(spec).available(spec.runtime_settings())  # asked with the spec's own settings
         if reason is not None:
             raise UnavailableError(reason)
-        report = runner(spec, channel)
-        channel.progress(1.0, "writing report")
-        save_report(report, spec.report_path())
+        outcome = runner(spec, channel, requests)
+        artifacts = dict(outcome.artifacts)
+        if outcome.report is not None:
+            channel.progress(1.0, "writing report")
+            save_report(outcome.report, spec.report_path())
+            artifacts["report"] = spec.report_path()
     except ActivityError as error:
         channel.send("error", kind=error.kind, message=str(error))
         return EXIT_CODES[error.kind]
@@ -57,8 +65,22 @@ def run(spec_text: str, channel: Channel) -> int:
         channel.log(traceback.format_exc(), "error")
         channel.send("error", kind=FAILED, message=f"{type(error).__name__}: {error}")
         return EXIT_CODES[FAILED]
-    channel.send("done", report=spec.report_path())
+    channel.send("done", artifacts=artifacts)
     return 0
+
+
+def read_spec(stream: TextIO) -> str:
+    """The spec's JSON from the head of `stream`: lines up to the first that completes a JSON value (the engine
+    sends one line, then requests), or the whole stream for a spec piped by hand."""
+    text = ""
+    for line in stream:
+        text += line
+        try:
+            json.loads(text)
+        except ValueError:
+            continue
+        return text
+    return text  # incomplete or invalid: spec_from_json says what is wrong
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -66,10 +88,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if len(args) != 1:
         print("usage: python -m dld_jupyter.activities.worker SPEC.json|-", file=sys.stderr)
         return EXIT_CODES[BAD_INPUT]
-    spec_text = sys.stdin.read() if args[0] == "-" else Path(args[0]).read_text(encoding="utf-8")
+    spec_text = read_spec(sys.stdin) if args[0] == "-" else Path(args[0]).read_text(encoding="utf-8")
     channel = _protocol_stream()
     signal.signal(signal.SIGTERM, _on_terminate)
-    return run(spec_text, channel)
+    return run(spec_text, channel, sys.stdin)
 
 
 if __name__ == "__main__":

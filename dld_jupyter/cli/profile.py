@@ -15,8 +15,8 @@ from typing import Any
 
 from dld_jupyter.activities.engine import run_activity
 from dld_jupyter.activities.errors import BAD_INPUT, UNAVAILABLE, SpecError
-from dld_jupyter.activities.runtimes.onnxruntime.spec import OrtProfileSpec
 from dld_jupyter.activities.result import ActivityResult, LogLine, Progress
+from dld_jupyter.activities.runtimes.onnxruntime.spec import OrtProfileSpec
 from dld_jupyter.activities.spec import ActivitySpec
 from dld_jupyter.cli.exit_codes import ExitCode
 

@@ -22,9 +22,9 @@ from typing import Any
 
 from dld_jupyter.document import Document, DocumentError
 from dld_jupyter.document.events import DirtyChanged
+from dld_jupyter.formats.envelope import failed, ok
 from dld_jupyter.formats.html_text import bold, join, tag
 from dld_jupyter.frontdoor.designers import LiveDesigner, loading, registry
-from dld_jupyter.frontdoor.envelope import failed, ok
 from dld_jupyter.frontdoor.operations import SAVE, SAVE_AS
 from dld_jupyter.frontdoor.soon import on_loop, running_loop
 from dld_jupyter.report_format.errors import ReportError

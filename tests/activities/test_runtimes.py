@@ -11,9 +11,10 @@ from dld_jupyter.activities import ActivitySpec, OrtProfileSpec, TrtBuildSpec, T
 from dld_jupyter.activities.errors import SpecError, UnavailableError
 from dld_jupyter.activities.kinds import kind_runner
 from dld_jupyter.activities.kinds.export_engine import run_export
-from dld_jupyter.activities.kinds.profile import run_profile
+from dld_jupyter.activities.kinds.session import serve
 from dld_jupyter.activities.runtimes import register_runtime, runtime_for, runtime_named, runtime_names
 from dld_jupyter.activities.runtimes.onnxruntime import OnnxRuntime
+from dld_jupyter.activities.runtimes.onnxruntime.spec import OrtSessionSpec
 
 
 @dataclasses.dataclass(frozen=True)
@@ -36,10 +37,10 @@ def test_each_spec_names_its_runtime_and_kind() -> None:
     assert runtime_named("onnxruntime") is runtime and runtime_names() == ["onnxruntime", "tensorrt"]
     assert runtime.available() is None  # onnxruntime is installed in the test environment
     assert runtime_for(TrtProfileSpec(model="m.onnx")) is runtime_named("tensorrt")
-    # One profile kind for both runtimes; engine export is its own kind.
-    assert kind_runner(OrtProfileSpec(model="m.onnx")) is run_profile
-    assert kind_runner(TrtProfileSpec(model="m.onnx")) is run_profile
+    # One profile kind for both runtimes; engine export and sessions are kinds of their own.
+    assert kind_runner(OrtProfileSpec(model="m.onnx")) is kind_runner(TrtProfileSpec(model="m.onnx"))
     assert kind_runner(TrtBuildSpec(model="m.onnx")) is run_export
+    assert kind_runner(OrtSessionSpec(model="m.onnx")) is serve
 
 
 def test_missing_runtime_or_kind_says_what_exists() -> None:
@@ -47,7 +48,8 @@ def test_missing_runtime_or_kind_says_what_exists() -> None:
         runtime_named("openvino")
     with pytest.raises(UnavailableError, match=r"no runtime runs 'test-other-kind'"):
         runtime_for(_OtherSpec(model="m.onnx"))
-    with pytest.raises(UnavailableError, match=r"no activity kind runs 'test-other-kind'.*\['export_engine', 'prof"):
+    known = r"\['export_engine', 'profile', 'session'\]"
+    with pytest.raises(UnavailableError, match=rf"no activity kind runs 'test-other-kind' specs here; kinds: {known}"):
         kind_runner(_OtherSpec(model="m.onnx"))
 
 

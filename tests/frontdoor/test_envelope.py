@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 from typing import get_type_hints
 
-from dld_jupyter.frontdoor.envelope import Reply, Request, failed, ok
+from dld_jupyter.formats.envelope import Reply, Request, failed, ok
 from dld_jupyter.widgets.canvas.protocol import IntentMessage, ReplyMessage
 
 TWIN = Path(__file__).resolve().parents[2] / "js" / "src" / "common" / "envelope.ts"

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from dld_jupyter.activities.runtimes.onnxruntime.spec import OrtProfileSpec
 from dld_jupyter.activities.result import ActivityStatus
+from dld_jupyter.activities.runtimes.onnxruntime.spec import OrtProfileSpec
 from dld_jupyter.widgets.designer.profile_panel import SETTINGS, ProfilePanel, profile_in_notebook
 from dld_jupyter.widgets.report.report_viewer import ReportViewer
 

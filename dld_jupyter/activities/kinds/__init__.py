@@ -1,23 +1,31 @@
-"""Activity kinds, one module each: `profile` (the measured loop for any runtime), `export_engine` (a TensorRT build).
+"""Activity kinds, one module each: `profile` (the measured loop for any runtime), `export_engine` (a TensorRT
+build) and `session` (a runtime session that stays open and answers requests).
 
-A spec names its kind in `ACTIVITY`; `kind_runner(spec)` gives the function that runs it in the worker, reporting
-progress to a `Reporter` and returning the Report. Kinds import runtimes, never the other way round.
+A spec names its kind in `ACTIVITY`; `kind_runner(spec)` gives the function the worker runs it with: it reports to
+the worker's channel, reads requests when it is a session kind, and returns the Outcome (report, artifacts).
+Kinds import runtimes, never the other way round.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from dld_jupyter.activities.errors import UnavailableError
 from dld_jupyter.activities.kinds.export_engine import run_export
 from dld_jupyter.activities.kinds.profile import run_profile
-from dld_jupyter.activities.reporter import Reporter
+from dld_jupyter.activities.kinds.session import serve
+from dld_jupyter.activities.protocol import Channel
+from dld_jupyter.activities.result import Outcome
 from dld_jupyter.activities.spec import ActivitySpec
-from dld_jupyter.report_format.model import Report
 
-KindRunner = Callable[[ActivitySpec, Reporter], Report]
+KindRunner = Callable[[ActivitySpec, Channel, Iterable[str]], Outcome]
 
-_KINDS: dict[str, KindRunner] = {"profile": run_profile, "export_engine": run_export}
+
+def _profile(spec: ActivitySpec, channel: Channel, requests: Iterable[str]) -> Outcome:
+    return Outcome(run_profile(spec, channel))
+
+
+_KINDS: dict[str, KindRunner] = {"profile": _profile, "export_engine": run_export, "session": serve}
 
 
 def kind_names() -> list[str]:

@@ -8,11 +8,13 @@ precisions, ONNX nodes and device memory, with no times: nothing was measured, s
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from pathlib import Path
 
 from dld_jupyter.activities.cache import write_json_atomic
 from dld_jupyter.activities.errors import SpecError
 from dld_jupyter.activities.reporter import Reporter
+from dld_jupyter.activities.result import Outcome
 from dld_jupyter.activities.runtimes.tensorrt.report import trt_layers
 from dld_jupyter.activities.runtimes.tensorrt.runtime import load_runtime
 from dld_jupyter.activities.runtimes.tensorrt.session import (
@@ -25,11 +27,10 @@ from dld_jupyter.activities.runtimes.tensorrt.session import (
 from dld_jupyter.activities.runtimes.tensorrt.spec import TrtBuildSpec
 from dld_jupyter.activities.spec import ActivitySpec
 from dld_jupyter.report_format.builder import build_report
-from dld_jupyter.report_format.model import Report
 
 
-def run_export(spec: ActivitySpec, reporter: Reporter) -> Report:
-    """Build and write `spec`'s engine (and layer information); return the build report."""
+def run_export(spec: ActivitySpec, reporter: Reporter, requests: Iterable[str] = ()) -> Outcome:
+    """Build and write `spec`'s engine (and layer information); its artifacts and the build report."""
     if not isinstance(spec, TrtBuildSpec):
         raise SpecError(f"kind: engine export runs {TrtBuildSpec.KIND!r} specs, not {spec.KIND!r}")
     runtime = load_runtime(spec.settings)
@@ -48,4 +49,7 @@ def run_export(spec: ActivitySpec, reporter: Reporter) -> Report:
         run.settings.update(engine_file=str(target), metadata_file=spec.metadata)
     finally:
         engine.close()
-    return build_report(run, [], layers, system=system_table(runtime, spec.settings))
+    artifacts = {"engine": str(target)}
+    if spec.metadata and graph is not None:
+        artifacts["layer_info"] = spec.metadata
+    return Outcome(build_report(run, [], layers, system=system_table(runtime, spec.settings)), artifacts)

@@ -20,6 +20,11 @@ class WorkerProcess(Protocol):
     def pid(self) -> int: ...
 
     @property
+    def stdin(self) -> IO[str] | None:
+        """Open after the spec's line: a session kind reads its requests there (`Run.request`)."""
+        ...
+
+    @property
     def stdout(self) -> IO[str] | None: ...
 
     @property
@@ -49,7 +54,8 @@ class Target(Protocol):
         ...
 
     def launch(self, staged: ActivitySpec) -> WorkerProcess:
-        """Start the worker on the staged spec; its stdout carries `protocol` messages, its stderr free text."""
+        """Start the worker on the staged spec, sent as the first line of its stdin (left open for requests); its
+        stdout carries `protocol` messages, its stderr free text."""
         ...
 
     def fetch_report(self, staged: ActivitySpec, destination: str) -> None:

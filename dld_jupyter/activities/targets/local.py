@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -51,8 +52,8 @@ class LocalTarget:
             start_new_session=True,  # a Ctrl-C in the caller's terminal is the engine's to handle, not the worker's
         )
         assert process.stdin is not None
-        process.stdin.write(staged.to_json())
-        process.stdin.close()
+        process.stdin.write(json.dumps(staged.to_dict()) + "\n")  # one line: requests may follow (session kinds)
+        process.stdin.flush()
         return process
 
     def fetch_report(self, staged: ActivitySpec, destination: str) -> None:

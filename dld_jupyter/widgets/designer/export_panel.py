@@ -17,10 +17,11 @@ from typing import Any
 
 import ipywidgets as w
 
-from dld_jupyter.activities.runtimes import runtime_named
-from dld_jupyter.activities.engine import ActivityHandle, start_activity
+from dld_jupyter.activities.engine import start_activity
 from dld_jupyter.activities.errors import ActivityError
 from dld_jupyter.activities.result import ActivityResult, LogLine, Progress
+from dld_jupyter.activities.run import Run
+from dld_jupyter.activities.runtimes import runtime_named
 from dld_jupyter.activities.runtimes.tensorrt.dry_run import dry_run
 from dld_jupyter.activities.runtimes.tensorrt.settings import TrtSettings
 from dld_jupyter.activities.runtimes.tensorrt.spec import ENGINE_SUFFIX, METADATA_SUFFIX, TrtBuildSpec
@@ -39,7 +40,7 @@ class ExportEnginePanel(w.VBox):  # type: ignore[misc]
 
     def __init__(self, model: Any, **settings: Any) -> None:
         self.model = model
-        self.handle: ActivityHandle | None = None
+        self.handle: Run | None = None
         self.result: ActivityResult | None = None
         self._done = threading.Event()
         home = _home(model)
@@ -98,7 +99,7 @@ class ExportEnginePanel(w.VBox):  # type: ignore[misc]
         return data
 
     # -- running ------------------------------------------------------------------------------------------------
-    def run(self) -> ActivityHandle | None:
+    def run(self) -> Run | None:
         if self.reason is not None:  # the button is disabled; a script calling run() gets the same answer
             self._show_error(f"unavailable: {self.reason}")
             return None
@@ -131,7 +132,7 @@ class ExportEnginePanel(w.VBox):  # type: ignore[misc]
     def _on_log(self, line: LogLine) -> None:
         self.log_box.value = (self.log_box.value + f"[{line.level}] {line.message}\n")[-20000:]
 
-    def _wait(self, handle: ActivityHandle, spec: TrtBuildSpec) -> None:
+    def _wait(self, handle: Run, spec: TrtBuildSpec) -> None:
         result = handle.wait()
         try:
             self.result = result

@@ -20,10 +20,11 @@ from typing import Any
 
 import ipywidgets as w
 
-from dld_jupyter.activities.engine import ActivityHandle, start_activity
+from dld_jupyter.activities.engine import start_activity
 from dld_jupyter.activities.errors import ActivityError
-from dld_jupyter.activities.runtimes.onnxruntime.spec import PROVIDERS, OrtProfileSpec
 from dld_jupyter.activities.result import ActivityResult, LogLine, Progress
+from dld_jupyter.activities.run import Run
+from dld_jupyter.activities.runtimes.onnxruntime.spec import PROVIDERS, OrtProfileSpec
 from dld_jupyter.activities.spec import REPORT_SUFFIX
 from dld_jupyter.formats.html_text import fill, tag, text
 
@@ -60,7 +61,7 @@ class ProfilePanel(w.VBox):  # type: ignore[misc]
         defaults = {f.name: f.default for f in dataclasses.fields(OrtProfileSpec) if f.name not in NOT_SETTINGS}
         values = {**defaults, **settings}
         self.model = model
-        self.handle: ActivityHandle | None = None
+        self.handle: Run | None = None
         self.result: ActivityResult | None = None
         self.viewer: Any = None
         self._lines: list[str] = []
@@ -187,7 +188,7 @@ class ProfilePanel(w.VBox):  # type: ignore[misc]
         return OrtProfileSpec(model=path, **self.settings())
 
     # -- running ----------------------------------------------------------------------------------------------
-    def run(self) -> ActivityHandle | None:
+    def run(self) -> Run | None:
         """Start profiling with the form's settings; returns the running activity (None when it could not start)."""
         if self.handle is not None and not self.handle.done:
             self._show_error("A profile is already running: cancel it first.")
@@ -238,7 +239,7 @@ class ProfilePanel(w.VBox):  # type: ignore[misc]
             del self._lines[:-LOG_LINES]
             self.log_box.value = "\n".join(self._lines)
 
-    def _wait(self, handle: ActivityHandle) -> None:
+    def _wait(self, handle: Run) -> None:
         result = handle.wait()
         try:
             if result is not None:

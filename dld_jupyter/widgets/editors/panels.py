@@ -20,7 +20,7 @@ import ipywidgets
 import traitlets
 
 from dld_jupyter.document import Document, Event
-from dld_jupyter.frontdoor.envelope import failed, ok
+from dld_jupyter.formats.envelope import failed, ok
 from dld_jupyter.frontdoor.soon import Soon
 from dld_jupyter.widgets.bundles import bundle
 

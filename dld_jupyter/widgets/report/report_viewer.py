@@ -27,8 +27,8 @@ import anywidget
 import ipywidgets
 import traitlets
 
+from dld_jupyter.formats.envelope import failed, ok
 from dld_jupyter.frontdoor.designers import loading, registry
-from dld_jupyter.frontdoor.envelope import failed, ok
 from dld_jupyter.report_format.errors import ReportError
 from dld_jupyter.report_format.model import Report
 from dld_jupyter.reports.compare import compare, default_labels

@@ -95,12 +95,27 @@ class OrtProfileSpec(ActivitySpec):
     def with_output(self, output: str) -> OrtProfileSpec:
         return dataclasses.replace(self, output=output)
 
+    def device_key(self) -> str:
+        return f"cuda:{self.device}" if self.provider == "cuda" else "cpu"
+
     def measurement(self) -> Measurement:
         device = self.device if self.provider == "cuda" else None
         return Measurement(self.warmup, self.iterations, device, self.lock_clocks, self.gpu_metrics, self.sampling_ms)
 
     def input_folders(self) -> list[tuple[str, str]]:
         return [("input_folder", self.input_folder)] if self.input_folder else []
+
+
+@dataclass(frozen=True)
+class OrtSessionSpec(OrtProfileSpec):
+    """An ONNX Runtime session that stays open and answers requests (`kinds.session`): a profile's settings
+    (provider, device, threads, optimization, inputs) without its measured series; it writes nothing."""
+
+    KIND: ClassVar[str] = "onnxruntime-session"
+    ACTIVITY: ClassVar[str] = "session"
+
+    def output_paths(self) -> dict[str, str | None]:
+        return {}
 
 
 def _check_types(spec: OrtProfileSpec) -> None:

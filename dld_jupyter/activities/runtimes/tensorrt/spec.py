@@ -55,6 +55,9 @@ class _TrtSpec(ActivitySpec):
     def runtime_settings(self) -> TrtSettings:
         return self.settings
 
+    def device_key(self) -> str:
+        return f"cuda:{self.settings.device}"
+
     def with_output(self: S, output: str) -> S:
         return dataclasses.replace(self, output=output)
 

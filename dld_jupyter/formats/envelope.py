@@ -1,10 +1,11 @@
-"""The request/reply envelope front doors share (TypeScript twin: js/src/common/envelope.ts, same names).
+"""The request/reply envelope front doors and activity workers share (TypeScript twin: js/src/common/envelope.ts).
 
 A browser view asks with a Request (a number it chose, an action, its arguments) and the kernel answers with a
 Reply carrying the same number: ok with data, or not ok with an error text that says what, why and the fix. The
 canvas's intents and replies are this envelope plus their own fields (kind, view, the patches an edit caused and
 their binary buffers): see widgets/canvas/protocol.py. These are types only: building a reply costs nothing more
-than the dict it always was, so the canvas edit round trip is unchanged.
+than the dict it always was, so the canvas edit round trip is unchanged. An activity worker serving a session kind
+answers `Run.request` with the same envelope over its stdin and protocol channel (activities/worker.py).
 """
 
 from __future__ import annotations
