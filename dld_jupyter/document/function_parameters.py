@@ -25,7 +25,8 @@ from .attributes import to_attr
 from .commands import Command, Context
 from .errors import DocumentError
 from .function_model import FunctionParameter, check_parameter_type, parameter_of
-from .graph_edits import Do, _subgraphs, op_node
+from .graph_edits import Do, op_node
+from .nested_graphs import subgraphs
 from .signature import node_signature
 
 
@@ -60,7 +61,7 @@ class ReferenceChoice:
 def references(graph: ir.Graph) -> Iterator[tuple[ir.Node, ir.Attr]]:
     """Every reference attribute of the body, subgraphs included."""
     nodes = list(graph)
-    for sub in _subgraphs(nodes):
+    for sub in subgraphs(nodes):
         nodes.extend(sub)
     for node in nodes:
         for attr in node.attributes.values():

@@ -1,5 +1,7 @@
 """Structural edits: add/remove nodes, connect/disconnect terminals, graph inputs and outputs.
 
+What a subgraph reads across its boundary (a link no edge shows) is checked by nested_graphs.py.
+
 Each function validates first (raising DocumentError before any change), then applies primitive commands
 through ``do`` inside the caller's transaction (which rolls back if a later step fails).
 """
@@ -19,6 +21,7 @@ from .endpoints import has_input_node, has_outer_node, input_node_id, output_nod
 from .errors import DocumentError
 from .ids import IO_KINDS, kind_of, value_of_node
 from .names import is_c90_identifier
+from .nested_graphs import reaches, refuse_subgraph_users
 from .signature import Formal, Signature, node_signature, op_signature
 
 Do = Callable[[c.Command], None]
@@ -119,28 +122,6 @@ def inputs_without(ctx: Context, node: ir.Node, indices: Iterable[int]) -> tuple
     return tuple(out)
 
 
-def _reaches(graph: ir.Graph, start: ir.Node, target: ir.Node) -> bool:
-    """True when ``target`` is downstream of ``start`` (or is it); a read inside a subgraph counts for its owner."""
-    owners: dict[ir.Graph, ir.Node] | None = None
-    seen = {start}
-    stack = [start]
-    while stack:
-        node = stack.pop()
-        if node is target:
-            return True
-        for out in node.outputs:
-            for use in out.uses():
-                user: ir.Node | None = use.node
-                if use.node.graph is not graph:
-                    if owners is None:
-                        owners = {sub: owner for owner in graph for sub in _subgraphs([owner])}
-                    user = owners.get(use.node.graph)  # type: ignore[arg-type]
-                if user is not None and user not in seen:
-                    seen.add(user)
-                    stack.append(user)
-    return False
-
-
 def _keep_sorted(ctx: Context, do: Do, producer: ir.Node | None, consumer: ir.Node) -> None:
     """Restore a topological node order when ``consumer`` now comes before its new ``producer``."""
     if producer is None or producer.graph is not ctx.graph or gc.precedes(ctx.graph, producer, consumer):
@@ -229,41 +210,6 @@ def check_node_name(ctx: Context, name: str, what: str, node: ir.Node | None = N
         raise DocumentError(what, f"another node is already named {name!r}.", "Choose a unique name.")
 
 
-def _subgraphs(nodes: Iterable[ir.Node]) -> set[ir.Graph]:
-    """Every graph nested in the attributes of ``nodes``, at any depth."""
-    found: set[ir.Graph] = set()
-    stack = list(nodes)
-    while stack:
-        node = stack.pop()
-        for attr in node.attributes.values():
-            if attr.is_ref():
-                continue
-            graphs = [attr.value] if attr.type == ir.AttributeType.GRAPH else []
-            graphs += list(attr.value) if attr.type == ir.AttributeType.GRAPHS else []
-            for graph in graphs:
-                if graph not in found:
-                    found.add(graph)
-                    stack.extend(graph)
-    return found
-
-
-def refuse_subgraph_users(ctx: Context, values: Iterable[ir.Value], going: Iterable[ir.Node], what: str) -> None:
-    """Refuse when a subgraph that stays (If/Loop/Scan body) reads one of ``values``: no link shows that use."""
-    allowed = _subgraphs(going)
-    users = {
-        use.node.name or use.node.op_type
-        for value in values
-        for use in value.uses()
-        if use.node.graph is not ctx.graph and use.node.graph not in allowed
-    }
-    if users:
-        raise DocumentError(
-            what,
-            f"a subgraph still reads this value (inside: {', '.join(sorted(users)[:5])}).",
-            "Edit the subgraph first, or remove the node that owns it too.",
-        )
-
-
 def remove_nodes(ctx: Context, do: Do, node_ids: Iterable[str]) -> None:
     what = "Remove nodes"
     ops: dict[ir.Node, None] = {}
@@ -323,7 +269,7 @@ def connect(ctx: Context, do: Do, src_id: str, src_index: int, dst_id: str, dst_
     if kind_of(src_id) not in IO_KINDS:
         # The node order is always topological, so a producer placed before the consumer cannot close a loop.
         src_node = op_node(ctx, src_id, what)
-        if src_node is node or (not gc.precedes(ctx.graph, src_node, node) and _reaches(ctx.graph, node, src_node)):
+        if src_node is node or (not gc.precedes(ctx.graph, src_node, node) and reaches(ctx.graph, node, src_node)):
             raise DocumentError(what, "the link would create a cycle.", "Link to a node that is not downstream.")
     value = source_value(ctx, do, src_id, src_index, what)
     _set_input(ctx, do, node, dst_index, value)

@@ -23,10 +23,10 @@ from .graph_edits import (
     inputs_without,
     io_value,
     op_node,
-    refuse_subgraph_users,
 )
 from .ids import IO_KINDS, kind_of
 from .metadata import POSITIONS_KEY
+from .nested_graphs import refuse_subgraph_users
 from .signature import node_signature
 from .tensors import check_element_kind
 

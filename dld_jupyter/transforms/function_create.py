@@ -32,7 +32,7 @@ from dld_jupyter.document import graph_commands as gc
 from dld_jupyter.document.commands import Context
 from dld_jupyter.document.function_commands import import_domain, with_function
 from dld_jupyter.document.function_model import FunctionKey, check_function_name
-from dld_jupyter.document.graph_edits import _subgraphs
+from dld_jupyter.document.nested_graphs import subgraphs
 from dld_jupyter.transforms.function_body import FreshNames
 from dld_jupyter.transforms.transform import Do, EditPlan, Requirement, Transform, selected_ops
 
@@ -50,7 +50,7 @@ def _outer_reads(graph: ir.Graph, nodes: list[ir.Node]) -> list[ir.Value]:
     """Values of ``graph`` read by nodes inside the subgraphs of ``nodes``."""
     return [
         value
-        for sub in _subgraphs(nodes)
+        for sub in subgraphs(nodes)
         for node in sub
         for value in node.inputs
         if value is not None and value.graph is graph
