@@ -21,7 +21,7 @@ from dld_jupyter.frontdoor.soon import running_loop
 from dld_jupyter.widgets.canvas import graph_payload as gp
 from dld_jupyter.widgets.canvas.canvas_base import CanvasBase
 from dld_jupyter.widgets.canvas.canvas_view import CanvasView
-from dld_jupyter.widgets.canvas.function_bodies import BODY_SAFE, function_of, names_body_element
+from dld_jupyter.widgets.canvas.function_bodies import BODY_SAFE, names_body_element
 from dld_jupyter.widgets.canvas.intents import HANDLERS
 from dld_jupyter.widgets.canvas.palette_ops import palette_ops
 from dld_jupyter.widgets.canvas.preview_view import Overview, overview_in_child
@@ -302,44 +302,21 @@ class GraphCanvas(CanvasBase):
 
     def set_expanded(self, group: str, expanded: bool) -> None:
         """Expand or collapse a name-scope group, or a local-function instance (its body drawn in place)."""
-        path = self.view.grouping.by_id.get(group)
-        if path is None and function_of(self.document, group) is not None:
-            (self.view.fn_expanded.add if expanded else self.view.fn_expanded.discard)(group)
-            self._send_patch(self.view.resync())
-            return
-        if path is None:
-            raise DocumentError(f"Expand {group}", "no such group.", "Use a group id from the canvas.")
-        (self.view.grouping.expand if expanded else self.view.grouping.collapse)(path)
-        self._send_patch(self.view.resync())
+        self._send_patch(self.view.set_expanded(group, expanded))
 
     def toggle_constant(self, node: str, index: int) -> None:
-        plumbing = self.view.plumbing_feeds.get(node, {}).get(index)
-        if plumbing is not None:  # weight plumbing (an Identity of a weight...) drawn as a node, or hidden again
-            self.view.shown_constants ^= {plumbing}
-            self._send_patch(self.view.resync())
-            return
-        for eid in self.view.into.get(node, set()):
-            raw = self.view.edges[eid]
-            if raw.di == index and self.view.op_type.get(raw.src) == "Constant":
-                self.view.shown_constants ^= {raw.src}
-                self._send_patch(self.view.resync())
-                return
-        raise DocumentError("Show constant", f"input {index} of {node} is not fed by a Constant.", "")
+        self._send_patch(self.view.toggle_constant(node, index))
 
     def _on_show_constants(self, change: dict[str, Any]) -> None:
-        self.view.show_constants = bool(change["new"])
-        self.view.shown_constants.clear()
-        self._send_patch(self.view.resync())
+        self._send_patch(self.view.set_show_constants(bool(change["new"])))
 
     def focus(self, node_ids: list[str], reveal: bool = False) -> None:
         """Expand the groups around these nodes, select them and center the view on them. `reveal`: the canvas is
         brought into view first (its JupyterLab designer tab activated, scrolled to in a notebook), as a report's
         name link does."""
-        changed = False
-        for n in node_ids:
-            changed |= self.view.grouping.expand_to(n)
-        if changed:
-            self._send_patch(self.view.resync())
+        patch = self.view.expand_to(node_ids)
+        if patch is not None:
+            self._send_patch(patch)
         self.selection = list(node_ids)
         self.send({"kind": "focus", "ids": list(node_ids), "reveal": reveal})
 

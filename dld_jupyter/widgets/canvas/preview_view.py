@@ -20,10 +20,11 @@ from dld_jupyter.document import Document, NodeView
 from dld_jupyter.document.ids import kind_of
 from dld_jupyter.document.loading import DocumentLoad
 from dld_jupyter.document.outline import Outline, RawEdge
-from dld_jupyter.widgets.canvas.canvas_view import CanvasView, Point, visible_links
+from dld_jupyter.widgets.canvas.canvas_view import CanvasView, visible_links
 from dld_jupyter.widgets.canvas.grouping import GroupPath
 from dld_jupyter.widgets.canvas.protocol import EdgeData, NodeData
 from dld_jupyter.widgets.canvas.scope_paths import ScopePaths
+from dld_jupyter.widgets.canvas.view_events import Point
 from dld_jupyter.widgets.canvas.weight_plumbing import PLUMBING_OPS, NodeRow
 
 
@@ -107,10 +108,7 @@ class Overview:
     def view_of(self, doc: Document) -> CanvasView:
         """A view of the loaded document that knows what was sent (resync it to correct any difference)."""
         view = CanvasView(doc, self.mode, self.show_constants)
-        view.sent_nodes = {n["id"]: n for n in self.nodes}
-        view.sent_edges = {e["id"]: e for e in self.edges}
-        view.sent_pos = {n["id"]: p for n, p in zip(self.nodes, self.points, strict=True)}
-        view.layout_pos = dict(self.layout_pos)
+        view.take_over(self.nodes, self.edges, self.points, self.layout_pos)
         return view
 
 

@@ -1,9 +1,11 @@
 """Document events -> a canvas patch, incrementally: only the nodes and links an edit touched are rebuilt.
 
-CanvasView applies its own events: it inherits `ViewEvents.apply` from here, so nothing outside the view changes
-its state (this module only keeps the view's module under 400 lines). Order in the patch follows what the browser
-can apply: links removed, nodes removed, nodes added, nodes updated, links added, positions. Merged links into a
-collapsed group are reference-counted by the raw links they stand for.
+CanvasView changes its own state: it inherits ViewEvents from here (document events: `apply`; the user's
+visibility changes: `set_expanded`, `toggle_constant`, `set_show_constants`, `expand_to`; a loading model's
+overview handed over: `take_over`), so nothing outside the view rewrites it (this module keeps the view's module
+under 400 lines). Order in the patch follows what the browser can apply: links removed, nodes removed, nodes
+added, nodes updated, links added, positions. Merged links into a collapsed group are reference-counted by the
+raw links they stand for.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import TYPE_CHECKING, Protocol
 from dld_jupyter.document import (
     DiagnosticsChanged,
     Document,
+    DocumentError,
     EdgesAdded,
     EdgesRemoved,
     Event,
@@ -25,6 +28,7 @@ from dld_jupyter.document import (
 from dld_jupyter.document.ids import parse_edge_id
 from dld_jupyter.document.outline import RawEdge
 from dld_jupyter.widgets.canvas import graph_payload as gp
+from dld_jupyter.widgets.canvas.function_bodies import function_of
 from dld_jupyter.widgets.canvas.grouping import Grouping, GroupPath, group_id
 from dld_jupyter.widgets.canvas.scope_paths import raw_path
 
@@ -50,7 +54,10 @@ class ViewState(Protocol):
     sent_nodes: dict[str, NodeData]
     sent_edges: dict[str, EdgeData]
     sent_pos: dict[str, Point]
+    layout_pos: dict[str, Point]
     fn_expanded: set[str]
+    show_constants: bool
+    shown_constants: set[str]
 
     @property
     def into(self) -> dict[str, set[str]]: ...
@@ -77,6 +84,50 @@ class ViewEvents:
         if touched & self.fn_expanded:
             patch.extend(self.resync())
         return patch
+
+    def set_expanded(self: ViewState, element: str, expanded: bool) -> gp.PatchBuilder:
+        """Expand or collapse a name-scope group, or a local-function instance (its body drawn in place)."""
+        path = self.grouping.by_id.get(element)
+        if path is not None:
+            (self.grouping.expand if expanded else self.grouping.collapse)(path)
+        elif function_of(self.doc, element) is not None:
+            (self.fn_expanded.add if expanded else self.fn_expanded.discard)(element)
+        else:
+            raise DocumentError(f"Expand {element}", "no such group.", "Use a group id from the canvas.")
+        return self.resync()
+
+    def toggle_constant(self: ViewState, node: str, index: int) -> gp.PatchBuilder:
+        """Draw the Constant or the weight plumbing (an Identity of a weight...) feeding input `index` of `node` as
+        a node, or hide it again."""
+        source = self.plumbing_feeds.get(node, {}).get(index)
+        if source is None:
+            source = next((raw.src for raw in (self.edges[e] for e in self.into.get(node, set()))
+                           if raw.di == index and self.op_type.get(raw.src) == "Constant"), None)
+        if source is None:
+            raise DocumentError("Show constant", f"input {index} of {node} is not fed by a Constant.", "")
+        self.shown_constants ^= {source}
+        return self.resync()
+
+    def set_show_constants(self: ViewState, show: bool) -> gp.PatchBuilder:
+        self.show_constants = show
+        self.shown_constants.clear()
+        return self.resync()
+
+    def expand_to(self: ViewState, node_ids: Iterable[str]) -> gp.PatchBuilder | None:
+        """Expand the groups around these nodes: the patch, or None when each was visible already."""
+        changed = False
+        for n in node_ids:
+            changed |= self.grouping.expand_to(n)
+        return self.resync() if changed else None
+
+    def take_over(self: ViewState, nodes: list[NodeData], edges: list[EdgeData], points: list[Point],
+                  layout_pos: dict[str, Point]) -> None:
+        """What another view (a loading model's overview) sent is what this one has sent: its next resync
+        corrects only the difference."""
+        self.sent_nodes = {n["id"]: n for n in nodes}
+        self.sent_edges = {e["id"]: e for e in edges}
+        self.sent_pos = {n["id"]: p for n, p in zip(nodes, points, strict=True)}
+        self.layout_pos = dict(layout_pos)
 
 
 def _apply_events(view: ViewState, events: list[Event]) -> gp.PatchBuilder:
