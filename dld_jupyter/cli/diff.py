@@ -1,0 +1,61 @@
+"""`dld diff A B`: what changed from model A to model B, nodes paired by structure (names are only a hint).
+
+Lists the removed, added and changed nodes (op, attributes, weights by dtype, shape and content, connections,
+subgraphs), the local functions added, removed or changed, and the changes per name-scope group. A copy with every
+node renamed shows no change. Weights are compared in bounded memory, each read from its own model's folder.
+Exit 0 when compared (with or without changes), 2 when a model cannot be opened.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from dld_jupyter.cli.exit_codes import ExitCode
+
+SCOPE_DEPTH = 2  # scope groups printed in the text summary: the top two levels
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "diff",
+        help="structural diff of two ONNX models (renamed nodes pair by structure)",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("a", help="path of the first (old) .onnx file")
+    parser.add_argument("b", help="path of the second (new) .onnx file")
+    parser.add_argument("--json", action="store_true", help="print the whole diff as JSON")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from dld_jupyter.compare import diff
+
+    result = diff(args.a, args.b)
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
+        return int(ExitCode.OK)
+    print(result.headline())
+    graphs = [("", result.graph), *((f"function {k}: ", v) for k, v in result.functions.items())]
+    for prefix, graph in graphs:
+        for ref in graph.removed:
+            print(f"- {prefix}{ref.label} ({ref.op_type})")
+        for ref in graph.added:
+            print(f"+ {prefix}{ref.label} ({ref.op_type})")
+        for node in graph.changed:
+            name = node.b.label if node.a.label == node.b.label else f"{node.a.label} → {node.b.label}"
+            print(f"~ {prefix}{name} ({node.b.op_type})")
+            for change in node.changes:
+                print(f"    {change.what}")
+        for line in graph.io:
+            print(f"~ {prefix}{line}")
+    for line in result.model:
+        print(f"~ {line}")
+    groups = {k: v for k, v in result.graph.by_scope().items() if k and k.count("/") < SCOPE_DEPTH}
+    if groups:
+        print("by scope:")
+        for name, counts in sorted(groups.items()):
+            print(f"  /{name}: " + ", ".join(f"{n} {kind}" for kind, n in sorted(counts.items())))
+    return int(ExitCode.OK)
