@@ -59,6 +59,9 @@ def export_engine(model: Any, **options: Any) -> Any:
     returns the engine's path, metadata and build report (UnavailableError without TensorRT); see
     `dld export-engine --help`."""
     from dld_jupyter.activities.api import export_engine as run_export
+    from dld_jupyter.frontdoor.runs import track
+
+    track()  # the live runs registry lists this run
 
     designer_document = getattr(model, "document", None)
     return run_export(designer_document if designer_document is not None else model, **options)
@@ -67,6 +70,9 @@ def export_engine(model: Any, **options: Any) -> Any:
 def profile(model: Any, **options: Any) -> Any:
     """Profile a model (path, Designer or Document) and return its Report; see `dld profile --help`."""
     from dld_jupyter.activities.api import profile as run_profile
+    from dld_jupyter.frontdoor.runs import track
+
+    track()  # the live runs registry lists this run
 
     designer_document = getattr(model, "document", None)
     return run_profile(designer_document if designer_document is not None else model, **options)

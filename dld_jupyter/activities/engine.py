@@ -32,10 +32,10 @@ CRASHED = "crashed"
 CANCELLED = "cancelled"
 
 
-_WATCHERS: list[Callable[[Run], None]] = []
+_WATCHERS: list[Callable[[Run], object]] = []
 
 
-def watch_runs(watcher: Callable[[Run], None]) -> Callable[[], None]:
+def watch_runs(watcher: Callable[[Run], object]) -> Callable[[], None]:
     """Call `watcher(run)` for every Run created from now on (the live runs registry of the front doors subscribes
     here, so runs started anywhere below it are listed); returns the function that unsubscribes."""
     _WATCHERS.append(watcher)

@@ -26,6 +26,7 @@ from dld_jupyter.activities.runtimes.tensorrt.dry_run import dry_run
 from dld_jupyter.activities.runtimes.tensorrt.settings import TrtSettings
 from dld_jupyter.activities.runtimes.tensorrt.spec import ENGINE_SUFFIX, METADATA_SUFFIX, TrtBuildSpec
 from dld_jupyter.formats.html_text import tag, text
+from dld_jupyter.frontdoor.runs import track
 from dld_jupyter.widgets.designer.profile_panel import _model_source
 from dld_jupyter.widgets.designer.trt_form import STYLE, TrtSettingsForm, unavailable_html
 
@@ -116,6 +117,7 @@ class ExportEnginePanel(w.VBox):  # type: ignore[misc]
             return None
         self._done = threading.Event()
         self._set_running(True)
+        track()  # the live runs registry lists this run
         self.handle = start_activity(spec, on_progress=self._on_progress, on_log=self._on_log)
         threading.Thread(target=self._wait, args=(self.handle, spec), name="dld-export-engine", daemon=True).start()
         return self.handle

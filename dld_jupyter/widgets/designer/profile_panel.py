@@ -27,6 +27,7 @@ from dld_jupyter.activities.run import Run
 from dld_jupyter.activities.runtimes.onnxruntime.spec import PROVIDERS, OrtProfileSpec
 from dld_jupyter.activities.spec import REPORT_SUFFIX
 from dld_jupyter.formats.html_text import fill, tag, text
+from dld_jupyter.frontdoor.runs import track
 
 NOT_SETTINGS = ("model", "source_document")  # what to profile, not how
 SETTINGS = tuple(f.name for f in dataclasses.fields(OrtProfileSpec) if f.name not in NOT_SETTINGS)
@@ -212,6 +213,7 @@ class ProfilePanel(w.VBox):  # type: ignore[misc]
             return None
         self._done = threading.Event()
         self._set_running(True)
+        track()  # the live runs registry lists this run
         self.handle = start_activity(spec, on_progress=self._on_progress, on_log=self._on_log)
         threading.Thread(target=self._wait, args=(self.handle,), name="dld-profile-panel", daemon=True).start()
         return self.handle

@@ -1,0 +1,70 @@
+"""The live runs: every Run started below the front doors, registered in one place that a runs list and a
+dashboard read (`find`, `list`, `cancel`), whichever front door started it.
+
+Runs are created in the activities layer (dld.profile and dld.export_engine through `activities.api`, the panels
+through `start_activity`, a `Scheduler`); `track()` subscribes the registry to the engine's `watch_runs` once, so
+each entry point calls `track()` before it starts work and its runs are listed from then on. Ended runs are kept
+(newest last) up to `KEEP_ENDED`, so a long-lived kernel does not keep every log it ever produced.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from dld_jupyter.activities.engine import watch_runs
+from dld_jupyter.activities.run import Run
+
+KEEP_ENDED = 50
+
+
+class RunRegistry:
+    """Runs by id, in the order they were registered."""
+
+    def __init__(self, keep_ended: int = KEEP_ENDED) -> None:
+        self.keep_ended = keep_ended
+        self._lock = threading.Lock()
+        self._runs: dict[str, Run] = {}
+
+    def register(self, run: Run) -> Run:
+        with self._lock:
+            self._runs[run.id] = run
+            ended = [key for key, known in self._runs.items() if known.done]
+            for key in ended[: max(0, len(ended) - self.keep_ended)]:
+                del self._runs[key]
+        return run
+
+    def find(self, run_id: str) -> Run:
+        """The run with this id; LookupError naming the known ids otherwise."""
+        with self._lock:
+            run = self._runs.get(run_id)
+            known = list(self._runs)
+        if run is None:
+            raise LookupError(f"run {run_id!r} is not a live or recent run; known runs: {known}")
+        return run
+
+    def list(self, live_only: bool = False) -> list[Run]:
+        """Registered runs, oldest first; `live_only`: those queued or running."""
+        with self._lock:
+            runs = list(self._runs.values())
+        return [run for run in runs if not (live_only and run.done)]
+
+    def cancel(self, run_id: str) -> Run:
+        """Cancel the run with this id (nothing happens to one that has ended)."""
+        run = self.find(run_id)
+        run.cancel()
+        return run
+
+
+RUNS = RunRegistry()
+_tracking = threading.Lock()
+_tracked = False
+
+
+def track() -> RunRegistry:
+    """Register every run started from now on (idempotent); the registry front doors read."""
+    global _tracked
+    with _tracking:
+        if not _tracked:
+            watch_runs(RUNS.register)
+            _tracked = True
+    return RUNS
