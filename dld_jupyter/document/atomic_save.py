@@ -29,7 +29,6 @@ from collections.abc import Iterable
 import onnx
 import onnx_ir as ir
 
-from dld_jupyter.formats.atomic_write import atomic_write_bytes as write_bytes  # noqa: F401 (canvas_base imports it here)
 from dld_jupyter.formats.atomic_write import final_mode, fsync_dir, umask
 
 from .proto_tensors import all_tensors

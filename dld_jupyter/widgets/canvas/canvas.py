@@ -36,12 +36,6 @@ class GraphCanvas(CanvasBase):
 
     def __init__(self, document: Document | DocumentLoad, *, grouping: str = "auto",
                  on_error: Callable[[str], None] | None = None, **kwargs: Any) -> None:
-        unknown = set(kwargs) - {"color_scheme", "show_grid", "show_constants", "height", "layout"}
-        if unknown:
-            raise TypeError(
-                f"GraphCanvas got unknown argument(s) {sorted(unknown)}; expected grouping, on_error, "
-                "color_scheme, show_grid, show_constants, height."
-            )
         if grouping not in ("auto", "scopes", "none"):
             raise ValueError(f"grouping={grouping!r}: use 'auto' (group above 500 nodes), 'scopes' or 'none'.")
         # Intents and replies take the fast channel where the browser can reach it, the comm otherwise.

@@ -11,21 +11,19 @@ import pathlib
 from collections.abc import Callable
 from typing import Any
 
-import anywidget
 import traitlets
 
-from dld_jupyter.document.atomic_save import write_bytes
-from dld_jupyter.widgets.bundles import bundle
+from dld_jupyter.formats.atomic_write import atomic_write_bytes
 from dld_jupyter.widgets.canvas.overlays.base import Overlays
 from dld_jupyter.widgets.canvas.protocol import ExportFormat
+from dld_jupyter.widgets.widget_base import DldWidget
 
 log = logging.getLogger(__name__)
 SCHEMES = ("default", "okabe-ito", "tol-muted")
 
 
-class CanvasBase(anywidget.AnyWidget):
-    _esm = bundle("canvas.js")
-    _css = bundle("canvas.css")
+class CanvasBase(DldWidget, bundle="canvas"):
+    keywords = ("color_scheme", "show_grid", "show_constants", "height", "layout")
 
     selection = traitlets.List(traitlets.Unicode()).tag(sync=True)
     color_scheme = traitlets.Enum(SCHEMES, default_value="default").tag(sync=True)
@@ -93,4 +91,4 @@ class CanvasBase(anywidget.AnyWidget):
         data = str(content.get("data", ""))
         payload = data.encode("utf-8") if fmt == "svg" else base64.b64decode(data)
         # Atomic through a private mkstemp file (never a predictable name that a planted symlink could redirect).
-        write_bytes(target, payload)
+        atomic_write_bytes(target, payload)

@@ -48,15 +48,10 @@ from dld_jupyter.widgets.designer.children import NO_INITIALIZERS, ChildrenMixin
 from dld_jupyter.widgets.designer.dock import SideDock
 from dld_jupyter.widgets.designer.family import Family
 from dld_jupyter.widgets.editors import EditorPanels
+from dld_jupyter.widgets.widget_base import check_keywords
 
 _CANVAS_OPTIONS = ("grouping", "color_scheme", "show_grid", "show_constants", "height")
 _OPTIONS = (*_CANVAS_OPTIONS, "dock")  # dock: "right" (default) or "bottom", where the side panels sit
-
-
-def _check_kwargs(where: str, kwargs: dict[str, Any], allowed: tuple[str, ...]) -> None:
-    unknown = sorted(set(kwargs) - set(allowed))
-    if unknown:
-        raise TypeError(f"{where} got unknown argument(s) {unknown}; it accepts {', '.join(allowed)}.")
 
 
 class Designer(ChildrenMixin, w.VBox):  # type: ignore[misc]
@@ -70,7 +65,7 @@ class Designer(ChildrenMixin, w.VBox):  # type: ignore[misc]
 
     def __init__(self, document: Document | DocumentLoad, *, parent_designer: Designer | None = None,
                  **options: Any) -> None:
-        _check_kwargs("Designer", options, _OPTIONS)
+        check_keywords("Designer", options, _OPTIONS)
         side = str(options.pop("dock", "right"))
         self.parent_designer = parent_designer
         # Set by a JupyterLab designer tab (lab/document_tabs.py): opens a finished profile's report in a tab split
@@ -386,7 +381,7 @@ class Designer(ChildrenMixin, w.VBox):  # type: ignore[misc]
 
 
 def open_designer(path: str | pathlib.Path, **options: Any) -> Designer:
-    _check_kwargs("open_designer", options, _OPTIONS)
+    check_keywords("open_designer", options, _OPTIONS)
     return Designer(_open(path, options), **options)
 
 
@@ -396,5 +391,5 @@ def _open(path: str | pathlib.Path, options: dict[str, Any]) -> Document | Docum
 
 
 def new_designer(opset: int = 21, contrib: bool = False, **options: Any) -> Designer:
-    _check_kwargs("new_designer", options, _OPTIONS)
+    check_keywords("new_designer", options, _OPTIONS)
     return Designer(Document.new(opset=opset, contrib=contrib), **options)

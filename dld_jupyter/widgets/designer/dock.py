@@ -12,23 +12,21 @@ from __future__ import annotations
 
 from typing import Any
 
-import anywidget
 import ipywidgets as w
 import traitlets
 
-from dld_jupyter.widgets.bundles import bundle
 from dld_jupyter.widgets.closing import replace_children
+from dld_jupyter.widgets.widget_base import DldWidget
 
 SIDES = ("right", "bottom")
 MIN_SIZE = 160
 _SESSION: dict[str, Any] = {"right": 380, "bottom": 260}  # the dock's last size per side, for the next designers
 
 
-class DockSplitter(anywidget.AnyWidget):
+class DockSplitter(DldWidget, bundle="dock"):
     """The bar between canvas and dock; `size` (px) is set when a drag ends."""
 
-    _esm = bundle("dock.js")
-    _css = bundle("dock.css")
+    keywords = ("size", "bottom")
 
     size = traitlets.Int(380).tag(sync=True)
     bottom = traitlets.Bool(False).tag(sync=True)

@@ -15,14 +15,13 @@ import logging
 import traceback
 from typing import Any
 
-import anywidget
 import ipywidgets
 import traitlets
 
 from dld_jupyter.document import Document, Event
 from dld_jupyter.formats.envelope import failed, ok
 from dld_jupyter.frontdoor.soon import Soon
-from dld_jupyter.widgets.bundles import bundle
+from dld_jupyter.widgets.widget_base import DldWidget
 
 from . import child_edits, initializers, parameters, tensor_editor, type_check
 from .edit_error import EditError, as_edit_error
@@ -43,11 +42,10 @@ _LIST_NEUTRAL = frozenset(
 _CHECK_NEUTRAL = frozenset({"NodesMoved", "DiagnosticsChanged", "DirtyChanged", "ReadOnlyChanged"})
 
 
-class EditorPanels(anywidget.AnyWidget):
+class EditorPanels(DldWidget, bundle="editors"):
     """``EditorPanels(document, canvas=None)``; with a canvas, its ``selection`` drives the panels."""
 
-    _esm = bundle("editors.js")
-    _css = bundle("editors.css")
+    keywords = ("height", "layout", "tab", "disabled_tabs")
 
     selection = traitlets.List(traitlets.Unicode()).tag(sync=True)
     tab = traitlets.Enum(("parameters", "initializers", "tensor"), default_value="parameters").tag(sync=True)
@@ -63,10 +61,6 @@ class EditorPanels(anywidget.AnyWidget):
     disabled_tabs = traitlets.Dict().tag(sync=True)  # tab -> why it is disabled (a subgraph has no initializers)
 
     def __init__(self, document: Document, canvas: Any = None, *, auto_check: bool = True, **kwargs: Any) -> None:
-        unknown = set(kwargs) - {"height", "layout", "tab", "disabled_tabs"}
-        if unknown:
-            raise TypeError(f"EditorPanels got unknown argument(s) {sorted(unknown)}; expected height, layout, tab,"
-                            " disabled_tabs.")
         kwargs.setdefault("layout", ipywidgets.Layout(width="100%"))  # fill the Designer's slot, not the content
         super().__init__(**kwargs)
         self.document = document

@@ -20,6 +20,7 @@ from dld_jupyter.widgets.canvas.canvas_base import SCHEMES
 from dld_jupyter.widgets.closing import close_shown
 from dld_jupyter.widgets.engine.engine_canvas import EngineCanvas
 from dld_jupyter.widgets.engine.engine_view import engine_view
+from dld_jupyter.widgets.widget_base import check_keywords
 
 _OPTIONS = ("color_scheme", "show_grid", "height")
 _STYLE = (  # long layer and tactic names wrap anywhere; the field names never do
@@ -81,9 +82,7 @@ class EngineDesigner(w.VBox):  # type: ignore[misc]
     """The engine graph: header, toolbar (no edit tools), canvas beside the layer record panel, messages."""
 
     def __init__(self, graph: EngineGraph, **options: Any) -> None:
-        unknown = sorted(set(options) - set(_OPTIONS))
-        if unknown:
-            raise TypeError(f"open_engine got unknown argument(s) {unknown}; it accepts {', '.join(_OPTIONS)}.")
+        check_keywords("open_engine", options, _OPTIONS)
         self.graph = graph
         self.view = engine_view(graph)
         name = pathlib.Path(graph.source).name or "engine"

@@ -15,7 +15,6 @@ producers/consumers, and `js_error`; the kernel answers a request with a `reply`
 
 from __future__ import annotations
 
-import difflib
 import json
 import logging
 import os
@@ -23,7 +22,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import anywidget
 import ipywidgets
 import traitlets
 
@@ -33,37 +31,18 @@ from dld_jupyter.report_format.errors import ReportError
 from dld_jupyter.report_format.model import Report
 from dld_jupyter.reports.compare import compare, default_labels
 from dld_jupyter.reports.stats import filter_by_name
-from dld_jupyter.widgets.bundles import bundle
 from dld_jupyter.widgets.report.report_links import DesignerLinks, LinkError, resolve_model
 from dld_jupyter.widgets.report.report_payload import build_payload
+from dld_jupyter.widgets.widget_base import DldWidget, check_keywords
 
-STATIC = Path(__file__).resolve().parents[2] / "static"
-OPTIONS = ("height", "heat", "full_pass", "filter", "labels", "baseline")
 ROWS = ("all", "filtered", "selected")
 log = logging.getLogger(__name__)
 
 
-def _bundle(name: str) -> str | Path:
-    path = STATIC / name
-    if path.is_file():
-        return bundle(name)  # its text: a path would keep every viewer alive (widgets/bundles.py)
-    missing = "dld report viewer: front end not built (cd js && npm run build:widgets)"
-    return f"export default {{ render({{ el }}) {{ el.textContent = {missing!r}; }} }};"
-
-
-def _check_options(options: dict[str, Any], allowed: Sequence[str] = OPTIONS) -> None:
-    for key in options:
-        if key not in allowed:
-            close = difflib.get_close_matches(key, allowed, n=1)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
-            raise TypeError(f"report viewer: unknown option {key!r}{hint} (options: {', '.join(allowed)})")
-
-
-class ReportViewer(anywidget.AnyWidget):
+class ReportViewer(DldWidget, bundle="report"):
     """One report, or several compared side by side (seed 001), with a table, timeline, charts and links."""
 
-    _esm = _bundle("report.js")
-    _css = _bundle("report.css") if (STATIC / "report.css").is_file() else ""
+    keywords = ("height", "heat", "full_pass", "filter", "baseline", "selection")
 
     payload = traitlets.Dict().tag(sync=True)
     data = traitlets.Bytes(b"").tag(sync=True)
@@ -84,7 +63,6 @@ class ReportViewer(anywidget.AnyWidget):
         sources: Sequence[str | None] | None = None,
         **options: Any,
     ) -> None:
-        _check_options(options, ("height", "heat", "full_pass", "filter", "baseline", "selection"))
         super().__init__(error=error, **options)
         self.reports = list(reports)
         self.sources = list(sources) if sources is not None else [None] * len(self.reports)  # file of each report
@@ -345,14 +323,14 @@ def show_report(report_or_path: Report | str | os.PathLike[str], **options: Any)
     Options: height ("600px"), heat (heat colours, default on), full_pass (percentages of the full pass time),
     filter (initial name filter). A path that cannot be opened gives a viewer that shows why.
     """
-    _check_options(options, ("height", "heat", "full_pass", "filter"))
+    check_keywords("show_report", options, ("height", "heat", "full_pass", "filter"))
     return _viewer([report_or_path], **options)
 
 
 def compare_reports(*reports: Report | str | os.PathLike[str], baseline: int = 0, **options: Any) -> ReportViewer:
     """Several reports side by side (seed 001): summary per report, layers matched by name and type, differences
     against `baseline` (0-based; changeable in the viewer). Options: labels, height, heat, full_pass, filter."""
-    _check_options(options, ("labels", "height", "heat", "full_pass", "filter"))
+    check_keywords("compare_reports", options, ("labels", "height", "heat", "full_pass", "filter"))
     if len(reports) < 2:
         raise ValueError(f"compare_reports needs at least two reports, got {len(reports)}")
     if not 0 <= baseline < len(reports):

@@ -15,20 +15,18 @@ import threading
 import time
 from typing import Any
 
-import anywidget
 import traitlets
 
 from dld_jupyter.usertools.log import LOG_LIMIT, ToolLog
-from dld_jupyter.widgets.bundles import bundle
+from dld_jupyter.widgets.widget_base import DldWidget
 
 INTERVAL = 0.1  # seconds between two messages to the browser
 
 
-class LogView(anywidget.AnyWidget):
+class LogView(DldWidget, bundle="log_view"):
     """`append(line)` from any thread; `value` is the text shown (marker and kept lines); `flush()` sends now."""
 
-    _esm = bundle("log_view.js")
-    _css = bundle("log_view.css")
+    keywords = ("height", "layout")
 
     height = traitlets.Unicode("200px").tag(sync=True)
 
