@@ -11,14 +11,13 @@ actions "metric" and "closed", so `designer.heat` always says what the user sees
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, cast
 
 from dld_jupyter.report_format.model import Report
 from dld_jupyter.reports.heat import Heat, check_metric, heat_of
 from dld_jupyter.widgets.canvas.overlays.base import Overlay
-from dld_jupyter.widgets.canvas.overlays.heat_payload import HeatMetric, heat_message
+from dld_jupyter.widgets.canvas.overlays.heat_payload import HeatMetric, HeatViewMessage, heat_message
 from dld_jupyter.widgets.canvas.protocol import OverlayMessage
 
 if TYPE_CHECKING:
@@ -84,7 +83,6 @@ class HeatOverlay(Overlay):
         if message["action"] == "closed":
             self.heat = None
         elif message["action"] == "metric":
-            fields: Mapping[str, object] = message
-            metric = fields.get("metric")
+            metric = cast(HeatViewMessage, message).get("metric")
             if metric in ("time", "share"):
                 self.metric = _metric(str(metric))

@@ -44,8 +44,9 @@ class HeatSetMessage(OverlayMessage):
     layer_names: str
 
 
-class HeatMetricMessage(OverlayMessage):
-    """From the browser: the legend's metric switch (action "metric"); its close button is action "closed"."""
+class HeatViewMessage(OverlayMessage, total=False):
+    """From the browser: the legend's close button (action "closed") and metric switch (action "metric", with the
+    new metric)."""
 
     metric: HeatMetric
 

@@ -10,7 +10,7 @@ import type { OverlayMessage } from "../../../common/protocol";
 import type { CanvasContext } from "../context";
 import type { CanvasOverlay, OverlayKind } from "./base";
 import {
-  HeatData, HeatMetric, HeatSetMessage, decodeHeat, formatEnds, formatValue, gradient, heatColor, middleOf, scaleOf,
+  HeatData, HeatMetric, HeatSetMessage, HeatViewMessage, decodeHeat, formatEnds, formatValue, gradient, heatColor, middleOf, scaleOf,
 } from "./heat_scale";
 
 const el = <K extends keyof HTMLElementTagNameMap>(tag: K, cls = "", text = ""): HTMLElementTagNameMap[K] => {
@@ -47,8 +47,8 @@ export class HeatOverlay implements CanvasOverlay {
     else if (msg.action === "clear") this.clear();
   }
 
-  private send(action: "closed" | "metric", metric?: HeatMetric): void {
-    this.ctx.model.send({ kind: "overlay", overlay: "heat", action, ...(metric ? { metric } : {}) } satisfies OverlayMessage);
+  private send(msg: HeatViewMessage): void {
+    this.ctx.model.send(msg);
   }
 
   show(data: HeatData): void {
@@ -124,7 +124,7 @@ export class HeatOverlay implements CanvasOverlay {
     close.setAttribute("aria-label", "Hide the heat");
     this.ctx.listeners.dom(close, "click", () => {
       this.clear();
-      this.send("closed");
+      this.send({ kind: "overlay", overlay: "heat", action: "closed" });
     });
     head.append(title, close);
     const bar = el("div", "dld-heat-bar");
@@ -144,7 +144,7 @@ export class HeatOverlay implements CanvasOverlay {
         if (this.metric === metric) return;
         this.metric = metric;
         this.refresh();
-        this.send("metric", metric);
+        this.send({ kind: "overlay", overlay: "heat", action: "metric", metric });
       });
       switcher.append(b);
     }

@@ -88,6 +88,11 @@ export interface HeatSetMessage extends OverlayMessage {
   ids: string; layers: string; reasons: string; reason_texts: string[]; layer_count: number; layer_names: string;
 }
 
+/** From the browser: the legend's close button ("closed") and metric switch ("metric", with the new metric). */
+export type HeatViewMessage =
+  | (OverlayMessage & { overlay: "heat"; action: "closed" })
+  | (OverlayMessage & { overlay: "heat"; action: "metric"; metric: HeatMetric });
+
 export interface HeatData {
   metric: HeatMetric; source: string; index: Map<string, number>; ids: string[];
   values: Record<HeatMetric, Float64Array>; layerCount: Float64Array; layers: number[][]; reasons: string[];
