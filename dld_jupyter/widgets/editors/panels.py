@@ -3,7 +3,7 @@
 Browser half: js/src/widgets/editors/index.ts. State Python knows (synced traits): ``selection`` (mirrors the
 canvas), ``tab``, and the four panel views plus ``errors``/``notice`` (kernel → browser only). State Python never
 sees: drafts being typed, filters, collapsed sections, open dialogs. The browser sends intents as messages
-as requests of the shared envelope (frontdoor/envelope.py: ``{"kind": "request", "request": 7, "action":
+as requests of the shared envelope (formats/envelope.py: ``{"kind": "request", "request": 7, "action":
 "set_attr", "args": {...}}``); ``handle`` applies them as Document commands; a refused one leaves the model as it
 was and sets the field's inline error in ``errors`` (state: it stays beside the field until the field changes), and
 the reply says ok or carries the same error text.
@@ -25,7 +25,7 @@ from dld_jupyter.widgets.widget_base import DldWidget
 
 from . import child_edits, initializers, parameters, tensor_editor, type_check
 from .edit_error import EditError, as_edit_error
-from .tensor_editor import Target
+from .tensor_editor import TensorRef
 
 log = logging.getLogger(__name__)
 _PARAMETER_KINDS = {"set_attr", "reset_attr", "rename", "set_model", "set_opset", "set_meta"}
@@ -66,7 +66,7 @@ class EditorPanels(DldWidget, bundle="editors"):
         self.document = document
         self.canvas = canvas
         self.auto_check = auto_check
-        self.target: Target | None = None
+        self.tensor_ref: TensorRef | None = None
         self.host: Any = None  # the designer that opens subgraphs and functions (set by the Designer)
         self.runner = type_check.CheckRunner(document, self._refresh_checks)
         self._pending_items = False
@@ -87,7 +87,7 @@ class EditorPanels(DldWidget, bundle="editors"):
         if initializers_changed:
             self.init_items = initializers.items(self.document)
         self.inits = initializers.view(self.document, self.selection)
-        self.tensor = tensor_editor.view(self.document, self.target)
+        self.tensor = tensor_editor.view(self.document, self.tensor_ref)
         self._refresh_checks()
 
     def _refresh_checks(self) -> None:
@@ -163,9 +163,9 @@ class EditorPanels(DldWidget, bundle="editors"):
             if created is not None:
                 self.notice = {"kind": "info", "text": f"Created initializer {msg.get('name')}."}
         elif kind in _TENSOR_KINDS:
-            warnings = tensor_editor.handle(doc, self.target, msg)
+            warnings = tensor_editor.handle(doc, self.tensor_ref, msg)
             self.notice = {"kind": "warning" if kind == "tensor_convert" else "info", "text": " ".join(warnings)}
-            self.tensor = tensor_editor.view(doc, self.target)
+            self.tensor = tensor_editor.view(doc, self.tensor_ref)
         elif kind == "open_tensor":
             self.open_tensor(msg.get("value_id"), msg.get("node_id"), msg.get("attribute"))
         elif kind == "check":
@@ -187,13 +187,13 @@ class EditorPanels(DldWidget, bundle="editors"):
     # ------------------------------------------------------------ Python API
     def open_tensor(self, value_id: Any = None, node_id: Any = None, attribute: Any = None) -> None:
         """Show an initializer (value id) or a node's tensor attribute in the tensor editor."""
-        self.target = Target(
+        self.tensor_ref = TensorRef(
             None if value_id is None else str(value_id),
             None if node_id is None else str(node_id),
             None if attribute is None else str(attribute),
         )
         self.errors = {}
-        self.tensor = tensor_editor.view(self.document, self.target)
+        self.tensor = tensor_editor.view(self.document, self.tensor_ref)
         self.tab = "tensor"
 
     def focus(self, node_id: str) -> None:
