@@ -6,7 +6,7 @@ port is involved, so the same works on a remote JupyterHub.
 
 Messages (same names in js/src/lab/messages.ts):
   browser → kernel: hello{candidates}, bind{model_id}, unbind, select{ids}, focus{id},
-                    command{request, action, args} (a request of the shared envelope, frontdoor/envelope.py, whose
+                    command{request, action, args} (a request of the shared envelope, formats/envelope.py, whose
                     action names a registered operation), add_node{op, domain},
                     settings{color_scheme, hide_constants, auto_check_threshold}
   kernel → browser: designers{items}, state{...}, layers_patch{removed, upsert}, selection{ids},

@@ -1,7 +1,7 @@
 """Heat on the canvas: which time of a report each ONNX node (and each group of nodes) stands for.
 
 A report's layers name the ONNX nodes they come from (`Layer.onnx_nodes`); ONNX Runtime attributes every node of the
-model to a layer or lists it in `removed_nodes` with a reason (activities/backends/ort_nodes.py). From that:
+model to a layer or lists it in `removed_nodes` with a reason (activities/runtimes/onnxruntime/nodes.py). From that:
 
 - a node's value is the time (median-pass ms) or share (% of the layer sum) of the layer(s) it belongs to. A layer
   that fused several nodes (Conv+Relu) gives each of them its whole time: the node is part of work that took that

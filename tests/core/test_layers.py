@@ -207,3 +207,77 @@ def test_relative_imports_and_circles_are_found() -> None:
     assert "dld_jupyter.document.document" in imported_modules(init, package_modules())  # `from .document import`
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": set()}
     assert circles(graph) == [["a", "b", "c"]]
+
+
+ACTIVITIES = "dld_jupyter.activities"
+_A = ACTIVITIES
+_TOP = [f"{_A}.run", f"{_A}.engine", f"{_A}.scheduler", f"{_A}.worker", f"{_A}.api"]
+# Rooms of the activities layer, bottom up: specs, runtimes (one folder each), kinds (one module each), the Run, the
+# engine that executes it, the scheduler; worker and api on top. A room imports none of those listed for it.
+ROOMS: dict[str, list[str]] = {
+    f"{_A}.spec": [f"{_A}.runtimes", f"{_A}.kinds", *_TOP],
+    f"{_A}.runtimes": [f"{_A}.kinds", *_TOP],
+    f"{_A}.runtimes.onnxruntime": [f"{_A}.runtimes.tensorrt"],
+    f"{_A}.runtimes.tensorrt": [f"{_A}.runtimes.onnxruntime"],
+    f"{_A}.kinds": _TOP,
+    f"{_A}.run": [f"{_A}.runtimes", f"{_A}.kinds", f"{_A}.engine", f"{_A}.scheduler", f"{_A}.worker", f"{_A}.api"],
+    f"{_A}.engine": [f"{_A}.runtimes", f"{_A}.kinds", f"{_A}.scheduler", f"{_A}.worker", f"{_A}.api"],
+    f"{_A}.scheduler": [f"{_A}.runtimes", f"{_A}.kinds", f"{_A}.worker", f"{_A}.api"],
+}
+OPTIONAL = {"onnxruntime", "tensorrt", "polygraphy", "pynvml"}  # imported inside the function that needs them
+MAX_LINES = 400
+
+
+def _in(module: str, room: str) -> bool:
+    return module == room or module.startswith(room + ".")
+
+
+def test_the_run_rooms_exist() -> None:
+    for room in ("activities/kinds", "activities/runtimes/onnxruntime", "activities/runtimes/tensorrt"):
+        assert (PACKAGE / room / "__init__.py").is_file(), room
+    for module in ("activities/runtimes/base.py", "activities/kinds/profile.py", "activities/kinds/export_engine.py",
+                   "activities/run.py", "activities/scheduler.py", "activities/result.py", "frontdoor/runs.py"):
+        assert (PACKAGE / module).is_file(), module
+
+
+def test_activity_rooms_import_one_way() -> None:
+    graph = import_graph()
+    offences = [
+        f"{module} imports {imported}"
+        for room, banned in ROOMS.items()
+        for module, imports in sorted(graph.items())
+        if _in(module, room)
+        for imported in sorted(imports)
+        if any(_in(imported, b) for b in banned)
+    ]
+    assert not offences, "activity rooms import one way (spec < runtimes < kinds < run < engine < scheduler):\n" + (
+        "\n".join(offences)
+    )
+
+
+def test_live_runs_registry_imports_only_downward() -> None:
+    imports = import_graph()["dld_jupyter.frontdoor.runs"]
+    assert imports and all(_in(module, ACTIVITIES) for module in imports), imports
+
+
+def test_optional_runtimes_are_imported_lazily() -> None:
+    """onnxruntime, tensorrt, Polygraphy and pynvml are imported where they are used, never at a module's top, so a
+    missing one makes only that runtime unavailable."""
+    offences = []
+    for path in sorted((PACKAGE / "activities").rglob("*.py")):
+        for node in ast.parse(path.read_text(), filename=str(path)).body:
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom) and node.level == 0:
+                names = [node.module or ""]
+            offences += [f"{path.relative_to(PACKAGE.parent)}: {n}" for n in names if n.split(".")[0] in OPTIONAL]
+    assert not offences, "optional runtimes imported at module level:\n" + "\n".join(offences)
+
+
+@pytest.mark.parametrize("layer", ["activities", "frontdoor"])
+def test_run_side_modules_stay_small(layer: str) -> None:
+    long = [
+        f"{path.relative_to(PACKAGE.parent)}: {count} lines"
+        for path in sorted((PACKAGE / layer).rglob("*.py"))
+        if (count := len(path.read_text().splitlines())) > MAX_LINES
+    ]
+    assert not long, f"modules over {MAX_LINES} lines:\n" + "\n".join(long)

@@ -92,7 +92,7 @@ class PatchMessage(TypedDict):
 
 
 class ReplyMessage(Reply):
-    """The answer to one intent (the shared envelope, frontdoor/envelope.py). `patches` are the patches the intent
+    """The answer to one intent (the shared envelope, formats/envelope.py). `patches` are the patches the intent
     caused (buffer i belongs to patch i): they travel in the reply's own message, so the browser applies them and
     settles the intent in one step."""
 
@@ -192,7 +192,7 @@ class PaintedMessage(TypedDict):
 
 
 class IntentMessage(Request):
-    """One gesture as a request of the shared envelope (frontdoor/envelope.py); `action` is an IntentAction."""
+    """One gesture as a request of the shared envelope (formats/envelope.py); `action` is an IntentAction."""
 
     kind: Literal["intent"]
     view: str

@@ -9,7 +9,7 @@ was profiled from, the live designer of its `source_document`, or one showing th
 view; no designer is opened for a mere selection.
 
 The browser sends intents as messages: `open_nodes` (a layer name or a magnifier-menu entry was clicked), a
-`request` of the shared envelope (frontdoor/envelope.py) whose action `links` asks for the magnifier menu's
+`request` of the shared envelope (formats/envelope.py) whose action `links` asks for the magnifier menu's
 producers/consumers, and `js_error`; the kernel answers a request with a `reply` and sends `notice`s.
 """
 

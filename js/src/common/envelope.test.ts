@@ -23,7 +23,7 @@ describe("envelope", () => {
   });
 
   it("matches the Python envelope's field names", () => {
-    // dld_jupyter/frontdoor/envelope.py: ok(7, {...}) and failed(7, "...") build exactly these.
+    // dld_jupyter/formats/envelope.py: ok(7, {...}) and failed(7, "...") build exactly these.
     const ok: Reply = { request: 7, ok: true, error: null, data: { path: "m.onnx" } };
     const failed: Reply = { request: 7, ok: false, error: "Save: no path.", data: null };
     expect(Object.keys(ok).sort()).toEqual(["data", "error", "ok", "request"]);
