@@ -2,7 +2,8 @@
 designer's Profile panel with ONNX Runtime CPU (few passes), judged from cytoscape's state: op nodes carry the
 scale's colours (the costliest layer the darkest), the legend is visible with its ends in ms, hovering shows the
 layer's figures, a node added after profiling is neutral and says why, the metric switch and the close X reach
-Python, and selecting a layer in the report viewer selects its nodes on the canvas. Screenshots, light and dark
+Python, selecting a layer in the report viewer selects its nodes on the canvas, and a view that connects late (a new
+view of the output) gets the heat after its snapshot (the overlays' hello). Screenshots, light and dark
 theme: test-artifacts/screenshots/heat_canvas_light.png, heat_canvas_dark.png, and heat_canvas_neutral.png."""
 
 from __future__ import annotations
@@ -185,3 +186,13 @@ def test_heat_on_the_canvas(jupyter: JupyterServer, page: Page) -> None:
     expect(legend).to_have_count(0)
     assert cy_eval(page, "return cy.nodes('.heat, .heat-none').length;") == 0
     assert kernel_value(page, jupyter, "d.heat is None") is True
+
+    # A view that connects late (a new view of the designer's output) gets the heat right after its snapshot.
+    run_in_kernel(page, f"d.show_heat({str(report_path)!r})")
+    page.wait_for_selector(".dld-canvas[data-heat='time']", timeout=20_000)
+    page.evaluate(
+        "() => { window.jupyterapp.shell.currentWidget.content.activeCellIndex = 0;"
+        " return window.jupyterapp.commands.execute('notebook:create-output-view'); }"
+    )
+    expect(page.locator(".dld-canvas[data-ready='1']")).to_have_count(2, timeout=60_000)
+    expect(page.locator(".dld-canvas[data-heat='time'] .dld-heat-legend")).to_have_count(2, timeout=30_000)
