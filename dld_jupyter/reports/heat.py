@@ -11,7 +11,7 @@ model to a layer or lists it in `removed_nodes` with a reason (activities/runtim
 - a node without a layer has no value and a reason instead: removed by the optimizer (the report's reason), or not
   in the report at all (the model changed since it was profiled).
 
-Pure data: the canvas (widgets/canvas/heat_patch.py) turns it into a compact patch for the browser.
+Pure data: the canvas heat overlay (widgets/canvas/overlays/heat_payload.py) turns it into one compact message.
 """
 
 from __future__ import annotations
