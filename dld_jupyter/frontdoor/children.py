@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from dld_jupyter.document import DocumentError
+from dld_jupyter.document.child_document import ChildDocument
 from dld_jupyter.document.ids import kind_of
 from dld_jupyter.frontdoor.operations import Enabled, Operation, OperationUnavailable, operations, ready
 from dld_jupyter.frontdoor.target import OperationTarget
@@ -46,10 +47,10 @@ def child_kind(target: OperationTarget) -> str | None:
 def transform(name: str) -> Callable[..., Any]:
     """A transform function of `dld_jupyter.transforms` by name (create_function_from_selection, ...)."""
     module = importlib.import_module("dld_jupyter.transforms")
-    found = getattr(module, name, None)
+    found: Callable[..., Any] | None = getattr(module, name, None)
     if found is None:
         raise OperationUnavailable(f"{name} is not available in this dld_jupyter (dld_jupyter.transforms.{name}).")
-    return found  # type: ignore[no-any-return]
+    return found
 
 
 # ------------------------------------------------------------------ enabled
@@ -96,14 +97,18 @@ def _open_function(
 def _confirm(target: OperationTarget) -> None:
     if not child_kind(target):
         raise OperationUnavailable(str(_in_child(target)))
-    confirm = getattr(target, "confirm", None) or target.document.confirm  # type: ignore[attr-defined]
+    document = target.document
+    assert isinstance(document, ChildDocument)  # child_kind said so
+    confirm: Callable[[], object] = getattr(target, "confirm", None) or document.confirm
     confirm()
 
 
 def _close(target: OperationTarget) -> None:
     if not child_kind(target):
         raise OperationUnavailable(str(_in_child(target)))
-    close = getattr(target, "close_document", None) or target.document.close  # type: ignore[attr-defined]
+    document = target.document
+    assert isinstance(document, ChildDocument)  # child_kind said so
+    close: Callable[[], object] = getattr(target, "close_document", None) or document.close
     close()
 
 

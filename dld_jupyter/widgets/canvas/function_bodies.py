@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Literal
 
 import onnx_ir as ir
 
@@ -79,10 +80,10 @@ def _op_data(node_id: str, node: ir.Node, parent: str) -> NodeData:
             "height": gp.NODE_HEIGHT}
 
 
-def _io_data(io_id: str, name: str, kind: str, parent: str) -> NodeData:
+def _io_data(io_id: str, name: str, kind: Literal["input", "output"], parent: str) -> NodeData:
     terminal: TerminalData = {"index": 0, "name": name, "optional": False, "variadic": False, "state": "linked",
                               "value": name}
-    return {"id": io_id, "name": name, "kind": kind, "op_type": "", "domain": "", "category": "",  # type: ignore[typeddict-item]
+    return {"id": io_id, "name": name, "kind": kind, "op_type": "", "domain": "", "category": "",
             "composite": False, "function": None, "inputs": [terminal] if kind == "output" else [],
             "outputs": [terminal] if kind == "input" else [], "parent": parent, "collapsed": False,
             "child_count": 0, "diagnostic": None, "precision": None, "hidden_constant": False, "subtitle": "",
