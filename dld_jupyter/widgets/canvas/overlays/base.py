@@ -38,7 +38,9 @@ class Overlay:
 
     def state(self) -> tuple[OverlayMessage, list[bytes]] | None:
         """The message (and buffers) that draws the current state on a view that has just connected; None when
-        nothing is shown."""
+        nothing is shown. Called while the canvas handles the view's hello, also while a big model still loads
+        (its overview is on screen): an overlay with state there must not wait for the document (heat cannot be
+        shown before the document has loaded, so its state never waits)."""
         return None
 
     def receive(self, message: OverlayMessage, buffers: list[bytes]) -> None:
