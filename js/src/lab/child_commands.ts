@@ -9,7 +9,7 @@ import type { JupyterFrontEnd } from "@jupyterlab/application";
 import type { Menu } from "@lumino/widgets";
 
 import type { SidebarCommand } from "./messages";
-import type { DesignerSidebar } from "./sidebar";
+import type { DesignerTarget } from "./current_designer";
 
 export enum ChildCommandIds {
   localFunctions = "dld:local-functions",
@@ -27,7 +27,7 @@ export const CHILD_COMMANDS: Array<[ChildCommandIds, SidebarCommand, string, str
   [ChildCommandIds.closeChild, "close_child", "Close Subgraph / Local Function Document", "Stop editing the subgraph or function (unconfirmed edits are dropped)"],
 ];
 
-export function registerChildCommands(app: JupyterFrontEnd, sidebar: DesignerSidebar): void {
+export function registerChildCommands(app: JupyterFrontEnd, sidebar: DesignerTarget): void {
   for (const [id, name, label, caption] of CHILD_COMMANDS) {
     app.commands.addCommand(id, { label, caption, isEnabled: () => sidebar.isBound, execute: () => sidebar.command(name) });
   }

@@ -2,10 +2,9 @@
 import { JupyterFrontEnd } from "@jupyterlab/application";
 import { InputDialog } from "@jupyterlab/apputils";
 
-import { DesignerTab } from "./document_tab";
+import type { DesignerTarget } from "./current_designer";
 import { dldIcon } from "./icons";
 import { SidebarCommand } from "./messages";
-import { DesignerSidebar } from "./sidebar";
 
 export enum CommandIds {
   save = "dld:save",
@@ -28,7 +27,7 @@ export enum CommandIds {
   newModel = "dld:new-model",
 }
 
-/** Commands that act on the designer bound to the sidebar, through its kernel. */
+/** Commands that act on the current designer, through its kernel. */
 const DESIGNER_COMMANDS: Array<[CommandIds, SidebarCommand, string, string]> = [
   [CommandIds.save, "save", "Save ONNX Model", "Save the active designer's model (atomic)"],
   [CommandIds.undo, "undo", "Undo Model Edit", "Undo the last edit of the active designer"],
@@ -41,45 +40,43 @@ const DESIGNER_COMMANDS: Array<[CommandIds, SidebarCommand, string, string]> = [
   [CommandIds.exportEngine, "export_engine", "Export TensorRT Engine…", "Export the active designer's model to a TensorRT engine"],
 ];
 
-/** Save and Save As in a designer tab go through the tab (its dirty marker, title and file dialog). */
-export function registerCommands(
-  app: JupyterFrontEnd,
-  sidebar: DesignerSidebar,
-  currentTab: () => DesignerTab | null = () => null,
-): void {
+/** Save and Save As in a designer tab go through the tab (its dirty marker, title and file dialog). Every command
+ * acts on the current designer (current_designer.ts). */
+export function registerCommands(app: JupyterFrontEnd, designer: DesignerTarget): void {
+  const currentTab = () => designer.tab();
   for (const [id, name, label, caption] of DESIGNER_COMMANDS) {
     app.commands.addCommand(id, {
       label,
       caption,
       icon: id === CommandIds.profile ? dldIcon : undefined,
-      isEnabled: () => sidebar.isBound || (id === CommandIds.save && currentTab() !== null),
+      isEnabled: () => designer.isBound || (id === CommandIds.save && currentTab() !== null),
       execute: () => {
         const tab = id === CommandIds.save ? currentTab() : null;
-        return tab ? tab.save() : sidebar.command(name);
+        return tab ? tab.save() : designer.command(name);
       },
     });
   }
   app.commands.addCommand(CommandIds.saveAs, {
     label: "Save ONNX Model As…",
     caption: "Save the active designer's model to another path",
-    isEnabled: () => sidebar.isBound || currentTab() !== null,
+    isEnabled: () => designer.isBound || currentTab() !== null,
     execute: async () => {
       const tab = currentTab();
       if (tab) return tab.save(true);
       const result = await InputDialog.getText({ title: "Save ONNX model as", placeholder: "path/to/model.onnx" });
-      if (result.button.accept && result.value) sidebar.command("save_as", { path: result.value });
+      if (result.button.accept && result.value) designer.command("save_as", { path: result.value });
     },
   });
   app.commands.addCommand(CommandIds.exportImage, {
     label: "Export Canvas as Image…",
     caption: "Export the active designer's canvas as PNG, JPEG or SVG (by the file extension)",
-    isEnabled: () => sidebar.isBound,
+    isEnabled: () => designer.isBound,
     execute: async () => {
       const result = await InputDialog.getText({
         title: "Export canvas as image (.png, .jpg or .svg)",
         text: "canvas.png",
       });
-      if (result.button.accept && result.value) sidebar.command("export_image", { path: result.value });
+      if (result.button.accept && result.value) designer.command("export_image", { path: result.value });
     },
   });
   app.commands.addCommand(CommandIds.quickAdd, {

@@ -98,6 +98,8 @@ export class DesignerConnection {
     panel.node.addEventListener(STALE_EVENT, this.onStale);
     panel.sessionContext.statusChanged.connect(this.onKernelStatus, this);
     panel.sessionContext.kernelChanged.connect(this.onKernelChanged, this);
+    // Unbound until this panel's designer is found: a command meanwhile never reaches the previous panel's designer.
+    this.callbacks.status("Looking for a designer in this tab…");
     this.scheduleRescan(0);
   }
 

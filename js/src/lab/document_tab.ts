@@ -74,6 +74,7 @@ export class DesignerTab {
     MessageLoop.installMessageHook(panel, (_handler, message: Message) => {
       // a stale tab's content is inert and cannot take the focus: its veil does (Ctrl+S there explains)
       if (message.type === "activate-request" && this.veil) requestAnimationFrame(() => this.veil?.focus());
+      else if (message.type === "activate-request") requestAnimationFrame(() => this.focusView());
       if (message.type !== "close-request" || this.closing) return true;
       void this.requestClose();
       return false; // closed by requestClose once the user has answered
@@ -90,6 +91,25 @@ export class DesignerTab {
       panel.node.removeEventListener("keydown", this.onKeydown, true);
       this.host.closed(this.key);
     });
+  }
+
+  /** An activated tab (its header clicked) gives the focus to its view: the console's own activation focuses its
+   * hidden prompt, which takes none, so JupyterLab's focus tracking never made the tab current and the sidebar,
+   * Tools and commands stayed on the designer shown before (current_designer.ts). */
+  private focusView(): void {
+    const panel = this.panel;
+    if (panel.isDisposed || !panel.isVisible || panel.node.contains(document.activeElement)) return;
+    const content = panel.node.querySelector(".jp-CodeConsole-content");
+    // the canvas, else the view's first focusable part that shows (the console's hidden cells hold others)
+    const shown = [...(content?.querySelectorAll<HTMLElement>(".dld-canvas, [tabindex]") ?? [])].filter(
+      (node) => node.getClientRects().length > 0,
+    );
+    const view = shown.find((node) => node.classList.contains("dld-canvas")) ?? shown[0];
+    if (view) view.focus({ preventScroll: true });
+    else {
+      panel.node.tabIndex = -1;
+      panel.node.focus({ preventScroll: true });
+    }
   }
 
   private readonly onKeydown = (event: KeyboardEvent): void => {

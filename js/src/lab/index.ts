@@ -8,12 +8,11 @@ import { ILauncher } from "@jupyterlab/launcher";
 import { IMainMenu } from "@jupyterlab/mainmenu";
 import { ISettingRegistry } from "@jupyterlab/settingregistry";
 import { IStateDB } from "@jupyterlab/statedb";
-import { Widget } from "@lumino/widgets";
 
 import { addChildMenuItems, registerChildCommands } from "./child_commands";
 import { addToPalette } from "./command_palette";
 import { CommandIds, registerCommands } from "./commands";
-import { PanelLike } from "./connection";
+import { CurrentDesigner } from "./current_designer";
 import { registerDefaultOpeners } from "./default_open";
 import { registerOpeners } from "./opener";
 import { DesignerSidebar } from "./sidebar";
@@ -22,10 +21,6 @@ import { registerCompare } from "./compare";
 import { registerToolCommands, registerToolsMenu } from "./tools_menu";
 
 const PLUGIN_ID = "dld-jupyter:plugin";
-
-function asPanel(widget: Widget | null): PanelLike | null {
-  return widget && "sessionContext" in widget ? (widget as PanelLike) : null;
-}
 
 const plugin: JupyterFrontEndPlugin<void> = {
   id: PLUGIN_ID,
@@ -47,9 +42,11 @@ const plugin: JupyterFrontEndPlugin<void> = {
     const sidebar = new DesignerSidebar();
     app.shell.add(sidebar, "left", { rank: 850 });
     const tabs = new DesignerTabs(app, state, docManager, consoles);
-    registerCommands(app, sidebar, () => tabs.current());
-    registerToolCommands(app, sidebar);
-    registerChildCommands(app, sidebar);
+    // The designer in front, which the sidebar shows and every command acts on (current_designer.ts).
+    const current = new CurrentDesigner(app, labShell, sidebar, () => tabs.current());
+    registerCommands(app, current);
+    registerToolCommands(app, current);
+    registerChildCommands(app, current);
     if (mainMenu) addChildMenuItems(registerToolsMenu(app, mainMenu, settingRegistry, PLUGIN_ID));
     registerOpeners(app, tabs, () => {
       const item = fileBrowser?.selectedItems().next();
@@ -59,15 +56,6 @@ const plugin: JupyterFrontEndPlugin<void> = {
     registerCompare(app, tabs, docManager, () => (fileBrowser ? [...fileBrowser.selectedItems()].map((item) => item.path) : []));
     launcher?.add({ command: CommandIds.newModel, category: "Other", rank: 1 });
     if (palette) addToPalette(palette, (id) => app.commands.hasCommand(id));
-
-    // Follow the panel the user works in (Lab's shell and Notebook 7's both signal currentChanged).
-    const shell = (labShell ?? app.shell) as unknown as {
-      currentWidget: Widget | null;
-      currentChanged?: { connect(fn: () => void): void };
-    };
-    const follow = () => sidebar.follow(asPanel(shell.currentWidget));
-    shell.currentChanged?.connect(follow);
-    app.restored.then(follow).catch(console.error);
 
     if (settingRegistry) {
       settingRegistry

@@ -16,7 +16,7 @@ import { Message } from "@lumino/messaging";
 import { Menu } from "@lumino/widgets";
 
 import { SidebarCommand } from "./messages";
-import { DesignerSidebar } from "./sidebar";
+import type { DesignerTarget } from "./current_designer";
 
 export enum ToolCommandIds {
   globalModifications = "dld:global-modifications",
@@ -100,7 +100,8 @@ class OpeningMenu extends Menu {
   }
 }
 
-export function registerToolCommands(app: JupyterFrontEnd, sidebar: DesignerSidebar): void {
+/** Each tool acts on the current designer (current_designer.ts), the one in front. */
+export function registerToolCommands(app: JupyterFrontEnd, sidebar: DesignerTarget): void {
   for (const [id, name, label, caption] of TOOL_COMMANDS) {
     app.commands.addCommand(id, { label, caption, isEnabled: () => sidebar.isBound, execute: () => sidebar.command(name) });
   }
