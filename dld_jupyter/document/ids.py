@@ -13,7 +13,7 @@ group, ``f:<instance>/…`` an element of an expanded function body, ``<src>:<i>
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Literal, TypeVar
 
 import onnx_ir as ir
 
@@ -83,6 +83,17 @@ def parse_edge_id(element_id: str) -> tuple[str, int, str, int]:
     return src, int(si), dst, int(di)
 
 
+_Element = TypeVar("_Element", ir.Node, ir.Value)
+
+
+def _mint(prefix: str, element: _Element, ids: dict[int, str], elements: dict[str, _Element]) -> str:
+    """The next id of ``prefix``: ids are never dropped, so the count of ids handed out numbers the new one."""
+    new = f"{prefix}{len(elements)}"
+    ids[id(element)] = new
+    elements[new] = element
+    return new
+
+
 class IdMap:
     """Two-way map between ir objects and their ids."""
 
@@ -91,26 +102,14 @@ class IdMap:
         self._nodes: dict[str, ir.Node] = {}
         self._value_ids: dict[int, str] = {}
         self._values: dict[str, ir.Value] = {}
-        self._next_node = 0
-        self._next_value = 0
 
     def node_id(self, node: ir.Node) -> str:
-        nid = self._node_ids.get(id(node))
-        if nid is None:
-            nid = f"n{self._next_node}"
-            self._next_node += 1
-            self._node_ids[id(node)] = nid
-            self._nodes[nid] = node
-        return nid
+        nid = self._node_ids.get(id(node))  # the hit stays inline: a 50k-node model asks once per link
+        return nid if nid is not None else _mint("n", node, self._node_ids, self._nodes)
 
     def value_id(self, value: ir.Value) -> str:
         vid = self._value_ids.get(id(value))
-        if vid is None:
-            vid = f"v{self._next_value}"
-            self._next_value += 1
-            self._value_ids[id(value)] = vid
-            self._values[vid] = value
-        return vid
+        return vid if vid is not None else _mint("v", value, self._value_ids, self._values)
 
     def node(self, node_id: str) -> ir.Node:
         node = self._nodes.get(node_id)

@@ -94,20 +94,21 @@ def _open_function(
     return _needs_host(target).open_function(name, domain, overload)
 
 
-def _confirm(target: OperationTarget) -> None:
-    if not child_kind(target):
-        raise OperationUnavailable(str(_in_child(target)))
+def _child_document(target: OperationTarget) -> ChildDocument:
     document = target.document
-    assert isinstance(document, ChildDocument)  # child_kind said so
+    if not child_kind(target) or not isinstance(document, ChildDocument):
+        raise OperationUnavailable(str(_in_child(target)))
+    return document
+
+
+def _confirm(target: OperationTarget) -> None:
+    document = _child_document(target)
     confirm: Callable[[], object] = getattr(target, "confirm", None) or document.confirm
     confirm()
 
 
 def _close(target: OperationTarget) -> None:
-    if not child_kind(target):
-        raise OperationUnavailable(str(_in_child(target)))
-    document = target.document
-    assert isinstance(document, ChildDocument)  # child_kind said so
+    document = _child_document(target)
     close: Callable[[], object] = getattr(target, "close_document", None) or document.close
     close()
 
