@@ -18,8 +18,8 @@ from typing import Any, Protocol, runtime_checkable
 from dld_jupyter.document import DocumentError
 from dld_jupyter.document.child_document import ChildDocument
 from dld_jupyter.document.ids import kind_of
+from dld_jupyter.frontdoor.operation_target import OperationTarget
 from dld_jupyter.frontdoor.operations import Enabled, Operation, OperationUnavailable, operations, ready
-from dld_jupyter.frontdoor.target import OperationTarget
 
 FUNCTIONS_PANEL = "local_functions"
 FUNCTION_SETTINGS_PANEL = "function_settings"

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Protocol
 
 from dld_jupyter.document import Document
-from dld_jupyter.frontdoor.target import OperationTarget, PendingLoad
+from dld_jupyter.frontdoor.operation_target import OperationTarget, PendingLoad
 
 
 class LiveDesigner(OperationTarget, Protocol):

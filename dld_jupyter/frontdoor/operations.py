@@ -3,7 +3,8 @@
 They used to be named in five places (the Designer's toolbar, the canvas intents, the sidebar's COMMANDS table,
 the Lab command table, the CLI), each calling designer methods by name. Now a front door names an operation by its
 id (`dld:save`, the JupyterLab command id) or by its message name (`save`, what the canvas intents and the sidebar
-send), and hands it an OperationTarget (target.py). Transforms register here as they land (see transforms/).
+send), and hands it an OperationTarget (operation_target.py). Transforms register here as they land (see
+transforms/).
 
 `enabled(target)` is True or the reason the operation cannot run now; `run` raises that reason as
 OperationUnavailable when a target lacks what the operation needs, and otherwise the operation's own error
@@ -16,7 +17,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from dld_jupyter.frontdoor.target import EditsTensorRT, ExportsImages, OperationTarget, Profiles
+from dld_jupyter.frontdoor.operation_target import EditsTensorRT, ExportsImages, OperationTarget, Profiles
 
 Enabled = Literal[True] | str
 

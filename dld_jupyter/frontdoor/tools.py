@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any, Protocol, runtime_checkable
 
+from dld_jupyter.frontdoor.operation_target import OperationTarget
 from dld_jupyter.frontdoor.operations import Enabled, Operation, OperationUnavailable, operations, ready
-from dld_jupyter.frontdoor.target import OperationTarget
 
 MENU = "global_modifications"
 FP16 = "convert_fp16"

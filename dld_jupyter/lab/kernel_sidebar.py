@@ -22,9 +22,9 @@ from dld_jupyter.document import Document
 from dld_jupyter.document.events import NodesAdded, NodesChanged, NodesRemoved
 from dld_jupyter.formats.envelope import failed, ok
 from dld_jupyter.frontdoor.designers import LiveDesigner, loading, registry
+from dld_jupyter.frontdoor.operation_target import LiveCanvas
 from dld_jupyter.frontdoor.operations import operations
 from dld_jupyter.frontdoor.soon import Soon, on_loop, running_loop
-from dld_jupyter.frontdoor.target import LiveCanvas
 from dld_jupyter.lab.layer_rows import layer_columns, palette_entries
 
 TARGET = "dld_jupyter.sidebar"

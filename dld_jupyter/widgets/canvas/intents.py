@@ -12,8 +12,8 @@ from typing import Any, Protocol
 from dld_jupyter import transforms
 from dld_jupyter.document import Document, DocumentError
 from dld_jupyter.document.ids import kind_of, parse_edge_id
+from dld_jupyter.frontdoor.operation_target import LiveCanvas
 from dld_jupyter.frontdoor.operations import ARRANGE, CHECK, REDO, SAVE, UNDO
-from dld_jupyter.frontdoor.target import LiveCanvas
 from dld_jupyter.transforms.clipboard import copy_selection
 from dld_jupyter.widgets.canvas.canvas_view import CanvasView
 from dld_jupyter.widgets.canvas.child_intents import CHILD_HANDLERS
