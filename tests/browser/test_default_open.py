@@ -1,6 +1,7 @@
 """Double-clicking our files in JupyterLab's file browser opens them in the DL Designer (js/src/lab/default_open.ts):
 an .onnx in a designer tab, without the browser ever downloading the model; a report in the report viewer; a
-.trt.json as an engine graph. Before, an .onnx double-click downloaded the model into the text editor and failed
+.trt.json or a trtexec --exportLayerInfo .graph.json as an engine graph (the .graph.json opened in the JSON viewer
+before). Before, an .onnx double-click downloaded the model into the text editor and failed
 with "File Load Error … is not UTF-8 encoded"."""
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ def test_double_click_opens_models_reports_and_engines_in_the_designer(jupyter: 
     report = open_report(TRT / "tf-resnet50-rtx3090-fp16.engine.profile.json")
     save_report(report, jupyter.root_dir / "clicked.dld-report.json")
     shutil.copy(TRT / "tf-resnet50-rtx3090-fp16.engine.graph.json", jupyter.root_dir / "clicked.trt.json")
+    shutil.copy(TRT / "tf-resnet50-rtx3090-fp16.engine.graph.json", jupyter.root_dir / "trtexec.graph.json")
     contents: list[str] = []
 
     def record(request: Request) -> None:
@@ -65,6 +67,15 @@ def test_double_click_opens_models_reports_and_engines_in_the_designer(jupyter: 
         timeout=90_000,
     )
     screenshot(page, "default_open_engine")
+
+    double_click(page, "trtexec.graph.json")  # trtexec's own name for the layer information
+    expect(page.locator("li.lm-TabBar-tab", has_text="trtexec.graph.json")).to_have_count(1, timeout=90_000)
+    page.wait_for_function(
+        f"""() => [...document.querySelectorAll('{TAB} .dld-canvas *')]
+                 .filter(e => e._cyreg && e._cyreg.cy.nodes().length >= 80).length >= 2""",  # both engine tabs
+        timeout=90_000,
+    )
+    expect(page.locator(".jp-JSONEditor, .jp-RenderedJSON")).to_have_count(0)
 
 
 def test_notebook7_opens_a_model_from_its_file_page_in_the_designer(jupyter: JupyterServer, page: Page) -> None:

@@ -1,15 +1,17 @@
 /**
  * Every DL Designer command in JupyterLab's command palette, under one category. The commands existed (menus,
  * shortcuts, the sidebar) but none was in the palette, where JupyterLab users look first.
- * Commands that need a file-browser selection or an argument (open with, run one user tool) stay in their menus.
+ * Commands that need a file-browser selection (open with) stay in their menus; the run-user-tool command is listed
+ * once per user tool (user_tool_palette.ts).
  */
 import { ICommandPalette } from "@jupyterlab/apputils";
 
 import { ChildCommandIds } from "./child_commands";
 import { CommandIds } from "./commands";
 import { ToolCommandIds } from "./tools_menu";
+import { PALETTE_CATEGORY } from "./user_tool_palette";
 
-export const PALETTE_CATEGORY = "DL Designer";
+export { PALETTE_CATEGORY };
 const MENU_ONLY = new Set<string>([
   CommandIds.openFile, CommandIds.openReport, CommandIds.openEngine, CommandIds.compareReports, ToolCommandIds.runUserTool,
 ]);

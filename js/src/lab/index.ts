@@ -18,7 +18,8 @@ import { registerOpeners } from "./opener";
 import { DesignerSidebar } from "./sidebar";
 import { DesignerTabs } from "./tab_manager";
 import { registerCompare } from "./compare";
-import { registerToolCommands, registerToolsMenu } from "./tools_menu";
+import { registerToolCommands, registerToolsMenu, userToolsOf } from "./tools_menu";
+import { reloadWhenPaletteOpens, UserToolPaletteItems } from "./user_tool_palette";
 
 const PLUGIN_ID = "dld-jupyter:plugin";
 
@@ -56,6 +57,7 @@ const plugin: JupyterFrontEndPlugin<void> = {
     registerCompare(app, tabs, docManager, () => (fileBrowser ? [...fileBrowser.selectedItems()].map((item) => item.path) : []));
     launcher?.add({ command: CommandIds.newModel, category: "Other", rank: 1 });
     if (palette) addToPalette(palette, (id) => app.commands.hasCommand(id));
+    const userToolItems = palette ? new UserToolPaletteItems(palette) : null;
 
     if (settingRegistry) {
       settingRegistry
@@ -64,9 +66,11 @@ const plugin: JupyterFrontEndPlugin<void> = {
           const apply = () => {
             sidebar.applySettings(settings.composite as Record<string, unknown>);
             tabs.keepKernel = settings.composite.keepKernelOnClose === true;
+            userToolItems?.update(userToolsOf(settings.composite as Record<string, unknown>));
           };
           settings.changed.connect(apply);
           apply();
+          reloadWhenPaletteOpens(app.commands, () => void settingRegistry.reload(PLUGIN_ID).catch(console.error));
         })
         .catch((reason) => console.error("dld-jupyter: settings failed to load", reason));
     }

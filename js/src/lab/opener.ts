@@ -68,12 +68,13 @@ export function registerOpeners(app: JupyterFrontEnd, tabs: DesignerTabs, select
   );
 
   // A TensorRT engine's layer information (`dld export-engine --metadata` writes .trt.json; trtexec's
-  // --exportLayerInfo any .json): a read-only engine graph on the designer canvas (dld.open_engine).
+  // --exportLayerInfo any .json, named X.graph.json by `dld profile --backend tensorrt`, TREx and common scripts):
+  // a read-only engine graph on the designer canvas (dld.open_engine).
   app.docRegistry.addFileType({
     name: ENGINE_FILE_TYPE,
     displayName: "TensorRT engine layer information",
-    extensions: [".trt.json"],
-    pattern: ".*\\.trt\\.json$",
+    extensions: [".trt.json", ".graph.json"],
+    pattern: ".*\\.(trt|graph)\\.json$",
     mimeTypes: ["application/json"],
     fileFormat: "text",
     contentType: "file",
@@ -83,7 +84,7 @@ export function registerOpeners(app: JupyterFrontEnd, tabs: DesignerTabs, select
   openWith(
     CommandIds.openEngine,
     "Open With DL Designer (Engine Graph)",
-    "Show this TensorRT engine's layer information (.trt.json, trtexec --exportLayerInfo) as a read-only graph",
+    "Show this TensorRT engine's layer information (.trt.json, .graph.json of trtexec --exportLayerInfo) as a read-only graph",
     "engine",
   );
 

@@ -106,7 +106,8 @@ export function registerToolCommands(app: JupyterFrontEnd, sidebar: DesignerTarg
     app.commands.addCommand(id, { label, caption, isEnabled: () => sidebar.isBound, execute: () => sidebar.command(name) });
   }
   app.commands.addCommand(ToolCommandIds.runUserTool, {
-    label: (args) => (typeof args.tool === "string" ? args.tool : "Run User Tool…"),
+    label: (args) =>
+      typeof args.tool !== "string" ? "Run User Tool…" : args.palette === true ? `User Tool: ${args.tool}` : args.tool,
     caption: "Run this user tool on the active designer's model (saved first, or a saved copy of unsaved edits)",
     isEnabled: (args) => sidebar.isBound && typeof args.tool === "string",
     execute: (args) => sidebar.command("run_user_tool", { tool: args.tool }),
