@@ -1,10 +1,17 @@
 #!/usr/bin/env bash
 # README command 1: set everything up, then start JupyterLab on the quickstart notebook (the designer on the bundled
-# ResNet-8, profiled with ONNX Runtime on the CPU). Extra arguments go to `jupyter lab` (e.g. --ip=0.0.0.0).
+# ResNet-8, profiled with ONNX Runtime on the CPU), run from a git-ignored copy in sandbox/. Extra arguments go to
+# `jupyter lab` (e.g. --ip=0.0.0.0).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 . .venv/bin/activate
 root=()
 if [ "$(id -u)" = 0 ]; then root=(--allow-root); fi  # containers run as root; jupyter refuses without the flag
-exec jupyter lab notebooks/01_quickstart.ipynb --ServerApp.root_dir="$PWD" "${root[@]}" "$@"
+# The notebooks run from sandbox/ (git-ignored; copied once, then yours): running them writes outputs, a model copy
+# and reports beside them, which left notebooks/ modified and the git tree dirty.
+mkdir -p sandbox
+for notebook in notebooks/*.ipynb; do
+  [ -e "sandbox/${notebook##*/}" ] || cp "$notebook" sandbox/
+done
+exec jupyter lab sandbox/01_quickstart.ipynb --ServerApp.root_dir="$PWD" "${root[@]}" "$@"

@@ -34,9 +34,13 @@ python -m pip install -q --upgrade pip
 # Build tools first, then the package without build isolation: one JupyterLab, not a second one in a build env.
 python -m pip install -q "hatchling>=1.27" "editables>=0.5" "hatch-jupyter-builder>=0.10,<0.11" "jupyterlab>=4.6,<4.7" \
   "jupyter-builder>=1.3,<2"
-# npm ci refuses this lock: npm 11 records no entries for the other platforms' optional binaries (rspack,
-# rollup), so ci reports them missing; install honours the lock for everything it does record.
-(cd js && npm install --no-audit --no-fund --loglevel=error)
+# npm ci installs exactly the lock and never rewrites it (`npm install` did: a setup left js/package-lock.json
+# modified). The lock records every platform's optional binaries (rspack, rollup, emnapi), as npm 11 writes it,
+# so ci finds them all. Skipped when node_modules already holds this lock's install (npm's own record is newer).
+if [ ! -f js/node_modules/.package-lock.json ] || [ js/package-lock.json -nt js/node_modules/.package-lock.json ] \
+  || [ js/package.json -nt js/node_modules/.package-lock.json ]; then
+  (cd js && npm ci --no-audit --no-fund --loglevel=error)
+fi
 # The front end is built right after, every time: skip the build hook's own (it would build twice).
 SKIP_JUPYTER_BUILDER=1 python -m pip install -q --no-build-isolation -e ".[test]"
 (cd js && npm run --silent build)

@@ -3,6 +3,9 @@
 # including the real-browser tests). Exits non-zero on any failure, including "no tests ran".
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# What git sees before anything runs: setup and the tests must leave the tree as they found it (no rewritten lock
+# file, no executed notebook, no screenshot written into docs/).
+tree_before=$(git status --porcelain 2>/dev/null || true)
 DLD_SETUP_TESTS=1 bash scripts/setup.sh  # the test-only system packages too (chromium, OpenSSH)
 . .venv/bin/activate
 
@@ -24,6 +27,13 @@ if [ "$status" = 5 ]; then
   failed+=(pytest)
 elif [ "$status" != 0 ]; then
   failed+=(pytest)
+fi
+echo "== clean tree"
+tree_after=$(git status --porcelain 2>/dev/null || true)
+if [ "$tree_after" != "$tree_before" ]; then
+  echo "the setup or the tests changed the git tree (regenerate on purpose, e.g. DLD_UPDATE_SCREENSHOTS=1):" >&2
+  diff <(echo "$tree_before") <(echo "$tree_after") >&2 || true
+  failed+=("clean tree")
 fi
 if [ ${#failed[@]} -gt 0 ]; then
   echo "FAILED: ${failed[*]}" >&2
