@@ -22,6 +22,8 @@ if TYPE_CHECKING:
 __all__ = [
     "__version__",
     "compare",
+    "diff",
+    "diverge",
     "export_engine",
     "new",
     "open",
@@ -90,6 +92,23 @@ def compare(*reports_or_paths: Any, baseline: int = 0, **options: Any) -> Any:
     from dld_jupyter.widgets.report.report_viewer import compare_reports
 
     return compare_reports(*reports_or_paths, baseline=baseline, **options)
+
+
+def diff(a: Any, b: Any) -> Any:
+    """What changed from model `a` to model `b` (paths, Designers, Documents or ModelProtos): matched, added, removed
+    and changed nodes, paired by structure with names only as a hint; see `dld diff --help`."""
+    from dld_jupyter.compare import diff as structural_diff
+
+    return structural_diff(getattr(a, "document", a), getattr(b, "document", b))
+
+
+def diverge(reference: Any, candidate: Any, **options: Any) -> Any:
+    """The first node where `candidate`'s values part from `reference`'s and the per-node table (inputs=, metric=,
+    tolerance=, reference_provider=, candidate_provider=, window=); see `dld diverge --help`."""
+    from dld_jupyter.compare import diverge as run_divergence
+
+    return run_divergence(getattr(reference, "document", reference), getattr(candidate, "document", candidate),
+                          **options)
 
 
 def timeline_figure(report_or_path: Any) -> Any:

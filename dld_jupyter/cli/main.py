@@ -21,7 +21,7 @@ VERBS: tuple[str, ...] = ("profile", "export-engine", "engine", "check", "report
 
 VERBS += ("convert-fp16", "sanitize", "convert-tensors")  # batch modifications (issue 20)
 VERBS += ("extract-subgraph",)  # subgraph documents (issue 19)
-VERBS += ("diff",)  # comparing two models (issue 30)
+VERBS += ("diff", "diverge")  # comparing two models (issue 30)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,9 +1,23 @@
 """Comparing two models: the structural diff (what changed) and the divergence (where the numbers part).
 
-A layer of its own above transforms: it reads documents and runs models, and nothing below it needs it. The front
-doors (`dld.diff`, `dld diff`, the designer's "Compare with…") call it; it imports no Jupyter package.
+A layer of its own above activities (it runs models through ONNX Runtime's providers) and below the front doors:
+`dld.diff`/`dld.diverge`, `dld diff`/`dld diverge` and the designer's "Compare with…" call it. No Jupyter import.
 """
 
+from .divergence import Divergence, NodeDivergence, diverge
+from .node_data import read_node_data, save_node_data, to_node_data
 from .structural_diff import ChangedNode, GraphDiff, ModelDiff, NodeRef, diff
 
-__all__ = ["ChangedNode", "GraphDiff", "ModelDiff", "NodeRef", "diff"]
+__all__ = [
+    "ChangedNode",
+    "Divergence",
+    "GraphDiff",
+    "ModelDiff",
+    "NodeDivergence",
+    "NodeRef",
+    "diff",
+    "diverge",
+    "read_node_data",
+    "save_node_data",
+    "to_node_data",
+]

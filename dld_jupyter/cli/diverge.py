@@ -1,0 +1,92 @@
+"""`dld diverge REF CAND`: the first ONNX node where CAND's values part from REF's, and the per-node table.
+
+Both models run on the same inputs (--input NAME=FILE, a .npy or a TensorProto .pb; random ones otherwise) with
+graph optimizations off, each on its provider; nodes pair through the structural diff (a renamed or converted copy
+still pairs) and every paired output is compared in windows of --window tensors, so memory holds one model's
+weights and two windows of activations. Metrics: max_abs, max_rel, cosine, sqnr (dB); --metric and --tolerance
+decide what is past (above for max_abs/max_rel, below for cosine/sqnr; a new NaN/Inf always is).
+--node-data writes Model Explorer node data (GraphNodeData JSON, keyed by ONNX node name).
+Exit 0 when no node is past the tolerance, 1 when one is or a run failed, 2 for bad input, 3 when a provider is
+not installed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pathlib
+from typing import Any
+
+import numpy as np
+
+from dld_jupyter.cli.exit_codes import ExitCode
+
+TABLE_ROWS = 20  # rows of the text table: the worst, by the run's metric
+
+
+def _input(text: str) -> tuple[str, str]:
+    name, sep, path = text.partition("=")
+    if not sep or not name or not path:
+        raise argparse.ArgumentTypeError(f"{text!r} is not NAME=FILE (a .npy or TensorProto .pb file)")
+    return name, path
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "diverge",
+        help="first diverging ONNX node between two models (FP16, another provider, an edit)",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("reference", help="path of the reference .onnx file")
+    parser.add_argument("candidate", help="path of the candidate .onnx file")
+    parser.add_argument("--reference-provider", default="cpu", choices=["cpu", "cuda"])
+    parser.add_argument("--candidate-provider", default="cpu", choices=["cpu", "cuda"])
+    parser.add_argument("--input", action="append", type=_input, default=[], metavar="NAME=FILE",
+                        help="an input value (.npy or .pb); repeat per input")
+    parser.add_argument("--metric", default="max_abs", choices=["max_abs", "max_rel", "cosine", "sqnr"])
+    parser.add_argument("--tolerance", type=float, default=None,
+                        help="threshold of --metric (defaults: max_abs 1e-3, max_rel 1e-2, cosine 0.9999, sqnr 40)")
+    parser.add_argument("--window", type=int, default=64, help="tensors compared per session (memory vs time)")
+    parser.add_argument("--node-data", metavar="OUT.json", help="write Model Explorer node data of the metric")
+    parser.add_argument("--json", action="store_true", help="print the whole table as JSON")
+    parser.set_defaults(func=run)
+
+
+def _read_input(path: str) -> np.ndarray:
+    from dld_jupyter.activities.errors import SpecError
+    from dld_jupyter.document.npy_input import read_npy
+
+    if path.endswith(".npy"):
+        return read_npy(path)
+    import onnx
+    from onnx import numpy_helper
+
+    tensor = onnx.TensorProto()
+    try:
+        tensor.ParseFromString(pathlib.Path(path).read_bytes())
+        return numpy_helper.to_array(tensor)
+    except Exception as error:
+        raise SpecError(f"--input {path}: neither a .npy file nor a readable TensorProto ({error})") from error
+
+
+def run(args: argparse.Namespace) -> int:
+    from dld_jupyter.compare.divergence import diverge
+    from dld_jupyter.compare.node_data import save_node_data
+
+    inputs = {name: _read_input(path) for name, path in args.input} or None
+    result = diverge(args.reference, args.candidate, inputs=inputs, metric=args.metric, tolerance=args.tolerance,
+                     reference_provider=args.reference_provider, candidate_provider=args.candidate_provider,
+                     window=args.window)
+    if args.node_data:
+        save_node_data(result, args.node_data)
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
+    else:
+        print(result.headline())
+        print(f"{'node':<48} {'op':<14} {'max_abs':>10} {'max_rel':>10} {'cosine':>10} {'sqnr dB':>8}  nan/inf")
+        for row in result.table(sort_by=args.metric, descending=args.metric not in ("cosine", "sqnr"))[:TABLE_ROWS]:
+            m = row.metrics
+            print(f"{row.node[-48:]:<48} {row.op_type[:14]:<14} {m.max_abs:>10.3g} {m.max_rel:>10.3g} "
+                  f"{m.cosine:>10.6f} {m.sqnr:>8.1f}  {m.nan}/{m.inf}" + ("  past" if row.over else ""))
+    return int(ExitCode.FAILED if result.first is not None else ExitCode.OK)

@@ -1,0 +1,181 @@
+"""`diverge(reference, candidate)`: which ONNX node first loses accuracy, and by how much every node does.
+
+Why (issue 30): after FP16, INT8 or another runtime, users ask which node first goes wrong. Polygraphy marks every
+tensor as an output (out of memory on transformers) and answers in runtime layer counts; here the two models'
+nodes pair through the structural diff (a renamed or converted copy still pairs: names are a hint, not the key),
+the paired nodes' outputs are read window by window (side_runner.py: one session per window and side, so memory
+holds one model's weights and two windows of activations), and each pair is measured (tensor_metrics.py). The
+result is the whole table in execution order, in the reference's ONNX node names, and the first node whose metric is
+past the tolerance. It exports to and imports from Model Explorer's node-data JSON (node_data.py).
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import onnx
+import onnx_ir as ir
+
+from dld_jupyter.activities.errors import SpecError
+from dld_jupyter.activities.runtimes.onnxruntime.inputs import random_feeds
+
+from .graph_index import GraphIndex
+from .matching import Matching
+from .side_runner import SideRunner
+from .structural_diff import ModelLike, as_model
+from .tensor_metrics import METRICS, TensorMetrics, measure
+
+DEFAULT_TOLERANCE = {"max_abs": 1e-3, "max_rel": 1e-2, "cosine": 0.9999, "sqnr": 40.0}
+WINDOW = 64  # tensors read per session
+
+
+@dataclass(frozen=True)
+class NodeDivergence:
+    """One paired output: the reference node (ONNX name), its candidate partner and the metrics of the output."""
+
+    order: int  # the reference node's position in execution order
+    node: str
+    candidate_node: str
+    op_type: str
+    output: int
+    tensor: str
+    metrics: TensorMetrics
+    over: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"order": self.order, "node": self.node, "candidate_node": self.candidate_node,
+                "op_type": self.op_type, "output": self.output, "tensor": self.tensor, "over": self.over,
+                **self.metrics.to_dict()}
+
+
+@dataclass
+class Divergence:
+    """The per-node table of a divergence run, in the reference's execution order, and its first node over."""
+
+    metric: str
+    tolerance: float
+    rows: list[NodeDivergence]
+    reference_provider: str
+    candidate_provider: str
+    unpaired_reference: list[str] = field(default_factory=list)  # nodes with no partner: not compared
+    unpaired_candidate: list[str] = field(default_factory=list)
+    windows: int = 0
+    largest_window_bytes: int = 0
+
+    @property
+    def first(self) -> NodeDivergence | None:
+        return next((row for row in self.rows if row.over), None)
+
+    def table(self, sort_by: str | None = None, descending: bool = True) -> list[NodeDivergence]:
+        """The rows, in execution order or sorted by a metric (NaN last)."""
+        if sort_by is None:
+            return list(self.rows)
+        if sort_by not in METRICS:
+            raise ValueError(f"sort_by={sort_by!r} is not one of {METRICS}")
+
+        def key(row: NodeDivergence) -> float:
+            value = row.metrics.value(sort_by)
+            return -np.inf if np.isnan(value) else (value if descending else -value)
+
+        return sorted(self.rows, key=key, reverse=True)
+
+    def by_node(self) -> dict[str, NodeDivergence]:
+        """The worst output of each reference node (by the run's metric)."""
+        worst: dict[str, NodeDivergence] = {}
+        for row in self.rows:
+            kept = worst.get(row.node)
+            if kept is None or _worse(row, kept, self.metric):
+                worst[row.node] = row
+        return worst
+
+    def headline(self) -> str:
+        first = self.first
+        over = sum(1 for r in self.rows if r.over)
+        if first is None:
+            return f"{len(self.rows)} tensors compared, none past {self.metric} {self.tolerance:g}"
+        return (f"first past {self.metric} {self.tolerance:g}: {first.node} ({first.op_type}, "
+                f"{self.metric} {first.metrics.value(self.metric):.4g}); {over} of {len(self.rows)} tensors past it")
+
+    def to_dict(self) -> dict[str, Any]:
+        first = self.first
+        return {
+            "metric": self.metric, "tolerance": self.tolerance, "headline": self.headline(),
+            "first": first.to_dict() if first else None,
+            "reference_provider": self.reference_provider, "candidate_provider": self.candidate_provider,
+            "rows": [r.to_dict() for r in self.rows],
+            "unpaired_reference": self.unpaired_reference, "unpaired_candidate": self.unpaired_candidate,
+            "windows": self.windows, "largest_window_bytes": self.largest_window_bytes,
+        }
+
+
+def _worse(a: NodeDivergence, b: NodeDivergence, metric: str) -> bool:
+    if a.over != b.over:
+        return a.over
+    va, vb = a.metrics.value(metric), b.metrics.value(metric)
+    return va < vb if metric in ("cosine", "sqnr") else va > vb
+
+
+def _pairs(ra: GraphIndex, rb: GraphIndex, matching: Matching) -> list[tuple[int, int, int, str, str]]:
+    """(order, candidate position, output, reference tensor, candidate tensor) of every paired output."""
+    found = []
+    for i, j in sorted(matching.a_to_b.items()):
+        for k, (va, vb) in enumerate(zip(ra.nodes[i].outputs, rb.nodes[j].outputs, strict=False)):
+            if va.name and vb.name:
+                found.append((i, j, k, va.name or "", vb.name or ""))
+    return found
+
+
+def default_feeds(model: ir.Model, seed: int = 0) -> dict[str, np.ndarray]:
+    """Random inputs for ``model`` (symbolic dimensions 1, floats in [0, 1), integers 0 or 1)."""
+    graph = onnx.GraphProto()
+    for value in model.graph.inputs:
+        if not value.is_initializer():
+            ir.serde.serialize_value_into(graph.input.add(), value)
+    return random_feeds(graph, None, seed)
+
+
+def diverge(
+    reference: ModelLike,
+    candidate: ModelLike,
+    inputs: Mapping[str, np.ndarray] | None = None,
+    metric: str = "max_abs",
+    tolerance: float | None = None,
+    reference_provider: str = "cpu",
+    candidate_provider: str = "cpu",
+    window: int = WINDOW,
+    seed: int = 0,
+) -> Divergence:
+    """Run ``reference`` and ``candidate`` on the same inputs and compare every paired node's outputs."""
+    if metric not in METRICS:
+        raise SpecError(f"metric: {metric!r} is not one of {list(METRICS)}")
+    if window < 1:
+        raise SpecError(f"window: {window} tensors cannot hold anything; give 1 or more")
+    tolerance = DEFAULT_TOLERANCE[metric] if tolerance is None else float(tolerance)
+    ma, mb = as_model(reference), as_model(candidate)
+    ra, rb = GraphIndex(ma.graph), GraphIndex(mb.graph)
+    matching = Matching(ra, rb)
+    pairs = _pairs(ra, rb, matching)
+    result = Divergence(metric, tolerance, [], reference_provider, candidate_provider,
+                        [ra.labels[i] for i in matching.removed()], [rb.labels[j] for j in matching.added()])
+    feeds = dict(inputs) if inputs is not None else default_feeds(ma, seed)
+    labels = [(ra.labels[i], rb.labels[j], ra.nodes[i].op_type) for i, j, *_ in pairs]
+    with SideRunner(ma, reference_provider, "the reference") as side_a, \
+            SideRunner(mb, candidate_provider, "the candidate") as side_b:
+        del ma, mb, ra, rb, matching  # the private copies are what runs: a model opened here is closed now,
+        gc.collect()  # its weight mappings with it (ir graphs hold reference cycles)
+        for start in range(0, len(pairs), window):
+            chunk = pairs[start : start + window]
+            values_a = side_a.run([p[3] for p in chunk], feeds)
+            values_b = side_b.run([p[4] for p in chunk], feeds)
+            for (i, _j, k, name_a, name_b), (node, partner, op) in zip(chunk, labels[start : start + window],
+                                                                       strict=True):
+                metrics = measure(values_a.pop(name_a), values_b.pop(name_b))
+                result.rows.append(NodeDivergence(i, node, partner, op, k, name_a, metrics,
+                                                  metrics.over(metric, tolerance)))
+            result.windows += 1
+        result.largest_window_bytes = max(side_a.largest_window, side_b.largest_window)
+    return result
