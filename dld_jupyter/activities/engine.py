@@ -71,8 +71,25 @@ def _read_stderr(run: Run, stream: IO[str]) -> None:
         run.log("stderr", line)
 
 
-def _result(run: Run, status: ActivityStatus, started: float, **fields: object) -> ActivityResult:
-    return ActivityResult(status=status, logs=list(run.logs), duration_s=time.monotonic() - started, **fields)  # type: ignore[arg-type]
+def _result(
+    run: Run,
+    status: ActivityStatus,
+    started: float,
+    *,
+    artifacts: dict[str, str] | None = None,
+    error: str | None = None,
+    error_kind: str | None = None,
+    exit_code: int | None = None,
+) -> ActivityResult:
+    return ActivityResult(
+        status=status,
+        artifacts=artifacts or {},
+        error=error,
+        error_kind=error_kind,
+        exit_code=exit_code,
+        logs=list(run.logs),
+        duration_s=time.monotonic() - started,
+    )
 
 
 def execute(run: Run) -> ActivityResult:

@@ -3,6 +3,8 @@ the front doors' envelope over its stdin and protocol channel. Real worker proce
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -76,3 +78,22 @@ def test_a_session_that_cannot_open_fails_with_the_reason(tmp_path: Path) -> Non
     run = start_activity(OrtSessionSpec(model=str(broken)), remember=False)
     with pytest.raises(RunFailed, match=r"the run has ended \(failed: model: .*broken.onnx is not a readable ONNX"):
         run.request("ping", timeout=60)
+
+
+def test_a_spec_piped_by_hand_runs_in_the_worker(resnet_path: Path, tmp_path: Path) -> None:
+    """`python -m dld_jupyter.activities.worker -` still takes a pretty-printed spec ending at end of input (the engine
+    sends one line and keeps stdin open for requests)."""
+    output = tmp_path / "piped.dld-report.json"
+    spec = OrtProfileSpec(model=str(resnet_path), iterations=2, warmup=0, threads=1, output=str(output))
+    assert "\n" in spec.to_json()
+    done = subprocess.run(
+        [sys.executable, "-m", "dld_jupyter.activities.worker", "-"],
+        input=spec.to_json(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=Path(__file__).resolve().parents[2],
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert f'"artifacts": {{"report": "{output}"}}' in done.stdout and output.is_file()
