@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from .endpoints import has_input_node, input_node_id, outer_node_id, outer_values, output_node_id
 from .events import Changes
+from .ids import parse_edge_id
 from .views import EdgeView, NodeView, ReadModel
 
 
@@ -27,9 +28,8 @@ class ViewCache:
             return
         drop = set(changes.nodes) | set(changes.changed) | set(changes.moved)
         for edge in changes.edges:
-            src, dst = edge.split("->", 1)
-            drop.add(src.rsplit(":", 1)[0])
-            drop.add(dst.rsplit(":", 1)[0])
+            src, _si, dst, _di = parse_edge_id(edge)
+            drop.update((src, dst))
         for node_id in drop:
             self._nodes.pop(node_id, None)
             self._edges.pop(node_id, None)
