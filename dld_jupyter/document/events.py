@@ -13,6 +13,9 @@ from dataclasses import dataclass, field
 @dataclass(frozen=True)
 class NodesAdded:
     node_ids: list[str]
+    # added id -> the id of the node removed in the same step that it stands for (same persistent key): a whole
+    # model swapped in (ReplaceModel) keeps what views showed of each node, its place first
+    twins: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -94,6 +97,7 @@ class Changes:
     moved: dict[str, tuple[float, float] | None] = field(default_factory=dict)
     initializers: dict[str, None] = field(default_factory=dict)
     model_info: bool = False
+    twins: dict[str, str] = field(default_factory=dict)  # see NodesAdded.twins
 
     def node(self, node_id: str, present_before: bool, present_now: bool) -> None:
         state = self.nodes.setdefault(node_id, [present_before, present_now])
@@ -112,13 +116,14 @@ class Changes:
         living = {n for n, (_before, now) in self.nodes.items() if now}
         changed = [n for n in self.changed if n not in self.nodes or (n in living and self.nodes[n][0])]
         moved = {n: p for n, p in self.moved.items() if p is not None and n not in removed}
-        for kind, items in (
-            (EdgesRemoved, removed_edges),
-            (NodesRemoved, removed),
-            (NodesAdded, added),
-            (NodesChanged, changed),
-            (EdgesAdded, added_edges),
-        ):
+        if removed_edges:
+            out.append(EdgesRemoved(removed_edges))
+        if removed:
+            out.append(NodesRemoved(removed))
+        if added:
+            gone = set(removed)
+            out.append(NodesAdded(added, {n: t for n, t in self.twins.items() if n in added and t in gone}))
+        for kind, items in ((NodesChanged, changed), (EdgesAdded, added_edges)):
             if items:
                 out.append(kind(items))
         if moved:

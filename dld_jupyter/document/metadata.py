@@ -20,8 +20,8 @@ PREFIX = "dld"
 POSITIONS_KEY = "dld.positions"
 
 
-def _keys(graph: ir.Graph, ids: IdMap) -> dict[str, str]:
-    """Node id -> persistent key for every node of the graph."""
+def node_keys(graph: ir.Graph, ids: IdMap) -> dict[str, str]:
+    """Node id -> persistent key for every node of the graph (I/O nodes included)."""
     counts = Counter(node.name for node in graph if node.name)
     keys: dict[str, str] = {}
     for index, node in enumerate(graph):
@@ -42,7 +42,7 @@ def encode_positions(graph: ir.Graph, ids: IdMap, positions: Mapping[str, tuple[
         return None
     nodes = {
         key: [round(positions[nid][0], 2), round(positions[nid][1], 2)]
-        for nid, key in _keys(graph, ids).items()
+        for nid, key in node_keys(graph, ids).items()
         if nid in positions
     }
     return json.dumps({"version": 1, "nodes": nodes}, separators=(",", ":")) if nodes else None
@@ -59,7 +59,7 @@ def decode_positions(model: ir.Model, ids: IdMap) -> dict[str, tuple[float, floa
         if not isinstance(stored, dict):
             return {}
         out: dict[str, tuple[float, float]] = {}
-        for nid, key in _keys(model.graph, ids).items():
+        for nid, key in node_keys(model.graph, ids).items():
             xy = stored.get(key)
             if isinstance(xy, list) and len(xy) == 2:
                 out[nid] = (float(xy[0]), float(xy[1]))

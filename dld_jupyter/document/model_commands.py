@@ -21,6 +21,7 @@ from .endpoints import (
 from .errors import DocumentError
 from .graph_edits import Do
 from .ids import edge_id
+from .metadata import node_keys
 from .names import NameIndex
 
 MIN_IR_VERSION = 3  # the first IR version with opset imports
@@ -78,11 +79,15 @@ class ReplaceModel:
     def apply(self, ctx: Context) -> Command:
         inverse = ReplaceModel(ctx.model, tuple(ctx.positions.items()))
         old_nodes, old_edges, old_inits = _census(ctx)
+        old_keys = {key: nid for nid, key in node_keys(ctx.model.graph, ctx.ids).items()}
         ctx.model = self.model
         ctx.names = NameIndex(self.model.graph)
         ctx.positions.clear()
         ctx.positions.update(self.positions)
         new_nodes, new_edges, new_inits = _census(ctx)
+        for nid, key in node_keys(self.model.graph, ctx.ids).items():
+            if key in old_keys:
+                ctx.changes.twins[nid] = old_keys[key]
         for node_id in old_nodes:
             ctx.changes.node(node_id, True, False)
         for node_id in new_nodes:

@@ -10,7 +10,7 @@ raw links they stand for.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Protocol
 
 from dld_jupyter.document import (
@@ -68,6 +68,8 @@ class ViewState(Protocol):
     def group_node(self, path: GroupPath, collapsed: bool) -> NodeData: ...
     def visible_edge(self, edge_id: str) -> tuple[str, EdgeData] | None: ...
     def resync(self) -> gp.PatchBuilder: ...
+    def compute(self) -> tuple[dict[str, NodeData], dict[str, EdgeData]]: ...
+    def positions(self, nodes: dict[str, NodeData], edges: dict[str, EdgeData], relayout: bool) -> dict[str, Point]: ...
 
 
 class ViewEvents:
@@ -136,6 +138,7 @@ def _apply_events(view: ViewState, events: list[Event]) -> gp.PatchBuilder:
     gone_edges: set[str] = set()
     new_edges: dict[str, None] = {}
     moved: dict[str, Point] = {}
+    twins: dict[str, str] = {}
     relabel = False
     for event in events:
         if isinstance(event, EdgesRemoved):
@@ -158,6 +161,7 @@ def _apply_events(view: ViewState, events: list[Event]) -> gp.PatchBuilder:
                 touched[nid] = None
                 touched.update({group_id(path[:d]): None for d in range(1, len(path) + 1)})
         elif isinstance(event, NodesAdded):
+            twins.update(event.twins)
             for nid in event.node_ids:
                 node = doc.node(nid)
                 view.order.append(nid)
@@ -184,7 +188,7 @@ def _apply_events(view: ViewState, events: list[Event]) -> gp.PatchBuilder:
         elif isinstance(event, DiagnosticsChanged):
             _refresh_checks(view, touched)
             relabel = True
-    return _emit(view, touched, moved, relabel)
+    return _emit(view, touched, moved, relabel, twins)
 
 
 def _value_name(view: ViewState, dst: str, di: int) -> str:
@@ -210,7 +214,9 @@ def _refresh_checks(view: ViewState, touched: dict[str, None]) -> None:
             raw.label = gp.edge_label(e, True)
 
 
-def _emit(view: ViewState, touched: dict[str, None], moved: dict[str, Point], relabel: bool) -> gp.PatchBuilder:
+def _emit(
+    view: ViewState, touched: dict[str, None], moved: dict[str, Point], relabel: bool, twins: dict[str, str]
+) -> gp.PatchBuilder:
     """Recompute the touched parts, diff them against what the browser has."""
     sent_n, sent_e = view.sent_nodes, view.sent_edges
     want_n: dict[str, NodeData | None] = {}
@@ -240,7 +246,8 @@ def _emit(view: ViewState, touched: dict[str, None], moved: dict[str, Point], re
     pb.remove_edges(stale_e)
     pb.remove_nodes(removed_n)
     added = [d for n, d in want_n.items() if d is not None and n not in sent_n]
-    positions = {d["id"]: _place(view, d["id"]) for d in added}
+    shown = {n: view.sent_pos[n] for n in removed_n if n in view.sent_pos}
+    positions = _placements(view, added, shown, twins)
     pb.add_nodes(added, positions)
     pb.update_nodes([d for n, d in want_n.items() if d is not None and n in sent_n and sent_n[n] != d])
     pb.add_edges([d for e, d in want_e.items() if e not in sent_e])
@@ -272,19 +279,50 @@ def _removed(pb: gp.PatchBuilder, op: str) -> list[str]:
     return out
 
 
-def _place(view: ViewState, nid: str) -> Point:
-    """Where a new node appears: its stored position, else next to the node it is linked to."""
+def _placements(
+    view: ViewState, added: list[NodeData], removed: dict[str, Point], twins: dict[str, str]
+) -> dict[str, Point]:
+    """Where the added nodes appear, in this order: the position stored in the model; where its twin was (the node
+    removed in the same step that it stands for, NodesAdded.twins: a model swap, Sanitize or FP16 in place and
+    their Undo, replaces every node object, and the layout the user saw stays though the model stored none of it);
+    next to a placed node it is linked to; else where the view's layout puts it. Before, a swapped model's nodes
+    all landed on (0, 0): a blank canvas after Sanitize, the I/O diamonds on one spot after its Undo."""
+    out: dict[str, Point] = {}
+    loose: list[str] = []
+    for d in added:
+        twin = twins.get(d["id"])
+        pos = _stored(view, d["id"]) or (removed.get(twin) if twin else None)
+        if pos is None:
+            loose.append(d["id"])
+        else:
+            out[d["id"]] = pos
+    unplaced = [nid for nid in loose if not _beside(view, nid, out, removed)]
+    if unplaced:
+        nodes, edges = view.compute()
+        laid = view.positions(nodes, edges, relayout=True)
+        out.update({nid: laid.get(nid, (0.0, 0.0)) for nid in unplaced})
+    return out
+
+
+def _stored(view: ViewState, nid: str) -> Point | None:
     try:
         pos = view.doc.node(nid).position if not nid.startswith("g:") else None
     except Exception:
         pos = None
-    if pos is not None:
-        return (float(pos[0]), float(pos[1]))
+    return None if pos is None else (float(pos[0]), float(pos[1]))
+
+
+def _beside(view: ViewState, nid: str, out: dict[str, Point], gone: Mapping[str, object]) -> bool:
+    """Place `nid` next to a node it is linked to that has a place (shown and staying, or placed in this patch)."""
     for raw in view.edges.values():
-        if raw.src == nid and raw.dst in view.sent_pos:
-            x, y = view.sent_pos[raw.dst]
-            return (x, y - PLACE_GAP)
-        if raw.dst == nid and raw.src in view.sent_pos:
-            x, y = view.sent_pos[raw.src]
-            return (x, y + PLACE_GAP)
-    return (0.0, 0.0)
+        if raw.src == nid:
+            other, dy = raw.dst, -PLACE_GAP
+        elif raw.dst == nid:
+            other, dy = raw.src, PLACE_GAP
+        else:
+            continue
+        at = out.get(other) or (view.sent_pos.get(other) if other not in gone else None)
+        if at is not None:
+            out[nid] = (at[0], at[1] + dy)
+            return True
+    return False
