@@ -22,6 +22,7 @@ from typing import IO, Any
 from dld_jupyter.activities.errors import FAILED, RunFailed
 from dld_jupyter.activities.protocol import Message
 from dld_jupyter.activities.result import ActivityResult, ActivityStatus, LogLine, Progress
+from dld_jupyter.activities.run_end import RunEnd
 from dld_jupyter.activities.spec import ActivitySpec
 from dld_jupyter.activities.targets.base import Target
 from dld_jupyter.activities.targets.local import LocalTarget
@@ -32,7 +33,7 @@ LogCallback = Callable[[LogLine], None]
 REQUEST_TIMEOUT_S = 60.0
 
 
-class Run:
+class Run(RunEnd):
     """One activity run; see the module docstring. Create it, then `start` it (the engine or the scheduler does)."""
 
     def __init__(
@@ -43,6 +44,7 @@ class Run:
         on_log: LogCallback | None = None,
         remember: bool = True,
     ) -> None:
+        super().__init__()
         self.id = uuid.uuid4().hex[:12]
         self.spec = spec.resolved()
         self.target: Target = target or LocalTarget()
@@ -52,44 +54,21 @@ class Run:
         self.progress: Progress | None = None
         self.logs: list[LogLine] = []
         self.started_at: float | None = None  # time.monotonic() when the worker was launched
-        self.ended_at: float | None = None
         self.done_artifacts: dict[str, str] | None = None  # what the worker's "done" named (target-side paths)
         self.worker_error: tuple[str, str] | None = None  # (kind, message) the worker sent
-        self._status = ActivityStatus.QUEUED
-        self._result: ActivityResult | None = None
-        self._finished = threading.Event()
         self._ready = threading.Event()
         self._stdin: IO[str] | None = None
         self._stdin_lock = threading.Lock()
         self._numbers = itertools.count(1)
         self._replies: dict[int, Reply] = {}
         self._answered: dict[int, threading.Event] = {}
-        self._listeners: list[Callable[[Run], None]] = []
         self._thread: threading.Thread | None = None
 
-    # -- state ---------------------------------------------------------------------------------------------------
-    @property
-    def status(self) -> ActivityStatus:
-        return self._status
-
-    @property
-    def done(self) -> bool:
-        return self._finished.is_set()
-
-    @property
-    def result(self) -> ActivityResult | None:
-        return self._result
-
+    # -- state (status, done, result, on_end, wait: run_end.py) --------------------------------------------------
     @property
     def device(self) -> str:
         """The device this run occupies on its target ("cpu", "cuda:0"): one run at a time per (target, device)."""
         return self.spec.device_key()
-
-    def on_end(self, listener: Callable[[Run], None]) -> None:
-        """Call `listener(run)` once the run has ended (at once if it has)."""
-        self._listeners.append(listener)
-        if self.done:
-            listener(self)
 
     # -- control -------------------------------------------------------------------------------------------------
     def start(self, execute: Callable[[Run], ActivityResult]) -> Run:
@@ -117,24 +96,13 @@ class Run:
 
     def finish(self, result: ActivityResult) -> None:
         """Record the outcome and tell the listeners (the engine calls it; so does `cancel` on a queued run)."""
-        if self.done:
-            return
-        self._result, self._status, self.ended_at = result, result.status, time.monotonic()
-        self._finished.set()
-        for listener in list(self._listeners):
-            with contextlib.suppress(Exception):
-                listener(self)
+        self.ended(result)
 
     def cancel(self) -> None:
         """Stop the worker (it unwinds, then is killed after a grace period); a queued run never starts."""
         self.cancel_event.set()
         if self._status is ActivityStatus.QUEUED:
             self.finish(ActivityResult(ActivityStatus.CANCELLED, error="cancelled", error_kind="cancelled"))
-
-    def wait(self, timeout: float | None = None) -> ActivityResult | None:
-        """The result once the run has ended, or None when `timeout` passes first."""
-        self._finished.wait(timeout)
-        return self._result
 
     def request(self, action: str, args: dict[str, Any] | None = None, timeout: float = REQUEST_TIMEOUT_S) -> Reply:
         """Ask a session run's worker; RunFailed when the run is not (or no longer) serving, or takes too long."""

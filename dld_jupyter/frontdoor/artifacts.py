@@ -1,0 +1,110 @@
+"""What a front door does with each named artifact of a finished run, in one place instead of in each panel.
+
+- `report`: shown, and its heat put on the designer the run came from. In a JupyterLab designer tab the report
+  opens in its own tab beside it (the tab's `open_report_tab`); elsewhere the installed report viewer is built
+  and linked to that designer, so its layer selection selects on the canvas.
+- `layer_info`: opens as an engine graph (the installed engine-graph viewer).
+- `model`: opens in a new designer (the registry of open designers builds it).
+- `engine`, `tensors`: nothing opens them here; they are listed with their path.
+
+This layer imports no widget: the widgets package installs the viewers (`ARTIFACTS.set_viewer`) when it is
+imported, as it installs the designer opener. Nothing here raises into a run's waiting thread: a viewer that
+fails leaves its error on the `Opened` entry, which the front door shows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from dld_jupyter.activities.result import ARTIFACTS as NAMES
+from dld_jupyter.frontdoor.designers import registry
+
+Viewer = Callable[[str, Any], Any]  # (path, the designer the run came from or None) -> something to show
+SHOWN_BY_VIEWER = ("report", "layer_info")
+
+
+@dataclass
+class Opened:
+    """What acting on one artifact gave: `shown` (a widget to show, or None), a `note` saying where it went, the
+    `error` when it could not be shown, and `heat` (shows the report's heat on the designer again) for a report."""
+
+    name: str
+    path: str
+    shown: Any = None
+    note: str = ""
+    error: str | None = None
+    heat: Callable[[], str | None] | None = None
+
+
+class ArtifactActions:
+    """The artifact policy; `act` applies it to a result's artifacts."""
+
+    def __init__(self) -> None:
+        self._viewers: dict[str, Viewer] = {}
+
+    def set_viewer(self, name: str, viewer: Viewer) -> None:
+        """Install what shows a `report` or a `layer_info` file (the widgets package does)."""
+        if name not in SHOWN_BY_VIEWER:
+            raise ValueError(f"artifact {name!r}: only {list(SHOWN_BY_VIEWER)} are shown by an installed viewer")
+        self._viewers[name] = viewer
+
+    def act(self, artifacts: Mapping[str, str], source: Any = None, skip: Collection[str] = ()) -> list[Opened]:
+        """Act on each artifact (in the order of the artifact names), except those in `skip`; `source` is the
+        designer the run came from (None: a path or a document)."""
+        unknown = sorted(set(artifacts) - set(NAMES))
+        if unknown:
+            raise ValueError(f"artifacts: {unknown} are not artifact names; they are {list(NAMES)}")
+        done = []
+        for name in NAMES:
+            path = artifacts.get(name)
+            if path is not None and name not in skip:
+                done.append(self._one(name, str(path), source))
+        return done
+
+    def _one(self, name: str, path: str, source: Any) -> Opened:
+        try:
+            if name == "report":
+                return self._report(path, source)
+            if name == "layer_info":
+                return Opened(name, path, self._view(name, path, source), "opened as an engine graph")
+            if name == "model":
+                return Opened(name, path, registry.open(path), "opened in a new designer")
+        except Exception as error:  # shown by the front door, never raised into the run's thread
+            return Opened(name, path, error=f"{name} {path} could not be opened: {error}")
+        return Opened(name, path, note="written")
+
+    def _report(self, path: str, source: Any) -> Opened:
+        heat = _heat(source, path)
+        opener = getattr(source, "open_report_tab", None)
+        if callable(opener) and opener(path):
+            return Opened("report", path, None, "opened in its own tab", heat() if heat else None, heat)
+        viewer = self._view("report", path, source)
+        return Opened("report", path, viewer, "", heat() if heat else None, heat)
+
+    def _view(self, name: str, path: str, source: Any) -> Any:
+        viewer = self._viewers.get(name)
+        if viewer is None:
+            raise LookupError(f"no {name} viewer is installed in this kernel (import dld_jupyter.widgets)")
+        return viewer(path, source)
+
+
+def _heat(source: Any, path: str) -> Callable[[], str | None] | None:
+    """Puts the report's heat on the designer it came from; None when the run came from no designer."""
+    show_heat = getattr(source, "show_heat", None)
+    if not callable(show_heat):
+        return None
+
+    def heat() -> str | None:
+        try:
+            show_heat(path)
+        except Exception as error:  # a ReportError is no ValueError: every failure is said, not raised
+            return f"The heat could not be shown on the canvas: {error}"
+        return None
+
+    return heat
+
+
+ARTIFACTS = ArtifactActions()
+"""The kernel's one artifact policy; front doors act through it."""

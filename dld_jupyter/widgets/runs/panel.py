@@ -1,0 +1,202 @@
+"""The one run panel: a form slot, a target chooser, Run/Cancel, progress, the log and the run's artifacts.
+
+Why: the Profile panel and the Export TensorRT Engine panel each had the same run loop (start the activity, stream
+progress and log lines, wait on a thread, show the outcome, act on what it wrote). A form plugs in by subclassing
+and saying what differs: `make_spec()` (the spec, raising what the user must fix), `refused()` (why it cannot run
+here, e.g. TensorRT missing), `disable_form(running)`, `done_text(result)` and `skip(result)` (the artifacts not to
+open, e.g. layer information when "open as an engine graph" is off). Artifacts are acted on through the one policy
+(frontdoor/artifacts.py): a report opens the viewer and heats the designer the run came from, layer information
+opens the engine graph. Errors are shown in the panel, never raised into the notebook.
+
+Slots: `form_slot` holds the form's widgets; `target_slot` holds the target chooser (the choices of targets.py;
+the remote-target work adds its own there and may replace the chooser widget in the slot: `chosen_target()` reads
+`target.value`). The run's callbacks arrive on the engine's reader threads; ipykernel sends updates from any thread.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Collection, Sequence
+from typing import Any
+
+import ipywidgets as w
+
+from dld_jupyter.activities.engine import start_activity
+from dld_jupyter.activities.errors import ActivityError
+from dld_jupyter.activities.result import ActivityResult, ActivityStatus, LogLine, Progress
+from dld_jupyter.activities.run import Run
+from dld_jupyter.activities.spec import ActivitySpec
+from dld_jupyter.activities.targets.base import Target
+from dld_jupyter.formats.html_text import tag, text
+from dld_jupyter.frontdoor.artifacts import ARTIFACTS, Opened
+from dld_jupyter.frontdoor.runs import track
+from dld_jupyter.widgets.runs.progress import RunProgress
+from dld_jupyter.widgets.runs.targets import LOCAL, make_target, target_labels
+from dld_jupyter.widgets.tools.log_view import LogView
+
+STARTING = (ActivityError, OSError, ValueError, TypeError)  # what a form's spec raises for the user to fix
+
+
+class RunPanel(w.VBox):  # type: ignore[misc]
+    """See the module docstring. `what` names the run in messages ("Profiling", "Export")."""
+
+    what = "Run"
+    error_class = "dld-run-error"
+
+    def __init__(self, source: Any, title: w.Widget, form: Sequence[w.Widget], run_label: str, run_icon: str,
+                 buttons: Sequence[w.Widget] = (), below: Sequence[w.Widget] = ()) -> None:
+        self.source = source  # a path, a Document or a Designer: what the run came from
+        self.handle: Run | None = None
+        self.result: ActivityResult | None = None
+        self.opened: list[Opened] = []
+        self._done = threading.Event()
+        self.title = title
+        self.form_slot = w.VBox(list(form))
+        self.target = w.Dropdown(options=target_labels(), value=LOCAL, description="Target",
+                                 layout=w.Layout(width="auto", max_width="300px"))
+        self.target_slot = w.HBox([self.target])
+        self.run_button = w.Button(description=run_label, icon=run_icon, button_style="primary")
+        self.run_button.on_click(lambda _b: self.run())
+        self.controls = RunProgress(leading=(*buttons, self.run_button))
+        self.cancel_button, self.progress, self.phase = (self.controls.cancel_button, self.controls.progress,
+                                                         self.controls.phase)
+        self.error = w.HTML("")
+        self.log_box = LogView(height="120px", layout=w.Layout(width="100%", display="none"))
+        self.artifacts_area = w.VBox([])
+        super().__init__([title, self.form_slot, self.target_slot, self.controls, self.error, *below, self.log_box,
+                          self.artifacts_area])
+        self.add_class("dld-run-panel")
+
+    # -- what a form says ------------------------------------------------------------------------------------------
+    def make_spec(self) -> ActivitySpec:
+        raise NotImplementedError(f"{type(self).__name__} plugs a form into the run panel: define make_spec()")
+
+    def refused(self) -> str | None:
+        """Why the run cannot start here (shown as "unavailable: …"); None when it can."""
+        return None
+
+    def disable_form(self, running: bool) -> None:
+        """Lock the form while the run is under way."""
+
+    def done_text(self, result: ActivityResult) -> str:
+        return ", ".join(result.artifacts.values())
+
+    def skip(self, result: ActivityResult) -> Collection[str]:
+        """Artifacts of `result` not to act on."""
+        return ()
+
+    def chosen_target(self) -> Target:
+        return make_target(str(self.target.value))
+
+    # -- running ---------------------------------------------------------------------------------------------------
+    def run(self) -> Run | None:
+        """Start with the form's settings; the running activity, or None when it could not start (said why)."""
+        reason = self.refused()
+        if reason is not None:
+            self.show_error(f"unavailable: {reason}")
+            return None
+        if self.handle is not None and not self.handle.done:
+            self.show_error(f"{self.what} is already running: cancel it first.")
+            return None
+        self.show_error("")
+        try:
+            spec = self.make_spec()
+            target = self.chosen_target()
+        except STARTING as error:
+            self.show_error(f"Cannot start: {error}")
+            return None
+        self.artifacts_area.children = []
+        self.opened = []
+        self.log_box.clear()
+        self._done = threading.Event()
+        self._set_running(True)
+        track()  # the live runs registry lists this run
+        self.handle = start_activity(spec, on_progress=self._on_progress, on_log=self._on_log, target=target)
+        self.controls.follow(self.handle)
+        threading.Thread(target=self._wait, args=(self.handle,), name="dld-run-panel", daemon=True).start()
+        return self.handle
+
+    def cancel(self) -> None:
+        self.controls.cancel()
+
+    def wait(self, timeout: float | None = None) -> ActivityResult | None:
+        """Block until the run and what it opened are done (for scripts and tests)."""
+        if self.handle is None:
+            return None
+        self.handle.wait(timeout)
+        self._done.wait(timeout)
+        return self.result
+
+    def _on_progress(self, progress: Progress) -> None:
+        self.controls.show(progress)
+
+    def _on_log(self, line: LogLine) -> None:
+        self.log_box.append(f"[{line.level}] {line.message}")
+
+    def _wait(self, handle: Run) -> None:
+        result = handle.wait()
+        try:
+            self.result = result
+            if result is not None:
+                self._finish(result)
+        finally:
+            self.log_box.flush()
+            self._set_running(False)
+            self._done.set()
+
+    def _finish(self, result: ActivityResult) -> None:
+        if result.ok:
+            self.controls.ended(result, text(f"done in {result.duration_s:.1f} s: {self.done_text(result)}"))
+            self.opened = ARTIFACTS.act(result.artifacts, self.source, skip=self.skip(result))
+            self.show_opened(self.opened)
+        elif result.status is ActivityStatus.CANCELLED or result.error_kind == "cancelled":
+            self.controls.ended(result, "cancelled")
+        else:
+            self.controls.ended(result)
+            self.show_error(f"{self.what} {result.status.value} ({result.error_kind}): {result.error}")
+            self.log_box.layout.display = ""
+
+    def show_opened(self, opened: list[Opened]) -> None:
+        """What the artifact policy opened: in the artifacts area, or where it went, or why it could not."""
+        shown: list[w.Widget] = []
+        errors = [entry.error for entry in opened if entry.error]
+        for entry in opened:
+            if entry.note and entry.shown is None:
+                self.phase.value += text(f" ({entry.name.replace('_', ' ')} {entry.note})")
+            if entry.shown is not None:
+                if entry.heat is not None:
+                    shown.append(self._heat_button(entry))
+                shown.append(entry.shown)
+                designer_area = getattr(entry.shown, "designer_area", None)
+                if isinstance(designer_area, w.Widget):
+                    shown.append(designer_area)
+        self.artifacts_area.children = shown
+        if errors:
+            self.show_error("; ".join(errors))
+
+    def _heat_button(self, entry: Opened) -> w.Button:
+        button = w.Button(description="Heat on canvas", icon="fire", layout=w.Layout(width="auto"),
+                          tooltip="Colour the canvas by this report's layer times (the legend's × hides it)")
+
+        def heat(_button: Any = None) -> None:
+            failed = entry.heat() if entry.heat is not None else None
+            self.show_error(failed or "")
+
+        button.on_click(heat)
+        self.heat_button = button
+        return button
+
+    def _set_running(self, running: bool) -> None:
+        self.run_button.disabled = running or self.refused() is not None
+        self.target.disabled = running
+        self.disable_form(running)
+        if running:
+            self.log_box.layout.display = ""
+            self.controls.follow(None)
+        else:
+            self.cancel_button.disabled = True
+
+    def show_error(self, said: str) -> None:
+        self.error.value = tag("div", said, class_=self.error_class, style="color:#b91c1c") if said else ""
+
+    _show_error = show_error
