@@ -8,8 +8,8 @@ attention patterns, function ops (HardSwish). Tests and benchmarks judge feature
 Needs torch, torchvision and transformers (CPU wheels; run it in a separate venv, they are large). `fixtures` are
 the small exports committed under tests/data/real/ (regenerate them with this script); `bench` are the full-size
 models the benchmarks use, written to a cache directory and never committed. Seeds are fixed: the same versions
-give the same files. GPT-2 is exported with static shapes: the newer exporter cannot turn its dynamic axes into
-torch.export dynamic shapes here, nor BERT's.
+give the same files. Decoders come static (input_ids only) and `_dynamic` (attention mask, symbolic batch and
+sequence given as torch.export dims: the newer exporter does not turn `dynamic_axes` into them here); BERT static.
 """
 
 from __future__ import annotations
@@ -107,22 +107,34 @@ def bert(layers: int, hidden: int, heads: int, vocab: int) -> Callable[[Path], N
     return build
 
 
-def gpt2(layers: int, hidden: int, heads: int, vocab: int) -> Callable[[Path], None]:
+def _decoder(model: Any, vocab: int, path: Path, dynamic: bool) -> None:
+    """A causal LM exported with input_ids only and static shapes, or as users deploy one: `dynamic` adds the
+    attention mask and symbolic batch and sequence (torch.export dims), so the file computes its masks from
+    Shape/Range/Cast chains at run time."""
+    ids = torch.randint(0, vocab, (2 if dynamic else 1, 16))
+    if not dynamic:
+        _export(_Keywords(model, ["input_ids"], ["logits"]), (ids,), path, ["input_ids"], ["logits"], dynamo=True)
+        return
+    names = ["input_ids", "attention_mask"]
+    batch, seq = torch.export.Dim("batch", min=1, max=64), torch.export.Dim("sequence", min=2, max=128)
+    axes = {0: batch, 1: seq}
+    _export(_Keywords(model, names, ["logits"]), (ids, torch.ones_like(ids)), path, names, ["logits"], dynamo=True,
+            dynamic_shapes=((axes, axes),))
+
+
+def gpt2(layers: int, hidden: int, heads: int, vocab: int, dynamic: bool = False) -> Callable[[Path], None]:
     def build(path: Path) -> None:
         from transformers import GPT2Config, GPT2LMHeadModel
 
         torch.manual_seed(0)
         config = GPT2Config(vocab_size=vocab, n_embd=hidden, n_layer=layers, n_head=heads, n_positions=128,
                             use_cache=False, attn_implementation="eager")
-        model = GPT2LMHeadModel(config)
-        ids = torch.randint(0, vocab, (1, 16))
-        wrapped = _Keywords(model, ["input_ids"], ["logits"])
-        _export(wrapped, (ids,), path, ["input_ids"], ["logits"], dynamo=True)  # static: see the module note
+        _decoder(GPT2LMHeadModel(config), vocab, path, dynamic)
 
     return build
 
 
-def llama(layers: int, hidden: int, heads: int, vocab: int) -> Callable[[Path], None]:
+def llama(layers: int, hidden: int, heads: int, vocab: int, dynamic: bool = False) -> Callable[[Path], None]:
     """A Llama-style decoder (RMSNorm, rotary attention with grouped KV heads, SwiGLU MLP) of `layers` layers."""
 
     def build(path: Path) -> None:
@@ -133,9 +145,7 @@ def llama(layers: int, hidden: int, heads: int, vocab: int) -> Callable[[Path], 
                              num_hidden_layers=layers, num_attention_heads=heads,
                              num_key_value_heads=max(1, heads // 2), max_position_embeddings=128, use_cache=False,
                              attn_implementation="eager")
-        model = LlamaForCausalLM(config)
-        ids = torch.randint(0, vocab, (1, 16))
-        _export(_Keywords(model, ["input_ids"], ["logits"]), (ids,), path, ["input_ids"], ["logits"], dynamo=True)
+        _decoder(LlamaForCausalLM(config), vocab, path, dynamic)
 
     return build
 
@@ -168,6 +178,65 @@ def ssdlite(path: Path) -> None:
     torch.manual_seed(0)
     model = ssdlite320_mobilenet_v3_large(weights=None, weights_backbone=None, num_classes=91)
     _export(_DetectionHead(model), (torch.randn(1, 3, 320, 320),), path, ["images"], ["boxes", "logits"])
+
+
+def _fast_nms(boxes: torch.Tensor, scores: torch.Tensor, iou_threshold: float) -> torch.Tensor:
+    """Fast NMS (YOLACT): a box goes when a higher-scoring box overlaps it more than the threshold. Plain tensor ops
+    (torchvision's nms is a C op that does not load with the CPU torch wheel here); typed because torchvision
+    scripts its caller while tracing."""
+    order = scores.argsort(descending=True)
+    ordered = boxes[order]
+    area = (ordered[:, 2] - ordered[:, 0]) * (ordered[:, 3] - ordered[:, 1])
+    low = torch.max(ordered[:, None, :2], ordered[None, :, :2])
+    high = torch.min(ordered[:, None, 2:], ordered[None, :, 2:])
+    inter = (high - low).clamp(min=0).prod(dim=2)
+    iou = (inter / (area[:, None] + area[None, :] - inter)).triu(diagonal=1)
+    return order[iou.max(dim=0).values <= iou_threshold]
+
+
+class _Detections(torch.nn.Module):
+    """A detector wrapped as users wrap one for export: an image batch in, the first image's boxes, scores and
+    labels out (torchvision's models take and return lists of dicts)."""
+
+    def __init__(self, model: Any) -> None:
+        super().__init__()
+        self.model = model
+
+    def forward(self, images: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        found = self.model(list(images))[0]
+        return found["boxes"], found["scores"], found["labels"]
+
+
+def ssdlite_detector(classes: int, width: float = 1.0) -> Callable[[Path], None]:
+    """SSDlite (MobileNetV3-Large, 320 px) with its postprocessing: resize, box decoding, a score filter and top-k
+    per class (the tracer unrolls the loop over classes: ~35 small ops each) and NMS (_fast_nms), through the
+    TorchScript exporter."""
+
+    def build(path: Path) -> None:
+        from functools import partial
+
+        from torchvision.models.detection import ssdlite
+        from torchvision.ops import boxes as box_ops
+
+        box_ops.nms = _fast_nms  # batched_nms looks nms up in its module
+        backbone = ssdlite.mobilenet_v3_large
+        ssdlite.mobilenet_v3_large = partial(backbone, width_mult=width)  # type: ignore[assignment]
+        try:
+            torch.manual_seed(0)
+            model = ssdlite.ssdlite320_mobilenet_v3_large(weights=None, weights_backbone=None, num_classes=classes)
+        finally:
+            ssdlite.mobilenet_v3_large = backbone
+        _export(_Detections(model), (torch.rand(1, 3, 320, 320),), path, ["images"], ["boxes", "scores", "labels"])
+
+    return build
+
+
+def efficientnet(path: Path) -> None:
+    import torchvision
+
+    torch.manual_seed(0)
+    model = torchvision.models.efficientnet_b0(weights=None)
+    _export(model, (torch.randn(1, 3, 224, 224),), path, ["input"], ["logits"], {"input": {0: "batch"}})
 
 
 def shufflenet_small_functions(path: Path) -> None:
@@ -221,6 +290,9 @@ FIXTURES: dict[str, Callable[[Path], None]] = {
     "gpt2_tiny": gpt2(layers=2, hidden=64, heads=2, vocab=1000),
     "shufflenet_functions_small": shufflenet_small_functions,
     "gru_scripted": gru_scripted,
+    # Over the grouping size: a Llama-style decoder with its run-time mask chain, a detector with postprocessing
+    "llama_tiny_dynamic": llama(layers=4, hidden=32, heads=2, vocab=256, dynamic=True),
+    "ssdlite_tiny": ssdlite_detector(classes=8, width=0.25),
 }
 BENCH: dict[str, Callable[[Path], None]] = {
     "resnet18": torchvision_model("resnet18"),
@@ -231,6 +303,10 @@ BENCH: dict[str, Callable[[Path], None]] = {
     "llama_30l": llama(layers=30, hidden=512, heads=8, vocab=32000),
     "vit_b_16": vit,
     "ssdlite_head": ssdlite,
+    "ssdlite_full": ssdlite_detector(classes=91),
+    "gpt2_dynamic": gpt2(layers=12, hidden=768, heads=12, vocab=50257, dynamic=True),
+    "llama_dynamic": llama(layers=30, hidden=512, heads=8, vocab=32000, dynamic=True),
+    "efficientnet_b0": efficientnet,
 }
 
 

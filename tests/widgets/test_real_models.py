@@ -1,9 +1,11 @@
 """The canvas on real PyTorch exports (tests/data/real/): weight plumbing drawn as constants, grouping that follows
-the module tree (also from the newer exporter's metadata), glyphs that tell nodes apart, sources beside their user."""
+the module tree (also from the newer exporter's metadata) without wrapper nests, first views that open to the
+repeated blocks, glyphs that tell nodes apart without repeating their scope, sources beside their user."""
 
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -11,8 +13,10 @@ import pytest
 from dld_jupyter.document import Document
 from dld_jupyter.document.layout import sugiyama_layout
 from dld_jupyter.widgets.canvas.canvas_view import CanvasView
+from dld_jupyter.widgets.canvas.first_view import RUN_PREFIX, RUN_SIZE, is_run, opens_grouped, stem, wrappers_dropped
 from dld_jupyter.widgets.canvas.glyph_text import detail_line, informative_name
 from dld_jupyter.widgets.canvas.grouping import Grouping, merge_chains, overview_expansion
+from dld_jupyter.widgets.canvas.protocol import NodeData
 from dld_jupyter.widgets.canvas.scope_paths import scopes_path
 from dld_jupyter.widgets.canvas.structural_groups import structural_paths
 
@@ -119,3 +123,69 @@ def test_expanded_transformers_draw_no_more_crossings_than_netron(model: str, ne
     # (benchmarks/real_models_bench.py). BERT-tiny: igraph's order alone 90, crossing reduction 79, with span
     # shortening and end-pulled placement 60; GPT-2-tiny 2 -> 0.
     assert _straight_crossings(pos, links) <= netron
+
+
+def _first_view(name: str) -> tuple[CanvasView, dict[str, NodeData]]:
+    view = CanvasView(Document.open(REAL / name))
+    nodes, _, _ = view.snapshot()
+    return view, {n["id"]: n for n in nodes}
+
+
+def _ops(view: CanvasView) -> int:
+    return sum(1 for op in view.op_type.values() if op not in ("Input", "Output", "Outer"))
+
+
+@pytest.mark.parametrize("name", ["llama_tiny_dynamic.onnx", "ssdlite_tiny.onnx"])
+def test_decoders_and_detectors_open_to_their_repeated_blocks(name: str) -> None:
+    """The first view shows collapsed blocks of one kind, no box holding half the model, no same-named or
+    only-child nest (Llama: "model" inside "model"; SSDlite: one box "model" holding 95 %)."""
+    view, drawn = _first_view(name)
+    collapsed = [n for n in drawn.values() if n["kind"] == "group" and n["collapsed"]]
+    kinds = Counter((n["parent"], stem(n["name"])) for n in collapsed if any(c.isdigit() for c in n["name"]))
+    assert max(kinds.values(), default=0) >= 3, kinds
+    assert max(n["child_count"] for n in collapsed) < 0.5 * _ops(view)
+    inside = Counter(n["parent"] for n in drawn.values() if n["parent"])
+    for group in (n for n in drawn.values() if n["kind"] == "group" and n["parent"]):
+        parent = drawn[group["parent"]]  # type: ignore[index]
+        assert parent["name"] != group["name"] and inside[parent["id"]] > 1, (parent["name"], group["name"])
+    assert all(not n["name"].startswith("model") for n in drawn.values() if n["kind"] == "group")
+
+
+def test_a_mask_chain_and_a_postprocessing_strip_are_cut_into_runs() -> None:
+    view, drawn = _first_view("llama_tiny_dynamic.onnx")  # 60+ Shape/Range/Cast ops before the first layer
+    runs = [n for n in drawn.values() if n["kind"] == "group" and n["name"].startswith(RUN_PREFIX)]
+    assert runs and all(12 <= n["child_count"] <= RUN_SIZE for n in runs), [n["name"] for n in runs]
+    assert sum(n["kind"] == "op" and n["parent"] is None for n in drawn.values()) <= 12
+    view, drawn = _first_view("ssdlite_tiny.onnx")  # the unrolled loop over classes, flat in one scope
+    runs = [p for p in view.grouping.count if is_run(p)]
+    assert len(runs) >= 10 and max(view.grouping.count[p] for p in runs) < 0.1 * _ops(view)
+    assert wrappers_dropped({"a": ("m", "m", "layers.0"), "b": ("m", "head"), "c": ()}, ["a", "b"]) == {
+        "a": ("layers.0",), "b": ("head",), "c": ()}
+
+
+def test_only_models_made_of_blocks_open_grouped_below_the_size_limit() -> None:
+    assert not CanvasView(Document.open(REAL / "mobilenet_v3_small_w05.onnx")).grouped  # 125 drawn: as Netron
+    assert not CanvasView(Document.open(REAL / "bert_tiny.onnx")).grouped  # 2 layers are no run of blocks
+    assert CanvasView(Document.open(REAL / "llama_tiny_dynamic.onnx")).grouped  # 285 nodes, 4 layers
+    layers = {f"n{k}": (f"layer.{k // 30}",) for k in range(300)}
+    assert opens_grouped(layers, list(layers)) and not opens_grouped(layers, list(layers)[:150])
+
+
+def test_glyphs_do_not_repeat_their_scope() -> None:
+    """`/model/backbone/Shape` read `Shape / model`… on every glyph; a scope of one node still names it."""
+    assert informative_name("/model/Shape_3", "Shape", own_scope=False) == ""
+    assert informative_name("/layer1/layer1.0/conv1/Conv", "Conv", own_scope=True) == "conv1"
+    assert scopes_path("['_empty_nn_module_stack_from_metadata_hook', 'sym_size_int_8']") == ()
+    view = CanvasView(Document.open(REAL / "ssdlite_tiny.onnx"), grouping="none")
+    nodes, _, _ = view.snapshot()
+    subtitles = Counter(n["subtitle"] for n in nodes if n["kind"] == "op" and n["subtitle"])
+    assert not {"model", "transform", "backbone", "head"} & set(subtitles), subtitles.most_common(5)
+
+
+def test_blocks_that_all_read_the_mask_stand_in_one_column() -> None:
+    """Every layer reads the mask chain's outputs: counted in the layout, those links pulled the blocks sideways
+    (GPT-2 with a dynamic mask zigzagged across the screen)."""
+    view = CanvasView(Document.open(REAL / "llama_tiny_dynamic.onnx"))
+    nodes, _, points = view.snapshot()
+    xs = [x for n, (x, _) in zip(nodes, points, strict=True) if n["kind"] == "group" and stem(n["name"]) == "layers.#"]
+    assert len(xs) == 4 and max(xs) - min(xs) < 20, xs

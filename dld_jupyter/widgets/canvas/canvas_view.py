@@ -18,6 +18,7 @@ from dld_jupyter.document.outline import RawEdge
 from dld_jupyter.document.views import shape_list
 from dld_jupyter.formats.trt_metadata import TRT_PRECISION_KEY
 from dld_jupyter.widgets.canvas import graph_payload as gp
+from dld_jupyter.widgets.canvas.first_view import layout_links, opens_grouped, tidy_paths
 from dld_jupyter.widgets.canvas.function_bodies import Body, bodies_for, expanded_box, is_body_id
 from dld_jupyter.widgets.canvas.grouping import GROUP_THRESHOLD, Grouping, GroupPath, group_id, overview_expansion
 from dld_jupyter.widgets.canvas.protocol import EdgeData, NodeData, Severity
@@ -87,6 +88,7 @@ class CanvasView(ViewEvents):
         self.doc_pos: dict[str, tuple[float, float]] = {}
         self.fn_expanded: set[str] = set()  # local-function instances drawn with their body (function_bodies.py)
         self.bodies: dict[str, Body] = {}
+        self.scope_size: dict[str, int] = {}
 
     # ------------------------------------------------------------ structure
     def rebuild(self) -> None:
@@ -96,17 +98,23 @@ class CanvasView(ViewEvents):
         paths: dict[str, GroupPath] = {}
         self.plumbing: set[str] = set()
         self.plumbing_feeds: dict[str, dict[int, str]] = {}  # consumer -> {input index: plumbing node feeding it}
+        self.scope_size = {}
         self.edges = self._read_structure(paths)
         self._into: dict[str, set[str]] | None = None
         self._outof: dict[str, set[str]] | None = None
-        enabled = self.mode == "scopes" or (self.mode == "auto" and len(self.op_type) > GROUP_THRESHOLD)
+        hidden = self.plumbing | {n for n, op in self.op_type.items() if op == "Constant"}
+        drawn = [n for n, op in self.op_type.items() if op not in ("Input", "Output", "Outer") and n not in hidden]
+        scoped = any(paths.values())
+        if scoped and self.mode != "none":  # wrapper scopes dropped, long flat stretches cut (first_view.py)
+            paths = tidy_paths(self.order, paths, self.op_type, drawn)
+        enabled = self.mode == "scopes" or (
+            self.mode == "auto" and (len(self.op_type) > GROUP_THRESHOLD or opens_grouped(paths, drawn)))
         labels: dict[GroupPath, str] = {}
-        if enabled and not any(paths.values()):  # no name scope at all (other exporters): groups from structure
+        if enabled and not scoped:  # no name scope at all (other exporters): groups from structure
             paths, labels = structural_paths(self.order, self.op_type)
         self.grouping = Grouping(paths, enabled)
         self.grouping.labels.update(labels)
         if enabled:  # a big model opens to its structure, not to one box "model"
-            hidden = self.plumbing | {n for n, op in self.op_type.items() if op == "Constant"}
             self.grouping.expand_only(overview_expansion(self.grouping, hidden))
 
     def _read_structure(self, paths: dict[str, GroupPath]) -> dict[str, RawEdge]:
@@ -118,7 +126,9 @@ class CanvasView(ViewEvents):
             self._register("r" + doc.value_id(value), "Outer", (), paths)
         scope_path = ScopePaths()
         for node in graph:
-            self._register(doc.node_id(node), node.op_type, scope_path(node.name or "", node.metadata_props), paths)
+            name = node.name or ""
+            self._count_scope(name)
+            self._register(doc.node_id(node), node.op_type, scope_path(name, node.metadata_props), paths)
         for value in graph.outputs:
             self._register("o" + doc.value_id(value), "Output", (), paths)
         edges = read_edges(doc)
@@ -142,6 +152,11 @@ class CanvasView(ViewEvents):
             for src, dst, di in links:
                 if src in plumbing:
                     self.plumbing_feeds.setdefault(dst, {})[di] = src
+
+    def _count_scope(self, name: str) -> None:
+        """Nodes per name scope: a scope of one node names that node (glyph_text.informative_name)."""
+        scope = name.rpartition("/")[0]
+        self.scope_size[scope] = self.scope_size.get(scope, 0) + 1
 
     def _register(self, node_id: str, op_type: str, path: GroupPath, paths: dict[str, GroupPath]) -> None:
         self.order.append(node_id)
@@ -198,6 +213,7 @@ class CanvasView(ViewEvents):
             self.diagnostics.get(node_id),
             shown,
             weights=weights,
+            own_scope=self.scope_size.get(v.name.rpartition("/")[0], 0) <= 1,
         )
         if v.kind == "op":  # the TensorRT precision badge (drawn by the overlay, clicked in trt_badge.ts)
             data["precision"] = self._precision(node_id)
@@ -316,7 +332,7 @@ class CanvasView(ViewEvents):
             else:
                 groups[n] = self.grouping.path.get(n, ())
         sizes = {n: (nodes[n]["width"], nodes[n]["height"]) for n in items}
-        found = layout_groups(items, [(e["source"], e["target"]) for e in edges.values()], sizes, groups)
+        found = layout_groups(items, layout_links(nodes, edges.values()), sizes, groups)
         return dict(found.positions)
 
     # ------------------------------------------------------------ snapshot and diffs

@@ -17,14 +17,15 @@ _NOISE = re.compile(r"[\d_.:\-]+")
 MAX_DETAIL = 36
 
 
-def informative_name(name: str, op_type: str) -> str:
-    """The node's own name when it says more than its op type, else its innermost scope (`conv1` of
-    `/layer1/layer1.0/conv1/Conv`), else ""."""
+def informative_name(name: str, op_type: str, own_scope: bool = True) -> str:
+    """The node's own name when it says more than its op type, else its innermost scope when that scope holds
+    this node alone (`conv1` of `/layer1/layer1.0/conv1/Conv`), else "". A scope of many nodes is what their
+    group shows: repeated on each glyph it read `Shape / model` everywhere."""
     scope, _, leaf = name.rpartition("/")
     own = leaf.removeprefix("node_")
     if _NOISE.sub("", own.lower().replace(op_type.lower(), "")):
         return own
-    return scope.rsplit("/", 1)[-1]
+    return scope.rsplit("/", 1)[-1] if own_scope else ""
 
 
 def _dims(shape: Sequence[int | str]) -> str:

@@ -34,8 +34,11 @@ def op_width(name: str, op_type: str, terminals: int, detail: str = "") -> float
     return float(min(max(7.5 * label + 28, 110, 24 * terminals + 16), 280))
 
 
-def glyph_text(view: NodeView, weights: Mapping[int, list[int | str]] | None = None) -> tuple[str, str]:
-    """(subtitle, detail) of an op glyph (glyph_text.py); `weights` adds shapes of inputs fed by hidden plumbing."""
+def glyph_text(
+    view: NodeView, weights: Mapping[int, list[int | str]] | None = None, own_scope: bool = True
+) -> tuple[str, str]:
+    """(subtitle, detail) of an op glyph (glyph_text.py); `weights` adds shapes of inputs fed by hidden plumbing;
+    `own_scope`: the node's name scope holds it alone, so the scope's name is the node's."""
     if view.kind != "op":
         return "", ""
     shapes: list[list[int | str] | None] = []
@@ -43,7 +46,7 @@ def glyph_text(view: NodeView, weights: Mapping[int, list[int | str]] | None = N
         shapes = [t.shape for t in view.inputs if t.state in ("initializer", "constant") and t.index > 0]
         shapes.extend((weights or {}).values())
     detail = detail_line(view.op_type, shapes, view.attributes) if shapes or view.attributes else ""
-    return informative_name(view.name, view.op_type), detail
+    return informative_name(view.name, view.op_type, own_scope), detail
 
 
 def node_size(view: NodeView, subtitle: str = "", detail: str = "") -> tuple[float, float]:
@@ -79,8 +82,9 @@ def node_data(
     shown_constant_inputs: Iterable[int] = (),
     hidden_constant: bool = False,
     weights: Mapping[int, list[int | str]] | None = None,
+    own_scope: bool = True,
 ) -> NodeData:
-    subtitle, detail = glyph_text(view, weights)
+    subtitle, detail = glyph_text(view, weights, own_scope)
     width, height = node_size(view, subtitle, detail)
     shown = set(shown_constant_inputs)
     data: NodeData = {

@@ -13,6 +13,7 @@ import math
 from collections.abc import Iterable, Mapping
 
 from dld_jupyter.document.ids import GROUP_PREFIX
+from dld_jupyter.widgets.canvas.first_view import blocks_shown, is_run
 
 GroupPath = tuple[str, ...]
 
@@ -211,8 +212,10 @@ def lone_nodes_lifted(paths: Mapping[str, GroupPath]) -> dict[str, GroupPath]:
 
 def overview_expansion(grouping: Grouping, hidden: Iterable[str] = (), limit: int = 120) -> set[GroupPath]:
     """Groups to open so a big model's first view shows its structure: the biggest collapsed group is opened while
-    it holds a quarter of the model or fewer than 8 elements show, as long as at most `limit` elements show. A
-    30-layer Llama opens to embed, its 30 decoder layers, norm and lm_head rather than one box "model"."""
+    it holds a quarter of the model, fewer than 8 elements show or no repeated blocks show yet, as long as at most
+    `limit` elements show. A 30-layer Llama opens to embed, its 30 decoder layers, norm and lm_head rather than one
+    box "model"; an SSDlite detector to its backbone's and head's blocks beside the runs of its postprocessing.
+    Runs of flat ops (first_view.py) are not opened: they hold no structure."""
     skip = set(hidden)
     direct: dict[GroupPath, int] = {}
     for node_id, path in grouping.path.items():
@@ -225,14 +228,17 @@ def overview_expansion(grouping: Grouping, hidden: Iterable[str] = (), limit: in
     shown = direct.get((), 0) + len(kids.get((), ()))
     opened: set[GroupPath] = set()
     closed = sorted(kids.get((), ()), key=lambda p: -grouping.count[p])
-    while closed:
-        biggest = closed.pop(0)
+    while True:
+        biggest = next((p for p in closed if not is_run(p)), None)
+        if biggest is None:
+            break
         after = shown - 1 + direct.get(biggest, 0) + len(kids.get(biggest, ()))
-        if after > limit or (grouping.count[biggest] < total / 4 and shown >= 8):
+        if after > limit or (grouping.count[biggest] < total / 4 and shown >= 8 and blocks_shown(closed)):
             break
         opened.add(biggest)
         shown = after
-        closed = sorted([*closed, *kids.get(biggest, ())], key=lambda p: -grouping.count[p])
+        closed = sorted([p for p in closed if p != biggest] + list(kids.get(biggest, ())),
+                        key=lambda p: -grouping.count[p])
     return opened
 
 

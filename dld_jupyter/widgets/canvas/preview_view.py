@@ -45,6 +45,7 @@ class PreviewView(CanvasView):
                 paths[node_id] = ()
                 continue
             node = protos[node_id]
+            self._count_scope(names[node_id])
             paths[node_id] = scope_path(names[node_id], {m.key: m.value for m in node.metadata_props}
                                         if "/" not in names[node_id] and node.metadata_props else None)
         rows: list[NodeRow] = [

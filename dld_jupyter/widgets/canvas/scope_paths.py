@@ -15,6 +15,7 @@ from collections.abc import Mapping
 
 GroupPath = tuple[str, ...]
 NAME_SCOPES = "pkg.torch.onnx.name_scopes"
+NO_MODULE = "_empty_nn_module_stack"  # torch.export's mark on ops outside every module (symbolic sizes): no scope
 
 
 def raw_path(name: str) -> GroupPath:
@@ -34,7 +35,7 @@ def scopes_path(text: str) -> GroupPath:
     out: list[str] = []
     parent = ""
     for scope in scopes[:-1]:  # the last one is the op itself
-        if not isinstance(scope, str) or not scope:
+        if not isinstance(scope, str) or not scope or scope.startswith(NO_MODULE):
             continue
         out.append(scope[len(parent) + 1:] if parent and scope.startswith(parent + ".") else scope)
         parent = scope

@@ -67,7 +67,7 @@ const READABLE_ZOOM = 0.65;
 /**
  * First view of the kernel's positions (elements may still be on their way into cytoscape): the whole graph when
  * it fits at a readable zoom; otherwise the readable zoom, starting at the top where the graph inputs are (as a
- * reader starts a tall network), centred on what the first screen shows. `F` fits everything.
+ * reader starts a tall network), centred where most of what the first screen shows lies. `F` fits everything.
  */
 export function fitTo(ctx: CanvasContext): void {
   const box = ctx.store.extent();
@@ -86,23 +86,32 @@ export function fitTo(ctx: CanvasContext): void {
     return;
   }
   const zoom = READABLE_ZOOM;
-  const band = firstScreen(ctx, box.y1 + h / zoom);
-  const cx = band ? (band.x1 + band.x2) / 2 : (box.x1 + box.x2) / 2;
+  const cx = firstScreen(ctx, box.y1 + h / zoom) ?? (box.x1 + box.x2) / 2;
   const left = zoom * width <= w ? (box.x1 + box.x2) / 2 : cx;
   ctx.cy.viewport({ zoom, pan: { x: ctx.cy.width() / 2 - zoom * left, y: pad - zoom * box.y1 } });
 }
 
-/** Horizontal extent of the nodes whose top lies above `bottom` (what the first screen shows). */
-function firstScreen(ctx: CanvasContext, bottom: number): { x1: number; x2: number } | null {
-  let x1 = Infinity;
-  let x2 = -Infinity;
+/**
+ * Where the first screen's glyphs lie across: the median x of the nodes whose top lies above `bottom`, weighted by
+ * their area. The middle of their extent was off to one side when a transformer's mask chain ran far beside its
+ * blocks (GPT-2 with a dynamic attention mask: its blocks were cut at the left edge).
+ */
+function firstScreen(ctx: CanvasContext, bottom: number): number | null {
+  const seen: { x: number; weight: number }[] = [];
+  let total = 0;
   for (const [id, p] of ctx.store.pos) {
     const n = ctx.store.nodes.get(id);
     if (!n || (n.kind === "group" && !n.collapsed) || p.y - n.height / 2 > bottom) continue;
-    x1 = Math.min(x1, p.x - n.width / 2);
-    x2 = Math.max(x2, p.x + n.width / 2);
+    seen.push({ x: p.x, weight: n.width * n.height });
+    total += n.width * n.height;
   }
-  return isFinite(x1) ? { x1, x2 } : null;
+  seen.sort((a, b) => a.x - b.x);
+  let sum = 0;
+  for (const item of seen) {
+    sum += item.weight;
+    if (sum >= total / 2) return item.x;
+  }
+  return null;
 }
 
 /** The cytoscape-bound context of the first snapshot (`count` elements); its listeners go with `ctx.listeners`. */
