@@ -1,0 +1,196 @@
+"""One sweep point, run where the executor puts it: the task every executor (threads here, a Dask worker, any
+`concurrent.futures.Executor`) calls, with plain data in and plain data out (the report's bytes included), so a
+remote worker needs no shared folder for the results: the sweep writes them atomically on its side.
+
+The task decides applicability on the host that runs it (a provider missing from that host's ONNX Runtime, no GPU
+visible), takes a device from the host's `DevicePool`, checks the GPU for other processes, and runs the point as a
+normal profile Run through the run scheduler; a worker error of kind "unavailable" becomes "not applicable" too.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import hashlib
+import importlib
+import json
+import socket
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from dld_jupyter.activities.errors import UNAVAILABLE, SpecError
+from dld_jupyter.activities.gpu.clocks import locked_clocks
+from dld_jupyter.activities.run import Run
+from dld_jupyter.activities.scheduler import Scheduler
+from dld_jupyter.activities.sweep.devices import DevicePool, Gpu, GpuWatch, peak_rss_mb, visible_gpus
+from dld_jupyter.activities.sweep.grid import (
+    LOCAL_NAMES,
+    TENSORRT,
+    Settings,
+    SweepPoint,
+    batch_problem,
+    point_spec,
+    precision_problem,
+)
+from dld_jupyter.activities.sweep.manifest import CANCELLED, DONE, FAILED, NOT_APPLICABLE
+from dld_jupyter.activities.targets.base import Target
+from dld_jupyter.activities.targets.local import LocalTarget
+
+SCHEDULER = Scheduler()  # every point run in this process goes through it: one run per (target, device)
+_CANCELLED: dict[str, threading.Event] = {}  # sweep id -> cancel event, for tasks running in this process
+_STARTS: dict[str, Callable[[str], None]] = {}  # sweep id -> told when a point of it takes its device here
+_FP16_LOCK = threading.Lock()
+
+
+def watch_starts(sweep_id: str, listener: Callable[[str], None]) -> None:
+    _STARTS[sweep_id] = listener
+
+
+def cancel_event(sweep_id: str) -> threading.Event:
+    return _CANCELLED.setdefault(sweep_id, threading.Event())
+
+
+def _cancelled(sweep_id: str) -> bool:
+    if cancel_event(sweep_id).is_set():
+        return True
+    try:  # on a Dask worker, the sweep cancels through a cluster-wide Event
+        distributed: Any = importlib.import_module("distributed")
+        distributed.get_worker()
+    except (ImportError, ValueError):
+        return False
+    with contextlib.suppress(Exception):
+        return bool(distributed.Event(f"dld-sweep-cancel-{sweep_id}").is_set())
+    return False
+
+
+def resolve_target(name: str) -> Target:
+    """The target called `name`: the local one, or one from the target registry when it has that name."""
+    if name in LOCAL_NAMES:
+        return LocalTarget()
+    from dld_jupyter.activities import targets
+
+    named = getattr(targets, "target_named", None)
+    if named is None:
+        raise SpecError(f"target {name!r} is not known here; known targets: {list(LOCAL_NAMES)}")
+    target: Target = named(name)
+    return target
+
+
+def _outcome(point: SweepPoint, state: str, reason: str | None = None, **extra: Any) -> dict[str, Any]:
+    return {"id": point.id, "state": state, "reason": reason, "host": socket.gethostname(), **extra}
+
+
+def _fp16_copy(model: str) -> str:
+    """An FP16 copy of `model` in this host's temp dir, converted once per model content."""
+    from dld_jupyter.transforms.fp16 import convert_to_fp16
+
+    digest = hashlib.sha256(Path(model).read_bytes()).hexdigest()[:16]
+    folder = Path(tempfile.gettempdir()) / "dld-sweep-models"
+    folder.mkdir(exist_ok=True)
+    copy = folder / f"{Path(model).stem}-{digest}.fp16.onnx"
+    with _FP16_LOCK:
+        if not copy.is_file():
+            partial = copy.with_name(f".{copy.name}.{threading.get_ident()}.partial.onnx")
+            convert_to_fp16(model, partial, compare=False)
+            partial.replace(copy)
+    return str(copy)
+
+
+def _provider_problem(point: SweepPoint) -> str | None:
+    if point.provider in ("cpu", TENSORRT):
+        return None
+    import onnxruntime
+
+    wanted = "CUDAExecutionProvider"
+    if wanted not in onnxruntime.get_available_providers():
+        return (f"provider {point.provider}: {wanted} is not in this host's ONNX Runtime "
+                f"({socket.gethostname()}: {onnxruntime.get_available_providers()}); install dld_jupyter[gpu] there")
+    return None
+
+
+def run_point(task: dict[str, Any]) -> dict[str, Any]:
+    """Run one point (`task`: sweep id, point, settings, lock_clocks) and return its outcome with the report bytes."""
+    sweep_id, point = str(task["sweep"]), SweepPoint.from_dict(task["point"])
+    settings = Settings.from_dict(task["settings"])
+    if not Path(point.model).is_file():
+        return _outcome(point, FAILED, f"model {point.model} is not on host {socket.gethostname()}; put the models "
+                                       "on a file system every worker sees")
+    problem = precision_problem(point) or batch_problem(point.model, point.batch) or _provider_problem(point)
+    gpus: list[Gpu] | None = None
+    if problem is None and point.uses_gpu:
+        gpus = [g for g in visible_gpus() if settings.gpus is None or g.cuda_index in settings.gpus]
+        if not gpus:
+            problem = f"provider {point.provider}: no GPU is visible on {socket.gethostname()}"
+    if problem is not None:
+        return _outcome(point, NOT_APPLICABLE, problem)
+    model = _fp16_copy(point.model) if point.precision == "fp16" and point.provider != TENSORRT else point.model
+    try:
+        with DevicePool().acquire(gpus, lambda: _cancelled(sweep_id), not settings.overlap_cpu) as gpu:
+            return _measure(sweep_id, point, settings, model, gpu, bool(task.get("lock_clocks")))
+    except InterruptedError:
+        return _outcome(point, CANCELLED, "cancelled before it started")
+
+
+def _measure(
+    sweep_id: str, point: SweepPoint, settings: Settings, model: str, gpu: Gpu | None, lock: bool
+) -> dict[str, Any]:
+    target = resolve_target(point.target)
+    started = _STARTS.get(sweep_id)
+    if started is not None:
+        started(point.id)
+    problems: list[str] = []
+    watch = GpuWatch(gpu, settings.foreign, settings.foreign_wait_s) if gpu is not None else None
+    with tempfile.TemporaryDirectory(prefix="dld-sweep-") as folder, contextlib.ExitStack() as stack:
+        output = str(Path(folder) / point.report_name)
+        spec = point_spec(point, model, dataclasses.replace(settings, lock_clocks=False), gpu.cuda_index if gpu else 0,
+                          output)
+        run = Run(spec, target, remember=False)
+        if watch is not None:
+            watch.log = lambda message: run.log("warning", message)
+            try:
+                watch.check_before(lambda: _cancelled(sweep_id))
+            except RuntimeError as error:
+                return _outcome(point, FAILED, str(error), gpu_check=watch.record(), device=spec.device_key())
+            if lock:
+                stack.enter_context(locked_clocks(gpu.nvml_index, lambda m: run.log("info", m)))  # type: ignore[union-attr]
+
+            def foreign(message: str) -> None:
+                problems.append(message)
+                run.log("warning", message)
+
+            watch.start(lambda: run.pid, foreign)
+            stack.callback(watch.stop)
+        SCHEDULER.submit(run)
+        peak_rss: float | None = None
+        while run.wait(0.25) is None:
+            peak_rss = peak_rss_mb(run.pid) or peak_rss
+            if _cancelled(sweep_id) or (problems and settings.foreign == "fail"):
+                run.cancel()
+        if watch is not None:
+            watch.stop()
+        result = run.result
+        assert result is not None
+        check = watch.record() if watch is not None else {}
+        memory = (watch.peak_bytes / 2**20 if watch is not None and watch.peak_bytes else None) or peak_rss
+        extra: dict[str, Any] = {"device": spec.device_key(), "gpu_check": check, "peak_memory_mb": memory}
+        if problems and settings.foreign == "fail":
+            return _outcome(point, FAILED, "; ".join(problems) + " (foreign='fail')", **extra)
+        if not (result.ok and result.report_path):
+            if result.error_kind == UNAVAILABLE:
+                return _outcome(point, NOT_APPLICABLE, result.error, **extra)
+            state = CANCELLED if result.status.value == "cancelled" else FAILED
+            return _outcome(point, state, result.error, **extra)
+        data = json.loads(Path(result.report_path).read_text(encoding="utf-8"))
+    if check:  # the report says what else was on its GPU
+        data.setdefault("system", {})["gpu_exclusivity"] = check
+    summary = data["summary"]
+    median = float(summary["median_ms"])
+    return _outcome(
+        point, DONE, report_bytes=json.dumps(data).encode("utf-8"), median_ms=median,
+        p90_ms=float(summary.get("p90_ms") or median), min_ms=float(summary.get("min_ms") or median),
+        throughput=point.batch * 1000.0 / median if median > 0 else None, finished=time.time(), **extra,
+    )

@@ -1,0 +1,242 @@
+"""A sweep: every point of a grid run as a normal profile, through any `concurrent.futures.Executor`.
+
+`start_sweep(...)` writes the manifest, submits each point that is not finished to the executor (threads here by
+default, one per device; `"dask"` the current `distributed.Client`; `"dask://host:port"` a scheduler's address;
+or any Executor) and returns a `Sweep` at once; a collector thread writes each report that comes back atomically
+into the folder and updates the manifest. Called again on the same folder with the same grid, it runs only the
+points that are missing (`rerun=True` measures them all again); `resume_sweep(folder)` does the same from the
+manifest alone (a new kernel, `dld sweep --resume`). `cancel()` stops queued points and the running ones' workers.
+A Dask worker that dies while running a point is Dask's to retry on another worker; when Dask gives up
+(KilledWorker) the point is marked failed with that reason.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import contextlib
+import importlib
+import threading
+import uuid
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from dld_jupyter.activities.errors import SpecError
+from dld_jupyter.activities.gpu.clocks import locked_clocks
+from dld_jupyter.activities.sweep.devices import visible_gpus
+from dld_jupyter.activities.sweep.grid import Settings, build_grid
+from dld_jupyter.activities.sweep.manifest import (
+    CANCELLED,
+    DONE,
+    ENDED,
+    FAILED,
+    QUEUED,
+    RUNNING,
+    Manifest,
+    PointState,
+    load_manifest,
+)
+from dld_jupyter.activities.sweep.point import cancel_event, run_point, watch_starts
+from dld_jupyter.formats.atomic_write import atomic_write_bytes
+
+Listener = Callable[["Sweep"], None]
+
+
+class Sweep:
+    """A running or finished sweep: its manifest (points and states), listeners, `wait`, `cancel`."""
+
+    def __init__(self, manifest: Manifest, executor: cf.Executor, owned: bool, lock_clocks_here: bool) -> None:
+        self.id = uuid.uuid4().hex[:12]
+        self.manifest = manifest
+        self._executor, self._owned, self._lock_here = executor, owned, lock_clocks_here
+        self._listeners: list[Listener] = []
+        self._done = threading.Event()
+        self._futures: dict[cf.Future[dict[str, Any]], PointState] = {}
+        self._thread = threading.Thread(target=self._main, name=f"dld-sweep-{self.id}", daemon=True)
+        self.error: str | None = None
+        watch_starts(self.id, self._started)
+
+    def _started(self, point_id: str) -> None:
+        """A point's task took its device (known for tasks running in this process; Dask's stay "queued")."""
+        entry = self.manifest.state(point_id)
+        if entry.state == QUEUED:
+            entry.state = RUNNING
+            self._changed()
+
+    @property
+    def folder(self) -> Path:
+        return self.manifest.folder
+
+    @property
+    def done(self) -> bool:
+        return self._done.is_set()
+
+    def points(self) -> list[PointState]:
+        return list(self.manifest.points)
+
+    def on_change(self, listener: Listener) -> None:
+        """Call `listener(sweep)` after each change of a point's state (on the sweep's thread)."""
+        self._listeners.append(listener)
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """True once every point has ended (done, failed, not applicable or cancelled)."""
+        return self._done.wait(timeout)
+
+    def cancel(self) -> None:
+        """Stop the sweep: queued points never start, running ones are stopped; the manifest says "cancelled"."""
+        cancel_event(self.id).set()
+        client = _dask_client(self._executor)
+        if client is not None:  # the cluster's workers read a cluster-wide Event
+            with contextlib.suppress(Exception):
+                importlib.import_module("distributed").Event(f"dld-sweep-cancel-{self.id}", client=client).set()
+        for future in list(self._futures):
+            future.cancel()
+
+    def _changed(self) -> None:
+        self.manifest.save()
+        for listener in list(self._listeners):
+            with contextlib.suppress(Exception):
+                listener(self)
+
+    # -- the collector ---------------------------------------------------------------------------------------------
+    def start(self, rerun: bool = False) -> Sweep:
+        for entry in self.manifest.points:
+            if rerun or not self.manifest.finished(entry):
+                entry.state, entry.reason = QUEUED, None
+        self._changed()
+        self._thread.start()
+        return self
+
+    def _main(self) -> None:
+        try:
+            with contextlib.ExitStack() as stack:
+                if self._lock_here and self.manifest.settings.lock_clocks:
+                    for gpu in self._gpus_used():
+                        stack.enter_context(locked_clocks(gpu, lambda message: None))
+                self._submit_and_collect()
+        except Exception as error:  # the sweep's own failure is recorded, never lost in a thread
+            self.error = f"{type(error).__name__}: {error}"
+            for entry in self.manifest.points:
+                if entry.state not in ENDED:
+                    entry.state, entry.reason = FAILED, f"the sweep stopped: {self.error}"
+        finally:
+            if self._owned:
+                self._executor.shutdown(wait=False, cancel_futures=True)
+            self._changed()
+            self._done.set()
+
+    def _gpus_used(self) -> list[int]:
+        allowed = self.manifest.settings.gpus
+        if not any(p.point.uses_gpu for p in self.manifest.points):
+            return []
+        return [g.nvml_index for g in visible_gpus() if allowed is None or g.cuda_index in allowed]
+
+    def _submit_and_collect(self) -> None:
+        settings = self.manifest.settings.to_dict()
+        for entry in self.manifest.points:
+            if entry.state != QUEUED:
+                continue
+            task = {"sweep": self.id, "point": entry.point.to_dict(), "settings": settings,
+                    "lock_clocks": self.manifest.settings.lock_clocks and not self._lock_here}
+            entry.runs += 1
+            self._futures[self._executor.submit(run_point, task)] = entry
+        self._changed()
+        for future in cf.as_completed(list(self._futures)):
+            self._record(self._futures[future], future)
+            self._changed()
+
+    def _record(self, entry: PointState, future: cf.Future[dict[str, Any]]) -> None:
+        if future.cancelled():
+            entry.state, entry.reason = CANCELLED, "cancelled before it started"
+            return
+        error = future.exception()
+        if error is not None:
+            entry.state = FAILED
+            name = type(error).__name__
+            hint = " (the worker running it died; Dask gave up retrying)" if name == "KilledWorker" else ""
+            entry.reason = f"{name}: {error}{hint}"
+            return
+        outcome = future.result()
+        data = outcome.pop("report_bytes", None)
+        if outcome["state"] == DONE and isinstance(data, bytes):  # the report lands before the state says done
+            atomic_write_bytes(self.folder / entry.point.report_name, data)
+            entry.report = entry.point.report_name
+        for key in ("reason", "median_ms", "p90_ms", "min_ms", "throughput", "peak_memory_mb", "device",
+                    "host", "gpu_check"):
+            if key in outcome:
+                setattr(entry, key, outcome[key])
+        entry.state = outcome["state"]
+
+
+def _dask_client(executor: Any) -> Any:
+    return getattr(executor, "_client", None)
+
+
+def _executor(spec: str | cf.Executor | None, manifest: Manifest) -> tuple[cf.Executor, bool, bool]:
+    """(executor, owned by the sweep, clocks locked here for the whole sweep)."""
+    if isinstance(spec, cf.Executor):
+        return spec, False, False
+    if spec is not None and not isinstance(spec, str):  # a distributed.Client
+        return spec.get_executor(pure=False), False, False
+    if spec is None or spec == "local":
+        points = [p.point for p in manifest.points]
+        gpus = len(visible_gpus()) if any(p.uses_gpu for p in points) else 0
+        cpu = 0 if not any(not p.uses_gpu for p in points) else (len(points) if manifest.settings.overlap_cpu else 1)
+        return cf.ThreadPoolExecutor(max_workers=max(1, gpus + cpu), thread_name_prefix="dld-sweep"), True, True
+    if spec == "dask" or spec.startswith("dask://"):
+        try:
+            distributed: Any = importlib.import_module("distributed")
+        except ImportError as error:
+            raise SpecError("executor='dask' needs distributed: pip install 'dld_jupyter[dask]'") from error
+        if spec == "dask":
+            try:
+                client = distributed.get_client()
+            except ValueError as error:
+                raise SpecError("executor='dask': no Dask client in this process; create one (distributed.Client(...)) "
+                                "or pass executor='dask://host:port'") from error
+        else:
+            client = distributed.Client("tcp://" + spec.removeprefix("dask://"))
+        return client.get_executor(pure=False), False, False
+    raise SpecError(f"executor: {spec!r} is not 'local', 'dask', 'dask://host:port' or a concurrent.futures.Executor")
+
+
+def start_sweep(
+    models: Sequence[str] | str,
+    batch: Sequence[int] = (1,),
+    provider: Sequence[str] | str = ("cpu",),
+    precision: Sequence[str] | str = ("fp32",),
+    targets: Sequence[str] | str = ("localhost",),
+    *,
+    out: str | None = None,
+    executor: str | cf.Executor | None = None,
+    rerun: bool = False,
+    **options: Any,
+) -> Sweep:
+    """Start (or complete) the sweep of the grid in `out` (default `<first model stem>-sweep/` beside it); `options`
+    are `grid.Settings` fields (iterations, warmup, foreign, lock_clocks, overlap_cpu, gpus...)."""
+    def listed(value: Sequence[Any] | Any) -> list[Any]:
+        return [value] if isinstance(value, (str, int)) else list(value)
+
+    names = listed(models)
+    points = build_grid(names, listed(batch), listed(provider), listed(precision), listed(targets))
+    settings = Settings.from_dict(options)
+    folder = Path(out) if out else Path(names[0]).resolve().with_name(Path(names[0]).stem + "-sweep")
+    folder.mkdir(parents=True, exist_ok=True)
+    fresh = Manifest(folder.resolve(), [str(Path(m).resolve()) for m in names], listed(batch),
+                     listed(provider), listed(precision), listed(targets), settings, [PointState(p) for p in points])
+    if fresh.path.is_file():
+        existing = load_manifest(folder)
+        if existing.grid() != fresh.grid() or existing.settings != settings:
+            raise SpecError(f"{folder} holds another sweep (grid {existing.grid()}, settings "
+                            f"{existing.settings.to_dict()}); give the same grid and settings to complete it, "
+                            "or another out= folder")
+        fresh = existing
+    executor_, owned, here = _executor(executor, fresh)
+    return Sweep(fresh, executor_, owned, here).start(rerun)
+
+
+def resume_sweep(folder: str, executor: str | cf.Executor | None = None, rerun: bool = False) -> Sweep:
+    """Complete the sweep in `folder` from its manifest: only points not finished run."""
+    manifest = load_manifest(folder)
+    executor_, owned, here = _executor(executor, manifest)
+    return Sweep(manifest, executor_, owned, here).start(rerun)
