@@ -45,6 +45,7 @@ from dld_jupyter.widgets.canvas.canvas_base import SCHEMES
 from dld_jupyter.widgets.canvas.overlays.heat import HeatOverlay
 from dld_jupyter.widgets.closing import close_shown, replace_children
 from dld_jupyter.widgets.designer.children import NO_INITIALIZERS, ChildrenMixin
+from dld_jupyter.widgets.designer.compare_actions import CompareActions
 from dld_jupyter.widgets.designer.dock import SideDock
 from dld_jupyter.widgets.designer.family import Family
 from dld_jupyter.widgets.editors import EditorPanels
@@ -54,7 +55,7 @@ _CANVAS_OPTIONS = ("grouping", "color_scheme", "show_grid", "show_constants", "h
 _OPTIONS = (*_CANVAS_OPTIONS, "dock")  # dock: "right" (default) or "bottom", where the side panels sit
 
 
-class Designer(ChildrenMixin, w.VBox):  # type: ignore[misc]
+class Designer(ChildrenMixin, CompareActions, w.VBox):  # type: ignore[misc]
     """Toolbar (new/open/save/undo/redo/arrange/check/export), then the canvas with a docked side panel (dock.py:
     `panels` for the editors, `profiling` and `tools` for the Profile panel and the Tools / Export Engine dialogs),
     then a profile's report, the status line and messages.

@@ -19,6 +19,7 @@ from dld_jupyter.formats.html_text import bold, join, small, tag
 from dld_jupyter.formats.output_paths import check_outputs
 from dld_jupyter.transforms.progress import CancelToken, Progress
 from dld_jupyter.transforms.transform import EditPlan, Plan
+from dld_jupyter.widgets.tools.check_original import check_button
 from dld_jupyter.widgets.tools.job import Job
 
 NEW_FILE = "Write a new model file"
@@ -117,7 +118,7 @@ class ModelDialog(w.VBox):  # type: ignore[misc]
         def finish(outcome: Any) -> None:
             self._set_busy(False)
             self.result = outcome.execute(doc) if isinstance(outcome, EditPlan) else outcome
-            self.status_area.children = [self.status(self.result, in_place)]
+            self.status_area.children = [self.status(self.result, in_place), check_button(self, in_place, path)]
 
         self.job.start(self.title, work, finish, lambda _text: self._set_busy(False))
 

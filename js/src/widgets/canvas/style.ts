@@ -81,6 +81,12 @@ export function stylesheet(large = false, theme: Theme = LIGHT): StylesheetJson 
       selector: "node.heat-none",
       style: { "background-color": NEUTRAL.bg, color: NEUTRAL.fg, "border-color": NEUTRAL.border, "border-style": "dashed", "background-opacity": 1 },
     },
+    // Comparisons (overlays/diff.ts, divergence.ts): added/changed or within/past the tolerance, same mechanism.
+    {
+      selector: "node.cmp",
+      style: { "background-color": "data(cmp)", color: "data(cmpfg)", "background-opacity": 1, "border-width": 3, "border-color": theme.text },
+    },
+    { selector: "node.cmp-first", style: { "border-width": 5, "border-color": theme.dark ? "#fca5a5" : "#7f1d1d", "border-style": "double" } },
     { selector: "node:selected", style: { "border-width": 3, "border-color": theme.accent } },
     {
       selector: "edge",

@@ -1,0 +1,71 @@
+"""The divergence overlay (js mirror: overlays/divergence.ts): a divergence run drawn on one side's canvas, with its
+sortable per-node table. `designer.show_divergence(result)` and `designer.check_against_original()` land here.
+
+Each paired node is coloured by the run's metric on a green → red scale between the tolerance and the worst value
+(past the tolerance: red end; the first node past it outlined), collapsed groups by how many of their nodes are
+past it; the legend names the metric, the tolerance and the first node. The table lists every row (node, op, max
+abs, max rel, cosine, SQNR, NaN/Inf), sortable by any column in the browser; a click focuses the node (its groups
+expand). Rows are keyed on the canvas by the side this canvas shows: `side="candidate"` after an edit (the canvas
+holds the edited model), `side="reference"` for the original.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, ClassVar, Literal
+
+from dld_jupyter.compare import Divergence
+from dld_jupyter.widgets.canvas.overlays.marks import MarksOverlay, group_marks, ids_by_label
+
+Side = Literal["reference", "candidate"]
+
+
+def _number(value: float) -> float | str:
+    return value if math.isfinite(value) else str(value)
+
+
+class DivergenceOverlay(MarksOverlay):
+    """The divergence shown on one canvas (`divergence` None when none is)."""
+
+    name: ClassVar[str] = "divergence"
+    divergence: Divergence | None = None
+    side: Side = "candidate"
+    source = ""
+
+    def show(self, divergence: Divergence, side: Side = "candidate", source: str = "") -> Divergence:
+        if side not in ("reference", "candidate"):
+            raise ValueError(f"side={side!r}: the canvas shows the 'reference' or the 'candidate' model")
+        self.divergence, self.side, self.source = divergence, side, source
+        self.redraw()
+        return divergence
+
+    def payload(self) -> dict[str, Any]:
+        result = self.divergence
+        assert result is not None
+        ids = ids_by_label(self.graph_canvas.document)
+        worst = result.by_node()
+        rows = []
+        marks: dict[str, str] = {}
+        for row in result.rows:
+            key = row.node if self.side == "reference" else row.candidate_node
+            nid = ids.get(key)
+            m = row.metrics
+            rows.append({"id": nid, "node": key, "op": row.op_type, "order": row.order, "output": row.output,
+                         "max_abs": _number(m.max_abs), "max_rel": _number(m.max_rel), "cosine": _number(m.cosine),
+                         "sqnr": _number(m.sqnr), "nan": m.nan, "inf": m.inf, "over": row.over,
+                         "value": _number(m.value(result.metric)), "error": m.error,
+                         "worst": worst.get(row.node) is row})
+            if nid is not None and worst.get(row.node) is row:
+                marks[nid] = "over" if row.over else "within"
+        first = result.first
+        first_key = None if first is None else (first.node if self.side == "reference" else first.candidate_node)
+        return {
+            "source": self.source,
+            "metric": result.metric,
+            "tolerance": result.tolerance,
+            "headline": result.headline(),
+            "first": ids.get(first_key) if first_key else None,
+            "first_name": first_key,
+            "rows": rows,
+            "groups": group_marks(self.graph_canvas.view.grouping, marks),
+        }

@@ -1,0 +1,59 @@
+""""Check against original" under a finished Convert to FP16 or Sanitize (issue 30): the divergence of the result
+against the model it came from, drawn on the designer's canvas with its table (overlays/divergence.py).
+
+Applied to this model (one undo step): the saved file is the reference and the canvas shows the edited candidate.
+Written to a new file: the open model is the reference (shown) and the new file the candidate. The run goes on the
+dialog's job thread (seconds on real models), its headline lands under the status; errors show in the dialog.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import ipywidgets as w
+
+from dld_jupyter.formats.html_text import small, tag
+
+
+def check_button(dialog: Any, in_place: bool, path: str | None) -> w.Button:
+    button = w.Button(description="Check against original", icon="search", layout=w.Layout(width="auto"),
+                      tooltip="Run both models on the same inputs and find the first node whose values part")
+    button.add_class("dld-tool-check")
+    button.on_click(lambda _b: check_against_original(dialog, in_place, path, button))
+    return button
+
+
+def check_against_original(dialog: Any, in_place: bool, path: str | None, button: w.Button | None = None) -> None:
+    from dld_jupyter.compare import diverge
+
+    target = dialog.target
+    doc = target.document
+    if in_place:
+        if doc.path is None or not Path(doc.path).is_file():
+            dialog.job.show_error("Check against original: this model was never saved, so there is no original to "
+                                  "compare with. Write the result to a new file instead.")
+            return
+        reference, candidate, side = doc.path, doc, "candidate"
+        source = f"{Path(doc.path).name} (saved) vs. this model"
+    else:
+        reference, candidate, side = doc, path, "reference"
+        source = f"this model vs. {Path(str(path)).name}"
+    if button is not None:
+        button.disabled = True
+
+    def work(_progress: Any, _cancel: Any) -> Any:
+        return diverge(reference, candidate)
+
+    def finish(result: Any) -> None:
+        if button is not None:
+            button.disabled = False
+        target.show_divergence(result, side, source)
+        dialog.status_area.children = (*dialog.status_area.children,
+                                       w.HTML(tag("div", small(result.headline()), class_="dld-tool-check-result")))
+
+    def failed(_text: str) -> None:
+        if button is not None:
+            button.disabled = False
+
+    dialog.job.start("Check against original", work, finish, failed)

@@ -1,0 +1,207 @@
+/**
+ * What the comparison overlays share (Python half: dld_jupyter/widgets/canvas/overlays/marks.py): colouring canvas
+ * elements by a mark ("added", "changed", "over", "within"), a collapsed group by the marks inside it, a legend box
+ * whose clicks stay out of the canvas, a tooltip, and asking the kernel to focus a node (its groups expand there).
+ * Colours are element data + the class `cmp`, so the category colours come back untouched when it is cleared.
+ *
+ * State Python knows: the marks (its "set"). State Python never sees: the tooltip, the legend's DOM, sort order.
+ */
+import type { NodeSingular } from "cytoscape";
+import type { OverlayMessage } from "../../../common/protocol";
+import type { CanvasContext } from "../context";
+import type { CanvasOverlay } from "./base";
+
+export interface Colour {
+  bg: string;
+  fg: string;
+}
+
+/** Colour-blind-aware pairs (ColorBrewer): blue for new, orange for changed, red for past, green for within. */
+export const COLOURS: Record<string, Colour> = {
+  added: { bg: "#2c7bb6", fg: "#ffffff" },
+  changed: { bg: "#fdae61", fg: "#111111" },
+  over: { bg: "#d73027", fg: "#ffffff" },
+  within: { bg: "#a6d96a", fg: "#111111" },
+};
+
+export type GroupCounts = Record<string, Record<string, number>>;
+
+export const el = <K extends keyof HTMLElementTagNameMap>(tag: K, cls = "", text = ""): HTMLElementTagNameMap[K] => {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text) e.textContent = text;
+  return e;
+};
+
+/** The mark a collapsed group shows: the first of `priority` any member has. */
+export function groupMark(counts: Record<string, number> | undefined, priority: string[]): string | null {
+  if (!counts) return null;
+  return priority.find((mark) => (counts[mark] ?? 0) > 0) ?? null;
+}
+
+/** Colour the canvas's op nodes and collapsed groups; `first` gets an outline. Writes only what changed. */
+export function paint(ctx: CanvasContext, markOf: (n: NodeSingular) => string | null, first: string | null): void {
+  const { cy } = ctx;
+  cy.batch(() => {
+    cy.nodes().forEach((n) => {
+      const coloured = n.hasClass("op") || (n.hasClass("group") && n.hasClass("collapsed"));
+      const mark = coloured ? markOf(n) : null;
+      const colour = mark ? COLOURS[mark] : undefined;
+      if (colour) {
+        if (n.data("cmp") !== colour.bg) n.data({ cmp: colour.bg, cmpfg: colour.fg });
+        if (!n.hasClass("cmp")) n.addClass("cmp");
+      } else if (n.hasClass("cmp")) {
+        n.removeClass("cmp");
+      }
+      const isFirst = n.id() === first;
+      if (isFirst !== n.hasClass("cmp-first")) n.toggleClass("cmp-first", isFirst);
+    });
+  });
+}
+
+export function unpaint(ctx: CanvasContext): void {
+  ctx.cy.batch(() => ctx.cy.nodes(".cmp, .cmp-first").removeClass("cmp cmp-first"));
+}
+
+/** A legend box at the canvas's corner; pointer events on it stay out of the canvas (no deselect, no band). */
+export function legendBox(ctx: CanvasContext, cls: string): HTMLDivElement {
+  const box = el("div", `dld-cmp-legend ${cls}`);
+  ctx.root.appendChild(box);
+  for (const type of ["mousedown", "pointerdown", "click", "dblclick", "wheel", "keydown"]) {
+    ctx.listeners.dom(box, type, (e: Event) => e.stopPropagation());
+  }
+  return box;
+}
+
+/** A head line with a title and a close X that calls `close`. */
+export function legendHead(ctx: CanvasContext, title: string, tip: string, close: () => void): HTMLDivElement {
+  const head = el("div", "dld-cmp-head");
+  const t = el("span", "dld-cmp-title", title);
+  t.title = tip;
+  const x = el("button", "dld-cmp-close", "×");
+  x.type = "button";
+  x.title = "Hide (back to the category colours)";
+  x.setAttribute("aria-label", "Hide");
+  ctx.listeners.dom(x, "click", close);
+  head.append(t, x);
+  return head;
+}
+
+export function swatch(mark: string, text: string): HTMLDivElement {
+  const row = el("div", "dld-cmp-key");
+  const box = el("span", "dld-cmp-swatch");
+  box.style.background = COLOURS[mark].bg;
+  row.append(box, el("span", "", text));
+  return row;
+}
+
+/** Ask the kernel to focus a node: it expands the groups around it, selects and centres it. */
+export function focusNode(ctx: CanvasContext, overlay: string, id: string): void {
+  ctx.model.send({ kind: "overlay", overlay, action: "focus", id });
+}
+
+/** A tooltip that follows hovered elements, its lines given by `lines` (none: hidden). */
+export class Tip {
+  private box: HTMLDivElement | null = null;
+
+  constructor(private readonly ctx: CanvasContext, lines: (n: NodeSingular) => string[] | null) {
+    ctx.listeners.cy(ctx.cy, "mouseover", "node", (event) => {
+      const found = lines(event.target as NodeSingular);
+      if (found) this.show(found, event.renderedPosition);
+    });
+    ctx.listeners.cy(ctx.cy, "mouseout", "node", () => this.hide());
+    ctx.listeners.cy(ctx.cy, "viewport", null, () => this.hide());
+  }
+
+  private show(lines: string[], at: { x: number; y: number }): void {
+    if (!this.box) {
+      this.box = el("div", "dld-cmp-tip");
+      this.ctx.root.appendChild(this.box);
+    }
+    this.box.replaceChildren(...lines.map((text, i) => el("div", i === 0 ? "dld-cmp-tip-title" : "", text)));
+    this.box.style.display = "";
+    this.box.style.left = `${Math.min(at.x + 14, Math.max(0, this.ctx.root.clientWidth - 320))}px`;
+    this.box.style.top = `${at.y + 14}px`;
+  }
+
+  hide(): void {
+    if (this.box) this.box.style.display = "none";
+  }
+
+  dispose(): void {
+    this.box?.remove();
+    this.box = null;
+  }
+}
+
+/** A comparison overlay: "set" shows a state, "clear" (or the legend's X) removes it and its boxes. */
+export abstract class MarkedOverlay<T extends OverlayMessage & { groups: GroupCounts }> implements CanvasOverlay {
+  data: T | null = null;
+  protected readonly tip: Tip;
+  protected readonly boxes = new Map<string, HTMLDivElement>();
+
+  constructor(protected readonly ctx: CanvasContext, private readonly flag: string) {
+    this.tip = new Tip(ctx, (n) => this.lines(n));
+    ctx.listeners.add(() => this.dispose());
+  }
+
+  /** The tooltip of an op node (its name and op type given), null for none. */
+  protected abstract describe(n: NodeSingular, name: string, op: string): string[] | null;
+  /** The tooltip's second line for a group, from the counts of marks inside it. */
+  protected abstract groupText(counts: Record<string, number>): string;
+  protected abstract show(data: T): void;
+  abstract refresh(): void;
+
+  receive(msg: OverlayMessage): void {
+    if (msg.action === "set") this.show(msg as T);
+    else if (msg.action === "clear") this.clear();
+  }
+
+  private lines(n: NodeSingular): string[] | null {
+    const data = this.data;
+    if (!data) return null;
+    const stored = this.ctx.store.nodes.get(n.id());
+    const name = stored?.name || n.id();
+    if (!n.hasClass("group")) return this.describe(n, name, stored?.op_type ?? "");
+    const counts = data.groups[n.id()];
+    return counts ? [`${name} (group)`, this.groupText(counts)] : null;
+  }
+
+  /** The box of this name (made at the first call: see legendBox). */
+  protected box(name: string): HTMLDivElement {
+    let found = this.boxes.get(name);
+    if (!found) {
+      found = legendBox(this.ctx, name);
+      this.boxes.set(name, found);
+    }
+    return found;
+  }
+
+  protected mark(): void {
+    this.ctx.root.dataset[this.flag] = "1";
+  }
+
+  /** Hide it and tell the kernel (the legend's close X). */
+  protected closed(): void {
+    this.clear();
+    this.ctx.model.send({ kind: "overlay", overlay: this.flag, action: "closed" });
+  }
+
+  clear(): void {
+    this.data = null;
+    this.tip.hide();
+    this.removeBoxes();
+    delete this.ctx.root.dataset[this.flag];
+    unpaint(this.ctx);
+  }
+
+  private removeBoxes(): void {
+    for (const box of this.boxes.values()) box.remove();
+    this.boxes.clear();
+  }
+
+  dispose(): void {
+    this.tip.dispose();
+    this.removeBoxes();
+  }
+}
