@@ -48,16 +48,18 @@ def wrappers_dropped(paths: Mapping[str, GroupPath], drawn: Collection[str]) -> 
     """Paths without wrapper scopes: a segment equal to the one before it goes; then, while every drawn op with a
     scope sits under one root scope, that root goes (ops outside every module, such as torch.export's symbolic
     sizes, stay at the top). `drawn`: the ops drawn (not inputs, outputs, hidden constants)."""
-    out = {n: _dedup(p) for n, p in paths.items()}
+    tidy = {p: _dedup(p) for p in set(paths.values())}  # per distinct path: 50k nodes share a few thousand
     while True:
-        tops = {out[n][0] for n in drawn if out.get(n)}
+        tops = {tidy[p][0] for p in {paths[n] for n in drawn if n in paths} if tidy[p]}
         if len(tops) != 1:
-            return out
+            return {n: tidy[p] for n, p in paths.items()}
         root = tops.pop()
-        out = {n: p[1:] if p and p[0] == root else p for n, p in out.items()}
+        tidy = {raw: p[1:] if p and p[0] == root else p for raw, p in tidy.items()}
 
 
 def _dedup(path: GroupPath) -> GroupPath:
+    if len(set(path)) == len(path):
+        return path
     kept: list[str] = []
     for segment in path:
         if not kept or segment != kept[-1]:
@@ -71,13 +73,19 @@ def runs_cut(
     """Paths with long stretches of one scope's own ops moved into run groups (see the module note). A stretch is a
     maximal sequence, in file (topological) order, of drawn ops of one scope with no op of that scope's children
     between them (a module of one op neither ends one nor joins it); hidden nodes (constants) go with their run."""
-    below = Counter(p[:depth] for p in paths.values() for depth in range(1, len(p) + 1))
+    per_path = Counter(paths.values())
+    below: Counter[GroupPath] = Counter()
+    for p, count in per_path.items():
+        for depth in range(1, len(p) + 1):
+            below[p[:depth]] += count
     lifted: dict[GroupPath, GroupPath] = {}  # a scope of one node is drawn in its parent (grouping.lone_nodes_lifted)
-    for p in set(paths.values()):
+    ancestors: dict[GroupPath, list[GroupPath]] = {}
+    for p in per_path:
         q = p
         while q and below[q] == 1:
             q = q[:-1]
         lifted[p] = q
+        ancestors[q] = [q[:depth] for depth in range(len(q))]
     has_children = {p[:-1] for p in lifted.values() if p}
     out = dict(paths)
     stretch: dict[GroupPath, list[str]] = {}
@@ -88,12 +96,16 @@ def runs_cut(
         path = lifted[paths[node]]
         if path != paths[node]:  # a module of one op (an embedding lookup) is drawn as itself, beside the runs
             continue
-        for open_path in [p for p in stretch if p != path and path[: len(p)] == p]:  # a child's op ends it
-            done.append((open_path, stretch.pop(open_path)))
+        if len(stretch) > 1 or path not in stretch:
+            for above in ancestors[path]:  # an op of a child scope ends its ancestors' stretches
+                if above in stretch:
+                    done.append((above, stretch.pop(above)))
         stretch.setdefault(path, []).append(node)
     done.extend(stretch.items())
     counter: dict[GroupPath, int] = {}
     for path, nodes in done:
+        if len(nodes) < RUN_BESIDE_GROUPS:  # most stretches: a few ops between two child scopes
+            continue
         shown = [n for n in nodes if n in drawn]
         limit = RUN_BESIDE_GROUPS if path in has_children else RUN_ALONE + 1
         if len(shown) < limit:
