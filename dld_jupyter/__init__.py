@@ -30,6 +30,8 @@ __all__ = [
     "open_engine",
     "profile",
     "report",
+    "sweep",
+    "sweep_report",
     "timeline_figure",
 ]
 
@@ -58,7 +60,8 @@ def open_engine(path: str, **options: Any) -> EngineDesigner:
 
 def export_engine(model: Any, **options: Any) -> Any:
     """Build a TensorRT engine from a model (path, Designer or Document) with its profiles and layer precisions;
-    returns the engine's path, metadata and build report (UnavailableError without TensorRT); see
+    returns the engine's path, its layer information and the equivalent trtexec command, no report: an export
+    measures nothing (UnavailableError without TensorRT); see
     `dld export-engine --help`."""
     from dld_jupyter.activities.api import export_engine as run_export
     from dld_jupyter.frontdoor.runs import track
@@ -78,6 +81,24 @@ def profile(model: Any, **options: Any) -> Any:
 
     designer_document = getattr(model, "document", None)
     return run_profile(designer_document if designer_document is not None else model, **options)
+
+
+def sweep(models: Any, **options: Any) -> Any:
+    """Profile every point of models × batch × provider × precision × targets (each its own report, a manifest
+    beside them in `out`); returns the live sweep view (rows, Pareto chart, compare, CSV, cancel, wait). The same
+    call again completes missing points; `executor=` takes "dask", "dask://host:port" or any Executor."""
+    from dld_jupyter.frontdoor.runs import track
+    from dld_jupyter.widgets.sweep.sweep_view import start
+
+    track()  # the live runs registry lists each point's run
+    return start(models, **options)
+
+
+def sweep_report(folder: str) -> Any:
+    """The sweep viewer of a sweep folder (`dld report sweep DIR` in the notebook)."""
+    from dld_jupyter.widgets.sweep.sweep_view import open_sweep
+
+    return open_sweep(folder)
 
 
 def report(report_or_path: Any, **options: Any) -> Any:

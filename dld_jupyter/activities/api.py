@@ -21,6 +21,7 @@ from dld_jupyter.activities.model_source import profiled_source
 from dld_jupyter.activities.result import ActivityResult
 from dld_jupyter.activities.runtimes import runtime_named
 from dld_jupyter.activities.runtimes.onnxruntime.spec import OrtProfileSpec
+from dld_jupyter.activities.runtimes.tensorrt.dry_run import dry_run
 from dld_jupyter.activities.runtimes.tensorrt.settings import ProfilerSettings, TrtSettings
 from dld_jupyter.activities.runtimes.tensorrt.spec import TrtBuildSpec, TrtProfileSpec
 from dld_jupyter.activities.spec import ActivitySpec
@@ -99,7 +100,7 @@ class ExportFailed(ActivityError, RuntimeError):
 class EngineExport:
     engine: str  # the engine file
     metadata: str | None  # the inspector's .trt.json, when asked for
-    report: Report  # the engine's layers, precisions, ONNX nodes and device memory (no times)
+    trtexec: str  # the equivalent trtexec command line (no report: an export measures nothing)
 
 
 def _split(options: dict[str, Any], groups: dict[str, set[str]]) -> dict[str, dict[str, Any]]:
@@ -158,8 +159,9 @@ def export_engine(
         spec = TrtBuildSpec(
             model=path, engine=target, metadata=metadata, settings=_settings(settings, parts["settings"])
         ).resolved()
+        command = dry_run(spec)["trtexec"]["command"]
         result = run_activity(spec, on_progress=on_progress, on_log=on_log)
-    if not (result.ok and result.report_path):
+    if not (result.ok and "engine" in result.artifacts):
         _raise_for(result, ExportFailed)
-    assert spec.engine is not None and result.report_path is not None
-    return EngineExport(spec.engine, spec.metadata, load_report(result.report_path))
+    assert spec.engine is not None
+    return EngineExport(spec.engine, result.artifacts.get("layer_info"), str(command))

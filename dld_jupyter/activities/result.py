@@ -2,7 +2,7 @@
 
 Artifacts are named so that front doors act on each the same way whatever the kind: a `report` opens the viewer,
 `layer_info` an engine graph, `model` a designer. A profile gives a report; an engine export its engine and layer
-information (and the build report); a session kind may give none.
+information, no report (a build measures nothing); a session kind may give none.
 """
 
 from __future__ import annotations

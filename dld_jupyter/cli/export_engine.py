@@ -3,6 +3,9 @@
 
 The build runs in a worker process. `--dry-run [--json]` prints every resolved setting and the equivalent trtexec
 command line instead. Exit codes: 0 done, 1 the build failed, 2 bad input, 3 TensorRT unavailable here.
+
+An export writes the engine and, with `--metadata`, its layer information; no report, since a build measures
+nothing. `--report` is refused with that reason: profile the engine for a measured report.
 """
 
 from __future__ import annotations
@@ -18,14 +21,21 @@ from dld_jupyter.cli.exit_codes import ExitCode
 from dld_jupyter.cli.profile import exit_code, outcome, run_spec
 from dld_jupyter.cli.trt_options import add_trt_options, print_dry_run, settings_from_args
 
+NO_REPORT = (
+    "--report: an engine export measures nothing, so it writes no report (the engine's layers, precisions and fused"
+    " ONNX nodes are in --metadata); for a measured report profile the engine: dld profile MODEL --backend tensorrt"
+    " --prebuilt-engine ENGINE. Nothing was written."
+)
+
 
 def spec_from_args(args: argparse.Namespace) -> TrtBuildSpec:
+    if args.report is not None:
+        raise SpecError(NO_REPORT)
     return TrtBuildSpec(
         model=args.model,
         engine=args.output,
         metadata=args.metadata,
         open_metadata=False,
-        output=args.report,
         settings=settings_from_args(args),
     )
 
@@ -47,7 +57,8 @@ def _run(args: argparse.Namespace) -> int:
         data["engine"] = spec.resolved().engine if result.ok else None
         print(json.dumps(data, indent=2))
     elif result.ok:
-        print(f"engine: {spec.resolved().engine}\nreport: {result.report_path}")
+        metadata = result.artifacts.get("layer_info")
+        print(f"engine: {spec.resolved().engine}" + (f"\nlayer information: {metadata}" if metadata else ""))
     else:
         print(f"dld export-engine: {result.status.value}: {result.error}", file=sys.stderr)
     return int(exit_code(result))
@@ -64,7 +75,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("-o", "--output", metavar="MODEL.engine", help="engine path (default: <model>.engine)")
     parser.add_argument("--metadata", metavar="MODEL.trt.json", help="write the engine inspector's layer information")
     parser.add_argument(
-        "--report", metavar="REPORT.json", help="build report (default: <engine>.build.dld-report.json)"
+        "--report", metavar="REPORT.json", help="refused: an export measures nothing (profile the engine instead)"
     )
     parser.add_argument("--batch-size", type=int, help="inferred batch size for inputs with a single leading wildcard")
     add_trt_options(parser)

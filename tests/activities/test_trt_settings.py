@@ -82,7 +82,8 @@ def test_build_paths_and_metadata_rules(tmp_path: Path) -> None:
     assert spec.engine_path() == str(tmp_path / "net.engine")
     assert spec.report_path() == str(tmp_path / "net.build.dld-report.json")
     resolved = spec.resolved()
-    assert resolved.engine == str(tmp_path / "net.engine") and resolved.output == spec.report_path()
+    assert resolved.engine == str(tmp_path / "net.engine") and resolved.output is None  # an export writes no report
+    assert resolved.output_paths() == {"engine": str(tmp_path / "net.engine"), "metadata": None}
     with pytest.raises(SpecError, match="open_metadata: needs a metadata output path"):
         TrtBuildSpec(model="m.onnx", open_metadata=True)
     with pytest.raises(SpecError, match=r"turn settings\.save_metadata on"):

@@ -91,5 +91,5 @@ def dry_run(spec: TrtSpec) -> dict[str, Any]:
     if isinstance(spec, TrtBuildSpec):
         data["engine"] = spec.engine_path()
         data["metadata"] = spec.metadata
-    data["report"] = spec.report_path()
+    data["report"] = None if isinstance(spec, TrtBuildSpec) else spec.report_path()  # an export measures nothing
     return data

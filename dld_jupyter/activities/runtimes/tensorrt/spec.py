@@ -1,9 +1,8 @@
 """The two TensorRT activity kinds: export an engine (`TrtBuildSpec`) and profile (`TrtProfileSpec`).
 
 Both carry `TrtSettings` (Common / Tactics / Optimizer pages) as `settings`; the profile adds `ProfilerSettings`
-as `profiler`. Their JSON nests those groups, so a dialog page is one object. An export also writes a small
-report (engine layers, precisions, ONNX nodes they fuse, device memory, no times) beside the engine: the worker
-contract is one report per activity, and it is what the designer shows after an export.
+as `profiler`. Their JSON nests those groups, so a dialog page is one object. An export writes its engine and
+layer information and no report: it measures nothing (a measured report comes from profiling the engine).
 """
 
 from __future__ import annotations
@@ -32,7 +31,7 @@ def _abs(path: str | None) -> str | None:
 class _TrtSpec(ActivitySpec):
     model: str
     settings: TrtSettings = field(default_factory=TrtSettings)
-    output: str | None = None  # report path
+    output: str | None = None  # report path (an export writes none: there it is only the engine's staging slot)
 
     @classmethod
     def from_dict(cls: type[S], data: dict[str, Any]) -> S:
@@ -97,13 +96,14 @@ class TrtBuildSpec(_TrtSpec):
         return self.engine or str(Path(self.model).with_suffix(ENGINE_SUFFIX))
 
     def report_path(self) -> str:
+        """Only the slot the engine stages every spec's report in: an export writes no report there."""
         if self.output:
             return self.output
         engine = Path(self.engine_path())
         return str(engine.with_name(engine.stem + BUILD_REPORT_SUFFIX))
 
     def output_paths(self) -> dict[str, str | None]:
-        return {"engine": self.engine_path(), "metadata": self.metadata, "build report": self.report_path()}
+        return {"engine": self.engine_path(), "metadata": self.metadata}  # no report: an export measures nothing
 
     def resolved(self) -> TrtBuildSpec:
         return dataclasses.replace(
@@ -111,7 +111,7 @@ class TrtBuildSpec(_TrtSpec):
             model=os.path.abspath(self.model),
             engine=os.path.abspath(self.engine_path()),
             metadata=_abs(self.metadata),
-            output=os.path.abspath(self.report_path()),
+            output=_abs(self.output),
             settings=_resolved_settings(self.settings),
         )
 
