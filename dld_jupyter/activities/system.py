@@ -38,4 +38,6 @@ def system_info() -> dict[str, Any]:
         "cpu_cores": os.cpu_count() or 0,
         "python": platform.python_version(),
         "libraries": {name: version for name, version in libraries.items() if version},
+        # the remote target's name, as the SSH target's launcher sets it (a local run has none)
+        **({"target": os.environ["DLD_TARGET"]} if os.environ.get("DLD_TARGET") else {}),
     }

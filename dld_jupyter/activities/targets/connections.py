@@ -1,0 +1,164 @@
+"""Saved SSH connections (the seed's "Remote Connections" dialog) and the secrets asked for them.
+
+A connection is host, port, user, how to authenticate, the deployment directory on the target and a name
+(default `user@host:port`). They are kept in one JSON file of the user's settings (`$DLD_CONFIG_DIR/targets.json`,
+default `~/.config/dld_jupyter/targets.json`), shared by the CLI and the kernel. Passwords and key passphrases are
+never written anywhere: `Secrets` asks for them once per process (kernel session, CLI run) through a callback.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import getpass
+import json
+import os
+import threading
+import urllib.parse
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from dld_jupyter.activities.errors import SpecError
+
+AUTH_METHODS = ("auto", "password", "key", "agent", "keyboard-interactive")
+DEFAULT_DEPLOY_DIR = ".cache/dld_jupyter/deploy"  # relative to the remote home
+
+
+@dataclass(frozen=True)
+class Connection:
+    """One remote target; `host` may be an alias of ~/.ssh/config (its HostName, User, Port, IdentityFile,
+    ProxyJump and ProxyCommand apply; what is given here wins)."""
+
+    host: str
+    port: int | None = None  # None: ~/.ssh/config's Port, else 22
+    user: str | None = None  # None: ~/.ssh/config's User, else the local user name
+    auth: str = "auto"  # one of AUTH_METHODS; "auto": agent and keys (config's IdentityFile), then password
+    identity: str | None = None  # private key path (auth "key")
+    deploy_dir: str = DEFAULT_DEPLOY_DIR  # relative paths are relative to the remote home
+    name: str = ""  # default user@host:port
+
+    def __post_init__(self) -> None:
+        if not self.host or any(c.isspace() for c in self.host):
+            raise SpecError(f"target host: {self.host!r} is not a host name; give a host name, address or alias")
+        if self.port is not None and not 0 < int(self.port) < 65536:
+            raise SpecError(f"target port: {self.port} is not a TCP port (1-65535)")
+        if self.auth not in AUTH_METHODS:
+            raise SpecError(f"target auth: {self.auth!r} is not one of {', '.join(AUTH_METHODS)}")
+        if not self.name:
+            object.__setattr__(self, "name", self.default_name())
+
+    def default_name(self) -> str:
+        user = f"{self.user}@" if self.user else ""
+        return f"{user}{self.host}:{self.port or 22}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Connection:
+        known = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise SpecError(f"target: unknown field(s) {unknown}; known fields are {sorted(known)}")
+        return cls(**data)
+
+
+def parse_target_url(text: str) -> Connection:
+    """`ssh://user@host:port` (user and port optional) as an unsaved Connection."""
+    parsed = urllib.parse.urlsplit(text)
+    if parsed.scheme != "ssh" or not parsed.hostname or parsed.path not in ("", "/"):
+        raise SpecError(f"target: {text!r} is neither a saved target nor ssh://[user@]host[:port]")
+    try:
+        port = parsed.port
+    except ValueError as error:
+        raise SpecError(f"target: {text!r} has a bad port ({error})") from error
+    return Connection(host=parsed.hostname, port=port, user=parsed.username)
+
+
+def config_dir() -> Path:
+    configured = os.environ.get("DLD_CONFIG_DIR")
+    return Path(configured) if configured else Path.home() / ".config" / "dld_jupyter"
+
+
+class ConnectionStore:
+    """The saved connections, by name, in `targets.json` (written atomically; no secret ever goes in)."""
+
+    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
+        self.path = Path(path) if path is not None else config_dir() / "targets.json"
+
+    def load(self) -> dict[str, Connection]:
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return {}
+        except (OSError, ValueError) as error:
+            raise SpecError(f"targets: {self.path} is unreadable ({error}); fix or remove it") from error
+        entries = data.get("targets", []) if isinstance(data, dict) else []
+        connections = [Connection.from_dict(entry) for entry in entries if isinstance(entry, dict)]
+        return {connection.name: connection for connection in connections}
+
+    def save(self, connections: dict[str, Connection]) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        partial = self.path.with_name(f".{self.path.name}.partial")
+        body = {"targets": [c.to_dict() for c in sorted(connections.values(), key=lambda c: c.name)]}
+        partial.write_text(json.dumps(body, indent=2) + "\n", encoding="utf-8")
+        os.replace(partial, self.path)
+
+    def add(self, connection: Connection, replace: bool = False) -> Connection:
+        connections = self.load()
+        if connection.name in connections and not replace and connections[connection.name] != connection:
+            raise SpecError(f"target {connection.name!r} exists already; remove it first or choose another name")
+        connections[connection.name] = connection
+        self.save(connections)
+        return connection
+
+    def remove(self, name: str) -> None:
+        connections = self.load()
+        if name not in connections:
+            raise SpecError(f"target {name!r} is not saved; saved targets: {sorted(connections) or 'none'}")
+        del connections[name]
+        self.save(connections)
+
+    def resolve(self, name_or_url: str) -> Connection:
+        """A saved connection by name, else an `ssh://` URL."""
+        connections = self.load()
+        if name_or_url in connections:
+            return connections[name_or_url]
+        if name_or_url.startswith("ssh://"):
+            return parse_target_url(name_or_url)
+        raise SpecError(
+            f"target {name_or_url!r} is not saved (saved: {', '.join(sorted(connections)) or 'none'}); "
+            "add it with `dld targets add` or give ssh://user@host:port"
+        )
+
+
+Prompt = Callable[[str], str]  # shows the question, returns the answer (a password is not echoed)
+
+
+def terminal_prompt(question: str) -> str:
+    return getpass.getpass(question)
+
+
+class Secrets:
+    """Passwords and passphrases asked once per process for each (target, what) and kept in memory only."""
+
+    def __init__(self, prompt: Prompt | None = None) -> None:
+        self.prompt: Prompt = prompt or terminal_prompt
+        self._known: dict[tuple[str, str], str] = {}
+        self._lock = threading.Lock()
+
+    def get(self, target: str, what: str, question: str) -> str:
+        with self._lock:
+            key = (target, what)
+            if key not in self._known:
+                self._known[key] = self.prompt(question)
+            return self._known[key]
+
+    def forget(self, target: str, what: str) -> None:
+        """Drop a secret the target refused, so the next attempt asks again."""
+        with self._lock:
+            self._known.pop((target, what), None)
+
+
+SECRETS = Secrets()  # the process's secrets: a kernel session asks once

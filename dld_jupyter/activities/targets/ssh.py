@@ -1,0 +1,193 @@
+"""The SSH target: the same `Target` protocol as `LocalTarget`, with the worker on another machine.
+
+`prepare` connects (host keys, credentials: `ssh_session`), checks the target and deploys the worker when the
+matching deployment is missing (`deploy`). `stage` copies the model (with its external data) and input folders into
+the target's cache by content hash, only when the target lacks them, and points the spec's outputs at a private run
+folder there. `launch` starts `remote_launcher` in the deployment over an exec channel: its stdout and stderr stream
+back through local pipes, so the engine reads them exactly as a local worker's; Cancel kills the remote process
+group. `fetch_report` copies the outputs into partial files here and renames them (atomic), `cleanup` removes
+the run folder on the target. A lost connection becomes a clear error; the launcher then stops the worker there.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import os
+import shlex
+import uuid
+from collections.abc import Callable
+from pathlib import Path, PurePosixPath
+
+from dld_jupyter.activities.errors import SpecError, UnavailableError
+from dld_jupyter.activities.spec import ActivitySpec
+from dld_jupyter.activities.targets.connections import Connection, Secrets
+from dld_jupyter.activities.targets.deploy import TargetInfo, check_target, deploy
+from dld_jupyter.activities.targets.host_keys import HostKeyPolicy
+from dld_jupyter.activities.targets.local import LocalTarget
+from dld_jupyter.activities.targets.remote_process import RemoteProcess
+from dld_jupyter.activities.targets.ssh_session import SshSession, connect
+
+Say = Callable[[str], None]
+
+
+def file_digest(path: str) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as stream:
+        for block in iter(lambda: stream.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def external_data_files(model: str) -> list[str]:
+    """The external data files an ONNX model names (relative to its folder)."""
+    import onnx
+    from onnx.external_data_helper import _get_all_tensors, uses_external_data
+
+    proto = onnx.load(model, load_external_data=False)
+    names: set[str] = set()
+    for tensor in _get_all_tensors(proto):
+        if uses_external_data(tensor):
+            names.update(entry.value for entry in tensor.external_data if entry.key == "location")
+    return sorted(names)
+
+
+class SshTarget:
+    """A remote machine reached over SSH; see the module docstring."""
+
+    def __init__(
+        self,
+        connection: Connection,
+        policy: HostKeyPolicy | None = None,
+        secrets: Secrets | None = None,
+        say: Say | None = None,
+    ) -> None:
+        self.connection, self.name = connection, connection.name
+        self.policy, self.secrets = policy, secrets
+        self.say: Say = say or (lambda line: None)
+        self.info: TargetInfo | None = None
+        self._fetch: dict[str, dict[str, str]] = {}  # run folder -> {target path: local destination}
+
+    # -- connection and deployment ---------------------------------------------------------------------------------
+    def session(self) -> SshSession:
+        return connect(self.connection, self.policy, self.secrets)
+
+    def check(self) -> TargetInfo:
+        self.info = check_target(self.session(), self.connection.deploy_dir)
+        return self.info
+
+    def ensure_deployed(self) -> TargetInfo:
+        info = self.info if self.info is not None and self.info.deployed else self.check()
+        if not info.deployed:
+            for line in info.lines():
+                self.say(line)
+            info = deploy(self.session(), info, self.say)
+        self.info = info
+        return info
+
+    # -- Target protocol -------------------------------------------------------------------------------------------
+    def prepare(self, spec: ActivitySpec) -> None:
+        LocalTarget().prepare(spec)  # the local files exist, the outputs can be written here
+        for name, path in spec.input_paths().items():
+            if path and self._field_of(spec, path) is None:
+                raise SpecError(f"{name}: not supported on a remote target yet; run this activity locally")
+        self.ensure_deployed()
+
+    def stage(self, spec: ActivitySpec) -> ActivitySpec:
+        info = self.info or self.ensure_deployed()
+        session = self.session()
+        run_dir = f"{info.cache}/runs/{uuid.uuid4().hex[:12]}"
+        session.check(f"mkdir -p {shlex.quote(run_dir)}", "creating the run folder")
+        changes: dict[str, object] = {"model": self._stage_model(session, info, spec.model)}
+        for option, folder in spec.input_folders():
+            changes[option] = self._stage_folder(session, info, folder)
+        for path in spec.input_paths().values():
+            field = self._field_of(spec, path) if path else None
+            if field is not None and path:
+                changes[field] = self._stage_file(session, info, path)
+        fetch: dict[str, str] = {}
+        for name, path in spec.output_paths().items():
+            field = self._field_of(spec, path) if path else None
+            if field is not None and path and name not in ("report", "build report"):
+                remote = f"{run_dir}/{Path(path).name}"
+                changes[field], fetch[remote] = remote, path
+        staged = dataclasses.replace(spec, **changes)  # type: ignore[arg-type]
+        final = Path(spec.report_path())
+        staged = staged.with_output(f"{run_dir}/{final.name}")
+        self._fetch[run_dir] = fetch
+        return staged
+
+    def launch(self, staged: ActivitySpec) -> RemoteProcess:
+        info = self.info or self.ensure_deployed()
+        q = shlex.quote
+        env = f"PYTHONPATH={q(info.folder + '/lib')} PYTHONUNBUFFERED=1 DLD_TARGET={q(self.name)}"
+        command = f"cd {q(info.folder)} && {env} exec venv/bin/python -m dld_jupyter.activities.targets.remote_launcher"
+        return RemoteProcess.start(self.session(), command, staged, self.name)
+
+    def fetch_report(self, staged: ActivitySpec, destination: str) -> None:
+        run_dir = str(PurePosixPath(staged.report_path()).parent)
+        pairs = {**self._fetch.get(run_dir, {}), staged.report_path(): destination}
+        session = self.session()
+        for remote, local in pairs.items():
+            partial = Path(local).with_name(f".{Path(local).name}.{uuid.uuid4().hex[:8]}.partial")
+            try:
+                session.get(remote, str(partial))
+                os.replace(partial, local)
+            finally:
+                partial.unlink(missing_ok=True)
+
+    def cleanup(self, staged: ActivitySpec) -> None:
+        run_dir = str(PurePosixPath(staged.report_path()).parent)
+        self._fetch.pop(run_dir, None)
+        try:
+            session = self.session()
+            session.run(f"rm -rf {shlex.quote(run_dir)}", timeout=60)
+        except (UnavailableError, OSError):
+            pass  # the connection is gone: the run folder stays in the cache, the next cleanup of the cache takes it
+
+    # -- staging ---------------------------------------------------------------------------------------------------
+    @staticmethod
+    def _field_of(spec: ActivitySpec, path: str) -> str | None:
+        for field in dataclasses.fields(spec):
+            if getattr(spec, field.name) == path:
+                return field.name
+        return None
+
+    def _stage_model(self, session: SshSession, info: TargetInfo, model: str) -> str:
+        files = [model, *(str(Path(model).parent / name) for name in external_data_files(model))]
+        digest = hashlib.sha256("\0".join(file_digest(f) for f in files).encode()).hexdigest()
+        folder = f"{info.cache}/models/{digest}"
+        remote = f"{folder}/{Path(model).name}"
+        self._upload(session, folder, [(f, f"{folder}/{os.path.relpath(f, Path(model).parent)}") for f in files])
+        return remote
+
+    def _stage_file(self, session: SshSession, info: TargetInfo, path: str) -> str:
+        folder = f"{info.cache}/files/{file_digest(path)}"
+        self._upload(session, folder, [(path, f"{folder}/{Path(path).name}")])
+        return f"{folder}/{Path(path).name}"
+
+    def _stage_folder(self, session: SshSession, info: TargetInfo, folder: str) -> str:
+        files = sorted(p for p in Path(folder).rglob("*") if p.is_file())
+        parts = [f"{p.relative_to(folder)}\0{file_digest(str(p))}" for p in files]
+        digest = hashlib.sha256("\n".join(parts).encode()).hexdigest()
+        remote = f"{info.cache}/inputs/{digest}"
+        self._upload(session, remote, [(str(p), f"{remote}/{p.relative_to(folder)}") for p in files])
+        return remote
+
+    def _upload(self, session: SshSession, folder: str, files: list[tuple[str, str]]) -> None:
+        """Send `files` into `folder` unless it is complete there already (a partial folder is renamed in)."""
+        q = shlex.quote
+        if session.run(f"test -f {q(folder)}/.complete", timeout=30)[0] == 0:
+            return
+        tmp = f"{folder}.partial-{uuid.uuid4().hex[:8]}"
+        try:
+            for local, remote in files:
+                target = tmp + remote[len(folder) :]
+                session.check(f"mkdir -p {q(str(PurePosixPath(target).parent))}", "creating the staging folder")
+                self.say(f"staging {Path(local).name} ({os.path.getsize(local) // 1024} KiB)")
+                session.put(local, target)
+            session.check(
+                f"touch {q(tmp)}/.complete && (mv -T {q(tmp)} {q(folder)} || test -f {q(folder)}/.complete)", "staging"
+            )
+        finally:
+            session.run(f"rm -rf {q(tmp)}", timeout=60)

@@ -1,0 +1,202 @@
+"""One authenticated SSH connection to a target, used from blocking code: commands, SFTP, long-running processes.
+
+Every byte goes over this one connection (exec channels and SFTP, no extra port), which lives on the private loop
+of `ssh_loop`. Connecting honours ~/.ssh/config through asyncssh (aliases, HostName, User, Port, IdentityFile,
+ProxyJump, ProxyCommand); the credentials of the connection dialog go to the final host only, a jump host
+authenticates with the agent and its own config. Connect failures become `UnavailableError`s that say what to fix.
+Sessions are kept per target name, so the second run of a kernel session reuses the connection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import threading
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+
+from dld_jupyter.activities.errors import UnavailableError
+from dld_jupyter.activities.targets.connections import SECRETS, Connection, Secrets
+from dld_jupyter.activities.targets.host_keys import HostKeyPolicy
+from dld_jupyter.activities.targets.ssh_loop import call
+
+CONNECT_TIMEOUT_S = 20.0
+COMMAND_TIMEOUT_S = 600.0
+
+
+class _Client(asyncssh.SSHClient):
+    """Host keys through the policy; password and keyboard-interactive answers through the secrets."""
+
+    def __init__(self, connection: Connection, policy: HostKeyPolicy, secrets: Secrets) -> None:
+        self.connection, self.policy, self.secrets = connection, policy, secrets
+        self.asked = 0
+        self.lost: Exception | None = None
+        self.closed = threading.Event()
+
+    def validate_host_public_key(self, host: str, addr: str, port: int, key: asyncssh.SSHKey) -> bool:
+        return self.policy.validate(host, addr, port, key)
+
+    def password_auth_requested(self) -> str | None:
+        if self.connection.auth not in ("auto", "password") or self.asked >= 1:
+            return None  # a refused password is not sent again and again: the user is told instead
+        self.asked += 1
+        return self.secrets.get(self.connection.name, "password", f"Password for {self.connection.name}: ")
+
+    def kbdint_auth_requested(self) -> str | None:
+        return "" if self.connection.auth in ("auto", "password", "keyboard-interactive") else None
+
+    def kbdint_challenge_received(
+        self, name: str, instructions: str, lang: str, prompts: Sequence[tuple[str, bool]]
+    ) -> list[str] | None:
+        if self.asked >= 2:
+            return None
+        self.asked += 1
+        what = "password" if len(prompts) == 1 and "password" in prompts[0][0].lower() else "kbdint"
+        name = self.connection.name
+        return [self.secrets.get(name, f"{what}:{q}", f"{name} {q}") for q, _ in prompts]
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.lost = exc
+        self.closed.set()
+
+
+def _client_keys(connection: Connection, secrets: Secrets) -> dict[str, Any]:
+    """asyncssh options for the connection's authentication method."""
+    if connection.auth == "key":
+        if not connection.identity:
+            raise UnavailableError(f"target {connection.name}: auth 'key' needs an identity (a private key file)")
+        path = str(Path(connection.identity).expanduser())
+        try:
+            key = asyncssh.read_private_key(path)
+        except asyncssh.KeyImportError as error:
+            if "passphrase" not in str(error).lower():
+                raise UnavailableError(f"target {connection.name}: the key {path} is unreadable ({error})") from error
+            phrase = secrets.get(connection.name, f"passphrase:{path}", f"Passphrase for {path}: ")
+            try:
+                key = asyncssh.read_private_key(path, phrase)
+            except (asyncssh.KeyImportError, asyncssh.KeyEncryptionError) as wrong:
+                secrets.forget(connection.name, f"passphrase:{path}")
+                raise UnavailableError(f"target {connection.name}: wrong passphrase for {path} ({wrong})") from wrong
+        except OSError as error:
+            raise UnavailableError(f"target {connection.name}: cannot read the key {path} ({error})") from error
+        return {"client_keys": [key], "agent_path": None, "password_auth": False, "kbdint_auth": False}
+    if connection.auth == "agent":
+        return {"password_auth": False, "kbdint_auth": False}
+    if connection.auth in ("password", "keyboard-interactive"):
+        return {"client_keys": None, "agent_path": None, "password_auth": connection.auth == "password"}
+    options: dict[str, Any] = {}
+    if connection.identity:
+        options["client_keys"] = [str(Path(connection.identity).expanduser())]
+    return options
+
+
+class SshSession:
+    """A connected target; see the module docstring. Methods block the caller, never the SSH loop."""
+
+    def __init__(self, connection: Connection, conn: asyncssh.SSHClientConnection, client: _Client) -> None:
+        self.connection, self.conn, self.client = connection, conn, client
+
+    @property
+    def alive(self) -> bool:
+        return not self.client.closed.is_set()
+
+    def run(self, command: str, stdin: str | None = None, timeout: float = COMMAND_TIMEOUT_S) -> tuple[int, str, str]:
+        """(exit status, stdout, stderr) of a shell command; a signal-killed command gives -signal's number."""
+        result = call(self.conn.run(command, input=stdin, check=False), timeout)
+        code = result.exit_status if result.exit_status is not None else -1
+        return code, str(result.stdout or ""), str(result.stderr or "")
+
+    def check(self, command: str, what: str, timeout: float = COMMAND_TIMEOUT_S) -> str:
+        code, out, err = self.run(command, timeout=timeout)
+        if code != 0:
+            tail = (err or out).strip().splitlines()[-5:]
+            raise UnavailableError(f"target {self.connection.name}: {what} failed (exit {code}): {' | '.join(tail)}")
+        return out
+
+    def put(self, local: str, remote: str, progress: Callable[[int, int], None] | None = None) -> None:
+        async def send() -> None:
+            async with self.conn.start_sftp_client() as sftp:
+                handler = None if progress is None else (lambda _s, _d, done, total: progress(done, total))
+                await sftp.put(local, remote, progress_handler=handler)
+
+        call(send(), COMMAND_TIMEOUT_S)
+
+    def get(self, remote: str, local: str) -> None:
+        async def receive() -> None:
+            async with self.conn.start_sftp_client() as sftp:
+                await sftp.get(remote, local)
+
+        call(receive(), COMMAND_TIMEOUT_S)
+
+    def close(self) -> None:
+        self.conn.close()
+        with contextlib.suppress(Exception):
+            call(self.conn.wait_closed(), 5.0)
+
+
+async def _connect(connection: Connection, policy: HostKeyPolicy, secrets: Secrets) -> SshSession:
+    client = _Client(connection, policy, secrets)
+    options = _client_keys(connection, secrets)
+    known = str(policy.path) if policy.path.is_file() else ()
+    conn, _ = await asyncio.wait_for(
+        asyncssh.create_connection(
+            lambda: client,
+            connection.host,
+            port=connection.port or (),
+            username=connection.user or (),
+            known_hosts=known,
+            **options,
+        ),
+        CONNECT_TIMEOUT_S,
+    )
+    return SshSession(connection, conn, client)
+
+
+_SESSIONS: dict[str, SshSession] = {}
+_SESSIONS_LOCK = threading.Lock()
+
+
+def connect(connection: Connection, policy: HostKeyPolicy | None = None, secrets: Secrets | None = None) -> SshSession:
+    """The live session of `connection` (a new one when there is none or it was lost); errors say what to do."""
+    with _SESSIONS_LOCK:
+        session = _SESSIONS.get(connection.name)
+        if session is not None and session.alive and session.connection == connection:
+            return session
+        policy = policy or HostKeyPolicy()
+        secrets = secrets or SECRETS
+        where = connection.name
+        try:
+            session = call(_connect(connection, policy, secrets), CONNECT_TIMEOUT_S + 5)
+        except (asyncssh.HostKeyNotVerifiable, asyncssh.DisconnectError) as error:
+            if policy.refusal is not None:
+                raise policy.refusal from None
+            if isinstance(error, asyncssh.PermissionDenied):
+                for what in ("password",):
+                    secrets.forget(connection.name, what)
+                raise UnavailableError(
+                    f"target {where}: permission denied ({error.reason}); check the user name and the password or "
+                    "key (a wrong password is asked again on the next attempt)"
+                ) from error
+            raise UnavailableError(f"target {where}: the SSH connection failed ({error.reason})") from error
+        except ConnectionRefusedError as error:
+            raise UnavailableError(
+                f"target {where}: connection refused; is an SSH server listening on {connection.host} port "
+                f"{connection.port or 22}?"
+            ) from error
+        except (TimeoutError, asyncio.TimeoutError) as error:
+            raise UnavailableError(f"target {where}: no answer within {CONNECT_TIMEOUT_S:.0f} s") from error
+        except OSError as error:
+            raise UnavailableError(f"target {where}: cannot connect ({error})") from error
+        _SESSIONS[connection.name] = session
+        return session
+
+
+def forget(name: str) -> None:
+    """Close and drop the kept session of `name` (after removing a target)."""
+    with _SESSIONS_LOCK:
+        session = _SESSIONS.pop(name, None)
+    if session is not None:
+        session.close()
