@@ -154,9 +154,12 @@ class CanvasView(ViewEvents):
                     self.plumbing_feeds.setdefault(dst, {})[di] = src
 
     def _count_scope(self, name: str) -> None:
-        """Nodes per name scope: a scope of one node names that node (glyph_text.informative_name)."""
+        """Nodes in and below each name scope: a scope of one node names that node (glyph_text.informative_name);
+        `/layer1/layer1.0/Add` is in a block of seven."""
         scope = name.rpartition("/")[0]
-        self.scope_size[scope] = self.scope_size.get(scope, 0) + 1
+        while scope:
+            self.scope_size[scope] = self.scope_size.get(scope, 0) + 1
+            scope = scope.rpartition("/")[0]
 
     def _register(self, node_id: str, op_type: str, path: GroupPath, paths: dict[str, GroupPath]) -> None:
         self.order.append(node_id)
