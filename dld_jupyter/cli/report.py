@@ -225,6 +225,11 @@ def register(subparsers: Any) -> None:
     show.add_argument("--top", type=int, default=10, help="how many of the slowest layers to list (default 10)")
     show.set_defaults(func=_show)
 
+    sweep = verbs.add_parser("sweep", help="the table of a sweep folder (dld sweep), Pareto points starred")
+    sweep.add_argument("folder", metavar="DIR")
+    sweep.add_argument("--csv", metavar="FILE", help="also write the table as CSV")
+    sweep.set_defaults(func=_sweep)
+
     for name, what in (
         ("csv", "the layer table as CSV"),
         ("html", "a standalone HTML page (no network needed)"),
@@ -282,3 +287,15 @@ def _compare_checked(args: argparse.Namespace) -> int:
         print("dld report compare: error: give at least two reports", file=sys.stderr)
         return int(ExitCode.BAD_INPUT)
     return _compare(args)
+
+
+def _sweep(args: argparse.Namespace) -> int:
+    from dld_jupyter.activities.sweep import load_manifest
+    from dld_jupyter.formats.atomic_write import atomic_write_text
+    from dld_jupyter.reports.sweep_table import sweep_csv, sweep_rows, sweep_text
+
+    manifest = load_manifest(args.folder)
+    print(sweep_text(manifest))
+    if args.csv:
+        atomic_write_text(args.csv, sweep_csv(sweep_rows(manifest)))
+    return int(ExitCode.OK)

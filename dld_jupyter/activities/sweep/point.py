@@ -166,7 +166,7 @@ def _measure(
             stack.callback(watch.stop)
         SCHEDULER.submit(run)
         peak_rss: float | None = None
-        while run.wait(0.25) is None:
+        while run.wait(0.05) is None:  # often enough to read the resident peak of a short run
             peak_rss = peak_rss_mb(run.pid) or peak_rss
             if _cancelled(sweep_id) or (problems and settings.foreign == "fail"):
                 run.cancel()

@@ -1,0 +1,78 @@
+"""`dld sweep MODEL... --batch 1,8,32 --provider cpu,cuda --iterations N --out DIR [--executor local|dask|dask://…]`
+and `dld sweep --resume DIR`: every point of the grid profiled with its own report, a manifest beside them.
+
+Run again with the same grid (or `--resume DIR`), only the points not finished run; `--rerun` measures them all.
+Prints one line per point as it ends and the table at the end (`dld report sweep DIR` prints it again).
+Exit 0 when no point failed (not-applicable points say why and are not failures), 1 otherwise, 2 for bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from dld_jupyter.cli.exit_codes import ExitCode
+
+
+def _list(text: str) -> list[str]:
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser("sweep", help="profile a grid of models x batch x provider x precision",
+                                   description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("models", nargs="*", metavar="MODEL", help=".onnx files")
+    parser.add_argument("--batch", default="1", help="batch sizes, comma-separated (default 1)")
+    parser.add_argument("--provider", default="cpu", help="cpu, cuda, tensorrt; comma-separated (default cpu)")
+    parser.add_argument("--precision", default="fp32", help="fp32, fp16, bf16, int8; comma-separated")
+    parser.add_argument("--targets", default="localhost", help="target names, comma-separated")
+    parser.add_argument("--iterations", type=int, default=20, help="measured passes per point (default 20)")
+    parser.add_argument("--warmup", type=int, default=5, help="warm-up passes per point (default 5)")
+    parser.add_argument("--out", metavar="DIR", help="the sweep folder (default <first model>-sweep/)")
+    parser.add_argument("--executor", default="local", help="local | dask (the current client) | dask://host:port")
+    parser.add_argument("--foreign", default="warn", choices=("warn", "wait", "fail"),
+                        help="another process on a point's GPU: warn, wait for it, or fail the point")
+    parser.add_argument("--lock-clocks", action="store_true", help="lock GPU clocks to base for the whole sweep")
+    parser.add_argument("--resume", metavar="DIR", help="complete the sweep in DIR from its manifest")
+    parser.add_argument("--rerun", action="store_true", help="measure finished points again")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from dld_jupyter.activities.errors import SpecError
+    from dld_jupyter.activities.sweep import Sweep, resume_sweep, start_sweep
+    from dld_jupyter.activities.sweep.manifest import ENDED, FAILED
+    from dld_jupyter.reports.sweep_table import sweep_text
+
+    executor = None if args.executor == "local" else args.executor
+    if args.resume:
+        sweep = resume_sweep(args.resume, executor=executor, rerun=args.rerun)
+    elif not args.models:
+        raise SpecError("give MODEL files, or --resume DIR")
+    else:
+        try:
+            batch = [int(b) for b in _list(args.batch)]
+        except ValueError as error:
+            raise SpecError(f"--batch: {args.batch!r} is not a comma-separated list of integers") from error
+        sweep = start_sweep(args.models, batch, _list(args.provider), _list(args.precision), _list(args.targets),
+                            out=args.out, executor=executor, rerun=args.rerun, iterations=args.iterations,
+                            warmup=args.warmup, foreign=args.foreign, lock_clocks=args.lock_clocks)
+    printed: set[str] = set()
+
+    def progress(current: Sweep) -> None:
+        for entry in current.points():
+            if entry.state in ENDED and entry.point.id not in printed:
+                printed.add(entry.point.id)
+                median = f" median {entry.median_ms:.3f} ms" if entry.median_ms is not None else ""
+                print(f"{entry.point.id}: {entry.state}{median}{f' ({entry.reason})' if entry.reason else ''}",
+                      flush=True)
+
+    sweep.on_change(progress)
+    try:
+        sweep.wait()
+    except KeyboardInterrupt:
+        sweep.cancel()
+        sweep.wait()
+    print(sweep_text(sweep.manifest))
+    failed = any(entry.state == FAILED for entry in sweep.points()) or sweep.error is not None
+    return int(ExitCode.FAILED if failed else ExitCode.OK)

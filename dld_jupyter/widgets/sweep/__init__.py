@@ -1,0 +1,1 @@
+"""The sweep viewer of the notebook (`dld.sweep`, `dld.sweep_report`)."""
