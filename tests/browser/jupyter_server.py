@@ -66,15 +66,22 @@ class JupyterServer:
             self.process.kill()
 
 
-def start_server(root_dir: Path, log_dir: Path) -> JupyterServer:
-    """Start `jupyter lab` from this interpreter's environment and wait until its API answers."""
+def start_server(
+    root_dir: Path,
+    log_dir: Path,
+    python: str = sys.executable,
+    args: tuple[str, ...] = (),
+    env: dict[str, str] | None = None,
+) -> JupyterServer:
+    """Start `jupyter lab` from `python`'s environment (this interpreter's by default; another venv for the support
+    matrix, tests/browser/test_support_matrix.py) with extra `args` and `env`, and wait until its API answers."""
     root_dir.mkdir(parents=True, exist_ok=True)
     settings_dir = log_dir / "lab-settings"
     settings_dir.mkdir(parents=True, exist_ok=True)
     (settings_dir / "overrides.json").write_text(json.dumps(NEWS_OFF))
     port, token = free_port(), secrets.token_hex(16)
     log_path = log_dir / f"jupyter-{port}.log"
-    env = dict(os.environ)
+    env = {**os.environ, **(env or {})}
     env["JUPYTERLAB_SETTINGS_DIR"] = str(log_dir / "user-settings")
     env["JUPYTERLAB_WORKSPACES_DIR"] = str(log_dir / "workspaces")
     env.pop("JUPYTER_TOKEN", None)
@@ -83,10 +90,9 @@ def start_server(root_dir: Path, log_dir: Path) -> JupyterServer:
     app_settings.mkdir(parents=True, exist_ok=True)
     shutil.copy(settings_dir / "overrides.json", app_settings / "overrides.json")
     command = [
-        sys.executable,
+        python,
         "-m",
-        "jupyter",
-        "lab",
+        "jupyterlab",  # this venv's JupyterLab (`-m jupyter lab` may run another venv's jupyter-lab from PATH)
         "--no-browser",
         "--allow-root",
         "--ip=127.0.0.1",
@@ -95,6 +101,7 @@ def start_server(root_dir: Path, log_dir: Path) -> JupyterServer:
         f"--ServerApp.root_dir={root_dir}",
         "--LabApp.expose_app_in_browser=True",
         "--JupyterNotebookApp.expose_app_in_browser=True",
+        *args,
     ]
     log = log_path.open("wb")
     process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=root_dir)

@@ -26,6 +26,7 @@ import { dldIcon } from "./icons";
 import { watchKernel } from "./kernel_watch";
 import { STALE_EVENT, StaleCause, staleOverlay, StaleText, staleText } from "./stale_tab";
 import { TAB_TARGET, TabFromKernel, TabRecord, TabToKernel } from "./tab_messages";
+import { pathForKernel } from "./transfer";
 import { fitDesignerToTab } from "./tab_fit";
 
 export const DESIGNER_DOCUMENT_CLASS = "dld-DesignerDocument";
@@ -170,7 +171,9 @@ export class DesignerTab {
     }
     // a report on its designer's kernel leaves the designer tab's `_dld_view` alone
     const name = this.record.kernel ? "_dld_report_view" : "_dld_view";
-    lines.push(`${name} = _dld_tabs.show(${pyString(this.key)}, lambda: ${this.makeView()})`, name);
+    const { file, kind } = this.record; // a kernel that cannot see the file gets a copy (transfer.ts)
+    const copy = !live && file && kind !== "compare" ? await pathForKernel(kernel, file, this.kernelPath(file)) : null;
+    lines.push(`${name} = _dld_tabs.show(${pyString(this.key)}, lambda: ${this.makeView(copy)})`, name);
     await this.panel.console.inject(lines.join("\n"));
     // The console scrolls to its end after running: a designer opens at its top (toolbar and canvas in view).
     this.panel.node.querySelector(".jp-CodeConsole-content")?.scrollTo(0, 0);
@@ -245,9 +248,9 @@ export class DesignerTab {
     this.panel.close();
   }
 
-  private makeView(): string {
+  private makeView(kernelFile: string | null): string {
     const record = this.record;
-    const file = pyString(this.kernelPath(record.file));
+    const file = pyString(kernelFile ?? this.kernelPath(record.file));
     if (record.kind === "report") return `dld.report(${file})`;
     if (record.kind === "engine") return `dld.open_engine(${file})`;
     if (record.kind === "compare") return `dld.compare(${(record.files ?? []).map((f) => pyString(this.kernelPath(f))).join(", ")})`;
