@@ -25,6 +25,7 @@ from typing import Any, Protocol
 from dld_jupyter.activities.errors import FAILED
 from dld_jupyter.activities.result import ActivityResult, ActivityStatus, LogLine, Progress
 from dld_jupyter.activities.run_end import RunEnd
+from dld_jupyter.activities.spec import ActivitySpec
 from dld_jupyter.transforms.progress import Cancelled, CancelToken
 from dld_jupyter.transforms.progress import Progress as ReportProgress
 
@@ -38,6 +39,10 @@ class RunHandle(Protocol):
     id: str
     progress: Progress | None
     logs: list[LogLine]
+
+    @property
+    def spec(self) -> ActivitySpec | None:
+        """What the run does (None: in-process work, named by its `what`)."""
 
     @property
     def status(self) -> ActivityStatus: ...
@@ -66,6 +71,7 @@ class ThreadRun(RunEnd):
         super().__init__()
         self.id = uuid.uuid4().hex[:12]
         self.what, self.work = what, work
+        self.spec: ActivitySpec | None = None  # no activity spec: in-process work, named by `what`
         self.on_progress, self.on_log = on_progress, on_log
         self.token = CancelToken()
         self.progress: Progress | None = None

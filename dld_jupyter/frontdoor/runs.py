@@ -2,7 +2,8 @@
 dashboard read (`find`, `list`, `cancel`), whichever front door started it.
 
 Runs are created in the activities layer (dld.profile and dld.export_engine through `activities.api`, the panels
-through `start_activity`, a `Scheduler`); `track()` subscribes the registry to the engine's `watch_runs` once, so
+through `start_activity`, a `Scheduler`; the Tools dialogs' batch transforms and user tools as `ThreadRun`s, which
+their job registers itself); `track()` subscribes the registry to the engine's `watch_runs` once, so
 each entry point calls `track()` before it starts work and its runs are listed from then on. Ended runs are kept
 (newest last) up to `KEEP_ENDED`, so a long-lived kernel does not keep every log it ever produced.
 """
@@ -12,7 +13,7 @@ from __future__ import annotations
 import threading
 
 from dld_jupyter.activities.engine import watch_runs
-from dld_jupyter.activities.run import Run
+from dld_jupyter.activities.thread_run import RunHandle
 
 KEEP_ENDED = 50
 
@@ -23,9 +24,9 @@ class RunRegistry:
     def __init__(self, keep_ended: int = KEEP_ENDED) -> None:
         self.keep_ended = keep_ended
         self._lock = threading.Lock()
-        self._runs: dict[str, Run] = {}
+        self._runs: dict[str, RunHandle] = {}
 
-    def register(self, run: Run) -> Run:
+    def register(self, run: RunHandle) -> RunHandle:
         with self._lock:
             self._runs[run.id] = run
             ended = [key for key, known in self._runs.items() if known.done]
@@ -33,7 +34,7 @@ class RunRegistry:
                 del self._runs[key]
         return run
 
-    def find(self, run_id: str) -> Run:
+    def find(self, run_id: str) -> RunHandle:
         """The run with this id; LookupError naming the known ids otherwise."""
         with self._lock:
             run = self._runs.get(run_id)
@@ -42,13 +43,13 @@ class RunRegistry:
             raise LookupError(f"run {run_id!r} is not a live or recent run; known runs: {known}")
         return run
 
-    def list(self, live_only: bool = False) -> list[Run]:
+    def list(self, live_only: bool = False) -> list[RunHandle]:
         """Registered runs, oldest first; `live_only`: those queued or running."""
         with self._lock:
             runs = list(self._runs.values())
         return [run for run in runs if not (live_only and run.done)]
 
-    def cancel(self, run_id: str) -> Run:
+    def cancel(self, run_id: str) -> RunHandle:
         """Cancel the run with this id (nothing happens to one that has ended)."""
         run = self.find(run_id)
         run.cancel()

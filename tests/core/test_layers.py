@@ -236,7 +236,9 @@ def test_the_run_rooms_exist() -> None:
     for room in ("activities/kinds", "activities/runtimes/onnxruntime", "activities/runtimes/tensorrt"):
         assert (PACKAGE / room / "__init__.py").is_file(), room
     for module in ("activities/runtimes/base.py", "activities/kinds/profile.py", "activities/kinds/export_engine.py",
-                   "activities/run.py", "activities/scheduler.py", "activities/result.py", "frontdoor/runs.py"):
+                   "activities/run.py", "activities/scheduler.py", "activities/result.py", "frontdoor/runs.py",
+                   "activities/thread_run.py", "frontdoor/artifacts.py", "widgets/runs/panel.py",
+                   "widgets/runs/progress.py"):
         assert (PACKAGE / module).is_file(), module
 
 

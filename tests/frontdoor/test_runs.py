@@ -27,7 +27,7 @@ def test_runs_started_anywhere_are_listed_found_and_cancelled(model: Path) -> No
     registry = track()
     assert track() is registry  # subscribing twice registers each run once
     report = dld.profile(str(model), iterations=2, warmup=0, threads=1)
-    profiled = [run for run in registry.list() if run.spec.model == str(model) and isinstance(run.spec, OrtProfileSpec)]
+    profiled = [run for run in registry.list() if isinstance(run.spec, OrtProfileSpec) and run.spec.model == str(model)]
     assert len(profiled) == 1 and profiled[0].status is ActivityStatus.SUCCEEDED
     assert profiled[0].result is not None and report.summary.passes == 2
     assert registry.find(profiled[0].id) is profiled[0] and profiled[0] not in registry.list(live_only=True)

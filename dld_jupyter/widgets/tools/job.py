@@ -1,5 +1,6 @@
-"""The busy part every tool dialog shares: a spinning wheel with the progress bar and its phase, Cancel, the error
-line, and the work itself on a background thread.
+"""The busy part every tool dialog shares: the run panel's progress widget (widgets/runs/progress.py: spinning wheel,
+progress bar and phase, Cancel), the error line, and the work itself as a `ThreadRun` (activities/thread_run.py),
+the same run interface as a profile or an engine export, listed in the live runs registry.
 
 Why a thread: FP16 conversion, sanitize and their output comparison take seconds to minutes on real models; run on
 the kernel's main thread they would freeze the notebook and Cancel could never be clicked. The work gets a
@@ -16,40 +17,44 @@ from typing import Any
 
 import ipywidgets as w
 
+from dld_jupyter.activities.result import ActivityStatus
+from dld_jupyter.activities.thread_run import ThreadRun, Work
 from dld_jupyter.document import DocumentError
-from dld_jupyter.formats.html_text import tag, text
+from dld_jupyter.formats.html_text import tag
+from dld_jupyter.frontdoor.runs import track
 from dld_jupyter.frontdoor.soon import on_loop, running_loop
-from dld_jupyter.transforms.progress import Cancelled, CancelToken, Progress
+from dld_jupyter.transforms.progress import CancelToken
+from dld_jupyter.widgets.runs.progress import RunProgress
 
-Work = Callable[[Progress, CancelToken], Any]
-SPINNER = '<i class="fa fa-spinner fa-spin" aria-label="working"></i> '
+__all__ = ["Job", "Work", "error_html"]
 
 
 def error_html(text: str) -> str:
     return tag("div", text, class_="dld-tool-error", style="color:#b91c1c") if text else ""
 
 
-class Job(w.HBox):  # type: ignore[misc]
-    """Progress bar + phase + Cancel; `start(work, finish)` runs `work` on a thread and `finish(result)` on the
-    kernel's main thread; a failure or a cancel is shown in `error` (the dialog places it) and `failed(text)` runs."""
+class Job(RunProgress):
+    """Progress bar + phase + Cancel of a `ThreadRun`; `start(work, finish)` runs `work` on the run's thread and
+    `finish(result)` on the kernel's main thread; a failure or a cancel is shown in `error` (the dialog places it)
+    and `failed(text)` runs. The run is listed in the live runs registry like a profile or an export."""
 
     def __init__(self) -> None:
-        self.progress = w.FloatProgress(value=0.0, min=0.0, max=1.0, layout=w.Layout(width="240px"))
-        self.phase = w.HTML("", layout=w.Layout(min_width="260px"))
-        self.cancel_button = w.Button(description="Cancel", icon="stop", disabled=True, layout=w.Layout(width="auto"))
+        super().__init__(percent=False)
         self.cancel_button.add_class("dld-tool-cancel")
-        self.cancel_button.on_click(lambda _b: self.cancel())
         self.error = w.HTML("")
-        self.token: CancelToken | None = None
+        self.current: ThreadRun | None = None
         self.done = threading.Event()
         self.done.set()
-        super().__init__([self.cancel_button, self.progress, self.phase])
         self.add_class("dld-tool-job")
         self.layout.display = "none"
 
     @property
     def running(self) -> bool:
         return not self.done.is_set()
+
+    @property
+    def token(self) -> CancelToken | None:
+        return self.current.token if self.current is not None else None
 
     def start(
         self, what: str, work: Work, finish: Callable[[Any], None], failed: Callable[[str], None] | None = None
@@ -58,61 +63,43 @@ class Job(w.HBox):  # type: ignore[misc]
             self.show_error(f"{what} is already running: cancel it first.")
             return
         loop = running_loop()  # the kernel's, when started from a click
-        token = self.token = CancelToken()
+        run = self.current = ThreadRun(what, work, on_progress=self.show)
         self.done = threading.Event()
         self.show_error("")
         self.layout.display = ""
-        self.cancel_button.disabled = False
-        self.progress.value = 0.0
-        self.progress.bar_style = ""
-        self.phase.value = SPINNER + "starting…"
+        self.follow(None)
+        self.follow(run)
 
-        def report(fraction: float | None, message: str) -> None:
-            if fraction is not None:
-                self.progress.value = max(0.0, min(1.0, fraction))
-            self.phase.value = SPINNER + text(message)
-
-        def end(callback: Callable[[], None]) -> None:
+        def end(ended: ThreadRun) -> None:
+            result = ended.result
             try:
-                callback()
+                if result is not None and (result.ok or ended.value is not None):  # a cancelled tool returns too
+                    finish(ended.value)
+                    self.ended(result)
+                else:
+                    said = result.error if result is not None and result.error else "failed"
+                    self._failed(said, failed, ended.status)
             except (DocumentError, OSError, ValueError) as error:  # applying the result failed
-                self._failed(str(error), failed)
+                self._failed(str(error), failed, ActivityStatus.FAILED)
             finally:
                 self.cancel_button.disabled = True
                 self.done.set()
 
-        def body() -> None:
-            try:
-                result = work(report, token)
-            except Cancelled as stop:
-                said = str(stop)
-                on_loop(loop, lambda: end(lambda: self._failed(said, failed, cancelled=True)))
-                return
-            except Exception as error:  # every failure is shown in the dialog, never raised into the notebook
-                text = str(error) or type(error).__name__
-                on_loop(loop, lambda: end(lambda: self._failed(text, failed)))
-                return
-            on_loop(loop, lambda: end(lambda: self._succeeded(result, finish)))
+        run.on_end(lambda ended: on_loop(loop, lambda: end(ended)))
+        track().register(run)
+        run.start()
 
-        threading.Thread(target=body, name=f"dld-tool-{what}", daemon=True).start()
-
-    def _succeeded(self, result: Any, finish: Callable[[Any], None]) -> None:
-        finish(result)
-        self.progress.value = 1.0
-        self.progress.bar_style = "success"
-        self.phase.value = "done"
-
-    def _failed(self, text: str, failed: Callable[[str], None] | None, cancelled: bool = False) -> None:
-        self.progress.bar_style = "warning" if cancelled else "danger"
-        self.phase.value = "cancelled" if cancelled else "failed"
+    def _failed(self, text: str, failed: Callable[[str], None] | None, status: ActivityStatus) -> None:
+        self.progress.bar_style = "warning" if status is ActivityStatus.CANCELLED else "danger"
+        self.phase.value = "cancelled" if status is ActivityStatus.CANCELLED else "failed"
         self.show_error(text)
         if failed is not None:
             failed(text)
 
-    def cancel(self) -> None:
-        if self.token is not None and self.running:
-            self.phase.value = SPINNER + "cancelling…"
-            self.token.cancel()
+    def log(self, level: str, line: str) -> None:
+        """A line of the work's own output, kept in the run's log (a user tool's stdout and stderr)."""
+        if self.current is not None:
+            self.current.log(level, line)
 
     def wait(self, timeout: float | None = None) -> bool:
         """Block until the job has finished (scripts and tests; in a kernel the finish needs the loop running)."""

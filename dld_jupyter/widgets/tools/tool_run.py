@@ -72,6 +72,7 @@ class ToolRunDialog(w.VBox):  # type: ignore[misc]
 
     def _append(self, stream: str, line: str) -> None:
         self.stream.append(line if stream == "stdout" else f"[stderr] {line}")
+        self.job.log("stderr" if stream == "stderr" else "info", line)  # the run's log, as a profile's
 
     def run(self) -> None:
         if self.tool.prompt_for_output and self.tool.uses_output and not self.output.value.strip():
