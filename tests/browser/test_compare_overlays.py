@@ -1,8 +1,9 @@
 """The comparison overlays in a real JupyterLab (issue 30): a model converted to FP16 in its designer and checked
 against its saved original (`check_against_original`) shows the divergence overlay, the first node past the
 tolerance outlined and its sortable table (a click on a row focuses the node); a designer of an edited model
-compared with the original (`compare_with`) shows added and changed nodes and walks them with Next/Previous.
-Screenshots: test-artifacts/screenshots/divergence_fp16.png, diff_view.png."""
+compared with the original (its toolbar's Compare with…) shows added and changed nodes and walks them with
+Next/Previous; Convert to FP16's "Check against original" button draws the divergence of the converted model.
+Screenshots: test-artifacts/screenshots/divergence_fp16.png, diff_view.png, divergence_check_button.png."""
 
 from __future__ import annotations
 
@@ -80,13 +81,13 @@ def test_diff_view_with_next_and_previous(jupyter: JupyterServer, page: Page) ->
     model = models.transformer_like(layers=2)
     onnx.save(model, str(jupyter.root_dir / "original.onnx"))
     onnx.save(_edited(model), str(jupyter.root_dir / "edited.onnx"))
-    cells = [
-        "import dld_jupyter as dld\nd = dld.open('edited.onnx', grouping='none')\nd",
-        "found = d.compare_with('original.onnx')\nprint(found.headline())",
-    ]
+    cells = ["import dld_jupyter as dld\nd = dld.open('edited.onnx', grouping='none')\nd"]
     write_notebook(jupyter.root_dir / "diff.ipynb", cells)
     open_notebook(page, jupyter, "diff.ipynb")
     run_all(page, timeout_s=300)
+    # The toolbar's Compare with…: the other model's path in the path box.
+    page.get_by_placeholder("path/to/model.onnx or image.png").fill("original.onnx")
+    page.get_by_role("button", name="Compare with…").click()
     page.wait_for_selector(".dld-canvas[data-diff='1']", timeout=60_000)
     expected = kernel_value(page, jupyter, "d.canvas.overlays.get('diff').payload()")
     # the Relu added; both readers of the Add it now follows rewired, and the MatMul of the changed weight

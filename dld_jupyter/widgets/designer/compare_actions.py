@@ -35,8 +35,11 @@ def _model_of(other: Any) -> tuple[Any, str]:
 class CompareActions:
     """Designer methods for comparing its model with another one or with its saved file."""
 
-    canvas: GraphCanvas
-    document: Document
+    canvas: GraphCanvas  # what the Designer provides
+    if TYPE_CHECKING:
+
+        @property
+        def document(self) -> Document: ...
 
     def _overlay(self, kind: type[OverlayT]) -> OverlayT:
         found = self.canvas.overlays.get(kind.name)

@@ -24,6 +24,7 @@ from dld_jupyter.frontdoor.children import (
     LOCAL_FUNCTIONS,
     child_kind,
 )
+from dld_jupyter.frontdoor.comparisons import CHECK_AGAINST_ORIGINAL, COMPARE_WITH
 from dld_jupyter.frontdoor.designers import registry
 from dld_jupyter.frontdoor.operations import (
     ARRANGE,
@@ -196,6 +197,8 @@ class Designer(ChildrenMixin, CompareActions, w.VBox):  # type: ignore[misc]
             operation(EXTRACT_MODEL_SUBGRAPH, "share-square-o", label="Extract Model Subgraph…"),
             operation(EXPORT_ENGINE, "microchip"),
             operation(EXPORT_IMAGE, "image", path=lambda: self.path_box.value),
+            operation(COMPARE_WITH, "columns", path=lambda: self.path_box.value),
+            operation(CHECK_AGAINST_ORIGINAL, "search"),
             *self._view_controls(),
             self.side_dock.toggle,
         ], layout=w.Layout(flex_flow="row wrap"))
