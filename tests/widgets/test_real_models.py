@@ -13,11 +13,19 @@ import pytest
 from dld_jupyter.document import Document
 from dld_jupyter.document.layout import sugiyama_layout
 from dld_jupyter.widgets.canvas.canvas_view import CanvasView
-from dld_jupyter.widgets.canvas.first_view import RUN_PREFIX, RUN_SIZE, is_run, opens_grouped, stem, wrappers_dropped
+from dld_jupyter.widgets.canvas.first_view import (
+    RUN_PREFIX,
+    RUN_SIZE,
+    is_run,
+    opens_grouped,
+    stem,
+    without_wrappers,
+    wrapper_roots,
+)
 from dld_jupyter.widgets.canvas.glyph_text import detail_line, informative_name
 from dld_jupyter.widgets.canvas.grouping import Grouping, merge_chains, overview_expansion
 from dld_jupyter.widgets.canvas.protocol import NodeData
-from dld_jupyter.widgets.canvas.scope_paths import scopes_path
+from dld_jupyter.widgets.canvas.scope_paths import raw_path, scopes_path
 from dld_jupyter.widgets.canvas.structural_groups import structural_paths
 
 REAL = Path(__file__).resolve().parents[1] / "data" / "real"
@@ -159,8 +167,20 @@ def test_a_mask_chain_and_a_postprocessing_strip_are_cut_into_runs() -> None:
     view, drawn = _first_view("ssdlite_tiny.onnx")  # the unrolled loop over classes, flat in one scope
     runs = [p for p in view.grouping.count if is_run(p)]
     assert len(runs) >= 10 and max(view.grouping.count[p] for p in runs) < 0.1 * _ops(view)
-    assert wrappers_dropped({"a": ("m", "m", "layers.0"), "b": ("m", "head"), "c": ()}, ["a", "b"]) == {
-        "a": ("layers.0",), "b": ("head",), "c": ()}
+
+
+
+def test_wrapper_scopes_go_also_for_nodes_added_later() -> None:
+    paths = {"a": ("m", "m", "layers.0"), "b": ("m", "head"), "c": (), "k": ("m",)}
+    roots = wrapper_roots(paths, ["a", "b", "c"])
+    assert roots == ("m",)
+    assert [without_wrappers(p, roots) for p in paths.values()] == [("layers.0",), ("head",), (), ()]
+    doc = Document.open(REAL / "ssdlite_tiny.onnx")  # TorchScript names: /model/backbone/...
+    view = CanvasView(doc)
+    node = next(n for n in doc.model.graph if (n.name or "").startswith("/model/backbone/") and view.scope_size[
+        (n.name or "").rpartition("/")[0]] > 1 and not is_run(view.grouping.path[doc.node_id(n)]))
+    assert raw_path(node.name or "")[0] == "model"
+    assert view.grouping.add("pasted", raw_path(node.name or "")) == view.grouping.path[doc.node_id(node)]
 
 
 def test_only_models_made_of_blocks_open_grouped_below_the_size_limit() -> None:

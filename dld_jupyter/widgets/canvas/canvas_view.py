@@ -104,15 +104,15 @@ class CanvasView(ViewEvents):
         self._outof: dict[str, set[str]] | None = None
         hidden = self.plumbing | {n for n, op in self.op_type.items() if op == "Constant"}
         drawn = [n for n, op in self.op_type.items() if op not in ("Input", "Output", "Outer") and n not in hidden]
-        scoped = any(paths.values())
+        scoped, wrappers = any(paths.values()), GroupPath()
         if scoped and self.mode != "none":  # wrapper scopes dropped, long flat stretches cut (first_view.py)
-            paths = tidy_paths(self.order, paths, self.op_type, drawn)
+            paths, wrappers = tidy_paths(self.order, paths, self.op_type, drawn)
         enabled = self.mode == "scopes" or (
             self.mode == "auto" and (len(self.op_type) > GROUP_THRESHOLD or opens_grouped(paths, drawn)))
         labels: dict[GroupPath, str] = {}
         if enabled and not scoped:  # no name scope at all (other exporters): groups from structure
             paths, labels = structural_paths(self.order, self.op_type)
-        self.grouping = Grouping(paths, enabled)
+        self.grouping = Grouping(paths, enabled, wrappers)
         self.grouping.labels.update(labels)
         if enabled:  # a big model opens to its structure, not to one box "model"
             self.grouping.expand_only(overview_expansion(self.grouping, hidden))

@@ -44,17 +44,28 @@ def is_run(path: GroupPath) -> bool:
     return bool(path) and path[-1].startswith(RUN_PREFIX)
 
 
-def wrappers_dropped(paths: Mapping[str, GroupPath], drawn: Collection[str]) -> dict[str, GroupPath]:
-    """Paths without wrapper scopes: a segment equal to the one before it goes; then, while every drawn op with a
-    scope sits under one root scope, that root goes (ops outside every module, such as torch.export's symbolic
-    sizes, stay at the top). `drawn`: the ops drawn (not inputs, outputs, hidden constants)."""
-    tidy = {p: _dedup(p) for p in set(paths.values())}  # per distinct path: 50k nodes share a few thousand
+def wrapper_roots(paths: Mapping[str, GroupPath], drawn: Collection[str]) -> GroupPath:
+    """The root scopes around the whole model, outermost first: while every drawn op with a scope sits under one
+    root scope (same-named nests merged), that root is a wrapper. Ops outside every module (torch.export's symbolic
+    sizes) do not count. `drawn`: the ops drawn (not inputs, outputs, hidden constants)."""
+    distinct = {_dedup(paths[n]) for n in drawn if n in paths}
+    roots: list[str] = []
     while True:
-        tops = {tidy[p][0] for p in {paths[n] for n in drawn if n in paths} if tidy[p]}
+        tops = {p[0] for p in distinct if p}
         if len(tops) != 1:
-            return {n: tidy[p] for n, p in paths.items()}
-        root = tops.pop()
-        tidy = {raw: p[1:] if p and p[0] == root else p for raw, p in tidy.items()}
+            return tuple(roots)
+        roots.append(tops.pop())
+        distinct = {p[1:] if p and p[0] == roots[-1] else p for p in distinct}
+
+
+def without_wrappers(path: GroupPath, roots: GroupPath) -> GroupPath:
+    """`path` with same-named nests merged and the wrapper roots dropped (also for a node added later)."""
+    path = _dedup(path)
+    for root in roots:
+        if not path or path[0] != root:
+            break
+        path = path[1:]
+    return path
 
 
 def _dedup(path: GroupPath) -> GroupPath:
@@ -169,9 +180,12 @@ def opens_grouped(paths: Mapping[str, GroupPath], drawn: Collection[str]) -> boo
 
 def tidy_paths(
     order: Sequence[str], paths: Mapping[str, GroupPath], op_type: Mapping[str, str], drawn: Collection[str]
-) -> dict[str, GroupPath]:
-    """Scope paths as the canvas groups them: wrappers dropped, long stretches of own ops cut into runs."""
-    return runs_cut(order, wrappers_dropped(paths, drawn), op_type, set(drawn))
+) -> tuple[dict[str, GroupPath], GroupPath]:
+    """Scope paths as the canvas groups them (wrappers dropped, long stretches of own ops cut into runs) and the
+    wrapper roots dropped (for nodes added later)."""
+    roots = wrapper_roots(paths, drawn)
+    tidy = {p: without_wrappers(p, roots) for p in set(paths.values())}
+    return runs_cut(order, {n: tidy[p] for n, p in paths.items()}, op_type, set(drawn)), roots
 
 
 def layout_links(nodes: dict[str, NodeData], edges: Iterable[EdgeData], broadcast: int = 3) -> list[tuple[str, str]]:

@@ -13,7 +13,7 @@ import math
 from collections.abc import Iterable, Mapping
 
 from dld_jupyter.document.ids import GROUP_PREFIX
-from dld_jupyter.widgets.canvas.first_view import blocks_shown, is_run
+from dld_jupyter.widgets.canvas.first_view import blocks_shown, is_run, without_wrappers
 
 GroupPath = tuple[str, ...]
 
@@ -29,8 +29,9 @@ def group_id(path: GroupPath) -> str:
 class Grouping:
     """Group tree over node ids with an expanded set. Disabled grouping puts every node at the top level."""
 
-    def __init__(self, raw_paths: Mapping[str, GroupPath], enabled: bool = True) -> None:
+    def __init__(self, raw_paths: Mapping[str, GroupPath], enabled: bool = True, wrappers: GroupPath = ()) -> None:
         self.enabled = enabled
+        self.wrappers = wrappers  # root scopes dropped from every path (first_view.wrapper_roots)
         self.path: dict[str, GroupPath] = {}
         self.count: dict[GroupPath, int] = {}
         self.labels: dict[GroupPath, str] = {}
@@ -89,7 +90,8 @@ class Grouping:
         return found
 
     def add(self, node_id: str, raw: GroupPath) -> GroupPath:
-        """Place a node (a new scope makes a new group)."""
+        """Place a node (a new scope makes a new group); `raw` is its scope as named, wrappers included."""
+        raw = without_wrappers(raw, self.wrappers)
         path = self._effective(self._merge.get(raw, raw)) if self.enabled else ()
         self.path[node_id] = path
         for depth in range(1, len(path) + 1):
