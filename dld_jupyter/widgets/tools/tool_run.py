@@ -5,8 +5,9 @@ opened when the tool succeeds and asks for it.
 The model the tool reads is the document's own file when it is saved and clean; with unsaved edits (or no file) a
 copy of the edits is saved to a temporary folder and the document stays as it is, so a tool never sees a stale
 file and running one never saves the user's work behind their back. A tool that prompts for its output asks for
-the path here first. The opened output is a new designer shown in this dialog (the registry of open designers
-builds it, so this module does not import the designer).
+the path here first. The opened output is a new designer shown in this dialog, opened as every front door opens a
+`model` artifact (frontdoor/artifacts.py; the registry of open designers builds it, so this module does not import
+the designer).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import ipywidgets as w
 
 from dld_jupyter.document import Document
 from dld_jupyter.formats.html_text import bold, code, join, small, tag
-from dld_jupyter.frontdoor.designers import registry
+from dld_jupyter.frontdoor.artifacts import ARTIFACTS
 from dld_jupyter.transforms.progress import CancelToken, Progress
 from dld_jupyter.usertools import ToolRun, UserTool, run_tool
 from dld_jupyter.usertools.runner import file_inside, safe_stem
@@ -117,7 +118,11 @@ class ToolRunDialog(w.VBox):  # type: ignore[misc]
             self.job.progress.bar_style = "danger"
         path = result.open_path
         if path is not None:
-            self.opened = registry.open(str(path))
+            (opened,) = ARTIFACTS.act({"model": str(path)})
+            if opened.error is not None:
+                self.job.show_error(opened.error)
+                return
+            self.opened = opened.shown
             self.opened_area.children = [w.HTML(join([bold("Opened the output"), small(path)], " ")),
                                          self.opened]
 
