@@ -31,6 +31,7 @@ __all__ = [
     "profile",
     "report",
     "sweep",
+    "sweep_form",
     "sweep_report",
     "timeline_figure",
 ]
@@ -92,6 +93,15 @@ def sweep(models: Any, **options: Any) -> Any:
 
     track()  # the live runs registry lists each point's run
     return start(models, **options)
+
+
+def sweep_form(model: Any, run: bool = False, **fields: Any) -> Any:
+    """The Sweep form in the run panel for a model path or Designer (batch="1,8", provider=("cpu", "cuda"),
+    precision, iterations, out, executor): builds the grid, shows each point's progress, then the Pareto chart and
+    a comparison of chosen points."""
+    from dld_jupyter.widgets.sweep.sweep_form import sweep_form as build
+
+    return build(model, run=run, **fields)
 
 
 def sweep_report(folder: str) -> Any:

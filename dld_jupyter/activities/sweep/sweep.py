@@ -54,6 +54,7 @@ class Sweep:
         self._futures: dict[cf.Future[dict[str, Any]], PointState] = {}
         self._thread = threading.Thread(target=self._main, name=f"dld-sweep-{self.id}", daemon=True)
         self.error: str | None = None
+        self._ending = False
         watch_starts(self.id, self._started)
 
     def _started(self, point_id: str) -> None:
@@ -69,7 +70,7 @@ class Sweep:
 
     @property
     def done(self) -> bool:
-        return self._done.is_set()
+        return self._ending or self._done.is_set()
 
     def points(self) -> list[PointState]:
         return list(self.manifest.points)
@@ -122,6 +123,7 @@ class Sweep:
         finally:
             if self._owned:
                 self._executor.shutdown(wait=False, cancel_futures=True)
+            self._ending = True  # listeners of the last change see the sweep done
             self._changed()
             self._done.set()
 

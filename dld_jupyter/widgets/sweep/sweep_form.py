@@ -1,0 +1,152 @@
+"""The Sweep form, plugged into the one run panel (widgets/runs/panel.py): the grid builder (models, batch sizes,
+providers, precisions, iterations, folder, executor), the panel's target chooser, progress per point in the live
+table below, Cancel, then the results: the Pareto chart and a comparison of the points chosen in the list.
+
+A sweep is many runs, not one: the form overrides `run()` to start the sweep (`activities.sweep`), moves the
+panel's bar by the share of points that have ended, and routes the panel's Cancel to the sweep. Errors are shown in
+the panel, never raised into the notebook.
+
+    from dld_jupyter.widgets.sweep.sweep_form import sweep_form
+    sweep_form("model.onnx", batch="1,8")
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import ipywidgets as w
+
+from dld_jupyter.activities.errors import ActivityError
+from dld_jupyter.activities.result import Progress
+from dld_jupyter.activities.sweep import Sweep, start_sweep
+from dld_jupyter.activities.sweep.manifest import DONE, ENDED
+from dld_jupyter.formats.html_text import fill, text
+from dld_jupyter.widgets.runs.panel import RunPanel
+from dld_jupyter.widgets.sweep.sweep_view import SweepView
+
+TITLE = "<b>Sweep</b> <small>{}</small>"
+
+
+def _numbers(text: str) -> list[int]:
+    try:
+        return [int(part) for part in text.replace(" ", "").split(",") if part]
+    except ValueError as error:
+        raise ValueError(f"batch sizes: {text!r} is not a comma-separated list of integers (1,8,32)") from error
+
+
+class SweepPanel(RunPanel):
+    """See the module docstring."""
+
+    what = "Sweep"
+
+    def __init__(self, source: Any, batch: str = "1,8", provider: tuple[str, ...] = ("cpu",),
+                 precision: str = "fp32", iterations: int = 20, out: str = "", executor: str = "local") -> None:
+        model = str(getattr(getattr(source, "document", source), "path", source))
+        wide = w.Layout(width="auto", min_width="260px")
+        self.models = w.Textarea(value=model, description="Models", placeholder="one .onnx path per line", layout=wide)
+        self.batch = w.Text(value=batch, description="Batch sizes", layout=wide)
+        self.provider = w.SelectMultiple(options=["cpu", "cuda", "tensorrt"], value=provider, description="Providers",
+                                         rows=3)
+        self.precision = w.Text(value=precision, description="Precisions", layout=wide)
+        self.iterations = w.BoundedIntText(value=iterations, min=1, max=100000, description="Iterations")
+        self.out = w.Text(value=out or str(Path(model).with_name(Path(model).stem + "-sweep")), description="Folder",
+                          layout=wide)
+        self.executor = w.Dropdown(options=["local", "dask"], value=executor, description="Executor")
+        self.table = w.HTML("")
+        self.chosen = w.SelectMultiple(options=[], description="Points", rows=4, layout=wide)
+        self.compare_button = w.Button(description="Compare", icon="columns", disabled=True,
+                                       tooltip="The chosen points' reports side by side")
+        self.pareto_button = w.Button(description="Pareto chart", icon="line-chart", disabled=True)
+        self.compare_button.on_click(lambda _b: self.compare())
+        self.pareto_button.on_click(lambda _b: self.pareto())
+        self.view: SweepView | None = None
+        self.sweep: Sweep | None = None
+        form = [self.models, self.batch, self.provider, self.precision, self.iterations, self.out, self.executor]
+        results = w.HBox([self.chosen, w.VBox([self.compare_button, self.pareto_button])])
+        super().__init__(source, w.HTML(fill(TITLE, model)), form, "Sweep", "th", below=[self.table, results])
+        self.add_class("dld-sweep-panel")
+        self.cancel_button.on_click(lambda _b: self.cancel())
+
+    def disable_form(self, running: bool) -> None:
+        for field in (self.models, self.batch, self.provider, self.precision, self.iterations, self.out,
+                      self.executor):
+            field.disabled = running
+
+    def run(self) -> Any:  # a sweep, not one Run
+        if self.sweep is not None and not self.sweep.done:
+            self.show_error("Sweep is already running: cancel it first.")
+            return None
+        self.show_error("")
+        try:
+            models = [line.strip() for line in self.models.value.splitlines() if line.strip()]
+            precisions = [p.strip() for p in self.precision.value.split(",") if p.strip()]
+            executor = None if self.executor.value == "local" else self.executor.value
+            self.sweep = start_sweep(models, _numbers(self.batch.value), list(self.provider.value), precisions,
+                                     [self.chosen_target().name], out=self.out.value or None, executor=executor,
+                                     iterations=int(self.iterations.value))
+        except (ActivityError, OSError, ValueError) as error:
+            self.show_error(f"Cannot start: {error}")
+            return None
+        self.view = SweepView(self.sweep.manifest, self.sweep)
+        self._set_running(True)
+        self.cancel_button.disabled = False
+        self.artifacts_area.children = []
+        self.sweep.on_change(self._changed)
+        self._changed(self.sweep)
+        return self.sweep
+
+    def cancel(self) -> None:
+        if self.sweep is not None:
+            self.sweep.cancel()
+
+    def wait(self, timeout: float | None = None) -> Any:
+        return self.sweep.wait(timeout) if self.sweep is not None else None
+
+    def _changed(self, sweep: Sweep) -> None:
+        points = sweep.points()
+        ended = sum(p.state in ENDED for p in points)
+        assert self.view is not None
+        self.table.value = self.view._repr_html_()
+        self.controls.show(Progress(ended / max(1, len(points)), f"{ended} of {len(points)} points ended"))
+        self.chosen.options = [p.point.id for p in points if p.state == DONE]
+        self.compare_button.disabled = self.pareto_button.disabled = not self.chosen.options
+        if sweep.done:
+            self._set_running(False)
+            failed = [p.point.id for p in points if p.state == "failed"]
+            self.controls.progress.bar_style = "danger" if failed else "success"
+            counts = sweep.manifest.counts()
+            self.controls.phase.value = text(", ".join(f"{n} {state}" for state, n in counts.items() if n))
+            if failed or sweep.error:
+                self.show_error(f"failed points: {failed} {sweep.error or ''}".strip())
+
+    def compare(self) -> Any:
+        """The chosen points' reports in the comparison view, shown below the form."""
+        if self.view is None:
+            return None
+        try:
+            viewer = self.view.compare(*self.chosen.value)
+        except ValueError as error:
+            self.show_error(str(error))
+            return None
+        self.show_error("")
+        self.artifacts_area.children = [viewer]
+        return viewer
+
+    def pareto(self) -> Any:
+        """The latency-vs-throughput chart, shown below the form."""
+        if self.view is None:
+            return None
+        import plotly.graph_objects as go
+
+        figure = go.FigureWidget(self.view.pareto_figure())
+        self.artifacts_area.children = [figure]
+        return figure
+
+
+def sweep_form(model: Any, run: bool = False, **fields: Any) -> SweepPanel:
+    """The Sweep form for a model path or Designer, pre-filled with `fields`; `run=True` starts it."""
+    panel = SweepPanel(model, **fields)
+    if run:
+        panel.run()
+    return panel
