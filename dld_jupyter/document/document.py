@@ -296,6 +296,10 @@ class Document(LocalFunctions, Subgraphs, TensorRtAttributes):
             value = v.graph_value(self._ctx, value_id, f"Rename {value_id}")
             v.rename_value(self._ctx, self._do, value, new_name)
 
+    def set_io_type(self, node_id: str, dtype: Any, shape: list[int | str | None] | None) -> None:
+        with self.transaction("Set input/output type"):
+            v.set_io_type(self._ctx, self._do, node_id, dtype, shape)
+
     def set_attribute(self, node_id: str, attr_name: str, value: Any) -> None:
         with self.transaction(f"Set {attr_name}"):
             v.set_attribute(self._ctx, self._do, node_id, attr_name, value)

@@ -28,7 +28,7 @@ from .ids import IO_KINDS, kind_of
 from .metadata import POSITIONS_KEY
 from .nested_graphs import refuse_subgraph_users
 from .signature import node_signature
-from .tensors import check_element_kind
+from .tensors import check_element_kind, parse_dtype
 
 
 def rename_node(ctx: Context, do: Do, node_id: str, new_name: str) -> None:
@@ -59,6 +59,27 @@ def rename_value(ctx: Context, do: Do, value: ir.Value, new_name: str) -> None:
     if value.name == new_name:
         return
     do(c.RenameValue(value, check_value_name(ctx, new_name, f"Rename tensor {value.name!r}")))
+
+
+def set_io_type(
+    ctx: Context, do: Do, node_id: str, dtype: str | ir.DataType, shape: list[int | str | None] | None
+) -> None:
+    """Declare a graph input's or output's element type and shape (a dim: int, a symbolic name, or None for
+    unknown; ``shape`` None: rank unknown). A model built from scratch needs it to be valid: onnx.checker refuses
+    a graph input without an element type."""
+    what = f"Set the type of {node_id}"
+    if kind_of(node_id) not in ("input", "output"):
+        raise DocumentError(what, "only a graph input or output declares a type.", "Select an input or output node.")
+    value = io_value(ctx, node_id, what)
+    element = parse_dtype(dtype)
+    dims = None
+    if shape is not None:
+        for d in shape:
+            if not (d is None or (isinstance(d, int) and d >= 0) or (isinstance(d, str) and d.isidentifier())):
+                fix = "Use a size (3), a name (batch) or ? (unknown)."
+                raise DocumentError(what, f"{d!r} is not a dimension.", fix)
+        dims = ir.Shape(shape)
+    do(c.SetConstValue(value, value.const_value, ir.TensorType(element), dims))  # the type, its value kept
 
 
 def set_attribute(ctx: Context, do: Do, node_id: str, name: str, value: Any) -> None:

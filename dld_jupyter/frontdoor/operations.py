@@ -26,6 +26,24 @@ class OperationUnavailable(ValueError):
     """An operation asked of a target that cannot do it; the message says why."""
 
 
+class InvalidModel(ValueError):
+    """Save As refused a model the checker finds invalid: ``problems`` say what is wrong. A designer saves it anyway
+    as a draft once the user confirms (``draft=True``), as the seed's tool and other editors do."""
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = problems
+        shown = "; ".join(p.rstrip(".") for p in problems[:5])
+        if len(problems) > 5:
+            shown += f"; and {len(problems) - 5} more"
+        super().__init__(f"the model is not valid: {shown}. Fix it, or save it anyway as a draft (draft=True).")
+
+
+def invalid_reasons(target: OperationTarget) -> list[str]:
+    """The checker's errors on the model, one line each (empty: valid)."""
+    found = target.document.check()
+    return [d.message for d in found if d.severity == "error"]
+
+
 class UnknownOperation(ValueError):
     """No operation has this id or name (a front door newer or older than the kernel's package)."""
 
@@ -116,9 +134,13 @@ def _save(target: OperationTarget, path: str | None = None) -> None:
     target.save(path)
 
 
-def _save_as(target: OperationTarget, path: str = "") -> None:
+def _save_as(target: OperationTarget, path: str = "", draft: bool = False) -> None:
+    """Save to another path; an invalid model (a graph input without a usable type...) only as a confirmed draft:
+    Save As used to write it without a word."""
     if not path:
         raise OperationUnavailable("Save as: give the path to save the model to.")
+    if not draft and (problems := invalid_reasons(target)):
+        raise InvalidModel(problems)
     target.save(path)
 
 

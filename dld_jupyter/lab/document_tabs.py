@@ -25,7 +25,7 @@ from dld_jupyter.document.events import DirtyChanged
 from dld_jupyter.formats.envelope import failed, ok
 from dld_jupyter.formats.html_text import bold, join, tag
 from dld_jupyter.frontdoor.designers import LiveDesigner, loading, registry
-from dld_jupyter.frontdoor.operations import SAVE, SAVE_AS
+from dld_jupyter.frontdoor.operations import SAVE, SAVE_AS, InvalidModel
 from dld_jupyter.frontdoor.soon import on_loop, running_loop
 from dld_jupyter.report_format.errors import ReportError
 
@@ -121,7 +121,11 @@ class TabLink:
             enabled = operation.enabled(self._designer)
             if enabled is not True:  # "the model has no file yet: use Save As", not the Python API's hint
                 raise ValueError(enabled)
-            operation(self._designer, **({"path": str(path)} if path else {}))
+            operation(self._designer, **({"path": str(path), "draft": bool(message.get("draft"))} if path else {}))
+        except InvalidModel as error:  # the tab asks whether to save a draft, listing what is invalid
+            reply = {**failed(request, f"DL Designer: {error}"), "data": {"invalid": error.problems}}
+            self._send({"kind": "reply", **reply})
+            return
         except Exception as error:  # answered to the tab, which shows it; never raised into the comm machinery
             self._send({"kind": "reply", **failed(request, f"DL Designer: {error}")})
             return

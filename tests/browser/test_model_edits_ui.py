@@ -8,10 +8,11 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import onnx
 from playwright.sync_api import Page
 
 from tests.browser.jupyter_server import JupyterServer
-from tests.browser.notebook_driver import screenshot
+from tests.browser.notebook_driver import run_in_kernel, screenshot
 from tests.browser.tab_driver import TAB, open_workspace
 
 IDS = f"""() => [...document.querySelectorAll('{TAB}:not(.lm-mod-hidden) .dld-canvas *')].find(e => e._cyreg)
@@ -20,7 +21,7 @@ REAL = Path(__file__).resolve().parents[1] / "data" / "real"
 TOOLS = ".dld-designer .dld-tool-dialog"
 POSITIONS = f"""() => {{
     const reg = [...document.querySelectorAll('{TAB}:not(.lm-mod-hidden) .dld-canvas *')].find(e => e._cyreg);
-    return Object.fromEntries(reg._cyreg.cy.nodes().map(n => [n.data('name') + '|' + n.data('kind'),
+    return Object.fromEntries(reg._cyreg.cy.nodes().map(n => [n.data('label') + '|' + n.data('kind'),
         [Math.round(n.position('x')), Math.round(n.position('y'))]]));
 }}"""
 
@@ -40,7 +41,7 @@ def test_sanitize_then_undo_keeps_the_layout(jupyter: JupyterServer, page: Page)
     open_tab(page, "gru_mess.onnx")
     before = page.evaluate(POSITIONS)
     ids = page.evaluate(IDS)
-    assert len({tuple(p) for p in before.values()}) == len(before)
+    assert len(before) == 7 and len({tuple(p) for p in before.values()}) == len(before), before
     screenshot(page, "model_edits_before_sanitize")
 
     page.wait_for_function("() => window.jupyterapp.commands.isEnabled('dld:sanitize')", timeout=60_000)
@@ -60,3 +61,81 @@ def test_sanitize_then_undo_keeps_the_layout(jupyter: JupyterServer, page: Page)
     page.wait_for_function(f"() => ({IDS})() === '{ids}'", timeout=30_000)  # the file's node objects are back
     assert page.evaluate(POSITIONS) == before, "Undo brings every node, the four I/O diamonds too, back in place"
     screenshot(page, "model_edits_after_undo")
+
+
+def click_node(page: Page, name: str, kind: str) -> None:
+    """A real click on the canvas node `name` of `kind` (input, output, op)."""
+    x, y = page.evaluate(
+        f"""() => {{
+        const reg = [...document.querySelectorAll('{TAB}:not(.lm-mod-hidden) .dld-canvas *')].find(e => e._cyreg);
+        const cy = reg._cyreg.cy;
+        const node = cy.nodes().filter(n => n.data('label') === '{name}' && n.data('kind') === '{kind}')[0];
+        cy.center(node);
+        const box = cy.container().getBoundingClientRect(), at = node.renderedPosition();
+        return [box.left + at.x, box.top + at.y - node.renderedHeight() / 4];  // above the terminal dot
+    }}"""
+    )
+    box = page.locator(f"{TAB} .dld-canvas").first.bounding_box()
+    assert box is not None
+    page.mouse.click(box["x"] + 8, box["y"] + box["height"] - 8)  # on the background first: nothing selected
+    page.mouse.click(x, y)
+    page.wait_for_selector(f"{TAB} .dld-ed-io .dld-ed-input[data-key='name'] >> nth=0", timeout=15_000)
+    page.wait_for_function(
+        f"() => document.querySelector('{TAB} .dld-ed-io .dld-ed-input[data-key=\"name\"]')?.value === '{name}'"
+    )
+
+
+def set_type(page: Page, dtype: str, shape: str) -> None:
+    page.locator(f"{TAB} .dld-ed-io-dtype").select_option(dtype)
+    page.wait_for_function(f"() => document.querySelector('{TAB} .dld-ed-io-dtype')?.value === '{dtype}'")
+    field = page.locator(f"{TAB} .dld-ed-io-shape")
+    field.fill(shape)
+    field.press("Enter")
+    page.wait_for_function(f"() => document.querySelector('{TAB} .dld-ed-io-shape')?.value === '{shape}'")
+
+
+def save_as(page: Page, name: str) -> None:
+    page.locator(f"{TAB} .dld-canvas").first.focus()
+    page.keyboard.press("Control+Shift+s")
+    page.locator(".jp-Dialog button", has_text="Select").click()
+    page.locator(".jp-Dialog input").fill(name)
+    page.locator(".jp-Dialog button", has_text="Save").click()
+
+
+def test_a_graph_input_typed_in_the_ui_saves_a_valid_model(jupyter: JupyterServer, page: Page) -> None:
+    open_workspace(page, jupyter)
+    page.evaluate("() => { void window.jupyterapp.commands.execute('dld:new-model', {opset: 21, contrib: false}); }")
+    page.wait_for_function(f"() => document.querySelector('{TAB}')?.dataset.dirty === 'false'", timeout=90_000)
+    # Built from scratch as the canvas does it: a Gather, its two inputs made graph inputs (float, no shape), its
+    # output a graph output.
+    run_in_kernel(page, "d = _dld_view.document; g = d.add_node('Gather'); d.add_graph_input(g, 0, 'data');"
+                        " d.add_graph_input(g, 1, 'indices'); d.add_graph_output(g, 0, 'picked')")
+    page.wait_for_function(f"() => ['indices|input', 'data|input', 'picked|output'].every(k => k in ({POSITIONS})())",
+                           timeout=30_000)
+
+    # Save As of the invalid model says what is invalid; Cancel writes nothing.
+    save_as(page, "scratch_draft")
+    dialog = page.locator(".jp-Dialog", has_text="Save an invalid model?")
+    dialog.wait_for(timeout=30_000)
+    assert "type" in dialog.locator(".dld-DesignerDocument-invalid").inner_text()
+    screenshot(page, "model_edits_save_invalid")
+    dialog.locator("button", has_text="Cancel").click()
+    assert not (jupyter.root_dir / "scratch_draft.onnx").exists()
+
+    click_node(page, "indices", "input")
+    set_type(page, "int64", "2")
+    screenshot(page, "model_edits_input_typed")
+    click_node(page, "data", "input")
+    set_type(page, "float", "4, 3")
+    click_node(page, "picked", "output")
+    set_type(page, "float", "2, 3")
+
+    save_as(page, "scratch_valid")
+    expect_file = jupyter.root_dir / "scratch_valid.onnx"
+    page.locator("li.lm-TabBar-tab", has_text="scratch_valid.onnx").wait_for(timeout=30_000)
+    model = onnx.load(expect_file)
+    onnx.checker.check_model(model, full_check=True)
+    indices = next(i for i in model.graph.input if i.name == "indices")
+    assert indices.type.tensor_type.elem_type == onnx.TensorProto.INT64
+    assert [d.dim_value for d in indices.type.tensor_type.shape.dim] == [2]
+    screenshot(page, "model_edits_saved_valid")

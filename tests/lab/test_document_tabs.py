@@ -41,8 +41,12 @@ def test_link_sends_dirty_changes_and_saves_as(tmp_path: Path) -> None:
     link.handle({"kind": "save", "request": 3, "path": None})
     assert sent[-1]["ok"] is False and "Save As" in sent[-1]["error"]
     target = tmp_path / "saved.onnx"
-    link.handle({"kind": "save", "request": 4, "path": str(target)})
-    assert sent[-1] == {"kind": "reply", "request": 4, "ok": True, "error": None, "data": None}
+    link.handle({"kind": "save", "request": 4, "path": str(target)})  # a Relu without input: invalid (issue 26)
+    assert sent[-1]["ok"] is False
+    assert sent[-1]["data"]["invalid"] == ["Relu_0: These mandatory inputs are not connected: 0 (X)"]
+    assert "save it anyway as a draft" in sent[-1]["error"] and not target.exists()
+    link.handle({"kind": "save", "request": 5, "path": str(target), "draft": True})  # the user confirmed a draft
+    assert sent[-1] == {"kind": "reply", "request": 5, "ok": True, "error": None, "data": None}
     assert sent[-2]["dirty"] is False and sent[-2]["path"] == str(target) and target.stat().st_size > 0
     link.close()
     document_tabs.forget("new.onnx")

@@ -296,7 +296,8 @@ def _placements(
             loose.append(d["id"])
         else:
             out[d["id"]] = pos
-    unplaced = [nid for nid in loose if not _beside(view, nid, out, removed)]
+    taken = {p for n, p in view.sent_pos.items() if n not in removed} | set(out.values())
+    unplaced = [nid for nid in loose if not _beside(view, nid, out, removed, taken)]
     if unplaced:
         nodes, edges = view.compute()
         laid = view.positions(nodes, edges, relayout=True)
@@ -312,8 +313,9 @@ def _stored(view: ViewState, nid: str) -> Point | None:
     return None if pos is None else (float(pos[0]), float(pos[1]))
 
 
-def _beside(view: ViewState, nid: str, out: dict[str, Point], gone: Mapping[str, object]) -> bool:
-    """Place `nid` next to a node it is linked to that has a place (shown and staying, or placed in this patch)."""
+def _beside(view: ViewState, nid: str, out: dict[str, Point], gone: Mapping[str, object], taken: set[Point]) -> bool:
+    """Place `nid` next to a node it is linked to that has a place (shown and staying, or placed in this patch), to
+    the right of what already stands there (two graph inputs of one node never share a spot)."""
     for raw in view.edges.values():
         if raw.src == nid:
             other, dy = raw.dst, -PLACE_GAP
@@ -323,6 +325,10 @@ def _beside(view: ViewState, nid: str, out: dict[str, Point], gone: Mapping[str,
             continue
         at = out.get(other) or (view.sent_pos.get(other) if other not in gone else None)
         if at is not None:
-            out[nid] = (at[0], at[1] + dy)
+            spot = (at[0], at[1] + dy)
+            while spot in taken:
+                spot = (spot[0] + PLACE_GAP * 1.5, spot[1])
+            out[nid] = spot
+            taken.add(spot)
             return True
     return False

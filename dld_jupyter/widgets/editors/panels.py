@@ -28,7 +28,7 @@ from .edit_error import EditError, as_edit_error
 from .tensor_editor import TensorRef
 
 log = logging.getLogger(__name__)
-_PARAMETER_KINDS = {"set_attr", "reset_attr", "rename", "set_model", "set_opset", "set_meta"}
+_PARAMETER_KINDS = {"set_attr", "reset_attr", "rename", "set_model", "set_opset", "set_meta", "set_io_type"}
 _INITIALIZER_KINDS = {"init_create", "init_delete", "init_connect", "init_disconnect"}
 _CHILD_KINDS = set(child_edits.KINDS)
 _TENSOR_KINDS = {"tensor_set", "tensor_load", "tensor_export", "tensor_convert", "tensor_sparse", "tensor_external"}

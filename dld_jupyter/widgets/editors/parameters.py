@@ -17,7 +17,7 @@ from dld_jupyter.document.metadata import POSITIONS_KEY
 from dld_jupyter.document.model_commands import set_ir_version
 from dld_jupyter.document.schema import AttributeInfo, OpSchemaInfo, registry
 
-from . import child_edits
+from . import child_edits, io_types
 from .attribute_text import EDITABLE, from_text, to_text
 from .edit_error import EditError, as_edit_error
 from .function_view import function_view
@@ -96,6 +96,8 @@ def view(doc: Document, selection: Sequence[str]) -> dict[str, Any]:
 
 
 def _view(doc: Document, selection: Sequence[str]) -> dict[str, Any]:
+    if (io := io_types.io_id(doc, selection)) is not None:
+        return io_types.view(doc, io)
     ids = _op_ids(doc, selection)
     if not ids:
         return {"mode": "model", "model": model_info(doc), "function": function_view(doc, [])}
@@ -247,6 +249,9 @@ def set_metadata(doc: Document, key_name: str, value: str | None) -> None:
 def handle(doc: Document, selection: Sequence[str], msg: dict[str, Any]) -> None:
     """Apply one parameter-editor message; raises EditError (document unchanged) when refused."""
     kind = msg.get("kind")
+    if (io := io_types.io_id(doc, selection)) is not None and kind in ("rename", "set_io_type"):
+        io_types.handle(doc, io, msg)
+        return
     ids = _op_ids(doc, selection)
     if kind == "set_attr":
         set_attribute(doc, ids, str(msg["name"]), str(msg["text"]))

@@ -20,9 +20,11 @@ import { FileDialog } from "@jupyterlab/filebrowser";
 import { Kernel } from "@jupyterlab/services";
 import { Message, MessageLoop } from "@lumino/messaging";
 
-import { PendingRequests } from "../common/envelope";
+import { PendingRequests, Reply } from "../common/envelope";
 import { REVEAL_EVENT } from "../common/protocol";
+import { focusView } from "./current_designer";
 import { dldIcon } from "./icons";
+import { confirmDraft } from "./save_draft";
 import { watchKernel } from "./kernel_watch";
 import { STALE_EVENT, StaleCause, staleOverlay, StaleText, staleText } from "./stale_tab";
 import { TAB_TARGET, TabFromKernel, TabRecord, TabToKernel } from "./tab_messages";
@@ -75,7 +77,7 @@ export class DesignerTab {
     MessageLoop.installMessageHook(panel, (_handler, message: Message) => {
       // a stale tab's content is inert and cannot take the focus: its veil does (Ctrl+S there explains)
       if (message.type === "activate-request" && this.veil) requestAnimationFrame(() => this.veil?.focus());
-      else if (message.type === "activate-request") requestAnimationFrame(() => this.focusView());
+      else if (message.type === "activate-request") requestAnimationFrame(() => focusView(panel));
       if (message.type !== "close-request" || this.closing) return true;
       void this.requestClose();
       return false; // closed by requestClose once the user has answered
@@ -92,25 +94,6 @@ export class DesignerTab {
       panel.node.removeEventListener("keydown", this.onKeydown, true);
       this.host.closed(this.key);
     });
-  }
-
-  /** An activated tab (its header clicked) gives the focus to its view: the console's own activation focuses its
-   * hidden prompt, which takes none, so JupyterLab's focus tracking never made the tab current and the sidebar,
-   * Tools and commands stayed on the designer shown before (current_designer.ts). */
-  private focusView(): void {
-    const panel = this.panel;
-    if (panel.isDisposed || !panel.isVisible || panel.node.contains(document.activeElement)) return;
-    const content = panel.node.querySelector(".jp-CodeConsole-content");
-    // the canvas, else the view's first focusable part that shows (the console's hidden cells hold others)
-    const shown = [...(content?.querySelectorAll<HTMLElement>(".dld-canvas, [tabindex]") ?? [])].filter(
-      (node) => node.getClientRects().length > 0,
-    );
-    const view = shown.find((node) => node.classList.contains("dld-canvas")) ?? shown[0];
-    if (view) view.focus({ preventScroll: true });
-    else {
-      panel.node.tabIndex = -1;
-      panel.node.focus({ preventScroll: true });
-    }
   }
 
   private readonly onKeydown = (event: KeyboardEvent): void => {
@@ -189,10 +172,14 @@ export class DesignerTab {
       serverPath = await this.askPath();
       if (!serverPath) return false;
     }
-    const [request, reply] = this.pending.open();
     const kernelPath = serverPath === null ? null : this.kernelPath(serverPath);
-    this.send({ kind: "save", request, path: kernelPath });
-    const answer = await reply;
+    let answer = await this.request({ kind: "save", path: kernelPath });
+    const invalid = (answer.data as { invalid?: string[] } | null)?.invalid;
+    if (!answer.ok && invalid && kernelPath !== null) {
+      // Save As of an invalid model says what is invalid; a draft is saved only when the user says so.
+      if (!(await confirmDraft(invalid))) return false;
+      answer = await this.request({ kind: "save", path: kernelPath, draft: true });
+    }
     if (!answer.ok) {
       if (this.stale) return this.explainStale(); // the kernel stopped while the tab waited for its answer
       await showErrorMessage("Save failed", answer.error ?? "the kernel gave no reason");
@@ -204,6 +191,12 @@ export class DesignerTab {
       this.retitle();
     }
     return true;
+  }
+
+  private request(message: Omit<TabToKernel, "request">): Promise<Reply> {
+    const [request, reply] = this.pending.open();
+    this.send({ ...message, request });
+    return reply;
   }
 
   /** Ask Save / Discard / Cancel when dirty, then close the tab and shut its kernel down. A stale tab closes without

@@ -19,7 +19,8 @@ export interface TabRecord {
   kernelDir?: string;
 }
 
-export type TabToKernel = { kind: "save"; request: number; path: string | null };
+/** draft: save an invalid model anyway (Save As first answers `data.invalid`, the checker's errors). */
+export type TabToKernel = { kind: "save"; request: number; path: string | null; draft?: boolean };
 
 export type TabFromKernel =
   | { kind: "state"; name: string; path: string; dirty: boolean; document: boolean }

@@ -30,6 +30,8 @@ export type ParamsState = (
       mode: "nodes"; ids: string[]; name: string | null; title: string; op_type: string | null; domain: string;
       since_version: number | null; doc: string; attributes: AttributeRow[]; defaults: AttributeRow[];
     }
+  /** A graph input or output (dld_jupyter/widgets/editors/io_types.py): its name, element type and shape text. */
+  | { mode: "io"; ids: string[]; kind: "input" | "output"; name: string; dtype: string; shape: string; dtypes: string[] }
 ) & {
   function?: FunctionInfo | null; in_function?: boolean; // in_function: a local function document
   /** The model view of a subgraph / function document: what it is, the outer values it reads. */

@@ -79,6 +79,28 @@ function nodesView(ctx: PanelContext, ls: Listeners, state: ParamsState & { mode
   return root;
 }
 
+/** A graph input or output: name, element type and shape, each one undo step (a model built from scratch gets
+ * valid inputs here). */
+function ioView(ctx: PanelContext, ls: Listeners, state: ParamsState & { mode: "io" }): HTMLElement {
+  const root = h("div", { class: "dld-ed-params dld-ed-io" },
+    h("div", { class: "dld-ed-head" }, h("b", { text: state.kind === "input" ? "Graph input" : "Graph output" })));
+  const row = (label: string, key: string, control: HTMLElement, title: string) =>
+    h("div", { class: "dld-ed-row", title }, h("label", { class: "dld-ed-label", text: label }),
+      h("div", { class: "dld-ed-cell" }, control, ctx.errorBox(key)), h("span", { class: "dld-ed-tools" }));
+  const name = ctx.input(ls, "name", state.name, (text) => ctx.commit("name", text, { kind: "rename", text }));
+  const dtype = h("select", { class: "dld-ed-select dld-ed-io-dtype", "data-key": "io:dtype" });
+  if (!state.dtype) dtype.append(h("option", { value: "", text: "(no type)", disabled: true }));
+  for (const name of state.dtypes) dtype.append(h("option", { value: name, text: name }));
+  dtype.value = state.dtype;
+  ls.on(dtype, "change", () => ctx.commit("io:dtype", dtype.value, { kind: "set_io_type", dtype: dtype.value }));
+  const shape = ctx.input(ls, "io:shape", state.shape, (text) => ctx.commit("io:shape", text, { kind: "set_io_type", shape: text }),
+    { placeholder: "unknown rank", title: "Dims separated by commas: a size (3), a name (batch) or ? (unknown); scalar for rank 0" });
+  shape.classList.add("dld-ed-io-shape");
+  root.append(row("name", "name", name, "Unique tensor name"), row("element type", "io:dtype", dtype, "The tensor's element type"),
+    row("shape", "io:shape", shape, "1, 3, 224, 224 · batch, 3, ?, ? · scalar · empty: unknown rank"));
+  return root;
+}
+
 function modelRow(ctx: PanelContext, ls: Listeners, label: string, key: string, value: string, send: (t: string) => void, multiline = false): HTMLElement {
   const input = ctx.input(ls, key, value, (text) => { ctx.drafts.set(key, text); send(text); }, { multiline });
   return h("div", { class: "dld-ed-row" }, h("label", { class: "dld-ed-label", text: label }),
@@ -124,5 +146,6 @@ export function renderParameters(ctx: PanelContext, ls: Listeners, root: HTMLEle
     root.replaceChildren(info);
     return;
   }
+  if (state.mode === "io") { root.replaceChildren(ioView(ctx, ls, state)); return; }
   root.replaceChildren(state.mode === "model" ? modelView(ctx, ls, state.model, state) : nodesView(ctx, ls, state));
 }
