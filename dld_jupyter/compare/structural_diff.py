@@ -63,8 +63,6 @@ class GraphDiff:
     changed: list[ChangedNode]
     io: list[str] = field(default_factory=list)  # graph inputs/outputs of another count, dtype or shape
     renamed: int = 0  # paired nodes whose names differ (not a change)
-    a_index: GraphIndex | None = field(default=None, repr=False)
-    b_index: GraphIndex | None = field(default=None, repr=False)
 
     @property
     def identical(self) -> bool:
@@ -160,8 +158,6 @@ class _Differ:
             changed=changed,
             io=_io_changes(ga, gb),
             renamed=sum(1 for i, j in pairs if a.labels[i] != b.labels[j]),
-            a_index=a,
-            b_index=b,
         )
 
 

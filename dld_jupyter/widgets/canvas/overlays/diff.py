@@ -4,8 +4,8 @@
 Added nodes and changed nodes are coloured on the canvas (each with its changes in the tooltip), collapsed groups
 with the count of changes inside them; removed nodes, which this canvas does not hold, are listed in the legend,
 as are changes of local functions and of the model. Next/previous walk the changes in graph order (the browser
-asks the kernel to focus each: its groups expand). The diff is recomputed from the document on every view state,
-so an edit made after "Compare with…" is reflected when the overlay is shown again (`designer.compare_with`).
+asks the kernel to focus each: its groups expand). Nodes are marked by their canvas ids when the diff is shown, so
+later edits keep the marks on the same nodes; "Compare with…" again diffs the model as it is then.
 """
 
 from __future__ import annotations
@@ -26,7 +26,24 @@ class DiffOverlay(MarksOverlay):
     source = ""
 
     def show(self, diff: ModelDiff, source: str) -> ModelDiff:
+        """Mark the nodes of `diff` (positions in this canvas's document now) by their ids, which later edits keep."""
         self.diff, self.source = diff, source
+        nodes = list(self.graph_canvas.document.model.graph)
+        node_id = self.graph_canvas.document.node_id
+        self.marks: dict[str, str] = {}
+        self.details: dict[str, list[str]] = {}
+        order: list[tuple[int, str]] = []
+        for ref in diff.graph.added:
+            if ref.index < len(nodes):
+                self.marks[node_id(nodes[ref.index])] = "added"
+                order.append((ref.index, node_id(nodes[ref.index])))
+        for changed in diff.graph.changed:
+            if changed.b.index < len(nodes):
+                nid = node_id(nodes[changed.b.index])
+                self.marks[nid] = "changed"
+                self.details[nid] = [c.what for c in changed.changes]
+                order.append((changed.b.index, nid))
+        self.order = [nid for _, nid in sorted(order)]
         self.redraw()
         return diff
 
@@ -34,31 +51,16 @@ class DiffOverlay(MarksOverlay):
         diff = self.diff
         assert diff is not None
         graph = diff.graph
-        nodes = list(self.graph_canvas.document.model.graph)
-        node_id = self.graph_canvas.document.node_id
-        marks: dict[str, str] = {}
-        details: dict[str, list[str]] = {}
-        order: list[tuple[int, str]] = []
-        for ref in graph.added:
-            if ref.index < len(nodes):
-                marks[node_id(nodes[ref.index])] = "added"
-                order.append((ref.index, node_id(nodes[ref.index])))
-        for changed in graph.changed:
-            if changed.b.index < len(nodes):
-                nid = node_id(nodes[changed.b.index])
-                marks[nid] = "changed"
-                details[nid] = [c.what for c in changed.changes]
-                order.append((changed.b.index, nid))
         other = [f"function {k}: {v.headline()}" for k, v in diff.functions.items()]
         other += [f"function {k} added" for k in diff.added_functions]
         other += [f"function {k} removed" for k in diff.removed_functions]
         return {
             "source": self.source,
             "headline": diff.headline(),
-            "marks": marks,
-            "details": details,
-            "order": [nid for _, nid in sorted(order)],
-            "groups": group_marks(self.graph_canvas.view.grouping, marks),
+            "marks": self.marks,
+            "details": self.details,
+            "order": self.order,
+            "groups": group_marks(self.graph_canvas.view.grouping, self.marks),  # the grouping of the view now
             "removed": [f"{r.label} ({r.op_type})" for r in graph.removed[:REMOVED_SHOWN]],
             "removed_count": len(graph.removed),
             "other": other + graph.io + diff.model,
