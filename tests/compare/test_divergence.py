@@ -155,3 +155,28 @@ def test_the_comparison_operations_on_a_designer(tmp_path: Path) -> None:
             CHECK_AGAINST_ORIGINAL(designer, candidate_provider="cuda")  # CPU-only onnxruntime here: exit-3 kind
     finally:
         designer.close()
+
+
+def test_a_qdq_quantized_copy_pairs_every_original_node(tmp_path: Path) -> None:
+    """onnxruntime's static QDQ quantization of the MatMuls: every node of the float model pairs, the candidate's
+    only unpaired nodes are the QuantizeLinear/DequantizeLinear it inserted, and a first node past cosine 0.9999."""
+    from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
+
+    class Calibration(CalibrationDataReader):  # type: ignore[misc]
+        def __init__(self) -> None:
+            self.feeds = iter([{"input_ids": np.random.default_rng(i).integers(0, 128, (1, 16))} for i in range(4)])
+
+        def get_next(self) -> dict[str, np.ndarray] | None:
+            return next(self.feeds, None)
+
+    model = models.transformer_like(layers=2)
+    onnx.save(model, str(tmp_path / "float.onnx"))
+    quantize_static(str(tmp_path / "float.onnx"), str(tmp_path / "qdq.onnx"), Calibration(),
+                    quant_format=QuantFormat.QDQ, op_types_to_quantize=["MatMul"], weight_type=QuantType.QInt8,
+                    activation_type=QuantType.QInt8)
+    inserted = {n.name for n in onnx.load(str(tmp_path / "qdq.onnx")).graph.node
+                if n.op_type in ("QuantizeLinear", "DequantizeLinear")}
+    result = diverge(tmp_path / "float.onnx", tmp_path / "qdq.onnx", inputs=FEEDS, metric="cosine", tolerance=0.9999)
+    assert not result.unpaired_reference and set(result.unpaired_candidate) == inserted and inserted
+    assert len(result.rows) == len(model.graph.node)
+    assert result.first is not None and result.first.op_type in {"MatMul", "Add", "Reshape", "Transpose"}
