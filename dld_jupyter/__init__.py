@@ -159,3 +159,12 @@ def _jupyter_labextension_paths() -> list[dict[str, str]]:
 def _jupyter_server_extension_points() -> list[dict[str, str]]:
     """Jupyter Server extension (kernel websockets with TCP_NODELAY; see dld_jupyter.lab.server_extension)."""
     return [{"module": "dld_jupyter.lab.server_extension"}]
+
+
+def __getattr__(name: str) -> Any:
+    """`dld.targets` (the saved SSH targets: add, list, remove, check) loads on first use."""
+    if name == "targets":
+        import importlib
+
+        return importlib.import_module("dld_jupyter.targets")
+    raise AttributeError(f"module 'dld_jupyter' has no attribute {name!r}")

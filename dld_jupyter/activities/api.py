@@ -25,6 +25,8 @@ from dld_jupyter.activities.runtimes.tensorrt.dry_run import dry_run
 from dld_jupyter.activities.runtimes.tensorrt.settings import ProfilerSettings, TrtSettings
 from dld_jupyter.activities.runtimes.tensorrt.spec import TrtBuildSpec, TrtProfileSpec
 from dld_jupyter.activities.spec import ActivitySpec
+from dld_jupyter.activities.targets.base import Target
+from dld_jupyter.activities.targets.choose import target_named
 from dld_jupyter.report_format.io import load_report
 from dld_jupyter.report_format.model import Report
 
@@ -44,6 +46,7 @@ def profile(
     *,
     on_progress: ProgressCallback | None = None,
     on_log: LogCallback | None = None,
+    target: str | Target | None = None,
     **options: Any,
 ) -> Report:
     """Profile a model and return its Report (also written to `output`, default `<model>.dld-report.json`).
@@ -51,14 +54,16 @@ def profile(
     `options` are those of OrtProfileSpec: iterations, warmup, optimize, random_inputs, input_folder, batch_size,
     device, output, seed, threads, gpu_metrics, lock_clocks, sampling_ms; with backend="tensorrt", the fields of
     TrtSettings and ProfilerSettings. Unknown ones raise SpecError naming the known ones.
-    Raises UnavailableError for a missing backend/provider, ActivityFailed for a failed run.
+    `target`: a saved SSH target's name, `ssh://user@host:port` or a Target (default: this machine).
+    Raises UnavailableError for a missing backend/provider or an unreachable target, ActivityFailed for a failed run.
     """
+    where = target_named(target) if target is None or isinstance(target, str) else target
     runtime_named(backend)  # UnavailableError naming the registered runtimes
     if backend == "tensorrt":  # options: TrtSettings / ProfilerSettings fields
         path, default_output, _document = profiled_source(model_or_document)
         options.setdefault("output", default_output)
         spec: ActivitySpec = tensorrt_profile_spec(path, options)
-        return _report_of(run_activity(spec, on_progress=on_progress, on_log=on_log))
+        return _report_of(run_activity(spec, on_progress=on_progress, on_log=on_log, target=where))
     known = set(OrtProfileSpec.__dataclass_fields__) - {"model", "provider", "source_document"}
     unknown = sorted(set(options) - known)
     if unknown:
@@ -66,7 +71,7 @@ def profile(
     path, default_output, document = profiled_source(model_or_document)
     options.setdefault("output", default_output)  # beside the document's file
     spec = OrtProfileSpec(model=path, provider=provider, source_document=document, **options)
-    return _report_of(run_activity(spec, on_progress=on_progress, on_log=on_log))
+    return _report_of(run_activity(spec, on_progress=on_progress, on_log=on_log, target=where))
 
 
 def _report_of(result: ActivityResult) -> Report:

@@ -18,6 +18,7 @@ from dld_jupyter.activities.errors import BAD_INPUT, UNAVAILABLE, SpecError
 from dld_jupyter.activities.result import ActivityResult, LogLine, Progress
 from dld_jupyter.activities.runtimes.onnxruntime.spec import OrtProfileSpec
 from dld_jupyter.activities.spec import ActivitySpec
+from dld_jupyter.activities.targets.base import Target
 from dld_jupyter.cli.exit_codes import ExitCode
 
 
@@ -126,10 +127,10 @@ class StderrProgress:
             print(file=sys.stderr)
 
 
-def run_spec(spec: ActivitySpec, quiet: bool) -> ActivityResult:
+def run_spec(spec: ActivitySpec, quiet: bool, target: Target | None = None) -> ActivityResult:
     display = StderrProgress(quiet)
     try:
-        return run_activity(spec, on_progress=display.progress, on_log=display.log)
+        return run_activity(spec, on_progress=display.progress, on_log=display.log, target=target)
     finally:
         display.finish()
 
@@ -210,7 +211,10 @@ def _run(args: argparse.Namespace) -> int:
         problem = input_problem(args.model, args.batch_size)
         if problem is not None:
             return _fail(args, problem, ExitCode.BAD_INPUT)
-    result = run_spec(spec, quiet=args.json)
+    from dld_jupyter.cli.targets import target_from_args
+
+    target = target_from_args(args) if getattr(args, "target", None) else None
+    result = run_spec(spec, quiet=args.json, target=target)
     code = exit_code(result)
     if args.json:
         data = outcome(result)
@@ -243,5 +247,8 @@ def register(subparsers: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_profile_options(parser)
+    from dld_jupyter.cli.targets import add_target_options
+
+    add_target_options(parser)
     parser.add_argument("--json", action="store_true", help="print the outcome as one JSON object on stdout")
     parser.set_defaults(func=_run)

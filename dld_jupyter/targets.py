@@ -1,0 +1,33 @@
+"""`dld.targets`: the saved SSH targets from a notebook (`dld.targets.add(...)`, `saved()`, `remove(name)`,
+`check(name)`), the same file as `dld targets`; `dld.profile(model, target="name")` runs on one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dld_jupyter.activities.targets.connections import Connection, ConnectionStore
+
+
+def add(host: str, **fields: Any) -> Connection:
+    """Save a connection: host, port, user, auth, identity, deploy_dir, name (no password: it is asked once)."""
+    if fields.get("identity") and "auth" not in fields:
+        fields["auth"] = "key"
+    return ConnectionStore().add(Connection(host=host, **fields), replace=True)
+
+
+def saved() -> dict[str, Connection]:
+    """The saved connections by name (`dld targets list`)."""
+    return ConnectionStore().load()
+
+
+def remove(name: str) -> None:
+    ConnectionStore().remove(name)
+
+
+def check(name: str, accept_host_key: str | None = None) -> list[str]:
+    """Connect to the target and return the check's lines (python, driver, runtime build, deployment)."""
+    from dld_jupyter.activities.targets.choose import target_named
+    from dld_jupyter.activities.targets.ssh import SshTarget
+
+    target = target_named(name, accept_host_key=accept_host_key)
+    return target.check().lines() if isinstance(target, SshTarget) else ["local: this machine"]

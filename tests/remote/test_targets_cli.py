@@ -1,0 +1,56 @@
+"""`dld targets` and `dld profile --target` against the loopback sshd: saved connections, exit 3 when the target
+cannot be reached, a host key accepted by fingerprint, and a profile run on the deployed target."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from dld_jupyter.activities.targets import ssh_session
+from dld_jupyter.activities.targets.ssh import SshTarget
+from dld_jupyter.cli.main import main
+from tests.remote.conftest import Sshd, free_port
+from tests.remote.test_ssh_target import BUNDLED
+
+
+@pytest.fixture(autouse=True)
+def private_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("DLD_CONFIG_DIR", str(home / "config"))
+    return home
+
+
+def test_add_list_remove(capsys: pytest.CaptureFixture[str], private_home: Path) -> None:
+    assert main(["targets", "add", "gpu-box", "--user", "me", "--port", "2222", "--name", "gpu"]) == 0
+    assert main(["targets", "list"]) == 0
+    assert "gpu\tme@gpu-box:2222\tauth auto" in capsys.readouterr().out
+    assert "password" not in (private_home / "config" / "targets.json").read_text()
+    assert main(["targets", "remove", "gpu"]) == 0
+    assert main(["targets", "remove", "gpu"]) == 2  # not saved: bad input, named
+
+
+def test_unreachable_target_exits_3(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["profile", str(BUNDLED), "-n", "2", "--target", f"ssh://root@127.0.0.1:{free_port()}"])
+    assert code == 3
+    assert "connection refused" in capsys.readouterr().err
+
+
+def test_profile_with_target_url_and_accepted_key(
+    deployed: SshTarget, sshd: Sshd, tmp_path: Path, private_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = f"ssh://{deployed.connection.user}@127.0.0.1:{sshd.port}"
+    ssh_session.forget(deployed.connection.name)  # a new process: no connection kept, an empty known_hosts
+    common = ["--identity", str(sshd.client_key), "--deploy-dir", deployed.connection.deploy_dir]
+    report = tmp_path / "r.json"
+    args = ["profile", str(BUNDLED), "-n", "3", "--warmup", "1", "-o", str(report), "--target", url, *common]
+    assert main(args) == 3  # unknown host: refused, fingerprint shown
+    assert sshd.fingerprint in capsys.readouterr().err
+    assert main([*args, "--accept-host-key", sshd.fingerprint, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["status"] == "succeeded"
+    assert json.loads(report.read_text())["system"]["target"].endswith(f"127.0.0.1:{sshd.port}")
+    assert main(["targets", "check", url, *common]) == 0  # known now: no --accept-host-key needed
+    assert "worker 0.1.0: deployed" in capsys.readouterr().out
