@@ -90,6 +90,7 @@ class SweepPanel(RunPanel):
             return None
         self.view = SweepView(self.sweep.manifest, self.sweep)
         self._set_running(True)
+        self.log_box.layout.display = "none"  # each point's log is in its Run (the live runs), not one stream
         self.cancel_button.disabled = False
         self.artifacts_area.children = []
         self.sweep.on_change(self._changed)
