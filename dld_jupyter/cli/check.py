@@ -15,22 +15,18 @@ import pathlib
 from typing import Any
 
 from dld_jupyter.cli.exit_codes import ExitCode
+from dld_jupyter.cli.verbs import add_verb
 
 ICONS = {"error": "✖", "warning": "⚠", "info": "ℹ"}
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
-        "check",
-        help="type-check an ONNX model (checker, shape inference, structure, optional Polygraphy lint)",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = add_verb(subparsers, "check", __doc__, func=run,
+                      help="type-check an ONNX model (checker, shape inference, structure, optional Polygraphy lint)")
     parser.add_argument("model", help="path of the .onnx file")
     parser.add_argument("--polygraphy", action="store_true", help="also run `polygraphy check lint` (slower)")
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds to wait for the Polygraphy lint")
     parser.add_argument("--json", action="store_true", help="print the diagnostics as a JSON list")
-    parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

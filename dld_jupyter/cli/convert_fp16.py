@@ -13,21 +13,18 @@ import argparse
 from typing import Any
 
 from dld_jupyter.cli.batch_run import comparison_failure, guard_output, progress_to_stderr, run_batch
+from dld_jupyter.cli.verbs import add_verb
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
-        "convert-fp16",
-        help="convert a model's float tensors to float16 (Polygraphy)",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+    parser = add_verb(
+        subparsers, "convert-fp16", __doc__, "convert a model's float tensors to float16 (Polygraphy)", func=run
     )
     parser.add_argument("model", help="path of the .onnx file")
     parser.add_argument("-o", "--output", required=True, help="path of the float16 model to write")
     parser.add_argument("--no-compare", action="store_true", help="skip the onnxruntime output comparison")
     parser.add_argument("--seed", type=int, default=0, help="seed of the random comparison inputs")
     parser.add_argument("--json", action="store_true", help="print the status as JSON")
-    parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -18,15 +18,12 @@ from pathlib import Path
 from typing import Any
 
 from dld_jupyter.cli.batch_run import guard_output, progress_to_stderr, run_batch, verdict_failure
+from dld_jupyter.cli.verbs import add_verb
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
-        "convert-tensors",
-        help="convert selected initializers and node attributes to one data type",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = add_verb(subparsers, "convert-tensors", __doc__, func=run,
+                      help="convert selected initializers and node attributes to one data type")
     parser.add_argument("model", help="path of the .onnx file")
     parser.add_argument("-o", "--output", required=True, help="path of the converted model to write")
     parser.add_argument("--to", required=True, metavar="DTYPE", help="target type: float16, float, int32, ...")
@@ -34,7 +31,6 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--attributes", metavar="REGEX", help="attributes whose node, op type or name matches")
     parser.add_argument("--from", dest="source", metavar="DTYPE", help="only tensors of this type")
     parser.add_argument("--json", action="store_true", help="print the status as JSON")
-    parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -13,21 +13,18 @@ import json
 from typing import Any
 
 from dld_jupyter.cli.exit_codes import ExitCode
+from dld_jupyter.cli.verbs import add_verb
 
 SCOPE_DEPTH = 2  # scope groups printed in the text summary: the top two levels
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
-        "diff",
-        help="structural diff of two ONNX models (renamed nodes pair by structure)",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+    parser = add_verb(
+        subparsers, "diff", __doc__, "structural diff of two ONNX models (renamed nodes pair by structure)", func=run
     )
     parser.add_argument("a", help="path of the first (old) .onnx file")
     parser.add_argument("b", help="path of the second (new) .onnx file")
     parser.add_argument("--json", action="store_true", help="print the whole diff as JSON")
-    parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from dld_jupyter.cli.exit_codes import ExitCode
+from dld_jupyter.cli.verbs import add_verb
 
 TABLE_ROWS = 20  # rows of the text table: the worst, by the run's metric
 
@@ -32,12 +33,8 @@ def _input(text: str) -> tuple[str, str]:
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
-        "diverge",
-        help="first diverging ONNX node between two models (FP16, another provider, an edit)",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = add_verb(subparsers, "diverge", __doc__, func=run,
+                      help="first diverging ONNX node between two models (FP16, another provider, an edit)")
     parser.add_argument("reference", help="path of the reference .onnx file")
     parser.add_argument("candidate", help="path of the candidate .onnx file")
     parser.add_argument("--reference-provider", default="cpu", choices=["cpu", "cuda"])
@@ -50,7 +47,6 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--window", type=int, default=64, help="tensors compared per session (memory vs time)")
     parser.add_argument("--node-data", metavar="OUT.json", help="write Model Explorer node data of the metric")
     parser.add_argument("--json", action="store_true", help="print the whole table as JSON")
-    parser.set_defaults(func=run)
 
 
 def _read_input(path: str) -> np.ndarray:

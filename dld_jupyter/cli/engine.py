@@ -13,6 +13,7 @@ import sys
 from typing import Any
 
 from dld_jupyter.cli.exit_codes import ExitCode
+from dld_jupyter.cli.verbs import add_verb
 from dld_jupyter.report_format.engine_graph import EngineGraph, EngineGraphError, load_engine_graph
 
 
@@ -71,12 +72,7 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
-        "engine",
-        help="inspect a TensorRT engine's layer information",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = add_verb(subparsers, "engine", __doc__, "inspect a TensorRT engine's layer information")
     verbs = parser.add_subparsers(dest="engine_verb", metavar="ACTION", required=True)
     show = verbs.add_parser("show", help="print the engine's layers, precisions and the ONNX nodes they fuse")
     show.add_argument("path", help=".trt.json or trtexec --exportLayerInfo file")

@@ -20,6 +20,7 @@ from dld_jupyter.activities.runtimes.tensorrt.spec import TrtBuildSpec
 from dld_jupyter.cli.exit_codes import ExitCode
 from dld_jupyter.cli.profile import exit_code, outcome, run_spec
 from dld_jupyter.cli.trt_options import add_trt_options, print_dry_run, settings_from_args
+from dld_jupyter.cli.verbs import add_verb
 
 NO_REPORT = (
     "--report: an engine export measures nothing, so it writes no report (the engine's layers, precisions and fused"
@@ -65,12 +66,7 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
-        "export-engine",
-        help="build a TensorRT engine from an ONNX model",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = add_verb(subparsers, "export-engine", __doc__, "build a TensorRT engine from an ONNX model", func=_run)
     parser.add_argument("model", help="path of the ONNX model")
     parser.add_argument("-o", "--output", metavar="MODEL.engine", help="engine path (default: <model>.engine)")
     parser.add_argument("--metadata", metavar="MODEL.trt.json", help="write the engine inspector's layer information")
@@ -80,4 +76,3 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--batch-size", type=int, help="inferred batch size for inputs with a single leading wildcard")
     add_trt_options(parser)
     parser.add_argument("--json", action="store_true", help="print the outcome (or the dry run) as JSON on stdout")
-    parser.set_defaults(func=_run)

@@ -14,6 +14,8 @@ import argparse
 import re
 from typing import Any
 
+from dld_jupyter.cli.verbs import add_verb
+
 _SLOT = re.compile(r"(?P<node>.+):(?P<attribute>[A-Za-z_][A-Za-z0-9_]*)(?:\[(?P<index>\d+)\])?")
 
 
@@ -26,18 +28,14 @@ def slot(text: str) -> tuple[str, str, int | None]:
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
-        "extract-subgraph",
-        help="write a Loop/If/Scan subgraph as a standalone model",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+    parser = add_verb(
+        subparsers, "extract-subgraph", __doc__, "write a Loop/If/Scan subgraph as a standalone model", func=run
     )
     parser.add_argument("model", help="path of the .onnx file")
     parser.add_argument(
         "--slot", type=slot, action="append", required=True, metavar="NODE:ATTRIBUTE", help="the subgraph (repeat)"
     )
     parser.add_argument("-o", "--output", default=None, help="path of the model to write")
-    parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

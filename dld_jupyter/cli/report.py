@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from dld_jupyter.cli.exit_codes import ExitCode
+from dld_jupyter.cli.verbs import add_verb
 from dld_jupyter.formats.output_paths import check_outputs
 from dld_jupyter.report_format.io import save_report
 from dld_jupyter.report_format.model import Report
@@ -212,12 +213,7 @@ def _import_ort(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: Any) -> None:
-    report = subparsers.add_parser(
-        "report",
-        help="show, export, compare and import profiling reports",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    report = add_verb(subparsers, "report", __doc__, "show, export, compare and import profiling reports")
     verbs = report.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     show = verbs.add_parser("show", help="summary, top layers, time by type and recommendations as text")

@@ -13,6 +13,7 @@ import argparse
 from typing import Any
 
 from dld_jupyter.cli.batch_run import comparison_failure, guard_output, progress_to_stderr, run_batch
+from dld_jupyter.cli.verbs import add_verb
 
 UNITS = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
 
@@ -28,12 +29,7 @@ def size(text: str) -> int:
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
-        "sanitize",
-        help="fold constants and remove unused nodes (Polygraphy)",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = add_verb(subparsers, "sanitize", __doc__, "fold constants and remove unused nodes (Polygraphy)", func=run)
     parser.add_argument("model", help="path of the .onnx file")
     parser.add_argument("-o", "--output", required=True, help="path of the sanitized model to write")
     parser.add_argument("--no-fold", action="store_true", help="no constant folding (cleanup and sort only)")
@@ -47,7 +43,6 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--passes", type=int, default=None, help="folding passes (default: until nothing folds)")
     parser.add_argument("--no-compare", action="store_true", help="skip the onnxruntime output comparison")
     parser.add_argument("--json", action="store_true", help="print the status as JSON")
-    parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
