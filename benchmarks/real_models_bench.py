@@ -36,7 +36,7 @@ from dld_jupyter.widgets.canvas.canvas_view import CanvasView  # noqa: E402
 CACHE = Path(os.environ.get("DLD_REAL_MODELS", Path.home() / ".cache" / "dld_jupyter" / "real_models"))
 DAGRE_DIR = Path.home() / ".cache" / "dld_jupyter" / "dagre"
 BENCH = ["resnet18", "mobilenet_v3_small", "shufflenet_v2_functions", "efficientnet_b0", "vit_b_16", "ssdlite_head",
-         "ssdlite_full", "bert_base", "gpt2_small", "gpt2_dynamic", "llama_30l", "llama_dynamic"]
+         "ssdlite_full", "bert_base", "gpt2_small", "gpt2_dynamic", "llama_30l", "llama_dynamic", "t5_small"]
 FIXTURES = ROOT / "tests" / "data" / "real"
 
 

@@ -150,6 +150,23 @@ def llama(layers: int, hidden: int, heads: int, vocab: int, dynamic: bool = Fals
     return build
 
 
+def t5(layers: int, hidden: int, heads: int, vocab: int) -> Callable[[Path], None]:
+    """An encoder-decoder (T5-small's shape at 6 layers, 512 wide): its encoder and decoder stacks side by side."""
+
+    def build(path: Path) -> None:
+        from transformers import T5Config, T5ForConditionalGeneration
+
+        torch.manual_seed(0)
+        config = T5Config(vocab_size=vocab, d_model=hidden, d_kv=hidden // heads, d_ff=4 * hidden,
+                          num_layers=layers, num_heads=heads, use_cache=False)
+        names = ["input_ids", "decoder_input_ids"]
+        args = (torch.randint(0, vocab, (1, 16)), torch.randint(0, vocab, (1, 8)))
+        model = _Keywords(T5ForConditionalGeneration(config), names, ["logits"])
+        _export(model, args, path, names, ["logits"], dynamo=True)
+
+    return build
+
+
 def vit(path: Path) -> None:
     import torchvision
 
@@ -307,6 +324,7 @@ BENCH: dict[str, Callable[[Path], None]] = {
     "gpt2_dynamic": gpt2(layers=12, hidden=768, heads=12, vocab=50257, dynamic=True),
     "llama_dynamic": llama(layers=30, hidden=512, heads=8, vocab=32000, dynamic=True),
     "efficientnet_b0": efficientnet,
+    "t5_small": t5(layers=6, hidden=512, heads=8, vocab=32128),
 }
 
 

@@ -29,9 +29,9 @@ REAL = Path(__file__).resolve().parents[1] / "data" / "real"
 CACHE = Path(os.environ.get("DLD_REAL_MODELS", Path.home() / ".cache" / "dld_jupyter" / "real_models"))
 FIXTURES = sorted(p.stem for p in REAL.glob("*.onnx"))
 BENCH = ["resnet18", "vit_b_16", "efficientnet_b0", "ssdlite_head", "ssdlite_full", "bert_base", "gpt2_small",
-         "gpt2_dynamic", "llama_30l", "llama_dynamic"]
+         "gpt2_dynamic", "llama_30l", "llama_dynamic", "t5_small"]
 BLOCKS = {"llama_tiny_dynamic", "ssdlite_tiny", "ssdlite_head", "ssdlite_full", "bert_base", "gpt2_small",
-          "gpt2_dynamic", "llama_30l", "llama_dynamic"}
+          "gpt2_dynamic", "llama_30l", "llama_dynamic", "t5_small"}
 
 
 def model_file(name: str) -> Path:
