@@ -42,7 +42,8 @@ if [ ! -f js/node_modules/.package-lock.json ] || [ js/package-lock.json -nt js/
   (cd js && npm ci --no-audit --no-fund --loglevel=error)
 fi
 # The front end is built right after, every time: skip the build hook's own (it would build twice).
-SKIP_JUPYTER_BUILDER=1 python -m pip install -q --no-build-isolation -e ".[test]"
+# [cpu]: the CPU build of ONNX Runtime (no runtime is a base requirement: see README "Install").
+SKIP_JUPYTER_BUILDER=1 python -m pip install -q --no-build-isolation -e ".[cpu,test]"
 (cd js && npm run --silent build)
 jupyter labextension develop --overwrite . >/dev/null
 echo "setup: done ($(python --version), JupyterLab $(jupyter lab --version), node $(node --version))"

@@ -63,7 +63,8 @@ def test_unavailable_reason_names_the_fix(monkeypatch: pytest.MonkeyPatch) -> No
 
     monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
     assert OnnxRuntime().available() == (
-        "onnxruntime is not installed: pip install onnxruntime (or onnxruntime-gpu for the CUDA provider)"
+        "onnxruntime is not installed: pip install 'dld_jupyter[cpu]' (or 'dld_jupyter[gpu]' for the CUDA "
+        "provider; never both)"
     )
 
 

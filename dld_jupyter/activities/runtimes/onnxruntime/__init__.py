@@ -15,7 +15,7 @@ from dld_jupyter.activities.reporter import Reporter
 from dld_jupyter.activities.runtimes.base import Session
 from dld_jupyter.activities.runtimes.onnxruntime.spec import OrtProfileSpec
 
-INSTALL_HINT = "pip install onnxruntime (or onnxruntime-gpu for the CUDA provider)"
+INSTALL_HINT = "pip install 'dld_jupyter[cpu]' (or 'dld_jupyter[gpu]' for the CUDA provider; never both)"
 
 
 class OnnxRuntime:
