@@ -24,6 +24,8 @@ LABELS = [
     "Convert Model to FP16",
     "Sanitize Graph",
     "Custom Tools",
+    "Compare Model With",
+    "Check Against Original",
 ]
 
 

@@ -14,7 +14,9 @@ from playwright.sync_api import Page, expect
 from tests import models
 from tests.browser.jupyter_server import JupyterServer
 from tests.browser.notebook_driver import open_notebook, run_all, screenshot, write_notebook
+from tests.browser.tab_driver import TAB, open_workspace
 from tests.browser.test_canvas import cy_eval
+from tests.browser.test_current_designer import open_tab
 from tests.browser.test_heat import kernel_value
 from tests.compare.test_structural_diff import with_weight
 
@@ -137,3 +139,24 @@ def test_check_against_original_button_after_fp16_in_place(jupyter: JupyterServe
     assert [m["id"] for m in cy_eval(page, MARKS) if m["first"]] == [expected[1]]
     expect(page.locator(".dld-canvas .dld-div-legend")).to_contain_text(f"First past it: {expected[2]}")
     screenshot(page, "divergence_check_button")
+
+
+
+def test_lab_commands_compare_and_check_a_designer_tab(jupyter: JupyterServer, page: Page) -> None:
+    """The JupyterLab commands (palette: Compare Model With…, Check Against Original) act on the designer tab in
+    front: the first asks for the other model's path, the second runs the saved file against the open model."""
+    model = models.transformer_like(layers=2)
+    onnx.save(model, str(jupyter.root_dir / "lab_original.onnx"))
+    onnx.save(_edited(model), str(jupyter.root_dir / "lab_edited.onnx"))
+    open_workspace(page, jupyter)
+    open_tab(page, "lab_edited.onnx")
+    page.wait_for_function("() => window.jupyterapp.commands.isEnabled('dld:compare-with')", timeout=60_000)
+    page.evaluate("() => { void window.jupyterapp.commands.execute('dld:compare-with'); }")
+    dialog = page.locator(".jp-Dialog")
+    dialog.locator("input").fill(str(jupyter.root_dir / "lab_original.onnx"))
+    dialog.locator(".jp-mod-accept").click()
+    page.wait_for_selector(f"{TAB} .dld-canvas[data-diff='1']", timeout=60_000)
+    expect(page.locator(f"{TAB} .dld-diff-legend")).to_contain_text("1 added, 3 changed")
+    page.evaluate("() => { void window.jupyterapp.commands.execute('dld:check-against-original'); }")
+    page.wait_for_selector(f"{TAB} .dld-canvas[data-divergence='1']", timeout=120_000)
+    expect(page.locator(f"{TAB} .dld-div-legend")).to_contain_text("No node past the tolerance")

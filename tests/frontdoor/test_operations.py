@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from importlib import import_module
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,8 @@ from dld_jupyter.frontdoor.operations import (
     operations,
 )
 from tests.frontdoor.fakes import FakeDesigner, FakeLoad
+
+import_module("dld_jupyter.frontdoor.comparisons")  # registers dld:compare-with and dld:check-against-original
 
 LAB_COMMANDS = Path(__file__).resolve().parents[2] / "js" / "src" / "lab" / "commands.ts"
 

@@ -25,6 +25,8 @@ export enum CommandIds {
   openEngineFile = "dld:open-engine-file",
   compareReports = "dld:compare-reports",
   newModel = "dld:new-model",
+  compareWith = "dld:compare-with",
+  checkAgainstOriginal = "dld:check-against-original",
 }
 
 /** Commands that act on the current designer, through its kernel. */
@@ -38,6 +40,7 @@ const DESIGNER_COMMANDS: Array<[CommandIds, SidebarCommand, string, string]> = [
   [CommandIds.check, "check", "Check Model", "Run the type checker on the active designer's model"],
   [CommandIds.profile, "profile", "Profile Model…", "Profile the active designer's model"],
   [CommandIds.exportEngine, "export_engine", "Export TensorRT Engine…", "Export the active designer's model to a TensorRT engine"],
+  [CommandIds.checkAgainstOriginal, "check_against_original", "Check Against Original", "Run the edited model and its saved file on the same inputs: the first diverging node, drawn on the canvas"],
 ];
 
 /** Save and Save As in a designer tab go through the tab (its dirty marker, title and file dialog). Every command
@@ -77,6 +80,15 @@ export function registerCommands(app: JupyterFrontEnd, designer: DesignerTarget)
         text: "canvas.png",
       });
       if (result.button.accept && result.value) designer.command("export_image", { path: result.value });
+    },
+  });
+  app.commands.addCommand(CommandIds.compareWith, {
+    label: "Compare Model With…",
+    caption: "Diff another model (the older version) against the active designer's: changes coloured on its canvas",
+    isEnabled: () => designer.isBound,
+    execute: async () => {
+      const result = await InputDialog.getText({ title: "Compare with (path of the older model)", placeholder: "path/to/model.onnx" });
+      if (result.button.accept && result.value) designer.command("compare_with", { path: result.value });
     },
   });
   app.commands.addCommand(CommandIds.quickAdd, {

@@ -53,7 +53,9 @@ export type SidebarCommand =
   | "function_settings" // Local Function Settings of the function being edited
   | "extract_model_subgraph" // the Extract Model Subgraph dialog
   | "confirm_edits" // Confirm Subgraph / Local Function Edits of the document shown
-  | "close_child"; // close the subgraph / function document shown
+  | "close_child" // close the subgraph / function document shown
+  | "compare_with" // args {path}: the structural diff of that model against the designer's, on its canvas
+  | "check_against_original"; // the divergence of the edited model against its saved file, on its canvas
 
 export type ToKernel =
   | { kind: "hello"; candidates: string[] }
