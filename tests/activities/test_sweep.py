@@ -126,3 +126,9 @@ def test_medians_agree_with_the_points_run_one_by_one(two_models: list[str], tmp
         swept = load_report(tmp_path / "out" / str(entry.report)).summary
         spread = max(swept.p90_ms - swept.min_ms, alone.summary.p90_ms - alone.summary.min_ms)
         assert abs(swept.median_ms - alone.summary.median_ms) <= spread, (swept, alone.summary)
+
+
+def test_an_unknown_target_is_refused_before_anything_runs(two_models: list[str], tmp_path: Path) -> None:
+    with pytest.raises(SpecError, match="no-such-box"):
+        start_sweep(two_models[:1], targets=["localhost", "no-such-box"], out=str(tmp_path / "out"), **FAST)
+    assert not (tmp_path / "out").exists()

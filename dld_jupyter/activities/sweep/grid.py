@@ -23,7 +23,7 @@ from dld_jupyter.activities.spec import REPORT_SUFFIX, ActivitySpec
 
 PRECISIONS = ("fp32", "fp16", "bf16", "int8")
 TENSORRT = "tensorrt"  # a provider name that runs the point with TensorRT instead of ONNX Runtime
-LOCAL_NAMES = ("local", "localhost")
+LOCAL_NAMES = ("", "local", "localhost")
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from dld_jupyter.activities.errors import UNAVAILABLE, SpecError
+from dld_jupyter.activities.errors import UNAVAILABLE
 from dld_jupyter.activities.gpu.clocks import locked_clocks
 from dld_jupyter.activities.run import Run
 from dld_jupyter.activities.scheduler import Scheduler
@@ -38,7 +38,6 @@ from dld_jupyter.activities.sweep.grid import (
 )
 from dld_jupyter.activities.sweep.manifest import CANCELLED, DONE, FAILED, NOT_APPLICABLE
 from dld_jupyter.activities.targets.base import Target
-from dld_jupyter.activities.targets.local import LocalTarget
 
 SCHEDULER = Scheduler()  # every point run in this process goes through it: one run per (target, device)
 _CANCELLED: dict[str, threading.Event] = {}  # sweep id -> cancel event, for tasks running in this process
@@ -68,16 +67,10 @@ def _cancelled(sweep_id: str) -> bool:
 
 
 def resolve_target(name: str) -> Target:
-    """The target called `name`: the local one, or one from the target registry when it has that name."""
-    if name in LOCAL_NAMES:
-        return LocalTarget()
-    from dld_jupyter.activities import targets
+    """The target called `name` through the target registry (`targets.choose`): local, or a saved SSH target."""
+    from dld_jupyter.activities.targets.choose import target_named
 
-    named = getattr(targets, "target_named", None)
-    if named is None:
-        raise SpecError(f"target {name!r} is not known here; known targets: {list(LOCAL_NAMES)}")
-    target: Target = named(name)
-    return target
+    return target_named(name)
 
 
 def _outcome(point: SweepPoint, state: str, reason: str | None = None, **extra: Any) -> dict[str, Any]:
@@ -119,12 +112,16 @@ def run_point(task: dict[str, Any]) -> dict[str, Any]:
     if not Path(point.model).is_file():
         return _outcome(point, FAILED, f"model {point.model} is not on host {socket.gethostname()}; put the models "
                                        "on a file system every worker sees")
-    problem = precision_problem(point) or batch_problem(point.model, point.batch) or _provider_problem(point)
+    local = point.target in LOCAL_NAMES
+    problem = precision_problem(point) or batch_problem(point.model, point.batch)
+    problem = problem or (_provider_problem(point) if local else None)  # a remote worker says "unavailable"
     gpus: list[Gpu] | None = None
-    if problem is None and point.uses_gpu:
+    if problem is None and point.uses_gpu and local:
         gpus = [g for g in visible_gpus() if settings.gpus is None or g.cuda_index in settings.gpus]
         if not gpus:
             problem = f"provider {point.provider}: no GPU is visible on {socket.gethostname()}"
+    elif problem is None and point.uses_gpu:  # a remote target's GPUs: one lock per (target, index) here
+        gpus = [Gpu(i, i, f"{point.target}-{i}") for i in (settings.gpus or (0,))]
     if problem is not None:
         return _outcome(point, NOT_APPLICABLE, problem)
     model = _fp16_copy(point.model) if point.precision == "fp16" and point.provider != TENSORRT else point.model
@@ -143,11 +140,12 @@ def _measure(
     if started is not None:
         started(point.id)
     problems: list[str] = []
-    watch = GpuWatch(gpu, settings.foreign, settings.foreign_wait_s) if gpu is not None else None
+    nvml_here = gpu is not None and point.target in LOCAL_NAMES  # NVML sees this host's GPUs only
+    watch = GpuWatch(gpu, settings.foreign, settings.foreign_wait_s) if gpu is not None and nvml_here else None
     with tempfile.TemporaryDirectory(prefix="dld-sweep-") as folder, contextlib.ExitStack() as stack:
         output = str(Path(folder) / point.report_name)
-        spec = point_spec(point, model, dataclasses.replace(settings, lock_clocks=False), gpu.cuda_index if gpu else 0,
-                          output)
+        in_worker = dataclasses.replace(settings, lock_clocks=lock and not nvml_here)  # a remote worker locks there
+        spec = point_spec(point, model, in_worker, gpu.cuda_index if gpu else 0, output)
         run = Run(spec, target, remember=False)
         if watch is not None:
             watch.log = lambda message: run.log("warning", message)
@@ -156,7 +154,7 @@ def _measure(
             except RuntimeError as error:
                 return _outcome(point, FAILED, str(error), gpu_check=watch.record(), device=spec.device_key())
             if lock:
-                stack.enter_context(locked_clocks(gpu.nvml_index, lambda m: run.log("info", m)))  # type: ignore[union-attr]
+                stack.enter_context(locked_clocks(watch.gpu.nvml_index, lambda m: run.log("info", m)))
 
             def foreign(message: str) -> None:
                 problems.append(message)

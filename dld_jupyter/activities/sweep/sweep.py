@@ -24,7 +24,7 @@ from typing import Any
 from dld_jupyter.activities.errors import SpecError
 from dld_jupyter.activities.gpu.clocks import locked_clocks
 from dld_jupyter.activities.sweep.devices import visible_gpus
-from dld_jupyter.activities.sweep.grid import Settings, build_grid
+from dld_jupyter.activities.sweep.grid import LOCAL_NAMES, Settings, build_grid
 from dld_jupyter.activities.sweep.manifest import (
     CANCELLED,
     DONE,
@@ -36,7 +36,7 @@ from dld_jupyter.activities.sweep.manifest import (
     PointState,
     load_manifest,
 )
-from dld_jupyter.activities.sweep.point import cancel_event, run_point, watch_starts
+from dld_jupyter.activities.sweep.point import cancel_event, resolve_target, run_point, watch_starts
 from dld_jupyter.formats.atomic_write import atomic_write_bytes
 
 Listener = Callable[["Sweep"], None]
@@ -129,7 +129,7 @@ class Sweep:
 
     def _gpus_used(self) -> list[int]:
         allowed = self.manifest.settings.gpus
-        if not any(p.point.uses_gpu for p in self.manifest.points):
+        if not any(p.point.uses_gpu and p.point.target in LOCAL_NAMES for p in self.manifest.points):
             return []
         return [g.nvml_index for g in visible_gpus() if allowed is None or g.cuda_index in allowed]
 
@@ -220,6 +220,8 @@ def start_sweep(
         return [value] if isinstance(value, (str, int)) else list(value)
 
     names = listed(models)
+    for target in listed(targets):  # an unknown name is the user's to fix, not a point's failure
+        resolve_target(target)
     points = build_grid(names, listed(batch), listed(provider), listed(precision), listed(targets))
     settings = Settings.from_dict(options)
     folder = Path(out) if out else Path(names[0]).resolve().with_name(Path(names[0]).stem + "-sweep")
