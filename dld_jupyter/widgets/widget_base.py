@@ -7,6 +7,11 @@ which ignores it with a DeprecationWarning nobody sees. lonboard's habit, taken 
 (``class LogView(DldWidget, bundle="log_view")``) and the keywords it takes beyond its ``__init__`` parameters
 (``keywords = ("height", "layout")``); the base refuses anything else before the widget is built, with the closest
 name as a hint. ``check_keywords`` is the same check for the functions and containers that take ``**options``.
+
+Our ipywidgets containers (dialogs, panels, the designer) inherit ``DldVBox`` or ``DldHBox``: ipywidgets ships no type
+information, so mypy sees ``w.VBox`` as ``Any`` and each subclass needed its own ``type: ignore``; here the two bases
+carry it once. A container names its CSS classes on the class (``class RunPanel(DldVBox, css="dld-run-panel")``,
+inherited classes first), and the base adds them when it is built, as ``bundle=`` does for the anywidgets.
 """
 
 from __future__ import annotations
@@ -14,9 +19,10 @@ from __future__ import annotations
 import difflib
 import inspect
 from collections.abc import Iterable, Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import anywidget
+import ipywidgets as w
 from typing_extensions import Self
 
 from dld_jupyter.widgets import bundles
@@ -55,3 +61,30 @@ class DldWidget(anywidget.AnyWidget):
         check_keywords(cls.__name__, kwargs, cls._accepted)  # what the caller passed, before __init__ adds its own
         widget: Self = super().__new__(cls, *args, **kwargs)
         return widget
+
+
+class _Classes:
+    """The CSS classes a container class names (``css="a b"``), after those of its bases: its DOM classes at start."""
+
+    css_classes: ClassVar[tuple[str, ...]] = ()
+
+    def __init_subclass__(cls, css: str = "", **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.css_classes = tuple(dict.fromkeys([*cls.css_classes, *css.split()]))
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name in self.css_classes:
+            self.add_class(name)
+
+    if TYPE_CHECKING:  # ipywidgets' DOMWidget.add_class, which follows this class in a container's MRO
+
+        def add_class(self, className: str) -> Any: ...
+
+
+class DldVBox(_Classes, w.VBox):  # type: ignore[misc]  # ipywidgets ships no type information: the one ignore here
+    """A column of widgets: our dialogs, panels and the designer."""
+
+
+class DldHBox(_Classes, w.HBox):  # type: ignore[misc]  # as DldVBox
+    """A row of widgets (the run progress bar)."""

@@ -8,10 +8,11 @@ import importlib
 import pkgutil
 
 import anywidget
+import ipywidgets as w
 import pytest
 
 import dld_jupyter.widgets
-from dld_jupyter.widgets.widget_base import DldWidget, check_keywords
+from dld_jupyter.widgets.widget_base import DldHBox, DldVBox, DldWidget, check_keywords
 
 
 def _all_subclasses(cls: type) -> set[type]:
@@ -59,3 +60,31 @@ def test_check_keywords_for_functions_that_take_options() -> None:
     check_keywords("f", ["a"], ("a", "b"))
     with pytest.raises(TypeError, match=r"f got an unknown argument 'zz'\. It takes: a, b\."):
         check_keywords("f", ["a", "zz"], ("a", "b"))
+
+
+def test_every_container_of_the_package_stands_on_the_typed_bases() -> None:
+    """Dialogs, panels and the designer inherit DldVBox / DldHBox: the one place that types ipywidgets' boxes."""
+    _package_widgets()  # imports every widgets module
+    ours = [c for c in _all_subclasses(w.Box) if c.__module__.startswith("dld_jupyter.")]
+    assert len(ours) >= 12
+    assert [c.__qualname__ for c in ours if not issubclass(c, (DldVBox, DldHBox))] == []
+
+
+def test_a_container_carries_the_css_classes_its_classes_name() -> None:
+    class Dialog(DldVBox, css="dld-dialog"):
+        pass
+
+    class Named(Dialog, css="dld-named dld-dialog"):
+        def __init__(self) -> None:
+            super().__init__([w.HTML("x")], layout=w.Layout(width="100%"))
+            self.add_class("dld-late")
+
+    built = Named()
+    assert built._dom_classes == ("dld-dialog", "dld-named", "dld-late")
+    assert built.layout.width == "100%" and len(built.children) == 1
+    assert Dialog()._dom_classes == ("dld-dialog",)
+
+    class Row(DldHBox, css="dld-row"):
+        pass
+
+    assert isinstance(Row(), w.HBox) and Row()._dom_classes == ("dld-row",)

@@ -50,13 +50,13 @@ from dld_jupyter.widgets.designer.compare_actions import CompareActions
 from dld_jupyter.widgets.designer.dock import SideDock
 from dld_jupyter.widgets.designer.family import Family
 from dld_jupyter.widgets.editors import EditorPanels
-from dld_jupyter.widgets.widget_base import check_keywords
+from dld_jupyter.widgets.widget_base import DldVBox, check_keywords
 
 _CANVAS_OPTIONS = ("grouping", "color_scheme", "show_grid", "show_constants", "height")
 _OPTIONS = (*_CANVAS_OPTIONS, "dock")  # dock: "right" (default) or "bottom", where the side panels sit
 
 
-class Designer(ChildrenMixin, CompareActions, w.VBox):  # type: ignore[misc]
+class Designer(ChildrenMixin, CompareActions, DldVBox, css="dld-designer"):
     """Toolbar (new/open/save/undo/redo/arrange/check/export), then the canvas with a docked side panel (dock.py:
     `panels` for the editors, `profiling` and `tools` for the Profile panel and the Tools / Export Engine dialogs),
     then a profile's report, the status line and messages.
@@ -88,7 +88,6 @@ class Designer(ChildrenMixin, CompareActions, w.VBox):  # type: ignore[misc]
         self.toolbar = self._make_child_toolbar() if parent_designer is not None else self._make_toolbar()
         self.family = Family(self, self._relayout)
         super().__init__(self._parts())
-        self.add_class("dld-designer")
         if parent_designer is not None:
             self.add_class("dld-child-designer")
         self._refresh_status()

@@ -11,9 +11,10 @@ import ipywidgets as w
 
 from dld_jupyter.formats.html_text import fill
 from dld_jupyter.frontdoor.soon import Soon
+from dld_jupyter.widgets.widget_base import DldVBox
 
 
-class DocumentPanel(w.VBox):  # type: ignore[misc]
+class DocumentPanel(DldVBox):
     # What an action may be refused with (shown in `message`), and how the message reads; set per window.
     REFUSED: ClassVar[tuple[type[BaseException], ...]] = (ValueError,)
     ERROR: ClassVar[str] = '<div style="color:#b91c1c;white-space:pre-wrap">{}</div>'

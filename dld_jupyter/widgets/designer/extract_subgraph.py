@@ -16,13 +16,14 @@ from dld_jupyter.document import DocumentError
 from dld_jupyter.formats.html_text import bold, join, small, tag
 from dld_jupyter.frontdoor.children import EXTRACT_MODEL_SUBGRAPH
 from dld_jupyter.frontdoor.operations import OperationUnavailable
+from dld_jupyter.widgets.widget_base import DldVBox
 
 OPERATOR = "Operator"
 FUNCTION = "Local function"
 STYLE = {"description_width": "120px"}
 
 
-class ExtractSubgraphDialog(w.VBox):  # type: ignore[misc]
+class ExtractSubgraphDialog(DldVBox, css="dld-extract-subgraph"):
     def __init__(self, designer: Any, node: str | None = None) -> None:
         self.designer = designer
         self.document = designer.document
@@ -59,7 +60,6 @@ class ExtractSubgraphDialog(w.VBox):  # type: ignore[misc]
             [header, self.parent_type, self.scope, self.subgraph, self.path, w.HBox([extract, close]), self.message],
             layout=w.Layout(width="100%", border="1px solid var(--jp-border-color2)", padding="6px"),
         )
-        self.add_class("dld-extract-subgraph")
         if node is not None and node in [v for _, v in scopes]:
             self.scope.value = node
         self._sync()

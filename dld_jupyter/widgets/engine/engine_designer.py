@@ -20,7 +20,7 @@ from dld_jupyter.widgets.canvas.canvas_base import SCHEMES
 from dld_jupyter.widgets.closing import close_shown
 from dld_jupyter.widgets.engine.engine_canvas import EngineCanvas
 from dld_jupyter.widgets.engine.engine_view import engine_view
-from dld_jupyter.widgets.widget_base import check_keywords
+from dld_jupyter.widgets.widget_base import DldVBox, check_keywords
 
 _OPTIONS = ("color_scheme", "show_grid", "height")
 _STYLE = (  # long layer and tactic names wrap anywhere; the field names never do
@@ -78,7 +78,7 @@ def summary(graph: EngineGraph) -> str:
     return f"{len(graph.layers)} layers ({mix}) · inputs {', '.join(graph.inputs)} · outputs {', '.join(graph.outputs)}"
 
 
-class EngineDesigner(w.VBox):  # type: ignore[misc]
+class EngineDesigner(DldVBox, css="dld-engine-designer"):
     """The engine graph: header, toolbar (no edit tools), canvas beside the layer record panel, messages."""
 
     def __init__(self, graph: EngineGraph, **options: Any) -> None:
@@ -112,7 +112,6 @@ class EngineDesigner(w.VBox):  # type: ignore[misc]
                 self.output,
             ]
         )
-        self.add_class("dld-engine-designer")
 
     @property
     def selected_record(self) -> dict[str, Any] | None:

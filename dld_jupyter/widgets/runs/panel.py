@@ -33,11 +33,12 @@ from dld_jupyter.frontdoor.runs import track
 from dld_jupyter.widgets.runs.progress import RunProgress
 from dld_jupyter.widgets.runs.targets import LOCAL, make_target, target_labels
 from dld_jupyter.widgets.tools.log_view import LogView
+from dld_jupyter.widgets.widget_base import DldVBox
 
 STARTING = (ActivityError, OSError, ValueError, TypeError)  # what a form's spec raises for the user to fix
 
 
-class RunPanel(w.VBox):  # type: ignore[misc]
+class RunPanel(DldVBox, css="dld-run-panel"):
     """See the module docstring. `what` names the run in messages ("Profiling", "Export")."""
 
     what = "Run"
@@ -65,7 +66,6 @@ class RunPanel(w.VBox):  # type: ignore[misc]
         self.artifacts_area = w.VBox([])
         super().__init__([title, self.form_slot, self.target_slot, self.controls, self.error, *below, self.log_box,
                           self.artifacts_area])
-        self.add_class("dld-run-panel")
 
     # -- what a form says ------------------------------------------------------------------------------------------
     def make_spec(self) -> ActivitySpec:

@@ -15,12 +15,13 @@ import ipywidgets as w
 from dld_jupyter.activities.result import ActivityResult, ActivityStatus, Progress
 from dld_jupyter.activities.thread_run import RunHandle
 from dld_jupyter.formats.html_text import text
+from dld_jupyter.widgets.widget_base import DldHBox
 
 SPINNER = '<i class="fa fa-spinner fa-spin" aria-label="working"></i> '
 ENDED = {ActivityStatus.SUCCEEDED: "success", ActivityStatus.CANCELLED: "warning", ActivityStatus.FAILED: "danger"}
 
 
-class RunProgress(w.HBox):  # type: ignore[misc]
+class RunProgress(DldHBox, css="dld-run-progress"):
     """Cancel + bar + phase; `percent`: the phase shows the fraction too (activities say it, tools do not)."""
 
     def __init__(self, percent: bool = True, leading: tuple[Any, ...] = ()) -> None:
@@ -33,7 +34,6 @@ class RunProgress(w.HBox):  # type: ignore[misc]
         self.cancel_button.on_click(lambda _b: self.cancel())
         super().__init__([*leading, self.cancel_button, self.progress, self.phase],
                          layout=w.Layout(flex_flow="row wrap", align_items="center"))
-        self.add_class("dld-run-progress")
 
     def follow(self, run: RunHandle | None) -> None:
         """A run starts (None: one is about to; Cancel waits for it)."""

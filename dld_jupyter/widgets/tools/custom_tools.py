@@ -20,11 +20,12 @@ from dld_jupyter.formats.html_text import bold, code, join, small, tag
 from dld_jupyter.usertools import ToolError, UserTool, load_tools, save_tools
 from dld_jupyter.usertools.tool import validate_tool
 from dld_jupyter.widgets.tools.job import error_html
+from dld_jupyter.widgets.widget_base import DldVBox
 
 STYLE = {"description_width": "150px"}
 
 
-class CustomToolsDialog(w.VBox):  # type: ignore[misc]
+class CustomToolsDialog(DldVBox, css="dld-tool-dialog dld-custom-tools"):
     def __init__(self, target: Any = None, store: Path | None = None,
                  on_run: Callable[[UserTool], object] | None = None) -> None:
         self.store = store
@@ -59,8 +60,6 @@ class CustomToolsDialog(w.VBox):  # type: ignore[misc]
         super().__init__([header, w.HBox([self.listing, w.VBox(column)]), self.details, self.error, self.form_area,
                           close], layout=w.Layout(width="100%", border="1px solid var(--jp-border-color2)",
                                                   padding="6px"))
-        self.add_class("dld-tool-dialog")
-        self.add_class("dld-custom-tools")
         self._refresh()
 
     # -- list ------------------------------------------------------------------------------------------------

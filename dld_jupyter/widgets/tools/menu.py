@@ -13,6 +13,7 @@ from dld_jupyter.formats.html_text import small
 from dld_jupyter.frontdoor.tools import CONVERT_FP16, CONVERT_TENSORS, MANAGE_USER_TOOLS, RUN_TOOL, SANITIZE_GRAPH
 from dld_jupyter.usertools import ToolError, load_tools
 from dld_jupyter.widgets.tools.job import error_html
+from dld_jupyter.widgets.widget_base import DldVBox
 
 MODIFICATIONS = (
     (CONVERT_FP16, "random", "Half the weight size: float32 weights and tensors become float16 (Polygraphy)."),
@@ -21,7 +22,7 @@ MODIFICATIONS = (
 )
 
 
-class ToolsMenu(w.VBox):  # type: ignore[misc]
+class ToolsMenu(DldVBox, css="dld-tool-dialog dld-tools-menu"):
     def __init__(self, target: Any) -> None:
         self.target = target
         rows: list[w.Widget] = []
@@ -40,8 +41,6 @@ class ToolsMenu(w.VBox):  # type: ignore[misc]
         super().__init__([w.HTML("<b>Global Model Modifications</b>"), *rows, w.HTML("<b>User Tools</b>"),
                           self._user_tools(), manage, close],
                          layout=w.Layout(width="100%", border="1px solid var(--jp-border-color2)", padding="6px"))
-        self.add_class("dld-tool-dialog")
-        self.add_class("dld-tools-menu")
 
     def _user_tools(self) -> w.Widget:
         try:

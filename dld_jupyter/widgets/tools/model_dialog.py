@@ -21,6 +21,7 @@ from dld_jupyter.transforms.progress import CancelToken, Progress
 from dld_jupyter.transforms.transform import EditPlan, Plan
 from dld_jupyter.widgets.tools.check_original import check_button
 from dld_jupyter.widgets.tools.job import Job
+from dld_jupyter.widgets.widget_base import DldVBox
 
 NEW_FILE = "Write a new model file"
 IN_PLACE = "Apply to this model (one undo step)"
@@ -33,7 +34,7 @@ def default_output(doc: Document, suffix: str) -> str:
     return str(home.with_name(f"{home.stem}_{suffix}.onnx"))
 
 
-class ModelDialog(w.VBox):  # type: ignore[misc]
+class ModelDialog(DldVBox, css="dld-tool-dialog"):
     """Base of a whole-model transform dialog; subclasses set `title`, `intro`, `suffix` and write `options()`,
     `plan(doc, path, progress, cancel)` and `status(result)`."""
 
@@ -67,7 +68,6 @@ class ModelDialog(w.VBox):  # type: ignore[misc]
         super().__init__([header, form, w.HBox([self.finish_button, self.close_button]), self.job, self.job.error,
                           self.status_area], layout=w.Layout(width="100%", border="1px solid var(--jp-border-color2)",
                                                              padding="6px"))
-        self.add_class("dld-tool-dialog")
         self._sync()
 
     def options(self) -> list[w.Widget]:

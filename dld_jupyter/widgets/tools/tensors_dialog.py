@@ -28,6 +28,7 @@ from dld_jupyter.transforms.tensor_candidates import (
 from dld_jupyter.transforms.tensor_conversion import ConversionResult, ConvertTensors
 from dld_jupyter.widgets.tools.job import Job, error_html
 from dld_jupyter.widgets.tools.status import status_view
+from dld_jupyter.widgets.widget_base import DldVBox
 
 ANY = "(any type)"
 SEP = "\x1f"  # between node id and attribute name in a bottom-panel key
@@ -51,7 +52,7 @@ def _attr_row(r: AttributeCandidate) -> tuple[str, str]:
     return label + _mark(r.convertible), f"{r.node_id}{SEP}{r.attribute}"
 
 
-class _Panel(w.VBox):  # type: ignore[misc]
+class _Panel(DldVBox):
     """One filtered, multi-select list; `selected()` are the selected rows' keys."""
 
     def __init__(self, title: str, placeholder: str, css: str) -> None:
@@ -84,7 +85,7 @@ class _Panel(w.VBox):  # type: ignore[misc]
         return list(self.listing.value)
 
 
-class TensorsDialog(w.VBox):  # type: ignore[misc]
+class TensorsDialog(DldVBox, css="dld-tool-dialog dld-tensors-dialog"):
     def __init__(self, target: Any, to: str = "float16") -> None:
         self.target = target
         self.result: ConversionResult | None = None
@@ -110,8 +111,6 @@ class TensorsDialog(w.VBox):  # type: ignore[misc]
         super().__init__([header, self.inits, self.attrs, w.HBox([self.to, self.ok_button, close]), self.job,
                           self.job.error, self.status_area],
                          layout=w.Layout(width="100%", border="1px solid var(--jp-border-color2)", padding="6px"))
-        self.add_class("dld-tool-dialog")
-        self.add_class("dld-tensors-dialog")
         self.refresh()
 
     @staticmethod

@@ -27,6 +27,7 @@ from dld_jupyter.usertools.runner import file_inside, safe_stem
 from dld_jupyter.widgets.tools.job import Job
 from dld_jupyter.widgets.tools.log_view import LogView
 from dld_jupyter.widgets.tools.model_dialog import STYLE, default_output
+from dld_jupyter.widgets.widget_base import DldVBox
 
 
 def model_for_tool(doc: Document, tool: UserTool) -> tuple[Path, str]:
@@ -40,7 +41,7 @@ def model_for_tool(doc: Document, tool: UserTool) -> tuple[Path, str]:
     return copy, f"model: a saved copy of the unsaved edits, {copy} (the document itself is not saved)"
 
 
-class ToolRunDialog(w.VBox):  # type: ignore[misc]
+class ToolRunDialog(DldVBox, css="dld-tool-dialog dld-tool-run-dialog"):
     def __init__(self, target: Any, tool: UserTool, output: str | None = None, run: bool | None = None) -> None:
         self.target, self.tool = target, tool
         self.run_result: ToolRun | None = None
@@ -66,8 +67,6 @@ class ToolRunDialog(w.VBox):  # type: ignore[misc]
         super().__init__([header, self.output, w.HBox([self.run_button, self.close_button]), self.job,
                           self.job.error, self.state, self.stream, self.opened_area],
                          layout=w.Layout(width="100%", border="1px solid var(--jp-border-color2)", padding="6px"))
-        self.add_class("dld-tool-dialog")
-        self.add_class("dld-tool-run-dialog")
         if run if run is not None else not tool.prompt_for_output:
             self.run()
 
