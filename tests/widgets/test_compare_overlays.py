@@ -64,3 +64,27 @@ def test_divergence_marks_the_first_node_and_groups_past_the_tolerance(tmp_path:
     assert message["groups"][group_id(("layers.1",))]["over"] >= 1
     canvas._on_msg(canvas, {"kind": "overlay", "overlay": "divergence", "action": "focus", "id": message["first"]}, [])
     assert canvas.selection == [message["first"]]
+
+
+def test_check_against_original_after_a_confirmed_subgraph_edit(tmp_path: Path) -> None:
+    """A Constant changed inside an If branch, confirmed into the parent: the parent's check against its saved file
+    reports the If node (the only main-graph node whose values moved) first, and the diff nests the change."""
+    from dld_jupyter.frontdoor.children import CONFIRM_EDITS
+    from dld_jupyter.widgets.designer.designer import open_designer
+    from tests.compare.test_structural_diff import _if_model
+
+    onnx.save(_if_model(1.0), str(tmp_path / "branchy.onnx"))
+    designer = open_designer(tmp_path / "branchy.onnx")
+    try:
+        child = designer.open_subgraph("branch", "then_branch")
+        constant = next(n for n in child.document.nodes() if n.op_type == "Constant")
+        child.document.set_attribute(constant.id, "value", np.array([5.0], np.float32))
+        CONFIRM_EDITS(child)
+        child.close()
+        feeds = {"cond": np.array(True), "x": np.array([1.0], np.float32)}
+        result = designer.check_against_original(inputs=feeds, tolerance=0.0)
+        assert result.first is not None and result.first.node == "branch" and result.first.metrics.max_abs == 4.0
+        [changed] = designer.compare_with(tmp_path / "branchy.onnx").graph.changed
+        assert changed.a.label == "branch" and changed.changes[0].what.startswith("subgraph then_branch")
+    finally:
+        designer.close()
