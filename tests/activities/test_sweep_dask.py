@@ -57,3 +57,29 @@ def test_a_worker_killed_mid_sweep_leaves_its_point_retried_or_failed(client: Cl
         else:
             assert entry.reason
     assert any(entry.state == "done" for entry in manifest.points)
+
+
+def test_cancel_reaches_points_running_on_dask_workers(client: Client, tmp_path: Path) -> None:
+    names = [str(save(models.resnet_like(blocks=1, channels=4, size=8), tmp_path, "m"))]
+    sweep = start_sweep(names, batch=[1, 2, 3], out=str(tmp_path / "out"), executor="dask", iterations=10**6,
+                        warmup=0)
+    deadline = time.monotonic() + 120
+    while not any(keys for keys in client.processing().values()) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    time.sleep(2.0)  # a point's worker process is measuring
+    started = time.monotonic()
+    sweep.cancel()
+    assert sweep.wait(60), "cancel did not stop the points running on the cluster"
+    assert time.monotonic() - started < 60
+    states = {entry.state for entry in load_manifest(tmp_path / "out").points}
+    assert states == {"cancelled"}, states
+    deadline = time.monotonic() + 30  # the running point's worker process is stopped, not left measuring
+    while any(client.run(_children).values()) and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert not any(client.run(_children).values())
+
+
+def _children() -> list[int]:
+    import psutil
+
+    return [child.pid for child in psutil.Process().children(recursive=True)]
