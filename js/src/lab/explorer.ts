@@ -84,7 +84,6 @@ export class LayerExplorer {
     this.viewport.append(this.spacer, this.list);
     this.viewport.onscroll = () => this.schedule();
     this.list.onclick = (event) => this.onClick(event);
-    this.list.ondblclick = (event) => this.onDoubleClick(event);
     this.list.oncontextmenu = (event) => this.onContextMenu(event);
     this.countLabel = el("div", "dld-Explorer-count");
     this.node.append(toolbar, filterRow, this.advanced, header, this.viewport, this.countLabel);
@@ -203,8 +202,11 @@ export class LayerExplorer {
       this.selected = new Set([id]);
       this.anchor = r;
     }
+    // A double-click centres the node on the canvas. Read from the second click, not from dblclick: the first click
+    // selects, the kernel's answer redraws the rows, and dblclick then fires on the list, not on a row (issue 26).
     this.draw();
     this.callbacks.select([...this.selected]);
+    if (event.detail === 2 && !event.shiftKey && !event.ctrlKey && !event.metaKey) this.callbacks.focus(id);
   }
 
   private onContextMenu(event: MouseEvent): void {
@@ -220,13 +222,6 @@ export class LayerExplorer {
       this.callbacks.select([id]);
     }
     this.callbacks.contextMenu([...this.selected], event);
-  }
-
-  private onDoubleClick(event: MouseEvent): void {
-    const r = this.rowOf(event);
-    if (r === null || this.rows[r].kind !== "layer") return;
-    const row = this.rows[r] as { kind: "layer"; index: number };
-    this.callbacks.focus(this.store.ids[row.index]);
   }
 
   private renderAdvanced(): void {

@@ -1,0 +1,50 @@
+"""Navigation (issue 26, item 3), in a real JupyterLab: a double-click in the layer explorer centres the node on the
+canvas at a readable zoom, its collapsed group expanded.
+Screenshots: test-artifacts/screenshots/navigation_*.png."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from playwright.sync_api import Page, expect
+
+from tests.browser.jupyter_server import JupyterServer
+from tests.browser.notebook_driver import screenshot
+from tests.browser.tab_driver import TAB, open_workspace
+
+REAL = Path(__file__).resolve().parents[1] / "data" / "real"
+PANEL = "#dld-jupyter-sidebar"
+TARGET = "/features/features.10/block/block.1/block.1.0/Conv"
+WHERE = f"""(id) => {{
+    const reg = [...document.querySelectorAll('{TAB}:not(.lm-mod-hidden) .dld-canvas *')].find(e => e._cyreg);
+    const cy = reg._cyreg.cy, node = cy.getElementById(id);
+    if (node.empty()) return null;
+    const at = node.renderedPosition();
+    return {{x: at.x / cy.width(), y: at.y / cy.height(), h: node.renderedHeight(), zoom: cy.zoom(),
+             selected: node.selected(), animated: cy.animated()}};
+}}"""
+
+
+def test_explorer_double_click_centres_the_node(jupyter: JupyterServer, page: Page) -> None:
+    shutil.copy(REAL / "mobilenet_v3_small_w05.onnx", jupyter.root_dir / "navigate.onnx")
+    open_workspace(page, jupyter)
+    page.evaluate("() => window.jupyterapp.shell.activateById('dld-jupyter-sidebar')")
+    page.evaluate("() => { void window.jupyterapp.commands.execute('dld:open-file', {path: 'navigate.onnx'}); }")
+    page.wait_for_function(f"() => document.querySelector('{TAB} .dld-canvas[data-ready=\"1\"]')", timeout=90_000)
+    panel = page.locator(PANEL)
+    expect(panel.locator(".dld-Sidebar-model")).to_have_text("navigate.onnx", timeout=30_000)
+    panel.locator(".dld-Explorer-filter").fill("features.10/block/block.1/block.1.0/Conv")
+    row = panel.locator(".dld-Explorer-row[data-id]", has_text="block.1.0/Conv").first
+    node_id = row.get_attribute("data-id")
+    before = page.evaluate(WHERE, node_id)
+    screenshot(page, "navigation_before_double_click")
+
+    row.dblclick()
+    centred = "w && w.selected && !w.animated && Math.abs(w.x - 0.5) < 0.1 && Math.abs(w.y - 0.5) < 0.1"
+    page.wait_for_function(f"(id) => {{ const w = ({WHERE})(id); return {centred}; }}", arg=node_id, timeout=30_000)
+    after = page.evaluate(WHERE, node_id)
+    screenshot(page, "navigation_after_double_click")
+    assert before is None or before != after
+    assert abs(after["x"] - 0.5) < 0.1 and abs(after["y"] - 0.5) < 0.1, f"the node is centred: {after}"
+    assert after["h"] >= 24, f"the node is drawn at a readable size: {after}"
