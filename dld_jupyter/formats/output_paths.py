@@ -20,6 +20,10 @@ import os
 import stat
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # onnx loads only when a model is read
+    import onnx
 
 Pathish = str | os.PathLike[str]
 FIX = "Nothing was written: choose other output paths."
@@ -43,7 +47,7 @@ def _same(a: str, b: str) -> bool:
         return False
 
 
-def _tensors(graph: object) -> Iterator[object]:
+def _tensors(graph: onnx.GraphProto | onnx.FunctionProto) -> Iterator[onnx.TensorProto]:
     yield from getattr(graph, "initializer", ())
     yield from (sparse.values for sparse in getattr(graph, "sparse_initializer", ()))
     for node in getattr(graph, "node", ()):
@@ -69,8 +73,8 @@ def model_files(model: Pathish) -> list[str]:
     graphs = [proto.graph, *proto.functions]
     for graph in graphs:
         for tensor in _tensors(graph):
-            if tensor.data_location == onnx.TensorProto.EXTERNAL:  # type: ignore[attr-defined]
-                location = next((e.value for e in tensor.external_data if e.key == "location"), "")  # type: ignore[attr-defined]
+            if tensor.data_location == onnx.TensorProto.EXTERNAL:
+                location = next((e.value for e in tensor.external_data if e.key == "location"), "")
                 if location and str(base / location) not in files:
                     files.append(str(base / location))
     return files

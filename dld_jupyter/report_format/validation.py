@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, cast
 
 SCHEMA_FILE = "dld-report.schema.json"
 KEYWORDS = frozenset(
@@ -203,15 +203,16 @@ def _compile(node: dict[str, Any], root: dict[str, Any]) -> Check:
         if minimum is not None and (kind is int or kind is float) and v < minimum:
             return False
         if kind is dict:
+            mapping = cast("dict[str, object]", v)  # exactly a dict: `kind` is its type
             for key in required:
-                if key not in v:  # type: ignore[operator]
+                if key not in mapping:
                     return False
-            for key, value in v.items():  # type: ignore[attr-defined]
+            for key, value in mapping.items():
                 sub = props.get(key)
                 if sub is not None and not sub(value):
                     return False
         elif kind is list and item is not None:
-            return all(map(item, v))  # type: ignore[call-overload]
+            return all(map(item, cast("list[object]", v)))
         return True
 
     return check
