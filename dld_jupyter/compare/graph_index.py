@@ -57,6 +57,11 @@ def attribute_key(attr: ir.Attr) -> object:
     return tuple(value) if isinstance(value, Iterable) else value
 
 
+def output_slot(value: ir.Value | None) -> int | None:
+    """Which output of its producer ``value`` is (None for an absent optional input)."""
+    return None if value is None else value.index()
+
+
 def node_key(node: ir.Node) -> tuple[OpKey, object]:
     attrs = node.attributes
     return op_key(node), tuple(sorted((name, attribute_key(a)) for name, a in attrs.items())) if attrs else ()
@@ -105,7 +110,7 @@ class GraphIndex:
             sources = []
             for value in node.inputs:
                 p = self.producer_index(value)
-                sources.append(self.source(value) if p is None or p >= len(hashes) else (hashes[p], value.index()))  # type: ignore[union-attr]
+                sources.append(self.source(value) if p is None or p >= len(hashes) else (hashes[p], output_slot(value)))
             hashes.append(hash((key, tuple(sources))))
         return hashes
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Hashable
 
-from .graph_index import GraphIndex
+from .graph_index import GraphIndex, output_slot
 
 
 class Matching:
@@ -86,7 +86,7 @@ class Matching:
                 pa, pb = a.producer_index(va), b.producer_index(vb)
                 if (
                     pa is not None and pb is not None and pa not in self.a_to_b and pb not in self.b_to_a
-                    and a.keys[pa][0] == b.keys[pb][0] and va.index() == vb.index()  # type: ignore[union-attr]
+                    and a.keys[pa][0] == b.keys[pb][0] and output_slot(va) == output_slot(vb)
                 ):
                     self._pair(pa, pb)
             for output in range(min(len(na.outputs), len(nb.outputs))):

@@ -21,7 +21,7 @@ from typing import Any
 
 import onnx_ir as ir
 
-from .graph_index import GraphIndex, attribute_key, tensor_key
+from .graph_index import GraphIndex, attribute_key, output_slot, tensor_key
 from .tensor_content import ContentCache
 
 AT = ir.AttributeType
@@ -137,7 +137,7 @@ class NodeComparer:
                 if pa is not None and pb is None and pa not in self.partner and self.b.source(vb)[0] == "weight":
                     found.append(Change("folded", f"input {slot}: node {self.a.labels[pa]} folded into "
                                                   f"{self._from(self.b, vb)}"))
-                elif pa is None or pb is None or self.partner.get(pa) != pb or va.index() != vb.index():  # type: ignore[union-attr]
+                elif pa is None or pb is None or self.partner.get(pa) != pb or output_slot(va) != output_slot(vb):
                     found.append(Change("input", f"input {slot}: from {self._from(self.a, va)} → "
                                                  f"from {self._from(self.b, vb)}"))
                 continue
