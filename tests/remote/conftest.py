@@ -77,19 +77,20 @@ class Sshd:
         return [int(pid) for pid in out.split()]
 
 
-def start_sshd(folder: Path, client_key: Path) -> Sshd:
+def start_sshd(folder: Path, client_key: Path, env: dict[str, str] | None = None) -> Sshd:
     folder.mkdir(parents=True, exist_ok=True)
     host_key = keygen(folder / "host_ed25519", "dld-test-host")
     authorized = folder / "authorized_keys"
     authorized.write_text(client_key.with_suffix(".pub").read_text())
     cache = folder / "target-cache"
+    settings = " ".join(f"{name}={value}" for name, value in {"DLD_CACHE_DIR": str(cache), **(env or {})}.items())
     port = free_port()
     config = folder / "sshd_config"
     config.write_text(
         f"Port {port}\nListenAddress 127.0.0.1\nHostKey {host_key}\nPidFile {folder / 'sshd.pid'}\n"
         f"AuthorizedKeysFile {authorized}\nUsePAM no\nStrictModes no\nPermitRootLogin yes\n"
         "PasswordAuthentication no\nKbdInteractiveAuthentication no\nPubkeyAuthentication yes\n"
-        f"AllowTcpForwarding yes\nSubsystem sftp internal-sftp\nLogLevel ERROR\nSetEnv DLD_CACHE_DIR={cache}\n"
+        f"AllowTcpForwarding yes\nSubsystem sftp internal-sftp\nLogLevel ERROR\nSetEnv {settings}\n"
     )
     Path("/run/sshd").mkdir(exist_ok=True)  # the privilege separation folder sshd insists on
     with open(folder / "sshd.log", "wb") as log:  # the child keeps its own descriptor
@@ -111,8 +112,10 @@ def ssh_keys(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return keygen(tmp_path_factory.mktemp("client") / "id_ed25519", "dld-test-client")
 
 
-def _served(factory: pytest.TempPathFactory, role: str, client_key: Path) -> Iterator[Sshd]:
-    server = start_sshd(factory.mktemp(role) / "sshd", client_key)
+def _served(
+    factory: pytest.TempPathFactory, role: str, client_key: Path, env: dict[str, str] | None = None
+) -> Iterator[Sshd]:
+    server = start_sshd(factory.mktemp(role) / "sshd", client_key, env)
     yield server
     server.process.terminate()
     server.process.wait(10)
@@ -128,6 +131,14 @@ def sshd(tmp_path_factory: pytest.TempPathFactory, ssh_keys: Path) -> Iterator[S
 def bastion(tmp_path_factory: pytest.TempPathFactory, ssh_keys: Path) -> Iterator[Sshd]:
     """A second server, the ProxyJump bastion in front of the target."""
     yield from _served(tmp_path_factory, "bastion", ssh_keys)
+
+
+@pytest.fixture
+def offline_sshd(tmp_path_factory: pytest.TempPathFactory, ssh_keys: Path) -> Iterator[Sshd]:
+    """A target whose pip reaches no package index (no config files, an index on a closed port)."""
+    closed = f"http://127.0.0.1:{free_port()}/simple"
+    env = {"PIP_CONFIG_FILE": "/dev/null", "PIP_INDEX_URL": closed, "PIP_RETRIES": "0", "PIP_DEFAULT_TIMEOUT": "2"}
+    yield from _served(tmp_path_factory, "offline", ssh_keys, env)
 
 
 @pytest.fixture(scope="session")

@@ -149,3 +149,36 @@ def test_connection_lost_mid_run_is_an_error_and_leaves_no_process(deployed: Ssh
         remember=False,
     )
     assert again.ok, again.error
+
+
+def test_offline_fallback_sends_the_wheels(offline_sshd: Sshd, tmp_path: Path) -> None:
+    known = tmp_path / "known_hosts"
+    known.write_text(offline_sshd.known_hosts_line)
+    lines: list[str] = []
+    connection = offline_sshd.connection(deploy_dir=str(tmp_path / "deploy"))
+    target = SshTarget(connection, HostKeyPolicy(known), Secrets(lambda q: ""), lines.append)
+    info = target.ensure_deployed()
+    assert any(line.startswith("online install failed") for line in lines), lines
+    assert any(line.startswith("sending wheel") and "onnxruntime-" in line for line in lines), lines
+    assert info.deployed and not list((tmp_path / "deploy").glob(".tmp-*"))  # renamed in, no half deployment
+    spec = OrtProfileSpec(model=str(BUNDLED), iterations=2, warmup=1, output=str(tmp_path / "offline.json"))
+    result = run_activity(spec, target=target, remember=False)
+    assert result.ok, result.error
+    ssh_session.forget(connection.name)
+
+
+def test_a_new_package_version_reuses_the_environment(
+    deployed: SshTarget, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dld_jupyter.activities.targets import deploy
+
+    data, _ = deploy.payload()
+    monkeypatch.setattr(deploy, "_PAYLOAD", (data, "another-version-of-the-package"))
+    lines: list[str] = []
+    target = SshTarget(deployed.connection, deployed.policy, deployed.secrets, lines.append)
+    started = time.monotonic()
+    info = target.ensure_deployed()
+    assert deployed.info is not None and info.folder != deployed.info.folder and info.deployed
+    assert info.environment == deployed.info.environment
+    assert not any("virtual environment" in line or "installing" in line for line in lines), lines
+    assert time.monotonic() - started < 15  # the package files only

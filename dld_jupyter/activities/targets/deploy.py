@@ -4,9 +4,11 @@ The check (one remote Python command) finds the target's Python (3.10 or newer),
 (GPU build of ONNX Runtime and NVML where one is present, the CPU build elsewhere: exactly one build), its cache
 folder (`DLD_CACHE_DIR` / `NV_DLD_CACHE_DIR` honoured there) and whether the matching deployment exists. The hash
 covers this package's Python files and the requirement list, so a deployment matches until either changes.
-Building happens in a temporary folder renamed at the end (never half a deployment): the package files are sent
-over SFTP, a venv is made, the requirements are installed from the target's package index; when that fails, the
-wheels for the target's platform are downloaded here and sent over SFTP, then installed with `--no-index`.
+Building happens in temporary folders renamed at the end (never half a deployment). The environment (a venv with
+the requirements, `env-<hash>`, shared by every version that needs the same requirements) is installed from the
+target's package index; when that fails, the wheels for the target's platform are downloaded here and sent over
+SFTP, then installed with `--no-index`. The deployment itself holds this package's files (sent over SFTP) and a
+link to its environment, so a new version of the package is deployed in seconds.
 """
 
 from __future__ import annotations
@@ -61,8 +63,10 @@ class TargetInfo:
     deploy_root: str
     cache: str
     requirements: tuple[str, ...]
-    folder: str  # <deploy root>/dld-<version>-<hash>
+    folder: str  # <deploy root>/dld-<version>-<hash>: lib/ (this package) and venv -> the environment
     deployed: bool
+    environment: str  # <deploy root>/env-<hash of the requirements and python>: the venv, shared by versions
+    environment_ready: bool
 
     @property
     def python_bin(self) -> str:
@@ -76,6 +80,7 @@ class TargetInfo:
             f"python: {version} ({self.executable}) ok",
             f"NVIDIA driver: {'found: GPU build of ONNX Runtime and NVML' if self.nvidia else 'none: CPU build'}",
             f"runtime: {' '.join(self.requirements)}",
+            f"environment: {'ready' if self.environment_ready else 'to build'} in {self.environment}",
             f"worker {__version__}: {'deployed' if self.deployed else 'not deployed'} in {self.folder}",
         ]
 
@@ -138,9 +143,13 @@ def check_target(session: SshSession, deploy_dir: str) -> TargetInfo:
         )
     reqs = requirements(bool(data["nvidia"]))
     _, package_hash = payload()
-    digest = hashlib.sha256((package_hash + "\n".join(reqs) + str(python[:2])).encode()).hexdigest()[:12]
-    folder = f"{data['deploy'].rstrip('/')}/dld-{__version__}-{digest}"
-    code, _, _ = session.run(f"test -f {shlex.quote(folder)}/.complete", timeout=30)
+    env_digest = hashlib.sha256(("\n".join(reqs) + str(python[:2])).encode()).hexdigest()[:12]
+    digest = hashlib.sha256((package_hash + env_digest).encode()).hexdigest()[:12]
+    root = data["deploy"].rstrip("/")
+    folder, environment = f"{root}/dld-{__version__}-{digest}", f"{root}/env-{env_digest}"
+    q = shlex.quote
+    code, out, _ = session.run(f"test -f {q(folder)}/.complete; echo $?; test -f {q(environment)}/.complete; echo $?")
+    states = out.split()
     return TargetInfo(
         python=(python[0], python[1], python[2]),
         executable=str(data["executable"]),
@@ -153,16 +162,20 @@ def check_target(session: SshSession, deploy_dir: str) -> TargetInfo:
         cache=str(data["cache"]),
         requirements=reqs,
         folder=folder,
-        deployed=code == 0,
+        deployed=states[:1] == ["0"],
+        environment=environment,
+        environment_ready=states[1:2] == ["0"],
     )
 
 
 def deploy(session: SshSession, info: TargetInfo, say: Say = lambda line: None) -> TargetInfo:
-    """Build the deployment `info.folder` unless it exists; returns the info with `deployed` set."""
+    """Build the deployment `info.folder` (and its environment) unless it exists; returns the info, deployed."""
     if info.deployed:
         return info
-    tmp = f"{info.deploy_root}/.tmp-{uuid.uuid4().hex[:8]}"
+    if not info.environment_ready:
+        _build_environment(session, info, say)
     q = shlex.quote
+    tmp = f"{info.deploy_root}/.tmp-{uuid.uuid4().hex[:8]}"
     session.check(f"mkdir -p {q(tmp)}", "creating the deployment folder")
     try:
         data, _ = payload()
@@ -173,9 +186,29 @@ def deploy(session: SshSession, info: TargetInfo, say: Say = lambda line: None) 
             session.put(str(archive), f"{tmp}/payload.tar.gz")
         unpack = "import tarfile; tarfile.open('payload.tar.gz').extractall('lib')"
         session.check(f"cd {q(tmp)} && python3 -c {q(unpack)} && rm payload.tar.gz", "unpacking the worker")
+        session.check(f"ln -s {q(info.environment)} {q(tmp)}/venv", "linking the environment")
+        _finish(session, tmp, info.folder, {"version": __version__, "environment": info.environment})
+    finally:
+        session.run(f"rm -rf {q(tmp)}", timeout=120)
+    say(f"deployed in {info.folder}")
+    return TargetInfo(**{**info.__dict__, "deployed": True, "environment_ready": True})
+
+
+def _finish(session: SshSession, tmp: str, folder: str, marker: dict[str, Any]) -> None:
+    """Mark `tmp` complete and rename it to `folder`; a concurrent deployment that won the race is as good."""
+    q = shlex.quote
+    session.check(f"printf %s {q(json.dumps(marker))} > {q(tmp)}/.complete", "marking the deployment")
+    session.check(f"mv -T {q(tmp)} {q(folder)} 2>/dev/null || test -f {q(folder)}/.complete", "renaming it")
+
+
+def _build_environment(session: SshSession, info: TargetInfo, say: Say) -> None:
+    q = shlex.quote
+    tmp = f"{info.deploy_root}/.tmp-env-{uuid.uuid4().hex[:8]}"
+    session.check(f"mkdir -p {q(info.deploy_root)}", "creating the deployment folder")
+    try:
         say("creating the virtual environment")
-        session.check(f"cd {q(tmp)} && python3 -m venv venv", "python3 -m venv (is python3-venv installed?)")
-        pip = f"cd {q(tmp)} && venv/bin/python -m pip install -q --disable-pip-version-check"
+        session.check(f"python3 -m venv {q(tmp)}", "python3 -m venv (is python3-venv installed?)")
+        pip = f"cd {q(tmp)} && bin/python -m pip install -q --disable-pip-version-check"
         reqs = " ".join(q(r) for r in info.requirements)
         say(f"installing {reqs} from the target's package index")
         code, _, err = session.run(f"{pip} {reqs}", timeout=1200)
@@ -183,14 +216,9 @@ def deploy(session: SshSession, info: TargetInfo, say: Say = lambda line: None) 
             say(f"online install failed ({err.strip().splitlines()[-1:] or ['exit ' + str(code)]}); sending wheels")
             _offline(session, info, tmp, say)
             session.check(f"{pip} --no-index --find-links wheels {reqs} && rm -rf wheels", "offline install")
-        marker = json.dumps({"version": __version__, "requirements": list(info.requirements)})
-        session.check(f"printf %s {q(marker)} > {q(tmp)}/.complete", "marking the deployment")
-        # Rename last; a concurrent deployment that won the race is as good as ours.
-        session.check(f"mv -T {q(tmp)} {q(info.folder)} 2>/dev/null || test -f {q(info.folder)}/.complete", "rename")
+        _finish(session, tmp, info.environment, {"requirements": list(info.requirements)})
     finally:
         session.run(f"rm -rf {q(tmp)}", timeout=120)
-    say(f"deployed in {info.folder}")
-    return TargetInfo(**{**info.__dict__, "deployed": True})
 
 
 def platform_tags(info: TargetInfo) -> list[str]:
