@@ -9,7 +9,7 @@ which ignores it with a DeprecationWarning nobody sees. lonboard's habit, taken 
 name as a hint. ``check_keywords`` is the same check for the functions and containers that take ``**options``.
 
 Our ipywidgets containers (dialogs, panels, the designer) inherit ``DldVBox`` or ``DldHBox``: ipywidgets ships no type
-information, so mypy sees ``w.VBox`` as ``Any`` and each subclass needed its own ``type: ignore``; here the two bases
+information, so mypy sees ``w.VBox`` as ``Any`` and each subclass needed its own ignore comment; here the two bases
 carry it once. A container names its CSS classes on the class (``class RunPanel(DldVBox, css="dld-run-panel")``,
 inherited classes first), and the base adds them when it is built, as ``bundle=`` does for the anywidgets.
 """

@@ -126,3 +126,12 @@ def test_an_instance_passes_values_for_the_parameters() -> None:
     assert d.editors.handle({"kind": "set_attr", "name": "inferred::Conv_group", "text": "24"})
     assert d.document.ir_node(instance).attributes["inferred::Conv_group"].type.name == "INT"
     assert not d.editors.handle({"kind": "set_attr", "name": "inferred::Conv_group", "text": "[1,"})
+
+
+def test_a_parameter_reference_outside_a_function_says_where_it_is_made() -> None:
+    d = open_designer(SHUFFLENET)
+    d.canvas.selection = [next(n.id for n in d.document.nodes() if n.op_type not in ("Input", "Output"))]
+    assert d.editors.params["in_function"] is False
+    for kind in ("set_ref", "clear_ref"):
+        assert not d.editors.handle({"kind": kind, "attribute": "axis", "parameter": "gather_axis"})
+        assert "local function's body" in str(d.editors.errors["attr:axis"])

@@ -11,9 +11,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeGuard
 
-from dld_jupyter.document import Document, DocumentError
+from dld_jupyter.document import Document, DocumentError, FunctionDocument
 
 from .edit_error import EditError, as_edit_error
 
@@ -21,8 +21,8 @@ KINDS = ("open_subgraph", "create_subgraph", "remove_subgraph", "set_ref", "clea
 GRAPH_TYPES = ("GRAPH", "GRAPHS")
 
 
-def is_function_document(doc: Document) -> bool:
-    return getattr(doc, "kind", None) == "function" and hasattr(doc, "reference_choices")
+def is_function_document(doc: Document) -> TypeGuard[FunctionDocument]:
+    return isinstance(doc, FunctionDocument)
 
 
 def parameter_type(doc: Document, function: str, name: str) -> str | None:
@@ -44,8 +44,8 @@ def _slots(doc: Document, node_id: str) -> list[Any]:
 def decorate(doc: Document, view: dict[str, Any]) -> dict[str, Any]:
     """Add subgraph links and function-parameter references to a parameter-editor view (in place; returned).
     ``view["function"]`` (function_view.py) describes the function; ``in_function`` says the document is one."""
-    function = is_function_document(doc)
-    view["in_function"] = function
+    function = doc if is_function_document(doc) else None
+    view["in_function"] = function is not None
     kind = getattr(doc, "kind", None)
     if view.get("mode") == "model" and kind in ("subgraph", "function"):  # a part of a model, not a model
         outer = doc.outer_references() if hasattr(doc, "outer_references") else []
@@ -74,13 +74,13 @@ def decorate(doc: Document, view: dict[str, Any]) -> dict[str, Any]:
                     if s.attribute == row["name"]
                 ]
                 row["duplicates"] = every
-    if function:
-        node = doc.ir_node(node_id)
+    if function is not None:
+        node = function.ir_node(node_id)
         for row in rows:
             attr = node.attributes.get(row["name"]) if node is not None else None
             row["ref"] = attr.ref_attr_name if attr is not None and attr.is_ref() else None
             if row["type"] not in GRAPH_TYPES:
-                choices = doc.reference_choices(node_id, row["name"])  # type: ignore[attr-defined]
+                choices = function.reference_choices(node_id, row["name"])
                 row["ref_choices"] = [[c.parameter, c.compatible] for c in choices]
     return view
 
@@ -116,9 +116,9 @@ def handle(doc: Document, host: Any, selection: Sequence[str], msg: dict[str, An
         elif kind == "remove_subgraph":
             doc.remove_subgraph(node, attribute, int(index or 0))
         elif kind == "set_ref":
-            doc.set_reference_attribute(node, attribute, str(msg.get("parameter") or ""))  # type: ignore[attr-defined]
+            _function(doc, key).set_reference_attribute(node, attribute, str(msg.get("parameter") or ""))
         elif kind == "clear_ref":
-            doc.clear_reference_attribute(node, attribute)  # type: ignore[attr-defined]
+            _function(doc, key).clear_reference_attribute(node, attribute)
     except (EditError, DocumentError, ValueError, AttributeError) as exc:
         if isinstance(exc, AttributeError) and not isinstance(exc, DocumentError):
             raise EditError(key, f"This document cannot do that: {exc}.") from exc
@@ -129,3 +129,10 @@ def _need(host: Any, key: str) -> Any:
     if host is None:
         raise EditError(key, "Opening a subgraph or a window needs a designer (dld.open).")
     return host
+
+
+def _function(doc: Document, key: str) -> FunctionDocument:
+    if not is_function_document(doc):
+        raise EditError(key, "Only an attribute in a local function's body can reference a function parameter "
+                             "(open the function from Model Local Functions).")
+    return doc
