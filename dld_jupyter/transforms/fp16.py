@@ -44,8 +44,8 @@ from dld_jupyter.transforms.fp16_legal import (
     keep_quantization_float32,
     route_outer_inputs,
 )
-from dld_jupyter.transforms.model_source import model_proto, open_document
-from dld_jupyter.transforms.model_swap import rewritten_model_plan
+from dld_jupyter.transforms.model_source import model_proto
+from dld_jupyter.transforms.model_swap import rewrite, rewritten_model_plan
 from dld_jupyter.transforms.polygraphy_glue import captured, polygraphy_onnx, require_onnxconverter, trimmed
 from dld_jupyter.transforms.postcondition import Verdict, require_valid
 from dld_jupyter.transforms.progress import CancelToken, Progress, step
@@ -258,16 +258,8 @@ def convert_to_fp16(
 ) -> Fp16Result:
     """Convert `model` (a Document or a file) to FP16; `output`: the new file, else the document is edited (one
     undo step; a path without `output` is refused, it would edit nothing)."""
-    if output is None and not isinstance(model, Document):
-        raise DocumentError(ConvertModelToFp16.label, "no output file is given.", "Pass output='model_fp16.onnx'.")
-    doc = open_document(model)
-    plan = ConvertModelToFp16().plan(
-        doc,
-        path=None if output is None else str(output),
-        compare=compare,
-        seed=seed,
-        progress=progress,
+    result: Fp16Result = rewrite(
+        ConvertModelToFp16(), model, output, "model_fp16.onnx", compare=compare, seed=seed, progress=progress,
         cancel=cancel,
     )
-    result: Fp16Result = plan.execute(doc)
     return result

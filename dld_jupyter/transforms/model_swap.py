@@ -11,18 +11,23 @@ import dataclasses
 import os
 import pathlib
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import onnx
 import onnx_ir as ir
 
+from dld_jupyter.document import Document, DocumentError
 from dld_jupyter.document import io as document_io
 from dld_jupyter.document.commands import Context
 from dld_jupyter.document.metadata import POSITIONS_KEY, decode_positions, encode_positions
 from dld_jupyter.document.model_commands import ReplaceModel
-from dld_jupyter.transforms.transform import Do, EditPlan, FilePlan, Plan
+from dld_jupyter.transforms.model_source import open_document
+from dld_jupyter.transforms.transform import Do, EditPlan, FilePlan, Plan, Transform
 
-R = TypeVar("R")  # a result dataclass with an `output` field (Fp16Result, SanitizeResult)
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+R = TypeVar("R", bound="DataclassInstance")  # a result dataclass with an `output` field (Fp16Result, SanitizeResult)
 
 
 def replace_model_edit(proto: onnx.ModelProto) -> Callable[[Context, Do], None]:
@@ -54,8 +59,7 @@ def rewritten_model_plan(label: str, proto: onnx.ModelProto, result: R, path: st
 
         def write() -> R:
             document_io.save(ir.from_proto(proto), target, {})
-            written: Any = dataclasses.replace(result, output=target)  # type: ignore[type-var]
-            return written  # type: ignore[no-any-return]
+            return dataclasses.replace(result, output=target)
 
         return FilePlan(f"{label} to {target.name}", write)
     edit = replace_model_edit(proto)
@@ -65,3 +69,16 @@ def rewritten_model_plan(label: str, proto: onnx.ModelProto, result: R, path: st
         return result
 
     return EditPlan(label, apply)
+
+
+def rewrite(
+    transform: Transform, model: Document | str | os.PathLike[str], output: str | os.PathLike[str] | None,
+    example: str, **args: Any
+) -> Any:
+    """The function form of a whole-model rewrite (`convert_to_fp16`, `sanitize`): `model` (a Document or a file)
+    rewritten into the file `output`, or, without one, the Document edited as one undo step (a path without `output`
+    is refused: it would edit nothing; `example` is the output name the message suggests). The transform's result."""
+    if output is None and not isinstance(model, Document):
+        raise DocumentError(transform.label, "no output file is given.", f"Pass output={example!r}.")
+    doc = open_document(model)
+    return transform.plan(doc, path=None if output is None else str(output), **args).execute(doc)

@@ -28,12 +28,12 @@ from typing import Any, ClassVar
 
 import onnx
 
-from dld_jupyter.document import Document, DocumentError
+from dld_jupyter.document import Document
 from dld_jupyter.transforms.batch_errors import BadOption, Unavailable
 from dld_jupyter.transforms.compare import Comparison, compare_models
 from dld_jupyter.transforms.constant_forms import canonical_constants
-from dld_jupyter.transforms.model_source import model_proto, open_document
-from dld_jupyter.transforms.model_swap import node_count, rewritten_model_plan
+from dld_jupyter.transforms.model_source import model_proto
+from dld_jupyter.transforms.model_swap import node_count, rewrite, rewritten_model_plan
 from dld_jupyter.transforms.polygraphy_glue import captured, polygraphy_onnx, trimmed
 from dld_jupyter.transforms.postcondition import Verdict, require_valid
 from dld_jupyter.transforms.progress import CancelToken, Progress, step
@@ -256,19 +256,8 @@ def sanitize(
     cancel: CancelToken | None = None,
 ) -> SanitizeResult:
     """Sanitize `model` (a Document or a file); `output`: the new file, else the document is edited (one undo step)."""
-    if output is None and not isinstance(model, Document):
-        raise DocumentError(Sanitize.label, "no output file is given.", "Pass output='model_sanitized.onnx'.")
-    doc = open_document(model)
-    plan = Sanitize().plan(
-        doc,
-        path=None if output is None else str(output),
-        fold=fold,
-        size_threshold=size_threshold,
-        passes=passes,
-        compare=compare,
-        seed=seed,
-        progress=progress,
-        cancel=cancel,
+    result: SanitizeResult = rewrite(
+        Sanitize(), model, output, "model_sanitized.onnx", fold=fold, size_threshold=size_threshold, passes=passes,
+        compare=compare, seed=seed, progress=progress, cancel=cancel,
     )
-    result: SanitizeResult = plan.execute(doc)
     return result
