@@ -10,7 +10,8 @@ from pathlib import Path
 from playwright.sync_api import Page, expect
 
 from tests.browser.jupyter_server import JupyterServer
-from tests.browser.notebook_driver import screenshot
+from tests.browser.notebook_driver import run_in_kernel, screenshot
+from tests.browser.real_reports import MODEL, mobilenet_reports
 from tests.browser.tab_driver import TAB, open_workspace
 
 REAL = Path(__file__).resolve().parents[1] / "data" / "real"
@@ -48,3 +49,41 @@ def test_explorer_double_click_centres_the_node(jupyter: JupyterServer, page: Pa
     assert before is None or before != after
     assert abs(after["x"] - 0.5) < 0.1 and abs(after["y"] - 0.5) < 0.1, f"the node is centred: {after}"
     assert after["h"] >= 24, f"the node is drawn at a readable size: {after}"
+
+
+IN_VIEW = f"""() => {{
+    const panel = [...document.querySelectorAll('{TAB}')].find(p => p.querySelector('.dld-designer'));
+    const cy = [...panel.querySelectorAll('.dld-canvas *')].find(e => e._cyreg)._cyreg.cy;
+    const b = cy.nodes().renderedBoundingBox();
+    // across: how much of the graph's width (or of the canvas, when wider) the canvas shows (a tall graph scrolls)
+    const seen = Math.max(0, Math.min(b.x2, cy.width()) - Math.max(b.x1, 0));
+    const share = seen / Math.min(cy.width(), b.x2 - b.x1);
+    return {{share, width: panel.getBoundingClientRect().width, canvas: cy.width(), box: [b.x1, b.x2]}};
+}}"""
+REPORT_TABS = f"[...document.querySelectorAll('{TAB}')].filter(p => p.querySelector('.dld-r-link'))"
+
+
+def test_reports_share_one_area_and_the_graph_stays_in_view(jupyter: JupyterServer, page: Page) -> None:
+    """Each profile's report opens as a tab in the report area beside the designer (not one more split column), and
+    the graph stays in sight when the designer narrows."""
+    first, second = mobilenet_reports(jupyter.root_dir)
+    open_workspace(page, jupyter)
+    page.evaluate(f"() => {{ void window.jupyterapp.commands.execute('dld:open-file', {{path: '{MODEL}'}}); }}")
+    page.wait_for_function(f"() => document.querySelector('{TAB}')?.dataset.dirty === 'false'"
+                           f" && document.querySelector('{TAB} .dld-canvas[data-ready=\"1\"]')", timeout=90_000)
+    assert page.evaluate(IN_VIEW)["share"] > 0.9
+    run_in_kernel(page, f"_dld_view.open_report_tab({first.name!r})")
+    page.wait_for_function(f"() => {REPORT_TABS}.length === 1", timeout=60_000)
+    page.wait_for_timeout(800)
+    split = page.evaluate(IN_VIEW)
+    assert split["share"] > 0.9, f"the graph stays in view after the split: {split}"
+    screenshot(page, "navigation_first_report")
+
+    run_in_kernel(page, f"_dld_view.open_report_tab({second.name!r})")
+    page.wait_for_function(f"() => {REPORT_TABS}.length === 2", timeout=60_000)
+    page.wait_for_timeout(800)
+    after = page.evaluate(IN_VIEW)
+    boxes = page.evaluate(f"() => {REPORT_TABS}.map(p => p.parentElement.getBoundingClientRect().x)")
+    screenshot(page, "navigation_second_report")
+    assert abs(after["width"] - split["width"]) <= 2, f"the designer keeps its width: {split} {after}"
+    assert len(set(boxes)) == 1, f"both reports share one tab area: {boxes}"

@@ -55,8 +55,8 @@ export class DesignerTabs implements TabHost {
     await this.open(record, folder);
   }
 
-  /** A finished profile's report: a tab split right of its designer tab, on the designer's kernel (its name links
-   * find the live designer in-process). A tab already showing the file shows it anew (a new profile wrote it). */
+  /** A finished profile's report: a tab split right of its designer tab (later ones beside it), on the designer's
+   * kernel (its name links find the live designer in-process). A tab already showing the file shows it anew (a new profile wrote it). */
   openReport(file: string, designer: DesignerTab): void {
     for (const tab of this.tabs.values()) {
       if (tab.record.kind === "report" && tab.record.file === file && tab.record.kernel && tab.isStale) {
@@ -75,14 +75,21 @@ export class DesignerTabs implements TabHost {
       return;
     }
     const record: TabRecord = { kind: "report", file, kernel, kernelDir: designer.kernelDir };
-    void this.open(record, "", designer.panel.id).catch((reason) =>
+    // The report area is reused: a later profile's report opens as a tab beside the previous report, not as one
+    // more split column (each squeezed the designer, which ended ~270 px wide after a few profiles).
+    const area = [...this.tabs.values()].find(
+      (tab) => tab.record.kind === "report" && tab.record.kernel === kernel && tab.panel.isAttached && !tab.isStale,
+    );
+    const place = area ? { ref: area.panel.id, mode: "tab-after" as const } : { ref: designer.panel.id, mode: "split-right" as const };
+    void this.open(record, "", place.ref, place.mode).catch((reason) =>
       Notification.error(`DL Designer: the report ${file} could not be opened: ${reason}`),
     );
   }
 
   /** Open a tab for `record` (a new model in `folder`); a file already open shows its tab, not a second one.
-   * `ref`: the panel it opens split beside (a report beside its designer). */
-  async open(record: TabRecord, folder = "", ref?: string): Promise<ConsolePanel> {
+   * `ref`: the panel it opens beside, `mode`: split beside it (a first report beside its designer) or a tab after
+   * it (a later report beside the previous one). */
+  async open(record: TabRecord, folder = "", ref?: string, mode: "split-right" | "tab-after" = "split-right"): Promise<ConsolePanel> {
     const same = (a: TabRecord) =>
       a.kind === record.kind && a.file === record.file && !a.kernel === !record.kernel && (a.files ?? []).join("\n") === (record.files ?? []).join("\n");
     if (record.file) {
@@ -106,7 +113,7 @@ export class DesignerTabs implements TabHost {
         activate: true,
         // A file opens as a tab of its own, as JupyterLab's documents do (split-right made every open a narrower
         // column); a report from a designer's profile splits beside that designer.
-        insertMode: ref ? "split-right" : "tab-after",
+        insertMode: ref ? mode : "tab-after",
         ...(ref ? { ref } : {}),
         // The default kernel of the server, started without asking (the kernel must have dld_jupyter installed);
         // a report from a designer's profile joins the designer's kernel.

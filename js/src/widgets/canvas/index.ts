@@ -17,7 +17,7 @@ import { applyGrid } from "./grid";
 import type { SchemeName } from "./colors";
 import { dispatch } from "./messages";
 import { canvasOverlays } from "./overlays";
-import type { CanvasShell } from "./setup";
+import { resized, type CanvasShell } from "./setup";
 
 /** The widget's element: focusable, JupyterLab's shortcuts and menu kept out, a read-only canvas's banner. */
 function makeRoot(model: AnyModel, readOnly: string): { root: HTMLElement; stage: HTMLElement } {
@@ -94,7 +94,7 @@ export function render({ model, el }: RenderProps): () => void {
     shell.ctx?.cy.resize();
   });
   const resize = new ResizeObserver(() => {
-    shell.ctx?.cy.resize();
+    if (shell.ctx) resized(shell.ctx); // the viewport policy of a size change (setup.ts)
     shell.ctx?.overlay.schedule();
   });
   resize.observe(root);

@@ -61,6 +61,30 @@ function makeCy(stage: HTMLElement, count: number, theme: Theme): Core {
   });
 }
 
+/** Canvases whose first view waits for a size (resized() fits them when they get one). */
+const unfitted = new WeakSet<CanvasContext>();
+
+/**
+ * The canvas changed size (ResizeObserver in index.ts), the one viewport policy for re-layout beside fitTo (first
+ * view, F) and the focus (messages.ts): a canvas laid out with no size (a background tab restored after a reload,
+ * clipped at the left) is fitted when it first shows; otherwise the model point at the centre stays at the centre,
+ * so a report split beside the designer, the dock opening or Simple Interface left never push the graph out of
+ * sight (cytoscape keeps the top-left corner, so a narrower canvas hid the graph behind the dock).
+ */
+export function resized(ctx: CanvasContext): void {
+  const cy = ctx.cy;
+  const [oldW, oldH, zoom, pan] = [cy.width(), cy.height(), cy.zoom(), cy.pan()];
+  cy.resize();
+  const [w, h] = [cy.width(), cy.height()];
+  if (w < 2 || h < 2 || (w === oldW && h === oldH)) return;
+  if (unfitted.has(ctx) || oldW < 2 || oldH < 2) {
+    fitTo(ctx);
+    return;
+  }
+  const centre = { x: (oldW / 2 - pan.x) / zoom, y: (oldH / 2 - pan.y) / zoom };
+  cy.pan({ x: w / 2 - centre.x * zoom, y: h / 2 - centre.y * zoom });
+}
+
 /** The zoom of a first view that is not fitted: glyphs 32-42 px tall, their 12 px labels drawn at 7.8 px. */
 const READABLE_ZOOM = 0.65;
 
@@ -72,6 +96,11 @@ const READABLE_ZOOM = 0.65;
 export function fitTo(ctx: CanvasContext): void {
   const box = ctx.store.extent();
   if (!box) return;
+  if (ctx.cy.width() < 2 || ctx.cy.height() < 2) {
+    unfitted.add(ctx); // laid out while hidden (a background tab after a reload): fitted when first shown
+    return;
+  }
+  unfitted.delete(ctx);
   const pad = 30;
   const w = Math.max(ctx.cy.width() - 2 * pad, 10);
   const h = Math.max(ctx.cy.height() - 2 * pad, 10);
