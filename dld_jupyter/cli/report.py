@@ -24,7 +24,7 @@ from dld_jupyter.reports.export import write_csv, write_html, write_trace
 from dld_jupyter.reports.open import open_report
 from dld_jupyter.reports.recommendations import recommend
 from dld_jupyter.reports.stats import NameFilter, layer_sum_ms, time_by_type, top_layers
-from dld_jupyter.reports.summary_text import median_text, overhead_text
+from dld_jupyter.reports.summary_text import median_text, optional_rows
 
 NAME_WIDTH = 72
 
@@ -57,13 +57,7 @@ def format_summary(report: Report) -> str:
         ("Inference Passes", s.passes),
         ("Layers", f"{len(report.layers)} (sum of layer times {layer_sum_ms(report):.4f} ms)"),
     ]
-    if s.device_memory_bytes is not None:
-        rows.append(("Device Memory Required", f"{s.device_memory_bytes / 2**20:.1f} MiB"))
-    overhead = overhead_text(s)
-    if overhead is not None:
-        rows.append(("Profiling Overhead", overhead))
-    if "timeline" in s.settings:
-        rows.append(("Timeline", s.settings["timeline"]))
+    rows += optional_rows(s)
     return "Network Summary\n" + _text_table(("Field", "Value"), rows)
 
 

@@ -14,7 +14,7 @@ from dld_jupyter.formats.html_text import text
 from dld_jupyter.report_format.model import Report
 from dld_jupyter.reports.recommendations import recommend
 from dld_jupyter.reports.stats import precision_by_type, time_by_type
-from dld_jupyter.reports.summary_text import median_text, overhead_text
+from dld_jupyter.reports.summary_text import median_text, optional_rows
 from dld_jupyter.reports.table import columns, rows
 
 LAYER_COLOUR = "#0072B2"  # Okabe-Ito blue
@@ -49,13 +49,7 @@ def _summary(report: Report) -> str:
         ("Spread", f"min {s.min_ms:.4f} / p90 {s.p90_ms:.4f} / max {s.max_ms:.4f} ms"),
         ("Stable", "yes" if s.stable else f"no: {s.stability_note}"),
     ]
-    if s.device_memory_bytes is not None:
-        items.append(("Device Memory Required", f"{s.device_memory_bytes / 2**20:.1f} MiB"))
-    overhead = overhead_text(s)
-    if overhead is not None:
-        items.append(("Profiling Overhead", overhead))
-    if "timeline" in s.settings:
-        items.append(("Timeline", s.settings["timeline"]))
+    items += optional_rows(s)
     items.append(("Created", s.created))
     return "<dl>" + "".join(f"<dt>{_e(k)}</dt><dd>{_e(v)}</dd>" for k, v in items) + "</dl>"
 

@@ -1,4 +1,5 @@
-"""The summary's median and profiling overhead in words, the same in the CLI, `dld-prof` and the HTML export.
+"""The summary's median and profiling overhead in words, the same in the CLI, `dld-prof` and the HTML export,
+and the summary rows that only some reports have (`optional_rows`), the same in the text and the HTML summary.
 
 A median alone hides whether two runs differ; its confidence interval says it. A profiling overhead whose two
 medians' intervals overlap is noise, and was printed as it came (-6.9 ms, -18.2 ms): it is now said to be within
@@ -29,3 +30,16 @@ def overhead_text(s: Summary, digits: int = 4) -> str | None:
     if s.overhead_within_noise is None:
         return f"{figure} (too few passes to tell it from noise)"
     return figure
+
+
+def optional_rows(s: Summary) -> list[tuple[str, object]]:
+    """The summary's (field, value) rows that some reports lack: device memory, profiling overhead, timeline."""
+    rows: list[tuple[str, object]] = []
+    if s.device_memory_bytes is not None:
+        rows.append(("Device Memory Required", f"{s.device_memory_bytes / 2**20:.1f} MiB"))
+    overhead = overhead_text(s)
+    if overhead is not None:
+        rows.append(("Profiling Overhead", overhead))
+    if "timeline" in s.settings:
+        rows.append(("Timeline", s.settings["timeline"]))
+    return rows
