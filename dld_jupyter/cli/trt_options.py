@@ -98,9 +98,12 @@ def settings_from_args(args: argparse.Namespace) -> TrtSettings:
 def print_dry_run(spec: object, as_json: bool, prog: str) -> int:
     """Print what the TensorRT activity `spec` would do; exit 2 with the reason on bad input."""
     from dld_jupyter.activities.runtimes.tensorrt.dry_run import dry_run
+    from dld_jupyter.activities.runtimes.tensorrt.spec import TrtBuildSpec, TrtProfileSpec
 
     try:
-        data = dry_run(spec)  # type: ignore[arg-type]
+        if not isinstance(spec, (TrtBuildSpec, TrtProfileSpec)):
+            raise SpecError("--dry-run shows what a TensorRT run would do; add --backend tensorrt")
+        data = dry_run(spec)
     except SpecError as error:
         if as_json:
             print(json.dumps({"status": "failed", "error": str(error), "error_kind": "bad_input", "exit_code": 2}))

@@ -22,6 +22,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import onnx
 
 _REFORMAT_PATTERNS = (
     re.compile(r"^Reformatting CopyNode for (?:Input|Output) Tensor \d+ to (?P<target>.+)$"),
@@ -160,9 +164,9 @@ class OnnxIndex:
         self.producer = outputs  # output tensor name -> producing node name
 
     @classmethod
-    def from_model(cls, model: object) -> OnnxIndex:
-        """From an `onnx.ModelProto` (typed loosely so this module needs no onnx import)."""
-        graph = model.graph  # type: ignore[attr-defined]
+    def from_model(cls, model: onnx.ModelProto) -> OnnxIndex:
+        """From an `onnx.ModelProto` (onnx is imported for the type only: this module runs without it)."""
+        graph = model.graph
         names: list[str] = [node.name for node in graph.node]
         outputs = {out: node.name for node in graph.node for out in node.output if out and node.name}
         return cls(names, outputs)

@@ -91,7 +91,8 @@ class FunctionsPanel(DocumentPanel):
     def selected(self) -> tuple[str, str, str]:
         if self.list.value is None:
             raise DocumentError("Model Local Functions", "no function is selected.", "Select one in the list.")
-        return self.list.value  # type: ignore[no-any-return]
+        key: tuple[str, str, str] = self.list.value  # the options' values are (name, domain, overload)
+        return key
 
     def select(self, name: str, domain: str, overload: str = "") -> None:
         self.filter.value = ""

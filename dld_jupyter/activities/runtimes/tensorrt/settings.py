@@ -12,9 +12,12 @@ from __future__ import annotations
 import dataclasses
 import math
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from dld_jupyter.activities.errors import SpecError
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 TENSORRT_SOURCES = ("python", "path", "trtexec")  # this env's tensorrt, another installation, a trtexec binary
 TYPING_MODES = ("default", "strongly-typed", "obey", "prefer")
@@ -23,7 +26,7 @@ MAX_OPTIMIZATION_LEVEL = 5
 MAX_INT = 2**31 - 1  # TensorRT and trtexec take these settings as int32 (device, streams, batch, passes)
 MAX_WORKSPACE_MIB = 1 << 24  # 16 TiB: more than any GPU has; the pool limit is bytes in a 64-bit size
 
-T = TypeVar("T")
+T = TypeVar("T", bound="DataclassInstance")
 
 
 def _check_fields(obj: Any, group: str) -> None:
@@ -59,7 +62,7 @@ def from_mapping(cls: type[T], data: Any, group: str) -> T:
         return data
     if not isinstance(data, dict):
         raise SpecError(f"{group}: expected a JSON object, got {type(data).__name__}")
-    known = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    known = {f.name for f in dataclasses.fields(cls)}
     unknown = sorted(set(data) - known)
     if unknown:
         raise SpecError(f"{group}: unknown option(s) {unknown}; known options are {sorted(known)}")
