@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import array
 from collections.abc import Iterable, Mapping
+from typing import cast
 
 from dld_jupyter.document.categories import category_for
 from dld_jupyter.document.views import EdgeView, NodeView, TerminalView
@@ -223,6 +224,10 @@ class PatchBuilder:
         if positions:
             self.ops.append({"op": "move", "ids": list(positions)})
             self.points.extend(positions.values())
+
+    def ids(self, op: str) -> list[str]:
+        """The ids of this patch's `op` ops (remove_edges, remove_nodes or move), in order."""
+        return [i for o in self.ops if o["op"] == op for i in cast("list[str]", o["ids"])]  # as the methods above set
 
     def extend(self, other: PatchBuilder) -> None:
         """Append another patch's ops (applied after these; positions stay in op order)."""

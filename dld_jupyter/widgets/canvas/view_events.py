@@ -252,7 +252,7 @@ def _emit(
     pb.update_nodes([d for n, d in want_n.items() if d is not None and n in sent_n and sent_n[n] != d])
     pb.add_edges([d for e, d in want_e.items() if e not in sent_e])
     pb.update_edges([d for e, d in want_e.items() if e in sent_e and sent_e[e] != d])
-    for e in _removed(pb, "remove_edges"):
+    for e in pb.ids("remove_edges"):
         sent_e.pop(e, None)
     for n in removed_n:
         sent_n.pop(n, None)
@@ -269,14 +269,6 @@ def _emit(
 
 def _ends_touched(d: EdgeData, touched: dict[str, None], relabel: bool) -> bool:
     return relabel or d["source"] in touched or d["target"] in touched
-
-
-def _removed(pb: gp.PatchBuilder, op: str) -> list[str]:
-    out: list[str] = []
-    for o in pb.ops:
-        if o["op"] == op:
-            out.extend(o["ids"])  # type: ignore[arg-type]
-    return out
 
 
 def _placements(

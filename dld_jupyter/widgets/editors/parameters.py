@@ -167,7 +167,8 @@ def _attr_type(doc: Document, node_id: str, name: str) -> tuple[str, Any]:
         return info.type, current
     declared = child_edits.parameter_type(doc, node.function, name) if node.function else None
     if declared == "LITERAL":  # an undefined parameter: keeps the type of the value passed, else the text's
-        attr = doc.ir_node(node_id).attributes.get(name)  # type: ignore[union-attr]
+        ir_node = doc.ir_node(node_id)
+        attr = ir_node.attributes.get(name) if ir_node is not None else None
         return (attr.type.name if attr is not None else declared), current
     if declared is not None:  # a value a function instance passes for a parameter
         return declared, current
