@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import onnx
 import pytest
@@ -34,79 +35,42 @@ def model(tmp_path: Path) -> Path:
     return path
 
 
-def _dry(capsys: pytest.CaptureFixture[str], argv: list[str]) -> dict[str, object]:
-    assert main(argv) == 0
-    data: dict[str, object] = json.loads(capsys.readouterr().out)
+def _dry(capsys: pytest.CaptureFixture[str], verb: str, model: Path, options: str, flags: tuple[str, ...]) -> Any:
+    """`dld VERB MODEL OPTIONS --dry-run --json` (options split on spaces): its JSON, after checking that the trtexec
+    command line carries each of `flags`."""
+    assert main([verb, str(model), *options.split(), "--dry-run", "--json"]) == 0
+    data: dict[str, Any] = json.loads(capsys.readouterr().out)
+    argv_out = data["trtexec"]["argv"]
+    assert [flag for flag in flags if flag not in argv_out] == []
     return data
 
 
 def test_export_engine_dry_run(model: Path, capsys: pytest.CaptureFixture[str]) -> None:
     data = _dry(
         capsys,
-        [
-            "export-engine",
-            str(model),
-            "-o",
-            "x.engine",
-            "--typing",
-            "obey",
-            "--fp16",
-            "--workspace-mib",
-            "256",
-            "--refit",
-            "strip",
-            "--metadata",
-            "x.trt.json",
-            "--dry-run",
-            "--json",
-        ],
+        "export-engine",
+        model,
+        "-o x.engine --typing obey --fp16 --workspace-mib 256 --refit strip --metadata x.trt.json",
+        ("--minShapes=input:1x3x32x32", "--optShapes=input:4x3x32x32", "--maxShapes=input:16x3x32x32",
+         "--precisionConstraints=obey", "--layerPrecisions=/stem/Conv_0:fp16", "--fp16", "--memPoolSize=workspace:256",
+         "--stripWeights", "--skipInference"),
     )
-    argv = data["trtexec"]["argv"]  # type: ignore[index]
-    for flag in (
-        "--minShapes=input:1x3x32x32",
-        "--optShapes=input:4x3x32x32",
-        "--maxShapes=input:16x3x32x32",
-        "--precisionConstraints=obey",
-        "--layerPrecisions=/stem/Conv_0:fp16",
-        "--fp16",
-        "--memPoolSize=workspace:256",
-        "--stripWeights",
-        "--skipInference",
-    ):
-        assert flag in argv
-    assert any(a.startswith("--saveEngine=") and a.endswith("x.engine") for a in argv)  # type: ignore[union-attr]
-    settings = data["spec"]["settings"]  # type: ignore[index]
+    assert any(a.startswith("--saveEngine=") and a.endswith("x.engine") for a in data["trtexec"]["argv"])
+    settings = data["spec"]["settings"]
     assert settings["workspace_mib"] == 256 and settings["refit"] == "strip" and len(settings) == 22
-    assert data["model"]["layer_precisions"] == {"/stem/Conv_0": "fp16"}  # type: ignore[index]
+    assert data["model"]["layer_precisions"] == {"/stem/Conv_0": "fp16"}
     assert str(data["timing_cache"]).endswith(".cache") and "tensorrt" in str(data["timing_cache"])
 
 
 def test_profile_dry_run(model: Path, capsys: pytest.CaptureFixture[str]) -> None:
     data = _dry(
         capsys,
-        [
-            "profile",
-            str(model),
-            "--backend",
-            "tensorrt",
-            "-n",
-            "20",
-            "--hide-non-compute",
-            "--typing",
-            "prefer",
-            "--dry-run",
-            "--json",
-        ],
+        "profile",
+        model,
+        "--backend tensorrt -n 20 --hide-non-compute --typing prefer",
+        ("--iterations=20", "--noDataTransfers", "--precisionConstraints=prefer", "--optShapes=input:4x3x32x32"),
     )
-    argv = data["trtexec"]["argv"]  # type: ignore[index]
-    for flag in (
-        "--iterations=20",
-        "--noDataTransfers",
-        "--precisionConstraints=prefer",
-        "--optShapes=input:4x3x32x32",
-    ):
-        assert flag in argv
-    assert data["spec"]["profiler"]["hide_non_compute"] is True  # type: ignore[index]
+    assert data["spec"]["profiler"]["hide_non_compute"] is True
 
 
 def test_dry_run_text_and_bad_input(model: Path, capsys: pytest.CaptureFixture[str]) -> None:
