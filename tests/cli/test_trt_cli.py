@@ -46,15 +46,11 @@ def _dry(capsys: pytest.CaptureFixture[str], verb: str, model: Path, options: st
 
 
 def test_export_engine_dry_run(model: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    data = _dry(
-        capsys,
-        "export-engine",
-        model,
-        "-o x.engine --typing obey --fp16 --workspace-mib 256 --refit strip --metadata x.trt.json",
-        ("--minShapes=input:1x3x32x32", "--optShapes=input:4x3x32x32", "--maxShapes=input:16x3x32x32",
-         "--precisionConstraints=obey", "--layerPrecisions=/stem/Conv_0:fp16", "--fp16", "--memPoolSize=workspace:256",
-         "--stripWeights", "--skipInference"),
-    )
+    options = "-o x.engine --typing obey --fp16 --workspace-mib 256 --refit strip --metadata x.trt.json"
+    data = _dry(capsys, "export-engine", model, options, (
+        "--minShapes=input:1x3x32x32", "--optShapes=input:4x3x32x32", "--maxShapes=input:16x3x32x32",
+        "--precisionConstraints=obey", "--layerPrecisions=/stem/Conv_0:fp16", "--fp16", "--memPoolSize=workspace:256",
+        "--stripWeights", "--skipInference"))
     assert any(a.startswith("--saveEngine=") and a.endswith("x.engine") for a in data["trtexec"]["argv"])
     settings = data["spec"]["settings"]
     assert settings["workspace_mib"] == 256 and settings["refit"] == "strip" and len(settings) == 22
@@ -63,13 +59,8 @@ def test_export_engine_dry_run(model: Path, capsys: pytest.CaptureFixture[str]) 
 
 
 def test_profile_dry_run(model: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    data = _dry(
-        capsys,
-        "profile",
-        model,
-        "--backend tensorrt -n 20 --hide-non-compute --typing prefer",
-        ("--iterations=20", "--noDataTransfers", "--precisionConstraints=prefer", "--optShapes=input:4x3x32x32"),
-    )
+    flags = ("--iterations=20", "--noDataTransfers", "--precisionConstraints=prefer", "--optShapes=input:4x3x32x32")
+    data = _dry(capsys, "profile", model, "--backend tensorrt -n 20 --hide-non-compute --typing prefer", flags)
     assert data["spec"]["profiler"]["hide_non_compute"] is True
 
 
