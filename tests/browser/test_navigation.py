@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 from tests.browser.jupyter_server import JupyterServer
 from tests.browser.notebook_driver import run_in_kernel, screenshot
 from tests.browser.real_reports import MODEL, mobilenet_reports
-from tests.browser.tab_driver import TAB, open_workspace
+from tests.browser.tab_driver import TAB, open_workspace, wait_workspace_has
 
 REAL = Path(__file__).resolve().parents[1] / "data" / "real"
 PANEL = "#dld-jupyter-sidebar"
@@ -87,3 +87,43 @@ def test_reports_share_one_area_and_the_graph_stays_in_view(jupyter: JupyterServ
     screenshot(page, "navigation_second_report")
     assert abs(after["width"] - split["width"]) <= 2, f"the designer keeps its width: {split} {after}"
     assert len(set(boxes)) == 1, f"both reports share one tab area: {boxes}"
+
+
+def test_a_tool_opens_in_view_and_a_background_tab_is_fitted_when_shown(jupyter: JupyterServer, page: Page) -> None:
+    """A Tools dialog opened while the dock is scrolled down is scrolled into view; a designer tab restored in the
+    background after a reload (laid out with no size) shows its graph when first brought to the front."""
+    for name in ("back.onnx", "front.onnx"):
+        shutil.copy(REAL / "mobilenet_v3_small_w05.onnx", jupyter.root_dir / name)
+    workspace = open_workspace(page, jupyter)
+    for name in ("back.onnx", "front.onnx"):
+        page.evaluate(f"() => {{ void window.jupyterapp.commands.execute('dld:open-file', {{path: '{name}'}}); }}")
+        page.wait_for_function(f"""() => [...document.querySelectorAll('{TAB}:not(.lm-mod-hidden)')].some(t =>
+            t.dataset.dirty === 'false' && t.querySelector('.dld-canvas[data-ready="1"]'))""", timeout=90_000)
+        page.wait_for_timeout(500)
+    dock = f"{TAB}:not(.lm-mod-hidden) .dld-dock"
+    page.locator(f"{TAB}:not(.lm-mod-hidden) button", has_text="Profile").first.click()  # a long dock: profile form
+    page.wait_for_selector(f"{dock} .dld-profile-panel", timeout=30_000)
+    page.wait_for_timeout(500)
+    page.evaluate(f"() => {{ const d = document.querySelector('{dock}'); d.scrollTop = d.scrollHeight; }}")
+    assert page.evaluate(f"() => document.querySelector('{dock}').scrollTop") > 0
+    page.wait_for_function("() => window.jupyterapp.commands.isEnabled('dld:sanitize')", timeout=60_000)
+    page.evaluate("() => window.jupyterapp.commands.execute('dld:sanitize')")
+    page.wait_for_selector(f"{dock} .dld-tool-dialog .dld-tool-finish", timeout=30_000)
+    page.wait_for_timeout(500)
+    where = page.evaluate(f"""() => {{ const d = document.querySelector('{dock}').getBoundingClientRect();
+        const t = document.querySelector('{dock} .dld-tool-dialog').getBoundingClientRect();
+        return {{dock: [d.top, d.bottom], tool: [t.top, t.bottom]}}; }}""")
+    screenshot(page, "navigation_tool_in_view")
+    assert where["dock"][0] - 2 <= where["tool"][0] < where["dock"][1] - 40, f"the dialog shows in the dock: {where}"
+
+    wait_workspace_has(jupyter, workspace, "dld-jupyter:tab:back.onnx")
+    wait_workspace_has(jupyter, workspace, "dld-jupyter:tab:front.onnx")
+    open_workspace(page, jupyter, workspace, reset=False)
+    page.wait_for_function(f"() => document.querySelectorAll('{TAB} .dld-canvas[data-ready=\"1\"]').length === 2",
+                           timeout=120_000)
+    page.locator("#jp-main-dock-panel li.lm-TabBar-tab", has_text="back.onnx").click()
+    page.wait_for_timeout(800)
+    shown = page.evaluate(IN_VIEW.replace("find(p => p.querySelector('.dld-designer'))",
+                                          "find(p => !p.classList.contains('lm-mod-hidden'))"))
+    screenshot(page, "navigation_background_tab_shown")
+    assert shown["share"] > 0.9, f"the background tab's graph is in view when shown: {shown}"

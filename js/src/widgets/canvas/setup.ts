@@ -67,7 +67,7 @@ const unfitted = new WeakSet<CanvasContext>();
 /**
  * The canvas changed size (ResizeObserver in index.ts), the one viewport policy for re-layout beside fitTo (first
  * view, F) and the focus (messages.ts): a canvas laid out with no size (a background tab restored after a reload,
- * clipped at the left) is fitted when it first shows; otherwise the model point at the centre stays at the centre,
+ * clipped at the left) is fitted when it first shows; otherwise the centre across and the top stay where they were,
  * so a report split beside the designer, the dock opening or Simple Interface left never push the graph out of
  * sight (cytoscape keeps the top-left corner, so a narrower canvas hid the graph behind the dock).
  */
@@ -81,8 +81,8 @@ export function resized(ctx: CanvasContext): void {
     fitTo(ctx);
     return;
   }
-  const centre = { x: (oldW / 2 - pan.x) / zoom, y: (oldH / 2 - pan.y) / zoom };
-  cy.pan({ x: w / 2 - centre.x * zoom, y: h / 2 - centre.y * zoom });
+  const centre = (oldW / 2 - pan.x) / zoom; // across, the centre stays; down, the top (a tall graph reads from it)
+  cy.pan({ x: w / 2 - centre * zoom, y: pan.y });
 }
 
 /** The zoom of a first view that is not fitted: glyphs 32-42 px tall, their 12 px labels drawn at 7.8 px. */

@@ -14,6 +14,20 @@ interface DockModel {
 
 const MIN = 160;
 
+/** A panel opened in the dock (a Tools dialog, the Profile panel: a new child of one of the dock's boxes) is
+ * scrolled into view: it opened above the editors, out of sight when the dock was scrolled down (issue 26). */
+export function revealOpenedPanels(dock: HTMLElement): () => void {
+  const observer = new MutationObserver((mutations) => {
+    const opened = mutations.find((m) => m.target.parentElement === dock && m.addedNodes.length > 0);
+    const panel = opened ? [...opened.addedNodes].find((n): n is HTMLElement => n instanceof HTMLElement) : undefined;
+    if (!panel) return;
+    const top = panel.getBoundingClientRect().top - dock.getBoundingClientRect().top + dock.scrollTop;
+    dock.scrollTo({ top: Math.max(0, top - 4) });
+  });
+  observer.observe(dock, { childList: true, subtree: true });
+  return () => observer.disconnect();
+}
+
 export function dockOf(el: HTMLElement): HTMLElement | null {
   const body = el.closest(".dld-designer-body");
   return body ? body.querySelector<HTMLElement>(":scope > .dld-dock") : null;
@@ -66,7 +80,17 @@ function render({ model, el }: RenderProps<DockModel>): () => void {
   const collapse = (): void => model.send({ kind: "collapse" });
   bar.addEventListener("pointerdown", down);
   bar.addEventListener("dblclick", collapse);
+  let unreveal = (): void => undefined;
+  let frame = 0;
+  const attach = (tries: number): void => {
+    const found = dockOf(el); // the splitter is in the page a frame or so after render: its dock beside it
+    if (found) unreveal = revealOpenedPanels(found);
+    else if (tries > 0) frame = requestAnimationFrame(() => attach(tries - 1));
+  };
+  frame = requestAnimationFrame(() => attach(60));
   return () => {
+    cancelAnimationFrame(frame);
+    unreveal();
     bar.removeEventListener("pointerdown", down);
     bar.removeEventListener("dblclick", collapse);
   };
