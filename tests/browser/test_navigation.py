@@ -127,3 +127,23 @@ def test_a_tool_opens_in_view_and_a_background_tab_is_fitted_when_shown(jupyter:
                                           "find(p => !p.classList.contains('lm-mod-hidden'))"))
     screenshot(page, "navigation_background_tab_shown")
     assert shown["share"] > 0.9, f"the background tab's graph is in view when shown: {shown}"
+
+
+def test_leaving_simple_interface_keeps_the_designer_size(jupyter: JupyterServer, page: Page) -> None:
+    shutil.copy(REAL / "mobilenet_v3_small_w05.onnx", jupyter.root_dir / "simple.onnx")
+    open_workspace(page, jupyter)
+    page.evaluate("() => { void window.jupyterapp.commands.execute('dld:open-file', {path: 'simple.onnx'}); }")
+    page.wait_for_function(f"() => document.querySelector('{TAB} .dld-canvas[data-ready=\"1\"]')", timeout=90_000)
+    page.wait_for_timeout(800)
+    size = f"""() => {{ const c = document.querySelector('{TAB}:not(.lm-mod-hidden) .dld-designer-canvas .dld-canvas')
+        .getBoundingClientRect(); return [Math.round(c.width), Math.round(c.height)]; }}"""
+    before = page.evaluate(size)
+    page.evaluate("() => window.jupyterapp.commands.execute('application:set-mode', {mode: 'single-document'})")
+    page.wait_for_timeout(1000)
+    page.evaluate("() => window.jupyterapp.commands.execute('application:set-mode', {mode: 'multiple-document'})")
+    page.wait_for_timeout(1500)
+    after = page.evaluate(size)
+    screenshot(page, "navigation_after_simple_interface")
+    assert abs(after[0] - before[0]) <= 4 and abs(after[1] - before[1]) <= 4, f"{before} -> {after}"
+    assert page.evaluate(IN_VIEW.replace("find(p => p.querySelector('.dld-designer'))",
+                                         "find(p => !p.classList.contains('lm-mod-hidden'))"))["share"] > 0.9
