@@ -11,6 +11,7 @@ the run folder on the target. A lost connection becomes a clear error; the launc
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import os
@@ -19,16 +20,20 @@ import uuid
 from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 
+import asyncssh
+
 from dld_jupyter.activities.errors import SpecError, UnavailableError
 from dld_jupyter.activities.spec import ActivitySpec
 from dld_jupyter.activities.targets.connections import Connection, Secrets
-from dld_jupyter.activities.targets.deploy import TargetInfo, check_target, deploy
+from dld_jupyter.activities.targets.deploy import TargetInfo, check_target, deploy, payload
 from dld_jupyter.activities.targets.host_keys import HostKeyPolicy
 from dld_jupyter.activities.targets.local import LocalTarget
 from dld_jupyter.activities.targets.remote_process import RemoteProcess
 from dld_jupyter.activities.targets.ssh_session import SshSession, connect
 
 Say = Callable[[str], None]
+# (target name, package hash) -> its last check, and over which connection
+_CHECKED: dict[tuple[str, str], tuple[SshSession, TargetInfo]] = {}
 
 
 def file_digest(path: str) -> str:
@@ -72,17 +77,27 @@ class SshTarget:
     def session(self) -> SshSession:
         return connect(self.connection, self.policy, self.secrets)
 
+    def _key(self) -> tuple[str, str]:
+        return self.name, payload()[1]
+
     def check(self) -> TargetInfo:
-        self.info = check_target(self.session(), self.connection.deploy_dir)
+        session = self.session()
+        self.info = check_target(session, self.connection.deploy_dir)
+        _CHECKED[self._key()] = (session, self.info)
         return self.info
 
     def ensure_deployed(self) -> TargetInfo:
+        session = self.session()
+        kept = _CHECKED.get(self._key())
+        if self.info is None and kept is not None and kept[0] is session and kept[1].deployed:
+            self.info = kept[1]  # checked over this very connection: the deployment is still there
         info = self.info if self.info is not None and self.info.deployed else self.check()
         if not info.deployed:
             for line in info.lines():
                 self.say(line)
             info = deploy(self.session(), info, self.say)
         self.info = info
+        _CHECKED[self._key()] = (session, info)
         return info
 
     # -- Target protocol -------------------------------------------------------------------------------------------
@@ -97,7 +112,7 @@ class SshTarget:
         info = self.info or self.ensure_deployed()
         session = self.session()
         run_dir = f"{info.cache}/runs/{uuid.uuid4().hex[:12]}"
-        session.check(f"mkdir -p {shlex.quote(run_dir)}", "creating the run folder")
+        session.makedirs(run_dir)
         changes: dict[str, object] = {"model": self._stage_model(session, info, spec.model)}
         for option, folder in spec.input_folders():
             changes[option] = self._stage_folder(session, info, folder)
@@ -139,11 +154,9 @@ class SshTarget:
     def cleanup(self, staged: ActivitySpec) -> None:
         run_dir = str(PurePosixPath(staged.report_path()).parent)
         self._fetch.pop(run_dir, None)
-        try:
-            session = self.session()
-            session.run(f"rm -rf {shlex.quote(run_dir)}", timeout=60)
-        except (UnavailableError, OSError):
-            pass  # the connection is gone: the run folder stays in the cache, the next cleanup of the cache takes it
+        # When the connection is gone, the run folder stays in the target's cache (runs/): small, and named.
+        with contextlib.suppress(UnavailableError, OSError, asyncssh.Error):
+            self.session().rmtree(run_dir)
 
     # -- staging ---------------------------------------------------------------------------------------------------
     @staticmethod
@@ -177,17 +190,17 @@ class SshTarget:
     def _upload(self, session: SshSession, folder: str, files: list[tuple[str, str]]) -> None:
         """Send `files` into `folder` unless it is complete there already (a partial folder is renamed in)."""
         q = shlex.quote
-        if session.run(f"test -f {q(folder)}/.complete", timeout=30)[0] == 0:
+        if session.exists(f"{folder}/.complete"):
             return
         tmp = f"{folder}.partial-{uuid.uuid4().hex[:8]}"
         try:
             for local, remote in files:
                 target = tmp + remote[len(folder) :]
-                session.check(f"mkdir -p {q(str(PurePosixPath(target).parent))}", "creating the staging folder")
+                session.makedirs(str(PurePosixPath(target).parent))
                 self.say(f"staging {Path(local).name} ({os.path.getsize(local) // 1024} KiB)")
                 session.put(local, target)
             session.check(
                 f"touch {q(tmp)}/.complete && (mv -T {q(tmp)} {q(folder)} || test -f {q(folder)}/.complete)", "staging"
             )
         finally:
-            session.run(f"rm -rf {q(tmp)}", timeout=60)
+            session.rmtree(tmp)

@@ -98,6 +98,8 @@ class SshSession:
 
     def __init__(self, connection: Connection, conn: asyncssh.SSHClientConnection, client: _Client) -> None:
         self.connection, self.conn, self.client = connection, conn, client
+        self._sftp: asyncssh.SFTPClient | None = None
+        self._sftp_lock = threading.Lock()
 
     @property
     def alive(self) -> bool:
@@ -116,20 +118,34 @@ class SshSession:
             raise UnavailableError(f"target {self.connection.name}: {what} failed (exit {code}): {' | '.join(tail)}")
         return out
 
-    def put(self, local: str, remote: str, progress: Callable[[int, int], None] | None = None) -> None:
-        async def send() -> None:
-            async with self.conn.start_sftp_client() as sftp:
-                handler = None if progress is None else (lambda _s, _d, done, total: progress(done, total))
-                await sftp.put(local, remote, progress_handler=handler)
+    def sftp(self) -> asyncssh.SFTPClient:
+        """The session's SFTP client, opened once (file operations need no shell on the target: no login cost)."""
+        with self._sftp_lock:
+            if self._sftp is None:
+                self._sftp = call(self._open_sftp(), COMMAND_TIMEOUT_S)
+            return self._sftp
 
-        call(send(), COMMAND_TIMEOUT_S)
+    async def _open_sftp(self) -> asyncssh.SFTPClient:
+        return await self.conn.start_sftp_client()
+
+    def put(self, local: str, remote: str, progress: Callable[[int, int], None] | None = None) -> None:
+        handler = None if progress is None else (lambda _s, _d, done, total: progress(done, total))
+        call(self.sftp().put(local, remote, progress_handler=handler), COMMAND_TIMEOUT_S)
 
     def get(self, remote: str, local: str) -> None:
-        async def receive() -> None:
-            async with self.conn.start_sftp_client() as sftp:
-                await sftp.get(remote, local)
+        call(self.sftp().get(remote, local), COMMAND_TIMEOUT_S)
 
-        call(receive(), COMMAND_TIMEOUT_S)
+    def exists(self, remote: str) -> bool:
+        return bool(call(self.sftp().exists(remote), COMMAND_TIMEOUT_S))
+
+    def makedirs(self, remote: str) -> None:
+        call(self.sftp().makedirs(remote, exist_ok=True), COMMAND_TIMEOUT_S)
+
+    def rmtree(self, remote: str) -> None:
+        """Remove a folder and what it holds; nothing when it is not there."""
+        sftp = self.sftp()
+        if call(sftp.exists(remote), COMMAND_TIMEOUT_S):
+            call(sftp.rmtree(remote), COMMAND_TIMEOUT_S)
 
     def close(self) -> None:
         self.conn.close()
