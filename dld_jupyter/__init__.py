@@ -135,8 +135,10 @@ def diff(a: Any, b: Any) -> Any:
 
 def diverge(reference: Any, candidate: Any, **options: Any) -> Any:
     """The first node where `candidate`'s values part from `reference`'s and the per-node table (inputs=, metric=,
-    tolerance=, reference_provider=, candidate_provider=, window=); see `dld diverge --help`."""
-    from dld_jupyter.compare import diverge as run_divergence
+    tolerance=, reference_provider=, candidate_provider=, window=); see `dld diverge --help`. It runs as a run of
+    the live runs registry; `on_progress(progress)` hears each window (as for dld.profile), a kernel interrupt
+    cancels it between windows."""
+    from dld_jupyter.frontdoor.compare_runs import run_divergence
 
     return run_divergence(getattr(reference, "document", reference), getattr(candidate, "document", candidate),
                           **options)

@@ -9,7 +9,8 @@ progress/cancel widget (widgets/runs/) shows it.
 
 The work is called as `work(progress, token)`; `progress(fraction, message)` updates `progress` (a None fraction
 keeps the last one) and logs the message. What the work returns is kept as `value`; `Cancelled` from the token (or
-a return once the token is set) ends the run CANCELLED, any other exception FAILED, with its text as the error.
+a return once the token is set) ends the run CANCELLED, any other exception FAILED, with its text as the error
+(the exception itself kept as `exception`, so a front door that waits can raise it with its own type).
 Listeners run on the work's thread.
 """
 
@@ -77,6 +78,7 @@ class ThreadRun(RunEnd):
         self.progress: Progress | None = None
         self.logs: list[LogLine] = []
         self.value: Any = None
+        self.exception: BaseException | None = None  # what the work raised: a blocking front door raises it again
         self.started_at: float | None = None
 
     def start(self) -> ThreadRun:
@@ -110,8 +112,10 @@ class ThreadRun(RunEnd):
         try:
             self.value = self.work(self.report, self.token)
         except Cancelled as stop:
+            self.exception = stop
             self._finish(ActivityStatus.CANCELLED, str(stop), CANCELLED)
         except Exception as error:  # the work's failure is the run's, shown by whoever shows the run
+            self.exception = error
             self._finish(ActivityStatus.FAILED, str(error) or type(error).__name__, FAILED)
         else:  # a work that returns once the token is set (a user tool that was ended) ended cancelled
             if self.token.cancelled:

@@ -6,6 +6,8 @@ still pairs) and every paired output is compared in windows of --window tensors,
 weights and two windows of activations. Metrics: max_abs, max_rel, cosine, sqnr (dB); --metric and --tolerance
 decide what is past (above for max_abs/max_rel, below for cosine/sqnr; a new NaN/Inf always is).
 --node-data writes Model Explorer node data (GraphNodeData JSON, keyed by ONNX node name).
+Progress goes to stderr, one line per window (windows done / total and the window's first node), so stdout holds
+only the table or the --json document.
 Exit 0 when no node is past the tolerance, 1 when one is or a run failed, 2 for bad input, 3 when a provider is
 not installed.
 """
@@ -15,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import pathlib
+import sys
 from typing import Any
 
 import numpy as np
@@ -66,6 +69,11 @@ def _read_input(path: str) -> np.ndarray:
         raise SpecError(f"--input {path}: neither a .npy file nor a readable TensorProto ({error})") from error
 
 
+def _progress(fraction: float | None, message: str) -> None:
+    said = f"{fraction:4.0%} " if fraction is not None else ""
+    print(f"dld diverge: {said}{message}", file=sys.stderr, flush=True)
+
+
 def run(args: argparse.Namespace) -> int:
     from dld_jupyter.compare.divergence import diverge
     from dld_jupyter.compare.node_data import save_node_data
@@ -73,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
     inputs = {name: _read_input(path) for name, path in args.input} or None
     result = diverge(args.reference, args.candidate, inputs=inputs, metric=args.metric, tolerance=args.tolerance,
                      reference_provider=args.reference_provider, candidate_provider=args.candidate_provider,
-                     window=args.window)
+                     window=args.window, progress=_progress)
     if args.node_data:
         save_node_data(result, args.node_data)
     if args.json:

@@ -7,10 +7,16 @@ the paired nodes' outputs are read window by window (side_runner.py: one session
 holds one model's weights and two windows of activations), and each pair is measured (tensor_metrics.py). The
 result is the whole table in execution order, in the reference's ONNX node names, and the first node whose metric is
 past the tolerance. It exports to and imports from Model Explorer's node-data JSON (node_data.py).
+
+A divergence takes tens of seconds on a BERT-base-sized encoder, so it is a run (issue 25's seam): `progress`
+hears `(windows done / total, the window's first node)` before each window and 1.0 at the end, and `cancel` (a
+`CancelToken`) is checked between windows and ends the window's ORT run (side_runner.py); a cancelled divergence
+raises `Cancelled` with both private copies removed. frontdoor/compare_runs.py runs it as a `ThreadRun`.
 """
 
 from __future__ import annotations
 
+import contextlib
 import gc
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -22,15 +28,17 @@ import onnx_ir as ir
 
 from dld_jupyter.activities.errors import SpecError
 from dld_jupyter.activities.runtimes.onnxruntime.inputs import random_feeds
+from dld_jupyter.transforms.progress import CancelToken, Progress, step
 
 from .graph_index import GraphIndex
 from .matching import Matching
-from .side_runner import SideRunner
+from .side_runner import SideRunner, ort_provider
 from .structural_diff import ModelLike, as_model
 from .tensor_metrics import METRICS, TensorMetrics, measure
 
 DEFAULT_TOLERANCE = {"max_abs": 1e-3, "max_rel": 1e-2, "cosine": 0.9999, "sqnr": 40.0}
 WINDOW = 64  # tensors read per session
+WHAT = "Divergence"
 
 
 @dataclass(frozen=True)
@@ -138,6 +146,18 @@ def default_feeds(model: ir.Model, seed: int = 0) -> dict[str, np.ndarray]:
     return random_feeds(graph, None, seed)
 
 
+def check_arguments(metric: str = "max_abs", window: int = WINDOW, reference_provider: str = "cpu",
+                    candidate_provider: str = "cpu") -> None:
+    """What a run would only find after pairing and copying both models, said at once (SpecError, UnavailableError
+    naming the build to install): a run started in the background refuses them before it starts."""
+    if metric not in METRICS:
+        raise SpecError(f"metric: {metric!r} is not one of {list(METRICS)}")
+    if window < 1:
+        raise SpecError(f"window: {window} tensors cannot hold anything; give 1 or more")
+    for provider in dict.fromkeys((reference_provider, candidate_provider)):
+        ort_provider(provider)
+
+
 def diverge(
     reference: ModelLike,
     candidate: ModelLike,
@@ -148,13 +168,14 @@ def diverge(
     candidate_provider: str = "cpu",
     window: int = WINDOW,
     seed: int = 0,
+    progress: Progress | None = None,
+    cancel: CancelToken | None = None,
 ) -> Divergence:
-    """Run ``reference`` and ``candidate`` on the same inputs and compare every paired node's outputs."""
-    if metric not in METRICS:
-        raise SpecError(f"metric: {metric!r} is not one of {list(METRICS)}")
-    if window < 1:
-        raise SpecError(f"window: {window} tensors cannot hold anything; give 1 or more")
+    """Run ``reference`` and ``candidate`` on the same inputs and compare every paired node's outputs;
+    ``progress(fraction, message)`` hears each window, ``cancel`` stops between windows (module docstring)."""
+    check_arguments(metric, window, reference_provider, candidate_provider)
     tolerance = DEFAULT_TOLERANCE[metric] if tolerance is None else float(tolerance)
+    step(progress, cancel, WHAT, 0.0, "pairing the two models' nodes")
     ma, mb = as_model(reference), as_model(candidate)
     ra, rb = GraphIndex(ma.graph), GraphIndex(mb.graph)
     matching = Matching(ra, rb)
@@ -163,14 +184,21 @@ def diverge(
                         [ra.labels[i] for i in matching.removed()], [rb.labels[j] for j in matching.added()])
     feeds = dict(inputs) if inputs is not None else default_feeds(ma, seed)
     labels = [(ra.labels[i], rb.labels[j], ra.nodes[i].op_type) for i, j, *_ in pairs]
-    with SideRunner(ma, reference_provider, "the reference") as side_a, \
-            SideRunner(mb, candidate_provider, "the candidate") as side_b:
+    total = -(-len(pairs) // window)
+    with contextlib.ExitStack() as sides:  # each private copy is removed on the way out, a cancel included
+        step(progress, cancel, WHAT, 0.0, f"writing the reference's private copy ({len(pairs)} tensors to compare)")
+        side_a = sides.enter_context(SideRunner(ma, reference_provider, "the reference"))
+        step(progress, cancel, WHAT, 0.0, "writing the candidate's private copy")
+        side_b = sides.enter_context(SideRunner(mb, candidate_provider, "the candidate"))
         del ma, mb, ra, rb, matching  # the private copies are what runs: a model opened here is closed now,
         gc.collect()  # its weight mappings with it (ir graphs hold reference cycles)
         for start in range(0, len(pairs), window):
             chunk = pairs[start : start + window]
-            values_a = side_a.run([p[3] for p in chunk], feeds)
-            values_b = side_b.run([p[4] for p in chunk], feeds)
+            done = start // window
+            step(progress, cancel, WHAT, done / max(total, 1),
+                 f"window {done + 1}/{total}: {len(chunk)} tensors from {labels[start][0]}")
+            values_a = side_a.run([p[3] for p in chunk], feeds, cancel, WHAT)
+            values_b = side_b.run([p[4] for p in chunk], feeds, cancel, WHAT)
             for (i, _j, k, name_a, name_b), (node, partner, op) in zip(chunk, labels[start : start + window],
                                                                        strict=True):
                 metrics = measure(values_a.pop(name_a), values_b.pop(name_b))
@@ -178,4 +206,6 @@ def diverge(
                                                   metrics.over(metric, tolerance)))
             result.windows += 1
         result.largest_window_bytes = max(side_a.largest_window, side_b.largest_window)
+    if progress is not None:  # the result stands: a cancel that comes now is too late to matter
+        progress(1.0, f"{total}/{total} windows: {result.headline()}")
     return result

@@ -8,6 +8,10 @@ and each window is a copy of the small graph protobuf with only that window's te
 to the same weights file; the session lives for one window. ORT runs with graph optimizations off, so every ONNX
 tensor still exists and holds what the model as written computes. A provider that is not installed is an
 UnavailableError saying which build to install (exit 3 in the CLI).
+
+A `CancelToken` given to `run` ends the window's ORT run through `RunOptions.terminate` (the session is dropped at
+once) and is checked again after the session is built, so a cancel costs at most the step in flight; the private
+folder goes whenever the runner is closed, also when its copy fails half-written.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from dld_jupyter.activities.errors import RunFailed, UnavailableError
 from dld_jupyter.activities.optional import import_optional
 from dld_jupyter.activities.runtimes.onnxruntime.install import cuda_missing_reason
 from dld_jupyter.activities.runtimes.onnxruntime.spec import PROVIDERS
+from dld_jupyter.transforms.progress import Cancelled, CancelToken
 
 IN_FLIGHT = 64 << 20  # bytes of weights read at a time while writing the private copy
 
@@ -52,9 +57,13 @@ class SideRunner:
         self.provider, self.label = ort_provider(provider), label
         self._folder = tempfile.TemporaryDirectory(prefix="dld-diverge-")
         folder = pathlib.Path(self._folder.name)
-        ir.save(model, folder / "model.onnx", external_data="weights.bin", max_workers=1,
-                max_in_flight_bytes=IN_FLIGHT)
-        self._graph = onnx.load(str(folder / "model.onnx"), load_external_data=False)  # no weights: small
+        try:
+            ir.save(model, folder / "model.onnx", external_data="weights.bin", max_workers=1,
+                    max_in_flight_bytes=IN_FLIGHT)
+            self._graph = onnx.load(str(folder / "model.onnx"), load_external_data=False)  # no weights: small
+        except BaseException:  # a full disk, Ctrl-C: no half-written copy stays behind
+            self._folder.cleanup()
+            raise
         self.inputs = {v.name: v for v in self._graph.graph.input}
         self.largest_window = 0  # bytes of the largest window's values
 
@@ -67,8 +76,10 @@ class SideRunner:
     def close(self) -> None:
         self._folder.cleanup()
 
-    def run(self, names: Sequence[str], feeds: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
-        """The values of ``names`` (tensors of this model) for ``feeds``, from a session of this window only."""
+    def run(self, names: Sequence[str], feeds: Mapping[str, np.ndarray], cancel: CancelToken | None = None,
+            what: str = "Divergence") -> dict[str, np.ndarray]:
+        """The values of ``names`` (tensors of this model) for ``feeds``, from a session of this window only;
+        `Cancelled` (named by ``what``) when ``cancel`` is set before or while it runs."""
         ort = import_optional("onnxruntime", "onnxruntime")
         window = onnx.ModelProto()
         window.CopyFrom(self._graph)
@@ -82,12 +93,21 @@ class SideRunner:
         options = ort.SessionOptions()
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
         options.log_severity_level = 3
+        run_options = ort.RunOptions()
+        stop = (cancel or CancelToken()).on_cancel(lambda: setattr(run_options, "terminate", True))
         try:
             session = ort.InferenceSession(str(path), options, providers=[self.provider])
-            values: list[Any] = session.run(list(names), self._feeds(feeds))
+            if cancel is not None:
+                cancel.check(what)  # building a session of a large model takes seconds: no run after a cancel
+            values: list[Any] = session.run(list(names), self._feeds(feeds), run_options)
+        except Cancelled:
+            raise
         except Exception as error:  # ORT raises its own classes (InvalidArgument, Fail, RuntimeException)
+            if cancel is not None and cancel.cancelled:  # the terminate flag ended the run
+                raise Cancelled(what) from error
             raise RunFailed(f"{self.label} failed to run on {self.provider}: {error}") from error
         finally:
+            stop()
             session = None
         out = {name: np.asarray(value) for name, value in zip(names, values, strict=True)}
         self.largest_window = max(self.largest_window, sum(a.nbytes for a in out.values()))

@@ -4,6 +4,9 @@ file: after Convert to FP16 or Sanitize applied in place, a confirmed subgraph e
 
 Registered in the one operation registry when imported (the Designer imports it), so every front door that lists
 operations reaches them by id; a target must be a designer that draws comparisons (`Compares`).
+
+"Check against original" starts the divergence as a run on the designer (progress, Cancel) and returns at once: a
+toolbar click or a JupyterLab command must leave the kernel free, or Cancel would never be heard.
 """
 
 from __future__ import annotations
@@ -23,6 +26,9 @@ class Compares(Protocol):
 
     def check_against_original(self, **options: Any) -> object: ...
 
+    def start_check_against_original(self, **options: Any) -> object:
+        """The divergence as a run shown with progress and Cancel; returns without waiting for it."""
+
 
 def _can(target: OperationTarget) -> Enabled:
     return ready(target) if isinstance(target, Compares) else "comparisons are drawn on a designer (dld.open)"
@@ -40,7 +46,7 @@ def _check(target: OperationTarget, **options: Any) -> object:
     if not isinstance(target, Compares):
         raise OperationUnavailable(str(_can(target)))
     try:
-        return target.check_against_original(**options)
+        return target.start_check_against_original(**options)  # a run: progress and Cancel on the designer
     except ActivityError as error:  # a model that fails to run, a provider not installed: shown as the button's error
         raise ValueError(f"Check against original: {error}") from error
 

@@ -149,8 +149,9 @@ def test_the_comparison_operations_on_a_designer(tmp_path: Path) -> None:
         assert found.headline() == "graph: 1 changed"  # type: ignore[attr-defined]
         with pytest.raises(ValueError, match="path box"):
             COMPARE_WITH(designer, path=" ")
-        result = CHECK_AGAINST_ORIGINAL(designer, inputs=FEEDS, tolerance=0.0)
-        assert result.first is None  # type: ignore[attr-defined]  # unedited: the saved file is the same model
+        run = CHECK_AGAINST_ORIGINAL(designer, inputs=FEEDS, tolerance=0.0)  # a run on the designer's job
+        assert designer.compare_job.wait(60)
+        assert run.value.first is None  # type: ignore[attr-defined]  # unedited: the saved file is the same model
         with pytest.raises(ValueError, match="Check against original"):
             CHECK_AGAINST_ORIGINAL(designer, candidate_provider="cuda")  # CPU-only onnxruntime here: exit-3 kind
     finally:

@@ -3,18 +3,27 @@
 
 A mixin of Designer (designer.py), so the designer module stays one concept; the overlays themselves live in the
 canvas overlays room (widgets/canvas/overlays/diff.py, divergence.py) and are made on first use.
+
+The divergence is a run (frontdoor/compare_runs.py) shown by the designer's `compare_job`, the progress/cancel widget
+of the Tools dialogs: the toolbar button and the JupyterLab command start it and return (`start_check_against_original`:
+the kernel stays free, so Cancel is heard; the overlay is drawn when it ends); `check_against_original()` in a cell
+waits for it and returns the Divergence, its progress shown by the same widget (a kernel interrupt cancels it).
 """
 
 from __future__ import annotations
 
+import functools
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from dld_jupyter.compare import Divergence, ModelDiff, diff, diverge
+from dld_jupyter.activities.thread_run import ThreadRun
+from dld_jupyter.compare import Divergence, ModelDiff, diff
+from dld_jupyter.frontdoor.compare_runs import divergence_work, start_divergence, wait_for
 from dld_jupyter.widgets.canvas.overlays.base import Overlay
 from dld_jupyter.widgets.canvas.overlays.diff import DiffOverlay
 from dld_jupyter.widgets.canvas.overlays.divergence import DivergenceOverlay, Side
+from dld_jupyter.widgets.tools.job import Job
 
 if TYPE_CHECKING:
     from dld_jupyter.document import Document
@@ -41,6 +50,16 @@ class CompareActions:
         @property
         def document(self) -> Document: ...
 
+    @functools.cached_property
+    def compare_job(self) -> Job:
+        """Check against original's progress, Cancel and error line (hidden until a check starts)."""
+        return Job()
+
+    @property
+    def comparing(self) -> list[Any]:
+        """The widgets of the comparisons' job, which the designer places under its toolbar."""
+        return [self.compare_job, self.compare_job.error]
+
     def _overlay(self, kind: type[OverlayT]) -> OverlayT:
         found = self.canvas.overlays.get(kind.name)
         return found if isinstance(found, kind) else kind(self.canvas)
@@ -56,15 +75,44 @@ class CompareActions:
         canvas shows."""
         return self._overlay(DivergenceOverlay).show(divergence, side, source)
 
-    def check_against_original(self, **options: Any) -> Divergence:
-        """Run the divergence of this (edited) model against its saved file and draw it (options: compare.diverge's,
-        e.g. inputs=, metric=, tolerance=, candidate_provider=)."""
+    def _original(self) -> tuple[Path, str]:
         path = self.document.path
         if path is None or not Path(path).is_file():
             raise ValueError("Check against original: this model has no saved file to compare with; save it first, "
                              "then edit it and check again.")
-        result = diverge(path, self.document, **options)
-        return self.show_divergence(result, "candidate", f"{Path(path).name} (saved) vs. this model")
+        if self.compare_job.running:
+            raise ValueError("Check against original is already running: wait for it or press its Cancel.")
+        return Path(path), f"{Path(path).name} (saved) vs. this model"
+
+    def check_against_original(self, **options: Any) -> Divergence:
+        """Run the divergence of this (edited) model against its saved file, wait for it and draw it (options:
+        compare.diverge's, e.g. inputs=, metric=, tolerance=, candidate_provider=, window=)."""
+        path, source = self._original()
+        job = self.compare_job
+        run = start_divergence(path, self.document, on_progress=job.show, **options)
+        job.show_error("")
+        job.layout.display = ""
+        job.follow(run)
+        try:
+            result = wait_for(run)
+        except BaseException as error:  # a failure, a cancel, a kernel interrupt: said under the job, then raised
+            job.ended(run.result)
+            job.show_error(str(error))
+            raise
+        job.ended(run.result)
+        return self.show_divergence(result, "candidate", source)
+
+    def start_check_against_original(self, **options: Any) -> ThreadRun | None:
+        """`check_against_original` without waiting: the run on this designer's job (progress, Cancel), the
+        overlay drawn when it ends, a failure shown under the job; the run (None if the job refused to start)."""
+        path, source = self._original()
+        job = self.compare_job
+
+        def finish(result: Divergence) -> None:
+            self.show_divergence(result, "candidate", source)
+
+        job.start("Check against original", divergence_work(path, self.document, **options), finish)
+        return job.current
 
     def clear_comparison(self) -> None:
         """Hide the diff and the divergence overlays."""

@@ -112,7 +112,8 @@ class Designer(ChildrenMixin, CompareActions, DldVBox, css="dld-designer"):
 
     # ------------------------------------------------------------ parts
     def own_parts(self) -> list[w.Widget]:
-        return [self.banner, self.toolbar, self.ask, self.side_dock.body, self.reports, self.status, self.output]
+        return [self.banner, self.toolbar, self.ask, *self.comparing, self.side_dock.body, self.reports, self.status,
+                self.output]
 
     def _parts(self) -> list[w.Widget]:
         if self.parent_designer is not None:

@@ -3,7 +3,8 @@ against the model it came from, drawn on the designer's canvas with its table (o
 
 Applied to this model (one undo step): the saved file is the reference and the canvas shows the edited candidate.
 Written to a new file: the open model is the reference (shown) and the new file the candidate. The run goes on the
-dialog's job thread (seconds on real models), its headline lands under the status; errors show in the dialog.
+dialog's job thread (seconds on real models) with the job's progress (windows done / total) and Cancel (stops
+between windows, the private copies removed); its headline lands under the status; errors show in the dialog.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ def check_button(dialog: Any, in_place: bool, path: str | None) -> w.Button:
 
 
 def check_against_original(dialog: Any, in_place: bool, path: str | None, button: w.Button | None = None) -> None:
-    from dld_jupyter.compare import diverge
+    from dld_jupyter.frontdoor.compare_runs import divergence_work
 
     target = dialog.target
     doc = target.document
@@ -42,9 +43,6 @@ def check_against_original(dialog: Any, in_place: bool, path: str | None, button
     if button is not None:
         button.disabled = True
 
-    def work(_progress: Any, _cancel: Any) -> Any:
-        return diverge(reference, candidate)
-
     def finish(result: Any) -> None:
         if button is not None:
             button.disabled = False
@@ -56,4 +54,4 @@ def check_against_original(dialog: Any, in_place: bool, path: str | None, button
         if button is not None:
             button.disabled = False
 
-    dialog.job.start("Check against original", work, finish, failed)
+    dialog.job.start("Check against original", divergence_work(reference, candidate), finish, failed)

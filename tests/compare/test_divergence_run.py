@@ -1,0 +1,168 @@
+"""A divergence is a run (issue 30 on issue 25's seam): progress per window that only rises and reaches the total,
+a cancel that stops within one window and leaves no private copy behind, `dld.diverge` as a registered run that
+raises what the work raised, and `dld diverge` printing its progress on stderr only."""
+
+from __future__ import annotations
+
+import json
+import tempfile
+import threading
+from pathlib import Path
+
+import numpy as np
+import onnx
+import pytest
+
+import dld_jupyter as dld
+from dld_jupyter.activities.errors import SpecError
+from dld_jupyter.activities.result import ActivityStatus
+from dld_jupyter.cli.main import main
+from dld_jupyter.compare.divergence import diverge
+from dld_jupyter.frontdoor.compare_runs import start_divergence
+from dld_jupyter.frontdoor.runs import track
+from dld_jupyter.transforms.progress import Cancelled, CancelToken
+from tests import models
+from tests.compare.test_structural_diff import with_weight
+
+FEEDS = {"input_ids": np.random.default_rng(0).integers(0, 128, (1, 16))}
+
+
+@pytest.fixture
+def temp_root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Where the private copies go (tempfile's folder), so a test can see that none is left."""
+    root = tmp_path / "temp"
+    root.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(root))
+    return root
+
+
+def test_progress_rises_window_by_window_and_reaches_the_total(temp_root: Path) -> None:
+    model = models.transformer_like(layers=2)
+    events: list[tuple[float | None, str]] = []
+    result = diverge(model, with_weight(model, "/layers.1/mlp/up.weight", 0.5), inputs=FEEDS, window=8,
+                     progress=lambda fraction, message: events.append((fraction, message)))
+    fractions = [f for f, _ in events if f is not None]
+    assert fractions == sorted(fractions) and fractions[-1] == 1.0
+    windows = [m for _, m in events if m.startswith("window ")]
+    assert [m.split(":")[0] for m in windows] == [f"window {k}/{result.windows}" for k in range(1, result.windows + 1)]
+    assert "/layers.0/" in windows[1] or "/layers.0/" in windows[2]  # the window's first node, by its ONNX name
+    assert events[-1][1].startswith(f"{result.windows}/{result.windows} windows: first past max_abs")
+    assert not list(temp_root.iterdir())
+
+
+def test_a_cancel_stops_within_one_window_and_removes_both_private_copies(temp_root: Path) -> None:
+    model = models.transformer_like(layers=2)
+    token = CancelToken()
+    seen: list[str] = []
+    copies: list[list[str]] = []
+
+    def progress(_fraction: float | None, message: str) -> None:
+        seen.append(message)
+        copies.append(sorted(p.name for p in temp_root.iterdir()))
+        if message.startswith("window 3/"):
+            token.cancel()  # while window 3 is about to run: its ORT run is refused through RunOptions.terminate
+
+    with pytest.raises(Cancelled, match="Divergence: cancelled"):
+        diverge(model, model, inputs=FEEDS, window=8, progress=progress, cancel=token)
+    assert seen[-1].startswith("window 3/") and not any(m.startswith("window 4/") for m in seen)
+    assert len(copies[-1]) == 2 and all(name.startswith("dld-diverge-") for name in copies[-1])  # both were there
+    assert not list(temp_root.iterdir())  # and both are gone
+
+
+def test_a_cancel_while_the_copies_are_written_leaves_nothing(temp_root: Path) -> None:
+    model = models.transformer_like(layers=1)
+    token = CancelToken()
+
+    def progress(_fraction: float | None, message: str) -> None:
+        if message.startswith("writing the candidate"):
+            token.cancel()
+
+    with pytest.raises(Cancelled):
+        diverge(model, model, inputs=FEEDS, progress=progress, cancel=token)
+    assert not list(temp_root.iterdir())
+
+
+def test_a_registered_run_cancelled_from_the_registry_ends_cancelled(temp_root: Path) -> None:
+    """Cancel from another thread (the runs list, a Cancel button) while windows run: the run ends CANCELLED within
+    a window of the cancel, its copies removed."""
+    model = models.transformer_like(layers=2)
+    second = threading.Event()
+    phases: list[str] = []
+
+    def heard(progress: object) -> None:
+        phases.append(str(getattr(progress, "phase", "")))
+        if phases[-1].startswith("window 2/"):
+            second.set()
+
+    run = start_divergence(model, model, inputs=FEEDS, window=1, on_progress=heard)
+    assert track().find(run.id) is run
+    assert second.wait(60)
+    at = len(phases)
+    track().cancel(run.id)
+    run.wait(60)
+    assert run.status is ActivityStatus.CANCELLED and isinstance(run.exception, Cancelled)
+    assert len([p for p in phases[at:] if p.startswith("window ")]) <= 1  # at most the window already reported
+    assert not list(temp_root.iterdir())
+
+
+def test_dld_diverge_is_a_run_with_on_progress_and_raises_the_works_own_error(temp_root: Path) -> None:
+    model = models.transformer_like(layers=1)
+    heard: list[float] = []
+    before = {run.id for run in track().list()}
+    result = dld.diverge(model, model, inputs=FEEDS, window=16, on_progress=lambda p: heard.append(p.fraction))
+    assert result.first is None and heard[-1] == 1.0 and heard == sorted(heard)
+    [new] = [run for run in track().list() if run.id not in before]
+    assert new.status is ActivityStatus.SUCCEEDED and getattr(new, "what", "") == "Divergence"
+    with pytest.raises(SpecError, match="metric"):
+        dld.diverge(model, model, metric="bogus")
+    with pytest.raises(SpecError, match=r"its options are .*'tolerance'"):  # refused before any run starts
+        start_divergence(model, model, tolerence=0.1)
+
+
+def test_cli_progress_goes_to_stderr_and_json_stays_clean(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    model = models.transformer_like(layers=1)
+    onnx.save(model, str(tmp_path / "a.onnx"))
+    np.save(tmp_path / "ids.npy", FEEDS["input_ids"])
+    code = main(["diverge", str(tmp_path / "a.onnx"), str(tmp_path / "a.onnx"), "--input",
+                 f"input_ids={tmp_path / 'ids.npy'}", "--window", "16", "--json"])
+    out, err = capsys.readouterr()
+    assert code == 0 and json.loads(out)["windows"] == 3
+    lines = [line for line in err.splitlines() if line.startswith("dld diverge: ")]
+    assert [line for line in lines if "window " in line][-1].startswith("dld diverge:  67% window 3/3")
+    assert lines[-1] == "dld diverge: 100% 3/3 windows: 36 tensors compared, none past max_abs 0.001"
+
+
+def _slow_chain(size: int = 1024, depth: int = 40) -> onnx.ModelProto:
+    """`depth` MatMuls of size x size (seconds of ORT work on this machine's cores)."""
+    from onnx import TensorProto, helper, numpy_helper
+
+    weight = numpy_helper.from_array(np.eye(size, dtype=np.float32), "w")
+    nodes = [helper.make_node("MatMul", [f"t{i}", "w"], [f"t{i + 1}"], name=f"mm{i}") for i in range(depth)]
+    graph = helper.make_graph(nodes, "chain", [helper.make_tensor_value_info("t0", TensorProto.FLOAT, [size, size])],
+                              [helper.make_tensor_value_info(f"t{depth}", TensorProto.FLOAT, [size, size])], [weight])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], ir_version=8)
+
+
+def test_a_cancel_during_a_windows_ort_run_abandons_it(temp_root: Path) -> None:
+    """The token ends the ORT run in flight (RunOptions.terminate): Cancelled within a node or two, not after the
+    window's whole pass."""
+    import time
+
+    from dld_jupyter.compare.side_runner import SideRunner
+    from dld_jupyter.compare.structural_diff import as_model
+
+    token = CancelToken()
+    feeds = {"t0": np.ones((1024, 1024), np.float32)}
+    with SideRunner(as_model(_slow_chain()), "cpu", "the reference") as side:
+        started = time.perf_counter()
+        side.run(["t40"], feeds)  # the whole pass, uncancelled
+        whole = time.perf_counter() - started
+        timer = threading.Timer(0.1 * whole, token.cancel)
+        timer.start()
+        started = time.perf_counter()
+        with pytest.raises(Cancelled):
+            side.run(["t40"], feeds, token)
+        took = time.perf_counter() - started
+        timer.join()
+    assert took < 0.5 * whole, (took, whole)
+    assert not list(temp_root.iterdir())

@@ -1,0 +1,75 @@
+"""The designer's "Check against original" as a run (issue 30): the toolbar operation starts it on the designer's job
+widget (the Tools dialogs' progress/cancel widget) and returns; the bar follows the windows, Cancel stops it with
+nothing drawn and no private copy left; a finished run draws the overlay; the blocking method shows the same bar."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import onnx
+import pytest
+
+from dld_jupyter.activities.result import ActivityStatus
+from dld_jupyter.frontdoor.operations import operations
+from dld_jupyter.frontdoor.runs import track
+from dld_jupyter.widgets.designer.designer import Designer, open_designer
+from tests import models
+from tests.compare import test_divergence_run as runs
+
+FEEDS = runs.FEEDS
+temp_root = runs.temp_root  # the fixture: private copies go to a folder of the test's own
+
+@pytest.fixture
+def designer(tmp_path: Path) -> Iterator[Designer]:
+    onnx.save(models.transformer_like(layers=2), str(tmp_path / "model.onnx"))
+    opened = open_designer(tmp_path / "model.onnx", grouping="none")
+    yield opened
+    opened.close()
+
+
+def _until(predicate: Callable[[], bool], timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate() and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
+def test_cancel_on_the_job_widget_stops_the_check(designer: Designer, temp_root: Path) -> None:
+    job = designer.compare_job
+    assert job.layout.display == "none"
+    run = operations.get("dld:check-against-original")(designer, inputs=FEEDS, window=1)
+    assert run is job.current and track().find(job.current.id) is run  # returned at once, a listed run
+    assert job.layout.display == "" and not job.cancel_button.disabled
+    _until(lambda: "window 2/" in job.phase.value)
+    shown = job.progress.value
+    assert 0.0 < shown < 1.0 and "window " in job.phase.value and "/layers." in job.phase.value
+    job.cancel_button.click()
+    assert job.wait(60)
+    assert run.status is ActivityStatus.CANCELLED and job.phase.value == "cancelled"
+    assert "Divergence: cancelled" in job.error.value and job.progress.bar_style == "warning"
+    assert job.cancel_button.disabled and job.progress.value < 1.0
+    overlay = designer.canvas.overlays.get("divergence")
+    assert overlay is None or not overlay.shown
+    assert not list(temp_root.iterdir())
+
+
+def test_a_finished_check_fills_the_bar_and_draws_the_overlay(designer: Designer, temp_root: Path) -> None:
+    job = designer.compare_job
+    run = operations.get("dld:check-against-original")(designer, inputs=FEEDS, window=16)
+    assert job.wait(60) and run.status is ActivityStatus.SUCCEEDED
+    assert job.progress.value == 1.0 and job.phase.value == "done" and job.progress.bar_style == "success"
+    overlay = designer.canvas.overlays.get("divergence")
+    assert overlay is not None and overlay.shown and overlay.divergence.windows == 5
+    assert not list(temp_root.iterdir())
+
+
+def test_the_blocking_check_shows_the_same_bar_and_refuses_a_second_run(designer: Designer) -> None:
+    result = designer.check_against_original(inputs=FEEDS, window=16)
+    job = designer.compare_job
+    assert result.windows == 5 and job.progress.value == 1.0 and job.phase.value == "done"
+    operations.get("dld:check-against-original")(designer, inputs=FEEDS, window=1)
+    with pytest.raises(ValueError, match="already running"):
+        designer.check_against_original(inputs=FEEDS)
+    job.cancel_button.click()
+    assert job.wait(60)
