@@ -155,10 +155,11 @@ class Secrets:
                 self._known[key] = self.prompt(question)
             return self._known[key]
 
-    def forget(self, target: str, what: str) -> None:
-        """Drop a secret the target refused, so the next attempt asks again."""
+    def forget(self, target: str, what: str | None = None) -> None:
+        """Drop a secret the target refused (None: all of the target's), so the next attempt asks again."""
         with self._lock:
-            self._known.pop((target, what), None)
+            for key in [key for key in self._known if key[0] == target and what in (None, key[1])]:
+                del self._known[key]
 
 
 SECRETS = Secrets()  # the process's secrets: a kernel session asks once

@@ -190,8 +190,7 @@ def connect(connection: Connection, policy: HostKeyPolicy | None = None, secrets
             if policy.refusal is not None:
                 raise policy.refusal from None
             if isinstance(error, asyncssh.PermissionDenied):
-                for what in ("password",):
-                    secrets.forget(connection.name, what)
+                secrets.forget(connection.name)  # every answer it was given: the next attempt asks again
                 raise UnavailableError(
                     f"target {where}: permission denied ({error.reason}); check the user name and the password or "
                     "key (a wrong password is asked again on the next attempt)"
