@@ -22,7 +22,7 @@ VERBS: tuple[str, ...] = ("profile", "export-engine", "engine", "check", "report
 VERBS += ("convert-fp16", "sanitize", "convert-tensors")  # batch modifications (issue 20)
 VERBS += ("extract-subgraph",)  # subgraph documents (issue 19)
 VERBS += ("diff", "diverge")  # comparing two models (issue 30)
-VERBS += ("targets",)  # remote targets over SSH (issue 27)
+VERBS += ("targets", "doctor")  # remote targets over SSH, what runs where (issue 27)
 VERBS += ("sweep",)  # grids of profiles (issue 28)
 
 

@@ -54,3 +54,22 @@ def test_profile_with_target_url_and_accepted_key(
     assert json.loads(report.read_text())["system"]["target"].endswith(f"127.0.0.1:{sshd.port}")
     assert main(["targets", "check", url, *common]) == 0  # known now: no --accept-host-key needed
     assert "worker 0.1.0: deployed" in capsys.readouterr().out
+
+
+def test_doctor_lists_runtimes_and_targets(
+    deployed: SshTarget, sshd: Sshd, private_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ssh_dir = private_home / ".ssh"
+    ssh_dir.mkdir()
+    (ssh_dir / "known_hosts").write_text(sshd.known_hosts_line)
+    c = deployed.connection
+    box = ["targets", "add", "127.0.0.1", "--port", str(sshd.port), "--user", str(c.user), "--name", "box"]
+    assert main([*box, "--identity", str(c.identity), "--deploy-dir", c.deploy_dir]) == 0
+    assert main(["targets", "add", "127.0.0.1", "--port", str(free_port()), "--name", "dead"]) == 0
+    capsys.readouterr()
+    assert main(["doctor"]) == 0  # the CPU build is installed (the test extra)
+    out = capsys.readouterr().out
+    assert "onnxruntime (CPU build): " in out and "providers: " in out and "CPUExecutionProvider" in out
+    assert "NVML: " in out and "targets: 2 saved" in out
+    assert "  box: deployed (python " in out
+    assert "  dead: unreachable: " in out and "connection refused" in out
