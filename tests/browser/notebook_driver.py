@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import time
 import uuid
 from pathlib import Path
+from typing import Any
 
 import nbformat
 from playwright.sync_api import Page
@@ -19,6 +21,13 @@ def write_notebook(path: Path, cells: list[str]) -> None:
     notebook.cells = [nbformat.v4.new_code_cell(source) for source in cells]
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nbformat.write(notebook, path)
+
+
+def run_notebook(page: Page, server: JupyterServer, name: str, cells: list[str], timeout_s: float = 180) -> None:
+    """Write the notebook `name` with `cells` in the server's folder, open it in Lab and run every cell."""
+    write_notebook(server.root_dir / name, cells)
+    open_notebook(page, server, name)
+    run_all(page, timeout_s)
 
 
 def open_notebook(page: Page, server: JupyterServer, name: str, app: str = "lab") -> None:
@@ -48,6 +57,17 @@ def run_in_kernel(page: Page, code: str) -> None:
     page.evaluate("""async (code) => {
         const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
         await kernel.requestExecute({code}).done; }""", code)
+
+
+def kernel_value(page: Page, server: JupyterServer, expression: str) -> Any:
+    """The value of a Python `expression` in the current notebook's kernel, as JSON (str() of what JSON cannot hold),
+    passed through a file in the server's folder."""
+    out = server.root_dir / f"probe-{uuid.uuid4().hex}.json"
+    run_in_kernel(page, f"import json as _j; open({str(out)!r}, 'w').write(_j.dumps({expression}, default=str))")
+    try:
+        return json.loads(out.read_text())
+    finally:
+        out.unlink(missing_ok=True)
 
 
 def run_all(page: Page, timeout_s: float = 180) -> None:

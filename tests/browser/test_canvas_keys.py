@@ -10,21 +10,16 @@ from playwright.sync_api import Page
 from dld_jupyter.document import Document
 from dld_jupyter.models import SAMPLE_MODEL
 from tests.browser.jupyter_server import JupyterServer
-from tests.browser.notebook_driver import open_notebook, run_all, screenshot, write_notebook
+from tests.browser.notebook_driver import run_notebook, screenshot
 
 CY = "[...document.querySelectorAll('.dld-canvas *')].find(e => e._cyreg)._cyreg.cy"
 
 
 def test_click_a_node_then_ctrl_s_saves(jupyter: JupyterServer, page: Page) -> None:
     shutil.copy(SAMPLE_MODEL, jupyter.root_dir / "keys.onnx")
-    write_notebook(
-        jupyter.root_dir / "keys.ipynb",
-        [
-            "import dld_jupyter as dld\nd = dld.open('keys.onnx')\nd.document.add_node('Relu', name='added_relu')\nd",
-        ],
-    )
-    open_notebook(page, jupyter, "keys.ipynb")
-    run_all(page)
+    run_notebook(page, jupyter, "keys.ipynb", [
+        "import dld_jupyter as dld\nd = dld.open('keys.onnx')\nd.document.add_node('Relu', name='added_relu')\nd",
+    ])
     page.wait_for_function(
         f"() => {{ try {{ return {CY}.nodes().length > 20; }} catch (e) {{ return false; }} }}", timeout=60_000
     )

@@ -13,11 +13,10 @@ from playwright.sync_api import Page, expect
 
 from tests import models
 from tests.browser.jupyter_server import JupyterServer
-from tests.browser.notebook_driver import open_notebook, run_all, screenshot, write_notebook
+from tests.browser.notebook_driver import kernel_value, run_notebook, screenshot
 from tests.browser.tab_driver import TAB, open_workspace
 from tests.browser.test_canvas import cy_eval
 from tests.browser.test_current_designer import open_tab
-from tests.browser.test_heat import kernel_value
 from tests.compare.test_structural_diff import with_weight
 
 MARKS = """return cy.nodes('.op').map(n => ({id: n.id(), cmp: n.hasClass('cmp'), first: n.hasClass('cmp-first'),
@@ -44,9 +43,7 @@ def test_divergence_overlay_after_fp16(jupyter: JupyterServer, page: Page) -> No
         "ids = np.random.default_rng(0).integers(0, 128, (1, 16))\n"
         "r = d.check_against_original(inputs={'input_ids': ids}, tolerance=1e-3)\nprint(r.headline())",
     ]
-    write_notebook(jupyter.root_dir / "divergence.ipynb", cells)
-    open_notebook(page, jupyter, "divergence.ipynb")
-    run_all(page, timeout_s=300)
+    run_notebook(page, jupyter, "divergence.ipynb", cells, timeout_s=300)
     page.wait_for_selector(".dld-canvas[data-divergence='1']", timeout=60_000)
     expected = kernel_value(page, jupyter, "{'first': d.canvas.overlays.get('divergence').payload()['first'], "
                                            "'first_name': r.first.candidate_node, 'rows': len(r.rows), "
@@ -84,9 +81,7 @@ def test_diff_view_with_next_and_previous(jupyter: JupyterServer, page: Page) ->
     onnx.save(model, str(jupyter.root_dir / "original.onnx"))
     onnx.save(_edited(model), str(jupyter.root_dir / "edited.onnx"))
     cells = ["import dld_jupyter as dld\nd = dld.open('edited.onnx', grouping='none')\nd"]
-    write_notebook(jupyter.root_dir / "diff.ipynb", cells)
-    open_notebook(page, jupyter, "diff.ipynb")
-    run_all(page, timeout_s=300)
+    run_notebook(page, jupyter, "diff.ipynb", cells, timeout_s=300)
     # The toolbar's Compare with…: the other model's path in the path box.
     page.get_by_placeholder("path/to/model.onnx or image.png").fill("original.onnx")
     page.get_by_role("button", name="Compare with…").click()
@@ -123,9 +118,7 @@ def test_check_against_original_button_after_fp16_in_place(jupyter: JupyterServe
     onnx.save(models.transformer_like(layers=1), str(jupyter.root_dir / "tool_model.onnx"))
     cells = ["import dld_jupyter as dld\nd = dld.open('tool_model.onnx', grouping='none')\nd",
              "dialog = d.tools_panel('convert_fp16', in_place=True, compare=False)"]
-    write_notebook(jupyter.root_dir / "check.ipynb", cells)
-    open_notebook(page, jupyter, "check.ipynb")
-    run_all(page, timeout_s=300)
+    run_notebook(page, jupyter, "check.ipynb", cells, timeout_s=300)
     dialog = page.locator(".dld-tool-dialog")
     dialog.locator(".dld-tool-finish").click()
     check = dialog.locator(".dld-tool-check")

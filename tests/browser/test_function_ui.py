@@ -10,7 +10,6 @@ Screenshots: test-artifacts/screenshots/function_*.png.
 
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,11 @@ from typing import Any
 from playwright.sync_api import Page, expect
 
 from tests.browser.jupyter_server import JupyterServer
-from tests.browser.notebook_driver import open_notebook, run_all, run_in_kernel, screenshot, write_notebook
+from tests.browser.notebook_driver import (
+    kernel_value,
+    run_notebook,
+    screenshot,
+)
 from tests.browser.test_subgraph_ui import CHILD, ROOT, cy_in, page_point
 
 REAL = Path(__file__).resolve().parents[1] / "data" / "real"
@@ -27,23 +30,14 @@ DEFINITION = """[
 ] + [[n.attributes['axis'].ref_attr_name] for n in d.document.model.functions[key] if n.op_type == 'Gather']"""
 
 
-def kernel_json(page: Page, root: Path, expression: str, name: str) -> Any:
-    run_in_kernel(page, f"import json; json.dump({expression}, open({name!r}, 'w'), default=str)")
-    return json.loads((root / name).read_text())
-
 
 def test_function_window_settings_reference_confirm(jupyter: JupyterServer, page: Page) -> None:
     root: Path = jupyter.root_dir
     shutil.copy(REAL / "shufflenet_functions_small.onnx", root / "shufflenet.onnx")
-    write_notebook(
-        root / "functions.ipynb",
-        [
-            "import dld_jupyter as dld\nd = dld.open('shufflenet.onnx', height='380px')\n"
-            "f = d.document.functions()[0]\nkey = (f.domain, f.name, f.overload)\nd",
-        ],
-    )
-    open_notebook(page, jupyter, "functions.ipynb")
-    run_all(page)
+    run_notebook(page, jupyter, "functions.ipynb", [
+        "import dld_jupyter as dld\nd = dld.open('shufflenet.onnx', height='380px')\n"
+        "f = d.document.functions()[0]\nkey = (f.domain, f.name, f.overload)\nd",
+    ])
     page.wait_for_selector(f"{ROOT} .dld-canvas[data-ready='1']", timeout=90_000)
     # The JupyterLab command (palette, Tools menu) opens the window in the designer; so does the toolbar's button.
     page.wait_for_function("() => window.jupyterapp.commands.isEnabled('dld:local-functions')", timeout=60_000)
@@ -106,26 +100,21 @@ def test_function_window_settings_reference_confirm(jupyter: JupyterServer, page
     expect(page.locator(".dld-doc-tab-active")).not_to_contain_text("•", timeout=20_000)
     found: list[Any] = []
     for _ in range(20):
-        found = kernel_json(page, root, DEFINITION, "definition.json")
+        found = kernel_value(page, jupyter, DEFINITION)
         if ["gather_axis"] in found:
             break
         page.wait_for_timeout(300)
     assert ["gather_axis", "INT", 0] in found and ["gather_axis"] in found, found
-    assert kernel_json(page, root, "d.document.history[-1]", "label.json") == "Confirm Local Function Edits"
+    assert kernel_value(page, jupyter, "d.document.history[-1]") == "Confirm Local Function Edits"
     screenshot(page, "function_confirmed")
 
 
 def test_create_function_from_selection_and_inline_from_the_canvas(jupyter: JupyterServer, page: Page) -> None:
     root: Path = jupyter.root_dir
     shutil.copy(REAL / "shufflenet_functions_small.onnx", root / "shufflenet2.onnx")
-    write_notebook(
-        root / "from_selection.ipynb",
-        [
-            "import dld_jupyter as dld\nd = dld.open('shufflenet2.onnx', height='420px')\nd",
-        ],
-    )
-    open_notebook(page, jupyter, "from_selection.ipynb")
-    run_all(page)
+    run_notebook(page, jupyter, "from_selection.ipynb", [
+        "import dld_jupyter as dld\nd = dld.open('shufflenet2.onnx', height='420px')\nd",
+    ])
     page.wait_for_selector(f"{ROOT} .dld-canvas[data-ready='1']", timeout=90_000)
     # The stem: the first Conv and the op after it, selected on the canvas, then the context menu.
     pair = cy_in(
@@ -158,7 +147,7 @@ def test_create_function_from_selection_and_inline_from_the_canvas(jupyter: Jupy
             break
         page.wait_for_timeout(300)
     assert instance, "no instance of the new function on the canvas"
-    functions = kernel_json(page, root, "sorted(f.name for f in d.document.functions())", "functions.json")
+    functions = kernel_value(page, jupyter, "sorted(f.name for f in d.document.functions())")
     assert "Stem" in functions
     cy_in(page, ROOT, "cy.center(cy.getElementById(arg));", instance)
     page.wait_for_timeout(300)
@@ -171,4 +160,4 @@ def test_create_function_from_selection_and_inline_from_the_canvas(jupyter: Jupy
             break
         page.wait_for_timeout(300)
     assert not cy_in(page, ROOT, "return cy.getElementById(arg).nonempty();", instance)
-    assert kernel_json(page, root, "d.document.history[-2:]", "steps.json")[-1].startswith("Inline")
+    assert kernel_value(page, jupyter, "d.document.history[-2:]")[-1].startswith("Inline")

@@ -16,7 +16,7 @@ from typing import Any
 from playwright.sync_api import Page, expect
 
 from tests.browser.jupyter_server import JupyterServer
-from tests.browser.notebook_driver import open_notebook, run_all, run_in_kernel, screenshot, write_notebook
+from tests.browser.notebook_driver import kernel_value, run_in_kernel, run_notebook, screenshot
 from tests.browser.test_canvas import cy_eval
 
 MODEL = Path(__file__).resolve().parents[1] / "data" / "real" / "mobilenet_v3_small_w05.onnx"
@@ -45,14 +45,6 @@ def heat_state(page: Page) -> dict[str, Any]:
     return cy_eval(page, HEAT_STATE)  # type: ignore[no-any-return]
 
 
-def kernel_value(page: Page, jupyter: JupyterServer, expression: str) -> Any:
-    """Evaluate `expression` in the notebook's kernel (as JSON through a file in the server's folder)."""
-    out = jupyter.root_dir / "heat_probe.json"
-    out.unlink(missing_ok=True)
-    run_in_kernel(page, f"import json as _j; open({str(out)!r}, 'w').write(_j.dumps({expression}))")
-    return json.loads(out.read_text())
-
-
 def hover(page: Page, node_id: str) -> None:
     """Put the mouse on a node (its rendered centre, page coordinates)."""
     at = cy_eval(
@@ -78,9 +70,7 @@ def test_heat_on_the_canvas(jupyter: JupyterServer, page: Page) -> None:
         "panel = d.profile_panel(run=True, iterations=8, warmup=1, threads=1)\n"
         "result = panel.wait(240)\nassert result is not None and result.ok, result and result.error",
     ]
-    write_notebook(jupyter.root_dir / "heat.ipynb", cells)
-    open_notebook(page, jupyter, "heat.ipynb")
-    run_all(page, timeout_s=300)
+    run_notebook(page, jupyter, "heat.ipynb", cells, timeout_s=300)
     page.wait_for_selector(".dld-canvas[data-heat='time']", timeout=60_000)
     legend = page.locator(".dld-canvas .dld-heat-legend")
     expect(legend).to_be_visible()

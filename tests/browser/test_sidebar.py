@@ -13,6 +13,7 @@ from tests.browser.notebook_driver import (
     open_from_file_browser,
     open_notebook,
     run_all,
+    run_notebook,
     screenshot,
     wait_kernel_idle,
     write_notebook,
@@ -49,14 +50,9 @@ def cy_selected_ids(page: Page) -> list[str]:
 
 def test_sidebar_follows_a_notebook_designer(jupyter: JupyterServer, page: Page) -> None:
     shutil.copy(SAMPLE, jupyter.root_dir / "resnet8.onnx")
-    write_notebook(
-        jupyter.root_dir / "sidebar.ipynb",
-        [
-            "import dld_jupyter as dld\nd = dld.open('resnet8.onnx')\nd",
-        ],
-    )
-    open_notebook(page, jupyter, "sidebar.ipynb")
-    run_all(page)
+    run_notebook(page, jupyter, "sidebar.ipynb", [
+        "import dld_jupyter as dld\nd = dld.open('resnet8.onnx')\nd",
+    ])
     page.wait_for_selector(".dld-canvas", timeout=60_000)
     open_sidebar(page)
     panel = page.locator(PANEL)

@@ -8,7 +8,6 @@ Screenshots: test-artifacts/screenshots/subgraph_*.png.
 
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 from typing import Any
@@ -16,7 +15,11 @@ from typing import Any
 from playwright.sync_api import Page, expect
 
 from tests.browser.jupyter_server import JupyterServer
-from tests.browser.notebook_driver import open_notebook, run_all, run_in_kernel, screenshot, write_notebook
+from tests.browser.notebook_driver import (
+    kernel_value,
+    run_notebook,
+    screenshot,
+)
 
 REAL = Path(__file__).resolve().parents[1] / "data" / "real"
 ROOT = ".dld-designer:not(.dld-child-designer)"
@@ -46,10 +49,6 @@ def page_point(page: Page, scope: str, node: str, dx: float = 0.0, dy: float = 0
     )
 
 
-def kernel_json(page: Page, root: Path, expression: str, name: str) -> Any:
-    run_in_kernel(page, f"import json; json.dump({expression}, open({name!r}, 'w'))")
-    return json.loads((root / name).read_text())
-
 
 BODY_NAMES = "sorted(n.name for n in d.document.ir_node(loop).attributes['body'].value)"
 
@@ -57,15 +56,10 @@ BODY_NAMES = "sorted(n.name for n in d.document.ir_node(loop).attributes['body']
 def test_open_loop_body_edit_confirm_undo(jupyter: JupyterServer, page: Page) -> None:
     root: Path = jupyter.root_dir
     shutil.copy(REAL / "gru_scripted.onnx", root / "gru.onnx")
-    write_notebook(
-        root / "subgraph.ipynb",
-        [
-            "import dld_jupyter as dld\nd = dld.open('gru.onnx', height='420px')\n"
-            "loop = next(n.id for n in d.document.nodes() if n.op_type == 'Loop')\nd",
-        ],
-    )
-    open_notebook(page, jupyter, "subgraph.ipynb")
-    run_all(page)
+    run_notebook(page, jupyter, "subgraph.ipynb", [
+        "import dld_jupyter as dld\nd = dld.open('gru.onnx', height='420px')\n"
+        "loop = next(n.id for n in d.document.nodes() if n.op_type == 'Loop')\nd",
+    ])
     page.wait_for_selector(f"{ROOT} .dld-canvas[data-ready='1']", timeout=90_000)
     loop = cy_in(page, ROOT, "for (const [id, n] of dld.store.nodes) if (n.op_type === 'Loop') return id; return null;")
     assert loop and cy_in(page, ROOT, "return cy.getElementById(arg).hasClass('opens');", loop)
@@ -134,12 +128,12 @@ def test_open_loop_body_edit_confirm_undo(jupyter: JupyterServer, page: Page) ->
     expect(page.locator(".dld-doc-tab-active")).not_to_contain_text("•", timeout=20_000)
     names: list[str] = []
     for _ in range(20):
-        names = kernel_json(page, root, BODY_NAMES, "body_after_confirm.json")
+        names = kernel_value(page, jupyter, BODY_NAMES)
         if "renamed_in_body" in names:
             break
         page.wait_for_timeout(300)
     assert "renamed_in_body" in names
-    assert kernel_json(page, root, "d.document.history[-1]", "label.json") == "Confirm Subgraph Edits"
+    assert kernel_value(page, jupyter, "d.document.history[-1]") == "Confirm Subgraph Edits"
     screenshot(page, "subgraph_confirmed")
 
     # Another edit, not confirmed: Close asks Confirm / Discard / Cancel; Discard drops it. (The If's open button
@@ -158,7 +152,7 @@ def test_open_loop_body_edit_confirm_undo(jupyter: JupyterServer, page: Page) ->
     screenshot(page, "subgraph_close_asks")
     ask.locator(".dld-ask-discard").click()
     expect(page.locator(CHILD)).to_have_count(0, timeout=20_000)
-    names = kernel_json(page, root, BODY_NAMES, "body_after_discard.json")
+    names = kernel_value(page, jupyter, BODY_NAMES)
     assert "renamed_in_body" in names and "never_confirmed" not in names
 
     # One Ctrl+Z on the parent canvas restores the old body.
@@ -168,7 +162,7 @@ def test_open_loop_body_edit_confirm_undo(jupyter: JupyterServer, page: Page) ->
     canvas.focus()  # the canvas takes its keys once focused (a click could land on a glyph being redrawn)
     page.keyboard.press("Control+z")
     for _ in range(20):
-        names = kernel_json(page, root, BODY_NAMES, "body_after_undo.json")
+        names = kernel_value(page, jupyter, BODY_NAMES)
         if "renamed_in_body" not in names:
             break
         page.wait_for_timeout(300)
