@@ -3,7 +3,8 @@
 Both models run on the same inputs (--input NAME=FILE, a .npy or a TensorProto .pb; random ones otherwise) with
 graph optimizations off, each on its provider; nodes pair through the structural diff (a renamed or converted copy
 still pairs) and every paired output is compared in windows of --window tensors, so memory holds one model's
-weights and two windows of activations. Metrics: max_abs, max_rel, cosine, sqnr (dB); --metric and --tolerance
+weights and two windows of activations (a window: at most --window tensors and --window-mb of them).
+Metrics: max_abs, max_rel, cosine, sqnr (dB); --metric and --tolerance
 decide what is past (above for max_abs/max_rel, below for cosine/sqnr; a new NaN/Inf always is).
 --node-data writes Model Explorer node data (GraphNodeData JSON, keyed by ONNX node name).
 Progress goes to stderr, one line per window (windows done / total and the window's first node), so stdout holds
@@ -48,6 +49,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--tolerance", type=float, default=None,
                         help="threshold of --metric (defaults: max_abs 1e-3, max_rel 1e-2, cosine 0.9999, sqnr 40)")
     parser.add_argument("--window", type=int, default=64, help="tensors compared per session (memory vs time)")
+    parser.add_argument("--window-mb", type=float, default=256.0,
+                        help="MB of activations per session and side, at most (shape inference sizes them)")
     parser.add_argument("--node-data", metavar="OUT.json", help="write Model Explorer node data of the metric")
     parser.add_argument("--json", action="store_true", help="print the whole table as JSON")
 
@@ -81,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
     inputs = {name: _read_input(path) for name, path in args.input} or None
     result = diverge(args.reference, args.candidate, inputs=inputs, metric=args.metric, tolerance=args.tolerance,
                      reference_provider=args.reference_provider, candidate_provider=args.candidate_provider,
-                     window=args.window, progress=_progress)
+                     window=args.window, window_bytes=int(args.window_mb * (1 << 20)), progress=_progress)
     if args.node_data:
         save_node_data(result, args.node_data)
     if args.json:

@@ -4,9 +4,11 @@ Why (issue 30): after FP16, INT8 or another runtime, users ask which node first 
 tensor as an output (out of memory on transformers) and answers in runtime layer counts; here the two models'
 nodes pair through the structural diff (a renamed or converted copy still pairs: names are a hint, not the key),
 the paired nodes' outputs are read window by window (side_runner.py: one session per window and side, so memory
-holds one model's weights and two windows of activations), and each pair is measured (tensor_metrics.py). The
-result is the whole table in execution order, in the reference's ONNX node names, and the first node whose metric is
-past the tolerance. It exports to and imports from Model Explorer's node-data JSON (node_data.py).
+holds one model's weights and two windows of activations; a window is at most `window` tensors and `window_bytes`
+of activations as ONNX shape inference sizes them for the feeds, so a layer of huge tensors gets small windows),
+and each pair is measured (tensor_metrics.py). The result is the whole table in execution order, in the
+reference's ONNX node names, and the first node whose metric is past the tolerance. It exports to and imports
+from Model Explorer's node-data JSON (node_data.py).
 
 A divergence takes tens of seconds on a BERT-base-sized encoder, so it is a run (issue 25's seam): `progress`
 hears `(windows done / total, the window's first node)` before each window and 1.0 at the end, and `cancel` (a
@@ -37,7 +39,8 @@ from .structural_diff import ModelLike, as_model
 from .tensor_metrics import METRICS, TensorMetrics, measure
 
 DEFAULT_TOLERANCE = {"max_abs": 1e-3, "max_rel": 1e-2, "cosine": 0.9999, "sqnr": 40.0}
-WINDOW = 64  # tensors read per session
+WINDOW = 64  # tensors read per session, at most
+WINDOW_BYTES = 256 << 20  # and at most this many bytes of activations per side, as far as shape inference knows
 WHAT = "Divergence"
 
 
@@ -137,6 +140,21 @@ def _pairs(ra: GraphIndex, rb: GraphIndex, matching: Matching) -> list[tuple[int
     return found
 
 
+def windows(sizes: list[int], most: int, cap: int) -> list[tuple[int, int]]:
+    """(start, stop) of consecutive windows of at most `most` tensors and `cap` bytes (a tensor larger than `cap`
+    gets a window of its own; an unknown size counts 0, so the tensor count still bounds it)."""
+    spans: list[tuple[int, int]] = []
+    start = held = 0
+    for at, size in enumerate(sizes):
+        if at > start and (at - start >= most or held + size > cap):
+            spans.append((start, at))
+            start, held = at, 0
+        held += size
+    if start < len(sizes):
+        spans.append((start, len(sizes)))
+    return spans
+
+
 def default_feeds(model: ir.Model, seed: int = 0) -> dict[str, np.ndarray]:
     """Random inputs for ``model`` (symbolic dimensions 1, floats in [0, 1), integers 0 or 1)."""
     graph = onnx.GraphProto()
@@ -168,6 +186,7 @@ def diverge(
     candidate_provider: str = "cpu",
     window: int = WINDOW,
     seed: int = 0,
+    window_bytes: int = WINDOW_BYTES,
     progress: Progress | None = None,
     cancel: CancelToken | None = None,
 ) -> Divergence:
@@ -184,7 +203,6 @@ def diverge(
                         [ra.labels[i] for i in matching.removed()], [rb.labels[j] for j in matching.added()])
     feeds = dict(inputs) if inputs is not None else default_feeds(ma, seed)
     labels = [(ra.labels[i], rb.labels[j], ra.nodes[i].op_type) for i, j, *_ in pairs]
-    total = -(-len(pairs) // window)
     with contextlib.ExitStack() as sides:  # each private copy is removed on the way out, a cancel included
         step(progress, cancel, WHAT, 0.0, f"writing the reference's private copy ({len(pairs)} tensors to compare)")
         side_a = sides.enter_context(SideRunner(ma, reference_provider, "the reference"))
@@ -192,20 +210,21 @@ def diverge(
         side_b = sides.enter_context(SideRunner(mb, candidate_provider, "the candidate"))
         del ma, mb, ra, rb, matching  # the private copies are what runs: a model opened here is closed now,
         gc.collect()  # its weight mappings with it (ir graphs hold reference cycles)
-        for start in range(0, len(pairs), window):
-            chunk = pairs[start : start + window]
-            done = start // window
+        size_a, size_b = side_a.tensor_bytes(feeds), side_b.tensor_bytes(feeds)
+        spans = windows([max(size_a.get(p[3], 0), size_b.get(p[4], 0)) for p in pairs], window, window_bytes)
+        total = len(spans)
+        for done, (start, stop) in enumerate(spans):
+            chunk = pairs[start:stop]
             step(progress, cancel, WHAT, done / max(total, 1),
                  f"window {done + 1}/{total}: {len(chunk)} tensors from {labels[start][0]}")
             values_a = side_a.run([p[3] for p in chunk], feeds, cancel, WHAT)
             values_b = side_b.run([p[4] for p in chunk], feeds, cancel, WHAT)
-            for (i, _j, k, name_a, name_b), (node, partner, op) in zip(chunk, labels[start : start + window],
-                                                                       strict=True):
+            for (i, _j, k, name_a, name_b), (node, partner, op) in zip(chunk, labels[start:stop], strict=True):
                 metrics = measure(values_a.pop(name_a), values_b.pop(name_b))
                 result.rows.append(NodeDivergence(i, node, partner, op, k, name_a, metrics,
                                                   metrics.over(metric, tolerance)))
             result.windows += 1
         result.largest_window_bytes = max(side_a.largest_window, side_b.largest_window)
     if progress is not None:  # the result stands: a cancel that comes now is too late to matter
-        progress(1.0, f"{total}/{total} windows: {result.headline()}")
+        progress(1.0, f"{result.windows}/{result.windows} windows: {result.headline()}")
     return result

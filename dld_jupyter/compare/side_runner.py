@@ -76,6 +76,30 @@ class SideRunner:
     def close(self) -> None:
         self._folder.cleanup()
 
+    def tensor_bytes(self, feeds: Mapping[str, np.ndarray]) -> dict[str, int]:
+        """Estimated bytes of each tensor for ``feeds``: ONNX shape inference on the weightless graph with the inputs'
+        dimensions made those of the feeds; a tensor whose shape stays unknown is absent."""
+        model = onnx.ModelProto()
+        model.CopyFrom(self._graph)
+        for value in model.graph.input:
+            dims = value.type.tensor_type.shape.dim
+            if value.name in feeds and len(dims) == np.ndim(feeds[value.name]):
+                for dim, size in zip(dims, np.shape(feeds[value.name]), strict=True):
+                    dim.Clear()
+                    dim.dim_value = int(size)
+        try:
+            inferred = onnx.shape_inference.infer_shapes(model, data_prop=True)
+        except Exception:  # an op shape inference does not know, a custom domain: sized by tensor count only
+            return {}
+        sizes = {}
+        for value in (*inferred.graph.value_info, *inferred.graph.output):
+            tensor = value.type.tensor_type
+            sized = [d.dim_value if d.HasField("dim_value") else -1 for d in tensor.shape.dim]
+            if tensor.elem_type and tensor.HasField("shape") and min(sized, default=0) >= 0:
+                item = np.dtype(onnx.helper.tensor_dtype_to_np_dtype(tensor.elem_type)).itemsize
+                sizes[value.name] = int(np.prod(sized, dtype=np.int64)) * item
+        return sizes
+
     def run(self, names: Sequence[str], feeds: Mapping[str, np.ndarray], cancel: CancelToken | None = None,
             what: str = "Divergence") -> dict[str, np.ndarray]:
         """The values of ``names`` (tensors of this model) for ``feeds``, from a session of this window only;

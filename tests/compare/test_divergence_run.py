@@ -130,6 +130,10 @@ def test_cli_progress_goes_to_stderr_and_json_stays_clean(tmp_path: Path, capsys
     lines = [line for line in err.splitlines() if line.startswith("dld diverge: ")]
     assert [line for line in lines if "window " in line][-1].startswith("dld diverge:  67% window 3/3")
     assert lines[-1] == "dld diverge: 100% 3/3 windows: 36 tensors compared, none past max_abs 0.001"
+    main(["diverge", str(tmp_path / "a.onnx"), str(tmp_path / "a.onnx"), "--input", f"input_ids={tmp_path / 'ids.npy'}",
+          "--window", "16", "--window-mb", "0.01", "--json"])
+    small = json.loads(capsys.readouterr().out)
+    assert small["windows"] > 3 and len(small["rows"]) == 36
 
 
 def _slow_chain(size: int = 1024, depth: int = 40) -> onnx.ModelProto:
@@ -166,3 +170,25 @@ def test_a_cancel_during_a_windows_ort_run_abandons_it(temp_root: Path) -> None:
         timer.join()
     assert took < 0.5 * whole, (took, whole)
     assert not list(temp_root.iterdir())
+
+
+def test_windows_are_sized_by_activation_bytes_as_well_as_tensor_count(temp_root: Path) -> None:
+    """Shape inference on the weightless copy sizes every tensor exactly for the feeds; a byte cap then splits the
+    windows so that no window holds more than the cap (a tensor above it alone), while the count cap still holds."""
+    from dld_jupyter.compare.divergence import windows
+    from dld_jupyter.compare.side_runner import SideRunner
+    from dld_jupyter.compare.structural_diff import as_model
+
+    model = models.transformer_like(layers=2)
+    names = [output for node in model.graph.node for output in node.output]
+    with SideRunner(as_model(model), "cpu", "the reference") as side:
+        estimated = side.tensor_bytes(FEEDS)
+        actual = side.run(names, FEEDS)
+    assert {name: estimated.get(name) for name in names} == {name: value.nbytes for name, value in actual.items()}
+    assert windows([4, 4, 9, 1, 1, 1], most=64, cap=8) == [(0, 2), (2, 3), (3, 6)]
+    assert windows([1] * 5, most=2, cap=100) == [(0, 2), (2, 4), (4, 5)]
+    cap = 20_000
+    result = diverge(model, model, inputs=FEEDS, window=64, window_bytes=cap)
+    largest = max(actual.values(), key=lambda value: value.nbytes).nbytes
+    assert result.windows > 2 and result.largest_window_bytes <= max(cap, largest)
+    assert len(result.rows) == len(names) and result.first is None
