@@ -182,3 +182,14 @@ def test_a_new_package_version_reuses_the_environment(
     assert info.environment == deployed.info.environment
     assert not any("virtual environment" in line or "installing" in line for line in lines), lines
     assert time.monotonic() - started < 15  # the package files only
+
+
+def test_remote_worker_crash_is_reported_with_its_signal(deployed: SshTarget, tmp_path: Path) -> None:
+    import signal
+
+    run, pgid = _long_run(deployed, tmp_path)
+    os.killpg(pgid, signal.SIGSEGV)  # the runtime crashes on the target
+    result = run.wait(60)  # type: ignore[attr-defined]
+    assert result is not None and result.status is ActivityStatus.FAILED
+    assert "killed by SIGSEGV" in (result.error or ""), result.error
+    assert _gone(pgid) and not (tmp_path / "long.json").exists()
