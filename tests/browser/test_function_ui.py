@@ -22,7 +22,7 @@ from tests.browser.notebook_driver import (
     run_notebook,
     screenshot,
 )
-from tests.browser.test_subgraph_ui import CHILD, ROOT, cy_in, page_point
+from tests.browser.test_subgraph_ui import CHILD, ROOT, click_op, cy_in, page_point
 
 REAL = Path(__file__).resolve().parents[1] / "data" / "real"
 DEFINITION = """[
@@ -72,16 +72,7 @@ def test_function_window_settings_reference_confirm(jupyter: JupyterServer, page
 
     # Select the Gather node, then Set Reference Parameter: axis -> gather_axis.
     page.locator(f"{CHILD} .dld-canvas").scroll_into_view_if_needed()
-    gather = cy_in(
-        page,
-        CHILD,
-        """for (const [id, n] of dld.store.nodes) if (n.op_type === 'Gather') return id;
-        return null;""",
-    )
-    cy_in(page, CHILD, "cy.zoom(1.1); cy.center(cy.getElementById(arg));", gather)
-    page.wait_for_timeout(300)
-    at = page_point(page, CHILD, gather, 0, 6)
-    page.mouse.click(at["x"], at["y"])
+    click_op(page, CHILD, "Gather")
     editors = page.locator(f"{CHILD} .dld-editors")
     expect(editors.locator(".dld-ed-ref-form")).to_be_hidden()
     editors.locator(".dld-ed-ref-set").click()

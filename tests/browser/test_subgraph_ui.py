@@ -49,6 +49,23 @@ def page_point(page: Page, scope: str, node: str, dx: float = 0.0, dy: float = 0
     )
 
 
+def find_op(page: Page, scope: str, op_type: str) -> str | None:
+    """The id of the first `op_type` node of the canvas inside `scope` (None: there is none)."""
+    return cy_in(page, scope, "for (const [id, n] of dld.store.nodes) if (n.op_type === arg) return id; return null;",
+                 op_type)
+
+
+def click_op(page: Page, scope: str, op_type: str) -> str:
+    """Centre the first `op_type` node of the canvas inside `scope` and click it with the mouse; its id."""
+    node = find_op(page, scope, op_type)
+    assert node, f"no {op_type} node drawn"
+    cy_in(page, scope, "cy.zoom(1.1); cy.center(cy.getElementById(arg));", node)
+    page.wait_for_timeout(300)
+    at = page_point(page, scope, node, 0, 6)
+    page.mouse.click(at["x"], at["y"])
+    return node
+
+
 
 BODY_NAMES = "sorted(n.name for n in d.document.ir_node(loop).attributes['body'].value)"
 
@@ -61,7 +78,7 @@ def test_open_loop_body_edit_confirm_undo(jupyter: JupyterServer, page: Page) ->
         "loop = next(n.id for n in d.document.nodes() if n.op_type == 'Loop')\nd",
     ])
     page.wait_for_selector(f"{ROOT} .dld-canvas[data-ready='1']", timeout=90_000)
-    loop = cy_in(page, ROOT, "for (const [id, n] of dld.store.nodes) if (n.op_type === 'Loop') return id; return null;")
+    loop = find_op(page, ROOT, "Loop")
     assert loop and cy_in(page, ROOT, "return cy.getElementById(arg).hasClass('opens');", loop)
     cy_in(page, ROOT, "cy.zoom(1.2); cy.center(cy.getElementById(arg));", loop)
     page.wait_for_timeout(300)
@@ -84,16 +101,7 @@ def test_open_loop_body_edit_confirm_undo(jupyter: JupyterServer, page: Page) ->
     screenshot(page, "subgraph_body_opened")
 
     # Rename the body's first Gemm with the parameter editor (a real click on it, then the name field).
-    node = cy_in(
-        page,
-        CHILD,
-        """for (const [id, n] of dld.store.nodes) if (n.op_type === 'Gemm') return id;
-        return null;""",
-    )
-    cy_in(page, CHILD, "cy.zoom(1.1); cy.center(cy.getElementById(arg));", node)
-    page.wait_for_timeout(300)
-    at = page_point(page, CHILD, node, 0, 6)
-    page.mouse.click(at["x"], at["y"])
+    node = click_op(page, CHILD, "Gemm")
     name = page.locator(f"{CHILD} .dld-editors input[data-key='name']")
     expect(name).to_be_visible(timeout=20_000)
     name.fill("renamed_in_body")
@@ -102,7 +110,7 @@ def test_open_loop_body_edit_confirm_undo(jupyter: JupyterServer, page: Page) ->
     screenshot(page, "subgraph_body_edited")
 
     # A nested subgraph: the If inside the body opens from its own glyph button, one tab and crumb more.
-    inner = cy_in(page, CHILD, "for (const [id, n] of dld.store.nodes) if (n.op_type === 'If') return id; return null;")
+    inner = find_op(page, CHILD, "If")
     cy_in(page, CHILD, "cy.zoom(1.2); cy.center(cy.getElementById(arg));", inner)
     page.wait_for_timeout(300)
     size = cy_in(page, CHILD, "const n = dld.store.nodes.get(arg); return [n.width, n.height];", inner)
