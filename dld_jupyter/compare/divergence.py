@@ -216,7 +216,7 @@ def diverge(
         for done, (start, stop) in enumerate(spans):
             chunk = pairs[start:stop]
             step(progress, cancel, WHAT, done / max(total, 1),
-                 f"window {done + 1}/{total}: {len(chunk)} tensors from {labels[start][0]}")
+                 f"window {done + 1}/{total}: {len(chunk)} tensor{'s' * (len(chunk) != 1)} from {labels[start][0]}")
             values_a = side_a.run([p[3] for p in chunk], feeds, cancel, WHAT)
             values_b = side_b.run([p[4] for p in chunk], feeds, cancel, WHAT)
             for (i, _j, k, name_a, name_b), (node, partner, op) in zip(chunk, labels[start:stop], strict=True):
