@@ -1,7 +1,8 @@
-"""The targets a run panel offers (where a run happens): Local only for now.
+"""The targets a run panel offers (where a run happens): Local, those added here, and the saved SSH connections.
 
-The remote-target work adds its choices with `add_target(label, make)`; each panel's chooser lists the choices
-known when it is built. `make()` builds the `activities.targets` Target a run is started on.
+Other work adds choices with `add_target(label, make)`; the saved connections (`dld targets add`,
+`dld.targets.add`) are read again each time a panel is built, so a connection saved in another cell or a shell
+shows up in the next panel. `make()` builds the `activities.targets` Target a run is started on.
 """
 
 from __future__ import annotations
@@ -23,13 +24,28 @@ def add_target(label: str, make: MakeTarget) -> None:
     TARGETS[label] = make
 
 
+def saved_targets() -> list[str]:
+    """The names of the saved SSH connections (none when the settings file is unreadable: the run says why)."""
+    from dld_jupyter.activities.errors import SpecError
+    from dld_jupyter.activities.targets.connections import ConnectionStore
+
+    try:
+        return sorted(ConnectionStore().load())
+    except SpecError:
+        return []
+
+
 def target_labels() -> list[str]:
-    return list(TARGETS)
+    return [*TARGETS, *(name for name in saved_targets() if name not in TARGETS)]
 
 
 def make_target(label: str) -> Target:
     """The Target for a chooser's label (ValueError naming the offered ones otherwise)."""
     make = TARGETS.get(label)
-    if make is None:
-        raise ValueError(f"target {label!r} is not offered; choose one of {list(TARGETS)}")
-    return make()
+    if make is not None:
+        return make()
+    if label in saved_targets():
+        from dld_jupyter.activities.targets.choose import target_named
+
+        return target_named(label)
+    raise ValueError(f"target {label!r} is not offered; choose one of {target_labels()}")
