@@ -73,3 +73,23 @@ def test_the_blocking_check_shows_the_same_bar_and_refuses_a_second_run(designer
         designer.check_against_original(inputs=FEEDS)
     job.cancel_button.click()
     assert job.wait(60)
+
+
+def test_the_fp16_dialogs_check_button_reports_each_window_on_its_job(designer: Designer) -> None:
+    """Convert to FP16 in place, then the dialog's "Check against original": the dialog's job runs the divergence as
+    a listed run whose progress says each window, and the overlay is drawn when it ends."""
+    from dld_jupyter.widgets.tools.model_dialog import IN_PLACE
+
+    dialog = designer.tools_panel("convert_fp16", compare=False)
+    dialog.destination.value = IN_PLACE
+    dialog.run()
+    assert dialog.wait(120) is not None
+    check = dialog.status_area.children[-1]
+    assert "dld-tool-check" in check._dom_classes
+    check.click()
+    assert dialog.job.wait(120)
+    run = dialog.job.current
+    assert run is not None and run.status is ActivityStatus.SUCCEEDED and track().find(run.id) is run
+    windows = [line.message for line in run.logs if line.message.startswith("window ")]
+    assert windows and windows[-1].startswith(f"window {run.value.windows}/{run.value.windows}:")
+    assert dialog.job.progress.value == 1.0 and designer.canvas.overlays.get("divergence").shown
