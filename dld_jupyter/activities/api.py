@@ -149,10 +149,12 @@ def export_engine(
     settings: TrtSettings | dict[str, Any] | None = None,
     on_progress: ProgressCallback | None = None,
     on_log: LogCallback | None = None,
+    target: str | Target | None = None,
     **options: Any,
 ) -> EngineExport:
     """Build a TensorRT engine (default `<model>.engine` beside the model) with the model's profiles and layer
-    precisions; `options` are `TrtSettings` fields. Raises UnavailableError without TensorRT."""
+    precisions; `options` are `TrtSettings` fields; `target` as for `profile` (the engine is copied back here).
+    Raises UnavailableError without TensorRT (on the target) or when the target is unreachable."""
     from pathlib import Path
 
     from dld_jupyter.activities.model_source import model_path
@@ -165,7 +167,8 @@ def export_engine(
             model=path, engine=target, metadata=metadata, settings=_settings(settings, parts["settings"])
         ).resolved()
         command = dry_run(spec)["trtexec"]["command"]
-        result = run_activity(spec, on_progress=on_progress, on_log=on_log)
+        where = target_named(target) if target is None or isinstance(target, str) else target
+        result = run_activity(spec, on_progress=on_progress, on_log=on_log, target=where)
     if not (result.ok and "engine" in result.artifacts):
         _raise_for(result, ExportFailed)
     assert spec.engine is not None

@@ -52,7 +52,10 @@ def _run(args: argparse.Namespace) -> int:
         return int(ExitCode.BAD_INPUT)
     if args.dry_run:
         return print_dry_run(spec, args.json, "dld export-engine")
-    result = run_spec(spec, quiet=args.json)
+    from dld_jupyter.cli.targets import target_from_args
+
+    target = target_from_args(args) if args.target else None
+    result = run_spec(spec, quiet=args.json, target=target)
     if args.json:
         data = outcome(result)
         data["engine"] = spec.resolved().engine if result.ok else None
@@ -75,4 +78,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--batch-size", type=int, help="inferred batch size for inputs with a single leading wildcard")
     add_trt_options(parser)
+    from dld_jupyter.cli.targets import add_target_options
+
+    add_target_options(parser)  # the engine is built there and copied back beside the model
     parser.add_argument("--json", action="store_true", help="print the outcome (or the dry run) as JSON on stdout")

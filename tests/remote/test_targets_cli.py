@@ -73,3 +73,19 @@ def test_doctor_lists_runtimes_and_targets(
     assert "NVML: " in out and "targets: 2 saved" in out
     assert "  box: deployed (python " in out
     assert "  dead: unreachable: " in out and "connection refused" in out
+
+
+def test_export_engine_runs_on_the_target(
+    deployed: SshTarget, sshd: Sshd, tmp_path: Path, private_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The build runs there: this loopback target has no TensorRT, so the target's own worker says so (exit 3)."""
+    ssh_dir = private_home / ".ssh"
+    ssh_dir.mkdir()
+    (ssh_dir / "known_hosts").write_text(sshd.known_hosts_line)
+    url = f"ssh://{deployed.connection.user}@127.0.0.1:{sshd.port}"
+    engine = tmp_path / "model.engine"
+    args = ["export-engine", str(BUNDLED), "-o", str(engine), "--target", url]
+    args += ["--identity", str(sshd.client_key), "--deploy-dir", deployed.connection.deploy_dir]
+    assert main(args) == 3
+    assert "TensorRT" in capsys.readouterr().err
+    assert not engine.exists() and not list(tmp_path.glob(".*partial"))
