@@ -23,7 +23,7 @@ from dld_jupyter.document.events import NodesAdded, NodesChanged, NodesRemoved
 from dld_jupyter.formats.envelope import failed, ok
 from dld_jupyter.frontdoor.designers import LiveDesigner, loading, registry
 from dld_jupyter.frontdoor.operation_target import LiveCanvas
-from dld_jupyter.frontdoor.operations import operations
+from dld_jupyter.frontdoor.operations import InvalidModel, operations
 from dld_jupyter.frontdoor.soon import Soon, on_loop, running_loop
 from dld_jupyter.lab.layer_rows import layer_columns, palette_entries
 
@@ -182,6 +182,10 @@ class SidebarSession:
             self._require_document()
             assert self._designer is not None
             operation(self._designer, **dict(message.get("args") or {}))
+        except InvalidModel as error:  # Save As of an invalid model: the browser lists why and asks about a draft
+            reply = {**failed(request, f"DL Designer sidebar: {error}"), "data": {"invalid": error.problems}}
+            self._send({"kind": "reply", **reply})
+            return
         except Exception as error:  # shown in the sidebar, never raised into the comm machinery
             self._send({"kind": "reply", **failed(request, f"DL Designer sidebar: {error}")})
             return

@@ -110,3 +110,18 @@ def test_errors_are_messages_not_exceptions(session: SidebarSession, designer: A
     before = len(designer.document.nodes())
     session.handle({"kind": "add_node", "op": "NoSuchOp"})
     assert sent[-1]["kind"] == "error" and len(designer.document.nodes()) == before
+
+
+def test_save_as_of_an_invalid_model_lists_why_and_saves_a_draft_on_request(
+    session: SidebarSession, designer: Any, sent: list, tmp_path: Path
+) -> None:
+    """Issue 26, item 4: Save As from the Lab (a notebook's designer) no longer writes an invalid model silently."""
+    bind(session, designer, sent)
+    designer.document.add_node("Relu")  # its input unconnected: the checker refuses the model
+    target = tmp_path / "draft.onnx"
+    session.handle({"kind": "command", "request": 3, "action": "dld:save-as", "args": {"path": str(target)}})
+    assert sent[-1]["ok"] is False and not target.exists()
+    assert any("mandatory inputs are not connected" in p for p in sent[-1]["data"]["invalid"])
+    session.handle({"kind": "command", "request": 4, "action": "dld:save-as",
+                    "args": {"path": str(target), "draft": True}})
+    assert sent[-1]["ok"] is True and target.exists()

@@ -11,6 +11,7 @@ import { showExplorerMenu } from "./explorer_menu";
 import { dldIcon } from "./icons";
 import { FromKernel, SidebarCommand, ToKernel } from "./messages";
 import { OperatorPalette } from "./palette";
+import { confirmDraft } from "./save_draft";
 
 export const SIDEBAR_ID = "dld-jupyter-sidebar";
 const NO_DESIGNER =
@@ -74,8 +75,12 @@ export class DesignerSidebar extends Widget {
   command(name: SidebarCommand, args?: Record<string, unknown>): void {
     const [request, reply] = this.pending.open();
     this.connection.send({ kind: "command", request, action: name, args: args ?? {} });
-    void reply.then((answer) => {
-      if (!answer.ok) this.showError(answer.error ?? `DL Designer sidebar: ${name} failed`);
+    void reply.then(async (answer) => {
+      const invalid = (answer.data as { invalid?: string[] } | null)?.invalid;
+      if (!answer.ok && invalid && !args?.draft) {
+        // Save As of an invalid model (a notebook's designer): what is invalid, then a draft only if asked for
+        if (await confirmDraft(invalid)) this.command(name, { ...args, draft: true });
+      } else if (!answer.ok) this.showError(answer.error ?? `DL Designer sidebar: ${name} failed`);
     });
   }
 
