@@ -21,10 +21,10 @@ from onnx import helper
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
-from dld_jupyter.compare import diff
-from dld_jupyter.compare.structural_diff import as_model
+from dld_jupyter.model_compare import diff
+from dld_jupyter.model_compare.structural_diff import as_model
 from tests import models
-from tests.compare.test_structural_diff import renamed, with_weight
+from tests.model_compare.test_structural_diff import renamed, with_weight
 
 LAYERS = 212  # 33 nodes a layer + 3: 6,999 nodes
 

@@ -39,8 +39,8 @@ def measure(folder: pathlib.Path, window: int) -> None:
 
     import numpy as np
 
-    from dld_jupyter.compare.divergence import diverge
     from dld_jupyter.document import io as doc_io
+    from dld_jupyter.model_compare.divergence import diverge
 
     def weights(path: pathlib.Path) -> int:  # from the file's structure: no weight is read
         model = doc_io.load(path)

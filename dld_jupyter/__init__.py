@@ -128,7 +128,7 @@ def compare(*reports_or_paths: Any, baseline: int = 0, **options: Any) -> Any:
 def diff(a: Any, b: Any) -> Any:
     """What changed from model `a` to model `b` (paths, Designers, Documents or ModelProtos): matched, added, removed
     and changed nodes, paired by structure with names only as a hint; see `dld diff --help`."""
-    from dld_jupyter.compare import diff as structural_diff
+    from dld_jupyter.model_compare import diff as structural_diff
 
     return structural_diff(getattr(a, "document", a), getattr(b, "document", b))
 

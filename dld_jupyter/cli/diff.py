@@ -28,7 +28,7 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from dld_jupyter.compare import diff
+    from dld_jupyter.model_compare import diff
 
     result = diff(args.a, args.b)
     if args.json:

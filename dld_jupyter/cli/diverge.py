@@ -78,8 +78,8 @@ def _progress(fraction: float | None, message: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from dld_jupyter.compare.divergence import diverge
-    from dld_jupyter.compare.node_data import save_node_data
+    from dld_jupyter.model_compare.divergence import diverge
+    from dld_jupyter.model_compare.node_data import save_node_data
 
     inputs = {name: _read_input(path) for name, path in args.input} or None
     result = diverge(args.reference, args.candidate, inputs=inputs, metric=args.metric, tolerance=args.tolerance,

@@ -17,8 +17,8 @@ from typing import Any
 from dld_jupyter.activities.errors import SpecError
 from dld_jupyter.activities.result import LogLine, Progress
 from dld_jupyter.activities.thread_run import ThreadRun
-from dld_jupyter.compare.divergence import WHAT, Divergence, check_arguments, diverge
 from dld_jupyter.frontdoor.runs import track
+from dld_jupyter.model_compare.divergence import WHAT, Divergence, check_arguments, diverge
 from dld_jupyter.transforms.progress import CancelToken
 from dld_jupyter.transforms.progress import Progress as ReportProgress
 

@@ -17,7 +17,7 @@ from tests.browser.notebook_driver import kernel_value, run_notebook, screenshot
 from tests.browser.tab_driver import TAB, open_workspace
 from tests.browser.test_canvas import cy_eval
 from tests.browser.test_current_designer import open_tab
-from tests.compare.test_structural_diff import with_weight
+from tests.model_compare.test_structural_diff import with_weight
 
 MARKS = """return cy.nodes('.op').map(n => ({id: n.id(), cmp: n.hasClass('cmp'), first: n.hasClass('cmp-first'),
   fill: n.style('background-color'), selected: n.selected()}));"""

@@ -1,6 +1,6 @@
-"""Layers run one way: formats → document → transforms → usertools → report_format → activities → compare → reports
-→ frontdoor → widgets/cli/lab (formats: plain-data codecs every layer may read; usertools: custom user tools;
-compare: structural diff and divergence of two models).
+"""Layers run one way: formats → document → transforms → usertools → report_format → activities → model_compare
+→ reports → frontdoor → widgets/cli/lab (formats: plain-data codecs every layer may read; usertools: custom user tools;
+model_compare: structural diff and divergence of two models).
 
 The core layers import no Jupyter package (the activity engine runs on bare GPU hosts and under dld-prof), no layer
 imports one above it, no front door imports another, and no module of the package is part of an import circle.
@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[2] / "dld_jupyter"
-ORDER = ["formats", "document", "transforms", "usertools", "report_format", "activities", "compare", "reports"]
+ORDER = ["formats", "document", "transforms", "usertools", "report_format", "activities", "model_compare", "reports"]
 FRONTDOOR = "frontdoor"  # the layer front doors share (operations, message envelope, open designers)
 FRONT_DOORS = ["widgets", "cli", "lab"]
 JUPYTER = {

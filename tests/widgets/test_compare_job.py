@@ -16,7 +16,7 @@ from dld_jupyter.frontdoor.operations import operations
 from dld_jupyter.frontdoor.runs import track
 from dld_jupyter.widgets.designer.designer import Designer, open_designer
 from tests import models
-from tests.compare import test_divergence_run as runs
+from tests.model_compare import test_divergence_run as runs
 
 FEEDS = runs.FEEDS
 temp_root = runs.temp_root  # the fixture: private copies go to a folder of the test's own

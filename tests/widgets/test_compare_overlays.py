@@ -9,12 +9,12 @@ from pathlib import Path
 import numpy as np
 import onnx
 
-from dld_jupyter.compare import diff, diverge
+from dld_jupyter.model_compare import diff, diverge
 from dld_jupyter.widgets.canvas.grouping import group_id
 from dld_jupyter.widgets.canvas.overlays.diff import DiffOverlay
 from dld_jupyter.widgets.canvas.overlays.divergence import DivergenceOverlay
 from tests import models
-from tests.compare.test_structural_diff import with_weight
+from tests.model_compare.test_structural_diff import with_weight
 from tests.widgets.test_canvas import make
 
 FEEDS = {"input_ids": np.random.default_rng(0).integers(0, 128, (1, 8))}
@@ -71,7 +71,7 @@ def test_check_against_original_after_a_confirmed_subgraph_edit(tmp_path: Path) 
     reports the If node (the only main-graph node whose values moved) first, and the diff nests the change."""
     from dld_jupyter.frontdoor.children import CONFIRM_EDITS
     from dld_jupyter.widgets.designer.designer import open_designer
-    from tests.compare.test_structural_diff import _if_model
+    from tests.model_compare.test_structural_diff import _if_model
 
     onnx.save(_if_model(1.0), str(tmp_path / "branchy.onnx"))
     designer = open_designer(tmp_path / "branchy.onnx")

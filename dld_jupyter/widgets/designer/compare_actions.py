@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from dld_jupyter.activities.thread_run import ThreadRun
-from dld_jupyter.compare import Divergence, ModelDiff, diff
 from dld_jupyter.frontdoor.compare_runs import divergence_work, start_divergence, wait_for
+from dld_jupyter.model_compare import Divergence, ModelDiff, diff
 from dld_jupyter.widgets.canvas.overlays.base import Overlay
 from dld_jupyter.widgets.canvas.overlays.diff import DiffOverlay
 from dld_jupyter.widgets.canvas.overlays.divergence import DivergenceOverlay, Side

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from dld_jupyter.compare import ModelDiff
+from dld_jupyter.model_compare import ModelDiff
 from dld_jupyter.widgets.canvas.overlays.marks import MarksOverlay, group_marks
 
 REMOVED_SHOWN = 200  # removed nodes listed in the legend at most (the count is always given)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from typing import Any, ClassVar, Literal
 
-from dld_jupyter.compare import Divergence
+from dld_jupyter.model_compare import Divergence
 from dld_jupyter.widgets.canvas.overlays.marks import MarksOverlay, group_marks, ids_by_label
 
 Side = Literal["reference", "candidate"]

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from dld_jupyter.compare.graph_index import label
 from dld_jupyter.document import Document
+from dld_jupyter.model_compare.graph_index import label
 from dld_jupyter.reports.heat import group_members
 from dld_jupyter.widgets.canvas.grouping import Grouping, group_id
 from dld_jupyter.widgets.canvas.overlays.base import Overlay

@@ -13,11 +13,11 @@ import pytest
 from onnx import numpy_helper
 
 from dld_jupyter.cli.main import main
-from dld_jupyter.compare.divergence import diverge
-from dld_jupyter.compare.node_data import read_node_data, save_node_data, to_node_data
+from dld_jupyter.model_compare.divergence import diverge
+from dld_jupyter.model_compare.node_data import read_node_data, save_node_data, to_node_data
 from dld_jupyter.transforms.fp16 import convert_proto
 from tests import models
-from tests.compare.test_structural_diff import renamed, with_weight
+from tests.model_compare.test_structural_diff import renamed, with_weight
 
 REAL = Path(__file__).parents[1] / "data" / "real"
 FEEDS = {"input_ids": np.random.default_rng(0).integers(0, 128, (1, 16))}

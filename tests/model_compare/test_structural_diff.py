@@ -13,7 +13,7 @@ import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 from dld_jupyter.cli.main import main
-from dld_jupyter.compare import diff
+from dld_jupyter.model_compare import diff
 from dld_jupyter.transforms.sanitize import sanitize
 from tests import models
 

@@ -17,12 +17,12 @@ import dld_jupyter as dld
 from dld_jupyter.activities.errors import SpecError
 from dld_jupyter.activities.result import ActivityStatus
 from dld_jupyter.cli.main import main
-from dld_jupyter.compare.divergence import diverge
 from dld_jupyter.frontdoor.compare_runs import start_divergence
 from dld_jupyter.frontdoor.runs import track
+from dld_jupyter.model_compare.divergence import diverge
 from dld_jupyter.transforms.progress import Cancelled, CancelToken
 from tests import models
-from tests.compare.test_structural_diff import with_weight
+from tests.model_compare.test_structural_diff import with_weight
 
 FEEDS = {"input_ids": np.random.default_rng(0).integers(0, 128, (1, 16))}
 
@@ -152,8 +152,8 @@ def test_a_cancel_during_a_windows_ort_run_abandons_it(temp_root: Path) -> None:
     window's whole pass."""
     import time
 
-    from dld_jupyter.compare.side_runner import SideRunner
-    from dld_jupyter.compare.structural_diff import as_model
+    from dld_jupyter.model_compare.side_runner import SideRunner
+    from dld_jupyter.model_compare.structural_diff import as_model
 
     token = CancelToken()
     feeds = {"t0": np.ones((1024, 1024), np.float32)}
@@ -175,9 +175,9 @@ def test_a_cancel_during_a_windows_ort_run_abandons_it(temp_root: Path) -> None:
 def test_windows_are_sized_by_activation_bytes_as_well_as_tensor_count(temp_root: Path) -> None:
     """Shape inference on the weightless copy sizes every tensor exactly for the feeds; a byte cap then splits the
     windows so that no window holds more than the cap (a tensor above it alone), while the count cap still holds."""
-    from dld_jupyter.compare.divergence import windows
-    from dld_jupyter.compare.side_runner import SideRunner
-    from dld_jupyter.compare.structural_diff import as_model
+    from dld_jupyter.model_compare.divergence import windows
+    from dld_jupyter.model_compare.side_runner import SideRunner
+    from dld_jupyter.model_compare.structural_diff import as_model
 
     model = models.transformer_like(layers=2)
     names = [output for node in model.graph.node for output in node.output]
