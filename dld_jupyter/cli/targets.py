@@ -30,8 +30,17 @@ def target_from_args(args: argparse.Namespace) -> Target:
         identity=getattr(args, "identity", None),
         deploy_dir=getattr(args, "deploy_dir", None),
         accept_host_key=getattr(args, "accept_host_key", None),
+        confirm_host_key=ask_host_key if sys.stdin.isatty() else None,  # a script gets the refusal, exit 3
         say=lambda line: print(line, file=sys.stderr, flush=True),
     )
+
+
+def ask_host_key(host: str, fingerprint: str) -> bool:
+    """OpenSSH's question for an unknown host, on the terminal; only "yes" accepts (and adds it to known_hosts)."""
+    print(f"The authenticity of host '{host}' can't be established.", file=sys.stderr)
+    print(f"Its key fingerprint is {fingerprint}.", file=sys.stderr)
+    answer = input("Are you sure you want to continue connecting (yes/no)? ")
+    return answer.strip().lower() == "yes"
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

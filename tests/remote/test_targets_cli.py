@@ -3,6 +3,8 @@ cannot be reached, a host key accepted by fingerprint, and a profile run on the 
 
 from __future__ import annotations
 
+import getpass
+import io
 import json
 from pathlib import Path
 
@@ -89,3 +91,28 @@ def test_export_engine_runs_on_the_target(
     assert main(args) == 3
     assert "TensorRT" in capsys.readouterr().err
     assert not engine.exists() and not list(tmp_path.glob(".*partial"))
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize(("answer", "code"), [("no\n", 3), ("yes\n", 0)])
+def test_terminal_asks_about_an_unknown_host(
+    sshd: Sshd,
+    private_home: Path,
+    answer: str,
+    code: int,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    url = f"ssh://{getpass.getuser()}@127.0.0.1:{sshd.port}"
+    ssh_session.forget(url[len("ssh://") :])
+    monkeypatch.setattr("sys.stdin", _Terminal(answer))
+    assert main(["targets", "check", url, "--identity", str(sshd.client_key)]) == code
+    err = capsys.readouterr().err
+    assert f"Its key fingerprint is {sshd.fingerprint}." in err
+    known = private_home / ".ssh" / "known_hosts"
+    assert (known.exists() and f"[127.0.0.1]:{sshd.port} ssh-ed25519" in known.read_text()) == (code == 0)
+    ssh_session.forget(url[len("ssh://") :])
