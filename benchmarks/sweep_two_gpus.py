@@ -226,7 +226,7 @@ def foreign_checks(models: list[str], out: Path, sampler: NvmlSampler, options: 
     holder.wait()
     while sampler.pids(1):
         time.sleep(0.1)
-    long_run = {**one, "batch": [32], "iterations": 3000, "foreign": "warn"}
+    long_run = {**one, "batch": [32], "iterations": 1500, "foreign": "warn"}
     result: dict[str, Any] = {}
     thread = threading.Thread(target=lambda: result.update(sweep("foreign-during-warn", models[:1], out, sampler,
                                                                  **long_run)))

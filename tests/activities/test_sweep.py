@@ -3,12 +3,14 @@ cannot run, resume after the sweeping process died, and medians that match the s
 
 from __future__ import annotations
 
+import concurrent.futures as cf
 import json
 import os
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import onnxruntime
 import pytest
@@ -132,3 +134,27 @@ def test_an_unknown_target_is_refused_before_anything_runs(two_models: list[str]
     with pytest.raises(SpecError, match="no-such-box"):
         start_sweep(two_models[:1], targets=["localhost", "no-such-box"], out=str(tmp_path / "out"), **FAST)
     assert not (tmp_path / "out").exists()
+
+
+class RecordingExecutor(cf.ThreadPoolExecutor):
+    """One worker, first in first out, remembering the order in which the sweep handed out its points."""
+
+    def __init__(self) -> None:
+        super().__init__(max_workers=1)
+        self.order: list[str] = []
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> cf.Future[Any]:
+        self.order.append(args[0]["point"]["id"])
+        return super().submit(fn, *args, **kwargs)
+
+
+def test_points_are_handed_out_largest_first(two_models: list[str], tmp_path: Path) -> None:
+    # In grid order the largest batches came last: on two GPUs one sat idle while the other ran them.
+    executor = RecordingExecutor()
+    sweep = start_sweep(two_models, batch=[1, 4], out=str(tmp_path / "out"), executor=executor, **FAST)
+    assert sweep.wait(240)
+    executor.shutdown()
+    check_consistent(tmp_path / "out", 4)
+    assert executor.order == ["003-wider-b4-cpu-fp32", "001-small-b4-cpu-fp32", "002-wider-b1-cpu-fp32",
+                              "000-small-b1-cpu-fp32"]
+    assert [p.point.id for p in load_manifest(tmp_path / "out").points] == sorted(executor.order)  # grid order
