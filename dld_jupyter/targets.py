@@ -1,5 +1,5 @@
 """`dld.targets`: the saved SSH targets from a notebook (`dld.targets.add(...)`, `saved()`, `remove(name)`,
-`check(name)`), the same file as `dld targets`; `dld.profile(model, target="name")` runs on one."""
+`check(name)`, `login(name)`), the same file as `dld targets`; `dld.profile(model, target="name")` runs on one."""
 
 from __future__ import annotations
 
@@ -31,3 +31,14 @@ def check(name: str, accept_host_key: str | None = None) -> list[str]:
 
     target = target_named(name, accept_host_key=accept_host_key)
     return target.check().lines() if isinstance(target, SshTarget) else ["local: this machine"]
+
+
+def login(name: str, accept_host_key: str | None = None) -> None:
+    """Connect now, in this cell: a password or passphrase is asked here (once per kernel) and the connection kept,
+    so runs started from a panel (another thread, where nothing can be asked) use it."""
+    from dld_jupyter.activities.targets.choose import target_named
+    from dld_jupyter.activities.targets.ssh import SshTarget
+
+    target = target_named(name, accept_host_key=accept_host_key)
+    if isinstance(target, SshTarget):
+        target.session()

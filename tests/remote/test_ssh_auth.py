@@ -66,7 +66,12 @@ def server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tuple[int
     known = tmp_path / "known_hosts"
     known.write_text(f"{host_pattern('127.0.0.1', port)} {key.export_public_key('openssh').decode()}")
     yield port, known
-    acceptor.close()
+
+    async def stop() -> None:  # on the SSH loop, where the server lives (asyncio is not thread-safe)
+        acceptor.close()
+        await acceptor.wait_closed()
+
+    call(stop(), 10)
 
 
 def _prompt(answers: dict[str, str], asked: list[str]):  # type: ignore[no-untyped-def]
@@ -113,3 +118,15 @@ def test_keyboard_interactive(server: tuple[int, Path]) -> None:
     assert session.run("x")[1] == "hello\n"
     assert asked == ["kbd One-time code: "]
     ssh_session.forget(connection.name)
+
+
+@pytest.mark.parametrize("server", [_PasswordOnly], indirect=True)
+def test_a_password_that_cannot_be_asked_says_how_to_log_in(server: tuple[int, Path]) -> None:
+    port, known = server
+
+    def no_input(question: str) -> str:  # what a kernel does when a run's thread asks
+        raise RuntimeError("raw_input was called, but this frontend does not support input requests")
+
+    connection = Connection(host="127.0.0.1", port=port, user="alice", auth="password", name="in-a-panel")
+    with pytest.raises(UnavailableError, match=r"run dld\.targets\.login\('in-a-panel'\) in a cell first"):
+        ssh_session.connect(connection, HostKeyPolicy(known), Secrets(no_input))

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from dld_jupyter.activities.errors import SpecError
+from dld_jupyter.activities.errors import SpecError, UnavailableError
 
 AUTH_METHODS = ("auto", "password", "key", "agent", "keyboard-interactive")
 DEFAULT_DEPLOY_DIR = ".cache/dld_jupyter/deploy"  # relative to the remote home
@@ -152,7 +152,14 @@ class Secrets:
         with self._lock:
             key = (target, what)
             if key not in self._known:
-                self._known[key] = self.prompt(question)
+                try:
+                    self._known[key] = self.prompt(question)
+                except Exception as error:  # e.g. a kernel asked from a run's thread: no input there
+                    raise UnavailableError(
+                        f"target {target}: {question.strip()} cannot be asked here ({type(error).__name__}: "
+                        f"{error}); run dld.targets.login({target!r}) in a cell first (asked once per kernel), "
+                        "or use a key or the SSH agent"
+                    ) from error
             return self._known[key]
 
     def forget(self, target: str, what: str | None = None) -> None:
