@@ -2,6 +2,7 @@
 import type { CanvasContext } from "./context";
 import { selectedEdgeIds, selectedNodeIds } from "./context";
 import { showDoc } from "./docpanel";
+import { centreOn } from "./viewport";
 
 export const actions = {
   delete(ctx: CanvasContext): void {
@@ -47,6 +48,6 @@ export const actions = {
     const node = end === "source" ? edge.source() : edge.target();
     ctx.cy.elements(":selected").unselect();
     node.select();
-    ctx.cy.animate({ center: { eles: node }, duration: 200 });
+    centreOn(ctx, node, 200);
   },
 };

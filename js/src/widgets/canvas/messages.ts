@@ -9,7 +9,8 @@ import { REVEAL_EVENT, type KernelMessage, type PatchOp } from "../../common/pro
 import type { CanvasContext } from "./context";
 import { exportImage } from "./export";
 import { applyGrid } from "./grid";
-import { fitTo, setupContext, type CanvasShell } from "./setup";
+import { fitTo, resized, setupContext, type CanvasShell } from "./setup";
+import { centreOn } from "./viewport";
 import { openTrtDialog } from "./trt_open";
 
 type Message<K extends KernelMessage["kind"]> = Extract<KernelMessage, { kind: K }>;
@@ -67,8 +68,8 @@ export const MESSAGES: MessageTable = {
     c.cy.elements(":selected").unselect();
     eles.select();
     const center = () => {
-      c.cy.resize(); // a tab just activated: the canvas had no size while hidden
-      if (eles.nonempty()) c.cy.animate({ center: { eles }, zoom: Math.max(c.cy.zoom(), 0.8), duration: 150 });
+      resized(c); // a tab just activated: the canvas had no size while hidden
+      centreOn(c, eles);
     };
     if (msg.reveal) {
       // A report's name link: the JupyterLab designer tab showing this canvas activates itself (document_tab.ts
@@ -76,8 +77,8 @@ export const MESSAGES: MessageTable = {
       shell.root.dispatchEvent(new CustomEvent(REVEAL_EVENT, { bubbles: true }));
       shell.root.scrollIntoView({ block: "nearest" });
       requestAnimationFrame(() => requestAnimationFrame(center));
-    } else if (eles.nonempty()) {
-      c.cy.animate({ center: { eles }, zoom: Math.max(c.cy.zoom(), 0.8), duration: 150 });
+    } else {
+      centreOn(c, eles);
     }
   }),
   ops: drawn((ctx, msg) => {
