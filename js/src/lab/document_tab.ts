@@ -12,11 +12,10 @@
  * says so at once (stale_tab.ts: a banner over the greyed, inert view, the mark explained in the tooltip), Save
  * explains in a dialog why it cannot save, and Reopen opens the file again on a new kernel (kernel_watch.ts notices).
  */
-import { Dialog, InputDialog, Notification, showDialog, showErrorMessage } from "@jupyterlab/apputils";
+import { Dialog, Notification, showDialog, showErrorMessage } from "@jupyterlab/apputils";
 import { ConsolePanel } from "@jupyterlab/console";
 import { PathExt } from "@jupyterlab/coreutils";
 import { IDocumentManager } from "@jupyterlab/docmanager";
-import { FileDialog } from "@jupyterlab/filebrowser";
 import { Kernel } from "@jupyterlab/services";
 import { Message, MessageLoop } from "@lumino/messaging";
 
@@ -25,6 +24,7 @@ import { REVEAL_EVENT } from "../common/protocol";
 import { focusView } from "./current_designer";
 import { dldIcon } from "./icons";
 import { confirmDraft } from "./save_draft";
+import { askSavePath } from "./save_as_path";
 import { watchKernel } from "./kernel_watch";
 import { STALE_EVENT, StaleCause, staleOverlay, StaleText, staleText } from "./stale_tab";
 import { TAB_TARGET, TabFromKernel, TabRecord, TabToKernel } from "./tab_messages";
@@ -169,7 +169,7 @@ export class DesignerTab {
     if (!this.hasDocument) return false;
     let serverPath: string | null = null;
     if (as || !this.record.file) {
-      serverPath = await this.askPath();
+      serverPath = await askSavePath(this.host.docManager, this.key, this.record.file);
       if (!serverPath) return false;
     }
     const kernelPath = serverPath === null ? null : this.kernelPath(serverPath);
@@ -384,27 +384,5 @@ export class DesignerTab {
       ? `DL Designer report comparison: ${files.join(", ")}`
       : this.record.file ? `DL Designer: ${this.record.file}` : "DL Designer: a new model";
     void this.panel.sessionContext.session?.setName(label); // the console titles itself by its session's name
-  }
-
-  private async askPath(): Promise<string | null> {
-    const name = this.record.file ? PathExt.basename(this.record.file) : PathExt.basename(this.key);
-    let folder = PathExt.dirname(this.key);
-    if (this.host.docManager) {
-      const chosen = await FileDialog.getExistingDirectory({
-        manager: this.host.docManager,
-        title: "Save ONNX model as: choose a folder",
-        defaultPath: folder,
-      });
-      if (!chosen.button.accept) return null;
-      folder = chosen.value?.[0]?.path ?? folder;
-    }
-    const named = await InputDialog.getText({
-      title: `Save ONNX model as: file name in /${folder}`,
-      text: name,
-      okLabel: "Save",
-    });
-    if (!named.button.accept || !named.value) return null;
-    const file = named.value.endsWith(".onnx") ? named.value : `${named.value}.onnx`;
-    return PathExt.join(folder, file);
   }
 }
