@@ -1,5 +1,6 @@
 """`dld.targets`: the saved SSH targets from a notebook (`dld.targets.add(...)`, `saved()`, `remove(name)`,
-`check(name)`, `login(name)`), the same file as `dld targets`; `dld.profile(model, target="name")` runs on one."""
+`check(name)`, `login(name)`, `manage()`: the Remote Connections panel), the same file as `dld targets`;
+`dld.profile(model, target="name")` runs on one."""
 
 from __future__ import annotations
 
@@ -42,3 +43,10 @@ def login(name: str, accept_host_key: str | None = None) -> None:
     target = target_named(name, accept_host_key=accept_host_key)
     if isinstance(target, SshTarget):
         target.session()
+
+
+def manage(**settings: Any) -> Any:
+    """The Manage Remote Connections panel (saved connections, a new one, Test connection, host keys) in this cell."""
+    from dld_jupyter.widgets.runs.connections import ConnectionsPanel
+
+    return ConnectionsPanel(**settings)

@@ -200,6 +200,18 @@ def _toggle_constants(target: OperationTarget) -> bool:
     return target.canvas.show_constants
 
 
+MANAGE_CONNECTIONS_KIND = "manage_connections"
+
+
+def _manage_connections(target: OperationTarget, **settings: Any) -> object:
+    """The Manage Remote Connections panel in the designer's dock (where the Tools dialogs show)."""
+    show = getattr(target, "tools_panel", None)
+    if show is None:
+        raise OperationUnavailable("Remote Connections shows in a designer (dld.open); in a notebook run "
+                                   "dld.targets.manage()")
+    return show(MANAGE_CONNECTIONS_KIND, **settings)
+
+
 operations = OperationRegistry()
 """Every user operation; front doors dispatch through it."""
 
@@ -224,3 +236,6 @@ TRT_DIALOG = operations.add(Operation("dld:trt-dialog", "trt_dialog", "TensorRT"
 EXPORT_ENGINE = operations.add(Operation("dld:export-engine", "export_engine", "Export Engine",
                                          "Export a TensorRT engine (every seed option, dry-run trtexec line)",
                                          _can_trt, _export_engine))
+MANAGE_CONNECTIONS = operations.add(Operation("dld:manage-connections", MANAGE_CONNECTIONS_KIND, "Remote Connections…",
+                                              "Manage Remote Connections: saved SSH targets, test, host keys",
+                                              _always, _manage_connections))

@@ -29,7 +29,7 @@ def test_export_opens_the_layer_information_as_an_engine_graph_when_ticked(
     monkeypatch.setenv("DLD_TENSORRT_RUNTIME", STANDIN)
     panel = dld.open(str(_sample_model(tmp_path))).export_engine_panel()
     assert panel.open_metadata.value is True and panel.export_button.disabled is False
-    assert panel.target.options == ("Local",) and isinstance(panel.chosen_target(), LocalTarget)
+    assert panel.target.options == ("Local", "+ New connection…") and isinstance(panel.chosen_target(), LocalTarget)
     panel.metadata.value = str(tmp_path / "resnet50.trt.json")
     panel.form.tactics["fp16"].value = True
     assert panel.run() is not None

@@ -146,11 +146,14 @@ class Secrets:
     def __init__(self, prompt: Prompt | None = None) -> None:
         self.prompt: Prompt = prompt or terminal_prompt
         self._known: dict[tuple[str, str], str] = {}
+        self._given: dict[str, str] = {}
         self._lock = threading.Lock()
 
     def get(self, target: str, what: str, question: str) -> str:
         with self._lock:
             key = (target, what)
+            if key not in self._known and target in self._given:
+                self._known[key] = self._given[target]
             if key not in self._known:
                 try:
                     self._known[key] = self.prompt(question)
@@ -162,11 +165,18 @@ class Secrets:
                     ) from error
             return self._known[key]
 
+    def give(self, target: str, answer: str) -> None:
+        """An answer typed in a dialog (the connection panel's password or passphrase field), kept in memory for
+        the target's next question of any kind; a refused one is dropped by `forget` like an asked one."""
+        with self._lock:
+            self._given[target] = answer
+
     def forget(self, target: str, what: str | None = None) -> None:
         """Drop a secret the target refused (None: all of the target's), so the next attempt asks again."""
         with self._lock:
             for key in [key for key in self._known if key[0] == target and what in (None, key[1])]:
                 del self._known[key]
+            self._given.pop(target, None)
 
 
 SECRETS = Secrets()  # the process's secrets: a kernel session asks once

@@ -31,7 +31,7 @@ from dld_jupyter.formats.html_text import tag, text
 from dld_jupyter.frontdoor.artifacts import ARTIFACTS, Opened
 from dld_jupyter.frontdoor.runs import track
 from dld_jupyter.widgets.runs.progress import RunProgress
-from dld_jupyter.widgets.runs.targets import LOCAL, make_target, target_labels
+from dld_jupyter.widgets.runs.targets import LOCAL, NEW_CONNECTION, chooser_options, make_target
 from dld_jupyter.widgets.tools.log_view import LogView
 from dld_jupyter.widgets.widget_base import DldVBox
 
@@ -53,9 +53,11 @@ class RunPanel(DldVBox, css="dld-run-panel"):
         self._done = threading.Event()
         self.title = title
         self.form_slot = w.VBox(list(form))
-        self.target = w.Dropdown(options=target_labels(), value=LOCAL, description="Target",
+        self.target = w.Dropdown(options=chooser_options(), value=LOCAL, description="Target",
                                  layout=w.Layout(width="auto", max_width="300px"))
+        self.target.observe(self._target_chosen, "value")
         self.target_slot = w.HBox([self.target])
+        self.connections: w.Widget | None = None  # the Remote Connections panel "+ New connection…" opened
         self.run_button = w.Button(description=run_label, icon=run_icon, button_style="primary")
         self.run_button.on_click(lambda _b: self.run())
         self.controls = RunProgress(leading=(*buttons, self.run_button))
@@ -87,6 +89,31 @@ class RunPanel(DldVBox, css="dld-run-panel"):
 
     def chosen_target(self) -> Target:
         return make_target(str(self.target.value))
+
+    def _target_chosen(self, change: dict[str, Any]) -> None:
+        if change["new"] == NEW_CONNECTION:
+            self.target.value = change["old"] if change["old"] != NEW_CONNECTION else LOCAL
+            self.new_connection()
+
+    def new_connection(self) -> w.Widget:
+        """Open Manage Remote Connections: in the designer's dock when the run came from one, else under the
+        chooser; a saved connection is offered (and chosen) here at once."""
+        show = getattr(self.source, "tools_panel", None)
+        if show is not None:
+            self.connections = show("manage_connections", on_saved=self.refresh_targets)
+        else:
+            from dld_jupyter.widgets.runs.connections import ConnectionsPanel
+
+            self.connections = ConnectionsPanel(on_saved=self.refresh_targets)
+            self.target_slot.children = (self.target, self.connections)
+        return self.connections
+
+    def refresh_targets(self, chosen: str = "") -> None:
+        """List the targets again (after a save or a removal); `chosen`: select that one."""
+        current = str(self.target.value)
+        options = chooser_options()
+        self.target.options = options
+        self.target.value = chosen if chosen in options else current if current in options else LOCAL
 
     # -- running ---------------------------------------------------------------------------------------------------
     def run(self) -> Run | None:

@@ -3,6 +3,8 @@
 Other work adds choices with `add_target(label, make)`; the saved connections (`dld targets add`,
 `dld.targets.add`) are read again each time a panel is built, so a connection saved in another cell or a shell
 shows up in the next panel. `make()` builds the `activities.targets` Target a run is started on.
+The chooser's last entry, "+ New connection…", is no target: choosing it opens Manage Remote Connections
+(the run panel's `new_connection`).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from dld_jupyter.activities.targets.local import LocalTarget
 
 MakeTarget = Callable[[], Target]
 LOCAL = "Local"
+NEW_CONNECTION = "+ New connection…"
 TARGETS: dict[str, MakeTarget] = {LOCAL: LocalTarget}
 
 
@@ -37,6 +40,11 @@ def saved_targets() -> list[str]:
 
 def target_labels() -> list[str]:
     return [*TARGETS, *(name for name in saved_targets() if name not in TARGETS)]
+
+
+def chooser_options() -> list[str]:
+    """What a run panel's target chooser lists: the targets, then "+ New connection…"."""
+    return [*target_labels(), NEW_CONNECTION]
 
 
 def make_target(label: str) -> Target:

@@ -11,7 +11,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from dld_jupyter.frontdoor.operations import OperationUnavailable
+from dld_jupyter.frontdoor.operations import MANAGE_CONNECTIONS_KIND, OperationUnavailable
 from dld_jupyter.frontdoor.tools import CUSTOM_TOOLS, FP16, MENU, RUN_USER_TOOL, SANITIZE, TENSORS, HasTools
 
 
@@ -44,6 +44,10 @@ def open_tool(target: Any, kind: str, **settings: Any) -> w.Widget:
         return CustomToolsDialog(target, on_run=run, **settings)
     if kind == RUN_USER_TOOL:
         return _run_dialog(target, **settings)
+    if kind == MANAGE_CONNECTIONS_KIND:  # not a tool, but a dialog of the same dock (frontdoor.operations)
+        from dld_jupyter.widgets.runs.connections import ConnectionsPanel
+
+        return ConnectionsPanel(**settings)
     raise OperationUnavailable(f"no tool dialog {kind!r}")
 
 

@@ -27,6 +27,7 @@ export enum CommandIds {
   newModel = "dld:new-model",
   compareWith = "dld:compare-with",
   checkAgainstOriginal = "dld:check-against-original",
+  manageConnections = "dld:manage-connections",
 }
 
 /** Commands that act on the current designer, through its kernel. */
@@ -41,6 +42,7 @@ const DESIGNER_COMMANDS: Array<[CommandIds, SidebarCommand, string, string]> = [
   [CommandIds.profile, "profile", "Profile Model…", "Profile the active designer's model"],
   [CommandIds.exportEngine, "export_engine", "Export TensorRT Engine…", "Export the active designer's model to a TensorRT engine"],
   [CommandIds.checkAgainstOriginal, "check_against_original", "Check Against Original", "Run the edited model and its saved file on the same inputs: the first diverging node, drawn on the canvas"],
+  [CommandIds.manageConnections, "manage_connections", "Remote Connections…", "Manage Remote Connections: saved SSH targets, Test connection, host keys"],
 ];
 
 /** Save and Save As in a designer tab go through the tab (its dirty marker, title and file dialog). Every command

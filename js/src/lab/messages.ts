@@ -55,7 +55,8 @@ export type SidebarCommand =
   | "confirm_edits" // Confirm Subgraph / Local Function Edits of the document shown
   | "close_child" // close the subgraph / function document shown
   | "compare_with" // args {path}: the structural diff of that model against the designer's, on its canvas
-  | "check_against_original"; // the divergence of the edited model against its saved file, on its canvas
+  | "check_against_original" // the divergence of the edited model against its saved file, on its canvas
+  | "manage_connections"; // the Manage Remote Connections panel in the designer's dock
 
 export type ToKernel =
   | { kind: "hello"; candidates: string[] }
