@@ -164,7 +164,7 @@ class ConnectionsPanel(DldVBox, css="dld-tool-dialog dld-connections-panel"):
             self.status.value = join([
                 tag("div", "The authenticity of host ", code(f"{connection.host}:{connection.port or 22}"),
                     " can't be established. Its key fingerprint is:"),
-                tag("div", code(unknown.fingerprint), class_="dld-host-fingerprint"),
+                tag("div", code(unknown.fingerprint), class_="dld-host-fingerprint", style="word-break:break-all"),
                 small("Check it with the host's administrator (ssh-keygen -lf /etc/ssh/ssh_host_*_key.pub on the "
                       "host) before accepting it: Accept adds it to known_hosts."),
             ])
