@@ -1,14 +1,15 @@
 """Drive DL Designer document tabs in a real JupyterLab: open a workspace, wait for a designer tab and its canvas,
-wait until the workspace has saved a tab's record (before a reload), count kernels."""
+wait until the workspace has saved a tab's record (before a reload), count kernels, profile quickly from a tab."""
 
 from __future__ import annotations
 
 import time
 import uuid
 
-from playwright.sync_api import Page
+from playwright.sync_api import Locator, Page
 
 from tests.browser.jupyter_server import JupyterServer
+from tests.browser.notebook_driver import run_in_kernel
 
 TAB = ".dld-DesignerDocument"
 
@@ -62,3 +63,18 @@ def wait_kernels(server: JupyterServer, expected: set[str], timeout_s: float = 3
         time.sleep(0.5)
         found = kernel_ids(server)
     return found
+
+
+def profile_from_tab(page: Page, timeout_ms: int = 240_000) -> Locator:
+    """Run the open Profile panel of the designer tab with few passes (5, 1 warm-up, 1 thread) and wait for the
+    report tab; returns it."""
+    run_in_kernel(
+        page,
+        "_f = _dld_view.profiling.children[0].fields\n"
+        "_f['iterations'].value, _f['warmup'].value, _f['threads'].value = 5, 1, 1",
+    )
+    page.locator(f"{TAB} .dld-profile-panel button", has_text="Profile").first.click()
+    report_tab = page.locator(".dld-DesignerDocument:has(.dld-r-link)")
+    report_tab.first.wait_for(state="visible", timeout=timeout_ms)
+    page.wait_for_timeout(1000)
+    return report_tab

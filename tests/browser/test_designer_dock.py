@@ -23,7 +23,7 @@ from tests.browser.notebook_driver import (
     screenshot,
     write_notebook,
 )
-from tests.browser.tab_driver import TAB, open_workspace, wait_canvas
+from tests.browser.tab_driver import TAB, open_workspace, profile_from_tab, wait_canvas
 
 MODEL = Path(__file__).resolve().parents[1] / "data" / "real" / "mobilenet_v3_small_w05.onnx"
 
@@ -192,15 +192,7 @@ def test_profile_report_opens_split_beside_and_links_focus_the_designer(jupyter:
     close_launcher(page)
     page.locator(f"{TAB} button", has_text="Profile").first.click()
     page.wait_for_selector(f"{TAB} .dld-dock .dld-profile-panel", timeout=30_000)
-    run_in_kernel(
-        page,
-        "_f = _dld_view.profiling.children[0].fields\n"
-        "_f['iterations'].value, _f['warmup'].value, _f['threads'].value = 5, 1, 1",
-    )
-    page.locator(f"{TAB} .dld-profile-panel button", has_text="Profile").first.click()
-    report_tab = page.locator(".dld-DesignerDocument:has(.dld-r-link)")
-    report_tab.first.wait_for(state="visible", timeout=240_000)
-    page.wait_for_timeout(1000)
+    report_tab = profile_from_tab(page)
     designer_tab = page.locator(".dld-DesignerDocument:has(.dld-designer)").first
     d, r = designer_tab.bounding_box(), report_tab.first.bounding_box()
     assert d and r and d["width"] > 200 and r["width"] > 200, (d, r)

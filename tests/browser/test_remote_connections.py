@@ -17,8 +17,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.jupyter_server import JupyterServer, start_server
-from tests.browser.notebook_driver import open_from_file_browser, run_in_kernel, screenshot
-from tests.browser.tab_driver import TAB, open_workspace, wait_canvas
+from tests.browser.notebook_driver import open_from_file_browser, screenshot
+from tests.browser.tab_driver import TAB, open_workspace, profile_from_tab, wait_canvas
 from tests.remote.conftest import Sshd, ssh_keys, sshd  # noqa: F401 (the loopback sshd fixtures)
 
 MODEL = Path(__file__).resolve().parents[1] / "data" / "real" / "mobilenet_v3_small_w05.onnx"
@@ -73,13 +73,5 @@ def test_add_accept_and_profile_on_a_new_connection(own_home_server: JupyterServ
     chooser = page.locator(f"{TAB} .dld-profile-panel .widget-dropdown:has(label:text-is('Target')) select")
     expect(chooser.locator("option")).to_have_text(["Local", "loopback gpu", "+ New connection…"])
     chooser.select_option("loopback gpu")
-    run_in_kernel(
-        page,
-        "_f = _dld_view.profiling.children[0].fields\n"
-        "_f['iterations'].value, _f['warmup'].value, _f['threads'].value = 5, 1, 1",
-    )
-    page.locator(f"{TAB} .dld-profile-panel button", has_text="Profile").first.click()
-    report_tab = page.locator(".dld-DesignerDocument:has(.dld-r-link)")
-    report_tab.first.wait_for(state="visible", timeout=400_000)
-    page.wait_for_timeout(1000)
+    profile_from_tab(page, timeout_ms=400_000)  # the first run deploys on the target
     screenshot(page, "remote_connections_report")
