@@ -15,6 +15,7 @@ from dld_jupyter.widgets.runs.connections import ConnectionsPanel
 from dld_jupyter.widgets.runs.panel import RunPanel
 from dld_jupyter.widgets.runs.targets import NEW_CONNECTION
 from tests.remote.conftest import Sshd, keygen
+from tests.remote.test_ssh_auth import PASSWORD, _PasswordOnly, server  # noqa: F401 (asyncssh's password server)
 
 
 def _fill(panel: ConnectionsPanel, sshd: Sshd, name: str) -> None:
@@ -91,3 +92,25 @@ def test_front_doors_open_the_panel_in_the_designer_dock(
     assert panel.save() is not None
     assert run_panel.target.value == "dock gpu" and "dock gpu" in run_panel.target.options
     designer.close()
+
+
+@pytest.mark.parametrize("server", [_PasswordOnly], indirect=True)
+def test_a_typed_password_is_used_for_this_process_only(
+    server: tuple[int, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch  # noqa: F811
+) -> None:
+    monkeypatch.setenv("DLD_CONFIG_DIR", str(tmp_path / "config"))
+    port, known = server
+
+    def no_prompt(question: str) -> str:
+        raise AssertionError(f"asked {question!r} although the password was typed in the panel")
+
+    panel = ConnectionsPanel(known_hosts=known, secrets=Secrets(no_prompt))
+    panel.host.value, panel.port.value, panel.user.value, panel.auth.value = "127.0.0.1", port, "alice", "password"
+    panel.name.value, panel.secret.value = "pw panel", "wrong"
+    assert not panel.test_connection() and "permission denied" in panel.status.value
+    panel.secret.value = PASSWORD
+    assert panel.test_connection() and panel.secret.value == ""  # the field is emptied, the secret kept in memory
+    assert panel.secrets.get("pw panel", "password", "again?") == PASSWORD  # this process: not asked again
+    saved = (tmp_path / "config" / "targets.json").read_text()
+    assert PASSWORD not in saved and "wrong" not in saved and '"auth": "password"' in saved
+    forget("pw panel")
