@@ -162,9 +162,9 @@ def export_engine(
     parts = _split(options, {"settings": SETTINGS})
     with model_path(model_or_document) as (path, default_report):
         home = Path(default_report).with_name(Path(path).stem + ".onnx")
-        target = engine or str(home.with_suffix(".engine"))
+        engine_path = engine or str(home.with_suffix(".engine"))
         spec = TrtBuildSpec(
-            model=path, engine=target, metadata=metadata, settings=_settings(settings, parts["settings"])
+            model=path, engine=engine_path, metadata=metadata, settings=_settings(settings, parts["settings"])
         ).resolved()
         command = dry_run(spec)["trtexec"]["command"]
         where = target_named(target) if target is None or isinstance(target, str) else target
