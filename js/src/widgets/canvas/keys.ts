@@ -38,13 +38,6 @@ export function installKeys(ctx: CanvasContext, quickAdd: QuickAdd): void {
     }, 0);
   };
   ctx.listeners.dom(ctx.stage, "mousedown", focus, { capture: true });
-  // By mouseup the host's mousedown handlers have moved the focus (a designer tab's console to its hidden prompt,
-  // which leaves it on the page body): take it back at once, so a key pressed right after the click (Ctrl+S)
-  // already reaches the canvas and its tab; the timer still follows a host that refocuses later in the click.
-  const focusNow = () => {
-    if (!ctx.root.contains(document.activeElement)) ctx.root.focus({ preventScroll: true });
-    focus();
-  };
-  ctx.listeners.dom(ctx.stage, "mouseup", focusNow, { capture: true });
+  ctx.listeners.dom(ctx.stage, "mouseup", focus, { capture: true });
   ctx.listeners.add(() => clearTimeout(timer));
 }
