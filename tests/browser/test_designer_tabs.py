@@ -72,6 +72,8 @@ def test_new_model_save_as_renames_the_tab(jupyter: JupyterServer, page: Page) -
         f"() => document.querySelector('{TAB}')?.dataset.dirty === 'false'", timeout=60_000
     )
     page.locator(f"{TAB} .dld-canvas").first.click()
+    # the canvas takes the focus back a tick after the click (the console's mousedown moves it): keys follow that
+    page.wait_for_function(f"() => document.activeElement?.closest('{TAB} .dld-canvas') !== null")
     page.keyboard.press("Control+s")
     dialog = page.locator(".jp-Dialog")
     expect(dialog).to_contain_text("choose a folder")
