@@ -14,6 +14,7 @@ import json
 import os
 import signal
 import time
+from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
@@ -67,20 +68,25 @@ def a_leaf(page: Page, node_id: str = "") -> dict[str, object]:
     )
 
 
-def test_killed_kernel_makes_the_tab_stale_and_reopen_gives_a_working_designer(
-    jupyter: JupyterServer, page: Page
-) -> None:
-    model = jupyter.root_dir / "stale.onnx"
+def _tab_with_an_unsaved_edit(jupyter: JupyterServer, page: Page, name: str) -> tuple[Path, bytes, str]:
+    """The bundled model as `name`, open in a designer tab with an edit not saved: (file, its bytes, kernel id)."""
+    model = jupyter.root_dir / name
     model.write_bytes(SAMPLE_MODEL.read_bytes())
-    on_disk = model.read_bytes()
-    before = kernel_ids(jupyter)
     open_workspace(page, jupyter)
-    open_from_file_browser(page, "stale.onnx", "Open With DL Designer")
+    open_from_file_browser(page, name, "Open With DL Designer")
     wait_canvas(page, 20)
     wait_linked(page)
     kernel = current_tab_kernel(page)
     run_in_kernel(page, "_dld_view.document.add_node('Relu', name='lost_edit')")
-    expect(page.locator(DIRTY_TAB, has_text="stale.onnx")).to_have_count(1, timeout=15_000)
+    expect(page.locator(DIRTY_TAB, has_text=name)).to_have_count(1, timeout=15_000)
+    return model, model.read_bytes(), kernel
+
+
+def test_killed_kernel_makes_the_tab_stale_and_reopen_gives_a_working_designer(
+    jupyter: JupyterServer, page: Page
+) -> None:
+    before = kernel_ids(jupyter)
+    model, on_disk, kernel = _tab_with_an_unsaved_edit(jupyter, page, "stale.onnx")
     nodes = page.evaluate(f"() => {CY}.nodes().length")
 
     # The kernel is shut down behind the tab's back (another page, the REST API, a culler).
@@ -161,16 +167,7 @@ def test_killed_kernel_makes_the_tab_stale_and_reopen_gives_a_working_designer(
 
 
 def test_kernel_shut_down_from_the_running_panel_makes_the_tab_stale(jupyter: JupyterServer, page: Page) -> None:
-    model = jupyter.root_dir / "running.onnx"
-    model.write_bytes(SAMPLE_MODEL.read_bytes())
-    on_disk = model.read_bytes()
-    open_workspace(page, jupyter)
-    open_from_file_browser(page, "running.onnx", "Open With DL Designer")
-    wait_canvas(page, 20)
-    wait_linked(page)
-    kernel = current_tab_kernel(page)
-    run_in_kernel(page, "_dld_view.document.add_node('Relu', name='lost_edit')")
-    expect(page.locator(DIRTY_TAB, has_text="running.onnx")).to_have_count(1, timeout=15_000)
+    model, on_disk, kernel = _tab_with_an_unsaved_edit(jupyter, page, "running.onnx")
 
     page.evaluate("() => window.jupyterapp.commands.execute('running:show-panel')")
     kernel_rows = page.locator(".jp-RunningSessions-item", has=page.locator(".jp-RunningSessions-item-label-kernel-id"))
