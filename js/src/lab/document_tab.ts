@@ -84,19 +84,20 @@ export class DesignerTab {
     });
     // Ctrl+S / Ctrl+Shift+S anywhere in the tab, before the canvas takes Ctrl+S as its own (kernel-side) save
     // and before widget outputs suppress JupyterLab's shortcuts.
-    panel.node.addEventListener("keydown", this.onKeydown, true);
+    panel.node.addEventListener("keydown", this.keydown, true);
     const unfit = fitDesignerToTab(panel.node); // the designer fills the tab; its dock scrolls, never the tab
     panel.node.addEventListener(REVEAL_EVENT, this.onReveal);
     panel.disposed.connect(() => {
       this.unwatch();
       unfit();
       panel.node.removeEventListener(REVEAL_EVENT, this.onReveal);
-      panel.node.removeEventListener("keydown", this.onKeydown, true);
+      panel.node.removeEventListener("keydown", this.keydown, true);
       this.host.closed(this.key);
     });
   }
 
-  private readonly onKeydown = (event: KeyboardEvent): void => {
+  /** Ctrl+S saves, Ctrl+Shift+S saves as (from the tab, or from the page body while this tab is current). */
+  readonly keydown = (event: KeyboardEvent): void => {
     if (!(event.ctrlKey || event.metaKey) || event.key.toLowerCase() !== "s" || event.altKey) return;
     event.preventDefault();
     event.stopPropagation();

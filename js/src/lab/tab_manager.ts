@@ -34,7 +34,15 @@ export class DesignerTabs implements TabHost {
   ) {
     consoles?.widgetAdded.connect((_, panel) => void this.adopt(panel));
     consoles?.forEach((panel) => void this.adopt(panel));
+    document.addEventListener("keydown", this.onBodyKeydown, true);
   }
+
+  /** Ctrl+S with the focus on the page body saves the current designer tab: a click in its canvas leaves the focus
+   * there for a tick (the console's mousedown takes it, the canvas takes it back after), and a key pressed at once
+   * reached neither the tab nor JupyterLab's own save, which does not know our tabs. */
+  private readonly onBodyKeydown = (event: KeyboardEvent): void => {
+    if (event.target === document.body) this.current()?.keydown(event);
+  };
 
   /** The designer tab the user works in, if the current main-area widget is one. */
   current(): DesignerTab | null {

@@ -63,6 +63,7 @@ function makeCy(stage: HTMLElement, count: number, theme: Theme): Core {
 
 /** Canvases whose first view waits for a size (resized() fits them when they get one). */
 const unfitted = new WeakSet<CanvasContext>();
+const seenSize = new WeakMap<CanvasContext, [number, number]>();
 
 /**
  * The canvas changed size (ResizeObserver in index.ts), the one viewport policy for re-layout beside fitTo (first
@@ -73,9 +74,13 @@ const unfitted = new WeakSet<CanvasContext>();
  */
 export function resized(ctx: CanvasContext): void {
   const cy = ctx.cy;
-  const [oldW, oldH, zoom, pan] = [cy.width(), cy.height(), cy.zoom(), cy.pan()];
+  // The size this policy last saw: cytoscape resizes itself on a window resize (keeping the top-left), and when
+  // that came first its own size already read as the new one and the graph stayed behind the split.
+  const [oldW, oldH] = seenSize.get(ctx) ?? [cy.width(), cy.height()];
+  const [zoom, pan] = [cy.zoom(), cy.pan()];
   cy.resize();
   const [w, h] = [cy.width(), cy.height()];
+  seenSize.set(ctx, [w, h]);
   if (w < 2 || h < 2 || (w === oldW && h === oldH)) return;
   if (unfitted.has(ctx) || oldW < 2 || oldH < 2) {
     fitTo(ctx);
@@ -101,6 +106,7 @@ export function fitTo(ctx: CanvasContext): void {
     return;
   }
   unfitted.delete(ctx);
+  seenSize.set(ctx, [ctx.cy.width(), ctx.cy.height()]);
   const pad = 30;
   const w = Math.max(ctx.cy.width() - 2 * pad, 10);
   const h = Math.max(ctx.cy.height() - 2 * pad, 10);
