@@ -100,6 +100,7 @@ class CanvasView(ViewEvents):
         self.plumbing_feeds: dict[str, dict[int, str]] = {}  # consumer -> {input index: plumbing node feeding it}
         self.scope_size = {}
         self.edges = self._read_structure(paths)
+        self.find_plumbing()
         self._into: dict[str, set[str]] | None = None
         self._outof: dict[str, set[str]] | None = None
         hidden = self.plumbing | {n for n, op in self.op_type.items() if op == "Constant"}
@@ -131,17 +132,19 @@ class CanvasView(ViewEvents):
             self._register(doc.node_id(node), node.op_type, scope_path(name, node.metadata_props), paths)
         for value in graph.outputs:
             self._register("o" + doc.value_id(value), "Output", (), paths)
-        edges = read_edges(doc)
-        node_id = doc.node_id
+        return read_edges(doc)
+
+    def find_plumbing(self) -> None:
+        """Weight plumbing of the current graph and the inputs it feeds (after a rebuild or a model swap)."""
+        graph, node_id = self.doc.model.graph, self.doc.node_id
         rows: list[NodeRow] = [
             (node_id(n), n.op_type, n.domain, [v.name or "" for v in n.inputs if v is not None],
              [v.name or "" for v in n.outputs])
             for n in graph if n.op_type in PLUMBING_OPS
         ]
-        weights = graph.initializers
-        self._find_plumbing(rows, weights.__contains__, {v.name or "" for v in graph.outputs},
-                            ((r.src, r.dst, r.di) for r in edges.values()))
-        return edges
+        self.plumbing_feeds = {}
+        self._find_plumbing(rows, graph.initializers.__contains__, {v.name or "" for v in graph.outputs},
+                            ((r.src, r.dst, r.di) for r in self.edges.values()))
 
     def _find_plumbing(self, rows: list[NodeRow], is_weight: Callable[[str], bool], outputs: set[str],
                        links: Iterable[tuple[str, str, int]]) -> None:

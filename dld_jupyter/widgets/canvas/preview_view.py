@@ -58,6 +58,9 @@ class PreviewView(CanvasView):
                             ((s, d, di) for s, _, d, di, _ in outline.links))
         return {}  # links are read from the outline's tuples in compute(); objects only when constants show
 
+    def find_plumbing(self) -> None:
+        """Found with the structure above, from the outline's tuples (there is no document yet)."""
+
     def _precision(self, node_id: str) -> str | None:
         """No badge in the overview drawn from the outline: the document's view, once loaded, carries them."""
         return None

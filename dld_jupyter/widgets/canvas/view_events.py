@@ -68,6 +68,7 @@ class ViewState(Protocol):
     def group_node(self, path: GroupPath, collapsed: bool) -> NodeData: ...
     def visible_edge(self, edge_id: str) -> tuple[str, EdgeData] | None: ...
     def resync(self) -> gp.PatchBuilder: ...
+    def find_plumbing(self) -> None: ...
     def compute(self) -> tuple[dict[str, NodeData], dict[str, EdgeData]]: ...
     def positions(self, nodes: dict[str, NodeData], edges: dict[str, EdgeData], relayout: bool) -> dict[str, Point]: ...
 
@@ -188,6 +189,12 @@ def _apply_events(view: ViewState, events: list[Event]) -> gp.PatchBuilder:
         elif isinstance(event, DiagnosticsChanged):
             _refresh_checks(view, touched)
             relabel = True
+    if twins:  # a swapped model (Sanitize, FP16, their undo): weights and plumbing are the new model's
+        old_plumbing, old_feeds = view.plumbing, view.plumbing_feeds
+        view.find_plumbing()
+        touched.update(dict.fromkeys(old_plumbing ^ view.plumbing))
+        touched.update(dict.fromkeys(n for n in set(old_feeds) | set(view.plumbing_feeds)
+                                     if old_feeds.get(n) != view.plumbing_feeds.get(n) and n in view.op_type))
     return _emit(view, touched, moved, relabel, twins)
 
 
@@ -208,6 +215,8 @@ def _refresh_checks(view: ViewState, touched: dict[str, None]) -> None:
     old = view.diagnostics
     view.diagnostics = gp.worst_diagnostics(view.doc.diagnostics)
     touched.update(dict.fromkeys(n for n in set(old) | set(view.diagnostics) if old.get(n) != view.diagnostics.get(n)))
+    # A Constant's output shape is known once inferred: its consumers' detail line (`W 64×3`) may say more now.
+    touched.update(dict.fromkeys(raw.dst for raw in view.edges.values() if view.op_type.get(raw.src) == "Constant"))
     for e in view.doc.edges():
         raw = view.edges.get(e.id)
         if raw is not None:
