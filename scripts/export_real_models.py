@@ -313,6 +313,7 @@ FIXTURES: dict[str, Callable[[Path], None]] = {
 }
 BENCH: dict[str, Callable[[Path], None]] = {
     "resnet18": torchvision_model("resnet18"),
+    "resnet50": torchvision_model("resnet50"),  # analysis step latency (benchmarks/analysis_bench.py)
     "mobilenet_v3_small": torchvision_model("mobilenet_v3_small"),
     "shufflenet_v2_functions": shufflenet_functions,
     "bert_base": bert(layers=12, hidden=768, heads=12, vocab=30522),
