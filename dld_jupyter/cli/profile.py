@@ -165,6 +165,11 @@ def input_problem(model: str, batch_size: int | None) -> str | None:
         return str(error)
     if batch_size is not None and batch_size < 1:
         return f"--batch-size must be at least 1, got {batch_size}."
+    from dld_jupyter.activities.runtimes.onnxruntime.inputs import batch_problem
+
+    refused = batch_problem(graph, batch_size)
+    if refused is not None:
+        return refused
     weights = {tensor.name for tensor in graph.initializer}
     total = 0
     for value in graph.input:

@@ -137,29 +137,12 @@ def build_grid(
 
 
 def batch_problem(model: str, batch: int) -> str | None:
-    """Why `model` cannot run at `batch`, or None: its inputs' leading dimensions are all fixed and differ."""
+    """Why `model` cannot run at `batch`, or None: the profile's own rule (`onnxruntime.inputs.batch_problem`)."""
     import onnx
 
-    proto = onnx.load(model, load_external_data=False)
-    initializers = {init.name for init in proto.graph.initializer}
-    fixed: list[str] = []
-    for value in proto.graph.input:
-        if value.name in initializers:
-            continue
-        dims = value.type.tensor_type.shape.dim
-        if not dims:
-            continue
-        lead = dims[0]
-        if not lead.HasField("dim_value"):
-            return None  # a free leading dimension takes the batch
-        shape = [d.dim_value if d.HasField("dim_value") else (d.dim_param or "?") for d in dims]
-        fixed.append(f"{value.name}: {shape}")
-        if lead.dim_value == batch:
-            return None
-    if not fixed:
-        return None
-    return (f"batch {batch}: the model's inputs have a fixed batch ({'; '.join(fixed)}); export it with a dynamic "
-            "batch dimension to sweep batch sizes")
+    from dld_jupyter.activities.runtimes.onnxruntime.inputs import batch_problem as inputs_problem
+
+    return inputs_problem(onnx.load(model, load_external_data=False).graph, batch)
 
 
 def precision_problem(point: SweepPoint) -> str | None:

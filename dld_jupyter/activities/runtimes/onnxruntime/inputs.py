@@ -43,7 +43,39 @@ def concrete_shape(value: onnx.ValueInfoProto, batch_size: int | None) -> list[i
     return [batch if (i == 0 and batch is not None) else (1 if d is None else d) for i, d in enumerate(dims)]
 
 
+def batch_problem(graph: onnx.GraphProto, batch_size: int | None) -> str | None:
+    """Why random inputs of `graph` cannot carry `batch_size` (None when they can): no input takes it (a single free
+    leading dimension) and the leading sizes the run would use differ from it. The one rule every front door, the
+    session and sweeps read, so that a fixed-batch model asked for batch 32 is refused, never run at batch 1 under a
+    report that says 32 (re-batching it would mean rewriting shapes its Reshape constants still hold)."""
+    if batch_size is None:
+        return None
+    values = [v for v in model_inputs(graph) if v.type.WhichOneof("value") == "tensor_type"]
+    shapes = [(v.name, _dims(v)) for v in values]
+    if any([i for i, d in enumerate(dims) if d is None] == [0] for _, dims in shapes):
+        return None  # that input takes the batch
+    leads = {(1 if dims[0] is None else dims[0]) if dims else 1 for _, dims in shapes}
+    if leads == {batch_size}:
+        return None  # the model's own batch is the one asked for
+    listed = "; ".join(f"{name}: {['?' if d is None else d for d in dims]}" for name, dims in shapes)
+    several = [name for name, dims in shapes if dims and dims[0] is None]
+    why = (
+        f"the leading dimension of {', '.join(several)} is not its only free one, so it is not taken as the batch"
+        if several
+        else "the model's inputs have a fixed batch"
+    )
+    return (
+        f"batch {batch_size}: {why} ({listed or 'no tensor input'}); a run would measure batch "
+        f"{'/'.join(str(n) for n in sorted(leads)) or 1}, not {batch_size}. Export the model with a dynamic leading "
+        "(batch) dimension as its only free one, give an input folder with tensors of that batch, or leave the batch "
+        "size out."
+    )
+
+
 def random_feeds(graph: onnx.GraphProto, batch_size: int | None, seed: int) -> Feeds:
+    problem = batch_problem(graph, batch_size)
+    if problem is not None:
+        raise SpecError(problem)
     rng = np.random.default_rng(seed)
     feeds: Feeds = {}
     for value in model_inputs(graph):

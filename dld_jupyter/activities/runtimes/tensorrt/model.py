@@ -117,6 +117,15 @@ def build_shapes(attrs: ModelTrtAttributes, batch_size: int | None) -> dict[str,
     """The profile of every dynamic input: its stored profile, else the inferred batch (`batch_size` from the
     settings wins over the model's); SpecError naming the inputs that have neither."""
     batch = batch_size if batch_size is not None else attrs.inferred_batch
+    leads = {dims[0] if dims and not is_dynamic(dims[0]) else None for dims in attrs.inputs.values()}
+    takes = any(map(single_leading_wildcard, attrs.inputs.values()))
+    if batch_size is not None and not takes and leads != {batch_size}:
+        listed = "; ".join(f"{n}: {['?' if is_dynamic(d) else d for d in dims]}" for n, dims in attrs.inputs.items())
+        raise SpecError(  # ONNX Runtime's rule (onnxruntime.inputs.batch_problem): refused, never another batch
+            f"batch {batch_size}: no input of the model has a single leading wildcard to take it ({listed}); the "
+            f"engine would run its own batch, not {batch_size}. Export the model with a dynamic leading (batch) "
+            "dimension as its only free one, or leave the batch size out."
+        )
     shapes: dict[str, OptimizationProfile] = {}
     missing: list[str] = []
     for name, dims in attrs.inputs.items():
