@@ -19,6 +19,7 @@ from types import ModuleType
 from typing import Any
 
 from dld_jupyter.activities.errors import UnavailableError
+from dld_jupyter.activities.gpu import visible
 from dld_jupyter.activities.optional import import_optional
 from dld_jupyter.report_format.model import MetricSeries
 
@@ -75,16 +76,49 @@ class Nvml:
             self.lib.nvmlShutdown()
 
     def handle(self, index: int) -> Any:
+        """The GPU of NVML index `index` (every GPU of the host); a CUDA index goes through `nvml_index` first."""
         try:
             return self.lib.nvmlDeviceGetHandleByIndex(index)
         except Exception as error:
             raise UnavailableError(f"no GPU with index {index} ({error})") from error
 
+    def uuids(self) -> list[str]:
+        """Every GPU's UUID, in NVML order."""
+        count = int(self.lib.nvmlDeviceGetCount())
+        return [_text(self.lib.nvmlDeviceGetUUID(self.handle(i))) for i in range(count)]
 
-def device_info(index: int) -> dict[str, Any]:
-    """GPU name, driver and CUDA driver version for the system section; {"gpu": "unavailable: ..."} otherwise."""
+    def nvml_index(self, cuda_index: int) -> int:
+        """The NVML index of CUDA device `cuda_index`, as `CUDA_VISIBLE_DEVICES` maps it (`gpu.visible`)."""
+        return visible.nvml_index(cuda_index, visible.listing(), self.uuids())
+
+
+def nvml_index(cuda_index: int) -> int:
+    """The NVML index of CUDA device `cuda_index`; UnavailableError without NVML or when it is not visible."""
+    with Nvml() as nv:
+        return nv.nvml_index(cuda_index)
+
+
+def device_problem(cuda_index: int) -> str | None:
+    """Why this process cannot use CUDA device `cuda_index` ("GPU 1 requested, this host has 1 GPU (0)"), or None
+    (visible, or no NVML to tell: the runtime then says what it found)."""
     try:
         with Nvml() as nv:
+            uuids = nv.uuids()
+    except UnavailableError:
+        return None
+    try:
+        visible.nvml_index(cuda_index, visible.listing(), uuids)
+    except UnavailableError as error:
+        return str(error).removeprefix("unavailable: ")
+    return None
+
+
+def device_info(index: int) -> dict[str, Any]:
+    """GPU name, driver and CUDA driver version of CUDA device `index` for the system section ("gpu_index" is its
+    NVML index); {"gpu": "unavailable: ..."} otherwise."""
+    try:
+        with Nvml() as nv:
+            index = nv.nvml_index(index)
             handle = nv.handle(index)
             cuda = int(nv.lib.nvmlSystemGetCudaDriverVersion())
             return {
@@ -132,7 +166,11 @@ class MetricsSampler:
 
     def start(self) -> None:
         nvml = Nvml().__enter__()
-        self._nvml, self._handle = nvml, nvml.handle(self.index)
+        try:  # `index` is a CUDA index: the handle is the same GPU's, whatever CUDA_VISIBLE_DEVICES lists
+            self._nvml, self._handle = nvml, nvml.handle(nvml.nvml_index(self.index))
+        except UnavailableError:
+            nvml.__exit__()
+            raise
         self._start_us = now_us()
         if self._gpm_supported():
             self._thread = threading.Thread(target=self._gpm_loop, name="dld-gpm", daemon=True)

@@ -15,13 +15,15 @@ import time
 from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass, field
+from typing import Any
 
 from dld_jupyter.activities.errors import SpecError, UnavailableError
 from dld_jupyter.activities.gpu.clocks import locked_clocks
-from dld_jupyter.activities.gpu.nvml import MetricsSampler
+from dld_jupyter.activities.gpu.nvml import MetricsSampler, nvml_index
+from dld_jupyter.activities.gpu.tensor_core_names import tensor_core_check
 from dld_jupyter.activities.reporter import Reporter
 from dld_jupyter.activities.runtimes import runtime_for
-from dld_jupyter.activities.runtimes.base import Feeds, PassTimes, Session
+from dld_jupyter.activities.runtimes.base import Feeds, LayerTable, PassTimes, Session
 from dld_jupyter.activities.spec import ActivitySpec, Measurement
 from dld_jupyter.report_format.builder import build_report, layer_pass_index
 from dld_jupyter.report_format.model import MetricSeries, Report
@@ -82,7 +84,8 @@ def measure(session: Session, measurement: Measurement, reporter: Reporter, feed
     warmup, iterations = measurement.warmup, measurement.iterations
     with ExitStack() as stack:
         if measurement.lock_clocks and measurement.device is not None:
-            stack.enter_context(locked_clocks(measurement.device, reporter.log))
+            # Clocks are NVML's: the spec's CUDA index is mapped through CUDA_VISIBLE_DEVICES (gpu.visible).
+            stack.enter_context(locked_clocks(nvml_index(measurement.device), reporter.log))
         elif measurement.lock_clocks:
             reporter.log("lock_clocks applies to GPU runs only: ignored on the CPU", "warning")
 
@@ -112,6 +115,15 @@ def measure(session: Session, measurement: Measurement, reporter: Reporter, feed
     return Measured(plain, profiled, median, metrics)
 
 
+def with_tensor_core_check(table: LayerTable, metrics: list[MetricSeries]) -> dict[str, Any]:
+    """The table's kernel capture with the Tensor Core name rule checked against GPM's tensor activity."""
+    if not table.kernel_capture:
+        return {}
+    gpm = next((m.values for m in metrics if m.name == "gpm_tensor_activity"), None)
+    kernels = [(k.kind, k.duration_ms, k.tensor_core) for k in table.kernels]
+    return {**table.kernel_capture, "tensor_core_check": tensor_core_check(kernels, gpm)}
+
+
 def run_profile(spec: ActivitySpec, reporter: Reporter) -> Report:
     """Profile `spec` with its runtime and return the Report (`report_format.builder`)."""
     measurement = spec.measurement()
@@ -136,4 +148,6 @@ def run_profile(spec: ActivitySpec, reporter: Reporter) -> Report:
         removed_reasons=table.removed_reasons or None,
         system=system,
         gpu_metrics=measured.metrics,
+        kernels=table.kernels,
+        kernel_capture=with_tensor_core_check(table, measured.metrics),
     )

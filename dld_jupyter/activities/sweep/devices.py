@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-import os
 import tempfile
 import threading
 import time
@@ -26,6 +25,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from dld_jupyter.activities.errors import UnavailableError
+from dld_jupyter.activities.gpu import visible
 from dld_jupyter.activities.gpu.nvml import Nvml
 
 POLL_S = 0.25
@@ -42,29 +42,11 @@ def visible_gpus() -> list[Gpu]:
     """The GPUs this process may use, in CUDA order; [] without NVML or a GPU."""
     try:
         with Nvml() as nv:
-            lib = nv.lib
-            count = int(lib.nvmlDeviceGetCount())
-            uuids = [_text(lib.nvmlDeviceGetUUID(lib.nvmlDeviceGetHandleByIndex(i))) for i in range(count)]
+            uuids = nv.uuids()
     except UnavailableError:
         return []
-    listed = os.environ.get("CUDA_VISIBLE_DEVICES")
-    if listed is None:
-        return [Gpu(i, i, uuid) for i, uuid in enumerate(uuids)]
-    gpus: list[Gpu] = []
-    for item in (part.strip() for part in listed.split(",") if part.strip()):
-        if item.isdigit() and int(item) < count:
-            index = int(item)
-        else:
-            matches = [i for i, uuid in enumerate(uuids) if uuid.startswith(item)]
-            if not matches:
-                break  # CUDA stops at the first entry it cannot resolve
-            index = matches[0]
-        gpus.append(Gpu(len(gpus), index, uuids[index]))
-    return gpus
-
-
-def _text(value: Any) -> str:
-    return value.decode() if isinstance(value, bytes) else str(value)
+    order = visible.cuda_order(visible.listing(), uuids)
+    return [Gpu(cuda, index, uuids[index]) for cuda, index in enumerate(order)]
 
 
 class DevicePool:

@@ -17,12 +17,13 @@ from typing import Any
 import onnx
 
 from dld_jupyter.activities.errors import RunFailed, SpecError, UnavailableError
-from dld_jupyter.activities.gpu.nvml import device_info
+from dld_jupyter.activities.gpu.nvml import device_info, device_problem
 from dld_jupyter.activities.optional import import_optional
 from dld_jupyter.activities.reporter import Reporter
 from dld_jupyter.activities.runtimes.base import Feeds, LayerTable, PassTimes
 from dld_jupyter.activities.runtimes.onnxruntime.inputs import folder_feeds, random_feeds
 from dld_jupyter.activities.runtimes.onnxruntime.install import cuda_missing_reason
+from dld_jupyter.activities.runtimes.onnxruntime.kernels import link_recorded, pass_windows, start_recorder
 from dld_jupyter.activities.runtimes.onnxruntime.nodes import map_nodes
 from dld_jupyter.activities.runtimes.onnxruntime.report import ort_layers, with_copy_rows, with_host_row
 from dld_jupyter.activities.runtimes.onnxruntime.spec import OrtProfileSpec
@@ -139,17 +140,23 @@ class OrtSession:
         self.feeds = default_feeds(spec, self.model.graph)
         reporter.log(f"inputs: {', '.join(f'{k} {list(v.shape)} {v.dtype}' for k, v in self.feeds.items())}")
         self.gpu = spec.provider == "cuda"
+        problem = device_problem(spec.device) if self.gpu else None
+        if problem is not None:  # said before ORT's own "could not be used" fallback message
+            raise UnavailableError(problem)
         if spec.hide_non_compute and not self.gpu:
             reporter.log("hide_non_compute: a CPU run copies nothing between devices; outputs stay bound", "info")
         self._session: Any = None
         self._profiled: bool | None = None  # which kind of session `_session` is
         self._runner: Callable[[], object] | None = None
+        self._recorder: Any = None  # CUPTI kernel recorder of a CUDA run's profiled session
 
     def _open(self, profiled: bool) -> Any:
         if self._profiled is not profiled:
             self._session = self._runner = None  # one session in memory at a time
             options = session_options(self.ort, self.spec, self.workdir if profiled else None)
             self._session, self._profiled = make_session(self.ort, self.source, options, self.spec), profiled
+            if profiled and self.gpu and self._recorder is None:
+                self._recorder = start_recorder(self.reporter)  # after the session: its setup is no pass
         return self._session
 
     def run(self, feeds: Feeds | None, profiled: bool) -> PassTimes:
@@ -171,6 +178,7 @@ class OrtSession:
     def layers(self, profiled: Sequence[PassTimes], median: int) -> LayerTable:
         if not self._profiled:
             raise RunFailed("no profiled pass ran: the layer table needs at least one")
+        start_ns = int(self._session.get_profiling_start_time_ns())
         trace = self._session.end_profiling()
         runs = parse_profile(trace)[-len(profiled) :]  # warm-up runs were profiled too
         if len(runs) != len(profiled):
@@ -187,7 +195,12 @@ class OrtSession:
         if self.gpu and not self.spec.hide_non_compute:
             layers, timeline = with_copy_rows(runs, median, layers, timeline)
             layers = with_host_row(runs, [p.wall_ms for p in profiled], layers)
-        return LayerTable(layers, timeline, node_map.removed, node_map.reasons)
+        table = LayerTable(layers, timeline, node_map.removed, node_map.reasons)
+        if self._recorder is not None:
+            windows = pass_windows(runs, start_ns, layers, node_map.layer_of)
+            table.kernels, table.kernel_capture = link_recorded(self._recorder, windows, median)
+            self._recorder = None
+        return table
 
     def outputs(self, names: Sequence[str], feeds: Feeds | None = None) -> dict[str, Any]:
         session = self._session if self._session is not None else self._open(False)

@@ -12,7 +12,6 @@ synchronously, and are timed on the host. Imported only in the worker; nothing h
 from __future__ import annotations
 
 import json
-import os
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -20,6 +19,8 @@ from contextlib import contextmanager
 from typing import Any
 
 from dld_jupyter.activities.errors import RunFailed, SpecError, UnavailableError
+from dld_jupyter.activities.gpu.nvml import device_problem
+from dld_jupyter.activities.gpu.visible import narrow
 from dld_jupyter.activities.reporter import Reporter
 from dld_jupyter.activities.runtimes.base import PassTimes
 from dld_jupyter.activities.runtimes.tensorrt.mapping import BuildPlan, TrtEnum
@@ -44,12 +45,12 @@ def import_tensorrt(settings: TrtSettings) -> Any:
 
 
 def select_device(index: int) -> None:
-    """Make CUDA device `index` the only visible one, before CUDA starts in this worker process."""
-    visible = os.environ.get("CUDA_VISIBLE_DEVICES")
-    ids = [v for v in visible.split(",") if v] if visible else None
-    if ids is not None and index >= len(ids):
-        raise UnavailableError(f"no CUDA device {index}: CUDA_VISIBLE_DEVICES={visible!r}")
-    os.environ["CUDA_VISIBLE_DEVICES"] = ids[index] if ids is not None else str(index)
+    """Make CUDA device `index` the only visible one, before CUDA starts in this worker process; NVML still maps
+    `index` to the same GPU (`gpu.visible.narrow` remembers the listing), and a GPU the host lacks is named."""
+    problem = device_problem(index)
+    if problem is not None:
+        raise UnavailableError(problem)
+    narrow(index)
 
 
 def resolve(trt: Any, value: Any) -> Any:
