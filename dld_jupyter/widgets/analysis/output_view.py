@@ -23,7 +23,7 @@ class AnalysisOutput(DldWidget, bundle="output_view"):
 
     keywords = ("layout",)
 
-    outputs = traitlets.List([]).tag(sync=True)
+    outputs: traitlets.List[dict[str, object]] = traitlets.List([]).tag(sync=True)
     pixels = traitlets.Bytes(b"").tag(sync=True)
     message = traitlets.Unicode("No analysis output yet: run the analysis.").tag(sync=True)
 
