@@ -57,7 +57,8 @@ export class SelectionPanel {
     this.last = s;
     const head = el("div", "dld-r-selsum-head", selected.length > 1 ? `Selection: ${s.count} layers` : `All layers (${s.count}) · select several rows to summarize them`);
     const cells = ["type", "precision", ...(showsProvider(this.data) ? ["provider"] : []), "input_dims", "output_dims"].map((c) => this.discrete(s.discrete[c]));
-    cells.push(this.time("Inference Time (ms)", "median_ms", s.times.median_ms, ms));
+    // Each value carries its own unit (µs under a millisecond): a "(ms)" in the label read as ms over µs values.
+    cells.push(this.time("Inference Time", "median_ms", s.times.median_ms, ms));
     cells.push(this.time(`Inference Time (% of ${fullPass ? "pass" : "layers"})`, "percent", s.times.percent, (v) => `${v.toFixed(2)}%`));
     const grid = el("div", "dld-r-selsum-grid");
     grid.append(...cells);
