@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from dld_jupyter.report_format.model import Layer, MetricSeries, Report, Summary, TimelineEvent
+from dld_jupyter.report_format.model import KernelRecord, Layer, MetricSeries, Report, Summary, TimelineEvent
 from dld_jupyter.report_format.passes import intervals_overlap, median_index, median_interval, spread
 
 
@@ -126,6 +126,8 @@ def build_report(
     removed_reasons: dict[str, str] | None = None,
     system: dict[str, Any] | None = None,
     gpu_metrics: Sequence[MetricSeries] = (),
+    kernels: Sequence[KernelRecord] = (),
+    kernel_capture: dict[str, Any] | None = None,
 ) -> Report:
     """A Report from what a backend or importer measured (see the module docstring).
 
@@ -171,4 +173,6 @@ def build_report(
         system=dict(system or {}),
         removed_nodes=list(removed_nodes),
         removed_reasons=dict(removed_reasons or {}),
+        kernels=list(kernels),
+        kernel_capture=dict(kernel_capture or {}),
     )

@@ -18,7 +18,16 @@ from typing import Any
 from dld_jupyter.formats.atomic_write import atomic_write_bytes
 from dld_jupyter.report_format.errors import ReportError
 from dld_jupyter.report_format.json_input import parse_json, read_text
-from dld_jupyter.report_format.model import FORMAT, VERSION, Layer, MetricSeries, Report, Summary, TimelineEvent
+from dld_jupyter.report_format.model import (
+    FORMAT,
+    VERSION,
+    KernelRecord,
+    Layer,
+    MetricSeries,
+    Report,
+    Summary,
+    TimelineEvent,
+)
 from dld_jupyter.report_format.validation import cross_check, validate
 
 __all__ = ["ReportError", "atomic_write_text", "check_data", "load_report", "report_from_data", "save_report"]
@@ -82,6 +91,8 @@ def report_from_data(data: object, source: str = "report") -> Report:
         system=dict(data.get("system", {})),
         removed_nodes=list(data.get("removed_nodes", [])),
         removed_reasons={str(k): str(v) for k, v in dict(data.get("removed_reasons", {})).items()},
+        kernels=[KernelRecord(**_known(KernelRecord, k)) for k in data.get("kernels", [])],
+        kernel_capture=dict(data.get("kernel_capture", {})),
         format=FORMAT,
         version=VERSION,
     )
@@ -115,6 +126,7 @@ def to_data(report: Report) -> dict[str, Any]:
     data["layers"] = [vars(layer) for layer in report.layers]
     data["timeline"] = [vars(event) for event in report.timeline]
     data["gpu_metrics"] = [vars(series) for series in report.gpu_metrics]
+    data["kernels"] = [vars(record) for record in report.kernels]
     return data
 
 

@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 FORMAT = "dld-report"
-VERSION = 1
+VERSION = 2  # 2: kernel records (`kernels`, `kernel_capture`); version 1 reports still load (no kernels)
 
 
 @dataclass
@@ -91,6 +91,28 @@ class MetricSeries:
 
 
 @dataclass
+class KernelRecord:
+    """One GPU activity (kernel, memcpy or memset) recorded by CUPTI during a measured profiled pass."""
+
+    kind: str  # "kernel" | "memcpy" | "memset"
+    name: str  # kernel name as CUPTI gives it (mangled C++ names demangled by CUPTI), "Memcpy HtoD", "Memset"
+    pass_index: int  # measured profiled pass it ran in (0-based, run order); `kernel_capture.median_pass` is drawn
+    start_ms: float  # GPU start, relative to the start of its pass (the timeline's origin for the median pass)
+    duration_ms: float
+    layer: int = -1  # index into Report.layers of the layer (ONNX Runtime node) that launched it; -1 when none
+    stream: int = 0  # CUDA stream id
+    launch_ms: float | None = None  # host start of the API call that launched it, same origin as start_ms
+    correlation_id: int = 0  # CUPTI correlation id of the launching API call
+    grid: list[int] = field(default_factory=list)  # kernels: [x, y, z]
+    block: list[int] = field(default_factory=list)  # kernels: [x, y, z]
+    registers: int = 0  # kernels: registers per thread
+    shared_memory_bytes: int = 0  # kernels: static + dynamic shared memory per block
+    bytes: int = 0  # memcpy / memset: bytes moved or set
+    copy_kind: str = ""  # memcpy: "HtoD", "DtoH", "DtoD", ...
+    tensor_core: bool = False  # kernels: the name says it runs on Tensor Cores
+
+
+@dataclass
 class Report:
     summary: Summary
     passes_ms: list[float] = field(default_factory=list)
@@ -100,6 +122,8 @@ class Report:
     system: dict[str, Any] = field(default_factory=dict)  # host, OS, CPU, GPU, driver, CUDA, library versions
     removed_nodes: list[str] = field(default_factory=list)  # ONNX nodes optimized away (no layer of its own)
     removed_reasons: dict[str, str] = field(default_factory=dict)  # removed node -> why it has no layer
+    kernels: list[KernelRecord] = field(default_factory=list)  # GPU activity of the measured profiled passes
+    kernel_capture: dict[str, Any] = field(default_factory=dict)  # how the kernels were recorded (source, passes)
     format: str = FORMAT
     version: int = VERSION
 
@@ -118,6 +142,8 @@ class Report:
             system=dict(data.get("system", {})),
             removed_nodes=list(data.get("removed_nodes", [])),
             removed_reasons={str(k): str(v) for k, v in dict(data.get("removed_reasons", {})).items()},
+            kernels=[KernelRecord(**record) for record in data.get("kernels", [])],
+            kernel_capture=dict(data.get("kernel_capture", {})),
             format=data.get("format", FORMAT),
             version=int(data.get("version", VERSION)),
         )

@@ -261,6 +261,15 @@ def cross_check(data: dict[str, Any], limit: int = 20) -> list[Problem]:
                     "use a position in $.layers, or -1 for no layer",
                 )
             )
+    for pos, record in enumerate(data.get("kernels", [])):
+        if record.get("layer", -1) >= len(layers):
+            problems.append(
+                Problem(
+                    f"$.kernels[{pos}].layer",
+                    f"is {record['layer']} but there are only {len(layers)} layers",
+                    "use a position in $.layers, or -1 for a kernel no layer launched",
+                )
+            )
     for pos, series in enumerate(data.get("gpu_metrics", [])):
         times, values = series.get("times_ms", []), series.get("values", [])
         if len(times) != len(values):

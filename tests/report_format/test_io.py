@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dld_jupyter.report_format.io import ReportError, load_report, report_from_data, report_to_json, save_report
-from dld_jupyter.report_format.model import Layer, MetricSeries, Report, Summary, TimelineEvent
+from dld_jupyter.report_format.model import KernelRecord, Layer, MetricSeries, Report, Summary, TimelineEvent
 from dld_jupyter.report_format.validation import KEYWORDS, load_schema, validate
 from tests.reports._factory import make_report
 
@@ -93,7 +93,7 @@ def test_wrong_format(tmp_path: Path) -> None:
 def test_newer_version(tmp_path: Path) -> None:
     data = good()
     data["version"] = 99
-    with pytest.raises(ReportError, match=r"version 99 is newer than this dld_jupyter reads \(up to 1\)\. Upgrade"):
+    with pytest.raises(ReportError, match=r"version 99 is newer than this dld_jupyter reads \(up to 2\)\. Upgrade"):
         load_report(write(tmp_path, data))
 
 
@@ -223,12 +223,13 @@ def test_schema_documents_every_dataclass_field() -> None:
         (Layer, "layer"),
         (TimelineEvent, "timelineEvent"),
         (MetricSeries, "metricSeries"),
+        (KernelRecord, "kernelRecord"),
     ):
         assert {f.name for f in dataclasses.fields(cls)} == set(defs[name]["properties"]), name
     top = {f.name for f in dataclasses.fields(Report)}
     assert top == set(load_schema()["properties"])
     doc = (Path(__file__).resolve().parents[2] / "docs" / "report-format.md").read_text()
-    for cls in (Summary, Layer, TimelineEvent, MetricSeries, Report):
+    for cls in (Summary, Layer, TimelineEvent, MetricSeries, KernelRecord, Report):
         for f in dataclasses.fields(cls):
             assert f"`{f.name}`" in doc, f"docs/report-format.md does not describe {cls.__name__}.{f.name}"
 

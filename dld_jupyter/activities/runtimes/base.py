@@ -17,7 +17,7 @@ from typing import Any, Protocol
 
 from dld_jupyter.activities.reporter import Reporter
 from dld_jupyter.report_format.builder import LayerRecord, RunInfo
-from dld_jupyter.report_format.model import TimelineEvent
+from dld_jupyter.report_format.model import KernelRecord, TimelineEvent
 
 Feeds = Mapping[str, Any]  # input name -> numpy array
 
@@ -41,6 +41,8 @@ class LayerTable:
     timeline: list[TimelineEvent]
     removed_nodes: list[str] = field(default_factory=list)
     removed_reasons: dict[str, str] = field(default_factory=dict)
+    kernels: list[KernelRecord] = field(default_factory=list)  # GPU activity of the measured passes (CUPTI)
+    kernel_capture: dict[str, Any] = field(default_factory=dict)  # how they were recorded ({} when not)
 
 
 class Session(Protocol):
