@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "__version__",
+    "analyse",
     "compare",
     "diff",
     "diverge",
@@ -71,6 +72,14 @@ def export_engine(model: Any, **options: Any) -> Any:
 
     designer_document = getattr(model, "document", None)
     return run_export(designer_document if designer_document is not None else model, **options)
+
+
+def analyse(model: Any, inputs: Any = None, provider: str = "cpu", **options: Any) -> Any:
+    """Analyse a model (path, Designer or Document) on `inputs` ({name: "cat.png" | "x.npy" | array | "random" |
+    "zeros"}): breakpoints, step, resume, tensors, overrides; the document is read-only until `.stop()`."""
+    from dld_jupyter.frontdoor.analysis import analyse as start
+
+    return start(model, inputs, provider, **options)
 
 
 def profile(model: Any, **options: Any) -> Any:

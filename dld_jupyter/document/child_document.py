@@ -39,6 +39,7 @@ class ChildDocument(Document, abc.ABC):
         self.parent = parent
         self.title = title
         self._closed = False
+        self._lock.holders = parent._lock.holders  # shared: what holds the parent read-only holds its children
         was = parent.read_only
         parent._lock.attach(self)
         if parent.read_only != was:

@@ -1,9 +1,9 @@
-"""The parent's side of child documents: which children are open (and so lock the parent), and how to open one.
-
-A document with an open child document (a subgraph or a local function being edited) is read-only: every edit,
-undo and redo refuses with the first open child's reason. The child writes back through ``write_back``, the one
-way past the lock. Child document classes live in modules that import ``document.py`` (they subclass Document), so
-``document.py`` cannot import them: each registers its opener here (``register_opener``) when the package loads,
+"""The parent's side of child documents: which children are open (and so lock the parent), and how to open one. A
+document held by a `LockHolder` (a live analysis: ``Document.hold``) is read-only with its children, past every
+write-back. A document with an open child document (a subgraph or a local function being edited) is read-only: every
+edit, undo and redo refuses with the first open child's reason. The child writes back through ``write_back``, the
+one way past the lock. Child document classes live in modules that import ``document.py`` (they subclass Document),
+so ``document.py`` cannot import them: each registers its opener here (``register_opener``) when the package loads,
 and ``Document.open_subgraph`` / ``open_function`` look it up by kind.
 """
 
@@ -13,6 +13,16 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from .errors import DocumentError
+
+
+class LockHolder(Protocol):
+    """What holds a document read-only without being a child of it (a live analysis): its reason and the fix."""
+
+    @property
+    def lock_reason(self) -> str: ...
+
+    @property
+    def lock_fix(self) -> str: ...
 
 
 class LockingChild(Protocol):
@@ -44,11 +54,14 @@ class ChildLock:
 
     def __init__(self) -> None:
         self.children: list[Any] = []
+        self.holders: list[Any] = []  # what holds the document read-only besides children (a live analysis)
         self.bypass = False
 
     @property
     def reason(self) -> str | None:
-        """Why the document is read-only (the first open child's reason), or None."""
+        """Why the document is read-only (a holder's reason, else the first open child's), or None."""
+        if self.holders:
+            return str(self.holders[0].lock_reason)
         if self.bypass or not self.children:
             return None
         return str(self.children[0].lock_reason)
@@ -56,7 +69,8 @@ class ChildLock:
     def refuse(self, what: str, reason: str | None) -> None:
         """Raise the refusal of ``what`` when ``reason`` says the document is read-only."""
         if reason is not None:
-            raise DocumentError(what, reason, "Confirm or close the open child document first.")
+            fix = self.holders[0].lock_fix if self.holders else "Confirm or close the open child document first."
+            raise DocumentError(what, reason, str(fix))
 
     def attach(self, child: Any) -> None:
         self.children.append(child)

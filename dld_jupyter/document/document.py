@@ -22,7 +22,7 @@ from .child_lock import ChildLock
 from .commands import Command, Context, SetPositions
 from .endpoints import edges_from_value
 from .errors import DocumentError
-from .events import Changes, DiagnosticsChanged, DirtyChanged, Event
+from .events import Changes, DiagnosticsChanged, DirtyChanged, Event, ReadOnlyChanged
 from .function_api import LocalFunctions
 from .history import History
 from .ids import IdMap
@@ -194,6 +194,17 @@ class Document(LocalFunctions, Subgraphs, TensorRtAttributes):
     def read_only(self) -> str | None:
         """None, or why every edit, undo and redo is refused now (a child document is open for editing)."""
         return self._lock.reason
+
+    def hold(self, holder: Any, release: bool = False) -> None:
+        """Make this document and its children read-only while ``holder`` (a live analysis; its ``lock_reason`` and
+        ``lock_fix`` are the refusal's text) holds it, or no longer (``release``)."""
+        was, holders = self.read_only, self._lock.holders
+        if not release:
+            holders.append(holder)
+        elif holder in holders:
+            holders.remove(holder)
+        if self.read_only != was:
+            self._emit([ReadOnlyChanged(self.read_only)])
 
     @property
     def open_children(self) -> list[Any]:

@@ -48,7 +48,7 @@ def test_missing_runtime_or_kind_says_what_exists() -> None:
         runtime_named("openvino")
     with pytest.raises(UnavailableError, match=r"no runtime runs 'test-other-kind'"):
         runtime_for(_OtherSpec(model="m.onnx"))
-    known = r"\['export_engine', 'profile', 'session'\]"
+    known = r"\['analysis', 'export_engine', 'profile', 'session'\]"
     with pytest.raises(UnavailableError, match=rf"no activity kind runs 'test-other-kind' specs here; kinds: {known}"):
         kind_runner(_OtherSpec(model="m.onnx"))
 

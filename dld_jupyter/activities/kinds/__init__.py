@@ -1,5 +1,5 @@
 """Activity kinds, one module each: `profile` (the measured loop for any runtime), `export_engine` (a TensorRT
-build) and `session` (a runtime session that stays open and answers requests).
+build), `session` (a runtime session that stays open and answers requests) and `analysis` (the debugger, a session).
 
 A spec names its kind in `ACTIVITY`; `kind_runner(spec)` gives the function the worker runs it with: it reports to
 the worker's channel, reads requests when it is a session kind, and returns the Outcome (report, artifacts).
@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from dld_jupyter.activities.errors import UnavailableError
+from dld_jupyter.activities.kinds import analysis
 from dld_jupyter.activities.kinds.export_engine import run_export
 from dld_jupyter.activities.kinds.profile import run_profile
 from dld_jupyter.activities.kinds.session import serve
@@ -25,7 +26,12 @@ def _profile(spec: ActivitySpec, channel: Channel, requests: Iterable[str]) -> O
     return Outcome(run_profile(spec, channel))
 
 
-_KINDS: dict[str, KindRunner] = {"profile": _profile, "export_engine": run_export, "session": serve}
+_KINDS: dict[str, KindRunner] = {
+    "profile": _profile,
+    "export_engine": run_export,
+    "session": serve,
+    "analysis": analysis.serve,
+}
 
 
 def kind_names() -> list[str]:

@@ -4,12 +4,13 @@ The worker opens the spec's runtime session, says "ready", then answers one enve
 Reply on its protocol channel: `ping`, `run` (one timed pass, plain or profiled), `outputs` (named outputs of one
 pass, summarized: shape, dtype, min, max, mean) and `close`. A request that fails gets a failed Reply saying why;
 the session stays open. It ends on `close` or when stdin ends, with no artifacts.
+`serve_lines` is the request loop every session kind shares (the analysis kind answers its own actions with it).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
@@ -23,6 +24,7 @@ from dld_jupyter.activities.spec import ActivitySpec
 from dld_jupyter.formats.envelope import Reply, failed, ok
 
 ACTIONS = ("close", "outputs", "ping", "run")
+Answer = Callable[[str, dict[str, Any]], dict[str, object]]  # (action, args) -> reply data; ActivityError refuses
 
 
 def summary(value: Any) -> dict[str, object]:
@@ -54,7 +56,7 @@ def answer(session: Session, action: str, args: dict[str, Any]) -> dict[str, obj
     raise SpecError(f"action: {action!r} is not one of {list(ACTIONS)}")
 
 
-def _reply(session: Session, line: str) -> tuple[Reply, bool]:
+def _reply(answer_with: Answer, line: str) -> tuple[Reply, bool]:
     """The reply to one request line, and whether the session should close."""
     try:
         request = json.loads(line)
@@ -67,7 +69,7 @@ def _reply(session: Session, line: str) -> tuple[Reply, bool]:
     if action == "close":
         return ok(number), True
     try:
-        return ok(number, answer(session, action, args if isinstance(args, dict) else {})), False
+        return ok(number, answer_with(action, args if isinstance(args, dict) else {})), False
     except ActivityError as error:
         return failed(number, str(error)), False
 
@@ -76,13 +78,18 @@ def serve(spec: ActivitySpec, channel: Channel, requests: Iterable[str]) -> Outc
     """Open `spec`'s session and answer `requests` until `close` or their end."""
     channel.progress(0.0, "opening session")
     with runtime_for(spec).session(spec.model, spec, channel) as session:
-        channel.progress(1.0, "ready")
-        channel.send("ready")
-        for line in requests:
-            if not line.strip():
-                continue
-            reply, close = _reply(session, line)
-            channel.reply(reply)
-            if close:
-                break
+        serve_lines(channel, requests, lambda action, args: answer(session, action, args))
     return Outcome(None)
+
+
+def serve_lines(channel: Channel, requests: Iterable[str], answer_with: Answer) -> None:
+    """Say "ready", then answer each envelope request line with `answer_with` until `close` or the lines end."""
+    channel.progress(1.0, "ready")
+    channel.send("ready")
+    for line in requests:
+        if not line.strip():
+            continue
+        reply, close = _reply(answer_with, line)
+        channel.reply(reply)
+        if close:
+            break

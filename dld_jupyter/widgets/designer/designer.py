@@ -16,6 +16,7 @@ import ipywidgets as w
 from dld_jupyter.document import Document, DocumentError
 from dld_jupyter.document.loading import DocumentLoad, open_for_view
 from dld_jupyter.formats.html_text import small
+from dld_jupyter.frontdoor.analysis import AnalysisActions
 from dld_jupyter.frontdoor.children import (
     CLOSE_CHILD,
     CONFIRM_EDITS,
@@ -56,7 +57,7 @@ _CANVAS_OPTIONS = ("grouping", "color_scheme", "show_grid", "show_constants", "h
 _OPTIONS = (*_CANVAS_OPTIONS, "dock")  # dock: "right" (default) or "bottom", where the side panels sit
 
 
-class Designer(ChildrenMixin, CompareActions, DldVBox, css="dld-designer"):
+class Designer(ChildrenMixin, CompareActions, AnalysisActions, DldVBox, css="dld-designer"):
     """Toolbar (new/open/save/undo/redo/arrange/check/export), then the canvas with a docked side panel (dock.py:
     `panels` for the editors, `profiling` and `tools` for the Profile panel and the Tools / Export Engine dialogs),
     then a profile's report, the status line and messages.

@@ -1,0 +1,338 @@
+"""The analysis debugger (seed 001 §4.5.2): breakpoints on nodes, run / step / resume in the main graph's execution
+order, every tensor computed so far inspectable, runtime overrides of attributes and initializers.
+
+Bounded memory: the model is written once into a private folder with its weights as external data (ONNX Runtime
+maps that file, so every session shares the weights), and each stop runs a *prefix* of the model (`graph.py`) whose
+outputs are a window of values: the stopped node's outputs and those of up to `window - 1` next nodes, so most steps
+are answered from what the last window fetched. Only values a user asked for, or the window, are kept, in an LRU
+capped at `keep_bytes`; a value computed earlier and since dropped is computed again by its own prefix. ORT runs
+with graph optimizations off, so every ONNX value exists and equals what a plain run that outputs it gives.
+Overrides change the private graph only (never the document, never saved) and rerun the current stop.
+A node "stopped at" has run: its outputs are inspectable.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import shutil
+import tempfile
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+import onnx
+from onnx import external_data_helper, helper, numpy_helper
+
+from dld_jupyter.activities.analysis.graph import MainGraph
+from dld_jupyter.activities.errors import RunFailed, SpecError
+from dld_jupyter.activities.optional import import_optional
+
+Array = np.ndarray[Any, Any]
+State = Literal["idle", "paused", "finished"]
+WEIGHTS = "weights.bin"
+
+
+@dataclasses.dataclass(frozen=True)
+class Override:
+    """One analysis override: `name` is an attribute of `node` or an initializer it reads."""
+
+    node: str
+    name: str
+    kind: Literal["attribute", "initializer"]
+
+
+class AnalysisEngine:
+    """One analysed model on fixed inputs; see the module docstring. Close it (or use `with`) to drop its folder."""
+
+    def __init__(
+        self,
+        model: str | os.PathLike[str],
+        feeds: Mapping[str, Array],
+        provider: str = "CPUExecutionProvider",
+        window: int = 8,
+        keep_bytes: int = 256 << 20,
+        threads: int = 0,
+    ) -> None:
+        self._ort = import_optional("onnxruntime", "onnxruntime (pip install 'dld_jupyter[cpu]')")
+        self.provider, self.window, self.keep_bytes, self.threads = provider, max(1, window), keep_bytes, threads
+        self.feeds = {name: np.asarray(value) for name, value in feeds.items()}
+        self._folder = Path(tempfile.mkdtemp(prefix="dld-analysis-"))
+        try:
+            self._model = _private_copy(Path(model), self._folder)
+        except BaseException:
+            shutil.rmtree(self._folder, ignore_errors=True)
+            raise
+        self.graph = MainGraph(self._model.graph)
+        self.graph.attach_shell(self._model)
+        self._initializers = {t.name: t for t in self._model.graph.initializer}
+        self._originals: dict[tuple[int, str], onnx.AttributeProto | onnx.TensorProto] = {}
+        self.breakpoints: set[int] = set()
+        self.state: State = "idle"
+        self.step_index = -1  # position in `graph.order` of the node stopped at
+        self._values: OrderedDict[str, Array] = OrderedDict()
+        self._outputs: dict[str, Array] | None = None
+        self.sessions_built = 0
+
+    # -- lifecycle -----------------------------------------------------------------------------------------------
+    def close(self) -> None:
+        self._values.clear()
+        shutil.rmtree(self._folder, ignore_errors=True)
+
+    def __enter__(self) -> AnalysisEngine:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- where it is ---------------------------------------------------------------------------------------------
+    @property
+    def position(self) -> int | None:
+        """The file index of the node stopped at, or None (not started, or finished)."""
+        return self.graph.order[self.step_index] if self.state == "paused" else None
+
+    def node_key(self, index: int) -> str:
+        return self.graph.keys[index]
+
+    # -- breakpoints and stepping --------------------------------------------------------------------------------
+    def add_breakpoint(self, node: str | int) -> int:
+        index = self._node(node)
+        self.breakpoints.add(index)
+        return index
+
+    def remove_breakpoint(self, node: str | int) -> int:
+        index = self._node(node)
+        self.breakpoints.discard(index)
+        return index
+
+    def run(self) -> int | None:
+        """From the start to the first breakpoint in execution order (its node has run), or to the end."""
+        self._restart()
+        return self._go(0)
+
+    def step(self) -> int | None:
+        """To the next node in execution order (the first when not started); past the last one: finished."""
+        if self.state == "finished":
+            self._restart()
+        return self._stop_at(self.step_index + 1)
+
+    def resume(self) -> int | None:
+        """To the next breakpoint after the current stop, or to the end."""
+        if self.state != "paused":
+            return self.run()
+        return self._go(self.step_index + 1)
+
+    def _restart(self) -> None:
+        self.state, self.step_index = "idle", -1
+
+    def _go(self, first: int) -> int | None:
+        later = [self.graph.step_of[i] for i in self.breakpoints if self.graph.step_of[i] >= first]
+        return self._stop_at(min(later) if later else len(self.graph.order))
+
+    def _stop_at(self, step: int) -> int | None:
+        if step >= len(self.graph.order):
+            self.state, self.step_index = "finished", len(self.graph.order) - 1
+            self.outputs()
+            return None
+        self.state, self.step_index = "paused", step
+        index = self.graph.order[step]
+        wanted = [n for n in self.graph.nodes[index].output if n]
+        if not all(name in self._values for name in wanted):
+            self._fetch(self._window_from(step))
+        return index
+
+    def _window_from(self, step: int) -> list[str]:
+        names: list[str] = []
+        for index in self.graph.order[step : step + self.window]:
+            names.extend(n for n in self.graph.nodes[index].output if n and n not in names)
+        return names
+
+    # -- tensors -------------------------------------------------------------------------------------------------
+    def computed(self, name: str) -> bool:
+        """Whether `name` (a value) has been computed by the current stop: inputs and initializers always have."""
+        if name in self.feeds or name in self._initializers:
+            return True
+        producer = self.graph.producer.get(name)
+        if producer is None:
+            raise KeyError(f"{name!r} is no value of the model's main graph")
+        return self.state == "finished" or (self.state == "paused" and self.graph.step_of[producer] <= self.step_index)
+
+    def value_name(self, node_or_value: str | int) -> str:
+        """A value name for a value name, or a node's first output."""
+        if isinstance(node_or_value, str) and (
+            node_or_value in self.graph.producer or node_or_value in self.feeds or node_or_value in self._initializers
+        ):
+            return node_or_value
+        return str(next(n for n in self.graph.nodes[self._node(node_or_value)].output if n))
+
+    def tensor(self, node_or_value: str | int) -> Array:
+        """A value computed so far (a node: its first output); SpecError for one the run has not reached yet."""
+        name = self.value_name(node_or_value)
+        if name in self.feeds:
+            return self.feeds[name]
+        if name in self._initializers:
+            return numpy_helper.to_array(self._initializers[name], str(self._folder))
+        if not self.computed(name):
+            node = self.graph.keys[self.graph.producer[name]]
+            raise SpecError(f"{name!r} is not computed yet: step or resume past node {node!r}, or run to the end")
+        if name not in self._values:
+            self._fetch([name])
+        self._values.move_to_end(name)
+        return self._values[name]
+
+    def outputs(self) -> dict[str, Array]:
+        """The model's outputs on the inputs (with the overrides applied)."""
+        if self._outputs is None:
+            names = [o.name for o in self._model.graph.output]
+            self._outputs = self._run(names)
+        return dict(self._outputs)
+
+    def held_bytes(self) -> int:
+        return sum(a.nbytes for a in self._values.values())
+
+    def _fetch(self, names: Sequence[str]) -> None:
+        for name, value in self._run(names).items():
+            self._values[name] = value
+            self._values.move_to_end(name)
+        while len(self._values) > 1 and self.held_bytes() > self.keep_bytes:
+            self._values.popitem(last=False)
+
+    def _run(self, names: Sequence[str]) -> dict[str, Array]:
+        ort = self._ort
+        path = self._folder / "prefix.onnx"
+        path.write_bytes(self.graph.prefix(names).SerializeToString())
+        options = ort.SessionOptions()
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+        options.log_severity_level = 3
+        if self.threads:
+            options.intra_op_num_threads = self.threads
+        try:
+            session = ort.InferenceSession(str(path), options, providers=[self.provider])
+            self.sessions_built += 1
+            wanted = {i.name for i in session.get_inputs()}
+            values = session.run(list(names), {k: v for k, v in self.feeds.items() if k in wanted})
+        except Exception as error:  # ORT raises its own classes (InvalidArgument, Fail, RuntimeException)
+            raise RunFailed(f"the analysis failed to compute {list(names)[:3]} on {self.provider}: {error}") from error
+        return {name: np.asarray(value) for name, value in zip(names, values, strict=True)}
+
+    # -- overrides -----------------------------------------------------------------------------------------------
+    def override(self, node: str | int, name: str, value: Any) -> Override:
+        """Set attribute `name` of `node`, or the initializer `name` it reads, to `value` in this session only; the
+        model's outputs and the current stop are computed again."""
+        index = self._node(node)
+        proto = self.graph.nodes[index]
+        attribute = next((a for a in proto.attribute if a.name == name), None)
+        if attribute is None and (kind_of := _schema_attribute(proto, name)) is not None:
+            attribute = proto.attribute.add(name=name, type=kind_of)  # a default made explicit; revert removes it
+            self._originals.setdefault((index, name), onnx.AttributeProto(name=name))
+        if attribute is not None:
+            self._originals.setdefault((index, name), _copy(attribute))
+            attribute.CopyFrom(_attribute(name, value, attribute.type))
+            kind: Literal["attribute", "initializer"] = "attribute"
+        elif name in self.graph.reads[index] and name in self._initializers:  # subgraph bodies read some
+            tensor = self._initializers[name]
+            original = numpy_helper.to_array(tensor, str(self._folder))
+            array = np.asarray(value, dtype=original.dtype)
+            if array.shape != original.shape:
+                raise SpecError(f"override {name!r}: shape {list(array.shape)} differs from {list(original.shape)}")
+            self._originals.setdefault((index, name), _copy(tensor))
+            tensor.CopyFrom(numpy_helper.from_array(array, name))
+            kind = "initializer"
+        else:
+            attrs = [a.name for a in proto.attribute]
+            inits = sorted(n for n in self.graph.reads[index] if n in self._initializers)
+            raise SpecError(
+                f"override: {name!r} is neither an attribute {attrs} nor an initializer {inits} of node "
+                f"{self.graph.keys[index]!r}"
+            )
+        try:
+            self._rerun()
+        except RunFailed as error:  # the model cannot run with it: the override is taken back
+            self.revert(index, name)
+            raise SpecError(f"override {name!r} of {self.graph.keys[index]!r} was reverted: {error}") from error
+        return Override(self.graph.keys[index], name, kind)
+
+    def revert(self, node: str | int, name: str) -> None:
+        """Undo one override exactly (the original attribute or initializer comes back)."""
+        index = self._node(node)
+        original = self._originals.pop((index, name), None)
+        if original is None:
+            raise SpecError(f"revert: node {self.graph.keys[index]!r} has no override of {name!r}")
+        self._restore(index, name, original)
+        self._rerun()
+
+    def revert_all(self) -> None:
+        for (index, name), original in list(self._originals.items()):
+            self._restore(index, name, original)
+        self._originals.clear()
+        self._rerun()
+
+    def overrides(self) -> list[Override]:
+        return [
+            Override(self.graph.keys[i], n, "attribute" if isinstance(o, onnx.AttributeProto) else "initializer")
+            for (i, n), o in self._originals.items()
+        ]
+
+    def _restore(self, index: int, name: str, original: onnx.AttributeProto | onnx.TensorProto) -> None:
+        if isinstance(original, onnx.AttributeProto):
+            attributes = self.graph.nodes[index].attribute
+            position = next(i for i, a in enumerate(attributes) if a.name == name)
+            if original.type == onnx.AttributeProto.UNDEFINED:  # it was the schema's default
+                del attributes[position]
+            else:
+                attributes[position].CopyFrom(original)
+        else:
+            self._initializers[name].CopyFrom(original)
+
+    def _rerun(self) -> None:
+        self._values.clear()
+        self._outputs = None
+        if self.state == "paused":
+            self._stop_at(self.step_index)
+        elif self.state == "finished":
+            self.outputs()
+
+    def _node(self, node: str | int) -> int:
+        try:
+            return self.graph.index(node)
+        except KeyError as error:
+            raise SpecError(str(error.args[0])) from error
+
+
+def _schema_attribute(node: onnx.NodeProto, name: str) -> int | None:
+    """The type of attribute `name` in the operator's schema, when it has one and the node leaves it at default."""
+    try:
+        schema = onnx.defs.get_schema(node.op_type, domain=node.domain)
+    except onnx.defs.SchemaError:
+        return None
+    attribute = schema.attributes.get(name)
+    kind: Any = attribute.type if attribute is not None else None  # a pybind11 enum, an int at run time
+    return int(kind) if kind is not None else None
+
+
+def _copy(proto: onnx.AttributeProto | onnx.TensorProto) -> onnx.AttributeProto | onnx.TensorProto:
+    copy = type(proto)()
+    copy.CopyFrom(proto)
+    return copy
+
+
+def _attribute(name: str, value: Any, kind: int) -> onnx.AttributeProto:
+    if isinstance(value, np.ndarray) or kind == onnx.AttributeProto.TENSOR:
+        value = numpy_helper.from_array(np.asarray(value))
+    try:
+        return helper.make_attribute(name, value, attr_type=kind)
+    except (TypeError, ValueError) as error:
+        raise SpecError(f"override {name!r}: {value!r} does not fit the attribute ({error})") from error
+
+
+def _private_copy(source: Path, folder: Path) -> onnx.ModelProto:
+    """The model written into `folder` with every weight over 1 KiB in one external file; its graph (no weights)."""
+    if not source.is_file():
+        raise SpecError(f"model: {source} does not exist")
+    model = onnx.load(str(source), load_external_data=True)
+    external_data_helper.convert_model_to_external_data(model, True, WEIGHTS, 1024)
+    onnx.save(model, str(folder / "model.onnx"))
+    del model
+    return onnx.load(str(folder / "model.onnx"), load_external_data=False)

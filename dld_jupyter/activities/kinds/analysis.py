@@ -1,0 +1,172 @@
+"""The analysis activity (seed 001 §4, issue 29): a session kind of run whose worker holds an `AnalysisEngine` and
+answers the debugger's requests until it is stopped.
+
+It shares the session kind's request loop (`session.serve_lines`, one envelope Request per stdin line). Actions:
+`nodes` (keys and types in execution order), `state`, `add_breakpoint` / `remove_breakpoint` {node}, `run`,
+`step`, `resume`, `summary` {name} (shape, dtype, statistics), `tensor` {name} (the array as base64 NPY bytes),
+`outputs` {data: bool}, `override` {node, name, value: list or base64 NPY}, `revert` {node, name}, `revert_all`,
+`overrides`, `close`. Node arguments are keys (a unique node name or `#<index>` in file order) or indices.
+The inputs travel as one NPZ file named by the spec (the front door writes it), so the worker needs no image reader.
+"""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import io
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import numpy as np
+
+from dld_jupyter.activities.analysis.engine import AnalysisEngine
+from dld_jupyter.activities.analysis.inputs import load_inputs, model_input_specs
+from dld_jupyter.activities.errors import SpecError
+from dld_jupyter.activities.kinds.session import serve_lines, summary
+from dld_jupyter.activities.protocol import Channel
+from dld_jupyter.activities.result import Outcome
+from dld_jupyter.activities.runtimes.onnxruntime.spec import OrtSessionSpec
+from dld_jupyter.activities.spec import ActivitySpec
+
+
+@dataclass(frozen=True)
+class OrtAnalysisSpec(OrtSessionSpec):
+    """An analysis on ONNX Runtime: a session's settings plus the inputs (an NPZ, None: seeded random) and the
+    debugger's memory bounds (`window` values fetched per stop, `keep_mb` of tensors kept)."""
+
+    inputs: str | None = None
+    window: int = 8
+    keep_mb: int = 256
+
+    KIND: ClassVar[str] = "onnxruntime-analysis"
+    ACTIVITY: ClassVar[str] = "analysis"
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.inputs is not None and not isinstance(self.inputs, str):
+            raise SpecError(f"inputs: expected the path of an .npz or null, got {self.inputs!r}")
+        for name in ("window", "keep_mb"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise SpecError(f"{name}: expected a whole number of at least 1, got {value!r}")
+
+    def resolved(self) -> OrtAnalysisSpec:
+        spec = super().resolved()
+        inputs = os.path.abspath(self.inputs) if self.inputs else None
+        return dataclasses.replace(spec, inputs=inputs)  # type: ignore[call-arg,return-value]
+
+    def input_paths(self) -> dict[str, str | None]:
+        return {"inputs": self.inputs}
+
+
+def encode_array(array: np.ndarray[Any, Any]) -> str:
+    """An array as base64 NPY bytes (how tensors cross the worker's JSON protocol)."""
+    buffer = io.BytesIO()
+    np.save(buffer, np.asarray(array), allow_pickle=False)
+    return base64.b64encode(buffer.getvalue()).decode("ascii")
+
+
+def decode_array(text: str) -> np.ndarray[Any, Any]:
+    try:
+        return np.asarray(np.load(io.BytesIO(base64.b64decode(text)), allow_pickle=False))
+    except (ValueError, OSError) as error:
+        raise SpecError(f"value: not base64 NPY bytes ({error})") from error
+
+
+def _node(args: dict[str, Any]) -> str | int:
+    node = args.get("node")
+    if isinstance(node, bool) or not isinstance(node, (str, int)):
+        raise SpecError(f"node: expected a node key or index, got {node!r}")
+    return node
+
+
+def _name(args: dict[str, Any]) -> str | int:
+    name = args.get("name", args.get("node"))
+    if isinstance(name, bool) or not isinstance(name, (str, int)):
+        raise SpecError(f"name: expected a value name, node key or index, got {name!r}")
+    return name
+
+
+def _member(args: dict[str, Any]) -> str:
+    name = args.get("name")
+    if not isinstance(name, str):
+        raise SpecError(f"name: expected an attribute or initializer name, got {name!r}")
+    return name
+
+
+def state(engine: AnalysisEngine) -> dict[str, object]:
+    position = engine.position
+    return {
+        "state": engine.state,
+        "position": position,
+        "position_key": engine.node_key(position) if position is not None else None,
+        "breakpoints": sorted(engine.breakpoints, key=engine.graph.step_of.__getitem__),
+        "overrides": [dataclasses.asdict(o) for o in engine.overrides()],
+        "held_bytes": engine.held_bytes(),
+        "sessions_built": engine.sessions_built,
+    }
+
+
+def answer(engine: AnalysisEngine, action: str, args: dict[str, Any]) -> dict[str, object]:
+    """The data of the reply to `action` (SpecError for an unknown action or bad arguments)."""
+    if action == "ping":
+        return {"pong": True}
+    if action == "nodes":
+        graph = engine.graph
+        return {"order": graph.order, "keys": graph.keys, "ops": [n.op_type for n in graph.nodes]}
+    if action in ("add_breakpoint", "remove_breakpoint"):
+        getattr(engine, action)(_node(args))
+    elif action in ("run", "step", "resume"):
+        getattr(engine, action)()
+    elif action in ("summary", "tensor"):
+        name = engine.value_name(_name(args))
+        array = engine.tensor(name)
+        data: dict[str, object] = {"name": name, **summary(array)}
+        if action == "tensor":
+            data["npy"] = encode_array(array)
+        return data
+    elif action == "outputs":
+        outputs = engine.outputs()
+        with_data = bool(args.get("data", False))
+        return {k: {**summary(v), **({"npy": encode_array(v)} if with_data else {})} for k, v in outputs.items()}
+    elif action == "override":
+        value = args.get("value")
+        value = decode_array(value["npy"]) if isinstance(value, dict) and "npy" in value else value
+        engine.override(_node(args), _member(args), value)
+    elif action == "revert":
+        engine.revert(_node(args), _member(args))
+    elif action == "revert_all":
+        engine.revert_all()
+    elif action not in ("state", "overrides"):
+        raise SpecError(f"action: {action!r} is not an analysis action (see dld_jupyter.activities.kinds.analysis)")
+    return state(engine)
+
+
+def feeds_of(spec: OrtAnalysisSpec) -> dict[str, np.ndarray[Any, Any]]:
+    """The spec's inputs: its NPZ checked against the model's inputs, random (seeded) for any it lacks."""
+    specs = model_input_specs(spec.model)
+    if not spec.inputs:
+        return load_inputs(specs, seed=spec.seed)
+    try:
+        with np.load(spec.inputs, allow_pickle=False) as saved:
+            arrays = {name: saved[name] for name in saved.files}
+    except (OSError, ValueError) as error:
+        raise SpecError(f"inputs: {spec.inputs} is not a readable .npz ({error})") from error
+    return load_inputs(specs, dict(arrays), seed=spec.seed)
+
+
+def serve(spec: ActivitySpec, channel: Channel, requests: Iterable[str]) -> Outcome:
+    """Open the analysis and answer `requests` until `close` or their end."""
+    if not isinstance(spec, OrtAnalysisSpec):
+        raise SpecError(f"kind: the analysis activity runs onnxruntime-analysis specs, not {spec.KIND!r}")
+    channel.progress(0.0, "preparing the analysis")
+    engine = AnalysisEngine(
+        spec.model, feeds_of(spec), spec.ort_provider, spec.window, spec.keep_mb << 20, spec.threads
+    )
+    try:
+        serve_lines(channel, requests, lambda action, args: answer(engine, action, args))
+    finally:
+        engine.close()
+    return Outcome(None)

@@ -1,0 +1,265 @@
+"""A live analysis as every front door drives it (issue 29): `analyse(document_or_path, inputs=..., provider=...)`
+starts the analysis session kind in the activity worker and returns an `Analysis`, the debugger's handle.
+
+Why here: the notebook (`d.analyse(...)`, `dld.analyse(...)`), the Model Inputs / Channel Inspector widgets and
+the Lab commands all need the same handle, and it speaks in the document's element ids (`n12` for a node, `v7`
+for a value; names and `#<index>` keys work too), which only a layer above the document can translate. While it
+is live, the document and its child documents are read-only (`Document.hold`): an edit is refused with "The model
+is being analysed: Stop Analysis to edit it"; `stop()` gives the document back. Inputs are loaded here
+(`activities.analysis.inputs`: images, NPY, arrays, random, zeros) and reach the worker as one NPZ, so the worker
+needs no image reader. Overrides live in the worker's private copy only: never in the document, never saved.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import tempfile
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from dld_jupyter.activities.analysis.inputs import InputSource, load_inputs, model_input_specs
+from dld_jupyter.activities.engine import start_activity
+from dld_jupyter.activities.errors import RunFailed, SpecError
+from dld_jupyter.activities.kinds.analysis import OrtAnalysisSpec, decode_array, encode_array
+from dld_jupyter.activities.run import Run
+
+Array = np.ndarray[Any, Any]
+Inputs = Mapping[str, InputSource | str | os.PathLike[str] | Array]
+START_TIMEOUT_S = 600.0  # writing the private copy of a large model and its first session take a while
+REQUEST_TIMEOUT_S = 300.0
+LOCK_REASON = "The model is being analysed: Stop Analysis to edit it"
+
+
+class Analysis:
+    """One live analysis; see the module docstring. Methods return the node it stopped at (an element id of the
+    document, else a node key) or None when the run reached the end."""
+
+    lock_reason = LOCK_REASON
+    lock_fix = "Stop the analysis (a.stop(), or Stop Analysis in the designer) to edit the model again."
+
+    def __init__(
+        self,
+        model: Any,
+        inputs: Inputs | None = None,
+        provider: str = "cpu",
+        *,
+        window: int = 8,
+        keep_mb: int = 256,
+        threads: int = 0,
+        seed: int = 0,
+        device: int = 0,
+    ) -> None:
+        self.document: Any = getattr(model, "document", model) if not isinstance(model, (str, os.PathLike)) else None
+        self._folder = Path(tempfile.mkdtemp(prefix="dld-analyse-"))
+        self._listeners: list[Callable[[Analysis], object]] = []
+        self._state: dict[str, Any] = {}
+        self.live = False
+        try:
+            path = self._model_path(model)
+            self.feeds = load_inputs(model_input_specs(path), inputs, seed)
+            np.savez(self._folder / "inputs.npz", **self.feeds)  # type: ignore[arg-type]
+            spec = OrtAnalysisSpec(
+                model=path,
+                provider=provider,
+                inputs=str(self._folder / "inputs.npz"),
+                window=window,
+                keep_mb=keep_mb,
+                threads=threads,
+                seed=seed,
+                device=device,
+            )
+        except BaseException:
+            shutil.rmtree(self._folder, ignore_errors=True)
+            raise
+        if self.document is not None:
+            self.document.hold(self)
+        self.live = True
+        self.activity: Run = start_activity(spec, remember=False)
+        try:
+            nodes = self._ask("nodes", timeout=START_TIMEOUT_S)
+        except BaseException:
+            self.stop()
+            raise
+        self.order: list[int] = list(nodes["order"])
+        self.keys: list[str] = list(nodes["keys"])
+        self.ops: list[str] = list(nodes["ops"])
+        self._ids = self._document_ids()
+        self._ask("state")
+
+    # -- what it runs on -----------------------------------------------------------------------------------------
+    def _model_path(self, model: Any) -> str:
+        if self.document is None:
+            return str(os.fspath(model))
+        path = getattr(self.document, "path", None)
+        if path is not None and not getattr(self.document, "dirty", True) and os.path.isfile(path):
+            return str(os.fspath(path))
+        copy = self._folder / "model.onnx"
+        self.document.save_copy(copy)  # the unsaved edits, as the document has them now (it is held from now)
+        return str(copy)
+
+    def _document_ids(self) -> list[str]:
+        """The document's node id of each node index of the analysed model (the same node order as the file)."""
+        if self.document is None:
+            return list(self.keys)
+        nodes = list(self.document.model.graph)
+        return [self.document.node_id(node) for node in nodes] if len(nodes) == len(self.keys) else list(self.keys)
+
+    def _node(self, node: str | int) -> str | int:
+        if isinstance(node, str) and node in self._ids:
+            return self._ids.index(node)
+        return node
+
+    def _value(self, node_or_value: str | int) -> str | int:
+        if self.document is not None and isinstance(node_or_value, str) and node_or_value[:1] == "v":
+            with contextlib.suppress(Exception):  # not a value id of the document: a value name
+                name = self.document._ctx.ids.value(node_or_value).name
+                if name:
+                    return str(name)
+        return self._node(node_or_value)
+
+    # -- requests ------------------------------------------------------------------------------------------------
+    def _ask(self, action: str, timeout: float = REQUEST_TIMEOUT_S, **args: Any) -> dict[str, Any]:
+        if not self.live:
+            raise RunFailed(f"{action}: the analysis is stopped; start another with d.analyse(...)")
+        reply = self.activity.request(action, args, timeout=timeout)
+        if not reply["ok"]:
+            raise SpecError(f"{action}: {reply['error']}")
+        data = reply["data"] if isinstance(reply["data"], dict) else {}
+        if "state" in data:
+            self._state = data
+            for listener in list(self._listeners):
+                with contextlib.suppress(Exception):  # a broken view must not break the analysis
+                    listener(self)
+        return data
+
+    def subscribe(self, listener: Callable[[Analysis], object]) -> Callable[[], None]:
+        """Call `listener(analysis)` after every change of state (a stop, a breakpoint, an override)."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
+
+    # -- debugger ------------------------------------------------------------------------------------------------
+    @property
+    def state(self) -> str:
+        """One of "idle" (not started), "paused" (at `position`), "finished" (ran to the end) or "stopped"."""
+        return str(self._state.get("state", "idle")) if self.live else "stopped"
+
+    @property
+    def position(self) -> str | None:
+        """The node it stopped at (that node has run), or None."""
+        index = self._state.get("position")
+        return self._ids[index] if isinstance(index, int) and self.live else None
+
+    @property
+    def breakpoints(self) -> list[str]:
+        """The nodes with a breakpoint, in execution order."""
+        return [self._ids[i] for i in self._state.get("breakpoints", [])]
+
+    @property
+    def execution_order(self) -> list[str]:
+        """Every node of the main graph in the order the debugger visits them."""
+        return [self._ids[i] for i in self.order]
+
+    def add_breakpoint(self, node: str | int) -> None:
+        self._ask("add_breakpoint", node=self._node(node))
+
+    def remove_breakpoint(self, node: str | int) -> None:
+        self._ask("remove_breakpoint", node=self._node(node))
+
+    def run(self) -> str | None:
+        """From the start to the first breakpoint in execution order, or to the end."""
+        self._ask("run")
+        return self.position
+
+    def step(self) -> str | None:
+        """To the next node in execution order."""
+        self._ask("step")
+        return self.position
+
+    def resume(self) -> str | None:
+        """To the next breakpoint, or to the end."""
+        self._ask("resume")
+        return self.position
+
+    # -- tensors -------------------------------------------------------------------------------------------------
+    def tensor(self, node_or_value: str | int) -> Array:
+        """A value computed so far (a node: its first output), as numpy."""
+        return decode_array(str(self._ask("tensor", name=self._value(node_or_value))["npy"]))
+
+    def summary(self, node_or_value: str | int) -> dict[str, Any]:
+        """Shape, dtype, min, max and mean of a value computed so far, without shipping it."""
+        return self._ask("summary", name=self._value(node_or_value))
+
+    def outputs(self) -> dict[str, Array]:
+        """The model's outputs on the inputs, with the overrides applied."""
+        data = self._ask("outputs", data=True)
+        return {name: decode_array(str(entry["npy"])) for name, entry in data.items()}
+
+    # -- runtime options -----------------------------------------------------------------------------------------
+    def override(self, node: str | int, name: str, value: Any) -> None:
+        """Set attribute `name` of `node`, or the initializer `name` it reads, for this analysis only (never the
+        document, never saved); the outputs and the current stop are computed again."""
+        sent = {"npy": encode_array(np.asarray(value))} if isinstance(value, (np.ndarray, np.generic)) else value
+        self._ask("override", node=self._node(node), name=name, value=sent)
+
+    def revert(self, node: str | int, name: str) -> None:
+        self._ask("revert", node=self._node(node), name=name)
+
+    def revert_all(self) -> None:
+        self._ask("revert_all")
+
+    @property
+    def overrides(self) -> list[dict[str, str]]:
+        """The analysis overrides in force: node, name, kind ("attribute" or "initializer")."""
+        return [dict(o) for o in self._state.get("overrides", [])]
+
+    # -- end -----------------------------------------------------------------------------------------------------
+    def stop(self) -> None:
+        """End the analysis: the worker closes, the document is editable again. Stopping twice does nothing."""
+        if self.live:
+            self.live = False
+            with contextlib.suppress(Exception):
+                self.activity.request("close", timeout=10.0)
+            self.activity.close()
+            with contextlib.suppress(Exception):
+                self.activity.wait(30.0)
+            if not self.activity.done:
+                self.activity.cancel()
+            if self.document is not None:
+                self.document.hold(self, release=True)
+            for listener in list(self._listeners):
+                with contextlib.suppress(Exception):
+                    listener(self)
+        shutil.rmtree(self._folder, ignore_errors=True)
+
+    def __enter__(self) -> Analysis:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def __repr__(self) -> str:
+        return f"<Analysis {self.state} at {self.position} ({len(self.breakpoints)} breakpoints)>"
+
+
+def analyse(model: Any, inputs: Inputs | None = None, provider: str = "cpu", **options: Any) -> Analysis:
+    """Start an analysis of `model` (a path, a Document or a Designer) on `inputs` ({input name: "cat.png",
+    "x.npy", an array, "random" or "zeros"}; inputs not given are random); `provider` "cpu" or "cuda"."""
+    from dld_jupyter.frontdoor.runs import track
+
+    track()  # the live runs registry lists the analysis
+    return Analysis(model, inputs, provider, **options)
+
+
+class AnalysisActions:
+    """What a Designer gains: `d.analyse(...)` on its document."""
+
+    document: Any
+
+    def analyse(self, inputs: Inputs | None = None, provider: str = "cpu", **options: Any) -> Analysis:
+        """Analyse this designer's model (see `dld_jupyter.frontdoor.analysis.analyse`)."""
+        return analyse(self.document, inputs, provider, **options)
