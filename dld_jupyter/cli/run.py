@@ -1,0 +1,69 @@
+"""`dld run MODEL --input NAME=FILE ... [--dump VALUE ...] -o OUT.npz`: run a model once on real inputs and save
+its outputs, and any inner values asked for, in one .npz (keys: the ONNX value names).
+
+Inputs are what the Model Inputs window takes: an image (.png, .jpg…, resized and normalized by the input's default
+preset: ImageNet mean/std for 3-channel float inputs), an .npy (dtype and shape checked), `random` or `zeros`;
+inputs not given are random (--seed). It runs as an analysis (the activity worker, ONNX Runtime with graph
+optimizations off) so a dumped value (--dump VALUE, a value name or a node name for its first output) is computed
+by a prefix of the model and never by marking every tensor as an output. OUT.npz must not replace the model or an
+input. Exit 0 done, 1 the run failed, 2 bad input, 3 the provider (or Pillow for images) is not installed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import sys
+from typing import Any
+
+import numpy as np
+
+from dld_jupyter.cli.exit_codes import ExitCode
+from dld_jupyter.cli.verbs import add_verb
+
+
+def _input(text: str) -> tuple[str, str]:
+    name, sep, source = text.partition("=")
+    if not sep or not name or not source:
+        raise argparse.ArgumentTypeError(f"{text!r} is not NAME=FILE (an image, a .npy, random or zeros)")
+    return name, source
+
+
+def register(subparsers: Any) -> None:
+    parser = add_verb(subparsers, "run", __doc__, func=run, help="run a model on real inputs, save outputs (.npz)")
+    parser.add_argument("model", help="path of the .onnx file")
+    parser.add_argument("--input", action="append", type=_input, default=[], metavar="NAME=FILE",
+                        help="an input: image, .npy, random or zeros; repeat per input")
+    parser.add_argument("--dump", action="append", default=[], metavar="VALUE",
+                        help="also save this inner value (or a node's first output); repeat per value")
+    parser.add_argument("-o", "--output", required=True, metavar="OUT.npz", help="where the .npz goes")
+    parser.add_argument("--provider", default="cpu", choices=["cpu", "cuda"])
+    parser.add_argument("--seed", type=int, default=0, help="seed of random inputs")
+
+
+def run(args: argparse.Namespace) -> int:
+    from dld_jupyter.activities.errors import SpecError
+    from dld_jupyter.formats.atomic_write import atomic_write_bytes
+    from dld_jupyter.formats.output_paths import OutputPathError, check_outputs
+    from dld_jupyter.frontdoor.analysis import analyse
+
+    files = {f"--input {name}": source for name, source in args.input if source not in ("random", "zeros")}
+    try:
+        check_outputs({"--output": args.output}, files, [args.model])
+    except OutputPathError as error:
+        raise SpecError(str(error)) from error
+    if not args.output.endswith(".npz"):
+        raise SpecError(f"--output {args.output}: give a path ending in .npz")
+    with analyse(args.model, inputs=dict(args.input), provider=args.provider, seed=args.seed) as analysis:
+        analysis.run()  # no breakpoints: to the end, so every value can be dumped
+        saved: dict[str, np.ndarray[Any, Any]] = dict(analysis.outputs())
+        for value in args.dump:
+            name = str(analysis.summary(value)["name"])
+            saved[name] = analysis.tensor(value)
+    buffer = io.BytesIO()
+    np.savez(buffer, **saved)  # type: ignore[arg-type]
+    atomic_write_bytes(args.output, buffer.getvalue())
+    for name, array in saved.items():
+        print(f"{name}\t{array.dtype}\t{list(array.shape)}")
+    print(f"dld run: {len(saved)} value(s) written to {args.output}", file=sys.stderr)
+    return int(ExitCode.OK)
