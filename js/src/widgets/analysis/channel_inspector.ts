@@ -10,6 +10,7 @@
  */
 import type { RenderProps } from "@anywidget/types";
 import "./channel_inspector.css";
+import { element } from "./dom";
 import {
   Encoding, Layout, Values, formatValue, lookupTable, paintInto, readout, tileBox, valueAt, valuesOf,
 } from "./channel_paint";
@@ -37,13 +38,6 @@ interface Meta {
 }
 
 const STRIP_WIDTH = 8192; // a longer strip wraps onto more rows of one canvas
-
-function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, text = ""): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  node.className = className;
-  node.textContent = text;
-  return node;
-}
 
 function numberField(label: string): { box: HTMLLabelElement; input: HTMLInputElement } {
   const box = element("label", "dld-ci-field", label + " ");

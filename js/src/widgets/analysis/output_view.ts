@@ -6,6 +6,7 @@
  */
 import type { RenderProps } from "@anywidget/types";
 import "./output_view.css";
+import { element, redrawOn } from "./dom";
 import { formatValue } from "./channel_paint";
 
 interface OutputModel {
@@ -32,13 +33,6 @@ export interface OutputEntry {
   classes?: number;
   stats?: { count: number; minimum: number | null; maximum: number | null; mean: number | null; std: number | null; nan: number; inf: number };
   histogram?: { counts: number[]; low: number | null; high: number | null };
-}
-
-function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, text = ""): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  node.className = className;
-  node.textContent = text;
-  return node;
 }
 
 const num = (v: number | null | undefined): string => (v === null || v === undefined ? "—" : formatValue(v));
@@ -137,22 +131,7 @@ function render({ model, el }: RenderProps<OutputModel>): () => void {
     }
     root.dataset.outputs = String((model.get("outputs") ?? []).length);
   };
-  let queued = false;
-  const queue = (): void => {
-    if (queued) return;
-    queued = true;
-    queueMicrotask(() => {
-      queued = false;
-      if (root.isConnected || el.contains(root)) draw();
-    });
-  };
-  const events = ["change:outputs", "change:pixels", "change:message"];
-  events.forEach((name) => model.on(name, queue));
-  draw();
-  return () => {
-    events.forEach((name) => model.off(name, queue));
-    root.remove();
-  };
+  return redrawOn(model, ["change:outputs", "change:pixels", "change:message"], root, draw);
 }
 
 export default { render };
