@@ -168,6 +168,27 @@ def _export(args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
+def _dashboard(args: argparse.Namespace) -> int:
+    from dld_jupyter.formats.atomic_write import atomic_write_text
+    from dld_jupyter.reports.dashboard.table_csv import table_csv
+    from dld_jupyter.reports.dashboard.tables import TABLES
+    from dld_jupyter.reports.dashboard.text import dashboard_text, named_table
+
+    report = open_report(args.report)
+    try:
+        text = dashboard_text(report, args.start, args.stop, args.rows)
+        table = named_table(report, args.table, args.start, args.stop) if args.csv else None
+    except ValueError as error:
+        print(f"dld report dashboard: error: {error}", file=sys.stderr)
+        return int(ExitCode.BAD_INPUT)
+    sys.stdout.write(terminal_safe(text) + "\n")
+    if table is not None:
+        check_outputs({"--csv": args.csv}, {"report": args.report})
+        atomic_write_text(args.csv, table_csv(table))
+        print(f"wrote {args.csv} ({len(table.rows)} rows of the {args.table} table; tables: {', '.join(TABLES)})")
+    return int(ExitCode.OK)
+
+
 def _compare(args: argparse.Namespace) -> int:
     labels = _labels(args.reports)
     baseline = 0
@@ -214,6 +235,15 @@ def register(subparsers: Any) -> None:
     show.add_argument("report", metavar="REPORT")
     show.add_argument("--top", type=int, default=10, help="how many of the slowest layers to list (default 10)")
     show.set_defaults(func=_show)
+
+    dash = verbs.add_parser("dashboard", help="the dashboard (DLProf's panels): GPU use, kernels, iterations, ops")
+    dash.add_argument("report", metavar="REPORT")
+    dash.add_argument("--start", type=int, help="first measured pass (0-based) that counts; default the first")
+    dash.add_argument("--stop", type=int, help="last measured pass (0-based) that counts; default the last")
+    dash.add_argument("--rows", type=int, default=10, help="rows of each table to print (default 10)")
+    dash.add_argument("--table", choices=("op_types", "ops", "kernels"), default="ops", help="table for --csv")
+    dash.add_argument("--csv", metavar="FILE", help="also write --table (default ops) as CSV")
+    dash.set_defaults(func=_dashboard)
 
     sweep = verbs.add_parser("sweep", help="the table of a sweep folder (dld sweep), Pareto points starred")
     sweep.add_argument("folder", metavar="DIR")

@@ -1,5 +1,5 @@
-"""A standalone HTML page of a report: summary, recommendations, timeline, time per type, precision per type,
-layer table and system configuration.
+"""A standalone HTML page of a report: summary, the dashboard's panels, recommendations, timeline, time per type,
+precision per type, layer table and system configuration.
 
 Self-contained on purpose (no CDN, no script, no external URL): it opens offline, in a mail attachment or on a
 locked-down host. Charts are inline SVG (no xmlns needed inside HTML5). Every piece of report text goes through
@@ -12,6 +12,7 @@ import json
 
 from dld_jupyter.formats.html_text import text
 from dld_jupyter.report_format.model import Report
+from dld_jupyter.reports.dashboard.html import dashboard_html
 from dld_jupyter.reports.recommendations import recommend
 from dld_jupyter.reports.stats import precision_by_type, time_by_type
 from dld_jupyter.reports.summary_text import median_text, optional_rows
@@ -162,6 +163,7 @@ def to_html(report: Report) -> str:
     system = json.dumps(report.system, indent=2, ensure_ascii=False, sort_keys=True) if report.system else "{}"
     sections = [
         ("Network Summary", _summary(report)),
+        ("Dashboard", dashboard_html(report)),
         ("Recommendations", _recommendations(report)),
         ("Inference Timeline (median pass)", timeline_svg(report)),
         ("Average Latency per Layer Type", type_bars_svg(report)),

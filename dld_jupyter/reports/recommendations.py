@@ -10,6 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from dld_jupyter.report_format.model import Report
+from dld_jupyter.reports.dashboard.iterations import idle_gaps
+from dld_jupyter.reports.dashboard.kernels import KERNEL, TC_ELIGIBLE, kernels_of, median_pass
 from dld_jupyter.reports.stats import layer_sum_ms, time_by_type
 
 OVERHEAD_SHARE = 5.0  # % of layer time in reformats/copies/NoOps worth removing
@@ -18,6 +20,8 @@ DOMINANT_LAYER_SHARE = 20.0  # % of layer time in one layer
 PROFILING_OVERHEAD_SHARE = 10.0  # % the per-node profiler adds to the median pass
 OUTSIDE_LAYERS_SHARE = 20.0  # % of the pass spent outside any layer
 FEW_PASSES = 10
+TENSOR_CORE_SHARE = 50.0  # % of eligible ops' kernel time on Tensor Cores below which FP16 is worth trying
+HOST_BOUND_SHARE = 20.0  # % of the median pass the GPU idles waiting for the host
 LOW_PRECISION = frozenset({"FP16", "BF16", "FP8", "INT8", "INT4", "FP4"})
 
 
@@ -209,8 +213,52 @@ def _cpu_with_gpu(report: Report) -> Recommendation | None:
     )
 
 
+def _tensor_cores(report: Report) -> Recommendation | None:
+    """Kernel records: eligible ops (Conv, MatMul, ...) whose kernels mostly avoid Tensor Cores."""
+    kernels = [k for k in kernels_of(report) if k.kind == KERNEL and 0 <= k.layer < len(report.layers)
+               and report.layers[k.layer].type in TC_ELIGIBLE]
+    total = sum(k.duration_ms for k in kernels)
+    tc = sum(k.duration_ms for k in kernels if k.tensor_core)
+    if total <= 0 or _pct(tc, total) >= TENSOR_CORE_SHARE:
+        return None
+    slow = sorted({k.layer for k in kernels if not k.tensor_core})
+    return Recommendation(
+        "tensor-core-use",
+        "warning",
+        f"Tensor Core eligible ops spend {total - tc:.3f} ms of {total:.3f} ms kernel time "
+        f"({100 - _pct(tc, total):.1f}%) in kernels without Tensor Cores ({len(slow)} ops).",
+        "FP32 matrix products and convolutions run on CUDA cores: convert the model to FP16 (the Designer's FP16 "
+        "conversion) or allow TF32/FP16 in the runtime, and keep channel counts multiples of 8.",
+        slow,
+    )
+
+
+def _host_bound(report: Report) -> Recommendation | None:
+    """Kernel records: the GPU idles waiting for launches for a large share of the median pass."""
+    median = median_pass(report)
+    run = [k for k in kernels_of(report) if k.pass_index in (None, median)]
+    if not run:
+        return None
+    length = max(report.summary.profiled_median_ms or report.summary.median_ms, max(k.end_ms for k in run))
+    starts = {event.layer: event.start_ms for event in report.timeline if event.layer >= 0}
+    gaps = idle_gaps(run, length, [k.launch_ms if k.launch_ms is not None else starts.get(k.layer) for k in run])
+    host = sum(g.duration_ms for g in gaps if g.bound == "host")
+    if _pct(host, length) <= HOST_BOUND_SHARE:
+        return None
+    return Recommendation(
+        "host-bound",
+        "warning",
+        f"The GPU waits for the host {host:.3f} ms of the {length:.3f} ms median pass ({_pct(host, length):.1f}%, "
+        f"{sum(g.bound == 'host' for g in gaps)} gaps).",
+        "Launches do not keep up with the GPU: batch more work per call, fuse small ops (graph optimizations on), "
+        "keep inputs on the device (I/O binding) or capture the pass in a CUDA graph.",
+    )
+
+
 RULES: tuple[Callable[[Report], Recommendation | None], ...] = (
     _fp32_layers,
+    _tensor_cores,
+    _host_bound,
     _cpu_fallback,
     _overhead,
     _unstable,

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from dld_jupyter.reports.dashboard.html import dashboard_html
 from dld_jupyter.reports.export import to_csv, to_html, to_trace, write_csv, write_html, write_trace
 from dld_jupyter.reports.open import open_report
 from dld_jupyter.reports.stats import NameFilter, format_dims
@@ -75,9 +76,11 @@ def test_html_is_self_contained_and_escaped(tmp_path: Path, trt_prefix: Path) ->
     assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in html and "a&amp;b" in html
     parsed = _Collector()
     parsed.feed(html)
-    assert parsed.tags.count("svg") == 2 and "table" in parsed.tags
+    dash = dashboard_html(report)  # the dashboard's share bars come first (tests/reports/test_dashboard.py)
+    assert parsed.tags.count("svg") == 2 + dash.count("<svg") and "table" in parsed.tags
     types = {layer.type for layer in report.layers}
-    assert parsed.tags.count("rect") == len(report.timeline) + len(types)  # timeline bars + one bar per type
+    # timeline bars + one bar per type, beside the dashboard's
+    assert parsed.tags.count("rect") == len(report.timeline) + len(types) + dash.count("<rect")
     assert "<script>alert" in "".join(parsed.text)  # shown to the reader as text
     # the real TensorRT sample renders too, and mentions its recommendations and overhead colour
     sample = to_html(open_report(f"{trt_prefix}.profile.json"))

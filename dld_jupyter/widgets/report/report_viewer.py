@@ -31,6 +31,7 @@ from dld_jupyter.report_format.errors import ReportError
 from dld_jupyter.report_format.model import Report
 from dld_jupyter.reports.compare import compare, default_labels
 from dld_jupyter.reports.stats import filter_by_name
+from dld_jupyter.widgets.report.report_dashboard import TABS, default_tab, tab_data
 from dld_jupyter.widgets.report.report_links import DesignerLinks, LinkError, resolve_model
 from dld_jupyter.widgets.report.report_payload import build_payload
 from dld_jupyter.widgets.widget_base import DldWidget, check_keywords
@@ -42,7 +43,7 @@ log = logging.getLogger(__name__)
 class ReportViewer(DldWidget, bundle="report"):
     """One report, or several compared side by side (seed 001), with a table, timeline, charts and links."""
 
-    keywords = ("height", "heat", "full_pass", "filter", "baseline", "selection")
+    keywords = ("height", "heat", "full_pass", "filter", "baseline", "selection", "tab", "dashboard_range")
 
     payload = traitlets.Dict().tag(sync=True)
     data = traitlets.Bytes(b"").tag(sync=True)
@@ -53,6 +54,9 @@ class ReportViewer(DldWidget, bundle="report"):
     selection = traitlets.List(traitlets.Int()).tag(sync=True)
     baseline = traitlets.Int(0).tag(sync=True)
     error = traitlets.Unicode("").tag(sync=True)
+    tab = traitlets.Unicode("").tag(sync=True)  # "dashboard" | "layers"; "" until reports are given
+    dashboard_range = traitlets.List(traitlets.Int()).tag(sync=True)  # [start, stop] passes that count; [] all
+    dashboard = traitlets.Dict().tag(sync=True)  # reports/dashboard data of the Dashboard tab
 
     def __init__(
         self,
@@ -74,8 +78,11 @@ class ReportViewer(DldWidget, bundle="report"):
         self._box: ipywidgets.VBox | None = None
         self._links = DesignerLinks(self._show_designer)
         self.designer: Any = None  # the designer this report was profiled from (the Profile panel links it)
+        if self.tab not in TABS:
+            self.tab = default_tab(self.reports)
         self._send_payload()
         self.observe(lambda _change: self._send_payload(), names=["baseline"])
+        self.observe(lambda _change: self._send_dashboard(), names=["dashboard_range"])
         self.observe(lambda _change: self._select_on_canvas(), names=["selection"])
         self.on_msg(self._on_message)
 
@@ -92,8 +99,22 @@ class ReportViewer(DldWidget, bundle="report"):
             comparison = compare(self.reports, self.labels, self.baseline)
         payload, data = build_payload(self.reports, self.labels, comparison)
         with self.hold_sync():
+            self._send_dashboard()
             self.data = data
             self.payload = payload
+
+    def _send_dashboard(self) -> None:
+        """The Dashboard tab over `dashboard_range`; a range outside the passes is refused in a notice."""
+        try:
+            self.dashboard = tab_data(self.reports, self.labels, self.dashboard_range)
+        except ValueError as error:
+            self.notice(f"dashboard: {error}", "error")
+
+    def dashboard_panels(self, start: int | None = None, stop: int | None = None) -> Any:
+        """The first report's dashboard (reports.dashboard.panels.Dashboard) over passes start..stop."""
+        from dld_jupyter.reports.dashboard.panels import dashboard
+
+        return dashboard(self.report, start, stop)
 
     @property
     def report(self) -> Report:
@@ -321,9 +342,11 @@ def show_report(report_or_path: Report | str | os.PathLike[str], **options: Any)
     """The viewer for a Report, a .dld-report.json, a trtexec --exportProfile JSON or an ONNX Runtime profile.
 
     Options: height ("600px"), heat (heat colours, default on), full_pass (percentages of the full pass time),
-    filter (initial name filter). A path that cannot be opened gives a viewer that shows why.
+    filter (initial name filter), tab ("dashboard", the default for GPU runs, or "layers"), dashboard_range
+    ([start, stop] measured passes the dashboard aggregates).
+    A path that cannot be opened gives a viewer that shows why.
     """
-    check_keywords("show_report", options, ("height", "heat", "full_pass", "filter"))
+    check_keywords("show_report", options, ("height", "heat", "full_pass", "filter", "tab", "dashboard_range"))
     return _viewer([report_or_path], **options)
 
 

@@ -2,7 +2,7 @@
  * Report viewer anywidget (Python half: dld_jupyter/widgets/report/report_viewer.py).
  *
  * State Python knows (synced traits): payload + data (the report, see data.ts), height, heat, full_pass, filter,
- * selection, baseline, error. State Python never sees: timeline view and measurement, sort, scroll, hover, menus.
+ * selection, baseline, error, tab ("dashboard" | "layers"), dashboard_range and dashboard (dashboard/). State Python never sees: timeline view and measurement, sort, scroll, hover, menus.
  * Messages to the kernel: open_nodes, request (the shared envelope: action "links", answered by a reply with the
  * same request number), js_error. From it: notice, reply.
  */
@@ -12,6 +12,8 @@ import { CompareView } from "./compare_view";
 import { compareWithButton } from "./compare_with";
 import { ViewContext } from "./context";
 import { decode, Payload } from "./data";
+import { DashboardView } from "./dashboard";
+import { TabData } from "./dashboard/data";
 import { el } from "./format";
 import { PendingRequests, Reply } from "../../common/envelope";
 import { Listeners } from "../../common/listeners";
@@ -54,6 +56,8 @@ export function render({ model, el: host }: RenderProps): () => void {
   const pending = new PendingRequests<unknown>();
   let parts: Listeners | null = null;
   let menu: Menu | null = null;
+  let dashboard: DashboardView | null = null;
+  let showTab: ((name: "dashboard" | "layers") => void) | null = null;
 
   const build = () => {
     const started = performance.now();
@@ -82,8 +86,35 @@ export function render({ model, el: host }: RenderProps): () => void {
     }
     const { reports, compare } = decode(payload, model.get("data"));
     content.append(compareWithButton(ctx));
-    const view = compare ? new CompareView(content, ctx, reports, compare, menu) : new ReportView(content, ctx, reports[0], 0, menu, true);
-    (root as unknown as { _dld: unknown })._dld = view; // for tests and the benchmark
+    const viewMenu = menu;
+    const tabs = el("div", "dld-r-tabs");
+    const panes = { dashboard: el("div", "dld-r-pane"), layers: el("div", "dld-r-pane") };
+    panes.dashboard.dataset.tab = "dashboard";
+    panes.layers.dataset.tab = "layers";
+    const buttons = { dashboard: el("button", "dld-r-tab", "Dashboard"), layers: el("button", "dld-r-tab", compare ? "Layers" : "Layers and timeline") };
+    let layersView: unknown = null;
+    const show = (name: "dashboard" | "layers") => {
+      for (const key of ["dashboard", "layers"] as const) {
+        panes[key].style.display = key === name ? "" : "none";
+        buttons[key].classList.toggle("active", key === name);
+      }
+      root.dataset.tab = name;
+      if (name === "layers" && layersView === null) { // built when first shown: the timeline measures its width
+        layersView = compare ? new CompareView(panes.layers, ctx, reports, compare, viewMenu) : new ReportView(panes.layers, ctx, reports[0], 0, viewMenu, true);
+        (root as unknown as { _dld: unknown })._dld = layersView; // for tests and the benchmark
+      }
+    };
+    for (const key of ["dashboard", "layers"] as const) {
+      buttons[key].type = "button";
+      buttons[key].dataset.tab = key;
+      ctx.listeners.dom(buttons[key], "click", () => { model.set("tab", key); model.save_changes(); show(key); });
+      tabs.append(buttons[key]);
+    }
+    content.append(tabs, panes.dashboard, panes.layers);
+    dashboard = new DashboardView(panes.dashboard, ctx, (model.get("dashboard") ?? {}) as TabData);
+    (root as unknown as { _dashboard: unknown })._dashboard = dashboard; // for tests
+    showTab = show;
+    show(model.get("tab") === "dashboard" ? "dashboard" : "layers");
     root.dataset.ready = "1";
     root.dataset.layers = String(reports[0].layers.count);
     root.dataset.renderMs = (performance.now() - started).toFixed(1); // for the benchmark
@@ -95,6 +126,8 @@ export function render({ model, el: host }: RenderProps): () => void {
   });
   listeners.model(model as AnyModel, "change:payload", () => build());
   listeners.model(model as AnyModel, "change:error", () => build());
+  listeners.model(model as AnyModel, "change:dashboard", () => dashboard?.update((model.get("dashboard") ?? {}) as TabData));
+  listeners.model(model as AnyModel, "change:tab", () => showTab?.(model.get("tab") === "dashboard" ? "dashboard" : "layers"));
   listeners.model(model as AnyModel, "change:height", () => { root.style.height = String(model.get("height") || "auto"); });
   listeners.guard(build, "render")();
 

@@ -1,0 +1,36 @@
+"""The report viewer's Dashboard tab data (js/src/widgets/report/dashboard/ draws it): one report's panels and
+tables over the aggregation range the user sets, or for a comparison one column per report and the GPUs view.
+
+Why a module: the viewer widget only holds the traits; what the tab shows is computed by reports/dashboard/, and
+this module picks which of it a viewer of one or several reports needs, and the tab it opens on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from dld_jupyter.report_format.model import Report
+from dld_jupyter.reports.dashboard.data import dashboard_data, table_data
+from dld_jupyter.reports.dashboard.kernels import ran_on_gpu
+from dld_jupyter.reports.dashboard.many import compare_dashboard, gpus_view
+
+TABS = ("dashboard", "layers")
+
+
+def default_tab(reports: Sequence[Report]) -> str:
+    """The Dashboard for a GPU run (CUDA/TensorRT), the layer view for a CPU run."""
+    return "dashboard" if reports and ran_on_gpu(reports[0]) else "layers"
+
+
+def tab_data(reports: Sequence[Report], labels: Sequence[str], chosen: Sequence[int]) -> dict[str, Any]:
+    """The tab's payload; `chosen` is [start, stop] of the first report's passes, or [] for all of them."""
+    if not reports:
+        return {}
+    if len(reports) > 1:
+        return {"compare": table_data(compare_dashboard(reports, labels)),
+                "gpus": table_data(gpus_view(labels, reports))}
+    if chosen and len(chosen) != 2:
+        raise ValueError(f"dashboard range: give [start, stop] (0-based passes) or [], not {list(chosen)}")
+    start, stop = (chosen[0], chosen[1]) if chosen else (None, None)
+    return dashboard_data(reports[0], start, stop)

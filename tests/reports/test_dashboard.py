@@ -1,0 +1,148 @@
+"""The dashboard (reports/dashboard/) from real reports: a CPU profile of the real MobileNetV3 export with the product's
+ONNX Runtime profiler, and the real trtexec ResNet-50 profile (a GPU run without kernel records). Each panel that
+cannot apply is absent with its reason; no GPU figure appears for a run without one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from dld_jupyter.activities.api import profile
+from dld_jupyter.report_format.io import load_report
+from dld_jupyter.report_format.model import Report
+from dld_jupyter.reports.dashboard.data import dashboard_data
+from dld_jupyter.reports.dashboard.html import dashboard_html
+from dld_jupyter.reports.dashboard.iterations import Gap, Range, aggregation_range, idle_gaps, union_ms
+from dld_jupyter.reports.dashboard.kernels import Kernel, absence, kernels_of, uses_tensor_cores
+from dld_jupyter.reports.dashboard.many import compare_dashboard, gpus_view
+from dld_jupyter.reports.dashboard.panels import dashboard
+from dld_jupyter.reports.dashboard.table_csv import table_csv
+from dld_jupyter.reports.dashboard.tables import kernels_by_op, op_type_summary, ops_table
+from dld_jupyter.reports.dashboard.text import dashboard_text
+from dld_jupyter.reports.trtexec import import_trtexec
+
+MODEL = Path(__file__).resolve().parents[1] / "data" / "real" / "mobilenet_v3_small_w05.onnx"
+GPU_PANELS = ("utilization", "kernel_time", "tc_efficiency", "idle")
+
+
+@pytest.fixture(scope="module")
+def cpu_report(tmp_path_factory: pytest.TempPathFactory) -> Report:
+    path = tmp_path_factory.mktemp("dash") / "mobilenet.dld-report.json"
+    profile(str(MODEL), iterations=6, warmup=1, threads=1, output=str(path))
+    return load_report(path)
+
+
+@pytest.fixture(scope="module")
+def trt_report(trt_prefix: Path) -> Report:
+    return import_trtexec(f"{trt_prefix}.profile.json", f"{trt_prefix}.graph.json")
+
+
+def test_cpu_report_shows_what_applies_and_says_why_the_rest_is_absent(cpu_report: Report) -> None:
+    board = dashboard(cpu_report)
+    assert kernels_of(cpu_report) == [] and board.kernels == []
+    for panel in GPU_PANELS:
+        assert "CPUExecutionProvider" in board.absent[panel] and "no GPU ran" in board.absent[panel]
+    assert board.utilization == [] and board.kernel_time == [] and board.tc_efficiency is None and board.idle == []
+    # the breakdown that applies: host (op) time and the rest of the profiled pass, summing to 100 %
+    assert [s.label for s in board.breakdown] == ["Host/CPU (op time)", "Other (outside ops)"]
+    assert sum(s.percent for s in board.breakdown) == pytest.approx(100.0)
+    assert board.breakdown[0].ms == pytest.approx(sum(layer.median_ms for layer in cpu_report.layers))
+    summary = dict(board.summary)
+    assert summary["GPU Utilization"] == "-" and summary["Tensor Core Kernel Efficiency"] == "-"
+    assert summary["Profiled Iterations"] == "6" and summary["Total Iterations"] == "6 (+1 warm-up)"
+    assert dict(board.system)["GPU Count"] == "0 (no GPU used)"
+    # top ops ranked by CPU time, said so; no GPU column filled
+    assert board.top_ops_time == "CPU ms" and "top_gpu_ops" in board.absent
+    assert board.top_ops is not None and len(board.top_ops.rows) == 10
+    cpu = [row[4] for row in board.top_ops.rows]
+    assert cpu == sorted(cpu, reverse=True) and all(row[5] is None for row in board.top_ops.rows)
+
+
+def test_aggregation_range_counts_only_its_passes(cpu_report: Report) -> None:
+    board = dashboard(cpu_report, 2, 4)
+    assert board.range == Range(2, 4)
+    assert [i.in_range for i in board.iterations] == [False, False, True, True, True, False]
+    summary = dict(board.summary)
+    assert summary["Wall Clock Time"] == f"{sum(cpu_report.passes_ms[2:5]):.3f} ms"
+    assert summary["Average Iteration Time"] == f"{sum(cpu_report.passes_ms[2:5]) / 3:.3f} ms"
+    assert ops_table(cpu_report, [], board.range).rows[0][3] == 3  # calls: the passes that count
+    for start, stop in ((3, 2), (-1, 2), (0, 6)):
+        with pytest.raises(ValueError, match=r"outside the measured passes 0\.\.5"):
+            aggregation_range(cpu_report, start, stop)
+
+
+def test_tables_filter_sort_and_csv(cpu_report: Report) -> None:
+    ops = ops_table(cpu_report, [], aggregation_range(cpu_report))
+    assert len(ops.rows) == len(cpu_report.layers)
+    gemm = ops.filter("gemm", "Op Type")
+    assert gemm.rows and all(row[2] == "Gemm" for row in gemm.rows)
+    by_time = ops.sort("CPU ms")
+    assert [r[4] for r in by_time.rows] == sorted((r[4] for r in ops.rows), reverse=True)
+    types = op_type_summary(ops)
+    conv = next(row for row in types.rows if row[0] == "Conv")
+    assert conv[1] == sum(layer.type == "Conv" for layer in cpu_report.layers)
+    assert conv[3] == pytest.approx(sum(layer.median_ms for layer in cpu_report.layers if layer.type == "Conv"))
+    assert conv[7] is None  # no GPU time on a CPU run, not 0
+    text = table_csv(gemm)
+    assert text.splitlines()[0].startswith("#,Op Name,Op Type,Calls,CPU ms,GPU ms")
+    with pytest.raises(ValueError, match="no column 'Nope'"):
+        ops.sort("Nope")
+    with pytest.raises(ValueError, match="not one of the report's"):
+        kernels_by_op(cpu_report, [], aggregation_range(cpu_report), 10_000)
+
+
+def test_csv_cells_of_hostile_names_are_inert(cpu_report: Report) -> None:
+    hostile = Report(cpu_report.summary, cpu_report.passes_ms, [*cpu_report.layers])
+    hostile.layers[0] = type(hostile.layers[0])(**{**vars(hostile.layers[0]), "name": "=HYPERLINK(\"x\")"})
+    line = table_csv(ops_table(hostile, [], aggregation_range(hostile))).splitlines()[1]
+    assert "'=HYPERLINK" in line
+
+
+def test_gpu_run_without_kernel_records_says_so(trt_report: Report) -> None:
+    board = dashboard(trt_report)
+    why = absence(trt_report)
+    assert "no kernel records" in why
+    assert board.absent["kernel_time"] == why and board.absent["tc_efficiency"] == why and board.kernels == []
+    # TensorRT layer times are GPU times: top ops by GPU ms, and the op table's GPU column holds them
+    assert board.top_ops_time == "GPU ms" and "top_gpu_ops" not in board.absent
+    assert board.top_ops is not None and board.top_ops.rows[0][5] == max(layer.median_ms for layer in trt_report.layers)
+
+
+def test_idle_gaps_split_host_and_gpu_bound() -> None:
+    """Three kernels: the second was launched while the first ran (queued: a GPU-bound gap), the third only after
+    the second ended (the GPU waited for the host)."""
+    kernels = [Kernel("a", "kernel", 0, 1.0, 1.0, True), Kernel("b", "kernel", 1, 2.5, 1.0, False),
+               Kernel("c", "kernel", 2, 5.0, 0.5, False)]
+    gaps = idle_gaps(kernels, 6.0, [0.5, 1.5, 4.0])
+    assert gaps == [Gap(0.0, 1.0, "host"), Gap(2.0, 2.5, "gpu"), Gap(3.5, 5.0, "host"), Gap(5.5, 6.0, "host")]
+    assert union_ms([(0, 2), (1, 3), (5, 6)]) == 4
+
+
+def test_tensor_core_names_include_hopper() -> None:
+    assert uses_tensor_cores("nvjet_sm90_hsh_128x256_64x4_2x1_v_bz_coopA_NTN")
+    assert uses_tensor_cores("sm80_xmma_fprop_implicit_gemm_f16f16_f16f32_f32_nhwckrsc_nhwc_tilesize128x128x64")
+    assert uses_tensor_cores("volta_h884gemm_64x64_ldg8_nn")
+    assert not uses_tensor_cores("void cudnn::ops::nchwToNhwcKernel<float, float, float, false, true>")
+
+
+def test_text_html_and_payload_carry_the_panels(cpu_report: Report) -> None:
+    text = dashboard_text(cpu_report, 1, 3)
+    assert "Performance Summary" in text and "passes 1..3 of 6" in text and "Not shown" in text
+    assert "GPU Utilization, Total Kernel GPU Time, Tensor Core Kernel Efficiency" in text
+    page = dashboard_html(cpu_report)
+    assert 'id="dashboard"' in page and "Op Type Summary" in page and "no GPU ran" in page
+    data = dashboard_data(cpu_report, 0, 2)
+    assert data["range"] == [0, 2] and data["has_kernels"] is False and data["kernel_rows"]["rows"] == []
+    assert set(data["tables"]) == {"op_types", "ops", "kernels"} and data["absent"]["utilization"]
+
+
+def test_comparison_and_gpus_view_columns(cpu_report: Report, trt_report: Report) -> None:
+    table = compare_dashboard([cpu_report, trt_report], ["cpu", "trt"])
+    assert table.columns == ("Metric", "cpu", "trt")
+    rows = {row[0]: row[1:] for row in table.rows}
+    assert rows["Median pass ms"] == (cpu_report.summary.median_ms, trt_report.summary.median_ms)
+    assert rows["GPU utilization %"] == (None, None)  # neither run has a measured utilization
+    assert "no GPU ran" in rows["Not shown"][0] and "no kernel records" in rows["Not shown"][1]
+    gpus = gpus_view(["cpu", "trt"], [cpu_report, trt_report])
+    assert len(gpus.rows) == 1 and gpus.rows[0][2] == 1 and gpus.rows[0][5] == 1  # the CPU run is no GPU's
