@@ -301,12 +301,40 @@ def gru_scripted(path: Path) -> None:
     _export(model, args, path, ["x", "mask", "h0"], ["h"], dynamic)
 
 
+class ScriptedGRUHead(ScriptedGRU):
+    """The scripted GRU with 64 hidden and a head after the loop: the Loop's final state is an inner value
+    ('/Loop_output_0'), whose rank ONNX inference leaves unknown (the If inside rebinds the state)."""
+
+    def forward(self, x: torch.Tensor, mask: torch.Tensor, h: torch.Tensor) -> torch.Tensor:
+        for t in range(x.size(0)):
+            gx = self.x2h(x[t]).chunk(3, 1)
+            gh = self.h2h(h).chunk(3, 1)
+            r = torch.sigmoid(gx[0] + gh[0])
+            z = torch.sigmoid(gx[1] + gh[1])
+            n = torch.tanh(gx[2] + r * gh[2])
+            if bool(mask[t] > 0):  # noqa: SIM108 (the If the fixture is for)
+                h = (1 - z) * n + z * h
+            else:
+                h = h * 1.0
+        return torch.relu(h) * 2.0
+
+
+def gru_scripted_head(path: Path) -> None:
+    """`ScriptedGRUHead` (8 inputs, 64 hidden), dynamic steps and batch, as `gru_scripted` is exported."""
+    torch.manual_seed(0)
+    model = torch.jit.script(ScriptedGRUHead(8, 64))
+    args = (torch.randn(5, 2, 8), torch.tensor([1.0, 1.0, 0.0, 1.0, 1.0]), torch.zeros(2, 64))
+    dynamic = {"x": {0: "steps", 1: "batch"}, "mask": {0: "steps"}, "h0": {0: "batch"}}
+    _export(model, args, path, ["x", "mask", "h0"], ["h"], dynamic)
+
+
 FIXTURES: dict[str, Callable[[Path], None]] = {
     "mobilenet_v3_small_w05": mobilenet_v3_small_half_width,
     "bert_tiny": bert(layers=2, hidden=64, heads=2, vocab=1000),
     "gpt2_tiny": gpt2(layers=2, hidden=64, heads=2, vocab=1000),
     "shufflenet_functions_small": shufflenet_small_functions,
     "gru_scripted": gru_scripted,
+    "gru_scripted_head": gru_scripted_head,
     # Over the grouping size: a Llama-style decoder with its run-time mask chain, a detector with postprocessing
     "llama_tiny_dynamic": llama(layers=4, hidden=32, heads=2, vocab=256, dynamic=True),
     "ssdlite_tiny": ssdlite_detector(classes=8, width=0.25),

@@ -85,7 +85,7 @@ def _extract(doc: Document, node_ids: list[str]) -> onnx.ModelProto:
         inferred = onnx.shape_inference.infer_shapes(proto)
         extracted = _cut(inferred, indexes, inputs, list(dict.fromkeys(outputs)), consumed_inside)
         _load_weights(doc, extracted, [in_order[i] for i in indexes])
-        _complete_io_types(doc, extracted)
+        _complete_io_types(doc, extracted, inferred)
         onnx.checker.check_model(extracted, full_check=True)
     except DocumentError:
         raise
@@ -143,9 +143,37 @@ def _cut(
     return model
 
 
-def _complete_io_types(doc: Document, extracted: onnx.ModelProto) -> None:
+def _loop_state_type(inferred: onnx.ModelProto, name: str) -> onnx.TypeProto | None:
+    """The type of `name` when it is a Loop's final state whose rank ONNX inference left unknown (a body that
+    rebinds the state inside an If, as a scripted GRU's does): the initial value's type, each dimension kept where
+    the body's output agrees with it and unknown elsewhere; None for anything else (or ranks that differ)."""
+    graph = inferred.graph
+    infos = {vi.name: vi for vi in (*graph.input, *graph.value_info, *graph.output)}
+    for node in graph.node:
+        if node.op_type != "Loop" or name not in node.output:
+            continue
+        k = list(node.output).index(name)
+        body = next((a.g for a in node.attribute if a.name == "body"), None)
+        if k >= len(node.input) - 2 or body is None or len(body.output) <= k + 1:
+            return None  # a scan output (stacked per iteration): no initial value to take the rank from
+        initial, step = infos.get(node.input[2 + k]), body.output[1 + k].type.tensor_type
+        if initial is None or not initial.type.tensor_type.HasField("shape") or not step.HasField("shape"):
+            return None
+        found = onnx.TypeProto()
+        found.CopyFrom(initial.type)
+        dims = found.tensor_type.shape.dim
+        if len(dims) != len(step.shape.dim):
+            return None
+        for dim, other in zip(dims, step.shape.dim, strict=True):
+            if dim != other:
+                dim.Clear()  # changes between iterations (or inference cannot tell): unknown
+        return found
+    return None
+
+
+def _complete_io_types(doc: Document, extracted: onnx.ModelProto, inferred: onnx.ModelProto) -> None:
     """Give graph inputs and outputs without a shape the type and shape the document knows (its values, the last
-    check's inference); refuse the ones still unknown: onnx.checker requires them."""
+    check's inference, a Loop state's rank); refuse the ones still unknown: onnx.checker requires them."""
     known = {v.name: v for g in subtree(doc.model.graph) for n in g for v in n.outputs}
     known.update((v.name, v) for v in doc.model.graph.inputs)
     for info in (*extracted.graph.input, *extracted.graph.output):
@@ -159,6 +187,8 @@ def _complete_io_types(doc: Document, extracted: onnx.ModelProto) -> None:
             typed = ir.Value(name=info.name, type=ir.TensorType(ir.DataType[dtype.upper()]))
             typed.shape = ir.Shape([None if d == "?" else d for d in shape])
             ir.serde.serialize_value_into(info, typed)
+        elif (state := _loop_state_type(inferred, info.name)) is not None:
+            info.type.CopyFrom(state)
         else:
             raise DocumentError(
                 ExtractSubgraph.label,
