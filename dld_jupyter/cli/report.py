@@ -248,6 +248,8 @@ def register(subparsers: Any) -> None:
     sweep = verbs.add_parser("sweep", help="the table of a sweep folder (dld sweep), Pareto points starred")
     sweep.add_argument("folder", metavar="DIR")
     sweep.add_argument("--csv", metavar="FILE", help="also write the table as CSV")
+    sweep.add_argument("--dashboard", action="store_true",
+                       help="also the dashboard of every finished point (one column each) and the GPUs view")
     sweep.set_defaults(func=_sweep)
 
     for name, what in (
@@ -316,6 +318,13 @@ def _sweep(args: argparse.Namespace) -> int:
 
     manifest = load_manifest(args.folder)
     print(sweep_text(manifest))
+    if args.dashboard:
+        from dld_jupyter.reports.dashboard.many import sweep_dashboard, sweep_gpus
+        from dld_jupyter.reports.dashboard.text import table_text
+
+        gpus = sweep_gpus(manifest)
+        print(terminal_safe(f"\nDashboard per point\n{table_text(sweep_dashboard(manifest))}\n\nGPUs\n"
+                            + (table_text(gpus) if gpus.rows else "  none: no point ran on a GPU")))
     if args.csv:
         atomic_write_text(args.csv, sweep_csv(sweep_rows(manifest)))
     return int(ExitCode.OK)

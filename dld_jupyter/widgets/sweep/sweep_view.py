@@ -88,6 +88,19 @@ class SweepView:
                              yaxis_title="throughput (items/s)", template="plotly_white", height=420)
         return figure
 
+    def dashboard(self) -> Any:
+        """The dashboard of the sweep: one column per finished point (reports.dashboard.many.Table; `.rows`,
+        `.filter`, `.sort`; reports.dashboard.table_csv for CSV)."""
+        from dld_jupyter.reports.dashboard.many import sweep_dashboard
+
+        return sweep_dashboard(self.manifest)
+
+    def gpus(self) -> Any:
+        """The GPUs view of the sweep: one row per GPU its points used (none for a CPU-only sweep)."""
+        from dld_jupyter.reports.dashboard.many import sweep_gpus
+
+        return sweep_gpus(self.manifest)
+
     def compare(self, *point_ids: str, **options: Any) -> Any:
         """The chosen points' reports side by side in the report viewer (two or more finished points)."""
         from dld_jupyter.widgets.report.report_viewer import compare_reports
