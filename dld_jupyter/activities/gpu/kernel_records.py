@@ -27,7 +27,7 @@ _COPY_KINDS = {1: "HtoD", 2: "DtoH", 3: "HtoA", 4: "AtoH", 5: "AtoA", 6: "AtoD",
 
 
 def load_cupti() -> ModuleType:
-    module = import_optional("cupti", "cupti-python (pip install 'dld_jupyter[gpu]')")
+    module = import_optional("cupti.cupti", "cupti-python (pip install 'dld_jupyter[gpu]')")
     return getattr(module, "cupti", module)  # the package re-exports its API as `cupti.cupti`
 
 
