@@ -76,5 +76,25 @@ def profile_from_tab(page: Page, timeout_ms: int = 240_000) -> Locator:
     page.locator(f"{TAB} .dld-profile-panel button", has_text="Profile").first.click()
     report_tab = page.locator(".dld-DesignerDocument:has(.dld-r-link)")
     report_tab.first.wait_for(state="visible", timeout=timeout_ms)
-    page.wait_for_timeout(1000)
+    linked = page.evaluate(REPORT_LINKED)
+    assert linked == "linked", f"the report tab did not link to the kernel: {linked}"
     return report_tab
+
+
+# The report tab joins its designer's kernel on a connection that may not handle comms: its tab comm must still
+# reach the kernel (two tab comms there), and no "could not be opened" toast may say otherwise (issue 26, item 5g:
+# every profile ended in a false "report could not be opened: Comms are disabled").
+REPORT_LINKED = """async () => {
+  const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+  const count = "sum(c.target_name == 'dld_jupyter.tab' for c in __import__('comm').get_comm_manager().comms.values())";
+  for (let i = 0; i < 240; i++) {
+    const toast = [...document.querySelectorAll('.Toastify__toast, .jp-toast-message')]
+      .map((t) => t.textContent || '').find((t) => t.includes('could not be'));
+    if (toast) return toast;
+    const reply = await kernel.requestExecute({code: '', silent: true, store_history: false,
+                                               user_expressions: {n: count}}).done;
+    if (Number(reply.content.user_expressions?.n?.data?.['text/plain'] ?? 0) >= 2) return 'linked';
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return 'neither linked nor refused within 60 s';
+}"""

@@ -47,6 +47,8 @@ export interface TabHost {
   closeSharing(kernel: string): void;
   /** Open `record` again in a new tab on a new kernel (a new model in `folder`): a stale tab's Reopen. */
   reopen(record: TabRecord, folder: string): Promise<void>;
+  /** A connection to `kernel`'s kernel that may open comms (a report tab's own one may not). */
+  commsConnection(kernel: Kernel.IKernelConnection): Kernel.IKernelConnection;
 }
 
 /** A Python string literal for any text (JSON escapes are valid Python escapes). */
@@ -156,12 +158,13 @@ export class DesignerTab {
     // a report on its designer's kernel leaves the designer tab's `_dld_view` alone
     const name = this.record.kernel ? "_dld_report_view" : "_dld_view";
     const { file, kind } = this.record; // a kernel that cannot see the file gets a copy (transfer.ts)
-    const copy = !live && file && kind !== "compare" ? await pathForKernel(kernel, file, this.kernelPath(file)) : null;
+    const comms = this.host.commsConnection(kernel);
+    const copy = !live && file && kind !== "compare" ? await pathForKernel(comms, file, this.kernelPath(file)) : null;
     lines.push(`${name} = _dld_tabs.show(${pyString(this.key)}, lambda: ${this.makeView(copy)})`, name);
     await this.panel.console.inject(lines.join("\n"));
     // The console scrolls to its end after running: a designer opens at its top (toolbar and canvas in view).
     this.panel.node.querySelector(".jp-CodeConsole-content")?.scrollTo(0, 0);
-    this.link(kernel);
+    this.link(comms, kernel);
   }
 
   /** Save to the document's file; Save As (JupyterLab's file dialog) when it has none or when `as` is set. */
@@ -269,9 +272,9 @@ export class DesignerTab {
     return content.status === "ok" && content.user_expressions?.live?.data?.["text/plain"] === "True";
   }
 
-  private link(kernel: Kernel.IKernelConnection): void {
+  private link(comms: Kernel.IKernelConnection, kernel: Kernel.IKernelConnection): void {
     this.closeComm();
-    const comm = kernel.createComm(TAB_TARGET);
+    const comm = comms.createComm(TAB_TARGET);
     comm.onMsg = (msg) => this.onMessage(msg.content.data as unknown as TabFromKernel);
     comm.onClose = () => {
       if (this.comm === comm) this.comm = null;

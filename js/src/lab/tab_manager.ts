@@ -12,6 +12,7 @@ import { Notification } from "@jupyterlab/apputils";
 import { ConsolePanel, IConsoleTracker } from "@jupyterlab/console";
 import { PathExt } from "@jupyterlab/coreutils";
 import { IDocumentManager } from "@jupyterlab/docmanager";
+import { Kernel } from "@jupyterlab/services";
 import { IStateDB } from "@jupyterlab/statedb";
 import { ReadonlyPartialJSONObject } from "@lumino/coreutils";
 import { Widget } from "@lumino/widgets";
@@ -49,6 +50,18 @@ export class DesignerTabs implements TabHost {
     const widget: Widget | null = this.app.shell.currentWidget;
     for (const tab of this.tabs.values()) if (tab.panel === widget) return tab;
     return null;
+  }
+
+  /** `kernel` when it handles comms, else the page's connection to the same kernel that does: JupyterLab lets one
+   * connection per kernel handle them, so a report tab joining its designer's kernel got one whose createComm threw
+   * "Comms are disabled on this kernel connection" (a false "report could not be opened" after every profile). */
+  commsConnection(kernel: Kernel.IKernelConnection): Kernel.IKernelConnection {
+    if (kernel.handleComms) return kernel;
+    for (const widget of this.app.shell.widgets("main")) {
+      const other = (widget as Widget & { sessionContext?: ConsolePanel["sessionContext"] }).sessionContext?.session?.kernel;
+      if (other && other.id === kernel.id && other.handleComms && !other.isDisposed) return other;
+    }
+    return kernel;
   }
 
   closeSharing(kernel: string): void {
