@@ -45,9 +45,10 @@ def test_the_range_set_in_the_viewer_reaggregates_and_a_bad_one_is_refused(cpu_p
     assert viewer.dashboard_panels(0, 0).range.count == 1
 
 
-def test_gpu_report_opens_on_the_dashboard_and_comparisons_get_columns(cpu_path: Path) -> None:
+def test_tensorrt_profile_opens_on_layers_and_comparisons_get_columns(cpu_path: Path) -> None:
     trt = import_trtexec(f"{TRT}.profile.json", f"{TRT}.graph.json")
-    assert show_report(trt).tab == "dashboard"
+    assert show_report(trt).tab == "layers"  # an engine profile: its per-layer GPU times are the table
+    assert show_report(trt, tab="dashboard").dashboard["top_ops_time"] == "GPU ms"
     both = compare_reports(cpu_path, trt)
     columns = both.dashboard["compare"]["columns"]
     assert columns[0] == "Metric" and len(columns) == 3

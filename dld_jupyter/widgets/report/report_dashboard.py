@@ -12,15 +12,20 @@ from typing import Any
 
 from dld_jupyter.report_format.model import Report
 from dld_jupyter.reports.dashboard.data import dashboard_data, table_data
-from dld_jupyter.reports.dashboard.kernels import ran_on_gpu
+from dld_jupyter.reports.dashboard.kernels import kernels_of, ran_on_gpu
 from dld_jupyter.reports.dashboard.many import compare_dashboard, gpus_view
 
 TABS = ("dashboard", "layers")
 
 
 def default_tab(reports: Sequence[Report]) -> str:
-    """The Dashboard for a GPU run (CUDA/TensorRT), the layer view for a CPU run."""
-    return "dashboard" if reports and ran_on_gpu(reports[0]) else "layers"
+    """The Dashboard for an ONNX Runtime GPU run (CUDA, TensorRT EP) or a report with kernel records; the layer
+    view for CPU runs and TensorRT engine profiles (their per-layer GPU times are the table's)."""
+    if not reports:
+        return "layers"
+    first = reports[0]
+    onnxruntime_gpu = first.summary.backend == "onnxruntime" and ran_on_gpu(first)
+    return "dashboard" if onnxruntime_gpu or kernels_of(first) else "layers"
 
 
 def tab_data(reports: Sequence[Report], labels: Sequence[str], chosen: Sequence[int]) -> dict[str, Any]:

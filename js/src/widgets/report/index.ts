@@ -87,11 +87,11 @@ export function render({ model, el: host }: RenderProps): () => void {
     const { reports, compare } = decode(payload, model.get("data"));
     content.append(compareWithButton(ctx));
     const viewMenu = menu;
-    const tabs = el("div", "dld-r-tabs");
+    const tabs = el("div", "dld-r-vtabs");
     const panes = { dashboard: el("div", "dld-r-pane"), layers: el("div", "dld-r-pane") };
     panes.dashboard.dataset.tab = "dashboard";
     panes.layers.dataset.tab = "layers";
-    const buttons = { dashboard: el("button", "dld-r-tab", "Dashboard"), layers: el("button", "dld-r-tab", compare ? "Layers" : "Layers and timeline") };
+    const buttons = { dashboard: el("button", "dld-r-vtab", "Dashboard"), layers: el("button", "dld-r-vtab", compare ? "Layers" : "Layers and timeline") };
     let layersView: unknown = null;
     const show = (name: "dashboard" | "layers") => {
       for (const key of ["dashboard", "layers"] as const) {

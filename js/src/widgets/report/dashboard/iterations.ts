@@ -18,7 +18,7 @@ export function iterationBars(data: DashboardData, onRange: (start: number, stop
   const root = el("div", "dld-d-iterations");
   const its = data.iterations;
   const top = Math.max(...its.map((i) => Math.max(i.duration_ms ?? 0, i.gpu_ms ?? 0)), 1e-9);
-  const chart = svg("svg", { width, height, class: "dld-d-itchart" });
+  const chart = svg("svg", { width: "100%", height, viewBox: `0 0 ${width} ${height}`, preserveAspectRatio: "none", class: "dld-d-itchart" });
   const step = width / Math.max(its.length, 1);
   its.forEach((it, i) => {
     const x = i * step + 1;
@@ -41,7 +41,7 @@ export function iterationBars(data: DashboardData, onRange: (start: number, stop
   for (const edge of [data.range[0], data.range[1] + 1]) {
     chart.append(svg("line", { x1: edge * step, x2: edge * step, y1: 0, y2: height, stroke: "#000", "stroke-width": 2, class: "dld-d-edge" }));
   }
-  const controls = el("div", "dld-r-toolbar");
+  const controls = el("div", "dld-d-toolbar");
   const field = (label: string, value: number, cls: string) => {
     const input = el("input", `dld-d-${cls}`);
     input.type = "number";
@@ -62,8 +62,8 @@ export function iterationBars(data: DashboardData, onRange: (start: number, stop
     `Total ${data.iterations.length} · Profiled ${data.range[1] - data.range[0] + 1} · Start ${data.range[0]} · Stop ${data.range[1]}` +
     (data.warmup_passes ? ` · +${data.warmup_passes} warm-up not shown` : ""));
   controls.append(apply, badges);
-  const legend = el("div", "dld-r-legend",
-    "orange: pass wall time (grey outside the range) · blue: its kernels' GPU time · green: Tensor Core kernels · black: range bounds");
+  const legend = el("div", "dld-r-legend", `bar height: pass wall time (tallest ${ms(top)}); orange: counted, grey: outside the range` +
+    (data.has_kernels ? " · blue: its kernels' GPU time · green: Tensor Core kernels" : "") + " · black: range bounds");
   root.append(controls, chart, legend);
   return root;
 }

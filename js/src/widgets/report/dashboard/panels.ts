@@ -40,9 +40,42 @@ export function shareBar(shares: Share[], showMs = true): HTMLElement {
   return root;
 }
 
+const TITLES: Record<string, string> = {
+  utilization: "GPU Utilization", breakdown: "Resource Usage Breakdown", kernel_time: "Total Kernel GPU Time",
+  tc_efficiency: "Tensor Core Kernel Efficiency", idle: "GPU Idle Time",
+};
+
 function absent(data: DashboardData, key: string): HTMLElement | null {
   const why = data.absent[key];
   return why ? el("div", "dld-d-absent", `Not shown: ${why}`) : null;
+}
+
+/** Panels with nothing to show, grouped by their reason: one line per reason instead of the same text in each. */
+function absentBanner(data: DashboardData): HTMLElement | null {
+  const reasons = new Map<string, string[]>();
+  for (const key of Object.keys(TITLES)) {
+    const why = data.absent[key];
+    if (why && !shown(data, key)) reasons.set(why, [...(reasons.get(why) ?? []), key]);
+  }
+  if (!reasons.size) return null;
+  const root = el("div", "dld-d-panel dld-d-absent-banner");
+  root.dataset.panel = "absent";
+  for (const [why, keys] of reasons) {
+    const line = el("div", "dld-d-absent");
+    line.dataset.panels = keys.join(" ");
+    line.append(el("b", "", `${keys.map((k) => TITLES[k]).join(", ")}: `), document.createTextNode(`not shown: ${why}`));
+    root.append(line);
+  }
+  return root;
+}
+
+/** Whether a panel has figures of its own (else it lives only in the absent banner). */
+function shown(data: DashboardData, key: string): boolean {
+  if (key === "utilization") return data.utilization.length > 0;
+  if (key === "breakdown") return data.breakdown.length > 0;
+  if (key === "kernel_time") return data.kernel_time.length > 0;
+  if (key === "tc_efficiency") return data.tc_efficiency !== null;
+  return data.has_kernels && !data.absent.idle;
 }
 
 function grid(rows: [string, string][]): HTMLElement {
@@ -53,25 +86,27 @@ function grid(rows: [string, string][]): HTMLElement {
 
 export function overview(data: DashboardData, onRange: (start: number, stop: number) => void): HTMLElement {
   const root = el("div", "dld-d-overview");
+  const banner = absentBanner(data);
+  if (banner) root.append(banner);
   const add = (title: string, id: string, ...content: (HTMLElement | null)[]) => {
     const p = panel(title, id);
+    if (id in TITLES && !shown(data, id)) return p; // said once in the banner
     p.append(...content.filter((c): c is HTMLElement => c !== null));
     root.append(p);
     return p;
   };
   add("GPU Utilization", "utilization",
     data.utilization.length ? shareBar(data.utilization, false) : null,
-    data.utilization_source ? el("div", "dld-d-note", data.utilization_source) : null, absent(data, "utilization"));
-  add("Resource Usage Breakdown", "breakdown", data.breakdown.length ? shareBar(data.breakdown) : null, absent(data, "breakdown"));
-  add("Total Kernel GPU Time", "kernel_time", data.kernel_time.length ? shareBar(data.kernel_time) : null, absent(data, "kernel_time"));
+    data.utilization_source ? el("div", "dld-d-note", data.utilization_source) : null);
+  add("Resource Usage Breakdown", "breakdown", data.breakdown.length ? shareBar(data.breakdown) : null);
+  add("Total Kernel GPU Time", "kernel_time", data.kernel_time.length ? shareBar(data.kernel_time) : null);
   const tc = data.tc_efficiency;
   add("Tensor Core Kernel Efficiency", "tc_efficiency",
-    tc === null ? null : shareBar([{ label: "Tensor Core kernels", ms: 0, percent: tc }, { label: "Other kernels of eligible ops", ms: 0, percent: 100 - tc }], false),
-    absent(data, "tc_efficiency"));
+    tc === null ? null : shareBar([{ label: "Tensor Core kernels", ms: 0, percent: tc }, { label: "Other kernels of eligible ops", ms: 0, percent: 100 - tc }], false));
   add("GPU Idle Time", "idle", data.has_kernels && !data.absent.idle ? grid([
     ["Host-bound (GPU waits for launches)", `${ms(data.idle.host_ms)} in ${data.idle.host_gaps} gaps`],
     ["GPU-bound (queued work waits)", `${ms(data.idle.gpu_ms)} in ${data.idle.gpu_gaps} gaps`],
-  ]) : null, absent(data, "idle"));
+  ]) : null);
   add("Performance Summary", "summary", grid(data.summary));
   add("Iteration Summary", "iterations", iterationBars(data, onRange));
   const top = add(`Top 10 Ops by ${data.top_ops_time}`, "top_ops", absent(data, "top_gpu_ops"));

@@ -17,13 +17,13 @@ export class DataTable {
   private rows: Cell[][] = [];
   private body = el("tbody");
   private head = el("thead");
-  private count = el("span", "dld-r-count");
+  private count = el("span", "dld-d-count");
   selected = -1;
 
   constructor(private readonly listeners: Listeners, private data: TableData, private readonly onRow?: (row: Cell[]) => void) {
     this.root.dataset.table = data.name;
-    const bar = el("div", "dld-r-toolbar");
-    const filter = el("input", "dld-r-filter dld-d-filter");
+    const bar = el("div", "dld-d-toolbar");
+    const filter = el("input", "dld-d-filter");
     filter.placeholder = "Filter (any column; 1/0 for true/false)";
     listeners.dom(filter, "input", () => { this.filterText = filter.value.trim().toLowerCase(); this.draw(); });
     const exportButton = el("button", "dld-d-csv", "Export CSV");
