@@ -162,6 +162,10 @@ def _export(args: argparse.Namespace) -> int:
         path = write_csv(report, args.output, chosen, args.full_pass)
     elif args.command == "html":
         path = write_html(report, args.output)
+    elif getattr(args, "format", "chrome") == "perfetto":
+        from dld_jupyter.reports.perfetto import write_perfetto
+
+        path = write_perfetto(report, args.output)
     else:
         path = write_trace(report, args.output)
     print(f"wrote {path}")
@@ -260,6 +264,14 @@ def register(subparsers: Any) -> None:
         sub = verbs.add_parser(name, help=f"write {what}")
         sub.add_argument("report", metavar="REPORT")
         sub.add_argument("-o", "--output", required=True, metavar="FILE", help="file to write")
+        if name == "trace":
+            sub.add_argument(
+                "--format",
+                choices=("chrome", "perfetto"),
+                default="chrome",
+                help="chrome: Chrome-trace JSON (default); perfetto: native Perfetto protobuf (.pftrace) with a "
+                "track per host and CUDA stream, kernels flowing from the host call that launched them, counters",
+            )
         if name == "csv":
             sub.add_argument("--filter", default="", help="only layers whose name contains this (any case)")
             sub.add_argument(

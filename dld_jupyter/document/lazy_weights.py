@@ -18,6 +18,8 @@ from collections.abc import Callable
 import numpy as np
 import onnx_ir as ir
 
+from dld_jupyter.formats.protobuf_wire import message
+
 LAZY_MIN_FILE = 16 << 20  # files smaller than this are parsed whole: the walk would not pay for itself
 LAZY_MIN_TENSOR = 4096  # bytes: smaller initializers stay in the protobuf
 _MODEL_GRAPH, _GRAPH_INITIALIZER, _TENSOR_NAME, _TENSOR_RAW = 7, 5, 8, 9
@@ -33,18 +35,6 @@ def _varint(buf: mmap.mmap | bytes, pos: int) -> tuple[int, int]:
         if byte < 0x80:
             return result, pos
         shift += 7
-
-
-def _encode_varint(value: int) -> bytes:
-    out = bytearray()
-    while True:
-        byte = value & 0x7F
-        value >>= 7
-        if value:
-            out.append(byte | 0x80)
-        else:
-            out.append(byte)
-            return bytes(out)
 
 
 def _fields(buf: mmap.mmap | bytes, start: int, end: int) -> list[tuple[int, int, int, int, int]]:
@@ -72,7 +62,7 @@ def _fields(buf: mmap.mmap | bytes, start: int, end: int) -> list[tuple[int, int
 
 
 def _message(number: int, body: bytes) -> bytes:
-    return _encode_varint(number << 3 | 2) + _encode_varint(len(body)) + body
+    return message(number, body)
 
 
 def strip_weights(buf: mmap.mmap | bytes) -> tuple[bytes, dict[str, Span]]:
