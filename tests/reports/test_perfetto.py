@@ -12,14 +12,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from perfetto.protos.perfetto.trace import perfetto_trace_pb2 as pb2  # Perfetto's published protos ([test] extra)
 
 from dld_jupyter.activities.kinds.profile import run_profile
 from dld_jupyter.activities.runtimes.onnxruntime.spec import OrtProfileSpec
 from dld_jupyter.report_format.io import load_report, save_report
 from dld_jupyter.report_format.model import Report, TimelineEvent
 from dld_jupyter.reports.perfetto import to_perfetto
-
-pb2 = pytest.importorskip("perfetto.protos.perfetto.trace.perfetto_trace_pb2")  # in the [test] extra
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 KERNELS = DATA / "kernels" / "resnet50_fp16_b8_h100.dld-report.json"
