@@ -2,7 +2,8 @@
 `dld.profile`) and of TensorRT engine export (`dld.export_engine`, returning an EngineExport).
 
 Accepts a model path or a document-like object (see `model_source`): a document with unsaved edits is profiled
-from a copy kept beside its report, so the report's links keep working, and the report names the document too.
+from a temporary copy removed after the run (kept beside the report with `keep_model=True`); the report names the
+document, whose live designer or file its links then open.
 TensorRT options are given flat, by the names of `TrtSettings` and `ProfilerSettings` fields (`fp16=True,
 iterations=50`), or as whole `settings=` / `profiler=` objects; unknown names raise SpecError listing the known
 ones. A document with unsaved edits is exported from a temporary copy, so the engine carries the profiles and
@@ -17,7 +18,7 @@ from typing import Any, NoReturn
 
 from dld_jupyter.activities.engine import LogCallback, ProgressCallback, run_activity
 from dld_jupyter.activities.errors import BAD_INPUT, UNAVAILABLE, ActivityError, SpecError, UnavailableError
-from dld_jupyter.activities.model_source import profiled_source
+from dld_jupyter.activities.model_source import profiled_source, release_copy
 from dld_jupyter.activities.result import ActivityResult
 from dld_jupyter.activities.runtimes import runtime_named
 from dld_jupyter.activities.runtimes.onnxruntime.spec import OrtProfileSpec
@@ -47,9 +48,13 @@ def profile(
     on_progress: ProgressCallback | None = None,
     on_log: LogCallback | None = None,
     target: str | Target | None = None,
+    keep_model: bool = False,
     **options: Any,
 ) -> Report:
     """Profile a model and return its Report (also written to `output`, default `<model>.dld-report.json`).
+
+    A document with unsaved edits runs from a temporary copy removed after the run; `keep_model=True` keeps it
+    beside the report as `<model>.profiled.onnx`.
 
     `options` are those of OrtProfileSpec: iterations, warmup, optimize, random_inputs, input_folder, batch_size,
     device, output, seed, threads, gpu_metrics, lock_clocks, sampling_ms; with backend="tensorrt", the fields of
@@ -59,19 +64,21 @@ def profile(
     """
     where = target_named(target) if target is None or isinstance(target, str) else target
     runtime_named(backend)  # UnavailableError naming the registered runtimes
-    if backend == "tensorrt":  # options: TrtSettings / ProfilerSettings fields
-        path, default_output, _document = profiled_source(model_or_document)
-        options.setdefault("output", default_output)
-        spec: ActivitySpec = tensorrt_profile_spec(path, options)
+    if backend != "tensorrt":
+        known = set(OrtProfileSpec.__dataclass_fields__) - {"model", "provider", "source_document"}
+        unknown = sorted(set(options) - known)
+        if unknown:
+            raise SpecError(f"profile: unknown option(s) {unknown}; known options are {sorted(known)}")
+    path, default_output, document = profiled_source(model_or_document, keep=keep_model)
+    try:
+        options.setdefault("output", default_output)  # beside the document's file
+        if backend == "tensorrt":  # options: TrtSettings / ProfilerSettings fields
+            spec: ActivitySpec = tensorrt_profile_spec(path, options)
+        else:
+            spec = OrtProfileSpec(model=path, provider=provider, source_document=document, **options)
         return _report_of(run_activity(spec, on_progress=on_progress, on_log=on_log, target=where))
-    known = set(OrtProfileSpec.__dataclass_fields__) - {"model", "provider", "source_document"}
-    unknown = sorted(set(options) - known)
-    if unknown:
-        raise SpecError(f"profile: unknown option(s) {unknown}; known options are {sorted(known)}")
-    path, default_output, document = profiled_source(model_or_document)
-    options.setdefault("output", default_output)  # beside the document's file
-    spec = OrtProfileSpec(model=path, provider=provider, source_document=document, **options)
-    return _report_of(run_activity(spec, on_progress=on_progress, on_log=on_log, target=where))
+    finally:
+        release_copy(path)  # a temporary copy of unsaved edits only; a kept one or the user's file stays
 
 
 def _report_of(result: ActivityResult) -> Report:

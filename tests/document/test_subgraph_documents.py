@@ -275,9 +275,9 @@ def test_save_copy_of_a_body_is_a_standalone_model_for_profiling(
     np.testing.assert_allclose(out, (1 - z) * n + z * h, rtol=1e-6, atol=1e-6)
     model = Document.open(shutil.copy(GRU, tmp_path / "gru.onnx"))
     branch = model.open_subgraph(op(model, "Loop"), "body").open_subgraph(op(body, "If"), "then_branch")
-    branch.rename_node(op(branch, "Neg"), "Negate")  # unsaved edits: profiling writes a kept copy of them
+    branch.rename_node(op(branch, "Neg"), "Negate")  # unsaved edits: profiling writes a copy of them (kept: asked)
     monkeypatch.chdir(tmp_path / "..")
-    copy, _report, home = profiled_source(branch)
+    copy, _report, home = profiled_source(branch, keep=True)
     # Beside the model's own file, not in the kernel's working folder (where it littered before).
     assert pathlib.Path(copy) == tmp_path / "gru_Loop_body_If_then_branch.profiled.onnx"
     assert home == str(tmp_path / "gru_Loop_body_If_then_branch.onnx")

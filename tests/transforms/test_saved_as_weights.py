@@ -139,15 +139,15 @@ def test_extract_after_save_as_copies_the_opened_weights(tmp_path: Path, monkeyp
 
 
 def test_profiling_a_saved_as_document_runs_the_opened_weights(tmp_path: Path) -> None:
-    """Clean: the saved file in B is profiled; dirty: a copy of the edits beside the report. Either file, run in
-    onnxruntime, computes with A's weights."""
+    """Clean: the saved file in B is profiled; dirty: a copy of the edits (kept beside the report, as asked).
+    Either file, run in onnxruntime, computes with A's weights."""
     doc, _source, b = _saved_as(tmp_path)
     clean = profile(doc, iterations=2, warmup=0, threads=1)
     assert clean.summary.model_path == str(b / "new.onnx")
     assert np.all(_y(clean.summary.model_path) == EXPECTED_Y)
     doc.rename_node(next(n.id for n in doc.nodes() if n.name == "matmul"), "matmul_edited")
     assert doc.dirty
-    dirty = profile(doc, iterations=2, warmup=0, threads=1)
+    dirty = profile(doc, iterations=2, warmup=0, threads=1, keep_model=True)
     assert Path(dirty.summary.model_path).name == "new.profiled.onnx"
     assert np.all(_y(dirty.summary.model_path) == EXPECTED_Y)
 

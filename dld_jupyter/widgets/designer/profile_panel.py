@@ -20,6 +20,7 @@ from typing import Any
 
 import ipywidgets as w
 
+from dld_jupyter.activities.model_source import profiled_source, release_copy
 from dld_jupyter.activities.result import ActivityResult
 from dld_jupyter.activities.runtimes.onnxruntime.spec import PROVIDERS, OrtProfileSpec
 from dld_jupyter.activities.spec import REPORT_SUFFIX
@@ -43,9 +44,7 @@ def _check_settings(settings: dict[str, Any]) -> None:
 
 
 def _model_source(model: Any) -> tuple[str, str | None]:
-    """(path to profile, the document's own file when that path is a kept copy of its unsaved edits)."""
-    from dld_jupyter.activities.model_source import profiled_source
-
+    """(path to profile, the document's own file when that path is a temporary copy of its unsaved edits)."""
     document = getattr(model, "document", None)  # a Designer
     path, _default_output, source = profiled_source(document if document is not None else model)
     return path, source
@@ -56,6 +55,7 @@ class ProfilePanel(RunPanel):
 
     what = "Profiling"
     error_class = "dld-profile-error"
+    _copy = ""  # the temporary copy of unsaved edits the current run reads ("" when none)
 
     def __init__(self, model: Any, **settings: Any) -> None:
         _check_settings(settings)
@@ -174,13 +174,27 @@ class ProfilePanel(RunPanel):
 
     def make_spec(self) -> Any:
         path, source = _model_source(self.model)
-        spec = self.spec(path)
-        if isinstance(spec, OrtProfileSpec):  # the report links back to the document's own file
-            spec = dataclasses.replace(spec, source_document=source)
-        if not spec.output:  # beside the model's own file, not beside a copy of its unsaved edits
-            spec = dataclasses.replace(spec, output=_default_output(self.model, path))
-        spec.check_outputs([source])  # the report never replaces the model (nor its copy's original)
+        try:
+            spec = self.spec(path)
+            if isinstance(spec, OrtProfileSpec):  # the report links back to the document's own file
+                spec = dataclasses.replace(spec, source_document=source)
+            if not spec.output:  # beside the model's own file, not beside a copy of its unsaved edits
+                spec = dataclasses.replace(spec, output=_default_output(self.model, path))
+            spec.check_outputs([source])  # the report never replaces the model (nor its copy's original)
+        except BaseException:
+            release_copy(path)  # refused: the run never starts, its copy of unsaved edits goes
+            raise
+        self._copy = path
         return spec
+
+    def _wait(self, handle: Any) -> None:
+        """The run's end, whatever it was: its temporary copy of unsaved edits is removed (none is kept) before
+        the panel says it is done."""
+        try:
+            handle.wait()
+        finally:
+            release_copy(self._copy)
+        super()._wait(handle)
 
     def done_text(self, result: ActivityResult) -> str:
         return str(result.report_path or super().done_text(result))

@@ -181,7 +181,15 @@ class ReportViewer(DldWidget, bundle="report"):
         self.designer_area.append_display_data(designer)
 
     def _model_of(self, report: int) -> str:
-        return resolve_model(self.reports[report].summary.model_path, self.report_dirs[report])
+        """The report's model file; for a run on a temporary copy of unsaved edits (removed after the run), the
+        profiled document's own file."""
+        try:
+            return resolve_model(self.reports[report].summary.model_path, self.report_dirs[report])
+        except LinkError:
+            source = self._source_document(report)
+            if source and os.path.isfile(source):
+                return os.path.abspath(source)
+            raise
 
     def _source_document(self, report: int) -> str | None:
         """The document's own file when the report profiled a copy of its unsaved edits (OrtProfileSpec)."""

@@ -1,0 +1,48 @@
+"""A profile from a designer with unsaved edits leaves nothing but its report (issue 26, item 6): the run reads a
+temporary copy of the edits, removed when the run ends; a full `<model>.profiled.onnx` stayed beside every report
+before (46 MB for ResNet-18). The report's links then open the document's own file."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+
+from dld_jupyter.widgets.designer.designer import open_designer
+from dld_jupyter.widgets.designer.profile_panel import profile_in_notebook
+from dld_jupyter.widgets.report.report_viewer import show_report
+
+MODEL = Path(__file__).resolve().parents[1] / "data" / "real" / "mobilenet_v3_small_w05.onnx"
+
+
+def test_a_profile_of_unsaved_edits_leaves_only_its_report(tmp_path: Path) -> None:
+    shutil.copy(MODEL, tmp_path / "m.onnx")
+    designer = open_designer(tmp_path / "m.onnx")
+    first = designer.document.nodes()[0]
+    designer.document.move_nodes({first.id: (10.0, 10.0)})  # an unsaved edit: the run reads a copy
+    panel = profile_in_notebook(designer, run=True, iterations=2, warmup=0)
+    result = panel.wait(120)
+    assert result is not None and result.ok, result and result.error
+    copy = Path(panel.viewer.report.summary.model_path)
+    assert copy.name == "m.onnx" and copy.parent.name.startswith("dld-profiled-")
+    assert not copy.parent.exists()  # removed when the run ended
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.dld-report.json", "m.onnx"]
+    designer.close()
+    viewer = show_report(result.report_path)  # no live designer: the links open the document's own file
+    layer = next(i for i, la in enumerate(viewer.report.layers) if la.onnx_nodes)
+    opened = viewer.open_layer(layer)
+    assert Path(opened.document.path) == tmp_path / "m.onnx"
+    opened.close()
+
+
+def test_a_refused_profile_removes_its_copy(tmp_path: Path) -> None:
+    shutil.copy(MODEL, tmp_path / "m.onnx")
+    designer = open_designer(tmp_path / "m.onnx")
+    designer.document.move_nodes({designer.document.nodes()[0].id: (10.0, 10.0)})
+    temp = Path(tempfile.gettempdir())
+    before = set(temp.glob("dld-profiled-*"))
+    panel = profile_in_notebook(designer, run=False, output=str(tmp_path / "m.onnx"))  # would replace the model
+    assert panel.run() is None and "Cannot start" in panel.error.value
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.onnx"]
+    assert set(temp.glob("dld-profiled-*")) - before == set()  # its copy was made, then removed
+    designer.close()
