@@ -16,7 +16,6 @@ import ipywidgets as w
 from dld_jupyter.document import Document, DocumentError
 from dld_jupyter.document.loading import DocumentLoad, open_for_view
 from dld_jupyter.formats.html_text import small
-from dld_jupyter.frontdoor.analysis import AnalysisActions
 from dld_jupyter.frontdoor.children import (
     CLOSE_CHILD,
     CONFIRM_EDITS,
@@ -46,6 +45,7 @@ from dld_jupyter.widgets.canvas.canvas import GraphCanvas
 from dld_jupyter.widgets.canvas.canvas_base import SCHEMES
 from dld_jupyter.widgets.canvas.overlays.heat import HeatOverlay
 from dld_jupyter.widgets.closing import close_shown, replace_children
+from dld_jupyter.widgets.designer.analysis_mode import AnalysisMode
 from dld_jupyter.widgets.designer.children import NO_INITIALIZERS, ChildrenMixin
 from dld_jupyter.widgets.designer.compare_actions import CompareActions
 from dld_jupyter.widgets.designer.dock import SideDock
@@ -57,7 +57,7 @@ _CANVAS_OPTIONS = ("grouping", "color_scheme", "show_grid", "show_constants", "h
 _OPTIONS = (*_CANVAS_OPTIONS, "dock")  # dock: "right" (default) or "bottom", where the side panels sit
 
 
-class Designer(ChildrenMixin, CompareActions, AnalysisActions, DldVBox, css="dld-designer"):
+class Designer(ChildrenMixin, CompareActions, AnalysisMode, DldVBox, css="dld-designer"):
     """Toolbar (new/open/save/undo/redo/arrange/check/export), then the canvas with a docked side panel (dock.py:
     `panels` for the editors, `profiling` and `tools` for the Profile panel and the Tools / Export Engine dialogs),
     then a profile's report, the status line and messages.
@@ -192,7 +192,7 @@ class Designer(ChildrenMixin, CompareActions, AnalysisActions, DldVBox, css="dld
             operation(REDO, "redo"),
             operation(ARRANGE, "sitemap"),
             operation(CHECK, "check"),
-            operation(PROFILE, "tachometer"),
+            operation(PROFILE, "tachometer"), self.analysis_button(),
             operation(GLOBAL_MODIFICATIONS, "wrench"),
             operation(LOCAL_FUNCTIONS, "cubes"),
             operation(EXTRACT_MODEL_SUBGRAPH, "share-square-o", label="Extract Model Subgraph…"),

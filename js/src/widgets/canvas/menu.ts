@@ -76,6 +76,7 @@ export function installMenu(ctx: CanvasContext): void {
       } else if (data?.function) {
         items.push({ label: "Expand local function", run: () => void ctx.channel.intent("expand", { group: data.id }) });
       }
+      items.push(...ctx.overlays.menuItems(target.id())); // while analysing: Add/Remove Breakpoint, Inspect Channels
       if (data) items.push(...childItems(ctx, data));
       items.push({ label: "Delete", run: () => actions.delete(ctx) });
       items.push({ label: "Copy", run: () => actions.copy(ctx) });

@@ -18,6 +18,11 @@ export const OPEN_ICON =
       '<path d="M4 10 L10 4 M6 4 H10 V8" fill="none" stroke="#1d4ed8" stroke-width="1.6"/></svg>',
   );
 
+/** The breakpoint badge (overlays/analysis.ts): a red dot in the glyph's top-left corner. */
+export const BREAKPOINT_ICON =
+  "data:image/svg+xml;utf8," +
+  encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" width="12" height="12"><circle cx="6" cy="6" r="5" fill="#dc2626" stroke="#ffffff" stroke-width="1.5"/></svg>');
+
 export function stylesheet(large = false, theme: Theme = LIGHT): StylesheetJson {
   const link = theme.dark ? mix(theme.muted, theme.text, 0.2) : "#64748b";
   const outline = theme.dark ? theme.border : "#374151";
@@ -88,6 +93,10 @@ export function stylesheet(large = false, theme: Theme = LIGHT): StylesheetJson 
     },
     { selector: "node.cmp-first", style: { "border-width": 5, "border-color": theme.dark ? "#fca5a5" : "#7f1d1d", "border-style": "double" } },
     { selector: "node:selected", style: { "border-width": 3, "border-color": theme.accent } },
+    // Analysis (overlays/analysis.ts): the output shape under the label, the breakpoint badge, the debugger's stop.
+    { selector: "node.an", style: { label: "data(alabel)" } },
+    { selector: "node.an-bp", style: { "background-image": BREAKPOINT_ICON, "background-width": "12px", "background-height": "12px", "background-clip": "none", "background-position-x": "0%", "background-position-y": "0%", "background-offset-x": 3, "background-offset-y": 3, "background-image-containment": "over", "background-image-opacity": 1 } as never },
+    { selector: "node.an-here", style: { "border-width": 5, "border-color": "#f59e0b", "border-style": "solid" } },
     {
       selector: "edge",
       style: {
@@ -114,6 +123,8 @@ export function stylesheet(large = false, theme: Theme = LIGHT): StylesheetJson 
       style: { label: "data(hover)", "font-size": 12, "min-zoomed-font-size": 0, width: 2.5, "z-index": 20 },
     },
     { selector: "edge:selected", style: { width: 3, "line-color": theme.accent, "target-arrow-color": theme.accent } },
+    { selector: "edge.an-in", style: { width: 3, "line-color": "#eab308", "target-arrow-color": "#eab308" } },
+    { selector: "edge.an-out", style: { width: 3, "line-color": "#2563eb", "target-arrow-color": "#2563eb" } },
   ];
   if (large) {
     // Thousands of elements: haystack links (cytoscape's cheapest) from node centre to node centre; terminals

@@ -19,6 +19,14 @@ export interface CanvasOverlay {
   receive(msg: OverlayMessage, buffers: DataView[]): void;
   /** The canvas's elements changed (snapshot, patch, an expanded group): draw again over what it shows. */
   refresh(): void;
+  /** Items this overlay adds to a node's context menu (the analysis overlay's breakpoints), if any. */
+  menuItems?(id: string): OverlayMenuItem[];
+}
+
+/** A context-menu item an overlay offers (menu.ts's Item). */
+export interface OverlayMenuItem {
+  label: string;
+  run: () => void;
 }
 
 /** A kind of overlay: its name (the Python overlay's `name`) and how to make it for a canvas. */
@@ -79,5 +87,10 @@ export class Overlays {
 
   refresh(): void {
     for (const overlay of this.live.values()) overlay.refresh();
+  }
+
+  /** Every live overlay's context-menu items for node `id`. */
+  menuItems(id: string): OverlayMenuItem[] {
+    return [...this.live.values()].flatMap((overlay) => overlay.menuItems?.(id) ?? []);
   }
 }

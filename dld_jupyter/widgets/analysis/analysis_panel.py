@@ -1,0 +1,323 @@
+"""The designer's Analysis panel (seed 001 §4): Model Inputs, Launch/Stop, Run/Step/Resume, breakpoints, analysis
+overrides, and the Analysis Output and Channel Inspector tabs, wired to one live `Analysis` (frontdoor/analysis.py).
+
+Why one controller: the canvas (Network Overview overlay, its context menu), the inspector and the outputs all
+follow the same analysis state, and that state changes from this panel, from the canvas's menu and from a cell
+(`d.analysis.step()`); the analysis calls `_changed` after each of those, and this panel redraws what follows it
+(reentry guarded: redrawing asks the worker for outputs and tensors, which are requests too). Selecting a node on
+the canvas shows its output (or its weights) in the Channel Inspector, as the seed's Network Overview does.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+from typing import Any
+
+import ipywidgets as w
+import numpy as np
+import onnx_ir as ir
+
+from dld_jupyter.activities.analysis.inputs import model_input_specs
+from dld_jupyter.formats.html_text import small
+from dld_jupyter.widgets.analysis.channel_inspector import ChannelInspector
+from dld_jupyter.widgets.analysis.model_inputs import ModelInputs
+from dld_jupyter.widgets.analysis.output_view import AnalysisOutput
+from dld_jupyter.widgets.analysis.overview import inferred_shapes, node_lines
+from dld_jupyter.widgets.canvas.overlays.analysis import AnalysisOverlay
+from dld_jupyter.widgets.widget_base import DldVBox
+
+NOT_YET = "{name} has not run yet at this stop: Step or Resume past it, or Run to the end (no breakpoint)."
+
+
+def _button(label: str, icon: str, tip: str, action: Any, css: str) -> w.Button:
+    button = w.Button(description=label, icon=icon, tooltip=tip, layout=w.Layout(width="auto"))
+    button.add_class(css)
+    button.on_click(lambda _b: action())
+    return button
+
+
+def parse_value(text: str) -> Any:
+    """An override typed in the panel: a Python literal (2.0, [1, 2], "same"), else the text itself."""
+    try:
+        return ast.literal_eval(text.strip())
+    except (ValueError, SyntaxError):
+        return text.strip()
+
+
+class AnalysisPanel(DldVBox, css="dld-analysis-panel"):
+    """The panel of one designer; `launch()` starts an analysis with the Model Inputs' sources, `stop()` ends it."""
+
+    def __init__(self, designer: Any, provider: str = "cpu") -> None:
+        self.designer = designer
+        self.provider = provider
+        self.analysis: Any = None
+        self._busy = False
+        self._detach: Any = lambda: None
+        self._proto = ir.to_proto(designer.document.model)
+        self.model_inputs = ModelInputs(model_input_specs(self._proto))
+        self.model_inputs.on_change(lambda _sources: self._inputs_changed())
+        self.outputs_view = AnalysisOutput()
+        self.inspector = ChannelInspector(height="300px")
+        canvas = designer.canvas
+        found = canvas.overlays.get(AnalysisOverlay.name)
+        self.overlay: AnalysisOverlay = found if isinstance(found, AnalysisOverlay) else AnalysisOverlay(canvas)
+        self.overlay.on_request = self._on_request
+        canvas.observe(self._selected, names="selection")
+        self.status = w.HTML()
+        self.error = w.HTML()
+        self.launch_button = _button(
+            "Launch Analysis",
+            "play-circle",
+            "Run the model on the Model Inputs and inspect it; the model is read-only until Stop",
+            self.toggle,
+            "dld-an-launch",
+        )
+        self.run_button = _button("Run", "play", "From the start to the first breakpoint", self.run, "dld-an-run")
+        self.step_button = _button("Step", "step-forward", "To the next node", self.step, "dld-an-step")
+        self.resume_button = _button(
+            "Resume", "forward", "To the next breakpoint or the end", self.resume, "dld-an-resume"
+        )
+        self.show_weights = w.ToggleButtons(
+            options=["Output", "Weights"],
+            value="Output",
+            tooltips=["The selected node's output", "Its weights (initializers)"],
+        )
+        self.show_weights.observe(lambda _c: self.inspect(), names="value")
+        self.member = w.Text(placeholder="attribute or initializer", layout=w.Layout(width="150px"))
+        self.value = w.Text(placeholder="value (2.0, [1, 2])", layout=w.Layout(width="120px"))
+        self.member.add_class("dld-an-member")
+        self.value.add_class("dld-an-value")
+        override = _button(
+            "Override",
+            "pencil",
+            "Set it on the selected node for this analysis only (never saved)",
+            self.apply_override,
+            "dld-an-override",
+        )
+        revert = _button("Revert all", "undo", "Drop every analysis override", self.revert_all, "dld-an-revert")
+        self.tabs = w.Tab(children=[self.outputs_view, self.inspector])
+        self.tabs.set_title(0, "Analysis Output")
+        self.tabs.set_title(1, "Channel Inspector")
+        inputs = w.Accordion(children=[self.model_inputs], titles=("Model Inputs",))
+        inputs.selected_index = 0
+        super().__init__(
+            [
+                self.status,
+                w.HBox(
+                    [self.launch_button, self.run_button, self.step_button, self.resume_button],
+                    layout=w.Layout(flex_flow="row wrap"),
+                ),
+                w.HBox([self.member, self.value, override, revert], layout=w.Layout(flex_flow="row wrap")),
+                self.error,
+                inputs,
+                self.show_weights,
+                self.tabs,
+            ]
+        )
+        self._refresh_controls()
+
+    # ------------------------------------------------------------ launch / stop
+    def toggle(self) -> None:
+        self.stop() if self.analysis is not None else self.launch()
+
+    def launch(self) -> Any:
+        """Start the analysis on the Model Inputs (the document turns read-only); returns the `Analysis`."""
+        if self.analysis is None:
+            self.analysis = self._guard(lambda: self.designer.analyse(self.model_inputs.sources(), self.provider))
+            if self.analysis is not None:
+                self._detach = self.analysis.subscribe(self._changed)
+                self.refresh()
+        return self.analysis
+
+    def stop(self) -> None:
+        """Stop Analysis: the worker ends, the overlay goes, the document is editable again."""
+        analysis, self.analysis = self.analysis, None
+        self._detach()
+        if analysis is not None:
+            analysis.stop()
+        self.overlay.clear()
+        self.outputs_view.clear("Analysis stopped: Launch Analysis to run the model again.")
+        self.inspector.clear("Launch Analysis, then select a node to inspect its output or its weights.")
+        self._refresh_controls()
+
+    def close(self) -> None:
+        self.stop()
+        self.overlay.on_request = None
+        with contextlib.suppress(ValueError):
+            self.designer.canvas.unobserve(self._selected, names="selection")
+        super().close()
+
+    def _inputs_changed(self) -> None:
+        if self.analysis is not None:  # the analysis reads its inputs once: a new source starts it again
+            breakpoints = list(self.analysis.breakpoints)
+            self.stop()
+            if self.launch() is not None:
+                for node in breakpoints:
+                    self.analysis.add_breakpoint(node)
+
+    # ------------------------------------------------------------ debugger
+    def run(self) -> None:
+        self._act("run")
+
+    def step(self) -> None:
+        self._act("step")
+
+    def resume(self) -> None:
+        self._act("resume")
+
+    def _act(self, action: str) -> None:
+        analysis = self.launch()
+        if analysis is not None:
+            self._quiet(getattr(analysis, action))
+            self.refresh()
+
+    def _quiet(self, action: Any) -> Any:
+        """Run an analysis request of this panel's own (its redraw follows; the analysis's callback skips it)."""
+        self._busy = True
+        try:
+            return self._guard(action)
+        finally:
+            self._busy = False
+
+    def _on_request(self, action: str, node: str) -> None:
+        """The canvas menu: Add/Remove Breakpoint (launching the analysis if needed), Inspect Channels."""
+        analysis = self.launch()
+        if analysis is None:
+            return
+        if action == "inspect":
+            self.designer.canvas.selection = [node]
+            self.tabs.selected_index = 1
+            return
+        self._quiet(lambda: getattr(analysis, action)(node))
+        if action == "add_breakpoint" and analysis.state != "paused":  # the seed: it also stops there
+            self._quiet(analysis.run)
+        self.refresh()
+
+    def apply_override(self) -> None:
+        """Override the typed attribute or initializer of the selected node for this analysis only."""
+        node = self._selected_node()
+        name, text = self.member.value.strip(), self.value.value
+        if node is None or not name:
+            self.error.value = small("Override: select a node and type an attribute or initializer name.")
+            return
+        analysis = self.launch()
+        if analysis is not None:
+            self._quiet(lambda: analysis.override(node, name, self._override_value(name, text)))
+            self.refresh()
+
+    def _override_value(self, name: str, text: str) -> Any:
+        value = parse_value(text)
+        weight = self.designer.document.model.graph.initializers.get(name)
+        if weight is None or weight.const_value is None:
+            return value
+        original = weight.const_value.numpy()
+        return np.broadcast_to(np.asarray(value, dtype=original.dtype), original.shape).copy()
+
+    def revert_all(self) -> None:
+        if self.analysis is not None:
+            self._quiet(self.analysis.revert_all)
+            self.refresh()
+
+    # ------------------------------------------------------------ views
+    def _changed(self, _analysis: Any) -> None:
+        if not self._busy and self.analysis is not None and self.analysis.live:
+            self.refresh()
+
+    def refresh(self) -> None:
+        """Redraw what follows the analysis: status, overlay, outputs, inspector, buttons."""
+        analysis = self.analysis
+        if analysis is None or self._busy:
+            return
+        self._busy = True
+        try:
+            self.error.value = ""
+            outputs = self._guard(analysis.outputs) or {}
+            self.overlay.show(self._lines(analysis, outputs), analysis.breakpoints, analysis.position)
+            self.outputs_view.show(outputs, self._where(analysis))
+            self.inspect()
+        finally:
+            self._busy = False
+        self._refresh_controls()
+
+    def _lines(self, analysis: Any, outputs: dict[str, Any]) -> dict[str, str]:
+        document = self.designer.document
+        known: dict[str, Any] = {name: list(array.shape) for name, array in outputs.items()}
+        position = analysis.position
+        nodes = []
+        for node in document.model.graph:
+            output = node.outputs[0].name if node.outputs else None
+            nodes.append((document.node_id(node), output))
+            if position == nodes[-1][0] and output:
+                summary = self._guard(lambda: analysis.summary(position)) or {}
+                if "shape" in summary:
+                    known[output] = summary["shape"]
+        return node_lines(nodes, inferred_shapes(self._proto, self.analysis.feeds if self.analysis else {}), known)
+
+    def _where(self, analysis: Any) -> str:
+        state, position = analysis.state, analysis.position
+        overrides = f" · {len(analysis.overrides)} analysis override(s)" if analysis.overrides else ""
+        if state == "paused" and position is not None:
+            order = analysis.execution_order
+            return f"Paused at {self._label(position)}, node {order.index(position) + 1} of {len(order)}{overrides}"
+        if state == "finished":
+            return f"Ran to the end{overrides}"
+        return f"Ready: Run, Step or add a breakpoint{overrides}"
+
+    def _label(self, node_id: str) -> str:
+        node = self.designer.document.ir_node(node_id)
+        return f"{node.name or node_id} ({node.op_type})" if node is not None else node_id
+
+    def _selected_node(self) -> str | None:
+        selection = [n for n in self.designer.canvas.selection if self.designer.document.ir_node(n) is not None]
+        return selection[0] if selection else None
+
+    def _selected(self, _change: Any) -> None:
+        if self.analysis is not None and not self._busy:
+            self.inspect()
+
+    def inspect(self) -> None:
+        """The Channel Inspector shows the selected node's output or weights (else the stop's output)."""
+        analysis = self.analysis
+        node = self._selected_node() or (analysis.position if analysis is not None else None)
+        if analysis is None or node is None:
+            self.inspector.clear("Select a node to inspect its output or its weights.")
+            return
+        if self.show_weights.value == "Weights":
+            self._inspect_weights(node)
+            return
+        if analysis.state == "paused" and node not in self._computed(analysis):
+            self.inspector.clear(NOT_YET.format(name=self._label(node)))
+            return
+        tensor = self._guard(lambda: analysis.tensor(node))
+        if tensor is not None:
+            self.inspector.show(tensor, f"{self._label(node)} output")
+
+    def _computed(self, analysis: Any) -> set[str]:
+        order = analysis.execution_order
+        return set(order[: order.index(analysis.position) + 1]) if analysis.position in order else set(order)
+
+    def _inspect_weights(self, node_id: str) -> None:
+        node = self.designer.document.ir_node(node_id)
+        weights = [v for v in (node.inputs if node is not None else ()) if v is not None and v.const_value is not None]
+        if not weights:
+            self.inspector.clear(f"{self._label(node_id)} reads no weights (initializers).")
+            return
+        value = max(weights, key=lambda v: v.const_value.size)  # the kernel of a Conv, the matrix of a Gemm
+        self.inspector.show(value.const_value.numpy(), f"{self._label(node_id)} weights {value.name}")
+
+    def _refresh_controls(self) -> None:
+        live = self.analysis is not None
+        self.launch_button.description = "Stop Analysis" if live else "Launch Analysis"
+        self.launch_button.icon = "stop-circle" if live else "play-circle"
+        paused = live and self.analysis.state == "paused"
+        self.step_button.disabled = self.resume_button.disabled = not paused
+        where = self._where(self.analysis) if live else "Not analysing: choose the Model Inputs, then Launch."
+        self.status.value = small("Analysis — ", where)
+
+    def _guard(self, action: Any) -> Any:
+        try:
+            return action()
+        except (ValueError, OSError, RuntimeError) as error:  # SpecError, RunFailed, UnavailableError say the fix
+            self.error.value = small(str(error))
+            return None

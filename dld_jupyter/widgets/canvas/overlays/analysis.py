@@ -1,0 +1,47 @@
+"""The Network Overview overlay (seed 001 §4.4; js mirror: overlays/analysis.ts): while a model is analysed, each
+node's glyph gains a line with its current output shape (and, when layer timings are on, its latest time), nodes
+with a breakpoint wear a badge, the node the debugger stopped at is outlined, and selecting a node draws its input
+links yellow and its output links blue.
+
+State Python knows: the per-node lines, the breakpoints, the stop (one "set"). The browser asks through the canvas
+context menu ("Add Breakpoint" / "Remove Breakpoint" on a node, "Inspect Channels"): `on_request(action, node_id)`
+takes them (the analysis panel). Selection colours are the browser's own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ClassVar
+
+from dld_jupyter.widgets.canvas.overlays.base import Overlay, OverlayHost
+from dld_jupyter.widgets.canvas.protocol import OverlayMessage
+
+REQUESTS = ("add_breakpoint", "remove_breakpoint", "inspect")
+
+
+class AnalysisOverlay(Overlay):
+    """`show(lines, breakpoints, position)` draws; `clear()` removes; `on_request` gets the menu's requests."""
+
+    name: ClassVar[str] = "analysis"
+
+    def __init__(self, canvas: OverlayHost) -> None:
+        super().__init__(canvas)
+        self.payload: dict[str, Any] | None = None
+        self.on_request: Callable[[str, str], object] | None = None
+
+    def show(self, lines: Mapping[str, str], breakpoints: Sequence[str], position: str | None) -> None:
+        """`lines`: node id → the text under its glyph (shape, time); breakpoints and the stop as node ids."""
+        self.payload = {"lines": dict(lines), "breakpoints": list(breakpoints), "position": position}
+        self.send(self.message("set", self.payload))
+
+    def clear(self) -> None:
+        self.payload = None
+        self.send(self.message("clear"))
+
+    def state(self) -> tuple[OverlayMessage, list[bytes]] | None:
+        return (self.message("set", self.payload), []) if self.payload is not None else None
+
+    def receive(self, message: OverlayMessage, buffers: list[bytes]) -> None:
+        action, node = str(message.get("action")), str(message.get("id", ""))
+        if action in REQUESTS and node and self.on_request is not None:
+            self.on_request(action, node)

@@ -1,0 +1,81 @@
+"""Analysis mode in the Designer (seed 001 §4): Launch/Stop Analysis on its toolbar, the Analysis panel in its dock.
+
+Why a mixin beside the engine's `AnalysisActions` (frontdoor/analysis.py, `d.analyse(...)`): that one starts an
+analysis for a script; this one shows it. `d.launch_analysis(inputs)` opens the panel (widgets/analysis/
+analysis_panel.py), sets the Model Inputs and launches, so a cell and the toolbar give the same view; the returned
+`Analysis` is the same handle `d.analyse` returns, and `d.analysis` is the live one (None when not analysing).
+While it runs the document is read-only and the designer's banner says so (Document.hold → ReadOnlyChanged).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import ipywidgets as w
+
+from dld_jupyter.frontdoor.analysis import Analysis, AnalysisActions
+from dld_jupyter.widgets.closing import replace_children
+
+
+class AnalysisMode(AnalysisActions):
+    """What a Designer gains: `analysis_panel()`, `launch_analysis()`, `stop_analysis()`, `analysis`."""
+
+    _analysis_panel: Any = None
+    _analysis_toolbar_button: w.Button | None = None
+
+    def analysis_button(self) -> w.Button:
+        """The toolbar's Launch / Stop Analysis button (its label follows the panel's)."""
+        button = w.Button(
+            description="Launch Analysis",
+            icon="play-circle",
+            layout=w.Layout(width="auto"),
+            tooltip="Launch Analysis: run the model on real inputs, step through it, inspect its "
+            "channels (the model is read-only until Stop Analysis)",
+        )
+        button.add_class("dld-launch-analysis")
+        button.on_click(lambda _b: self._guard(self._toggle_analysis))  # type: ignore[attr-defined]
+        self._analysis_toolbar_button = button
+        return button
+
+    def _toggle_analysis(self) -> None:
+        if self.analysis is not None:
+            self.stop_analysis()
+        else:
+            self.launch_analysis()
+
+    def analysis_panel(self, provider: str = "cpu") -> Any:
+        """Show the Analysis panel in the dock (made once per designer) and return it."""
+        from dld_jupyter.widgets.analysis.analysis_panel import AnalysisPanel
+
+        panel = self._analysis_panel
+        if panel is None or panel.comm is None:
+            panel = AnalysisPanel(self, provider)
+            if self._analysis_toolbar_button is not None:
+                w.dlink((panel.launch_button, "description"), (self._analysis_toolbar_button, "description"))
+                w.dlink((panel.launch_button, "icon"), (self._analysis_toolbar_button, "icon"))
+            self._analysis_panel = panel
+        if panel not in self.profiling.children:  # type: ignore[attr-defined]
+            replace_children(self.profiling, [panel])  # type: ignore[attr-defined]
+        self.side_dock.reveal()  # type: ignore[attr-defined]
+        return panel
+
+    def launch_analysis(self, inputs: Mapping[str, Any] | None = None, provider: str = "cpu") -> Analysis | None:
+        """Open the panel, feed `inputs` ({input: "cat.png", "x.npy", an array, "random", "zeros"}) and launch;
+        returns the live Analysis (None when it could not start: the panel says why)."""
+        panel = self.analysis_panel(provider)
+        for name, value in (inputs or {}).items():
+            panel.model_inputs.set_source(name, value)
+        analysis: Analysis | None = panel.launch()
+        return analysis
+
+    def stop_analysis(self) -> None:
+        """Stop Analysis: back to editing."""
+        if self._analysis_panel is not None:
+            self._analysis_panel.stop()
+
+    @property
+    def analysis(self) -> Analysis | None:
+        panel = self._analysis_panel
+        live: Analysis | None = panel.analysis if panel is not None and panel.comm is not None else None
+        return live
