@@ -88,10 +88,7 @@ def profiled_source(model_or_document: Any, keep: bool = False) -> tuple[str, st
         copy = kept_copy_path(report)
         _save_copy(model_or_document, copy)
         return copy, report, home
-    folder = tempfile.mkdtemp(prefix="dld-profiled-")
-    with _temporary_lock:
-        _temporary.add(folder)
-    copy = os.path.join(folder, os.path.basename(home))
+    copy = os.path.join(temporary_folder("dld-profiled-"), os.path.basename(home))
     try:
         _save_copy(model_or_document, copy)
     except BaseException:
@@ -100,8 +97,17 @@ def profiled_source(model_or_document: Any, keep: bool = False) -> tuple[str, st
     return copy, report, home
 
 
-def release_copy(path: str) -> None:
-    """Remove the temporary copy `path` made by `profiled_source` (its private folder); anything else is left."""
+def temporary_folder(prefix: str) -> str:
+    """A new private folder for a copy that a run reads (profiles, user tools), removed by `release_copy` of a file
+    in it or, at the latest, when the process exits."""
+    folder = tempfile.mkdtemp(prefix=prefix)
+    with _temporary_lock:
+        _temporary.add(folder)
+    return folder
+
+
+def release_copy(path: str | os.PathLike[str]) -> None:
+    """Remove the temporary copy `path` (its private folder from `temporary_folder`); anything else is left."""
     folder = os.path.dirname(os.path.abspath(path))
     with _temporary_lock:
         if folder not in _temporary:
