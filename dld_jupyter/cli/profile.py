@@ -61,6 +61,12 @@ def add_profile_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--lock-clocks", action="store_true", help="lock GPU clocks to base during the run")
     parser.add_argument(
+        "--kernel-records",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="record the kernels of a CUDA run's profiled passes with CUPTI (cupti-python; default on)",
+    )
+    parser.add_argument(
         "--sampling-ms", type=float, default=100.0, help="GPM metric sampling interval, ms (at least 100)"
     )
     from dld_jupyter.cli.trt_profile import add_tensorrt_profile_options
@@ -89,6 +95,7 @@ def spec_from_args(args: argparse.Namespace) -> ActivitySpec:
         gpu_metrics=args.gpu_metrics,
         lock_clocks=args.lock_clocks,
         sampling_ms=args.sampling_ms,
+        kernel_records=args.kernel_records,
         hide_non_compute=args.hide_non_compute,
     )
 

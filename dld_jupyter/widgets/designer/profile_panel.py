@@ -137,6 +137,10 @@ class ProfilePanel(RunPanel):
             "lock_clocks": w.Checkbox(
                 value=v["lock_clocks"], description="Lock GPU clocks to base", indent=False, layout=layout
             ),
+            "kernel_records": w.Checkbox(
+                value=v["kernel_records"], description="Kernel records (CUPTI)", indent=False, layout=layout,
+                tooltip="CUDA: kernels, copies and Tensor Core use of the profiled passes, tied to their nodes",
+            ),
             "sampling_ms": num(
                 w.BoundedFloatText, "sampling_ms", "Sampling (ms)", "GPU metric sampling interval", v["sampling_ms"]
             ),

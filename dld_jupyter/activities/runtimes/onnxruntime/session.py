@@ -155,7 +155,7 @@ class OrtSession:
             self._session = self._runner = None  # one session in memory at a time
             options = session_options(self.ort, self.spec, self.workdir if profiled else None)
             self._session, self._profiled = make_session(self.ort, self.source, options, self.spec), profiled
-            if profiled and self.gpu and self._recorder is None:
+            if profiled and self.gpu and self.spec.kernel_records and self._recorder is None:
                 self._recorder = start_recorder(self.reporter)  # after the session: its setup is no pass
         return self._session
 
