@@ -108,12 +108,21 @@ def test_tensor_core_names_of_hopper_libraries() -> None:
         "turing_fp16_s1688gemm_fp16_128x128_ldg8_f2f_nn",
         "ampere_fp16_s16816gemm_fp16_64x64_ldg8_f2f_stages_64x5_nn",
         "void wgmma_kernel<half>(...)",
+        # seen on the H100: TF32 and FP16 tensor-op kernels of cuDNN, cuBLAS and CUTLASS
+        "sm80_xmma_fprop_implicit_gemm_tf32f32_tf32f32_f32_nhwckrsc_nchw_tilesize128x64x32_stage5_warpsize2x2x1_g1_tens",
+        "_ZN7cutlass7Kernel2I50cutlass_80_tensorop_s1688gemm_64x64_16x6_nn_align4EEvNT_6ParamsE",
+        "_ZN17cutlass__5x_cudnn6KernelI70cutlass_tensorop_f16_s16816fprop_optimized_f16_64x128_32x6_nhwc_align8EEvNT_6P",
+        "nvjet_sm90_hsh_448x64_64x2_1x2_h_ssched_bz_coopB_NNN",
     ]
     no = [
         "void onnxruntime::cuda::_BinaryElementWise<float, float, float, onnxruntime::cuda::OP_Add<float>>(...)",
         "void cudnn::bn_fw_inf_1C11_kernel_NCHW<float, float, bool=1, int=1>(...)",
         "void implicit_convolve_sgemm<float, float, 128, 5, 5, 3, 3, 3, 1, bool=1>(...)",
         "ampere_sgemm_128x64_nn",
+        # seen on the H100 (FP32 ResNet-18 and BERT): xmma-named FP32 FMA kernels
+        "sm80_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesize32x32x8_stage3_warpsize1x2x1_ffma_aligna4_alignc4_execute_kernel",
+        "sm80_xmma_fprop_implicit_gemm_f32f32_f32f32_f32_nchwkcrs_nchw_tilesize128x32x8_stage3_warpsize2x2x1_g1_ffma_al",
+        "_ZN7cutlass7Kernel2I39cutlass_80_simt_sgemm_128x64_8x5_nn_align1EEvNT_6ParamsE",
         "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>>(...)",
     ]
     assert [n for n in yes if not is_tensor_core_kernel(n)] == []

@@ -26,10 +26,15 @@ TENSOR_CORE_PATTERNS: tuple[tuple[str, str], ...] = (
     (r"fmha|flash_fwd|flash_bwd", "fused attention on MMA (FMHA, FlashAttention)"),
 )
 _COMPILED = tuple((re.compile(pattern, re.IGNORECASE), why) for pattern, why in TENSOR_CORE_PATTERNS)
+# FP32 FMA (SIMT) variants of the same families: `sm80_xmma_gemm_f32f32_f32f32_f32_nn_n_…_ffma_…` ran on the H100
+# in FP32 models, named xmma but computing with FFMA, not MMA.
+_SIMT = re.compile(r"ffma|simt", re.IGNORECASE)
 
 
 def tensor_core_reason(name: str) -> str | None:
     """Why `name` is a Tensor Core kernel (the family), or None when its name does not say so."""
+    if _SIMT.search(name):
+        return None
     for pattern, why in _COMPILED:
         if pattern.search(name):
             return why
