@@ -28,9 +28,10 @@ def _sample_model(path: Path) -> Path:
     layers = json.loads((sample_dir() / f"{SAMPLE}.graph.json").read_text())["Layers"]
     names = list(dict.fromkeys(s for layer in layers for s in parse_layer_name(layer["Name"]).sources))
     nodes, previous = [], "input_1"
-    for index, name in enumerate(names):
-        nodes.append(helper.make_node("Relu", [previous], [f"t{index}"], name=name))
-        previous = f"t{index}"
+    for index, name in enumerate(names):  # the last output is the engine's output binding, as the parser names it
+        output = "predictions" if index == len(names) - 1 else f"t{index}"
+        nodes.append(helper.make_node("Relu", [previous], [output], name=name))
+        previous = output
     graph = helper.make_graph(
         nodes,
         "replayed",

@@ -26,6 +26,7 @@ from dld_jupyter.activities.reporter import Reporter
 from dld_jupyter.activities.runtimes.base import PassTimes
 from dld_jupyter.activities.runtimes.tensorrt.mapping import BuildPlan, TrtEnum
 from dld_jupyter.activities.runtimes.tensorrt.settings import TrtSettings
+from dld_jupyter.report_format.trt_names import parse_layer_name
 from tests.reports.conftest import COPY, shared_samples
 
 SAMPLE = "tf-resnet50-rtx3090-fp16.engine"
@@ -108,8 +109,13 @@ class StandInPasses:
         raise SpecError("stand-in: trtexec recorded timings, not output values; there are no outputs to fetch")
 
 
+REFITTABLE = b" (refittable)"  # appended to ENGINE_MAGIC by a build with refit or strip_plan
+
+
 class StandInEngine:
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, refittable: bool = False) -> None:
+        self.refittable = refittable  # ICudaEngine.refittable
+        self.refitted_from: list[str] = []
         self.layers = json.loads((folder / f"{SAMPLE}.graph.json").read_text())
         profile = json.loads((folder / f"{SAMPLE}.profile.json").read_text())
         self.layer_ms = [(r["name"], float(r["averageMs"])) for r in profile if "name" in r]
@@ -123,7 +129,18 @@ class StandInEngine:
         return self.layers
 
     def serialize(self) -> bytes:
-        return ENGINE_MAGIC
+        return ENGINE_MAGIC + (REFITTABLE if self.refittable else b"")
+
+    def refit(self, model: str) -> None:
+        """As IParserRefitter.refitFromFile: the model must hold the nodes whose weights the engine's layers came
+        from (the replayed times stay the recorded ones)."""
+        if not self.refittable:
+            raise SpecError("stand-in: IRefitter: the engine was not built refittable")
+        nodes = {node.name for node in onnx.load(model).graph.node}
+        sources = {s for layer in self.layers["Layers"] for s in parse_layer_name(layer["Name"]).sources}
+        if not sources <= nodes:
+            raise SpecError(f"stand-in: refitFromFile: {len(sources - nodes)} layer source(s) missing in {model}")
+        self.refitted_from.append(model)
 
     @contextmanager
     def passes(
@@ -146,9 +163,11 @@ class StandInRuntime:
     def build(self, model: str, plan: BuildPlan, reporter: Reporter) -> StandInEngine:
         check_plan(model, plan)
         reporter.log("stand-in: replaying recorded TensorRT outputs, nothing is built", "warning")
-        return StandInEngine(self.folder)
+        refittable = bool(plan.config.get("refittable") or plan.config.get("strip_plan"))
+        return StandInEngine(self.folder, refittable)
 
     def load(self, engine_path: str, plugins: tuple[str, ...]) -> StandInEngine:
-        if Path(engine_path).read_bytes() != ENGINE_MAGIC:
+        data = Path(engine_path).read_bytes()
+        if data not in (ENGINE_MAGIC, ENGINE_MAGIC + REFITTABLE):
             raise SpecError(f"stand-in: {engine_path} is not an engine the stand-in wrote")
-        return StandInEngine(self.folder)
+        return StandInEngine(self.folder, data.endswith(REFITTABLE))

@@ -197,6 +197,21 @@ class LiveEngine:
     def serialize(self) -> bytes:
         return bytes(self.engine.serialize())
 
+    @property
+    def refittable(self) -> bool:
+        return bool(getattr(self.engine, "refittable", False))
+
+    def refit(self, model: str) -> None:
+        trt = self.trt
+        logger = trt.Logger(trt.Logger.WARNING)
+        refitter = trt.Refitter(self.engine, logger)
+        parser = trt.OnnxParserRefitter(refitter, logger)
+        if not parser.refit_from_file(model):
+            errors = "; ".join(str(parser.get_error(i)) for i in range(parser.num_errors))
+            raise SpecError(f"the prebuilt engine cannot take the weights of {model}: {errors or 'refit failed'}")
+        if not refitter.refit_cuda_engine():
+            raise RunFailed(f"TensorRT could not refit the prebuilt engine with the weights of {model}")
+
     @contextmanager
     def passes(
         self, shapes: dict[str, tuple[int, ...]], profiled: bool, copies: bool, seed: int

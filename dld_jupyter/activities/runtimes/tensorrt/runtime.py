@@ -46,6 +46,16 @@ class TrtEngine(Protocol):
 
     def serialize(self) -> bytes: ...
 
+    @property
+    def refittable(self) -> bool:
+        """ICudaEngine.refittable: built with the REFIT (or weight-stripping) flag."""
+        ...
+
+    def refit(self, model: str) -> None:
+        """Refit the engine's weights from the ONNX `model` (IParserRefitter.refitFromFile, then
+        IRefitter.refitCudaEngine); SpecError with the parser's errors when the model's weights do not fit."""
+        ...
+
     def passes(
         self, shapes: dict[str, tuple[int, ...]], profiled: bool, copies: bool, seed: int
     ) -> AbstractContextManager[TrtPasses]:

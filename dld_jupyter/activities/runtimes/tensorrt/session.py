@@ -23,6 +23,7 @@ from dld_jupyter.activities.reporter import Reporter
 from dld_jupyter.activities.runtimes.base import Feeds, LayerTable, PassTimes
 from dld_jupyter.activities.runtimes.tensorrt.dry_run import plan_for, timing_cache_for, trtexec_for
 from dld_jupyter.activities.runtimes.tensorrt.model import build_shapes, read_model_attributes
+from dld_jupyter.activities.runtimes.tensorrt.prebuilt import check_prebuilt
 from dld_jupyter.activities.runtimes.tensorrt.report import trt_layers, trt_timeline
 from dld_jupyter.activities.runtimes.tensorrt.runtime import RUNTIME_VARIABLE, TrtEngine, TrtPasses, TrtRuntime
 from dld_jupyter.activities.runtimes.tensorrt.settings import TrtSettings
@@ -73,8 +74,23 @@ def open_engine(spec: TrtBuildSpec | TrtProfileSpec, runtime: TrtRuntime, report
     plan = plan_for(spec, attrs, str(cache))
     if plan is None:
         assert isinstance(spec, TrtProfileSpec) and spec.profiler.prebuilt_engine
-        reporter.log(f"loading the prebuilt engine {spec.profiler.prebuilt_engine}")
-        return runtime.load(spec.profiler.prebuilt_engine, spec.settings.plugins), None
+        path = spec.profiler.prebuilt_engine
+        reporter.log(f"loading the prebuilt engine {path}")
+        engine = runtime.load(path, spec.settings.plugins)
+        try:
+            def opt() -> dict[str, tuple[int, ...]]:  # what the run feeds (TrtSession.shapes)
+                return {name: profile.opt for name, profile in build_shapes(attrs, None).items()}
+
+            check_prebuilt(engine.layer_information(), spec.model, opt, path)
+            if engine.refittable:  # the seed: refit when possible, so the model's weights as they are now run
+                engine.refit(spec.model)
+                reporter.log(f"refitted the prebuilt engine with the weights of {spec.model}")
+            else:
+                reporter.log("the prebuilt engine is not refittable: it runs with the weights it was built with")
+        except BaseException:
+            engine.close()
+            raise
+        return engine, None
     for note in plan.notes:
         reporter.log(note, "warning")
     reporter.progress(0.05, "building engine")
