@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import threading
 import time
+from importlib import metadata
 from types import ModuleType
 from typing import Any
 
@@ -29,6 +30,14 @@ _COPY_KINDS = {1: "HtoD", 2: "DtoH", 3: "HtoA", 4: "AtoH", 5: "AtoA", 6: "AtoD",
 def load_cupti() -> ModuleType:
     module = import_optional("cupti.cupti", "cupti-python (pip install 'dld_jupyter[gpu]')")
     return getattr(module, "cupti", module)  # the package re-exports its API as `cupti.cupti`
+
+
+def _package_version(name: str) -> str:
+    """The installed version of `name` ("" when unknown): cupti-python has no version call of its own."""
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return ""
 
 
 def clock_offset_ns(read_gpu_clock: Any, reads: int = CALIBRATION_READS) -> int:
@@ -134,7 +143,7 @@ class KernelRecorder:
                 cupti.activity_enable(kind)
                 self._kinds.append(kind)
             self.offset_ns = clock_offset_ns(cupti.get_timestamp)
-            self.version = str(cupti.get_version()) if hasattr(cupti, "get_version") else ""
+            self.version = _package_version("cupti-python")
         except Exception as error:
             _state["active"] = None
             self._disable()
