@@ -222,13 +222,25 @@ def _tensor_cores(report: Report) -> Recommendation | None:
     if total <= 0 or _pct(tc, total) >= TENSOR_CORE_SHARE:
         return None
     slow = sorted({k.layer for k in kernels if not k.tensor_core})
+    by_name: dict[str, float] = {}
+    for k in kernels:
+        if not k.tensor_core:
+            by_name[k.name] = by_name.get(k.name, 0.0) + k.duration_ms
+    worst = max(by_name, key=lambda name: by_name[name])
+    fp32 = [i for i in slow if report.layers[i].precision in ("FP32", "FP64")]
+    advice = ("FP32 matrix products and convolutions run on CUDA cores: convert the model to FP16 (the Designer's "
+              "FP16 conversion) or allow TF32 in the runtime, and keep channel counts multiples of 8."
+              if fp32 else
+              "These ops already take reduced precision: the time outside Tensor Cores goes to layout conversions "
+              "(NCHW to NHWC) and element-wise kernels inside them. Try the NHWC layout (ONNX Runtime CUDA "
+              "prefer_nhwc), channel counts that are multiples of 8, or TensorRT, which fuses them.")
     return Recommendation(
         "tensor-core-use",
         "warning",
         f"Tensor Core eligible ops spend {total - tc:.3f} ms of {total:.3f} ms kernel time "
-        f"({100 - _pct(tc, total):.1f}%) in kernels without Tensor Cores ({len(slow)} ops).",
-        "FP32 matrix products and convolutions run on CUDA cores: convert the model to FP16 (the Designer's FP16 "
-        "conversion) or allow TF32/FP16 in the runtime, and keep channel counts multiples of 8.",
+        f"({100 - _pct(tc, total):.1f}%) in kernels without Tensor Cores ({len(slow)} ops, {len(fp32)} of them "
+        f"FP32); the largest: {worst[:80]} ({by_name[worst]:.3f} ms).",
+        advice,
         slow,
     )
 
@@ -245,11 +257,14 @@ def _host_bound(report: Report) -> Recommendation | None:
     host = sum(g.duration_ms for g in gaps if g.bound == "host")
     if _pct(host, length) <= HOST_BOUND_SHARE:
         return None
+    extra = report.summary.profiling_overhead_ms
+    caveat = (f"; per-node profiling added {extra:.3f} ms to this pass, part of that wait"
+              if extra is not None and extra > 0 and not report.summary.overhead_within_noise else "")
     return Recommendation(
         "host-bound",
         "warning",
-        f"The GPU waits for the host {host:.3f} ms of the {length:.3f} ms median pass ({_pct(host, length):.1f}%, "
-        f"{sum(g.bound == 'host' for g in gaps)} gaps).",
+        f"The GPU waits for the host {host:.3f} ms of the {length:.3f} ms profiled median pass "
+        f"({_pct(host, length):.1f}%, {sum(g.bound == 'host' for g in gaps)} gaps){caveat}.",
         "Launches do not keep up with the GPU: batch more work per call, fuse small ops (graph optimizations on), "
         "keep inputs on the device (I/O binding) or capture the pass in a CUDA graph.",
     )

@@ -5,10 +5,11 @@ test-artifacts/screenshots/dashboard_*.png."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from dld_jupyter.activities.api import profile
 from tests.browser.jupyter_server import JupyterServer
@@ -33,6 +34,17 @@ def show(page: Page, jupyter: JupyterServer, name: str, report: Path) -> None:
     page.wait_for_selector(VIEWER, timeout=60_000)
 
 
+def set_range(pane: Locator, start: int, stop: int) -> None:
+    """In the Iterations view, type the range and reaggregate; wait for the kernel's panels (the badges)."""
+    pane.locator(".dld-d-view[data-view='Iterations']").click()
+    body = pane.locator(".dld-d-view-body[data-view='Iterations']")
+    body.locator("input.dld-d-start").fill(str(start))
+    body.locator("input.dld-d-stop").fill(str(stop))
+    body.locator("button.dld-d-apply").click()
+    counted = f"Profiled {stop - start + 1} · Start {start} · Stop {stop}"
+    expect(pane.locator(".dld-d-badges")).to_contain_text(counted, timeout=30_000)
+
+
 def test_cpu_dashboard_says_why_and_the_range_reaggregates(
     jupyter: JupyterServer, page: Page, cpu_report: Path
 ) -> None:
@@ -51,19 +63,14 @@ def test_cpu_dashboard_says_why_and_the_range_reaggregates(
     expect(pane.locator(".dld-d-panel[data-panel='top_ops'] tr")).to_have_count(11)
     screenshot(page, "dashboard_cpu_overview", VIEWER)
     # The Iterations view: set the range 1..2 and reaggregate; the kernel recomputes, the badges and bars follow.
-    pane.locator(".dld-d-view[data-view='Iterations']").click()
-    body = pane.locator(".dld-d-view-body[data-view='Iterations']")
-    body.locator("input.dld-d-start").fill("1")
-    body.locator("input.dld-d-stop").fill("2")
-    body.locator("button.dld-d-apply").click()
-    expect(pane.locator(".dld-d-badges")).to_contain_text("Profiled 2 · Start 1 · Stop 2", timeout=30_000)
+    set_range(pane, 1, 2)
     assert kernel_value(page, jupyter, "v.dashboard_range") == [1, 2]
     assert kernel_value(page, jupyter, "dict(v.dashboard['summary'])['Profiled Iterations']") == "2"
     expect(pane.locator(".dld-d-view-body")).to_have_attribute("data-view", "Iterations")  # the view stays
     bars = pane.locator("svg.dld-d-itchart rect[data-index]")
     expect(bars).to_have_count(6)
     fills = [bars.nth(i).get_attribute("fill") for i in range(6)]
-    assert fills == ["#bbbbbb", "#E69F00", "#E69F00", "#bbbbbb", "#bbbbbb", "#bbbbbb"]
+    assert fills == ["#dddddd", "#7f8c9a", "#7f8c9a", "#dddddd", "#dddddd", "#dddddd"]
     screenshot(page, "dashboard_cpu_iterations", VIEWER)
     # Op Type Summary: sorted by a click on a header, filtered; the Layers tab still works.
     pane.locator(".dld-d-view[data-view='Op Type Summary']").click()
@@ -73,3 +80,43 @@ def test_cpu_dashboard_says_why_and_the_range_reaggregates(
     viewer.locator(".dld-r-vtab[data-tab='layers']").click()
     expect(viewer.locator(".dld-r-pane[data-tab='layers'] .dld-r-filter")).to_be_visible()
     assert kernel_value(page, jupyter, "v.tab") == "layers"
+
+
+KERNELS = REPO / "tests" / "data" / "kernels" / "resnet50_fp16_b8_h100.dld-report.json"
+
+
+def test_cuda_report_opens_on_the_dashboard_and_kernels_by_op(jupyter: JupyterServer, page: Page) -> None:
+    """The kernel-records fixture recorded on the H100 (ResNet-50 FP16): every panel drawn, then Kernels by Op
+    from iteration 33 to /conv1/Conv to its kernels, each row the kernel computed."""
+    report = jupyter.root_dir / KERNELS.name
+    report.write_bytes(KERNELS.read_bytes())
+    show(page, jupyter, "dash_cuda.ipynb", report)
+    viewer = page.locator(VIEWER).first
+    expect(viewer).to_have_attribute("data-tab", "dashboard")  # a CUDA report opens on its dashboard
+    pane = viewer.locator(".dld-r-pane[data-tab='dashboard']")
+    for panel in ("utilization", "breakdown", "kernel_time", "tc_efficiency", "idle", "summary", "iterations",
+                  "top_ops", "system", "recommendations", "guidance"):
+        expect(pane.locator(f".dld-d-panel[data-panel='{panel}']")).to_have_count(1)
+    expect(pane.locator(".dld-d-absent")).to_have_count(0)
+    expect(pane.locator(".dld-d-panel[data-panel='utilization']")).to_contain_text("Using GPU")
+    expect(pane.locator(".dld-d-panel[data-panel='idle']")).to_contain_text("Host-bound")
+    expect(pane.locator(".dld-d-panel[data-panel='top_ops']")).to_contain_text("/conv1/Conv")
+    screenshot(page, "dashboard_cuda_overview", VIEWER)
+    pane.locator(".dld-d-view[data-view='Kernels by Op']").click()
+    iterations = pane.locator(".dld-d-table[data-table='iterations']")
+    iterations.locator(".dld-d-filter").fill("33")
+    iterations.locator("tbody tr").filter(has=page.locator("td:first-child", has_text=re.compile("^33$"))).click()
+    ops = pane.locator(".dld-d-table[data-table='ops_in_iteration']")
+    ops.locator(".dld-d-filter").fill("/conv1/Conv")  # also matches its input cast and /layerN.../conv1/Conv
+    ops.locator("tbody tr").filter(has=page.locator("td", has_text=re.compile("^/conv1/Conv$"))).click()
+    kernels = pane.locator(".dld-d-table[data-table='kernels_in_op']")
+    expected = kernel_value(page, jupyter, "[k.name for k in v.report.kernels if k.pass_index == 33 and "
+                                           "v.report.layers[k.layer].name == '/conv1/Conv']")
+    expect(kernels.locator("tbody tr")).to_have_count(len(expected))
+    assert sorted(kernels.locator("tbody tr td:first-child").all_inner_texts()) == sorted(expected)
+    screenshot(page, "dashboard_cuda_kernels_by_op", VIEWER)
+    # the Iterations view of the recorded passes: the range set to the median pass alone
+    set_range(pane, 33, 33)
+    summary = kernel_value(page, jupyter, "dict(v.dashboard['summary'])")
+    assert summary["Passes with kernel records"].startswith("32, 33 (1 counted")
+    screenshot(page, "dashboard_cuda_iterations", VIEWER)

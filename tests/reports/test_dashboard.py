@@ -146,3 +146,65 @@ def test_comparison_and_gpus_view_columns(cpu_report: Report, trt_report: Report
     assert "no GPU ran" in rows["Not shown"][0] and "no kernel records" in rows["Not shown"][1]
     gpus = gpus_view(["cpu", "trt"], [cpu_report, trt_report])
     assert len(gpus.rows) == 1 and gpus.rows[0][2] == 1 and gpus.rows[0][5] == 1  # the CPU run is no GPU's
+
+
+KERNELS = Path(__file__).resolve().parents[1] / "data" / "kernels" / "resnet50_fp16_b8_h100.dld-report.json"
+
+
+@pytest.fixture(scope="module")
+def gpu_report() -> Report:
+    """Recorded on the H100 (tests/data/kernels/README.md): ResNet-50 FP16, CUPTI records of passes 32 and 33."""
+    return load_report(KERNELS)
+
+
+def test_kernel_records_render_every_panel(gpu_report: Report) -> None:
+    board = dashboard(gpu_report)
+    assert board.absent == {}  # nothing is missing from a CUDA report with kernel records
+    records = gpu_report.kernels
+    assert len(board.kernels) == len(records) == 496
+    # Total kernel time: every record's GPU time, split Tensor Core / memory / other
+    total = sum(r.duration_ms for r in records)
+    assert sum(s.ms for s in board.kernel_time) == pytest.approx(total)
+    tc = sum(r.duration_ms for r in records if r.tensor_core)
+    assert board.kernel_time[0].ms == pytest.approx(tc)
+    assert tc == pytest.approx(gpu_report.kernel_capture["tensor_core_check"]["tensor_core_ms"])
+    # The five breakdown parts and busy + idle each cover the passes' time exactly
+    assert sum(s.percent for s in board.breakdown) == pytest.approx(100.0)
+    assert sum(s.percent for s in board.utilization) == pytest.approx(100.0)
+    assert board.idle_ms("host") > 0 and board.idle_ms("gpu") > 0
+    busy = next(s.ms for s in board.utilization if s.label == "Using GPU")
+    assert busy + board.idle_ms("host") + board.idle_ms("gpu") == pytest.approx(sum(s.ms for s in board.breakdown))
+    # Tensor Core efficiency as DLProf defines it: TC kernel time of eligible ops over all their kernel time
+    layers = gpu_report.layers
+    eligible = [r for r in records if r.kind == "kernel" and r.layer >= 0 and layers[r.layer].type in ("Conv", "Gemm")]
+    expected = 100 * sum(r.duration_ms for r in eligible if r.tensor_core) / sum(r.duration_ms for r in eligible)
+    assert board.tc_efficiency == pytest.approx(expected)
+    # Top 10 ops by kernel time per counted pass (2 passes recorded), the slowest first
+    assert board.top_ops is not None and board.top_ops_time == "GPU ms"
+    first = board.top_ops.rows[0]
+    own = [r for r in records if r.layer == first[0] and r.kind == "kernel"]
+    assert first[5] == pytest.approx(sum(r.duration_ms for r in own) / 2) and first[7] is True
+    # Iterations: kernels only on the recorded passes, the median marked
+    recorded = [it for it in board.iterations if it.kernels is not None]
+    assert [it.index for it in recorded] == [32, 33] and next(it for it in recorded if it.median).index == 33
+    assert dict(board.system)["GPU Name(s)"] == "NVIDIA H100 80GB HBM3"
+    assert {r.id for r in board.recommendations} >= {"tensor-core-use", "host-bound"}
+
+
+def test_kernel_tables_and_range(gpu_report: Report) -> None:
+    chosen = aggregation_range(gpu_report, 33, 33)
+    ops = ops_table(gpu_report, kernels_of(gpu_report), chosen)
+    conv1 = next(row for row in ops.rows if row[1] == "/conv1/Conv")
+    by_op = kernels_by_op(gpu_report, kernels_of(gpu_report), chosen, conv1[0])
+    own = [r for r in gpu_report.kernels if r.layer == conv1[0] and r.pass_index == 33]
+    assert sum(row[2] for row in by_op.rows) == len(own)  # every activity of the op in pass 33, grouped by name
+    assert conv1[8] == sum(r.kind == "kernel" for r in own)
+    assert conv1[5] == pytest.approx(sum(r.duration_ms for r in own if r.kind == "kernel"))
+    assert any(row[1] for row in by_op.rows)  # one of them on Tensor Cores
+    # a range without recorded passes: kernel panels absent, saying why
+    early = dashboard(gpu_report, 0, 10)
+    assert "cover passes outside the aggregation range 0..10" in early.absent["kernel_time"]
+    text = dashboard_text(gpu_report, rows=3)
+    assert "Passes with kernel records       32, 33" in text and "host-bound" in text
+    page = dashboard_html(gpu_report)
+    assert "Tensor Core kernels" in page and "<h3>Kernels</h3>" in page and "no GPU ran" not in page

@@ -14,16 +14,24 @@ from dld_jupyter.reports.dashboard.panels import Share, dashboard
 from dld_jupyter.reports.dashboard.tables import Table, cell_text, kernels_table, op_type_summary, ops_table
 from dld_jupyter.reports.dashboard.text import PANELS
 
-COLOURS = ("#009E73", "#56B4E9", "#0072B2", "#E69F00", "#CC79A7", "#999999")
+# One colour per category on every panel, as in the viewer (js/src/widgets/report/dashboard/colours.ts).
+CATEGORY = (("tensor core", "#009E73"), ("memory", "#0072B2"), ("host", "#E69F00"), ("cpu", "#E69F00"),
+            ("idle", "#CC79A7"), ("other (outside", "#CC79A7"))
+KERNELS_COLOUR = "#56B4E9"
+
+
+def colour_for(label: str) -> str:
+    lower = label.lower()
+    return next((colour for word, colour in CATEGORY if word in lower), KERNELS_COLOUR)
 BAR_WIDTH = 480
 TABLE_ROWS = 50  # rows of each table in the page; `dld report dashboard --csv` writes all of them
 
 
 def _bar(shares: Sequence[Share]) -> Html:
     x, parts, legend = 0.0, [], []
-    for i, share in enumerate(shares):
+    for share in shares:
         width = BAR_WIDTH * max(0.0, min(100.0, share.percent)) / 100.0
-        colour = COLOURS[i % len(COLOURS)]
+        colour = colour_for(share.label)
         parts.append(tag("rect", tag("title", f"{share.label}: {share.percent:.1f} %"), x=f"{x:.1f}", y="0",
                          width=f"{width:.1f}", height="16", fill=colour))
         legend.append(tag("li", tag("span", "■", style=f"color:{colour}"), f" {share.label}: {share.percent:.1f} % "

@@ -196,5 +196,10 @@ def dashboard(report: Report, start: int | None = None, stop: int | None = None)
         ("Stop Iteration", str(chosen.stop)),
         ("Average Iteration Time", f"{wall / len(passes):.3f} ms" if passes else "-"),
     ]
+    if kernels:
+        recorded = sorted({pass_of(k, median_pass(report)) for k in kernels})
+        counted_passes = [p for p in recorded if p in chosen]
+        board.summary.append(("Passes with kernel records", f"{', '.join(map(str, recorded))} "
+                              f"({len(counted_passes)} counted; kernel figures come from these)"))
     board.recommendations = recommend(report)
     return board

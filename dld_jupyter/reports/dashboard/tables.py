@@ -129,7 +129,7 @@ KERNELS = ("Kernel Name", "Using TC", "Calls", "GPU ms", "Avg ms", "Min ms", "Ma
 
 def kernels_table(report: Report, kernels: Sequence[Kernel], chosen: Range,
                   keep: Callable[[Kernel], bool] = lambda _k: True) -> Table:
-    """Kernels grouped by name over the counted passes (and the op that launched them first)."""
+    """Kernels grouped by name over the counted passes, with the op that launched them ("X and N more")."""
     groups: dict[str, list[Kernel]] = {}
     for k in counted(report, kernels, chosen)[0]:
         if keep(k):
@@ -137,9 +137,10 @@ def kernels_table(report: Report, kernels: Sequence[Kernel], chosen: Range,
     rows = []
     for name, members in groups.items():
         times = [k.duration_ms for k in members]
-        layer = members[0].layer
-        op = report.layers[layer].name if 0 <= layer < len(report.layers) else ""
-        rows.append((name, members[0].tensor_core, len(members), *_spread(times), op))
+        layers = list(dict.fromkeys(k.layer for k in members if 0 <= k.layer < len(report.layers)))
+        op = report.layers[layers[0]].name if layers else ""
+        rows.append((name, members[0].tensor_core, len(members), *_spread(times),
+                     f"{op} and {len(layers) - 1} more" if len(layers) > 1 else op))
     return Table("kernels", KERNELS, rows).sort("GPU ms")
 
 

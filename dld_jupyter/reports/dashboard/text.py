@@ -65,7 +65,12 @@ def dashboard_text(report: Report, start: int | None = None, stop: int | None = 
                   f"{sum(g.bound == 'gpu' for g in board.idle)} gaps"]
     lines += absent_text(board)
     lines += ["", "Iterations (* counted, m median pass)"]
+    many = len(board.iterations) > 2 * rows
     for it in board.iterations:
+        if many and it.gpu_ms is None and rows <= it.index < len(board.iterations) - rows:
+            if it.index == rows:
+                lines.append("  ...")
+            continue
         mark = ("*" if it.in_range else " ") + ("m" if it.median else " ")
         gpu = "" if it.gpu_ms is None else f"  {it.kernels} kernels ({it.tc_kernels} TC) {it.gpu_ms:.3f} ms GPU"
         lines.append(f"  {mark} {it.index:4d} {it.duration_ms:10.3f} ms{gpu}")

@@ -99,7 +99,7 @@ export class DashboardView {
         const layers = [...new Set(inPass.map((k) => Number(k[0])))];
         const opRows = layers.map((layer) => {
           const op = data.tables.ops.rows.find((r) => r[0] === layer);
-          const own = inPass.filter((k) => k[0] === layer);
+          const own = inPass.filter((k) => k[0] === layer && !k[6]); // kernels: memcpy/memset listed below, not counted
           const gpu = own.reduce((s, k) => s + Number(k[4]), 0);
           const tc = own.filter((k) => k[5]).reduce((s, k) => s + Number(k[4]), 0);
           return [layer, op ? op[1] : "(no op)", op ? op[2] : "", own.length, own.filter((k) => k[5]).length, gpu, tc] as Cell[];

@@ -5,8 +5,11 @@
  */
 import { el, ms } from "../format";
 import { DashboardData } from "./data";
+import { CATEGORY } from "./colours";
 
 const SVG = "http://www.w3.org/2000/svg";
+const COUNTED = "#7f8c9a"; // slate: a pass that counts (the category colours stay for what ran in it)
+const OUTSIDE = "#dddddd"; // DLProf's grey: outside the aggregation range
 
 function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number>): SVGElementTagNameMap[K] {
   const e = document.createElementNS(SVG, tag);
@@ -24,7 +27,7 @@ export function iterationBars(data: DashboardData, onRange: (start: number, stop
     const x = i * step + 1;
     const w = Math.max(step - 2, 1);
     const h = ((it.duration_ms ?? it.gpu_ms ?? 0) / top) * (height - 4);
-    const bar = svg("rect", { x, y: height - h, width: w, height: h, fill: it.in_range ? "#E69F00" : "#bbbbbb", "data-index": i });
+    const bar = svg("rect", { x, y: height - h, width: w, height: h, fill: it.in_range ? COUNTED : OUTSIDE, "data-index": i });
     const title = svg("title", {});
     title.textContent = `pass ${i}${it.median ? " (median)" : ""}: ${it.duration_ms === null ? "no measured time" : ms(it.duration_ms)}` +
       (it.gpu_ms === null ? "" : `; ${it.kernels} kernels (${it.tc_kernels} Tensor Core) ${ms(it.gpu_ms)} GPU, ${ms(it.tc_gpu_ms ?? 0)} on Tensor Cores`) +
@@ -33,9 +36,9 @@ export function iterationBars(data: DashboardData, onRange: (start: number, stop
     chart.append(bar);
     if (it.gpu_ms !== null && it.in_range) {
       const g = (it.gpu_ms / top) * (height - 4);
-      chart.append(svg("rect", { x, y: height - g, width: w, height: g, fill: "#56B4E9", "pointer-events": "none" }));
+      chart.append(svg("rect", { x, y: height - g, width: w, height: g, fill: CATEGORY.kernels, "pointer-events": "none" }));
       const t = ((it.tc_gpu_ms ?? 0) / top) * (height - 4);
-      chart.append(svg("rect", { x, y: height - t, width: w, height: t, fill: "#009E73", "pointer-events": "none" }));
+      chart.append(svg("rect", { x, y: height - t, width: w, height: t, fill: CATEGORY.tc, "pointer-events": "none" }));
     }
   });
   for (const edge of [data.range[0], data.range[1] + 1]) {
@@ -62,7 +65,7 @@ export function iterationBars(data: DashboardData, onRange: (start: number, stop
     `Total ${data.iterations.length} · Profiled ${data.range[1] - data.range[0] + 1} · Start ${data.range[0]} · Stop ${data.range[1]}` +
     (data.warmup_passes ? ` · +${data.warmup_passes} warm-up not shown` : ""));
   controls.append(apply, badges);
-  const legend = el("div", "dld-r-legend", `bar height: pass wall time (tallest ${ms(top)}); orange: counted, grey: outside the range` +
+  const legend = el("div", "dld-r-legend", `bar height: pass wall time (tallest ${ms(top)}); slate: counted, light grey: outside the range` +
     (data.has_kernels ? " · blue: its kernels' GPU time · green: Tensor Core kernels" : "") + " · black: range bounds");
   root.append(controls, chart, legend);
   return root;

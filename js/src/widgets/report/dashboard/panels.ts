@@ -5,10 +5,9 @@
  */
 import { el, ms } from "../format";
 import { DashboardData, Share } from "./data";
+import { colourFor } from "./colours";
 import { iterationBars } from "./iterations";
 
-// Okabe-Ito, as everywhere in the viewer: Tensor Core kernels, other kernels, memory, host, idle.
-const COLOURS = ["#009E73", "#56B4E9", "#0072B2", "#E69F00", "#CC79A7", "#999999"];
 
 export function panel(title: string, id: string): HTMLElement {
   const root = el("div", "dld-d-panel");
@@ -22,8 +21,8 @@ export function shareBar(shares: Share[], showMs = true): HTMLElement {
   const root = el("div", "dld-d-shares");
   const bar = el("div", "dld-d-bar");
   const legend = el("div", "dld-d-legend");
-  shares.forEach((s, i) => {
-    const colour = COLOURS[i % COLOURS.length];
+  shares.forEach((s) => {
+    const colour = colourFor(s.label);
     const part = el("div", "dld-d-part");
     part.style.width = `${Math.max(0, Math.min(100, s.percent))}%`;
     part.style.background = colour;
