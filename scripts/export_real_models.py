@@ -90,7 +90,7 @@ def shufflenet_functions(path: Path) -> None:
             export_modules_as_functions={InvertedResidual})
 
 
-def bert(layers: int, hidden: int, heads: int, vocab: int) -> Callable[[Path], None]:
+def bert(layers: int, hidden: int, heads: int, vocab: int, seq: int = 16) -> Callable[[Path], None]:
     def build(path: Path) -> None:
         from transformers import BertConfig, BertModel
 
@@ -99,8 +99,8 @@ def bert(layers: int, hidden: int, heads: int, vocab: int) -> Callable[[Path], N
                             num_attention_heads=heads, intermediate_size=4 * hidden, max_position_embeddings=128,
                             attn_implementation="eager")
         model = BertModel(config)
-        ids = torch.randint(0, vocab, (1, 16))
-        mask = torch.ones(1, 16, dtype=torch.int64)
+        ids = torch.randint(0, vocab, (1, seq))
+        mask = torch.ones(1, seq, dtype=torch.int64)
         names, outputs = ["input_ids", "attention_mask"], ["last_hidden_state", "pooler_output"]
         _export(_Keywords(model, names, outputs), (ids, mask), path, names, outputs, dynamo=True)  # static: see above
 
@@ -345,6 +345,7 @@ BENCH: dict[str, Callable[[Path], None]] = {
     "mobilenet_v3_small": torchvision_model("mobilenet_v3_small"),
     "shufflenet_v2_functions": shufflenet_functions,
     "bert_base": bert(layers=12, hidden=768, heads=12, vocab=30522),
+    "bert_base_seq128": bert(layers=12, hidden=768, heads=12, vocab=30522, seq=128),  # analysis RSS benchmark
     "gpt2_small": gpt2(layers=12, hidden=768, heads=12, vocab=50257),
     "llama_30l": llama(layers=30, hidden=512, heads=8, vocab=32000),
     "vit_b_16": vit,

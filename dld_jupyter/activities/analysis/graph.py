@@ -46,6 +46,7 @@ class MainGraph:
         names = [node.name for node in self.nodes]
         self.keys = [name if name and names.count(name) == 1 else f"#{i}" for i, name in enumerate(names)]
         self._index = {key: i for i, key in enumerate(self.keys)}
+        self._last_read: dict[str, int] | None = None
 
     def _topological(self) -> list[int]:
         """Kahn's order, the earliest node in the file first: the file's own order when it is already sorted."""
@@ -92,17 +93,43 @@ class MainGraph:
             stack.extend(self.producer[n] for n in self.reads[index] if n in self.producer)
         return sorted(seen)
 
+    def frontier(self, step: int) -> list[str]:
+        """The values produced before `step` (in execution order) that a node at `step` or later reads: what a
+        segment starting at `step` takes as inputs (the live activation set there)."""
+        if self._last_read is None:
+            last: dict[str, int] = {}
+            for index, reads in enumerate(self.reads):
+                for name in reads:
+                    if name in self.producer:
+                        last[name] = max(last.get(name, -1), self.step_of[index])
+            self._last_read = last
+        return [
+            name
+            for name, last_step in self._last_read.items()
+            if self.step_of[self.producer[name]] < step <= last_step
+        ]
+
     def prefix(self, values: Sequence[str]) -> onnx.ModelProto:
         """A model (this graph's inputs, the initializers it reads) that computes only `values` as outputs."""
+        return self._model(self.needed(values), values, {})
+
+    def segment(self, steps: range, values: Sequence[str], given: dict[str, int]) -> onnx.ModelProto:
+        """A model of the nodes at `steps` alone, taking the values they read from earlier nodes as inputs
+        (`given`: value name -> ONNX element type) and computing `values`: the model cut at the stop point."""
+        return self._model(sorted(self.order[s] for s in steps), values, given)
+
+    def _model(self, kept: list[int], values: Sequence[str], given: dict[str, int]) -> onnx.ModelProto:
         model = onnx.ModelProto()
         model.CopyFrom(self._shell)
         graph = model.graph
-        kept = self.needed(values)
         graph.node.extend(self.nodes[i] for i in kept)
         read = set().union(*(self.reads[i] for i in kept)) if kept else set()
         graph.initializer.extend(t for t in self.graph.initializer if t.name in read)
         graph.sparse_initializer.extend(t for t in self.graph.sparse_initializer if t.values.name in read)
         graph.input.extend(self.graph.input)
+        graph.input.extend(
+            onnx.helper.make_tensor_value_info(name, kind, None) for name, kind in given.items() if name in read
+        )
         graph.output.extend(onnx.helper.make_empty_tensor_value_info(name) for name in values)
         return model
 

@@ -84,7 +84,9 @@ class ImagePreset:
 
 def model_input_specs(model: onnx.ModelProto | str | os.PathLike[str]) -> list[InputSpec]:
     """The inputs of `model` that need data (graph inputs without an initializer of the same name)."""
-    proto = model if isinstance(model, onnx.ModelProto) else onnx.load(os.fspath(model), load_external_data=False)
+    from dld_jupyter.activities.analysis.model_file import read_model  # a skeleton: bounded memory, weights unread
+
+    proto = model if isinstance(model, onnx.ModelProto) else read_model(model)
     graph = proto.graph
     initialized = {init.name for init in graph.initializer}
     specs = []

@@ -106,6 +106,7 @@ def state(engine: AnalysisEngine) -> dict[str, object]:
         "overrides": [dataclasses.asdict(o) for o in engine.overrides()],
         "held_bytes": engine.held_bytes(),
         "sessions_built": engine.sessions_built,
+        "segments_run": engine.segments_run,
     }
 
 

@@ -53,9 +53,10 @@ def test_every_inspected_tensor_equals_a_plain_run(name: str) -> None:
                 if value:
                     assert np.allclose(engine.tensor(value), oracle[value], equal_nan=True), value
         assert visited == engine.graph.order and engine.state == "finished"
+        assert engine.segments_run == engine.sessions_built - 1  # stepping on: segments; the outputs: a prefix
         for value in values[:: max(1, len(values) // 10)]:  # long evicted from the LRU: computed again exactly
             assert np.allclose(engine.tensor(value), oracle[value], equal_nan=True), value
-        assert engine.held_bytes() <= (1 << 20) or len(engine._values) == 1
+        assert sum(a.nbytes for a in engine._values.values()) <= (1 << 20) or len(engine._values) == 1
         for output, array in engine.outputs().items():
             assert np.allclose(array, oracle[output], equal_nan=True)
 
@@ -76,9 +77,11 @@ def test_breakpoints_run_and_resume_in_execution_order() -> None:
         assert engine.resume() is None and engine.state == "finished"
         assert engine.run() == order[7]  # run starts over
         windows = engine.sessions_built
-        for _ in range(6):
+        for _ in range(10):
             engine.step()
-        assert engine.sessions_built - windows <= 1  # a window of 8 values answers the next steps
+        assert engine.sessions_built - windows == 1  # a window of 8 values answers the next steps
+        assert engine.segments_run == 1  # after the jump to the breakpoint (a prefix), the next window is a segment
+        assert engine.position == order[17] and engine.tensor(order[17]).shape
 
 
 def test_overrides_change_outputs_and_revert_exactly() -> None:
