@@ -76,5 +76,12 @@ def test_export_and_profile_dialogs_show_every_option_and_why_they_cannot_run(
     profile.locator("button", has_text="ONNX Runtime").click()  # back: nothing else broke
     expect(profile.locator("button.mod-primary")).to_be_enabled()
     profile.locator("button", has_text="TensorRT").click()
+    # Issue 26, item 7: the report file stays in view in TensorRT mode, and Show command gives the trtexec line in
+    # a text area that can be selected (copied).
+    expect(profile.get_by_text("Report file", exact=True)).to_be_visible()
+    profile.locator("button", has_text="Show command").click()
+    profile_command = profile.locator("textarea.dld-trt-command, .dld-trt-command textarea").first
+    expect(profile_command).to_have_value(__import__("re").compile(r"^trtexec --onnx=.*--exportProfile="))
+    expect(profile_command).to_be_enabled()
     profile.scroll_into_view_if_needed()
     screenshot(page, "trt_profile_panel", ".dld-profile-panel")

@@ -12,7 +12,6 @@ the model itself (a dirty document is exported from a saved copy, as profiling d
 
 from __future__ import annotations
 
-import json
 from collections.abc import Collection
 from pathlib import Path
 from typing import Any
@@ -20,13 +19,14 @@ from typing import Any
 import ipywidgets as w
 
 from dld_jupyter.activities.errors import ActivityError
+from dld_jupyter.activities.model_source import release_copy
 from dld_jupyter.activities.result import ActivityResult
 from dld_jupyter.activities.runtimes import runtime_named
 from dld_jupyter.activities.runtimes.tensorrt.dry_run import dry_run
 from dld_jupyter.activities.runtimes.tensorrt.settings import TrtSettings
 from dld_jupyter.activities.runtimes.tensorrt.spec import ENGINE_SUFFIX, METADATA_SUFFIX, TrtBuildSpec
 from dld_jupyter.widgets.designer.profile_panel import _model_source
-from dld_jupyter.widgets.designer.trt_form import STYLE, TrtSettingsForm, unavailable_html
+from dld_jupyter.widgets.designer.trt_form import STYLE, TrtSettingsForm, command_area, command_text, unavailable_html
 from dld_jupyter.widgets.runs.panel import RunPanel
 
 
@@ -57,8 +57,7 @@ class ExportEnginePanel(RunPanel):
         self.show_button.on_click(lambda _b: self.show_command())
         self.reason = runtime_named("tensorrt").available()
         self.unavailable = w.HTML(unavailable_html(self.reason))
-        self.command = w.Textarea(value="", disabled=True, layout=w.Layout(width="100%", height="120px",
-                                                                         display="none"))
+        self.command = command_area()
         pages = w.HBox(self.form.pages(), layout=w.Layout(flex_flow="row wrap"))
         form = [self.engine, self.metadata, self.open_metadata, pages, self.unavailable]
         super().__init__(model, w.HTML("<b>Export TensorRT Engine</b>"), form, "Export", "microchip",
@@ -76,17 +75,18 @@ class ExportEnginePanel(RunPanel):
     def show_command(self) -> dict[str, Any] | None:
         """Show the dry run: the trtexec command line and every resolved setting (no TensorRT needed)."""
         self.show_error("")
+        path, source = _model_source(self.model)
         try:
-            path, _source = _model_source(self.model)
             spec = self.spec(path)
             spec.check_outputs([_home(self.model)])  # the document's own file, when `path` is a copy of it
             data = dry_run(spec)
         except (ActivityError, OSError, ValueError, TypeError) as error:
             self.show_error(f"Cannot show the command: {error}")
             return None
-        notes = "".join(f"\n# {note}" for note in data["trtexec"]["notes"])
-        settings = json.dumps(data["spec"]["settings"], indent=1, sort_keys=True)
-        self.command.value = f"{data['trtexec']['command']}{notes}\n\n# resolved settings\n{settings}"
+        finally:
+            if source:
+                release_copy(path)
+        self.command.value = command_text(data)
         self.command.layout.display = ""
         return data
 
@@ -95,7 +95,8 @@ class ExportEnginePanel(RunPanel):
         return self.reason
 
     def make_spec(self) -> TrtBuildSpec:
-        path, _source = _model_source(self.model)
+        path, source = _model_source(self.model)
+        self.temporary = path if source else ""  # a copy of unsaved edits: the run panel removes it at the end
         spec = self.spec(path)
         spec.check_outputs([_home(self.model)])  # nothing starts that would overwrite the model
         self._spec = spec

@@ -20,12 +20,15 @@ from typing import Any
 
 import ipywidgets as w
 
-from dld_jupyter.activities.model_source import profiled_source, release_copy
+from dld_jupyter.activities.errors import ActivityError
+from dld_jupyter.activities.model_source import profiled_source
 from dld_jupyter.activities.result import ActivityResult
 from dld_jupyter.activities.runtimes.onnxruntime.spec import PROVIDERS, OrtProfileSpec
+from dld_jupyter.activities.runtimes.tensorrt.dry_run import dry_run
 from dld_jupyter.activities.spec import REPORT_SUFFIX
 from dld_jupyter.formats.html_text import fill
 from dld_jupyter.frontdoor.artifacts import Opened
+from dld_jupyter.widgets.designer.trt_form import command_area, command_text
 from dld_jupyter.widgets.runs.panel import RunPanel
 
 NOT_SETTINGS = ("model", "source_document")  # what to profile, not how
@@ -55,7 +58,6 @@ class ProfilePanel(RunPanel):
 
     what = "Profiling"
     error_class = "dld-profile-error"
-    _copy = ""  # the temporary copy of unsaved edits the current run reads ("" when none)
 
     def __init__(self, model: Any, **settings: Any) -> None:
         _check_settings(settings)
@@ -65,7 +67,9 @@ class ProfilePanel(RunPanel):
         self.viewer: Any = None
         self.fields = self._form(values)
         columns = "repeat(auto-fill, minmax(240px, 320px))"  # three columns when wide, one in a narrow dock
-        self.grid = w.GridBox(list(self.fields.values()), layout=w.Layout(grid_template_columns=columns))
+        # The report file is both backends' (TensorRT's form hid it): its own row above the backend's fields.
+        ort_fields = [field for name, field in self.fields.items() if name != "output"]
+        self.grid = w.GridBox(ort_fields, layout=w.Layout(grid_template_columns=columns))
         # The backend choice (seed: "TensorRT or ONNX Runtime as the inference framework"): TensorRT's pages and
         # its unavailable reason replace the ONNX Runtime form (trt_form.py).
         from dld_jupyter.widgets.designer.trt_form import TrtProfileForm
@@ -75,7 +79,12 @@ class ProfilePanel(RunPanel):
         self.backend = w.ToggleButtons(options=BACKENDS, value=BACKENDS[0], description="Backend")
         self.backend.observe(lambda _c: self._show_backend(), names="value")
         title = w.HTML(fill(TITLE, "ONNX Runtime", self._model_label()))
-        super().__init__(model, title, [self.backend, self.grid, self.trt.box], "Profile", "play")
+        self.show_button = w.Button(description="Show command", icon="terminal", layout=w.Layout(display="none"),
+                                    tooltip="the trtexec command line of this TensorRT profile")
+        self.show_button.on_click(lambda _b: self.show_command())
+        self.command = command_area()
+        super().__init__(model, title, [self.backend, self.fields["output"], self.grid, self.trt.box], "Profile",
+                         "play", buttons=(self.show_button,), below=(self.command,))
         self.report_area = self.artifacts_area
         self.add_class("dld-profile-panel")
 
@@ -164,6 +173,9 @@ class ProfilePanel(RunPanel):
         self.title.value = fill(TITLE, self.backend.value, self._model_label())
         self.grid.layout.display = "none" if tensorrt else ""
         self.trt.box.layout.display = "" if tensorrt else "none"
+        self.show_button.layout.display = "" if tensorrt else "none"
+        if not tensorrt:
+            self.command.layout.display = "none"
         self.run_button.disabled = self.refused() is not None  # the reason is shown in the TensorRT box
         self.show_error("")
 
@@ -178,27 +190,32 @@ class ProfilePanel(RunPanel):
 
     def make_spec(self) -> Any:
         path, source = _model_source(self.model)
-        try:
-            spec = self.spec(path)
-            if isinstance(spec, OrtProfileSpec):  # the report links back to the document's own file
-                spec = dataclasses.replace(spec, source_document=source)
-            if not spec.output:  # beside the model's own file, not beside a copy of its unsaved edits
-                spec = dataclasses.replace(spec, output=_default_output(self.model, path))
-            spec.check_outputs([source])  # the report never replaces the model (nor its copy's original)
-        except BaseException:
-            release_copy(path)  # refused: the run never starts, its copy of unsaved edits goes
-            raise
-        self._copy = path
+        self.temporary = path if source else ""  # a copy of unsaved edits: the run panel removes it at the end
+        spec = self.spec(path)
+        if isinstance(spec, OrtProfileSpec):  # the report links back to the document's own file
+            spec = dataclasses.replace(spec, source_document=source)
+        if not spec.output:  # beside the model's own file, not beside a copy of its unsaved edits
+            spec = dataclasses.replace(spec, output=_default_output(self.model, path))
+        spec.check_outputs([source])  # the report never replaces the model (nor its copy's original)
         return spec
 
-    def _wait(self, handle: Any) -> None:
-        """The run's end, whatever it was: its temporary copy of unsaved edits is removed (none is kept) before
-        the panel says it is done."""
+    def show_command(self) -> dict[str, Any] | None:
+        """TensorRT: the trtexec command line the run stands for (a dry run: no TensorRT needed), copyable."""
+        self.show_error("")
         try:
-            handle.wait()
+            spec = self.make_spec()
+            data = dry_run(spec)
+        except (ActivityError, OSError, ValueError, TypeError) as error:
+            self.show_error(f"Cannot show the command: {error}")
+            return None
         finally:
-            release_copy(self._copy)
-        super()._wait(handle)
+            self._release()
+        home = getattr(getattr(self.model, "document", self.model), "path", None)
+        unsaved = "" if spec.model == str(home or spec.model) else (
+            "the designer has unsaved edits: a run profiles a temporary copy of them (the --onnx file above)")
+        self.command.value = command_text(data, unsaved)
+        self.command.layout.display = ""
+        return data
 
     def done_text(self, result: ActivityResult) -> str:
         return str(result.report_path or super().done_text(result))

@@ -168,6 +168,25 @@ def unavailable_html(reason: str | None) -> str:
     return fill('<div class="dld-trt-unavailable" style="color:#b45309"><b>unavailable:</b> {}</div>', reason)
 
 
+def command_area() -> w.Textarea:
+    """Where "Show command" puts the trtexec command line: enabled, so the text can be selected and copied (a
+    disabled textarea cannot be), hidden until shown."""
+    area = w.Textarea(value="", layout=w.Layout(width="100%", height="120px", display="none"),
+                      tooltip="the equivalent trtexec command line: select it and copy")
+    area.add_class("dld-trt-command")
+    return area
+
+
+def command_text(data: dict[str, Any], extra: str = "") -> str:
+    """A dry run (`tensorrt.dry_run`) as the command area shows it: the command, its notes, `extra` notes, and
+    every resolved setting."""
+    import json
+
+    notes = "".join(f"\n# {note}" for note in [*data["trtexec"]["notes"], *([extra] if extra else [])])
+    settings = json.dumps(data["spec"]["settings"], indent=1, sort_keys=True)
+    return f"{data['trtexec']['command']}{notes}\n\n# resolved settings\n{settings}"
+
+
 def settings_names() -> list[str]:
     return [f.name for f in dataclasses.fields(TrtSettings)]
 

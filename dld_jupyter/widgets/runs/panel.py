@@ -23,6 +23,7 @@ import ipywidgets as w
 
 from dld_jupyter.activities.engine import start_activity
 from dld_jupyter.activities.errors import ActivityError
+from dld_jupyter.activities.model_source import release_copy
 from dld_jupyter.activities.result import ActivityResult, ActivityStatus, LogLine, Progress
 from dld_jupyter.activities.run import Run
 from dld_jupyter.activities.spec import ActivitySpec
@@ -43,6 +44,7 @@ class RunPanel(DldVBox, css="dld-run-panel"):
 
     what = "Run"
     error_class = "dld-run-error"
+    temporary = ""  # a temporary copy of unsaved edits that the run reads (model_source.temporary_folder)
 
     def __init__(self, source: Any, title: w.Widget, form: Sequence[w.Widget], run_label: str, run_icon: str,
                  buttons: Sequence[w.Widget] = (), below: Sequence[w.Widget] = ()) -> None:
@@ -130,8 +132,12 @@ class RunPanel(DldVBox, css="dld-run-panel"):
             spec = self.make_spec()
             target = self.chosen_target()
         except STARTING as error:
+            self._release()
             self.show_error(f"Cannot start: {error}")
             return None
+        except BaseException:
+            self._release()
+            raise
         self.artifacts_area.children = []
         self.opened = []
         self.log_box.clear()
@@ -160,8 +166,17 @@ class RunPanel(DldVBox, css="dld-run-panel"):
     def _on_log(self, line: LogLine) -> None:
         self.log_box.append(f"[{line.level}] {line.message}")
 
+    def _release(self) -> None:
+        """Remove the temporary copy of unsaved edits the run read (`temporary`, set by `make_spec`)."""
+        temporary, self.temporary = self.temporary, ""
+        if temporary:
+            release_copy(temporary)
+
     def _wait(self, handle: Run) -> None:
-        result = handle.wait()
+        try:
+            result = handle.wait()
+        finally:
+            self._release()  # the run has ended: its copy goes before the panel says it is done
         try:
             self.result = result
             if result is not None:
