@@ -6,7 +6,7 @@ RSS of stepping through every node of a BERT-base-sized encoder against weights 
 
 Models come from (run with /work/torchvenv)
     scripts/export_real_models.py ~/.cache/dld_jupyter/real_models --set bench --only resnet50,bert_base_seq128
- Each measurement runs in its own process so its peak RSS (VmHWM) is its own. The engine
+Each measurement runs in its own process so its peak RSS (VmHWM) is its own. The engine
 is measured in process (the worker runs exactly this code; a request adds one pipe round trip).
 """
 

@@ -199,6 +199,18 @@ class Analysis:
         data = self._ask("outputs", data=True)
         return {name: decode_array(str(entry["npy"])) for name, entry in data.items()}
 
+    def shapes(self) -> dict[str, list[int]]:
+        """The shape of every value computed so far, by value name (what the Network Overview labels)."""
+        return {str(k): list(v) for k, v in self._ask("shapes")["shapes"].items()}
+
+    def set_inputs(self, inputs: Inputs) -> None:
+        """Change some inputs (the others keep theirs); the current stop and the outputs are computed again."""
+        path = self._folder / "inputs.npz"
+        specs = model_input_specs(self.activity.spec.model)
+        self.feeds = {**self.feeds, **load_inputs(specs, inputs, 0, only_given=True)}
+        np.savez(path, **self.feeds)  # type: ignore[arg-type]
+        self._ask("set_inputs", inputs=str(path))
+
     # -- runtime options -----------------------------------------------------------------------------------------
     def override(self, node: str | int, name: str, value: Any) -> None:
         """Set attribute `name` of `node`, or the initializer `name` it reads, for this analysis only (never the

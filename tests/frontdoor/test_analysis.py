@@ -57,6 +57,11 @@ def test_bert_in_the_worker_by_document_ids(tmp_path: Path) -> None:
         assert doc.read_only == LOCK_REASON
         outputs = a.outputs()
         assert set(outputs) == {o.name for o in doc.model.graph.outputs}
+        assert a.shapes()[value] == list(expected.shape)  # what the Network Overview labels
+        a.set_inputs({"input_ids": ids[:, ::-1].copy()})  # the Model Inputs window changed one input
+        assert a.position == matmuls[3] and not np.allclose(a.tensor(value), expected)
+        changed = a.outputs()
+        assert not all(np.allclose(changed[k], v) for k, v in outputs.items())
     finally:
         a.stop()
     assert a.state == "stopped" and doc.read_only is None and a.activity.done

@@ -66,6 +66,7 @@ class AnalysisEngine:
     ) -> None:
         self._ort = import_optional("onnxruntime", "onnxruntime (pip install 'dld_jupyter[cpu]')")
         self.provider, self.window, self.keep_bytes, self.threads = provider, max(1, window), keep_bytes, threads
+        self.model_path = os.fspath(model)
         self.feeds = {name: np.asarray(value) for name, value in feeds.items()}
         self._folder = Path(tempfile.mkdtemp(prefix="dld-analysis-"))
         try:
@@ -87,6 +88,7 @@ class AnalysisEngine:
         self._outputs: dict[str, Array] | None = None
         self.sessions_built = 0
         self.segments_run = 0  # windows computed by a segment fed the frontier (not a prefix)
+        self.shapes: dict[str, list[int]] = {}  # the shape of every value computed so far (the Network Overview)
 
     # -- lifecycle -----------------------------------------------------------------------------------------------
     def close(self) -> None:
@@ -259,7 +261,9 @@ class AnalysisEngine:
         finally:
             session = None
             _trim_heap()
-        return {name: np.asarray(value) for name, value in zip(names, values, strict=True)}
+        out = {name: np.asarray(value) for name, value in zip(names, values, strict=True)}
+        self.shapes.update({name: list(array.shape) for name, array in out.items()})
+        return out
 
     # -- overrides -----------------------------------------------------------------------------------------------
     def override(self, node: str | int, name: str, value: Any) -> Override:
@@ -329,6 +333,12 @@ class AnalysisEngine:
                 attributes[position].CopyFrom(original)
         else:
             self._initializers[name].CopyFrom(original)
+
+    def set_feeds(self, feeds: Mapping[str, Array]) -> None:
+        """New inputs (the Model Inputs window changed one): the current stop and the outputs are computed again."""
+        self.feeds = {name: np.asarray(value) for name, value in feeds.items()}
+        self.shapes.clear()
+        self._rerun()
 
     def _rerun(self) -> None:
         self._values.clear()

@@ -322,9 +322,10 @@ def load_inputs(
     specs: Sequence[InputSpec],
     sources: Mapping[str, InputSource | str | os.PathLike[str] | Array] | None = None,
     seed: int = 0,
+    only_given: bool = False,
 ) -> dict[str, Array]:
-    """A tensor for every input of `specs`: from `sources` by input name, random (seeded) for any not given.
-    SpecError for a source naming no input of the model."""
+    """A tensor for every input of `specs`: from `sources` by input name, random (seeded) for any not given (none
+    with `only_given`). SpecError for a source naming no input of the model."""
     given = dict(sources or {})
     known = {spec.name for spec in specs}
     unknown = sorted(set(given) - known)
@@ -333,6 +334,8 @@ def load_inputs(
     feeds = {}
     for index, spec in enumerate(specs):
         value = given.get(spec.name)
+        if value is None and only_given:
+            continue
         source = InputSource.of(value) if value is not None else InputSource("random", seed=seed + index)
         feeds[spec.name] = source.load(spec)
     return feeds

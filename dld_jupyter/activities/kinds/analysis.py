@@ -2,11 +2,12 @@
 answers the debugger's requests until it is stopped.
 
 It shares the session kind's request loop (`session.serve_lines`, one envelope Request per stdin line). Actions:
-`nodes` (keys and types in execution order), `state`, `add_breakpoint` / `remove_breakpoint` {node}, `run`,
-`step`, `resume`, `summary` {name} (shape, dtype, statistics), `tensor` {name} (the array as base64 NPY bytes),
-`outputs` {data: bool}, `override` {node, name, value: list or base64 NPY}, `revert` {node, name}, `revert_all`,
-`overrides`, `close`. Node arguments are keys (a unique node name or `#<index>` in file order) or indices.
-The inputs travel as one NPZ file named by the spec (the front door writes it), so the worker needs no image reader.
+`nodes` (keys and types in execution order), `state`, `add_breakpoint` / `remove_breakpoint` {node}, `run`, `step`,
+`resume`, `summary` {name} (shape, dtype, statistics), `tensor` {name} (the array as base64 NPY bytes), `outputs`
+{data: bool}, `override` {node, name, value: list or base64 NPY}, `revert` {node, name}, `revert_all`, `overrides`,
+`shapes` (every value computed so far: its shape), `set_inputs` {inputs: an .npz}, `close`. Node arguments are keys
+(a unique node name or `#<index>` in file order) or indices. The inputs travel as one NPZ file named by the spec
+(the front door writes it), so the worker needs no image reader.
 """
 
 from __future__ import annotations
@@ -140,22 +141,29 @@ def answer(engine: AnalysisEngine, action: str, args: dict[str, Any]) -> dict[st
         engine.revert(_node(args), _member(args))
     elif action == "revert_all":
         engine.revert_all()
+    elif action == "shapes":
+        return {"shapes": dict(engine.shapes)}
+    elif action == "set_inputs":
+        inputs = args.get("inputs")
+        if not isinstance(inputs, str):
+            raise SpecError(f"inputs: expected the path of an .npz, got {inputs!r}")
+        engine.set_feeds(read_feeds(engine.model_path, inputs, 0))
     elif action not in ("state", "overrides"):
         raise SpecError(f"action: {action!r} is not an analysis action (see dld_jupyter.activities.kinds.analysis)")
     return state(engine)
 
 
-def feeds_of(spec: OrtAnalysisSpec) -> dict[str, np.ndarray[Any, Any]]:
-    """The spec's inputs: its NPZ checked against the model's inputs, random (seeded) for any it lacks."""
-    specs = model_input_specs(spec.model)
-    if not spec.inputs:
-        return load_inputs(specs, seed=spec.seed)
+def read_feeds(model: str, inputs: str | None, seed: int) -> dict[str, np.ndarray[Any, Any]]:
+    """The inputs of an NPZ checked against the model's inputs, random (seeded) for any it lacks."""
+    specs = model_input_specs(model)
+    if not inputs:
+        return load_inputs(specs, seed=seed)
     try:
-        with np.load(spec.inputs, allow_pickle=False) as saved:
+        with np.load(inputs, allow_pickle=False) as saved:
             arrays = {name: saved[name] for name in saved.files}
     except (OSError, ValueError) as error:
-        raise SpecError(f"inputs: {spec.inputs} is not a readable .npz ({error})") from error
-    return load_inputs(specs, dict(arrays), seed=spec.seed)
+        raise SpecError(f"inputs: {inputs} is not a readable .npz ({error})") from error
+    return load_inputs(specs, dict(arrays), seed=seed)
 
 
 def serve(spec: ActivitySpec, channel: Channel, requests: Iterable[str]) -> Outcome:
@@ -163,9 +171,8 @@ def serve(spec: ActivitySpec, channel: Channel, requests: Iterable[str]) -> Outc
     if not isinstance(spec, OrtAnalysisSpec):
         raise SpecError(f"kind: the analysis activity runs onnxruntime-analysis specs, not {spec.KIND!r}")
     channel.progress(0.0, "preparing the analysis")
-    engine = AnalysisEngine(
-        spec.model, feeds_of(spec), spec.ort_provider, spec.window, spec.keep_mb << 20, spec.threads
-    )
+    feeds = read_feeds(spec.model, spec.inputs, spec.seed)
+    engine = AnalysisEngine(spec.model, feeds, spec.ort_provider, spec.window, spec.keep_mb << 20, spec.threads)
     try:
         serve_lines(channel, requests, lambda action, args: answer(engine, action, args))
     finally:
