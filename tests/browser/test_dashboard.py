@@ -12,6 +12,8 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from dld_jupyter.activities.api import profile
+from dld_jupyter.report_format.io import load_report
+from dld_jupyter.reports.dashboard.panels import dashboard
 from tests.browser.jupyter_server import JupyterServer
 from tests.browser.notebook_driver import kernel_value, open_notebook, run_all, screenshot, write_notebook
 
@@ -120,3 +122,28 @@ def test_cuda_report_opens_on_the_dashboard_and_kernels_by_op(jupyter: JupyterSe
     summary = kernel_value(page, jupyter, "dict(v.dashboard['summary'])")
     assert summary["Passes with kernel records"].startswith("32, 33 (1 counted")
     screenshot(page, "dashboard_cuda_iterations", VIEWER)
+
+
+def test_comparison_dashboard_has_a_column_per_report(jupyter: JupyterServer, page: Page, cpu_report: Path) -> None:
+    """The CUDA fixture beside the CPU profile: one column per report, the reason where the CPU run has none, and
+    the GPUs view listing the H100 only."""
+    cuda = jupyter.root_dir / KERNELS.name
+    cuda.write_bytes(KERNELS.read_bytes())
+    call = f"dld.compare({str(cuda)!r}, {str(cpu_report)!r}, labels=['h100', 'cpu'])"
+    cells = [f"import dld_jupyter as dld\nv = {call}\nv"]
+    write_notebook(jupyter.root_dir / "dash_compare.ipynb", cells)
+    open_notebook(page, jupyter, "dash_compare.ipynb")
+    run_all(page)
+    viewer = page.locator(VIEWER).first
+    expect(viewer).to_have_attribute("data-tab", "dashboard")
+    runs = viewer.locator(".dld-d-table[data-table='compare_dashboard']")
+    expect(runs.locator("th")).to_have_text(["Metric", "h100", "cpu"])
+    utilization = runs.locator("tbody tr").filter(has_text="GPU utilization %")
+    using = dashboard(load_report(KERNELS)).utilization[0].percent  # the single report's panel figure
+    expect(utilization.locator("td").nth(1)).to_have_text(f"{using:.4f}")
+    expect(utilization.locator("td").nth(2)).to_have_text("")  # none for the CPU run, not 0
+    expect(runs.locator("tbody tr").filter(has_text="Not shown")).to_contain_text("no GPU ran")
+    gpus = viewer.locator(".dld-d-table[data-table='gpus']")
+    expect(gpus.locator("tbody tr")).to_have_count(1)
+    expect(gpus.locator("tbody tr")).to_contain_text("NVIDIA H100 80GB HBM3")
+    screenshot(page, "dashboard_compare", VIEWER)

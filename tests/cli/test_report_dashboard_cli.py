@@ -49,3 +49,19 @@ def test_html_export_carries_the_dashboard(report: Path, tmp_path: Path) -> None
     html = page.read_text()
     assert '<section id="dashboard">' in html and "Resource Usage Breakdown" in html
     assert "Host/CPU (op time)" in html and "no GPU ran" in html
+
+
+KERNELS = Path(__file__).resolve().parents[1] / "data" / "kernels" / "resnet50_fp16_b8_h100.dld-report.json"
+
+
+def test_dashboard_of_the_kernel_records_fixture(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    table = tmp_path / "kernels.csv"
+    code = main(["report", "dashboard", str(KERNELS), "--rows", "3", "--csv", str(table), "--table", "kernels"])
+    out = capsys.readouterr().out
+    assert code == ExitCode.OK and "Not shown" not in out
+    assert "Tensor Core Kernel Efficiency    43.4 %" in out and "GPU Idle Time" in out
+    assert "Using Tensor Cores" in out and "Top 10 Ops by GPU ms" in out and "NVIDIA H100 80GB HBM3" in out
+    rows = list(csv.DictReader(table.open()))
+    records = load_report(KERNELS).kernels
+    assert sum(int(r["Calls"]) for r in rows) == len(records)
+    assert {r["Kernel Name"] for r in rows} == {k.name for k in records}

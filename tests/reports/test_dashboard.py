@@ -208,3 +208,21 @@ def test_kernel_tables_and_range(gpu_report: Report) -> None:
     assert "Passes with kernel records       32, 33" in text and "host-bound" in text
     page = dashboard_html(gpu_report)
     assert "Tensor Core kernels" in page and "<h3>Kernels</h3>" in page and "no GPU ran" not in page
+
+
+def test_cuda_run_without_kernel_records_shows_nvml_utilization_only(gpu_report: Report) -> None:
+    """The H100 recording as a run without cupti-python writes it (no kernels, no capture): utilization from NVML's
+    own samples, said to be that; the kernel panels absent with how to get them."""
+    bare = load_report(KERNELS)
+    bare.kernels, bare.kernel_capture = [], {}
+    board = dashboard(bare)
+    samples = next(s.values for s in bare.gpu_metrics if s.name == "sm_utilization")
+    assert board.utilization[0].percent == pytest.approx(sum(samples) / len(samples))
+    assert "NVML SM utilization" in board.utilization_source and "not kernel records" in board.utilization_source
+    for panel in ("breakdown", "kernel_time", "tc_efficiency", "idle"):
+        assert "no kernel records" in board.absent[panel] and "cupti-python" in board.absent[panel]
+    assert board.top_ops_time == "CPU ms" and "ranked by CPU (host) time" in board.absent["top_gpu_ops"]
+    page = str(dashboard_html(bare))
+    utilization = page.split("<h3>GPU Utilization</h3>")[1].split("<h3>")[0]
+    assert f"Using GPU: {board.utilization[0].percent:.1f} %" in utilization
+    assert " ms" not in utilization.split("<p>")[0]

@@ -27,15 +27,16 @@ BAR_WIDTH = 480
 TABLE_ROWS = 50  # rows of each table in the page; `dld report dashboard --csv` writes all of them
 
 
-def _bar(shares: Sequence[Share]) -> Html:
+def _bar(shares: Sequence[Share], with_ms: bool = True) -> Html:
     x, parts, legend = 0.0, [], []
     for share in shares:
         width = BAR_WIDTH * max(0.0, min(100.0, share.percent)) / 100.0
         colour = colour_for(share.label)
         parts.append(tag("rect", tag("title", f"{share.label}: {share.percent:.1f} %"), x=f"{x:.1f}", y="0",
                          width=f"{width:.1f}", height="16", fill=colour))
-        legend.append(tag("li", tag("span", "■", style=f"color:{colour}"), f" {share.label}: {share.percent:.1f} % "
-                          f"({share.ms:.3f} ms)"))
+        figure = f" ({share.ms:.3f} ms)" if with_ms else ""
+        legend.append(tag("li", tag("span", "■", style=f"color:{colour}"), f" {share.label}: {share.percent:.1f} %"
+                          f"{figure}"))
         x += width
     return join([tag("svg", *parts, width=BAR_WIDTH, height="16", role="img"), tag("ul", *legend)])
 
@@ -60,8 +61,9 @@ def dashboard_html(report: Report) -> Html:
     for title, shares, extra in (("GPU Utilization", board.utilization, board.utilization_source),
                                  ("Resource Usage Breakdown", board.breakdown, ""),
                                  ("Total Kernel GPU Time", board.kernel_time, "")):
-        if shares:
-            parts += [tag("h3", title), _bar(shares), tag("p", extra) if extra else Html("")]
+        if shares:  # utilization in % only: NVML's samples give no time
+            bar = _bar(shares, title != "GPU Utilization")
+            parts += [tag("h3", title), bar, tag("p", extra) if extra else Html("")]
     if board.kernels and "idle" not in board.absent:
         parts += [tag("h3", "GPU Idle Time"), _pairs([
             ("Host-bound (GPU waits for launches)", f"{board.idle_ms('host'):.3f} ms"),

@@ -51,7 +51,7 @@ class Dashboard:
     warmup_passes: int
     summary: list[tuple[str, str]]  # Performance Summary rows (label, value)
     system: list[tuple[str, str]]
-    utilization: list[Share] = field(default_factory=list)  # Using GPU / Idle GPU
+    utilization: list[Share] = field(default_factory=list)  # Using GPU / Idle GPU (ms only from kernel records)
     utilization_source: str = ""
     breakdown: list[Share] = field(default_factory=list)
     kernel_time: list[Share] = field(default_factory=list)  # Tensor Core kernels / memory / other kernels
@@ -133,7 +133,8 @@ def _metric_utilization(board: Dashboard, report: Report, why: str) -> None:
     else:
         using = sum(series.values) / len(series.values)
         board.utilization = _shares([("Using GPU", using), ("Idle GPU", 100.0 - using)], 100.0)
-        board.utilization_source = f"NVML SM utilization, mean of {len(series.values)} samples (not kernel records)"
+        board.utilization_source = (f"NVML SM utilization, mean of {len(series.values)} sample(s) over the run "
+                                    "(not kernel records)")
     board.absent["breakdown"] = board.absent["kernel_time"] = board.absent["tc_efficiency"] = why
     board.absent["idle"] = why
 
