@@ -56,6 +56,12 @@ def steps(model: str, seq: int, window: int) -> dict[str, Any]:
     start = time.perf_counter()
     engine = AnalysisEngine(model, _feeds(model, seq), window=window)
     opened = time.perf_counter() - start
+    engine.add_breakpoint(engine.graph.order[-1])
+    start = time.perf_counter()
+    engine.run()  # a jump to the last node: the prefix of the whole model
+    jump = time.perf_counter() - start
+    engine.remove_breakpoint(engine.graph.order[-1])
+    engine.run()  # back to the start
     times = []
     for _ in engine.graph.order:
         began = time.perf_counter()
@@ -67,6 +73,7 @@ def steps(model: str, seq: int, window: int) -> dict[str, Any]:
     return {
         "nodes": len(times),
         "open_s": round(opened, 2),
+        "jump_to_last_ms": round(jump * 1000, 1),
         "sessions": engine.sessions_built,
         "segments": engine.segments_run,
         "median_ms": round(float(np.median(ms)), 2),
@@ -75,6 +82,20 @@ def steps(model: str, seq: int, window: int) -> dict[str, Any]:
         "max_ms": round(float(ms.max()), 2),
         "peak_rss_mb": round(_peak_rss() / MB, 1),
     }
+
+
+def worker(model: str, seq: int, window: int) -> dict[str, Any]:
+    """Steps as a front door sees them: `analyse(...).step()`, a request to the worker process and its reply."""
+    from dld_jupyter.frontdoor.analysis import analyse
+
+    times = []
+    with analyse(model, inputs=_feeds(model, seq), window=window) as analysis:
+        for _ in range(min(100, len(analysis.order))):
+            began = time.perf_counter()
+            analysis.step()
+            times.append((time.perf_counter() - began) * 1000)
+    ms = np.asarray(times)
+    return {"steps": len(times), "median_ms": round(float(np.median(ms)), 2), "max_ms": round(float(ms.max()), 2)}
 
 
 def mark_all(model: str, seq: int) -> dict[str, Any]:
@@ -133,16 +154,19 @@ def main() -> None:
     parser.add_argument("--bert", default=str(CACHE / "bert_base_seq128.onnx"))
     parser.add_argument("--seq", type=int, default=128)
     parser.add_argument("--window", type=int, default=8)
-    parser.add_argument("--child", choices=["steps", "mark_all"])
+    parser.add_argument("--child", choices=["steps", "worker", "mark_all"])
     parser.add_argument("--model")
     args = parser.parse_args()
     if args.child:
-        run = steps if args.child == "steps" else mark_all
-        result = run(args.model, args.seq, args.window) if args.child == "steps" else run(args.model, args.seq)
+        if args.child == "mark_all":
+            result = mark_all(args.model, args.seq)
+        else:
+            result = (steps if args.child == "steps" else worker)(args.model, args.seq, args.window)
         print(json.dumps(result))
         return
     for window in (args.window, 1):
         print(f"ResNet-50 steps, window {window}:", _child("steps", args.resnet, args.seq, window), flush=True)
+    print(f"ResNet-50 steps through the worker, window {args.window}:", _child("worker", args.resnet, 0, args.window))
     sized = _child("mark_all", args.bert, args.seq, args.window)
     print(f"BERT-base seq {args.seq}, every value an output of one run:", sized, flush=True)
     stepped = _child("steps", args.bert, args.seq, args.window)
