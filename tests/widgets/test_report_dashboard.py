@@ -40,9 +40,13 @@ def test_the_range_set_in_the_viewer_reaggregates_and_a_bad_one_is_refused(cpu_p
     sent: list[dict[str, object]] = []
     viewer.send = lambda message, buffers=None: sent.append(message)  # type: ignore[method-assign]
     viewer.dashboard_range = [3, 9]
-    assert viewer.dashboard["range"] == [1, 2]  # unchanged
+    assert viewer.dashboard["range"] == [1, 2] and viewer.dashboard_range == [1, 2]  # back to the range shown
     assert sent and "outside the measured passes 0..4" in str(sent[-1]["text"])
     assert viewer.dashboard_panels(0, 0).range.count == 1
+    text = viewer.dashboard_csv("op_types")
+    assert isinstance(text, str) and text.startswith("Op Type,Ops,Calls")
+    conv = next(line.split(",") for line in text.splitlines() if line.startswith("Conv,"))
+    assert int(conv[2]) == 2 * int(conv[1])  # calls over the 2 passes of the range [1, 2]
 
 
 def test_tensorrt_profile_opens_on_layers_and_comparisons_get_columns(cpu_path: Path) -> None:

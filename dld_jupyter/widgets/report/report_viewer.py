@@ -104,17 +104,34 @@ class ReportViewer(DldWidget, bundle="report"):
             self.payload = payload
 
     def _send_dashboard(self) -> None:
-        """The Dashboard tab over `dashboard_range`; a range outside the passes is refused in a notice."""
+        """The Dashboard tab over `dashboard_range`; a range outside the passes is refused in a notice and the
+        range goes back to the last one shown."""
         try:
             self.dashboard = tab_data(self.reports, self.labels, self.dashboard_range)
         except ValueError as error:
             self.notice(f"dashboard: {error}", "error")
+            shown = self.dashboard.get("range") if self.reports and len(self.reports) == 1 else None
+            self.dashboard_range = list(shown) if shown else []
 
     def dashboard_panels(self, start: int | None = None, stop: int | None = None) -> Any:
         """The first report's dashboard (reports.dashboard.panels.Dashboard) over passes start..stop."""
         from dld_jupyter.reports.dashboard.panels import dashboard
 
         return dashboard(self.report, start, stop)
+
+    def dashboard_csv(self, table: str = "ops", path: str | os.PathLike[str] | None = None) -> str | Path:
+        """A Dashboard table ("op_types", "ops", "kernels") over `dashboard_range` as CSV (the tab's Export CSV
+        writes the rows it shows); returns the text, or writes `path` and returns it."""
+        from dld_jupyter.formats.atomic_write import atomic_write_text
+        from dld_jupyter.reports.dashboard.table_csv import table_csv
+        from dld_jupyter.reports.dashboard.text import named_table
+
+        chosen = self.dashboard_range
+        text = table_csv(named_table(self.report, table, *(chosen if chosen else (None, None))))
+        if path is None:
+            return text
+        atomic_write_text(path, text)
+        return Path(path)
 
     @property
     def report(self) -> Report:
