@@ -88,6 +88,7 @@ class Analysis:
         self.order: list[int] = list(nodes["order"])
         self.keys: list[str] = list(nodes["keys"])
         self.ops: list[str] = list(nodes["ops"])
+        self._weights: list[list[str]] = [list(names) for names in nodes["weights"]]
         self._ids = self._document_ids()
         self._ask("state")
 
@@ -198,6 +199,16 @@ class Analysis:
         """The model's outputs on the inputs, with the overrides applied."""
         data = self._ask("outputs", data=True)
         return {name: decode_array(str(entry["npy"])) for name, entry in data.items()}
+
+    def weights(self, node: str | int) -> dict[str, Array]:
+        """The initializers `node` reads (its weights, biases), by name: what the Channel Inspector shows beside its
+        output. Overrides in force are included."""
+        index = self._node(node)
+        if not isinstance(index, int):
+            index = self.keys.index(index) if index in self.keys else -1
+        if not 0 <= index < len(self._weights):
+            raise SpecError(f"weights: {node!r} is no node of the analysed model")
+        return {name: self.tensor(name) for name in self._weights[index]}
 
     def shapes(self) -> dict[str, list[int]]:
         """The shape of every value computed so far, by value name (what the Network Overview labels)."""

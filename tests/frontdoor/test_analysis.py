@@ -58,6 +58,11 @@ def test_bert_in_the_worker_by_document_ids(tmp_path: Path) -> None:
         outputs = a.outputs()
         assert set(outputs) == {o.name for o in doc.model.graph.outputs}
         assert a.shapes()[value] == list(expected.shape)  # what the Network Overview labels
+        dense = next(n for n in matmuls if getattr(doc.ir_node(n).inputs[1], "const_value", None) is not None)
+        weight = doc.ir_node(dense).inputs[1]
+        assert weight is not None and weight.const_value is not None
+        assert list(a.weights(dense)) == [weight.name]  # the Channel Inspector's weights of a node
+        assert np.array_equal(a.weights(dense)[weight.name], weight.const_value.numpy())
         a.set_inputs({"input_ids": ids[:, ::-1].copy()})  # the Model Inputs window changed one input
         assert a.position == matmuls[3] and not np.allclose(a.tensor(value), expected)
         changed = a.outputs()

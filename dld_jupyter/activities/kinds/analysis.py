@@ -117,7 +117,9 @@ def answer(engine: AnalysisEngine, action: str, args: dict[str, Any]) -> dict[st
         return {"pong": True}
     if action == "nodes":
         graph = engine.graph
-        return {"order": graph.order, "keys": graph.keys, "ops": [n.op_type for n in graph.nodes]}
+        inits = {t.name for t in graph.graph.initializer}
+        weights = [[n for n in node.input if n in inits] for node in graph.nodes]
+        return {"order": graph.order, "keys": graph.keys, "ops": [n.op_type for n in graph.nodes], "weights": weights}
     if action in ("add_breakpoint", "remove_breakpoint"):
         getattr(engine, action)(_node(args))
     elif action in ("run", "step", "resume"):
