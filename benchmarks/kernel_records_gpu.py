@@ -1,22 +1,43 @@
 """Kernel records on a GPU (issue 32): CUPTI kernels tied to ONNX Runtime nodes, their time against the pass, and
 Tensor Core kernels against GPM's tensor activity.
 
+    python benchmarks/kernel_records_gpu.py slim-ort onnxruntime_gpu-1.31.1-…whl -o .gpu/ort-sm90.tar.xz   # here
     python benchmarks/kernel_records_gpu.py strip MODEL.onnx [...] -o DIR   # here: weights out, shapes kept
     python benchmarks/kernel_records_gpu.py run DIR -o OUT                   # on the GPU (onnxruntime-gpu, cupti)
 
+`slim-ort` makes the 256 MB onnxruntime-gpu wheel travel in two device calls instead of six: the CUDA provider's
+cubins for other architectures than sm_90 (Hopper) are zeroed in place (offsets unchanged, so the library loads as
+built), libonnxruntime.so (the C API; Python does not load it) and the TensorRT provider are left out, and the rest
+is xz-compressed: 61 MB, split into parts under what one call carries and unpacked with `xz -d | tar x` there.
 `strip` writes each model with its float weights emptied (shape, type and every integer tensor kept) so the
-ResNet-50 and BERT-base exports travel to the GPU machine in kilobytes; `run` refills them with seeded random values
-(the exports' weights are random too) and profiles, through the product's profile kind in this process, ResNet-18 at
-batch 32, the BERT-base encoder and the FP16 conversion of ResNet-50 (made here with `dld convert-fp16`). It prints
-per model, over the measured passes: summed kernel time against the pass's GPU time minus copies (first GPU record to
-last, less memcpy time; target within 5 %), the share of kernels tied to exactly one ONNX node, Tensor Core kernels
-and GPM tensor activity; and the top kernels. Reports, and the raw records of each run (to redo the linking
-offline), go to OUT; a small report of ResNet-50 FP16 (3 passes kept) is the test fixture candidate.
+ResNet-50 and BERT-base exports travel in kilobytes; `run` refills them with seeded random values (the exports'
+weights are random too) and profiles, through the product's profile kind in this process, ResNet-18 at batch 32, the
+BERT-base encoder and the FP16 conversion of ResNet-50 (made here with `dld convert-fp16`). Per model, over the
+measured passes kept, it prints summed kernel time against the GPU time less copies, both as busy time (the union of
+all GPU activity: does the kernel table account for the GPU's work?) and as span (first GPU record to last: idle
+gaps, where the GPU waits for the host, included); the share of kernels tied to exactly one ONNX node; Tensor Core
+kernels and GPM tensor activity; the top kernels; and the profiled median without kernel records (CUPTI's cost).
+Raw records of each run (to redo the linking offline) and a small ResNet-50 FP16 report (the test fixture) go to OUT.
+
+Two device calls, as run on the H100 (the second within 30 s of the first, while /tmp survives):
+    here:   slim-ort …whl -o /tmp/ort.tar.xz && split -b 48000000 -d -a 1 /tmp/ort.tar.xz .gpu/krpart
+            pip download --no-deps --only-binary=:all: --python-version 3.12 --platform manylinux_2_17_x86_64 \
+                -d .whl cupti-python==13.0.1 pyelftools   # cuda-bindings, nvidia-cuda-cupti are on the machine
+            dld convert-fp16 resnet50.onnx -o resnet50_fp16.onnx --no-compare; strip resnet18.onnx bert_base.onnx
+                resnet50_fp16.onnx -o .kr/models   (the exports of scripts/export_real_models.py --set bench)
+    call 1 (carry .gpu/krpart0): mkdir -p /tmp/ort && cp .gpu/krpart0 /tmp/ort/
+    call 2 (carry .gpu/krpart1 .whl .kr): cp .gpu/krpart1 /tmp/ort/ && mkdir -p /tmp/ortgpu &&
+            cat /tmp/ort/krpart* | xz -d | tar xf - -C /tmp/ortgpu &&
+            python3 -m pip install -q --no-index --no-deps --target /tmp/site .whl/*.whl &&
+            PYTHONPATH=/tmp/ortgpu:/tmp/site:$PWD \
+            LD_LIBRARY_PATH=/opt/torch/.venv/lib/python3.12/site-packages/nvidia/cu13/lib:$LD_LIBRARY_PATH \
+            python3 benchmarks/kernel_records_gpu.py run .kr/models -o $OUT
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import gzip
 import pickle
 import statistics
@@ -34,6 +55,57 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 STRIPPED = "dld-stripped-weights"
+
+
+def slim_ort(wheel: Path, out: Path, arch: int = 90) -> None:
+    """The wheel's onnxruntime package, cubins of other architectures zeroed, as one .tar.xz (see the docstring)."""
+    import io
+    import lzma
+    import struct
+    import tarfile
+    import zipfile
+
+    def zero_other_archs(data: bytearray) -> int:
+        shoff = struct.unpack_from("<Q", data, 0x28)[0]
+        entsize, count, names = struct.unpack_from("<HHH", data, 0x3A)
+        sections = [struct.unpack_from("<IIQQQQ", data, shoff + i * entsize) for i in range(count)]
+        strtab = sections[names][4]
+        zeroed = 0
+        for name, _, _, _, offset, size in sections:
+            if data[strtab + name : strtab + name + 11] != b".nv_fatbin\0":
+                continue
+            at, end = offset, offset + size
+            while at < end:
+                magic, _, header, length = struct.unpack_from("<IHHQ", data, at)
+                if magic != 0xBA55ED50:  # padding between containers
+                    at += 8
+                    continue
+                entry, last = at + header, at + header + length
+                while entry < last:
+                    _, _, entry_header, payload = struct.unpack_from("<HHIQ", data, entry)
+                    if struct.unpack_from("<I", data, entry + 28)[0] != arch:
+                        data[entry + entry_header : entry + entry_header + payload] = bytes(payload)
+                        zeroed += payload
+                    entry += entry_header + payload
+                at = last
+        return zeroed
+
+    with (
+        zipfile.ZipFile(wheel) as archive,
+        lzma.open(out, "wb", preset=9) as packed,
+        tarfile.open(fileobj=packed, mode="w") as tar,
+    ):
+        for item in archive.infolist():
+            name = item.filename
+            if item.is_dir() or "libonnxruntime.so" in name or "providers_tensorrt" in name:
+                continue
+            data = bytearray(archive.read(item))
+            if name.endswith("libonnxruntime_providers_cuda.so"):
+                print(f"{name}: {zero_other_archs(data) / 1e6:.0f} MB of other architectures' cubins zeroed")
+            info = tarfile.TarInfo(name)
+            info.size, info.mode = len(data), 0o755 if name.endswith(".so") else 0o644
+            tar.addfile(info, io.BytesIO(bytes(data)))
+    print(f"{out}: {out.stat().st_size / 1e6:.1f} MB")
 
 
 def strip(paths: list[Path], out: Path) -> None:
@@ -71,43 +143,52 @@ class PrintReporter:
         print(f"  [{level}] {message}")
 
 
+def busy_ms(records: list[Any]) -> float:
+    """Time at least one GPU activity ran (the union of their intervals), ms."""
+    total, current = 0.0, None
+    for start, end in sorted((r.start_ms, r.start_ms + r.duration_ms) for r in records):
+        if current is None or start > current[1]:
+            total += 0.0 if current is None else current[1] - current[0]
+            current = [start, end]
+        else:
+            current[1] = max(current[1], end)
+    return total + (current[1] - current[0] if current is not None else 0.0)
+
+
 def figures(report: Any) -> dict[str, Any]:
-    """Per measured pass: kernel time against GPU span minus copies; links; Tensor Cores."""
+    """Over the measured passes kept: kernel time against the GPU time less copies (busy: the union of all GPU
+    activity; span: first GPU record to last, GPU idle gaps included), links, Tensor Cores."""
     per_pass: dict[int, list[Any]] = {}
     for record in report.kernels:
         per_pass.setdefault(record.pass_index, []).append(record)
-    ratios, span_less_copies, kernel_sums, wall_ratios = [], [], [], []
-    for index, records in per_pass.items():
+    busy, span, sums = [], [], []
+    for records in per_pass.values():
         kernels = sum(r.duration_ms for r in records if r.kind == "kernel")
         copies = sum(r.duration_ms for r in records if r.kind == "memcpy")
-        span = max(r.start_ms + r.duration_ms for r in records) - min(r.start_ms for r in records)
-        ratios.append(kernels / (span - copies) if span > copies else float("nan"))
-        span_less_copies.append(span - copies)
-        kernel_sums.append(kernels)
-        del index
-    profiled = report.summary.profiled_median_ms or 0.0
+        first_to_last = max(r.start_ms + r.duration_ms for r in records) - min(r.start_ms for r in records)
+        busy.append(kernels / (busy_ms(records) - copies))
+        span.append(kernels / (first_to_last - copies))
+        sums.append(kernels)
     node_layers = {i for i, layer in enumerate(report.layers) if layer.onnx_nodes}
     kernels = [r for r in report.kernels if r.kind == "kernel"]
-    tied = sum(1 for r in kernels if r.layer in node_layers)
-    median_copies = statistics.median(
-        sum(r.duration_ms for r in rs if r.kind == "memcpy") for rs in per_pass.values()
-    ) if per_pass else 0.0
-    wall_ratios.append(statistics.median(kernel_sums) / (profiled - median_copies) if per_pass and profiled else 0.0)
     tc = [r for r in kernels if r.tensor_core]
+
+    def spread(values: list[float]) -> str:
+        if not values:
+            return "-"
+        return f"median {statistics.median(values):.4f} (min {min(values):.4f}, max {max(values):.4f})"
+
     return {
         "passes": len(per_pass),
         "kernels_per_pass": len(kernels) / max(1, len(per_pass)),
-        "kernel_ms_median": statistics.median(kernel_sums) if kernel_sums else 0.0,
-        "gpu_span_less_copies_ms_median": statistics.median(span_less_copies) if span_less_copies else 0.0,
-        "ratio_median": statistics.median(ratios) if ratios else float("nan"),
-        "ratio_min": min(ratios) if ratios else float("nan"),
-        "ratio_max": max(ratios) if ratios else float("nan"),
-        "kernel_vs_profiled_wall_less_copies": wall_ratios[0],
-        "tied_to_one_onnx_node": tied / len(kernels) if kernels else 0.0,
+        "kernel_ms_per_pass": spread(sums),
+        "kernel_vs_gpu_busy_less_copies": spread(busy),
+        "kernel_vs_gpu_span_less_copies": spread(span),
+        "tied_to_one_onnx_node": sum(1 for r in kernels if r.layer in node_layers) / max(1, len(kernels)),
         "tensor_core_kernels_per_pass": len(tc) / max(1, len(per_pass)),
         "tensor_core_share_of_kernel_time": sum(r.duration_ms for r in tc)
         / max(1e-12, sum(k.duration_ms for k in kernels)),
-        "capture": {k: v for k, v in report.kernel_capture.items() if k != "errors"},
+        "capture": {k: v for k, v in report.kernel_capture.items() if k not in ("errors", "kept_passes")},
     }
 
 
@@ -185,6 +266,10 @@ def run(folder: Path, out: Path, only: set[str] | None) -> None:
             print(f"  gpm_tensor_activity samples: {gpm[0].values if gpm else 'none'}")
             for kernel, ms, tc in top_kernels(report):
                 print(f"    {ms:9.3f} ms {'TC' if tc else '  '} {kernel}")
+            if limit >= 10_000:  # what CUPTI costs the profiled passes: the same run without kernel records
+                bare = run_profile(dataclasses.replace(spec, kernel_records=False), PrintReporter())
+                print(f"  without kernel records: profiled median {bare.summary.profiled_median_ms:.3f} ms, plain "
+                      f"median {bare.summary.median_ms:.3f} ms")
         except Exception as error:
             import traceback
 
@@ -198,12 +283,17 @@ def main() -> None:
     s = sub.add_parser("strip")
     s.add_argument("models", nargs="+", type=Path)
     s.add_argument("-o", "--out", type=Path, required=True)
+    o = sub.add_parser("slim-ort")
+    o.add_argument("wheel", type=Path)
+    o.add_argument("-o", "--out", type=Path, required=True)
     r = sub.add_parser("run")
     r.add_argument("folder", type=Path)
     r.add_argument("-o", "--out", type=Path, required=True)
     r.add_argument("--only", default="")
     args = parser.parse_args()
-    if args.verb == "strip":
+    if args.verb == "slim-ort":
+        slim_ort(args.wheel, args.out)
+    elif args.verb == "strip":
         strip(args.models, args.out)
     else:
         run(args.folder, args.out, set(filter(None, args.only.split(","))) or None)
