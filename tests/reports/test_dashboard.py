@@ -226,3 +226,16 @@ def test_cuda_run_without_kernel_records_shows_nvml_utilization_only(gpu_report:
     utilization = page.split("<h3>GPU Utilization</h3>")[1].split("<h3>")[0]
     assert f"Using GPU: {board.utilization[0].percent:.1f} %" in utilization
     assert " ms" not in utilization.split("<p>")[0]
+
+
+def test_gpus_view_has_a_row_per_gpu_of_a_two_gpu_sweep(gpu_report: Report, cpu_report: Report) -> None:
+    """Points of a sweep on GPUs 0 and 1 (the recorded H100 report, and the same report as it would come from
+    device 1) and a CPU point: one row per GPU, the CPU point in none; shown as a table in a notebook."""
+    second = load_report(KERNELS)
+    second.system = {**second.system, "gpu_index": 1}
+    gpus = gpus_view(["a", "b", "cpu"], [gpu_report, second, cpu_report])
+    assert [(row[0], row[1], row[2]) for row in gpus.rows] == [(0, "NVIDIA H100 80GB HBM3", 1),
+                                                              (1, "NVIDIA H100 80GB HBM3", 1)]
+    assert gpus.rows[0][3] == pytest.approx(dashboard(gpu_report).utilization[0].percent)
+    html = gpus._repr_html_()
+    assert html.startswith('<table class="dld-dashboard-table">') and html.count("<tr>") == 3

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dld_jupyter.formats.html_text import Html, join, tag
 from dld_jupyter.report_format.model import Report
 from dld_jupyter.reports.dashboard.panels import Share, dashboard
-from dld_jupyter.reports.dashboard.tables import Table, cell_text, kernels_table, op_type_summary, ops_table
+from dld_jupyter.reports.dashboard.tables import Table, kernels_table, op_type_summary, ops_table, table_html
 from dld_jupyter.reports.dashboard.text import PANELS
 
 # One colour per category on every panel, as in the viewer (js/src/widgets/report/dashboard/colours.ts).
@@ -42,12 +42,9 @@ def _bar(shares: Sequence[Share], with_ms: bool = True) -> Html:
 
 
 def _table(table: Table, limit: int = TABLE_ROWS) -> Html:
-    head = tag("tr", *(tag("th", c) for c in table.columns))
-    rows = [tag("tr", *(tag("td", cell_text(c), class_="num" if isinstance(c, (int, float)) else None) for c in row))
-            for row in table.rows[:limit]]
     more = tag("p", f"{len(table.rows) - limit} more rows: dld report dashboard REPORT --csv FILE --table "
                f"{table.name} writes them all") if len(table.rows) > limit else Html("")
-    return join([tag("table", head, *rows), more])
+    return join([table_html(table, limit), more])
 
 
 def _pairs(rows: Sequence[tuple[str, str]]) -> Html:

@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from dld_jupyter.formats.html_text import Html, tag
 from dld_jupyter.report_format.model import Report
 from dld_jupyter.reports.dashboard.iterations import Range, pass_of
 from dld_jupyter.reports.dashboard.kernels import MEMORY, TC_ELIGIBLE, Kernel, median_pass
@@ -41,10 +42,22 @@ class Table:
         present.sort(key=lambda row: (isinstance(row[c], str), row[c]), reverse=descending)
         return replace(self, rows=present + missing)
 
+    def _repr_html_(self) -> str:
+        """Shown as a table in a notebook (names escaped: they come from the model)."""
+        return str(table_html(self))
+
     def _column(self, column: str) -> int:
         if column not in self.columns:
             raise ValueError(f"table {self.name!r} has no column {column!r}; columns are {list(self.columns)}")
         return self.columns.index(column)
+
+
+def table_html(table: Table, limit: int | None = None) -> Html:
+    """The table as HTML, numbers right-aligned; at most `limit` rows."""
+    head = tag("tr", *(tag("th", c) for c in table.columns))
+    rows = [tag("tr", *(tag("td", cell_text(c), class_="num" if isinstance(c, (int, float)) else None) for c in row))
+            for row in (table.rows if limit is None else table.rows[:limit])]
+    return tag("table", head, *rows, class_="dld-dashboard-table")
 
 
 def cell_text(value: Any) -> str:
