@@ -95,7 +95,7 @@ class KernelRecord:
     """One GPU activity (kernel, memcpy or memset) recorded by CUPTI during a measured profiled pass."""
 
     kind: str  # "kernel" | "memcpy" | "memset"
-    name: str  # kernel name as CUPTI gives it (C++ kernels mangled, "_ZN..."), "Memcpy HtoD", "Memset"
+    name: str  # kernel name, C++ names demangled ("void cutlass::Kernel2<...>(...)"), "Memcpy HtoD", "Memset"
     pass_index: int  # measured profiled pass it ran in (0-based, run order); `kernel_capture.median_pass` is drawn
     start_ms: float  # GPU start, relative to the start of its pass (the timeline's origin for the median pass)
     duration_ms: float

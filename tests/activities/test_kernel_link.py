@@ -14,7 +14,7 @@ from dld_jupyter.activities.gpu.kernel_link import (
     keep_passes,
     link_activities,
 )
-from dld_jupyter.activities.gpu.tensor_core_names import is_tensor_core_kernel, tensor_core_check
+from dld_jupyter.activities.gpu.tensor_core_names import demangle, is_tensor_core_kernel, tensor_core_check
 
 OFFSET = 1_700_000_000_000_000_000  # host ns minus CUPTI ns
 US = 1_000
@@ -136,3 +136,17 @@ def test_tensor_core_check_against_gpm() -> None:
     assert missing["agrees"] is False and "missing from" in missing["note"]
     assert tensor_core_check(tc, None)["agrees"] is None
     assert tensor_core_check(tc, [1.0])["tensor_core_ms"] == 0.5
+
+
+def test_kernel_names_demangle_as_nsight_shows_them() -> None:
+    """Mangled names as CUPTI gave them on the H100; a name that is no mangled C++ stays as it is."""
+    relu = "_ZN11onnxruntime4cuda17_UnaryElementWiseI6__halfS2_NS0_7OP_ReluIS2_EELi256ELi4EEEvPKT_PT0_T1_l"
+    assert demangle(relu) == (
+        "void onnxruntime::cuda::_UnaryElementWise<__half, __half, onnxruntime::cuda::OP_Relu<__half>, 256, 4>"
+        "(__half const*, __half*, onnxruntime::cuda::OP_Relu<__half>, long)"
+    )
+    gemm = "_ZN7cutlass7Kernel2I50cutlass_80_tensorop_s1688gemm_64x64_16x6_nn_align4EEvNT_6ParamsE"
+    assert demangle(gemm).startswith("void cutlass::Kernel2<cutlass_80_tensorop_s1688gemm_64x64_16x6_nn_align4>(")
+    assert is_tensor_core_kernel(demangle(gemm))
+    for plain in ("nvjet_sm90_hsh_96x128_64x6_1x2_h_ssched_bz_NNN", "Memcpy HtoD", "_Znot_a_mangled_name", ""):
+        assert demangle(plain) == plain

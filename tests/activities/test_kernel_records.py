@@ -36,6 +36,8 @@ def test_cupti_records_become_plain_records() -> None:
     assert activity_from(CUPTI, kernel) == GpuActivity(
         "kernel", kernel.name, 1_000, 3_500, 7, 278, (2, 1, 64), (256, 1, 1), 32, 2_112
     )
+    mangled = SimpleNamespace(**{**vars(kernel), "name": "_ZN5cudnn20pooling_fw_4d_kernelI6__halffEEvv"})
+    assert activity_from(CUPTI, mangled).name == "void cudnn::pooling_fw_4d_kernel<__half, float>()"
     assert activity_from(CUPTI, copy) == GpuActivity("memcpy", "Memcpy HtoD", 10, 20, 8, 278, bytes=4_816_896,
                                                      copy_kind="HtoD")
     assert activity_from(CUPTI, fill) == GpuActivity("memset", "Memset", 30, 31, 9, 278, bytes=512)

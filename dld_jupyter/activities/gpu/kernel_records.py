@@ -19,6 +19,7 @@ from typing import Any
 
 from dld_jupyter.activities.errors import UnavailableError
 from dld_jupyter.activities.gpu.kernel_link import ApiCall, GpuActivity
+from dld_jupyter.activities.gpu.tensor_core_names import demangle
 from dld_jupyter.activities.optional import import_optional
 
 BUFFER_BYTES = 8 * 1024 * 1024
@@ -66,7 +67,7 @@ def activity_from(cupti: Any, record: Any) -> GpuActivity | ApiCall | None:
             getattr(record, "dynamic_shared_memory", 0) or 0
         )
         return GpuActivity(
-            "kernel", str(record.name), int(record.start), int(record.end), int(record.correlation_id),
+            "kernel", demangle(str(record.name)), int(record.start), int(record.end), int(record.correlation_id),
             int(record.stream_id), _triple(record, "grid"), _triple(record, "block"),
             int(getattr(record, "registers_per_thread", 0) or 0), shared,
         )

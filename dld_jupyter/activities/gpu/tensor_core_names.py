@@ -1,14 +1,21 @@
-"""Does a kernel run on Tensor Cores? Told from its name, as DLProf did, with the names Hopper's libraries use.
+"""Kernel names: readable (demangled) and does the kernel run on Tensor Cores? Told from its name, as DLProf did,
+with the names Hopper's libraries use.
 
 DLProf's lists (hmma, 884, 1688, ...) miss every Tensor Core kernel cuBLAS and cuDNN launch on an H100: cuBLAS's
 `nvjet_sm90_hsh_…`, cuDNN's `sm80_xmma_fprop_implicit_gemm_f16…tensor16x8x16…`, CUTLASS's `…wgmma…`/`…gmma…`
 (../shared/GPU.md). A name is only evidence: the profile cross-checks it with GPM's tensor activity
 (`tensor_core_check`), so a rule that misses a family shows up as a disagreement, not as a silent zero.
+CUPTI gives C++ kernels mangled (`_ZN11onnxruntime4cuda17_UnaryElementWise…`); `demangle` turns them into what
+Nsight Systems and DLProf show, through the C++ runtime's own `abi::__cxa_demangle` (libstdc++, which every
+onnxruntime wheel loads), leaving a name it cannot read as it was.
 Pure: no CUDA needed, unit-tested on names taken from real records.
 """
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
+import functools
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -29,6 +36,38 @@ _COMPILED = tuple((re.compile(pattern, re.IGNORECASE), why) for pattern, why in 
 # FP32 FMA (SIMT) variants of the same families: `sm80_xmma_gemm_f32f32_f32f32_f32_nn_n_…_ffma_…` ran on the H100
 # in FP32 models, named xmma but computing with FFMA, not MMA.
 _SIMT = re.compile(r"ffma|simt", re.IGNORECASE)
+
+
+@functools.cache
+def _cxxabi() -> tuple[Any, Any] | None:
+    """(__cxa_demangle, free) from the C++ and C runtimes, or None where there is no libstdc++."""
+    try:
+        cxx = ctypes.CDLL(ctypes.util.find_library("stdc++") or "libstdc++.so.6")
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+    except OSError:
+        return None
+    demangler = cxx.__cxa_demangle
+    demangler.restype = ctypes.c_void_p
+    demangler.argtypes = [ctypes.c_char_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.POINTER(ctypes.c_int)]
+    libc.free.argtypes = [ctypes.c_void_p]
+    return demangler, libc.free
+
+
+def demangle(name: str) -> str:
+    """The readable form of a mangled C++ kernel name (`_Z…`); any other name, or one that does not demangle,
+    unchanged."""
+    abi = _cxxabi() if name.startswith("_Z") else None
+    if abi is None:
+        return name
+    demangler, free = abi
+    status = ctypes.c_int(-1)
+    pointer = demangler(name.encode("utf-8", "replace"), None, None, ctypes.byref(status))
+    if not pointer:
+        return name
+    try:
+        return ctypes.string_at(pointer).decode("utf-8", "replace") if status.value == 0 else name
+    finally:
+        free(pointer)
 
 
 def tensor_core_reason(name: str) -> str | None:
