@@ -34,6 +34,7 @@ from onnx import helper, numpy_helper
 
 from dld_jupyter.activities.analysis.graph import MainGraph
 from dld_jupyter.activities.analysis.model_file import read_model
+from dld_jupyter.activities.analysis.overrides import attribute_value, copy_proto, schema_attribute
 from dld_jupyter.activities.errors import RunFailed, SpecError
 from dld_jupyter.activities.optional import import_optional
 
@@ -88,6 +89,8 @@ class AnalysisEngine:
         self._outputs: dict[str, Array] | None = None
         self.sessions_built = 0
         self.segments_run = 0  # windows computed by a segment fed the frontier (not a prefix)
+        self.most_outputs = 0  # the most values one session computed as outputs (never every value)
+        self._sequences: set[str] = set()  # values ORT gave as lists (sequences): no segment input
         self.shapes: dict[str, list[int]] = {}  # the shape of every value computed so far (the Network Overview)
 
     # -- lifecycle -----------------------------------------------------------------------------------------------
@@ -166,8 +169,8 @@ class AnalysisEngine:
         end = min(step + self.window, len(self.graph.order))
         following = self.graph.frontier(end)
         self._window = {}  # dropped before the next one is computed
-        if self._frontier_step == step:
-            kinds = {n: helper.np_dtype_to_tensor_dtype(a.dtype) for n, a in self._frontier.items()}
+        if self._frontier_step == step and not self._sequences & self._frontier.keys():  # tensors feed a segment
+            kinds = {n: int(helper.np_dtype_to_tensor_dtype(a.dtype)) for n, a in self._frontier.items()}
             segment = self.graph.segment(range(step, end), names, kinds)
             values = {**self._frontier, **self._run(names, segment, self._frontier)}
             self.segments_run += 1
@@ -261,7 +264,9 @@ class AnalysisEngine:
         finally:
             session = None
             _trim_heap()
+        self._sequences.update(n for n, v in zip(names, values, strict=True) if isinstance(v, list))
         out = {name: np.asarray(value) for name, value in zip(names, values, strict=True)}
+        self.most_outputs = max(self.most_outputs, len(out))
         self.shapes.update({name: list(array.shape) for name, array in out.items()})
         return out
 
@@ -272,12 +277,12 @@ class AnalysisEngine:
         index = self._node(node)
         proto = self.graph.nodes[index]
         attribute = next((a for a in proto.attribute if a.name == name), None)
-        if attribute is None and (kind_of := _schema_attribute(proto, name)) is not None:
+        if attribute is None and (kind_of := schema_attribute(proto, name)) is not None:
             attribute = proto.attribute.add(name=name, type=kind_of)  # a default made explicit; revert removes it
             self._originals.setdefault((index, name), onnx.AttributeProto(name=name))
         if attribute is not None:
-            self._originals.setdefault((index, name), _copy(attribute))
-            attribute.CopyFrom(_attribute(name, value, attribute.type))
+            self._originals.setdefault((index, name), copy_proto(attribute))
+            attribute.CopyFrom(attribute_value(name, value, attribute.type))
             kind: Literal["attribute", "initializer"] = "attribute"
         elif name in self.graph.reads[index] and name in self._initializers:  # subgraph bodies read some
             tensor = self._initializers[name]
@@ -285,7 +290,7 @@ class AnalysisEngine:
             array = np.asarray(value, dtype=original.dtype)
             if array.shape != original.shape:
                 raise SpecError(f"override {name!r}: shape {list(array.shape)} differs from {list(original.shape)}")
-            self._originals.setdefault((index, name), _copy(tensor))
+            self._originals.setdefault((index, name), copy_proto(tensor))
             tensor.CopyFrom(numpy_helper.from_array(array, name))
             kind = "initializer"
         else:
@@ -366,32 +371,6 @@ def _trim_heap() -> None:
             _LIBC = False
     if _LIBC and hasattr(_LIBC, "malloc_trim"):
         _LIBC.malloc_trim(0)
-
-
-def _schema_attribute(node: onnx.NodeProto, name: str) -> int | None:
-    """The type of attribute `name` in the operator's schema, when it has one and the node leaves it at default."""
-    try:
-        schema = onnx.defs.get_schema(node.op_type, domain=node.domain)
-    except onnx.defs.SchemaError:
-        return None
-    attribute = schema.attributes.get(name)
-    kind: Any = attribute.type if attribute is not None else None  # a pybind11 enum, an int at run time
-    return int(kind) if kind is not None else None
-
-
-def _copy(proto: onnx.AttributeProto | onnx.TensorProto) -> onnx.AttributeProto | onnx.TensorProto:
-    copy = type(proto)()
-    copy.CopyFrom(proto)
-    return copy
-
-
-def _attribute(name: str, value: Any, kind: int) -> onnx.AttributeProto:
-    if isinstance(value, np.ndarray) or kind == onnx.AttributeProto.TENSOR:
-        value = numpy_helper.from_array(np.asarray(value))
-    try:
-        return helper.make_attribute(name, value, attr_type=kind)
-    except (TypeError, ValueError) as error:
-        raise SpecError(f"override {name!r}: {value!r} does not fit the attribute ({error})") from error
 
 
 def _private_copy(source: Path, folder: Path) -> onnx.ModelProto:

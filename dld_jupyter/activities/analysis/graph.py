@@ -104,9 +104,7 @@ class MainGraph:
                         last[name] = max(last.get(name, -1), self.step_of[index])
             self._last_read = last
         return [
-            name
-            for name, last_step in self._last_read.items()
-            if self.step_of[self.producer[name]] < step <= last_step
+            name for name, last_step in self._last_read.items() if self.step_of[self.producer[name]] < step <= last_step
         ]
 
     def prefix(self, values: Sequence[str]) -> onnx.ModelProto:

@@ -17,7 +17,7 @@ from dld_jupyter.activities.analysis.inputs import load_inputs, model_input_spec
 from dld_jupyter.activities.errors import SpecError
 
 REAL = Path(__file__).resolve().parents[2] / "data" / "real"
-MODELS = ["mobilenet_v3_small_w05", "bert_tiny", "gru_scripted"]
+MODELS = ["mobilenet_v3_small_w05", "bert_tiny", "gru_scripted", "ssdlite_tiny"]  # a detector: 1,601 nodes
 
 
 def _feeds(path: Path) -> dict[str, Any]:
@@ -53,6 +53,9 @@ def test_every_inspected_tensor_equals_a_plain_run(name: str) -> None:
                 if value:
                     assert np.allclose(engine.tensor(value), oracle[value], equal_nan=True), value
         assert visited == engine.graph.order and engine.state == "finished"
+        widest = max(len(n.output) for n in engine.graph.nodes)
+        assert engine.most_outputs <= 8 * widest + max(len(engine.graph.frontier(s)) for s in range(len(visited)))
+        assert engine.most_outputs < len(values) or len(values) <= 8 * widest  # never every value
         assert engine.segments_run == engine.sessions_built - 1  # stepping on: segments; the outputs: a prefix
         for value in values[:: max(1, len(values) // 10)]:  # long evicted from the LRU: computed again exactly
             assert np.allclose(engine.tensor(value), oracle[value], equal_nan=True), value
@@ -126,3 +129,29 @@ def test_loop_model_breaks_on_the_loop_and_inspects_its_outputs() -> None:
         assert engine.run() == loop
         name = engine.graph.nodes[loop].output[0]
         assert np.allclose(engine.tensor(loop), _plain_run(path, [name], feeds)[name])
+
+
+def test_a_sequence_alive_across_steps_is_recomputed_not_fed(tmp_path: Path) -> None:
+    """A frontier value that is a sequence (no tensor input of a segment can take it) sends the window to a prefix."""
+    h = onnx.helper
+    nodes = [
+        h.make_node("SplitToSequence", ["x"], ["parts"], axis=0, keepdims=0),
+        h.make_node("Relu", ["x"], ["relu"]),
+        h.make_node("SequenceAt", ["parts", "one"], ["row"]),
+        h.make_node("Add", ["relu", "row"], ["y"]),
+    ]
+    graph = h.make_graph(
+        nodes,
+        "sequence_across_steps",
+        [h.make_tensor_value_info("x", onnx.TensorProto.FLOAT, [3, 4])],
+        [h.make_tensor_value_info("y", onnx.TensorProto.FLOAT, None)],
+        [onnx.numpy_helper.from_array(np.array(1, dtype=np.int64), "one")],
+    )
+    path = tmp_path / "sequence_across_steps.onnx"
+    onnx.save(h.make_model(graph, opset_imports=[h.make_opsetid("", 17)], ir_version=8), str(path))
+    x = np.arange(12, dtype=np.float32).reshape(3, 4) - 5
+    with AnalysisEngine(path, {"x": x}, window=1) as engine:
+        while engine.step() is not None:
+            pass
+        assert np.array_equal(engine.tensor("y"), np.maximum(x, 0) + x[1])
+        assert engine.segments_run < engine.sessions_built - 1  # the window after SplitToSequence was a prefix
