@@ -14,7 +14,7 @@ from dld_jupyter.report_format.model import Report
 from dld_jupyter.reports.dashboard.data import dashboard_data
 from dld_jupyter.reports.dashboard.html import dashboard_html
 from dld_jupyter.reports.dashboard.iterations import Gap, Range, aggregation_range, idle_gaps, union_ms
-from dld_jupyter.reports.dashboard.kernels import Kernel, absence, kernels_of, uses_tensor_cores
+from dld_jupyter.reports.dashboard.kernels import Kernel, absence, kernels_of
 from dld_jupyter.reports.dashboard.many import compare_dashboard, gpus_view
 from dld_jupyter.reports.dashboard.panels import dashboard
 from dld_jupyter.reports.dashboard.table_csv import table_csv
@@ -117,13 +117,6 @@ def test_idle_gaps_split_host_and_gpu_bound() -> None:
     gaps = idle_gaps(kernels, 6.0, [0.5, 1.5, 4.0])
     assert gaps == [Gap(0.0, 1.0, "host"), Gap(2.0, 2.5, "gpu"), Gap(3.5, 5.0, "host"), Gap(5.5, 6.0, "host")]
     assert union_ms([(0, 2), (1, 3), (5, 6)]) == 4
-
-
-def test_tensor_core_names_include_hopper() -> None:
-    assert uses_tensor_cores("nvjet_sm90_hsh_128x256_64x4_2x1_v_bz_coopA_NTN")
-    assert uses_tensor_cores("sm80_xmma_fprop_implicit_gemm_f16f16_f16f32_f32_nhwckrsc_nhwc_tilesize128x128x64")
-    assert uses_tensor_cores("volta_h884gemm_64x64_ldg8_nn")
-    assert not uses_tensor_cores("void cudnn::ops::nchwToNhwcKernel<float, float, float, false, true>")
 
 
 def test_text_html_and_payload_carry_the_panels(cpu_report: Report) -> None:

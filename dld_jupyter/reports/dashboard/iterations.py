@@ -33,8 +33,7 @@ class Range:
 
 def iteration_count(report: Report) -> int:
     """Measured passes, or profiled passes with kernel records when there are more of those."""
-    capture = getattr(report, "kernel_capture", None)
-    profiled = capture.get("passes") if isinstance(capture, dict) else None
+    profiled = report.kernel_capture.get("passes")
     return max(len(report.passes_ms), profiled if isinstance(profiled, int) else 0)
 
 
@@ -69,13 +68,23 @@ def pass_of(kernel: Kernel, median: int) -> int:
     return median if kernel.pass_index is None else kernel.pass_index
 
 
+def by_pass(report: Report, kernels: Sequence[Kernel]) -> dict[int, list[Kernel]]:
+    """The activities of each pass, in one walk over them (a pass without records is absent)."""
+    median = median_pass(report)
+    out: dict[int, list[Kernel]] = {}
+    for k in kernels:
+        out.setdefault(pass_of(k, median), []).append(k)
+    return out
+
+
 def iterations(report: Report, kernels: Sequence[Kernel], chosen: Range) -> list[Iteration]:
     median = median_pass(report)
+    passes = by_pass(report, kernels)
     rows = []
     for i in range(iteration_count(report)):
         duration = report.passes_ms[i] if i < len(report.passes_ms) else None
-        mine = [k for k in kernels if pass_of(k, median) == i and k.kind != MEMORY]
-        known = bool(mine) or (bool(kernels) and any(pass_of(k, median) == i for k in kernels))
+        known = i in passes
+        mine = [k for k in passes.get(i, []) if k.kind != MEMORY]
         rows.append(Iteration(
             i, duration, i in chosen, i == median,
             len(mine) if known else None, sum(k.tensor_core for k in mine) if known else None,

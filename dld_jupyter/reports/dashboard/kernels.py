@@ -1,16 +1,14 @@
 """A report's GPU activity records (kernels, memory copies and sets) as the rows every dashboard panel reads.
 
-Why: the report format stores CUPTI records in its own shape; the dashboard reads them through this one adapter, so a
-panel never depends on how they are stored, and a report without them says why (`absence`) instead of showing zeros.
-Tensor Core use is the record's own flag when it carries one, else judged from the kernel name (`uses_tensor_cores`).
+Why: the report format stores CUPTI records (`KernelRecord`, docs/report-format.md); the dashboard reads them through
+this one adapter, so a panel never depends on how they are stored, and a report without them says why (`absence`)
+instead of showing zeros. Tensor Core use is the record's own flag, set by the recorder from the kernel name
+(activities/gpu/tensor_core_names.py, checked against GPM tensor activity).
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from dld_jupyter.report_format.model import Report
 
@@ -23,13 +21,6 @@ TC_ELIGIBLE = frozenset({
     "Einsum", "LSTM", "GRU", "RNN", "CaskConvolution", "CaskGemmConvolution", "CaskDeconvolution", "Convolution",
     "Deconvolution", "MatrixMultiply", "FullyConnected", "Myelin", "gemm",
 })
-# Kernel names of Tensor Core kernels: DLProf's list (hmma, 884, 1688, 16816, imma) plus Hopper's (nvjet_sm90 hsh/
-# tst, wgmma, sm90_xmma, *_tensorop_*, cutlass tensor ops, flash attention). Matched case-insensitively.
-TC_KERNEL_NAME = re.compile(
-    r"hmma|imma|qmma|wgmma|gmma|tensorop|tensor\d+x\d+x\d+|\b884|1688|16816|_s884|_h884|nvjet|xmma_.*(f16|bf16|"
-    r"fp16|e4m3|e5m2|tf32|i8)|flash_?fwd|flash_?attn|fmha|cutlass.*(f16|bf16|tf32)",
-    re.IGNORECASE,
-)
 
 
 @dataclass(frozen=True)
@@ -54,63 +45,25 @@ class Kernel:
         return self.start_ms + self.duration_ms
 
 
-def uses_tensor_cores(name: str) -> bool:
-    return bool(TC_KERNEL_NAME.search(name))
-
-
-def _get(record: Any, *names: str, default: Any = None) -> Any:
-    for name in names:
-        value = record.get(name) if isinstance(record, Mapping) else getattr(record, name, None)
-        if value is not None:
-            return value
-    return default
-
-
-def _dims(value: Any) -> str:
-    if isinstance(value, (list, tuple)):
-        return "x".join(str(v) for v in value)
-    return str(value) if value not in (None, "") else ""
-
-
-def _kind(record: Any) -> str:
-    kind = str(_get(record, "kind", "type", default="kernel")).lower()
-    return MEMORY if any(word in kind for word in ("memcpy", "memset", "memory", "copy")) else KERNEL
-
-
-def _records(report: Report) -> list[Any]:
-    for name in ("kernels", "kernel_records", "gpu_activities"):
-        records = getattr(report, name, None)
-        if records:
-            return list(records)
-    return []
+def _dims(value: list[int]) -> str:
+    return "x".join(map(str, value))
 
 
 def kernels_of(report: Report) -> list[Kernel]:
-    """Every recorded GPU activity of `report`, in start order ([] when it holds no kernel records)."""
-    rows = []
-    for record in _records(report):
-        name = str(_get(record, "name", default=""))
-        kind = _kind(record)
-        flag = _get(record, "tensor_core", "uses_tensor_cores", "tensor_cores")
-        launch = _get(record, "launch_ms", "api_start_ms")
-        pass_index = _get(record, "pass_index", "iteration", "pass")
-        rows.append(Kernel(
-            name=name, kind=kind, layer=int(_get(record, "layer", default=-1)),
-            start_ms=float(_get(record, "start_ms", default=0.0)),
-            duration_ms=float(_get(record, "duration_ms", default=0.0)),
-            tensor_core=bool(flag) if flag is not None else kind == KERNEL and uses_tensor_cores(name),
-            launch_ms=None if launch is None else float(launch),
-            pass_index=None if pass_index is None else int(pass_index),
-            device=int(_get(record, "device", default=0)), stream=int(_get(record, "stream", default=0)),
-            grid=_dims(_get(record, "grid")), block=_dims(_get(record, "block")),
-        ))
+    """Every recorded GPU activity of `report` (format version 2 `kernels`), in pass and start order ([] when it
+    holds none)."""
+    rows = [
+        Kernel(name=r.name, kind=KERNEL if r.kind == "kernel" else MEMORY, layer=r.layer, start_ms=r.start_ms,
+               duration_ms=r.duration_ms, tensor_core=r.tensor_core and r.kind == "kernel", launch_ms=r.launch_ms,
+               pass_index=r.pass_index, stream=r.stream, grid=_dims(r.grid), block=_dims(r.block))
+        for r in report.kernels
+    ]
     return sorted(rows, key=lambda k: (k.pass_index if k.pass_index is not None else -1, k.start_ms))
 
 
 def median_pass(report: Report) -> int:
     """The pass whose kernels the timeline shows: the profiled median pass, else the measured median pass."""
-    capture = getattr(report, "kernel_capture", None)
-    median = capture.get("median_pass") if isinstance(capture, Mapping) else None
+    median = report.kernel_capture.get("median_pass")
     return int(median) if isinstance(median, int) else report.summary.median_pass_index
 
 
@@ -122,7 +75,7 @@ def ran_on_gpu(report: Report) -> bool:
 
 def absence(report: Report) -> str:
     """Why kernel panels are empty for `report` ("" when it holds kernel records)."""
-    if _records(report):
+    if report.kernels:
         return ""
     if not ran_on_gpu(report):
         return (f"this run used {report.summary.provider or 'the CPU'}: no GPU ran, so there are no kernels, "

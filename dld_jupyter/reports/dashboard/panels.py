@@ -16,6 +16,7 @@ from dld_jupyter.reports.dashboard.iterations import (
     Iteration,
     Range,
     aggregation_range,
+    by_pass,
     idle_gaps,
     iterations,
     pass_of,
@@ -95,8 +96,7 @@ def _gpu_panels(board: Dashboard, report: Report, kernels: list[Kernel]) -> None
     pass_ms = report.summary.profiled_median_ms or report.summary.median_ms
     wall = busy = tc = compute = 0.0
     gaps: list[Gap] = []
-    for index in sorted({pass_of(k, median) for k in mine}):
-        run = [k for k in mine if pass_of(k, median) == index]
+    for _index, run in sorted(by_pass(report, mine).items()):
         length = max(pass_ms, max(k.end_ms for k in run))
         wall += length
         spans = [(k.start_ms, k.end_ms) for k in run]
