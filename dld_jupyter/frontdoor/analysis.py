@@ -127,7 +127,13 @@ class Analysis:
     def _ask(self, action: str, timeout: float = REQUEST_TIMEOUT_S, **args: Any) -> dict[str, Any]:
         if not self.live:
             raise RunFailed(f"{action}: the analysis is stopped; start another with d.analyse(...)")
-        reply = self.activity.request(action, args, timeout=timeout)
+        try:
+            reply = self.activity.request(action, args, timeout=timeout)
+        except RunFailed as error:
+            if not self.activity.done:
+                raise
+            self.stop()  # the worker is gone (a crash, an out-of-memory kill): the model is editable again
+            raise RunFailed(f"{error}; the analysis has stopped and the model is editable again") from error
         if not reply["ok"]:
             raise SpecError(f"{action}: {reply['error']}")
         data = reply["data"] if isinstance(reply["data"], dict) else {}

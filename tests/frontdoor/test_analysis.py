@@ -3,6 +3,8 @@ in the document's element ids, with the document and its child documents read-on
 
 from __future__ import annotations
 
+import os
+import signal
 from pathlib import Path
 
 import numpy as np
@@ -10,7 +12,7 @@ import onnx
 import onnxruntime as ort
 import pytest
 
-from dld_jupyter.activities.errors import SpecError
+from dld_jupyter.activities.errors import RunFailed, SpecError
 from dld_jupyter.document import Document, DocumentError
 from dld_jupyter.frontdoor.analysis import LOCK_REASON, analyse
 
@@ -97,3 +99,14 @@ def test_children_are_read_only_and_overrides_never_reach_the_document() -> None
     assert not doc.dirty and doc.read_only is not None  # the open child still locks its parent, as before
     body.close()
     assert doc.read_only is None
+
+
+def test_a_dead_worker_stops_the_analysis_and_frees_the_document() -> None:
+    doc = Document.open(REAL / "mobilenet_v3_small_w05.onnx")
+    a = analyse(doc)
+    assert a.activity.pid is not None and doc.read_only == LOCK_REASON
+    os.kill(a.activity.pid, signal.SIGKILL)  # as the kernel's OOM killer would
+    a.activity.wait(30.0)
+    with pytest.raises(RunFailed, match=r"killed by SIGKILL.*the analysis has stopped and the model is editable"):
+        a.step()
+    assert a.state == "stopped" and doc.read_only is None

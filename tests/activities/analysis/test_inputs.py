@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -18,7 +19,7 @@ from dld_jupyter.activities.analysis.inputs import (
     model_input_specs,
     thumbnail,
 )
-from dld_jupyter.activities.errors import SpecError
+from dld_jupyter.activities.errors import SpecError, UnavailableError
 
 REAL = Path(__file__).resolve().parents[2] / "data" / "real"
 
@@ -94,3 +95,15 @@ def test_thumbnail_of_an_npy_image() -> None:
     assert pixels is not None and pixels.shape == (4, 5, 3) and pixels.dtype == np.uint8
     assert (pixels[..., 1] == 255).all() and (pixels[..., 0] == 0).all()
     assert thumbnail(np.zeros((1, 8), dtype=np.int64)) is None
+
+
+def test_video_without_a_reader_says_what_to_install(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    clip = tmp_path / "clip.mp4"
+    clip.write_bytes(b"\0" * 64)
+    monkeypatch.setitem(sys.modules, "imageio.v3", None)  # no video reader installed: its import fails
+    monkeypatch.setitem(sys.modules, "imageio", None)
+    [spec] = model_input_specs(REAL / "mobilenet_v3_small_w05.onnx")
+    source = InputSource.of(clip)
+    assert source.kind == "video" and source.describe() == "clip.mp4 frame 0"
+    with pytest.raises(UnavailableError, match=r"needs a video reader: pip install 'imageio\[pyav\]'"):
+        source.load(spec)
