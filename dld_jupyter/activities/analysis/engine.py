@@ -254,7 +254,8 @@ class AnalysisEngine:
         if self.threads:
             options.intra_op_num_threads = self.threads
         try:
-            session = ort.InferenceSession(str(path), options, providers=[self.provider])
+            fallback = [] if self.provider == "CPUExecutionProvider" else ["CPUExecutionProvider"]  # ops CUDA lacks
+            session = ort.InferenceSession(str(path), options, providers=[self.provider, *fallback])
             self.sessions_built += 1
             wanted = {i.name for i in session.get_inputs()}
             feeds = {**self.feeds, **(given or {})}
