@@ -83,8 +83,8 @@ class PassWindow:
     def containing(self, at_ns: int) -> list[int]:
         """Layers whose windows hold `at_ns` (several only where windows overlap)."""
         found: list[int] = []
-        position = bisect.bisect_right(self._starts, at_ns)
-        for window in reversed(self.windows[:position]):
+        for position in range(bisect.bisect_right(self._starts, at_ns) - 1, -1, -1):
+            window = self.windows[position]
             if at_ns - window.start_ns > self._longest:
                 break
             if at_ns <= window.end_ns:
@@ -107,23 +107,30 @@ class PassWindow:
 
 def refine_offset(launches_ns: Sequence[int], passes: Sequence[PassWindow], offset_ns: int) -> int:
     """The clock offset (CUPTI → host ns) near `offset_ns` that puts the most launches inside exactly one node
-    window; ties keep the shift closest to the measured offset."""
+    window; ties keep the shift closest to the measured offset. When no launch falls between or across windows at
+    the measured offset (the usual case) it is kept; otherwise shifts are tried coarse, then fine around the best."""
     step = max(1, len(launches_ns) // REFINE_SAMPLE)
     sample = sorted(launches_ns[::step])
     starts = [p.start_ns for p in passes]
 
-    def inside(shift: int) -> int:
-        count = 0
+    def found(shift: int) -> tuple[int, int]:
+        """(launches inside exactly one window, launches left unlinked or ambiguous) at `shift`."""
+        inside = astray = 0
         for launch in sample:
             at = launch + offset_ns + shift
             index = bisect.bisect_right(starts, at) - 1
-            if index >= 0 and at <= passes[index].end_ns and len(passes[index].containing(at)) == 1:
-                count += 1
-        return count
+            if index >= 0 and at <= passes[index].end_ns:
+                how = passes[index].layer_at(at)[1]
+                inside += how == "linked"
+                astray += how in ("unlinked", "ambiguous")
+        return inside, astray
 
-    shifts = sorted(range(-REFINE_RANGE_NS, REFINE_RANGE_NS + 1, REFINE_STEP_NS), key=abs)
-    best = max(shifts, key=inside)  # max keeps the first best: the smallest |shift| among ties
-    return offset_ns + best
+    if found(0)[1] == 0:
+        return offset_ns
+    coarse = REFINE_STEP_NS * 10
+    best = max(sorted(range(-REFINE_RANGE_NS, REFINE_RANGE_NS + 1, coarse), key=abs), key=lambda s: found(s)[0])
+    fine = sorted(range(best - coarse, best + coarse + 1, REFINE_STEP_NS), key=abs)
+    return offset_ns + max(fine, key=lambda s: found(s)[0])  # max keeps the first best: the smallest |shift|
 
 
 def _record(activity: GpuActivity, pass_index: int, origin_ns: int, offset_ns: int, launch: ApiCall | None,

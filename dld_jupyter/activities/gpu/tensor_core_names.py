@@ -70,6 +70,7 @@ def demangle(name: str) -> str:
         free(pointer)
 
 
+@functools.lru_cache(maxsize=4096)  # a run repeats a few dozen names 100,000 times: the regexes took 5 s of 10
 def tensor_core_reason(name: str) -> str | None:
     """Why `name` is a Tensor Core kernel (the family), or None when its name does not say so."""
     if _SIMT.search(name):
