@@ -235,7 +235,10 @@ export class GraphStore {
   }
 
   private nodeFields(n: NodeData) {
-    return { id: n.id, label: glyphLabel(n), kind: n.kind, w: n.width, h: n.height, ...this.colors(n) };
+    const fields = { id: n.id, label: glyphLabel(n), kind: n.kind, w: n.width, h: n.height, ...this.colors(n) };
+    // A group: its label on one line (an expanded group's sits inside its top padding) and its size, which ranks
+    // its label when labels would collide (readability.ts).
+    return n.kind === "group" ? { ...fields, line: `${n.name} · ${n.child_count} nodes`, count: n.child_count } : fields;
   }
 
   private nodeElement(n: NodeData, x: number, y: number): ElementDefinition {

@@ -58,8 +58,12 @@ export function stylesheet(large = false, theme: Theme = LIGHT): StylesheetJson 
         shape: "rectangle",
         "background-opacity": 0.25,
         "border-style": "dashed",
+        // One line inside the top padding (text-margin-y follows the font: readability.ts): above the box it was
+        // drawn over whatever the layout put there, the glyphs and group names of the row above.
+        label: "data(line)",
         "text-valign": "top",
         "text-halign": "center",
+        "text-margin-y": 21,
         "font-size": 13,
         color: theme.text,
         padding: "24px",
@@ -96,7 +100,7 @@ export function stylesheet(large = false, theme: Theme = LIGHT): StylesheetJson 
     // Analysis (overlays/analysis.ts): the output shape under the label, the breakpoint badge, the debugger's stop.
     { selector: "node.an", style: { label: "data(alabel)" } },
     { selector: "node.an-bp", style: { "background-image": BREAKPOINT_ICON, "background-width": "12px", "background-height": "12px", "background-clip": "none", "background-position-x": "0%", "background-position-y": "0%", "background-offset-x": 3, "background-offset-y": 3, "background-image-containment": "over", "background-image-opacity": 1 } as never },
-    { selector: "node.an-here", style: { "border-width": 5, "border-color": "#f59e0b", "border-style": "solid" } },
+    { selector: "node.an-here", style: { "border-width": 6, "border-color": "#db2777", "border-style": "double" } }, // not the selection's accent
     {
       selector: "edge",
       style: {
@@ -123,8 +127,9 @@ export function stylesheet(large = false, theme: Theme = LIGHT): StylesheetJson 
       style: { label: "data(hover)", "font-size": 12, "min-zoomed-font-size": 0, width: 2.5, "z-index": 20 },
     },
     { selector: "edge:selected", style: { width: 3, "line-color": theme.accent, "target-arrow-color": theme.accent } },
-    { selector: "edge.an-in", style: { width: 3, "line-color": "#eab308", "target-arrow-color": "#eab308" } },
-    { selector: "edge.an-out", style: { width: 3, "line-color": "#2563eb", "target-arrow-color": "#2563eb" } },
+    // A short link is mostly its label: the label's chip takes the link's colour too, so the highlight shows.
+    { selector: "edge.an-in", style: { width: 4, "line-color": "#eab308", "target-arrow-color": "#eab308", "text-background-color": "#eab308", color: "#111111" } },
+    { selector: "edge.an-out", style: { width: 4, "line-color": "#2563eb", "target-arrow-color": "#2563eb", "text-background-color": "#2563eb", color: "#ffffff" } },
   ];
   if (large) {
     // Thousands of elements: haystack links (cytoscape's cheapest) from node centre to node centre; terminals
