@@ -49,3 +49,24 @@ def test_function_body_refuses_a_precision_the_build_would_ignore(tmp_path: Path
     body.close()
     main_conv = next(n for n in doc.nodes() if n.op_type == "Conv")
     assert doc.set_layer_precision([main_conv.id], "fp16") == 1
+
+
+def test_a_precision_stored_inside_a_function_is_said_to_be_ignored(tmp_path: Path) -> None:
+    """A file edited before the refusal (or elsewhere) may hold one: the build plan's notes say it is ignored."""
+    import onnx
+
+    from dld_jupyter.activities.runtimes.tensorrt.mapping import build_plan
+    from dld_jupyter.activities.runtimes.tensorrt.settings import TrtSettings
+    from dld_jupyter.formats.trt_metadata import TRT_PRECISION_KEY
+
+    model = onnx.load(str(REAL / "shufflenet_functions_small.onnx"))
+    function = model.functions[0]
+    conv = next(n for n in function.node if n.op_type == "Conv")
+    conv.metadata_props.add(key=TRT_PRECISION_KEY, value="fp16")
+    path = tmp_path / "stored.onnx"
+    onnx.save(model, str(path))
+    attrs = read_model_attributes(str(path))
+    assert attrs.unreachable_precisions == [f"function {function.name}/{conv.name}"] and attrs.precisions == {}
+    plan = build_plan(TrtSettings(), attrs, None)
+    assert any("1 layer precision constraint(s) inside local functions or subgraphs are ignored" in note
+               for note in plan.notes), plan.notes

@@ -89,6 +89,13 @@ def _jsonable(value: Any) -> Any:
 
 
 def _effective_precisions(settings: TrtSettings, attrs: ModelTrtAttributes, notes: list[str]) -> dict[str, str]:
+    if attrs.unreachable_precisions:
+        shown = ", ".join(attrs.unreachable_precisions[:5]) + (" …" if len(attrs.unreachable_precisions) > 5 else "")
+        notes.append(
+            f"{len(attrs.unreachable_precisions)} layer precision constraint(s) inside local functions or subgraphs "
+            f"are ignored ({shown}): TensorRT layers are found by the main graph's node names; inline the function "
+            "or set them on main-graph nodes"
+        )
     if not attrs.precisions:
         return {}
     if settings.precision_constraints is None:

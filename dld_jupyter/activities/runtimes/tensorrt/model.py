@@ -43,6 +43,9 @@ class ModelTrtAttributes:
     profiles: dict[str, OptimizationProfile] = field(default_factory=dict)
     inferred_batch: int | None = None
     precisions: dict[str, str] = field(default_factory=dict)  # ONNX node name -> precision, graph order
+    # Precisions stored on nodes the build cannot name (inside local functions or subgraphs: the designer refuses
+    # them now; a file edited before or elsewhere may hold some): "<where>/<node>", said in the plan's notes.
+    unreachable_precisions: list[str] = field(default_factory=list)
 
 
 def _dims(value: onnx.ValueInfoProto) -> list[Dim | None]:
@@ -71,12 +74,34 @@ def read_model_attributes(path: str) -> ModelTrtAttributes:
         value = next((p.value for p in node.metadata_props if p.key == TRT_PRECISION_KEY), None)
         if value and node.name:
             precisions[node.name] = _checked(f"the layer precision of node {node.name!r}", _precision, value)
+    unreachable = [f"{where}/{node.name or node.op_type}" for where, node in _inner_nodes(model)
+                   if any(p.key == TRT_PRECISION_KEY and p.value for p in node.metadata_props)]
     return ModelTrtAttributes(
         inputs=inputs,
+        unreachable_precisions=unreachable,
         profiles=_profiles(props.get(PROFILES_KEY), inputs),
         inferred_batch=_checked("the inferred batch size", decode_batch_strict, props.get(INFERRED_BATCH_KEY)),
         precisions=precisions,
     )
+
+
+def _inner_nodes(model: onnx.ModelProto) -> list[tuple[str, onnx.NodeProto]]:
+    """Nodes of the model's local functions and of every subgraph (Loop/Scan bodies, If branches), with where."""
+    found: list[tuple[str, onnx.NodeProto]] = []
+
+    def subgraphs(nodes: Any, where: str) -> None:
+        for node in nodes:
+            for attr in node.attribute:
+                for index, graph in enumerate([attr.g] if attr.HasField("g") else list(attr.graphs)):
+                    inner = f"{where}{node.name or node.op_type}.{attr.name}{'' if attr.HasField('g') else index}"
+                    found.extend((inner, n) for n in graph.node)
+                    subgraphs(graph.node, inner + "/")
+
+    subgraphs(model.graph.node, "")
+    for function in model.functions:
+        found.extend((f"function {function.name}", n) for n in function.node)
+        subgraphs(function.node, f"function {function.name}/")
+    return found
 
 
 def _checked(what: str, check: Callable[[Any], T], value: Any) -> T:
