@@ -27,6 +27,7 @@ from dld_jupyter.widgets.analysis.overview import inferred_shapes, node_lines
 from dld_jupyter.widgets.canvas.overlays.analysis import AnalysisOverlay
 from dld_jupyter.widgets.widget_base import DldVBox
 
+TABS = ("Model Inputs", "Analysis Output", "Channel Inspector")
 NOT_YET = "{name} has not run yet at this stop: Step or Resume past it, or Run to the end (no breakpoint)."
 
 
@@ -96,11 +97,10 @@ class AnalysisPanel(DldVBox, css="dld-analysis-panel"):
             "dld-an-override",
         )
         revert = _button("Revert all", "undo", "Drop every analysis override", self.revert_all, "dld-an-revert")
-        self.tabs = w.Tab(children=[self.outputs_view, self.inspector])
-        self.tabs.set_title(0, "Analysis Output")
-        self.tabs.set_title(1, "Channel Inspector")
-        inputs = w.Accordion(children=[self.model_inputs], titles=("Model Inputs",))
-        inputs.selected_index = 0
+        inspector = w.VBox([self.show_weights, self.inspector])
+        self.tabs = w.Tab(children=[self.model_inputs, self.outputs_view, inspector])
+        for index, title in enumerate(TABS):
+            self.tabs.set_title(index, title)
         super().__init__(
             [
                 self.status,
@@ -110,8 +110,6 @@ class AnalysisPanel(DldVBox, css="dld-analysis-panel"):
                 ),
                 w.HBox([self.member, self.value, override, revert], layout=w.Layout(flex_flow="row wrap")),
                 self.error,
-                inputs,
-                self.show_weights,
                 self.tabs,
             ]
         )
@@ -127,6 +125,7 @@ class AnalysisPanel(DldVBox, css="dld-analysis-panel"):
             self.analysis = self._guard(lambda: self.designer.analyse(self.model_inputs.sources(), self.provider))
             if self.analysis is not None:
                 self._detach = self.analysis.subscribe(self._changed)
+                self.tabs.selected_index = TABS.index("Analysis Output")
                 self.refresh()
         return self.analysis
 
@@ -187,7 +186,7 @@ class AnalysisPanel(DldVBox, css="dld-analysis-panel"):
             return
         if action == "inspect":
             self.designer.canvas.selection = [node]
-            self.tabs.selected_index = 1
+            self.tabs.selected_index = TABS.index("Channel Inspector")
             return
         self._quiet(lambda: getattr(analysis, action)(node))
         if action == "add_breakpoint" and analysis.state != "paused":  # the seed: it also stops there
@@ -286,7 +285,7 @@ class AnalysisPanel(DldVBox, css="dld-analysis-panel"):
         if self.show_weights.value == "Weights":
             self._inspect_weights(node)
             return
-        if analysis.state == "paused" and node not in self._computed(analysis):
+        if node not in self._computed(analysis):
             self.inspector.clear(NOT_YET.format(name=self._label(node)))
             return
         tensor = self._guard(lambda: analysis.tensor(node))
@@ -294,8 +293,11 @@ class AnalysisPanel(DldVBox, css="dld-analysis-panel"):
             self.inspector.show(tensor, f"{self._label(node)} output")
 
     def _computed(self, analysis: Any) -> set[str]:
+        """The nodes that have run: none before Run or Step, all once it ran to the end, else up to the stop."""
         order = analysis.execution_order
-        return set(order[: order.index(analysis.position) + 1]) if analysis.position in order else set(order)
+        if analysis.state == "finished":
+            return set(order)
+        return set(order[: order.index(analysis.position) + 1]) if analysis.position in order else set()
 
     def _inspect_weights(self, node_id: str) -> None:
         node = self.designer.document.ir_node(node_id)

@@ -206,8 +206,8 @@ function render({ model, el }: RenderProps<InspectorModel>): () => void {
   };
 
   const showFields = (): void => {
-    shift.input.value = String(model.get("shift"));
-    scale.input.value = String(model.get("scale"));
+    shift.input.value = String(Number(model.get("shift").toPrecision(6)));
+    scale.input.value = String(Number(model.get("scale").toPrecision(6)));
   };
   const onField = (name: "shift" | "scale", input: HTMLInputElement) => (): void => {
     const v = Number.parseFloat(input.value);

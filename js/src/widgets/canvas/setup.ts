@@ -183,6 +183,13 @@ export function setupContext(shell: CanvasShell, count: number): CanvasContext {
   installSubgraphButton(c);
   installWheel(cy, root, stage, parts);
   installReadability(cy, parts);
+  // cytoscape keeps where its container sits on the page and drops it only on a scroll, a resize or a transition:
+  // a banner shown above the canvas (read-only while analysing) moved it down and every click and hover landed
+  // that much lower (a right-click on a glyph opened the menu of the link below it). Entering or pressing reads
+  // the position again (one getBoundingClientRect).
+  const replaced = () => (cy as unknown as { renderer(): { invalidateContainerClientCoordsCache(): void } }).renderer().invalidateContainerClientCoordsCache();
+  parts.dom(stage, "pointerenter", replaced);
+  parts.dom(stage, "pointerdown", replaced, { capture: true });
   if (!readOnly) installPrecisionBadges(c); // its quick menu changes a layer's precision
   else {
     // Hovering a layer names it in full and shows its whole record beside the canvas (the kernel's panel) until
