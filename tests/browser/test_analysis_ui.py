@@ -2,7 +2,8 @@
 the committed MobileNetV3 export) in a notebook; Launch Analysis on the toolbar (the read-only banner shows), a PNG
 made here loaded through the Model Inputs window (its thumbnail drawn), Add Breakpoint from the canvas context menu
 on the first Conv (the glyph gets its badge and the run stops there), Run, Step twice (the Network Overview
-outlines each stop, glyphs show output shapes), the Channel Inspector tab painting the stop's output, Shift and
+outlines each stop, glyphs show output shapes, and their times with Profile Layer Timings; the selected node's
+input links yellow, output links blue), the Channel Inspector tab painting the stop's output, Shift and
 Scale typed in the page reaching the kernel, an analysis override of the classifier's alpha changing the top-k
 scores in the Analysis Output, and Stop Analysis giving the model back. Screenshots, looked at:
 test-artifacts/screenshots/analysis_*.png."""
@@ -118,6 +119,10 @@ def test_analysis_ui(jupyter: JupyterServer, page: Page) -> None:
     here = order[start + 2]
     label = page.evaluate(f"(id) => {CY}.$id(id).data('alabel')", here)
     assert "×" in label, label  # the glyph shows its output shape
+    page.locator(f"{PANEL} .dld-an-timings").click()  # Profile Layer Timings: its latest time too
+    page.wait_for_function(
+        f"(id) => / · [0-9.]+ (µs|ms)$/.test({CY}.$id(id).data('alabel') || '')", arg=conv, timeout=120_000
+    )
     colours = page.evaluate(
         f"""(id) => {{ const n = {CY}.$id(id); const colour = (e) => e.style('line-color');
              return [n.incomers('edge').map(colour), n.outgoers('edge').map(colour)]; }}""",

@@ -2,7 +2,7 @@
 read-only with its banner), a breakpoint from the canvas menu's request on the first Conv (the run stops there),
 two steps, the Channel Inspector equal to a plain ORT run that outputs the same value, the Network Overview's
 lines equal to the shapes ORT computes for every node (BERT, integer inputs; the scripted GRU's Loop model
-never contradicts them), an analysis override of the last
+never contradicts them), Profile Layer Timings adding each Conv's time to its line, an analysis override of the last
 Gemm's alpha changing the outputs as ORT does and Revert all restoring them exactly, weights shown from the
 document, and Stop giving the document back with the overlay cleared."""
 
@@ -20,6 +20,7 @@ from PIL import Image
 
 from dld_jupyter.activities.analysis.inputs import load_inputs, model_input_specs
 from dld_jupyter.widgets.analysis.channel_tiles import decode, encode, layout_of, stats_of
+from dld_jupyter.widgets.analysis.layer_timings import time_text
 from dld_jupyter.widgets.analysis.overview import inferred_shapes, node_lines, shape_text
 from dld_jupyter.widgets.designer.designer import Designer, open_designer
 
@@ -120,3 +121,17 @@ def agrees(line: str, shape: tuple[int, ...]) -> bool:
         return shape == ()
     parts = line.split("×")
     return len(parts) == len(shape) and all(p in ("?", str(d)) for p, d in zip(parts, shape, strict=True))
+
+
+def test_profile_layer_timings_put_each_nodes_latest_time_under_its_shape(designer: Designer) -> None:
+    analysis = designer.launch_analysis()
+    panel = designer._analysis_panel
+    assert analysis is not None and "·" not in "".join(panel.overlay.payload["lines"].values())
+    panel.timings.value = True
+    doc = designer.document
+    convs = [doc.node_id(n) for n in doc.model.graph if n.op_type == "Conv"]
+    lines = panel.overlay.payload["lines"]
+    assert convs and all(c in panel._times and panel._times[c] > 0 for c in convs)  # ORT times every Conv
+    assert all(lines[c].endswith(time_text(panel._times[c])) and lines[c].startswith("1×") for c in convs)
+    panel.timings.value = False
+    assert "·" not in "".join(panel.overlay.payload["lines"].values())

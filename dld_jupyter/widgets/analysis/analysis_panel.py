@@ -21,6 +21,7 @@ import onnx_ir as ir
 from dld_jupyter.activities.analysis.inputs import model_input_specs
 from dld_jupyter.formats.html_text import small
 from dld_jupyter.widgets.analysis.channel_inspector import ChannelInspector
+from dld_jupyter.widgets.analysis.layer_timings import layer_times, time_text
 from dld_jupyter.widgets.analysis.model_inputs import ModelInputs
 from dld_jupyter.widgets.analysis.output_view import AnalysisOutput
 from dld_jupyter.widgets.analysis.overview import inferred_shapes, node_lines
@@ -55,6 +56,7 @@ class AnalysisPanel(DldVBox, css="dld-analysis-panel"):
         self.analysis: Any = None
         self._busy = False
         self._detach: Any = lambda: None
+        self._times: dict[str, float] = {}
         self._proto = ir.to_proto(designer.document.model)
         self.model_inputs = ModelInputs(model_input_specs(self._proto))
         self.model_inputs.on_change(lambda _sources: self._inputs_changed())
@@ -85,6 +87,16 @@ class AnalysisPanel(DldVBox, css="dld-analysis-panel"):
             tooltips=["The selected node's output", "Its weights (initializers)"],
         )
         self.show_weights.observe(lambda _c: self.inspect(), names="value")
+        self.timings = w.ToggleButton(
+            description="Profile Layer Timings",
+            icon="clock-o",
+            value=False,
+            tooltip="Each node shows its latest time (a short ONNX Runtime profile on "
+            "these inputs, run again with each launch)",
+            layout=w.Layout(width="auto"),
+        )
+        self.timings.add_class("dld-an-timings")
+        self.timings.observe(lambda _c: self._profile_timings(), names="value")
         self.member = w.Text(placeholder="attribute or initializer", layout=w.Layout(width="150px"))
         self.value = w.Text(placeholder="value (2.0, [1, 2])", layout=w.Layout(width="120px"))
         self.member.add_class("dld-an-member")
@@ -105,7 +117,7 @@ class AnalysisPanel(DldVBox, css="dld-analysis-panel"):
             [
                 self.status,
                 w.HBox(
-                    [self.launch_button, self.run_button, self.step_button, self.resume_button],
+                    [self.launch_button, self.run_button, self.step_button, self.resume_button, self.timings],
                     layout=w.Layout(flex_flow="row wrap"),
                 ),
                 w.HBox([self.member, self.value, override, revert], layout=w.Layout(flex_flow="row wrap")),
@@ -126,6 +138,7 @@ class AnalysisPanel(DldVBox, css="dld-analysis-panel"):
             if self.analysis is not None:
                 self._detach = self.analysis.subscribe(self._changed)
                 self.tabs.selected_index = TABS.index("Analysis Output")
+                self._profile_timings(refresh=False)
                 self.refresh()
         return self.analysis
 
@@ -218,6 +231,18 @@ class AnalysisPanel(DldVBox, css="dld-analysis-panel"):
             self._quiet(self.analysis.revert_all)
             self.refresh()
 
+    def _profile_timings(self, refresh: bool = True) -> None:
+        """Profile Layer Timings on: each node's latest time from a short profile on the analysis's inputs."""
+        self._times = {}
+        if self.timings.value and self.analysis is not None:
+            self.status.value = small("Analysis — profiling layer timings…")
+            self._times = (
+                self._guard(lambda: layer_times(self.designer.document, self.analysis.feeds, self.provider)) or {}
+            )
+        if refresh:
+            self.refresh()
+        self._refresh_controls()
+
     # ------------------------------------------------------------ views
     def _changed(self, _analysis: Any) -> None:
         if not self._busy and self.analysis is not None and self.analysis.live:
@@ -251,7 +276,10 @@ class AnalysisPanel(DldVBox, css="dld-analysis-panel"):
                 summary = self._guard(lambda: analysis.summary(position)) or {}
                 if "shape" in summary:
                     known[output] = summary["shape"]
-        return node_lines(nodes, inferred_shapes(self._proto, self.analysis.feeds if self.analysis else {}), known)
+        lines = node_lines(nodes, inferred_shapes(self._proto, self.analysis.feeds if self.analysis else {}), known)
+        for node_id, ms in self._times.items():
+            lines[node_id] = f"{lines[node_id]} · {time_text(ms)}" if node_id in lines else time_text(ms)
+        return lines
 
     def _where(self, analysis: Any) -> str:
         state, position = analysis.state, analysis.position
