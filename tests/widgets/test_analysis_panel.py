@@ -4,7 +4,7 @@ two steps, the Channel Inspector equal to a plain ORT run that outputs the same 
 lines equal to the shapes ORT computes for every node (BERT, integer inputs; the scripted GRU's Loop model
 never contradicts them), Profile Layer Timings adding each Conv's time to its line, an analysis override of the last
 Gemm's alpha changing the outputs as ORT does and Revert all restoring them exactly, weights shown from the
-document, and Stop giving the document back with the overlay cleared."""
+document, and Stop giving the document back with the overlay cleared; Launch/Stop Analysis as registered operations."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ import pytest
 from PIL import Image
 
 from dld_jupyter.activities.analysis.inputs import load_inputs, model_input_specs
+from dld_jupyter.frontdoor.operations import OperationUnavailable, operations
 from dld_jupyter.widgets.analysis.channel_tiles import decode, encode, layout_of, stats_of
 from dld_jupyter.widgets.analysis.layer_timings import time_text
 from dld_jupyter.widgets.analysis.overview import inferred_shapes, node_lines, shape_text
@@ -135,3 +136,15 @@ def test_profile_layer_timings_put_each_nodes_latest_time_under_its_shape(design
     assert all(lines[c].endswith(time_text(panel._times[c])) and lines[c].startswith("1×") for c in convs)
     panel.timings.value = False
     assert "·" not in "".join(panel.overlay.payload["lines"].values())
+
+
+def test_launch_and_stop_are_registered_operations(designer: Designer) -> None:
+    launch, stop = operations.get("launch_analysis"), operations.get("dld:stop-analysis")
+    assert launch.enabled(designer) is True and stop.enabled(designer) == "the model is not being analysed"
+    analysis = launch(designer, inputs={"input": "zeros"})
+    assert analysis is designer.analysis and launch.enabled(designer) == "the model is being analysed already"
+    assert not designer._analysis_panel.model_inputs.tensors()["input"].any()
+    stop(designer)
+    assert designer.analysis is None and designer.document.read_only is None
+    with pytest.raises(OperationUnavailable, match="analysis needs a designer"):
+        launch(designer.canvas)

@@ -15,6 +15,7 @@ from typing import Any
 import ipywidgets as w
 
 from dld_jupyter.frontdoor.analysis import Analysis, AnalysisActions
+from dld_jupyter.frontdoor.analysis_operations import LAUNCH_ANALYSIS, STOP_ANALYSIS
 from dld_jupyter.widgets.closing import replace_children
 
 
@@ -39,10 +40,9 @@ class AnalysisMode(AnalysisActions):
         return button
 
     def _toggle_analysis(self) -> None:
-        if self.analysis is not None:
-            self.stop_analysis()
-        else:
-            self.launch_analysis()
+        """The toolbar button: the registered operation that applies now (frontdoor/analysis_operations.py)."""
+        operation = STOP_ANALYSIS if self.analysis is not None else LAUNCH_ANALYSIS
+        operation(self)  # type: ignore[arg-type]  # a Designer is an OperationTarget; this mixin alone is not
 
     def analysis_panel(self, provider: str = "cpu") -> Any:
         """Show the Analysis panel in the dock (made once per designer) and return it."""
