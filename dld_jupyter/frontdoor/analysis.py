@@ -58,6 +58,7 @@ class Analysis:
         self._folder = Path(tempfile.mkdtemp(prefix="dld-analyse-"))
         self._listeners: list[Callable[[Analysis], object]] = []
         self._state: dict[str, Any] = {}
+        self._values: dict[tuple[str, str], Any] = {}  # the value of each override in force, by (node id, name)
         self.live = False
         try:
             path = self._model_path(model)
@@ -234,12 +235,26 @@ class Analysis:
         document, never saved); the outputs and the current stop are computed again."""
         sent = {"npy": encode_array(np.asarray(value))} if isinstance(value, (np.ndarray, np.generic)) else value
         self._ask("override", node=self._node(node), name=name, value=sent)
+        self._values[(self._id_of(node), name)] = value
 
     def revert(self, node: str | int, name: str) -> None:
         self._ask("revert", node=self._node(node), name=name)
+        self._values.pop((self._id_of(node), name), None)
 
     def revert_all(self) -> None:
         self._ask("revert_all")
+        self._values.clear()
+
+    def override_values(self) -> dict[tuple[str, str], Any]:
+        """The value of each override in force, by (node id, attribute or initializer name): what the editors show
+        in place of the document's value while this analysis is live."""
+        return dict(self._values) if self.live else {}
+
+    def _id_of(self, node: str | int) -> str:
+        found = self._node(node)
+        if isinstance(found, int) and 0 <= found < len(self._ids):
+            return self._ids[found]
+        return self._ids[self.keys.index(found)] if found in self.keys else str(found)
 
     @property
     def overrides(self) -> list[dict[str, str]]:

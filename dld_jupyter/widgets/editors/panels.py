@@ -23,7 +23,7 @@ from dld_jupyter.formats.envelope import failed, ok
 from dld_jupyter.frontdoor.soon import Soon
 from dld_jupyter.widgets.widget_base import DldWidget
 
-from . import child_edits, initializers, parameters, tensor_editor, type_check
+from . import analysis_overrides, child_edits, initializers, parameters, tensor_editor, type_check
 from .edit_error import EditError, as_edit_error
 from .tensor_editor import TensorRef
 
@@ -68,6 +68,7 @@ class EditorPanels(DldWidget, bundle="editors"):
         self.auto_check = auto_check
         self.tensor_ref: TensorRef | None = None
         self.host: Any = None  # the designer that opens subgraphs and functions (set by the Designer)
+        self._watched: Any = None  # the live analysis whose overrides the views show (followed once seen)
         self.runner = type_check.CheckRunner(document, self._refresh_checks)
         self._pending_items = False
         self._flush_soon = Soon(self._flush)
@@ -83,12 +84,31 @@ class EditorPanels(DldWidget, bundle="editors"):
 
     # ------------------------------------------------------------ state → browser
     def refresh(self, initializers_changed: bool = True) -> None:
-        self.params = parameters.view(self.document, self.selection)
+        self.params = self._params_view()
         if initializers_changed:
             self.init_items = initializers.items(self.document)
         self.inits = initializers.view(self.document, self.selection)
-        self.tensor = tensor_editor.view(self.document, self.tensor_ref)
+        self.tensor = self._tensor_view()
         self._refresh_checks()
+
+    def _analysis(self) -> Any:
+        """The designer's live analysis (its overrides are what the views show), followed once seen."""
+        analysis = analysis_overrides.live_analysis(self.host, self.document)
+        if analysis is not None and analysis is not self._watched:
+            self._watched = analysis
+            analysis.subscribe(lambda _a: self._show_overrides() if self.comm is not None else None)
+        return analysis
+
+    def _params_view(self) -> dict[str, Any]:
+        return analysis_overrides.decorate_params(parameters.view(self.document, self.selection), self._analysis())
+
+    def _tensor_view(self) -> dict[str, Any]:
+        view = tensor_editor.view(self.document, self.tensor_ref)
+        return analysis_overrides.decorate_tensor(view, self.document, self.tensor_ref, self._analysis())
+
+    def _show_overrides(self) -> None:
+        self.params = self._params_view()
+        self.tensor = self._tensor_view()
 
     def _refresh_checks(self) -> None:
         self.checks = type_check.view(self.document, self.runner)
@@ -97,6 +117,8 @@ class EditorPanels(DldWidget, bundle="editors"):
         if all(type(e).__name__ in _CHECK_NEUTRAL for e in events):
             if any(type(e).__name__ == "DiagnosticsChanged" for e in events):
                 self._refresh_checks()
+            if any(type(e).__name__ == "ReadOnlyChanged" for e in events):
+                self._show_overrides()  # an analysis stopped: its override marks go
             return
         # Renames, attribute edits and moves leave the initializer list as it was: don't rebuild 15k rows.
         self._pending_items |= any(type(e).__name__ not in _LIST_NEUTRAL for e in events)
@@ -112,7 +134,7 @@ class EditorPanels(DldWidget, bundle="editors"):
     def _on_selection(self, _change: dict[str, Any]) -> None:
         self.errors = {}
         self.notice = {}
-        self.params = parameters.view(self.document, self.selection)
+        self.params = self._params_view()
         self.inits = initializers.view(self.document, self.selection)
 
     def _on_canvas_selection(self, change: dict[str, Any]) -> None:
@@ -152,7 +174,11 @@ class EditorPanels(DldWidget, bundle="editors"):
 
     def _dispatch(self, kind: str, msg: dict[str, Any]) -> None:
         doc = self.document
-        if kind in _PARAMETER_KINDS:
+        analysis = analysis_overrides.live_analysis(self.host, doc)
+        if analysis is not None and kind in analysis_overrides.ROUTED:  # runtime options: the session, not the file
+            analysis_overrides.route(analysis, doc, self.selection, self.tensor_ref, msg)
+            self._show_overrides()
+        elif kind in _PARAMETER_KINDS:
             parameters.handle(doc, self.selection, msg)
         elif kind in _CHILD_KINDS:
             child_edits.handle(doc, self.host, self.selection, msg)
@@ -165,7 +191,7 @@ class EditorPanels(DldWidget, bundle="editors"):
         elif kind in _TENSOR_KINDS:
             warnings = tensor_editor.handle(doc, self.tensor_ref, msg)
             self.notice = {"kind": "warning" if kind == "tensor_convert" else "info", "text": " ".join(warnings)}
-            self.tensor = tensor_editor.view(doc, self.tensor_ref)
+            self.tensor = self._tensor_view()
         elif kind == "open_tensor":
             self.open_tensor(msg.get("value_id"), msg.get("node_id"), msg.get("attribute"))
         elif kind == "check":
@@ -193,7 +219,7 @@ class EditorPanels(DldWidget, bundle="editors"):
             None if attribute is None else str(attribute),
         )
         self.errors = {}
-        self.tensor = tensor_editor.view(self.document, self.tensor_ref)
+        self.tensor = self._tensor_view()
         self.tab = "tensor"
 
     def focus(self, node_id: str) -> None:

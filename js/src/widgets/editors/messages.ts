@@ -11,6 +11,8 @@ export interface AttributeRow {
   duplicates?: { slot: number; label: string }[];
   /** In a local function document: the function parameter it references, and [parameter, compatible] pairs. */
   ref?: string | null; ref_choices?: [string, boolean][];
+  /** While analysing: an analysis override holds this value (the running session only, never saved). */
+  override?: boolean;
 }
 
 /** view["function"] (dld_jupyter/widgets/editors/function_view.py): the function document's parameters, or for a
@@ -60,6 +62,8 @@ export interface TensorState {
   external?: { location: string; offset: number; length: number | null } | null; text?: string;
   sparse?: { values: string; indices: string; dense_shape: string } | null; targets?: string[];
   is_initializer?: boolean;
+  /** While analysing: the values shown are an analysis override (the running session only, never saved). */
+  override?: boolean;
 }
 
 export interface CheckItem {

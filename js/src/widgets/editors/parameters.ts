@@ -4,10 +4,16 @@ import { h, Listeners } from "./dom";
 import type { AttributeRow, ModelInfo, ParamsState } from "./messages";
 import { childInfo, functionSettingsButton, instanceParameters, referenceControl, setReferenceForm, subgraphControl } from "./child_rows";
 
+/** The mark of a value an analysis override holds (seed 001 §4.3): the running session only, never saved. */
+export function overrideTag(): HTMLElement {
+  return h("span", { class: "dld-ed-override", text: "analysis override",
+    title: "Applied to the running analysis only: never the document, never saved. Stop Analysis or ⟲ drops it." });
+}
+
 function attributeRow(ctx: PanelContext, ls: Listeners, row: AttributeRow, state: ParamsState & { mode: "nodes" }): HTMLElement {
   const key = `attr:${row.name}`;
   const label = h("label", { class: "dld-ed-label", title: row.doc, text: row.name },
-    h("span", { class: "dld-ed-type", text: row.type.toLowerCase() }));
+    h("span", { class: "dld-ed-type", text: row.type.toLowerCase() }), row.override ? overrideTag() : null);
   let control: HTMLElement;
   if (row.ref) {
     control = referenceControl(ctx, ls, row);
@@ -32,7 +38,10 @@ function attributeRow(ctx: PanelContext, ls: Listeners, row: AttributeRow, state
     });
   }
   const tools = h("span", { class: "dld-ed-tools" });
-  if (row.set && !row.required) {
+  if (row.override) {
+    tools.append(button(ls, "⟲", "Revert the analysis override (back to the model's value)",
+      () => ctx.send({ kind: "revert_override", name: row.name, key }), "dld-ed-revert-override"));
+  } else if (row.set && !row.required) {
     tools.append(button(ls, "⟲", "Revert to the default value", () => ctx.send({ kind: "reset_attr", name: row.name, key }), "dld-ed-revert"));
   }
   if (row.list && row.set && !row.mixed && state.ids.length === 1) {

@@ -2,6 +2,7 @@
 import { button, PanelContext } from "./context";
 import { h, Listeners } from "./dom";
 import type { TensorState } from "./messages";
+import { overrideTag } from "./parameters";
 
 function row(label: string, ...els: (HTMLElement | string)[]): HTMLElement {
   return h("div", { class: "dld-ed-row" }, h("label", { class: "dld-ed-label", text: label }), h("div", { class: "dld-ed-cell" }, ...els));
@@ -16,7 +17,10 @@ export function renderTensor(ctx: PanelContext, ls: Listeners, root: HTMLElement
   }
   const part = h("div", { class: "dld-ed-tensor" },
     h("div", { class: "dld-ed-head" }, h("b", { text: t.name ?? "", title: "The name is edited elsewhere (it is not editable here)" }),
-      h("span", { class: "dld-ed-muted", "data-tensor-info": "", text: ` ${t.dtype} [${(t.shape ?? []).join(", ")}] — ${(t.size ?? 0).toLocaleString()} elements${t.external ? " — external" : ""}` })));
+      h("span", { class: "dld-ed-muted", "data-tensor-info": "", text: ` ${t.dtype} [${(t.shape ?? []).join(", ")}] — ${(t.size ?? 0).toLocaleString()} elements${t.external ? " — external" : ""}` }),
+      t.override ? overrideTag() : null,
+      t.override ? button(ls, "⟲", "Revert the analysis override (back to the model's values)",
+        () => ctx.send({ kind: "revert_override", key: "tensor" }), "dld-ed-revert-override") : null));
   if (t.external) {
     const ext = t.external;
     const loc = ctx.field(ls, "tensor:location", ext.location);

@@ -1,0 +1,139 @@
+"""Editor edits during analysis (seed 001 §4.3 "Runtime options"): while the designer analyses its model, an edit in
+the Parameter editor (an attribute) or the tensor editor (an initializer, a tensor attribute) is an *analysis
+override*: `Analysis.override` applies it to the running session only (never the document, never saved) and reruns
+the model, so the Analysis panel's outputs and inspector follow. The views mark each overridden field ("override")
+with its override value, and `revert_override` takes it back.
+
+Why one module beside `panels.EditorPanels._dispatch`: that is the one place every editor edit passes through; it
+asks `route` first, so no field needs a case of its own, and the document's own edit code never sees an override.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from dld_jupyter.document import Document
+from dld_jupyter.document.literals import format_literal, parse_array
+from dld_jupyter.document.tensors import MAX_EDIT_ELEMENTS
+
+from . import parameters
+from .attribute_text import from_text, to_text
+from .edit_error import EditError, as_edit_error
+from .initializers import load_npy
+from .tensor_editor import TensorRef, _current
+
+ROUTED = frozenset({"set_attr", "reset_attr", "revert_override", "tensor_set", "tensor_load"})
+RESET_REFUSED = (
+    "Resetting an attribute to its default is an edit of the model: Stop Analysis to reset it, or type the "
+    "default value to override it for this analysis only."
+)
+
+
+def live_analysis(host: Any, doc: Document) -> Any:
+    """The designer's live analysis of `doc` (not of a child document), or None."""
+    analysis = getattr(host, "analysis", None) if host is not None else None
+    if analysis is None or not getattr(analysis, "live", False) or analysis.document is not doc:
+        return None
+    return analysis
+
+
+def _reader(doc: Document, value_id: str) -> tuple[str, str]:
+    """(a node that reads the initializer `value_id`, its name): an initializer override names a node reading it."""
+    value = next((v for v in doc.model.graph.initializers.values() if doc.value_id(v) == value_id), None)
+    users = [use.node for use in value.uses()] if value is not None else []
+    main = [node for node in users if node.graph is doc.model.graph]
+    if value is None or not main:
+        raise EditError("tensor", "No node of the main graph reads this initializer: nothing to override.")
+    return doc.node_id(main[0]), str(value.name)
+
+
+def _target(doc: Document, ref: TensorRef) -> tuple[str, str]:
+    if ref.value_id is not None:
+        return _reader(doc, ref.value_id)
+    assert ref.node_id is not None and ref.attribute is not None
+    return ref.node_id, ref.attribute
+
+
+def route(analysis: Any, doc: Document, selection: Sequence[str], ref: TensorRef | None, msg: dict[str, Any]) -> None:
+    """Apply one editor edit as an analysis override (or take one back); EditError when refused."""
+    kind = str(msg.get("kind"))
+    name = str(msg.get("name") or "")
+    key = f"attr:{name}" if name else "tensor"
+    try:
+        if kind == "reset_attr":
+            raise EditError(key, RESET_REFUSED)
+        if kind == "set_attr":
+            ids = parameters._op_ids(doc, selection)
+            values = {nid: from_text(str(msg["text"]), *parameters._attr_type(doc, nid, name)) for nid in ids}
+            for nid, value in values.items():
+                analysis.override(nid, name, value)
+            return
+        if kind == "revert_override":
+            held = analysis.override_values()
+            keys = [(nid, name) for nid in parameters._op_ids(doc, selection)] if name else []
+            if not name and ref is not None:
+                node, member = _target(doc, ref)
+                keys = [k for k in held if k[1] == member and (k[0] == node or ref.value_id is not None)]
+            for held_key in keys:
+                if held_key in held:
+                    analysis.revert(*held_key)
+            return
+        if ref is None:
+            raise EditError("tensor", "No tensor is open.")
+        node, member = _target(doc, ref)
+        _dtype, current = _current(doc, ref)
+        if kind == "tensor_set":
+            if current.size > MAX_EDIT_ELEMENTS:
+                raise EditError(
+                    "tensor", f"Tensors above {MAX_EDIT_ELEMENTS:,} elements are replaced from a .npy file."
+                )
+            array = parse_array(str(msg.get("text", "")), current.dtype)
+        else:
+            array = np.asarray(load_npy(str(msg.get("path", "")), "tensor"), dtype=current.dtype)
+        if ref.value_id is not None:  # one override of the initializer, whichever node it was made through
+            for held_node, held_name in analysis.override_values():
+                if held_name == member:
+                    node = held_node
+        listed = ref.node_id is not None and not isinstance(doc.node(ref.node_id).attributes.get(member), np.ndarray)
+        analysis.override(node, member, array.tolist() if listed else array)
+    except EditError:
+        raise
+    except Exception as exc:
+        raise as_edit_error(key, exc) from exc
+
+
+def decorate_params(view: dict[str, Any], analysis: Any) -> dict[str, Any]:
+    """Mark the attribute rows an override of `analysis` holds for every selected node, showing its value."""
+    held = analysis.override_values() if analysis is not None else {}
+    if view.get("mode") != "nodes" or not held:
+        return view
+    ids = list(view.get("ids") or [])
+    for group in ("attributes", "defaults"):
+        for row in view.get(group) or []:
+            values = [held.get((nid, row["name"]), held) for nid in ids]
+            if ids and all(v is not held for v in values):
+                text = {
+                    to_text(v.tolist() if isinstance(v, np.ndarray) and row["list"] else v, row["type"]) for v in values
+                }
+                row.update(
+                    override=True, set=True, mixed=len(text) > 1, text=next(iter(text)) if len(text) == 1 else ""
+                )
+    return view
+
+
+def decorate_tensor(view: dict[str, Any], doc: Document, ref: TensorRef | None, analysis: Any) -> dict[str, Any]:
+    """Mark the open tensor when an override of `analysis` holds it, showing the override's values."""
+    held = analysis.override_values() if analysis is not None else {}
+    if not view.get("open") or ref is None or not held:
+        return view
+    try:
+        node, member = _target(doc, ref)
+    except EditError:
+        return view
+    found = [v for (n, m), v in held.items() if m == member and (n == node or ref.value_id is not None)]
+    if found:
+        view.update(override=True, text=format_literal(np.asarray(found[0])), sparse=None, targets=[])
+    return view
