@@ -1,12 +1,13 @@
 """Launch Analysis and Stop Analysis as registered user operations (seed 001 §4: the quick action menu), so the
 sidebar's `command` messages and any front door name them as they name Save or Profile (`dld:launch-analysis`,
-`launch_analysis`). The target is a designer that can show the Analysis panel (widgets/designer/analysis_mode.py);
-a bare canvas cannot, and is told so.
+`launch_analysis`), and Add/Remove Breakpoint on nodes (`dld:add-breakpoint`, args `nodes`: what the layer explorer's
+menu sends, going where the canvas menu's request goes). The target is a designer that can show the Analysis panel
+(widgets/designer/analysis_mode.py); a bare canvas cannot, and is told so.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from dld_jupyter.frontdoor.operation_target import OperationTarget
@@ -25,6 +26,8 @@ class Analyses(Protocol):
     def launch_analysis(self, inputs: Mapping[str, Any] | None = None, provider: str = "cpu") -> Any: ...
 
     def stop_analysis(self) -> None: ...
+
+    def set_breakpoints(self, nodes: Sequence[str], add: bool = True) -> None: ...
 
 
 def _can_launch(target: OperationTarget) -> Enabled:
@@ -51,6 +54,19 @@ def _stop(target: OperationTarget) -> None:
     target.stop_analysis()
 
 
+def _breakpoints(add: bool) -> Callable[..., None]:
+    def apply(target: OperationTarget, nodes: Sequence[str] = ()) -> None:
+        if not isinstance(target, Analyses):
+            raise OperationUnavailable(NEEDS_DESIGNER)
+        if not nodes:
+            raise OperationUnavailable("select the layers to break at first (no node was named)")
+        if not add and target.analysis is None:
+            raise OperationUnavailable("the model is not being analysed: no breakpoint to remove")
+        target.set_breakpoints([str(node) for node in nodes], add)
+
+    return apply
+
+
 LAUNCH_ANALYSIS = operations.add(
     Operation(
         "dld:launch-analysis",
@@ -70,5 +86,25 @@ STOP_ANALYSIS = operations.add(
         "End the analysis and edit the model again",
         _can_stop,
         _stop,
+    )
+)
+ADD_BREAKPOINT = operations.add(
+    Operation(
+        "dld:add-breakpoint",
+        "add_breakpoint",
+        "Add Breakpoint",
+        "Stop the analysis at these nodes (Launch Analysis first if it is not running)",
+        lambda target: True if isinstance(target, Analyses) else NEEDS_DESIGNER,
+        _breakpoints(True),
+    )
+)
+REMOVE_BREAKPOINT = operations.add(
+    Operation(
+        "dld:remove-breakpoint",
+        "remove_breakpoint",
+        "Remove Breakpoint",
+        "No longer stop the analysis at these nodes",
+        _can_stop,
+        _breakpoints(False),
     )
 )

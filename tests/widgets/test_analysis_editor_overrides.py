@@ -4,18 +4,15 @@ shown as one in the editor and reverted there; the outputs follow as a plain ORT
 
 from __future__ import annotations
 
-import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import onnx
 import onnxruntime as ort
-import pytest
 
 from dld_jupyter.document.literals import format_literal
-from dld_jupyter.widgets.designer.designer import Designer, open_designer
+from dld_jupyter.widgets.designer.designer import Designer
 
 MODEL = Path(__file__).resolve().parents[1] / "data" / "real" / "mobilenet_v3_small_w05.onnx"
 GEMM = "/classifier/classifier.3/Gemm"
@@ -27,23 +24,8 @@ def plain_outputs(model: onnx.ModelProto, feeds: dict[str, Any]) -> dict[str, np
     return dict(zip(names, session.run(None, feeds), strict=True))
 
 
-@pytest.fixture(autouse=True)
-def _private_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("DLD_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
-
-
-@pytest.fixture
-def designer(tmp_path: Path) -> Iterator[Designer]:
-    path = tmp_path / "model.onnx"
-    shutil.copy(MODEL, path)
-    d = open_designer(path)
-    yield d
-    d.stop_analysis()
-    d.close()
-
-
-def test_editor_edits_during_analysis_are_overrides_of_the_session(designer: Designer) -> None:
-    d = designer
+def test_editor_edits_during_analysis_are_overrides_of_the_session(mobilenet_designer: Designer) -> None:
+    d = mobilenet_designer
     path = Path(d.document.path)
     saved = path.read_bytes()
     gemm = next(n.id for n in d.document.nodes() if n.name == GEMM)

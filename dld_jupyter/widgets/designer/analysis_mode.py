@@ -9,7 +9,7 @@ While it runs the document is read-only and the designer's banner says so (Docum
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import ipywidgets as w
@@ -73,6 +73,13 @@ class AnalysisMode(AnalysisActions):
         """Stop Analysis: back to editing."""
         if self._analysis_panel is not None:
             self._analysis_panel.stop()
+
+    def set_breakpoints(self, nodes: Sequence[str], add: bool = True) -> None:
+        """Add (or remove) a breakpoint on each of `nodes` (node ids) as the canvas menu does: adding launches the
+        analysis if it is not running and stops at the first breakpoint; the overlay and the panel follow."""
+        panel = self.analysis_panel()
+        for node in nodes:
+            panel._on_request("add_breakpoint" if add else "remove_breakpoint", node)
 
     @property
     def analysis(self) -> Analysis | None:

@@ -28,6 +28,8 @@ export enum CommandIds {
   compareWith = "dld:compare-with",
   checkAgainstOriginal = "dld:check-against-original",
   manageConnections = "dld:manage-connections",
+  launchAnalysis = "dld:launch-analysis",
+  stopAnalysis = "dld:stop-analysis",
 }
 
 /** Commands that act on the current designer, through its kernel. */
@@ -42,6 +44,8 @@ const DESIGNER_COMMANDS: Array<[CommandIds, SidebarCommand, string, string]> = [
   [CommandIds.profile, "profile", "Profile Model…", "Profile the active designer's model"],
   [CommandIds.exportEngine, "export_engine", "Export TensorRT Engine…", "Export the active designer's model to a TensorRT engine"],
   [CommandIds.checkAgainstOriginal, "check_against_original", "Check Against Original", "Run the edited model and its saved file on the same inputs: the first diverging node, drawn on the canvas"],
+  [CommandIds.launchAnalysis, "launch_analysis", "Launch Analysis", "Run the active designer's model on real inputs, step through it and inspect its channels (read-only until Stop Analysis)"],
+  [CommandIds.stopAnalysis, "stop_analysis", "Stop Analysis", "End the active designer's analysis and edit the model again"],
   [CommandIds.manageConnections, "manage_connections", "Remote Connections…", "Manage Remote Connections: saved SSH targets, Test connection, host keys"],
 ];
 

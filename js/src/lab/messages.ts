@@ -56,7 +56,11 @@ export type SidebarCommand =
   | "close_child" // close the subgraph / function document shown
   | "compare_with" // args {path}: the structural diff of that model against the designer's, on its canvas
   | "check_against_original" // the divergence of the edited model against its saved file, on its canvas
-  | "manage_connections"; // the Manage Remote Connections panel in the designer's dock
+  | "manage_connections" // the Manage Remote Connections panel in the designer's dock
+  | "launch_analysis" // Launch Analysis: the designer's Analysis panel, the model read-only until Stop
+  | "stop_analysis" // Stop Analysis: back to editing
+  | "add_breakpoint" // args {nodes}: as the canvas menu's Add Breakpoint (launches the analysis if needed)
+  | "remove_breakpoint"; // args {nodes}: as the canvas menu's Remove Breakpoint
 
 export type ToKernel =
   | { kind: "hello"; candidates: string[] }
