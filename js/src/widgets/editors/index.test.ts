@@ -102,4 +102,24 @@ describe("editor panels lifecycle", () => {
     expect(model.count()).toBe(0);
     expect(el.children.length).toBe(0);
   });
+
+  it("marks analysis overrides and reverts them from the field (seed 001 §4.3)", () => {
+    const model = new FakeModel();
+    const params = model.state.params as { attributes: Record<string, unknown>[] };
+    params.attributes = [{ ...params.attributes[0], override: true, text: "[1, 1]" }];
+    model.state.tensor = { ...(model.state.tensor as object), override: true };
+    model.state.errors = {};
+    const el = document.createElement("div");
+    document.body.append(el);
+    const cleanup = widget.render({ model: model as never, el, experimental: {} as never });
+    const row = el.querySelector('[data-attr="strides"]')!;
+    expect(row.querySelector(".dld-ed-override")?.textContent).toBe("analysis override");
+    row.querySelector<HTMLButtonElement>(".dld-ed-revert-override")!.click();
+    expect(model.sent.at(-1)).toMatchObject({ action: "revert_override", args: { name: "strides", key: "attr:strides" } });
+    model.set("tab", "tensor");
+    expect(el.querySelector('[data-panel="tensor"] .dld-ed-override')).not.toBeNull();
+    el.querySelector<HTMLButtonElement>('[data-panel="tensor"] .dld-ed-revert-override')!.click();
+    expect(model.sent.at(-1)).toMatchObject({ action: "revert_override", args: { key: "tensor" } });
+    cleanup();
+  });
 });
