@@ -29,6 +29,8 @@ class Analyses(Protocol):
 
     def set_breakpoints(self, nodes: Sequence[str], add: bool = True) -> None: ...
 
+    def watch_breakpoints(self, listener: Callable[[list[str]], object]) -> Callable[[], None]: ...
+
 
 def _can_launch(target: OperationTarget) -> Enabled:
     if not isinstance(target, Analyses):

@@ -9,7 +9,7 @@ Messages (same names in js/src/lab/messages.ts):
                     command{request, action, args} (a request of the shared envelope, formats/envelope.py, whose
                     action names a registered operation), add_node{op, domain},
                     settings{color_scheme, hide_constants, auto_check_threshold}
-  kernel → browser: designers{items}, state{...}, layers_patch{removed, upsert}, selection{ids},
+  kernel → browser: designers{items}, state{...}, layers_patch{removed, upsert}, selection{ids}, breakpoints{ids},
                     reply{request, ok, error, data} (to a command), error{message} (any other message refused)
 """
 
@@ -21,6 +21,7 @@ from typing import Any
 from dld_jupyter.document import Document
 from dld_jupyter.document.events import NodesAdded, NodesChanged, NodesRemoved
 from dld_jupyter.formats.envelope import failed, ok
+from dld_jupyter.frontdoor.analysis_operations import Analyses
 from dld_jupyter.frontdoor.designers import LiveDesigner, loading, registry
 from dld_jupyter.frontdoor.operation_target import LiveCanvas
 from dld_jupyter.frontdoor.operations import InvalidModel, operations
@@ -40,6 +41,8 @@ class SidebarSession:
         self._document: Document | None = None
         self._canvas: LiveCanvas | None = None
         self._unsubscribe: Callable[[], None] | None = None
+        self._unwatch: Callable[[], None] | None = None  # stop following the designer's breakpoints
+        self._badged: list[str] = []  # the breakpoints the explorer badges
         self._touched: dict[str, bool] = {}  # node id -> alive, of edits not yet sent to the explorer
         self._patch_soon = Soon(self._send_layers_patch)
         self._unfollow: Callable[[], None] | None = None  # stop following a designer's document tabs
@@ -107,6 +110,8 @@ class SidebarSession:
         if family is not None:
             self._unfollow = family.on_active(lambda _shown: self._follow(model_id))
         self._function_keys = tuple(self._document.model.functions)
+        if isinstance(shown, Analyses):  # the debugger's breakpoints, badged in the explorer (state has them too)
+            self._unwatch = shown.watch_breakpoints(self._on_breakpoints)
         self._send(self._state())
 
     def _follow(self, model_id: str) -> None:
@@ -116,6 +121,11 @@ class SidebarSession:
                 self._bind(model_id)
             except Exception as error:
                 self._send({"kind": "error", "message": f"DL Designer sidebar: {error}"})
+
+    def _on_breakpoints(self, ids: list[str]) -> None:
+        if ids != self._badged:
+            self._badged = list(ids)
+            self._send({"kind": "breakpoints", "ids": self._badged})
 
     def _resend_state(self) -> None:
         if self._document is not None:
@@ -137,8 +147,10 @@ class SidebarSession:
             self._unsubscribe()
         if self._canvas is not None:
             self._canvas.unobserve(self._on_selection, names="selection")
-        self._unsubscribe = None
-        self._touched = {}
+        if self._unwatch is not None:
+            self._unwatch()
+        self._unsubscribe = self._unwatch = None
+        self._touched, self._badged = {}, []
         self._model_id = self._designer = self._document = self._canvas = None
 
     def close(self) -> None:
@@ -155,6 +167,7 @@ class SidebarSession:
             "palette": palette_entries(document),
             "layers": layer_columns(document),
             "selection": list(getattr(self._canvas, "selection", []) or []),
+            "breakpoints": list(self._badged),
         }
 
     def _focus(self, node_id: str) -> None:

@@ -1,6 +1,6 @@
 """The layer explorer's Add/Remove Breakpoint (issue 29, seed 001 §4 Debugger): the sidebar's `command` message
 reaches the designer's analysis as the canvas menu's request does (launching the analysis if needed, stopping at the
-breakpoint), on a real export."""
+breakpoint), and the explorer is told the breakpoints to badge, on a real export."""
 
 from __future__ import annotations
 
@@ -33,5 +33,11 @@ def test_explorer_breakpoints_reach_the_analysis(mobilenet_designer: Designer) -
     assert analysis.position == convs[0]  # and stopped at the first, as the canvas menu does
     assert designer._analysis_panel.overlay.payload["breakpoints"] == convs  # the canvas badges follow
 
+    assert sent[0]["kind"] == "state" and sent[0]["breakpoints"] == []
+    badges = [m["ids"] for m in sent if m.get("kind") == "breakpoints"]
+    assert badges[-1] == convs  # the explorer rows wear the badge the canvas glyphs wear
+
     assert command(3, "dld:remove-breakpoint", convs[:1])["ok"]
     assert analysis.breakpoints == convs[1:]
+    designer.stop_analysis()
+    assert [m["ids"] for m in sent if m.get("kind") == "breakpoints"][-1] == []  # none once stopped

@@ -9,13 +9,14 @@ While it runs the document is read-only and the designer's banner says so (Docum
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import ipywidgets as w
 
 from dld_jupyter.frontdoor.analysis import Analysis, AnalysisActions
 from dld_jupyter.frontdoor.analysis_operations import LAUNCH_ANALYSIS, STOP_ANALYSIS
+from dld_jupyter.widgets.canvas.overlays.analysis import AnalysisOverlay
 from dld_jupyter.widgets.closing import replace_children
 
 
@@ -80,6 +81,16 @@ class AnalysisMode(AnalysisActions):
         panel = self.analysis_panel()
         for node in nodes:
             panel._on_request("add_breakpoint" if add else "remove_breakpoint", node)
+
+    def watch_breakpoints(self, listener: Callable[[list[str]], object]) -> Callable[[], None]:
+        """Call `listener(node ids)` now and whenever the breakpoints change (none once stopped): the layer
+        explorer's badges. The canvas's analysis overlay is the one source (the panel draws through it)."""
+        canvas = self.canvas  # type: ignore[attr-defined]
+        found = canvas.overlays.get(AnalysisOverlay.name)
+        overlay = found if isinstance(found, AnalysisOverlay) else AnalysisOverlay(canvas)
+        overlay.watchers.append(listener)
+        listener(overlay.breakpoints)
+        return lambda: overlay.watchers.remove(listener) if listener in overlay.watchers else None
 
     @property
     def analysis(self) -> Analysis | None:

@@ -22,6 +22,7 @@ export class LayerExplorer {
   query: LayerQuery = defaultQuery();
   private rows: Row[] = [];
   private selected = new Set<string>();
+  private breakpoints = new Set<string>();
   private anchor: number | null = null;
   private readonly viewport: HTMLDivElement;
   private readonly spacer: HTMLDivElement;
@@ -95,6 +96,12 @@ export class LayerExplorer {
     this.schedule();
   }
 
+  /** The analysis's breakpoints: those rows wear the canvas's red badge. */
+  setBreakpoints(ids: string[]): void {
+    this.breakpoints = new Set(ids);
+    this.schedule();
+  }
+
   /**
    * Refresh after a short quiet moment: a burst of edits (or a drag) patches the data at once but re-derives the
    * rows once, so the canvas, which shares this page's main thread, answers its edits first.
@@ -158,6 +165,10 @@ export class LayerExplorer {
         const i = row.index;
         item.dataset.id = store.ids[i];
         if (this.selected.has(store.ids[i])) item.classList.add("dld-mod-selected");
+        if (this.breakpoints.has(store.ids[i])) {
+          item.classList.add("dld-mod-breakpoint");
+          item.prepend(el("span", "dld-Explorer-breakpoint"));
+        }
         const indent = this.query.organize === "type" ? " dld-mod-indent" : "";
         item.append(
           cell(store.names[i] || `(${store.ids[i]})`, "dld-col-name" + indent),

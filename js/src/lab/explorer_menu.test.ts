@@ -32,3 +32,22 @@ describe("layer explorer menu", () => {
     expect(menu.sent).toEqual([["remove_breakpoint", { nodes: ["n3"] }]]);
   });
 });
+
+describe("layer explorer breakpoint badge", () => {
+  it("badges the rows of the analysis's breakpoints, and none once it stops", async () => {
+    const { LayerExplorer } = await import("./explorer");
+    const explorer = new LayerExplorer({ select: () => undefined, focus: () => undefined });
+    document.body.append(explorer.node);
+    explorer.store.load({ ids: ["n1", "n2"], names: ["conv", "relu"], types: ["Conv", "Relu"], domains: ["", ""],
+      precisions: ["", ""], constants: [false, false] });
+    explorer.update({ organize: "name" });
+    explorer.setBreakpoints(["n2"]);
+    explorer.refresh();
+    const badged = () => [...explorer.node.querySelectorAll<HTMLElement>(".dld-mod-breakpoint")].map((r) => r.dataset.id);
+    expect(badged()).toEqual(["n2"]);
+    expect(explorer.node.querySelectorAll(".dld-Explorer-breakpoint").length).toBe(1);
+    explorer.setBreakpoints([]);
+    explorer.refresh();
+    expect(badged()).toEqual([]);
+  });
+});

@@ -83,9 +83,11 @@ export type FromKernel =
       palette: PaletteEntry[];
       layers: LayerColumns;
       selection: string[];
+      breakpoints: string[]; // the analysis's breakpoints (badged rows), none when not analysing
     }
   | { kind: "layers_patch"; removed: string[]; upsert: LayerColumns }
   | { kind: "selection"; ids: string[] }
+  | { kind: "breakpoints"; ids: string[] } // the analysis's breakpoints (none when not analysing): badged rows
   | ({ kind: "reply" } & Reply)
   | { kind: "error"; message: string };
 

@@ -119,6 +119,7 @@ export class DesignerSidebar extends Widget {
         this.palette.setEntries(message.palette);
         this.explorer.store.load(message.layers);
         this.explorer.setSelection(message.selection);
+        this.explorer.setBreakpoints(message.breakpoints ?? []);
         this.explorer.refresh();
         break;
       case "layers_patch":
@@ -127,6 +128,9 @@ export class DesignerSidebar extends Widget {
         break;
       case "selection":
         this.explorer.setSelection(message.ids);
+        break;
+      case "breakpoints":
+        this.explorer.setBreakpoints(message.ids);
         break;
       case "reply":
         this.pending.settle(message);

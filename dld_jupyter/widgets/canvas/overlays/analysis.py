@@ -28,15 +28,26 @@ class AnalysisOverlay(Overlay):
         super().__init__(canvas)
         self.payload: dict[str, Any] | None = None
         self.on_request: Callable[[str, str], object] | None = None
+        self.watchers: list[Callable[[list[str]], object]] = []  # told the breakpoints at each change (layer explorer)
 
     def show(self, lines: Mapping[str, str], breakpoints: Sequence[str], position: str | None) -> None:
         """`lines`: node id → the text under its glyph (shape, time); breakpoints and the stop as node ids."""
         self.payload = {"lines": dict(lines), "breakpoints": list(breakpoints), "position": position}
         self.send(self.message("set", self.payload))
+        self._tell()
 
     def clear(self) -> None:
         self.payload = None
         self.send(self.message("clear"))
+        self._tell()
+
+    @property
+    def breakpoints(self) -> list[str]:
+        return list(self.payload["breakpoints"]) if self.payload is not None else []
+
+    def _tell(self) -> None:
+        for watcher in list(self.watchers):
+            watcher(self.breakpoints)
 
     def state(self) -> tuple[OverlayMessage, list[bytes]] | None:
         return (self.message("set", self.payload), []) if self.payload is not None else None
