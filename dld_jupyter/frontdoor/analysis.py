@@ -234,16 +234,21 @@ class Analysis:
         """Set attribute `name` of `node`, or the initializer `name` it reads, for this analysis only (never the
         document, never saved); the outputs and the current stop are computed again."""
         sent = {"npy": encode_array(np.asarray(value))} if isinstance(value, (np.ndarray, np.generic)) else value
-        self._ask("override", node=self._node(node), name=name, value=sent)
-        self._values[(self._id_of(node), name)] = value
+        key = (self._id_of(node), name)
+        self._values[key] = value  # before the request: its listeners (the editors) show it
+        try:
+            self._ask("override", node=self._node(node), name=name, value=sent)
+        except BaseException:
+            self._values.pop(key, None)  # a refused override is taken back whole (the engine restores the model's)
+            raise
 
     def revert(self, node: str | int, name: str) -> None:
-        self._ask("revert", node=self._node(node), name=name)
         self._values.pop((self._id_of(node), name), None)
+        self._ask("revert", node=self._node(node), name=name)
 
     def revert_all(self) -> None:
-        self._ask("revert_all")
         self._values.clear()
+        self._ask("revert_all")
 
     def override_values(self) -> dict[tuple[str, str], Any]:
         """The value of each override in force, by (node id, attribute or initializer name): what the editors show

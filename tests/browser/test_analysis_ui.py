@@ -162,6 +162,23 @@ def test_analysis_ui(jupyter: JupyterServer, page: Page) -> None:
     assert kernel_value(page, jupyter, "len(d.analysis.overrides)") == 1
     expect(status).to_contain_text("1 analysis override")
     screenshot(page, "analysis_output_overridden", PANEL)
+
+    # Runtime options in the Parameter editor (seed §4.3): the panel's override shows there, an edit there is one.
+    row = page.locator('.dld-ed-row[data-attr="alpha"]')
+    expect(row.locator(".dld-ed-override")).to_have_text("analysis override", timeout=60_000)
+    expect(row.locator('input[data-key="attr:alpha"]')).to_have_value(re.compile(r"^3(\.0)?$"))
+    beta = page.locator('.dld-ed-params input[data-key="attr:beta"]')
+    beta.scroll_into_view_if_needed()
+    beta.fill("0")
+    beta.dispatch_event("change")
+    wait_kernel(page, jupyter, "len(d.analysis.overrides) == 2")
+    expect(page.locator('.dld-ed-row[data-attr="beta"] .dld-ed-override')).to_have_count(1, timeout=60_000)
+    kept = kernel_value(page, jupyter, f"[d.document.dirty, d.document.node({gemm!r}).attributes['beta']]")
+    assert kept == [False, 1.0]  # the document is as it was: the override lives in the session only
+    screenshot(page, "analysis_editor_override")
+    page.locator('.dld-ed-row[data-attr="beta"] .dld-ed-revert-override').click()
+    wait_kernel(page, jupyter, "len(d.analysis.overrides) == 1")
+    expect(page.locator('.dld-ed-row[data-attr="beta"] .dld-ed-override')).to_have_count(0, timeout=60_000)
     screenshot(page, "analysis_designer")
 
     page.locator(".dld-launch-analysis").click()

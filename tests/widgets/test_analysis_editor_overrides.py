@@ -72,6 +72,11 @@ def test_editor_edits_during_analysis_are_overrides_of_the_session(mobilenet_des
     reverted = a.outputs()
     assert all(np.array_equal(reverted[k], before[k]) for k in before) and a.overrides == []
 
+    a.override(gemm, "beta", 0.5)  # from a cell or the Analysis panel: the editor shows it at once
+    assert next(r for r in editors.params["attributes"] if r["name"] == "beta")["override"]
+    a.revert_all()
+    assert not any(r.get("override") for r in editors.params["attributes"])
+
     assert not editors.handle({"kind": "reset_attr", "name": "alpha", "key": "attr:alpha"})  # a model edit
     assert "Stop Analysis" in editors.errors["attr:alpha"]["message"]
     d.stop_analysis()
