@@ -19,6 +19,7 @@ from dld_jupyter.frontdoor.operations import (
 from tests.frontdoor.fakes import FakeDesigner, FakeLoad
 
 import_module("dld_jupyter.frontdoor.comparisons")  # registers dld:compare-with and dld:check-against-original
+import_module("dld_jupyter.frontdoor.analysis_operations")  # dld:launch-analysis, stop, Add/Remove Breakpoint
 
 LAB_COMMANDS = Path(__file__).resolve().parents[2] / "js" / "src" / "lab" / "commands.ts"
 
@@ -42,7 +43,7 @@ def test_names_ids_and_labels() -> None:
 
 
 def test_unknown_operations_are_refused_with_the_known_ones() -> None:
-    with pytest.raises(UnknownOperation, match=r"unknown command 'format_disk'; known: arrange, check"):
+    with pytest.raises(UnknownOperation, match=r"unknown command 'format_disk'; known: add_breakpoint, arrange, check"):
         operations.get("format_disk")
 
 
