@@ -212,6 +212,26 @@ def _manage_connections(target: OperationTarget, **settings: Any) -> object:
     return show(MANAGE_CONNECTIONS_KIND, **settings)
 
 
+SWEEP_KIND = "sweep"
+
+
+def _can_sweep(target: OperationTarget) -> Enabled:
+    if getattr(target, "tools_panel", None) is None:
+        return "the Sweep form shows in a designer (dld.open); in a notebook run dld.sweep_form(model)"
+    if getattr(target.document, "path", None) is None:
+        return "save the model first: a sweep runs model files, each point in its own worker"
+    return ready(target)
+
+
+def _sweep(target: OperationTarget, **fields: Any) -> object:
+    """The Sweep form (batch sizes × precisions × providers × GPUs) for the designer's saved model, in its dock."""
+    enabled = _can_sweep(target)
+    if enabled is not True:
+        raise OperationUnavailable(str(enabled))
+    show: Callable[..., object] = getattr(target, "tools_panel")  # noqa: B009 (checked by _can_sweep)
+    return show(SWEEP_KIND, **fields)
+
+
 operations = OperationRegistry()
 """Every user operation; front doors dispatch through it."""
 
@@ -236,6 +256,9 @@ TRT_DIALOG = operations.add(Operation("dld:trt-dialog", "trt_dialog", "TensorRT"
 EXPORT_ENGINE = operations.add(Operation("dld:export-engine", "export_engine", "Export Engine",
                                          "Export a TensorRT engine (every seed option, dry-run trtexec line)",
                                          _can_trt, _export_engine))
+SWEEP = operations.add(Operation("dld:sweep", SWEEP_KIND, "Sweep…",
+                                 "Sweep batch sizes × precisions × providers × models over your GPUs",
+                                 _can_sweep, _sweep))
 MANAGE_CONNECTIONS = operations.add(Operation("dld:manage-connections", MANAGE_CONNECTIONS_KIND, "Remote Connections…",
                                               "Manage Remote Connections: saved SSH targets, test, host keys",
                                               _always, _manage_connections))

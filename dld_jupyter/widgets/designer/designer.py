@@ -1,8 +1,7 @@
 """Designer: the notebook front door to one model: toolbar + canvas + a slot for editor panels + error output.
 
 `open_designer(path)` / `new_designer(opset=..., contrib=...)` build one; `dld_jupyter.open/new` return it.
-Errors from the browser (JS exceptions, failed patches) are printed in the Designer's own output area, prefixed
-with the widget's name, so they show in the notebook instead of the browser console.
+Errors from the browser (JS exceptions, failed patches) print in the Designer's own output area, named, in the notebook.
 """
 
 from __future__ import annotations
@@ -36,6 +35,7 @@ from dld_jupyter.frontdoor.operations import (
     SAVE,
     SHOW_CONSTANTS,
     SHOW_GRID,
+    SWEEP,
     UNDO,
     Operation,
 )
@@ -192,7 +192,7 @@ class Designer(ChildrenMixin, CompareActions, AnalysisMode, DldVBox, css="dld-de
             operation(REDO, "redo"),
             operation(ARRANGE, "sitemap"),
             operation(CHECK, "check"),
-            operation(PROFILE, "tachometer"), self.analysis_button(),
+            operation(PROFILE, "tachometer"), operation(SWEEP, "th"), self.analysis_button(),
             operation(GLOBAL_MODIFICATIONS, "wrench"),
             operation(LOCAL_FUNCTIONS, "cubes"),
             operation(EXTRACT_MODEL_SUBGRAPH, "share-square-o", label="Extract Model Subgraph…"),

@@ -11,7 +11,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from dld_jupyter.frontdoor.operations import MANAGE_CONNECTIONS_KIND, OperationUnavailable
+from dld_jupyter.frontdoor.operations import MANAGE_CONNECTIONS_KIND, SWEEP_KIND, OperationUnavailable
 from dld_jupyter.frontdoor.tools import CUSTOM_TOOLS, FP16, MENU, RUN_USER_TOOL, SANITIZE, TENSORS, HasTools
 
 
@@ -48,6 +48,10 @@ def open_tool(target: Any, kind: str, **settings: Any) -> w.Widget:
         from dld_jupyter.widgets.runs.connections import ConnectionsPanel
 
         return ConnectionsPanel(**settings)
+    if kind == SWEEP_KIND:  # a run form in the same dock, on the model's saved file
+        from dld_jupyter.widgets.sweep.sweep_form import sweep_form
+
+        return sweep_form(target, **settings)
     raise OperationUnavailable(f"no tool dialog {kind!r}")
 
 

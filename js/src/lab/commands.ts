@@ -28,6 +28,7 @@ export enum CommandIds {
   compareWith = "dld:compare-with",
   checkAgainstOriginal = "dld:check-against-original",
   manageConnections = "dld:manage-connections",
+  sweep = "dld:sweep",
   launchAnalysis = "dld:launch-analysis",
   stopAnalysis = "dld:stop-analysis",
 }
@@ -42,6 +43,7 @@ const DESIGNER_COMMANDS: Array<[CommandIds, SidebarCommand, string, string]> = [
   [CommandIds.showConstants, "show_constants", "Show All Constants", "Toggle the display of Constant nodes"],
   [CommandIds.check, "check", "Check Model", "Run the type checker on the active designer's model"],
   [CommandIds.profile, "profile", "Profile Model…", "Profile the active designer's model"],
+  [CommandIds.sweep, "sweep", "Sweep…", "Sweep the active designer's saved model over batch sizes, precisions, providers and GPUs"],
   [CommandIds.exportEngine, "export_engine", "Export TensorRT Engine…", "Export the active designer's model to a TensorRT engine"],
   [CommandIds.checkAgainstOriginal, "check_against_original", "Check Against Original", "Run the edited model and its saved file on the same inputs: the first diverging node, drawn on the canvas"],
   [CommandIds.launchAnalysis, "launch_analysis", "Launch Analysis", "Run the active designer's model on real inputs, step through it and inspect its channels (read-only until Stop Analysis)"],

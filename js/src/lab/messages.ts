@@ -57,6 +57,7 @@ export type SidebarCommand =
   | "compare_with" // args {path}: the structural diff of that model against the designer's, on its canvas
   | "check_against_original" // the divergence of the edited model against its saved file, on its canvas
   | "manage_connections" // the Manage Remote Connections panel in the designer's dock
+  | "sweep" // the Sweep form for the designer's saved model, in its dock
   | "launch_analysis" // Launch Analysis: the designer's Analysis panel, the model read-only until Stop
   | "stop_analysis" // Stop Analysis: back to editing
   | "add_breakpoint" // args {nodes}: as the canvas menu's Add Breakpoint (launches the analysis if needed)
