@@ -137,11 +137,8 @@ class CanvasView(ViewEvents):
     def find_plumbing(self) -> None:
         """Weight plumbing of the current graph and the inputs it feeds (after a rebuild or a model swap)."""
         graph, node_id = self.doc.model.graph, self.doc.node_id
-        rows: list[NodeRow] = [
-            (node_id(n), n.op_type, n.domain, [v.name or "" for v in n.inputs if v is not None],
-             [v.name or "" for v in n.outputs])
-            for n in graph if n.op_type in PLUMBING_OPS
-        ]
+        rows: list[NodeRow] = [(node_id(n), n.op_type, n.domain, [v.name or "" for v in n.inputs if v is not None],
+                                [v.name or "" for v in n.outputs]) for n in graph if n.op_type in PLUMBING_OPS]
         self.plumbing_feeds = {}
         self._find_plumbing(rows, graph.initializers.__contains__, {v.name or "" for v in graph.outputs},
                             ((r.src, r.dst, r.di) for r in self.edges.values()))
@@ -149,12 +146,10 @@ class CanvasView(ViewEvents):
     def _find_plumbing(self, rows: list[NodeRow], is_weight: Callable[[str], bool], outputs: set[str],
                        links: Iterable[tuple[str, str, int]]) -> None:
         """Weight plumbing (weight_plumbing.py) and which inputs it feeds (those show a mini constant)."""
-        self.plumbing = plumbing_nodes(rows, is_weight, outputs)
-        if self.plumbing:
-            plumbing = self.plumbing
-            for src, dst, di in links:
-                if src in plumbing:
-                    self.plumbing_feeds.setdefault(dst, {})[di] = src
+        self.plumbing = plumbing = plumbing_nodes(rows, is_weight, outputs)
+        for src, dst, di in links if plumbing else ():
+            if src in plumbing:
+                self.plumbing_feeds.setdefault(dst, {})[di] = src
 
     def _count_scope(self, name: str) -> None:
         """Nodes in and below each name scope: a scope of one node names that node (glyph_text.informative_name);
