@@ -278,6 +278,10 @@ class ScriptedGRU(torch.nn.Module):
         self.h2h = torch.nn.Linear(hidden, 3 * hidden)
 
     def forward(self, x: torch.Tensor, mask: torch.Tensor, h: torch.Tensor) -> torch.Tensor:
+        return self.steps(x, mask, h)
+
+    def steps(self, x: torch.Tensor, mask: torch.Tensor, h: torch.Tensor) -> torch.Tensor:
+        """The Loop over steps with the If inside (TorchScript inlines it into forward)."""
         for t in range(x.size(0)):
             gx = self.x2h(x[t]).chunk(3, 1)
             gh = self.h2h(h).chunk(3, 1)
@@ -291,12 +295,12 @@ class ScriptedGRU(torch.nn.Module):
         return h
 
 
-def gru_scripted(path: Path) -> None:
-    """The scripted GRU (8 inputs, 16 hidden): a Loop over steps with an If inside, through the TorchScript
+def gru_scripted(path: Path, model_type: type[ScriptedGRU] = ScriptedGRU, hidden: int = 16) -> None:
+    """The scripted GRU (8 inputs, `hidden`): a Loop over steps with an If inside, through the TorchScript
     exporter (`torch.jit.script` + `dynamo=False`), dynamic steps and batch."""
     torch.manual_seed(0)
-    model = torch.jit.script(ScriptedGRU())
-    args = (torch.randn(5, 2, 8), torch.tensor([1.0, 1.0, 0.0, 1.0, 1.0]), torch.zeros(2, 16))
+    model = torch.jit.script(model_type(8, hidden))
+    args = (torch.randn(5, 2, 8), torch.tensor([1.0, 1.0, 0.0, 1.0, 1.0]), torch.zeros(2, hidden))
     dynamic = {"x": {0: "steps", 1: "batch"}, "mask": {0: "steps"}, "h0": {0: "batch"}}
     _export(model, args, path, ["x", "mask", "h0"], ["h"], dynamic)
 
@@ -306,26 +310,12 @@ class ScriptedGRUHead(ScriptedGRU):
     ('/Loop_output_0'), whose rank ONNX inference leaves unknown (the If inside rebinds the state)."""
 
     def forward(self, x: torch.Tensor, mask: torch.Tensor, h: torch.Tensor) -> torch.Tensor:
-        for t in range(x.size(0)):
-            gx = self.x2h(x[t]).chunk(3, 1)
-            gh = self.h2h(h).chunk(3, 1)
-            r = torch.sigmoid(gx[0] + gh[0])
-            z = torch.sigmoid(gx[1] + gh[1])
-            n = torch.tanh(gx[2] + r * gh[2])
-            if bool(mask[t] > 0):  # noqa: SIM108 (the If the fixture is for)
-                h = (1 - z) * n + z * h
-            else:
-                h = h * 1.0
-        return torch.relu(h) * 2.0
+        return torch.relu(self.steps(x, mask, h)) * 2.0
 
 
 def gru_scripted_head(path: Path) -> None:
     """`ScriptedGRUHead` (8 inputs, 64 hidden), dynamic steps and batch, as `gru_scripted` is exported."""
-    torch.manual_seed(0)
-    model = torch.jit.script(ScriptedGRUHead(8, 64))
-    args = (torch.randn(5, 2, 8), torch.tensor([1.0, 1.0, 0.0, 1.0, 1.0]), torch.zeros(2, 64))
-    dynamic = {"x": {0: "steps", 1: "batch"}, "mask": {0: "steps"}, "h0": {0: "batch"}}
-    _export(model, args, path, ["x", "mask", "h0"], ["h"], dynamic)
+    gru_scripted(path, ScriptedGRUHead, 64)
 
 
 FIXTURES: dict[str, Callable[[Path], None]] = {
