@@ -20,6 +20,7 @@ from typing import Any
 from dld_jupyter.activities.errors import SpecError
 from dld_jupyter.activities.runtimes.onnxruntime.spec import PROVIDERS, OrtProfileSpec
 from dld_jupyter.activities.spec import REPORT_SUFFIX, ActivitySpec
+from dld_jupyter.activities.spec_fields import check_fields
 
 PRECISIONS = ("fp32", "fp16", "bf16", "int8")
 TENSORRT = "tensorrt"  # a provider name that runs the point with TensorRT instead of ONNX Runtime
@@ -73,6 +74,7 @@ class Settings:
     gpus: tuple[int, ...] | None = None  # GPU indices a local sweep may use; None: every GPU NVML sees
 
     def __post_init__(self) -> None:
+        check_fields(self)  # every field against its annotation (a manifest is JSON a user may edit)
         if self.iterations < 1 or self.warmup < 0:
             raise SpecError(f"iterations must be >= 1 and warmup >= 0, got {self.iterations} and {self.warmup}")
         if self.foreign not in ("warn", "wait", "fail"):

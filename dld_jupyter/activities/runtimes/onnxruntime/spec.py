@@ -14,6 +14,7 @@ from typing import ClassVar
 
 from dld_jupyter.activities.errors import SpecError
 from dld_jupyter.activities.spec import ActivitySpec, Measurement, default_report_path
+from dld_jupyter.activities.spec_fields import check_fields
 
 PROVIDERS = {"cpu": "CPUExecutionProvider", "cuda": "CUDAExecutionProvider"}
 
@@ -52,7 +53,7 @@ class OrtProfileSpec(ActivitySpec):
     ACTIVITY: ClassVar[str] = "profile"
 
     def __post_init__(self) -> None:
-        _check_types(self)
+        check_fields(self)  # every field against its annotation (kernel_records="no" was taken as on)
         if not self.model:
             raise SpecError("model: a model path is required")
         if self.iterations < 1:
@@ -120,31 +121,3 @@ class OrtSessionSpec(OrtProfileSpec):
     def output_paths(self) -> dict[str, str | None]:
         return {}
 
-
-def _check_types(spec: OrtProfileSpec) -> None:
-    """Reject wrong JSON types early with the option's name (bool is not accepted where a number is expected)."""
-    expected: dict[str, tuple[type, ...]] = {
-        "model": (str,),
-        "iterations": (int,),
-        "warmup": (int,),
-        "provider": (str,),
-        "optimize": (bool,),
-        "random_inputs": (bool, type(None)),
-        "input_folder": (str, type(None)),
-        "batch_size": (int, type(None)),
-        "device": (int,),
-        "output": (str, type(None)),
-        "seed": (int,),
-        "threads": (int,),
-        "gpu_metrics": (bool,),
-        "lock_clocks": (bool,),
-        "sampling_ms": (int, float),
-        "hide_non_compute": (bool,),
-        "source_document": (str, type(None)),
-    }
-    for name, types in expected.items():
-        value = getattr(spec, name)
-        wrong_bool = isinstance(value, bool) and bool not in types
-        if wrong_bool or not isinstance(value, types):
-            names = " or ".join("null" if t is type(None) else t.__name__ for t in types)
-            raise SpecError(f"{name}: expected {names}, got {value!r}")

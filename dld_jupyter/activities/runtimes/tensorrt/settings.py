@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from dld_jupyter.activities.errors import SpecError
+from dld_jupyter.activities.spec_fields import check_fields
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -29,31 +30,16 @@ MAX_WORKSPACE_MIB = 1 << 24  # 16 TiB: more than any GPU has; the pool limit is 
 T = TypeVar("T", bound="DataclassInstance")
 
 
-def _check_fields(obj: Any, group: str) -> None:
-    """Reject wrong JSON types early with the option's name; bool is never accepted for a number; numbers must be
-    finite and integers fit the int32 TensorRT and trtexec take (2**70 aux streams, a NaN interval were accepted)."""
+def _check_fields(obj: DataclassInstance, group: str) -> None:
+    """Every field against its annotation (`spec_fields`); numbers must also be finite and integers fit the int32
+    TensorRT and trtexec take (2**70 aux streams, a NaN interval were accepted)."""
+    check_fields(obj, group)
     for f in dataclasses.fields(obj):
         value = getattr(obj, f.name)
-        expected = _TYPES[f.type] if isinstance(f.type, str) else ()
-        wrong_bool = isinstance(value, bool) and bool not in expected
-        if wrong_bool or not isinstance(value, expected):
-            names = " or ".join("null" if t is type(None) else t.__name__ for t in expected)
-            raise SpecError(f"{group}.{f.name}: expected {names}, got {value!r}")
         if isinstance(value, float) and not math.isfinite(value):
             raise SpecError(f"{group}.{f.name}: must be a finite number, got {value!r}")
         if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_INT:
             raise SpecError(f"{group}.{f.name}: must be at most {MAX_INT:,} (int32), got {value:,}")
-
-
-_TYPES: dict[str, tuple[type, ...]] = {
-    "str": (str,),
-    "str | None": (str, type(None)),
-    "bool": (bool,),
-    "int": (int,),
-    "int | None": (int, type(None)),
-    "float": (int, float),
-    "tuple[str, ...]": (tuple,),
-}
 
 
 def from_mapping(cls: type[T], data: Any, group: str) -> T:

@@ -16,6 +16,7 @@ from typing import Any, ClassVar, TypeVar
 from dld_jupyter.activities.errors import SpecError
 from dld_jupyter.activities.runtimes.tensorrt.settings import ProfilerSettings, TrtSettings
 from dld_jupyter.activities.spec import ActivitySpec, Measurement, default_report_path
+from dld_jupyter.activities.spec_fields import check_fields
 
 S = TypeVar("S", bound="_TrtSpec")
 ENGINE_SUFFIX = ".engine"
@@ -44,12 +45,9 @@ class _TrtSpec(ActivitySpec):
         return super().from_dict(body)
 
     def _check_common(self) -> None:
-        if not isinstance(self.model, str) or not self.model:
+        check_fields(self)  # every field against its annotation; the settings groups checked themselves
+        if not self.model:
             raise SpecError("model: a model path is required")
-        if not isinstance(self.settings, TrtSettings):
-            raise SpecError("settings: expected TrtSettings (or its JSON object)")
-        if self.output is not None and not isinstance(self.output, str):
-            raise SpecError(f"output: expected a path, got {self.output!r}")
 
     def runtime_settings(self) -> TrtSettings:
         return self.settings
@@ -79,11 +77,8 @@ class TrtBuildSpec(_TrtSpec):
     def __post_init__(self) -> None:
         self._check_common()
         for name in ("engine", "metadata"):
-            value = getattr(self, name)
-            if value is not None and (not isinstance(value, str) or not value):
-                raise SpecError(f"{name}: expected a file path or null, got {value!r}")
-        if not isinstance(self.open_metadata, bool):
-            raise SpecError(f"open_metadata: expected bool, got {self.open_metadata!r}")
+            if getattr(self, name) == "":
+                raise SpecError(f"{name}: expected a file path or null, got ''")
         if self.open_metadata and not self.metadata:
             raise SpecError("open_metadata: needs a metadata output path (metadata)")
         if self.metadata and not self.settings.save_metadata:
@@ -128,8 +123,6 @@ class TrtProfileSpec(_TrtSpec):
 
     def __post_init__(self) -> None:
         self._check_common()
-        if not isinstance(self.profiler, ProfilerSettings):
-            raise SpecError("profiler: expected ProfilerSettings (or its JSON object)")
 
     def report_path(self) -> str:
         return self.output or default_report_path(self.model)
