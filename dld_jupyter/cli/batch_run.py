@@ -25,19 +25,11 @@ def progress_to_stderr(verb: str) -> Callable[[float | None, str], None]:
     return report
 
 
-def guard_output(model: str, output: str) -> None:
-    """Refuse an output that is the model, its external data, a folder or a device (OutputPathError, exit 2)."""
-    from dld_jupyter.formats.output_paths import check_outputs
-
-    check_outputs({"output (-o)": output}, models=[model])
-
-
 def run_batch(verb: str, as_json: bool, work: Callable[[], Any], failed: Callable[[Any], str | None]) -> int:
     """Run `work()` (returns a result with `to_dict()` and `log`), print its status, return the exit code;
-    `failed(result)` says why a finished run still counts as failed (None: it does not); `work` starts with
-    `guard_output`."""
+    `failed(result)` says why a finished run still counts as failed (None: it does not); the output path was
+    checked before (the verb declares it: cli/file_options.py)."""
     from dld_jupyter.document import DocumentError
-    from dld_jupyter.formats.output_paths import OutputPathError
     from dld_jupyter.transforms.batch_errors import BadOption, Unavailable
     from dld_jupyter.transforms.progress import Cancelled
 
@@ -45,8 +37,6 @@ def run_batch(verb: str, as_json: bool, work: Callable[[], Any], failed: Callabl
         result = work()
     except Unavailable as error:
         return _fail(verb, as_json, str(error), ExitCode.UNAVAILABLE)
-    except OutputPathError as error:
-        return _fail(verb, as_json, str(error), ExitCode.BAD_INPUT)
     except (Cancelled, KeyboardInterrupt):
         return _fail(verb, as_json, "cancelled; nothing was written.", ExitCode.FAILED)
     except DocumentError as error:

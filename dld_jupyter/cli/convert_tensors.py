@@ -17,7 +17,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from dld_jupyter.cli.batch_run import guard_output, progress_to_stderr, run_batch, verdict_failure
+from dld_jupyter.cli.batch_run import progress_to_stderr, run_batch, verdict_failure
+from dld_jupyter.cli.file_options import declare_files
 from dld_jupyter.cli.verbs import add_verb
 
 
@@ -31,6 +32,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--attributes", metavar="REGEX", help="attributes whose node, op type or name matches")
     parser.add_argument("--from", dest="source", metavar="DTYPE", help="only tensors of this type")
     parser.add_argument("--json", action="store_true", help="print the status as JSON")
+    declare_files(parser, models=["model"], outputs={"--output": "output (-o)"})
 
 
 def run(args: argparse.Namespace) -> int:
@@ -40,7 +42,6 @@ def run(args: argparse.Namespace) -> int:
     from dld_jupyter.transforms.tensor_conversion import convert_tensors
 
     def work() -> Any:
-        guard_output(args.model, args.output)
         if args.initializers is None and args.attributes is None:
             raise BadOption(
                 "Convert tensors", "nothing is selected.", "Give --initializers REGEX and/or --attributes REGEX."

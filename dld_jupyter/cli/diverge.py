@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from dld_jupyter.cli.exit_codes import ExitCode
+from dld_jupyter.cli.file_options import declare_files
 from dld_jupyter.cli.verbs import add_verb
 
 TABLE_ROWS = 20  # rows of the text table: the worst, by the run's metric
@@ -53,6 +54,7 @@ def register(subparsers: Any) -> None:
                         help="MB of activations per session and side, at most (shape inference sizes them)")
     parser.add_argument("--node-data", metavar="OUT.json", help="write Model Explorer node data of the metric")
     parser.add_argument("--json", action="store_true", help="print the whole table as JSON")
+    declare_files(parser, models=["reference", "candidate"], inputs=["--input"], outputs=["--node-data"])
 
 
 def _read_input(path: str) -> np.ndarray:

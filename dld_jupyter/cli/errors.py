@@ -11,6 +11,8 @@ document layer) just to know its error class: an error of a layer that was never
 
 from __future__ import annotations
 
+import argparse
+import json
 import sys
 import traceback
 from collections.abc import Callable
@@ -43,8 +45,28 @@ def exit_code_for(error: BaseException) -> ExitCode | None:
     return None
 
 
+def _refused_outputs(prog: str, args: argparse.Namespace) -> int | None:
+    """Exit 2 when an output the verb declared would replace one of its inputs (cli/file_options.py); the
+    message as the verb's --json object (the keys of both the profile and the batch verbs' statuses) or a line."""
+    from dld_jupyter.cli.file_options import check_file_options
+    from dld_jupyter.formats.output_paths import OutputPathError
+
+    try:
+        check_file_options(args)
+    except OutputPathError as error:
+        if getattr(args, "json", False):
+            print(json.dumps({"ok": False, "status": "failed", "error": str(error), "error_kind": "bad_input",
+                              "exit_code": int(ExitCode.BAD_INPUT)}, indent=2))
+        else:
+            print(f"{prog}: error: {error}", file=sys.stderr)
+        return int(ExitCode.BAD_INPUT)
+    return None
+
+
 def run_guarded(prog: str, func: Callable[[A], int], args: A) -> int:
     """`func(args)` with every exception turned into a message and an exit code (see the module docstring)."""
+    if isinstance(args, argparse.Namespace) and (refused := _refused_outputs(prog, args)) is not None:
+        return refused
     try:
         return int(func(args))
     except KeyboardInterrupt:

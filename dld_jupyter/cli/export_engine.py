@@ -18,6 +18,7 @@ from typing import Any
 from dld_jupyter.activities.errors import SpecError
 from dld_jupyter.activities.runtimes.tensorrt.spec import TrtBuildSpec
 from dld_jupyter.cli.exit_codes import ExitCode
+from dld_jupyter.cli.file_options import declare_files
 from dld_jupyter.cli.profile import exit_code, outcome, run_spec
 from dld_jupyter.cli.trt_options import add_trt_options, print_dry_run, settings_from_args
 from dld_jupyter.cli.verbs import add_verb
@@ -81,4 +82,5 @@ def register(subparsers: Any) -> None:
     from dld_jupyter.cli.targets import add_target_options
 
     add_target_options(parser)  # the engine is built there and copied back beside the model
+    declare_files(parser, models=["model"], outputs={"--output": "engine", "--metadata": "metadata"})
     parser.add_argument("--json", action="store_true", help="print the outcome (or the dry run) as JSON on stdout")

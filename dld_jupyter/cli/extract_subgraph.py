@@ -14,6 +14,7 @@ import argparse
 import re
 from typing import Any
 
+from dld_jupyter.cli.file_options import declare_files
 from dld_jupyter.cli.verbs import add_verb
 
 _SLOT = re.compile(r"(?P<node>.+):(?P<attribute>[A-Za-z_][A-Za-z0-9_]*)(?:\[(?P<index>\d+)\])?")
@@ -36,14 +37,13 @@ def register(subparsers: Any) -> None:
         "--slot", type=slot, action="append", required=True, metavar="NODE:ATTRIBUTE", help="the subgraph (repeat)"
     )
     parser.add_argument("-o", "--output", default=None, help="path of the model to write")
+    declare_files(parser, models=["model"], outputs={"--output": "output (-o)"})
 
 
 def run(args: argparse.Namespace) -> int:
     from dld_jupyter.document import Document, DocumentError
-    from dld_jupyter.formats.output_paths import check_outputs
     from dld_jupyter.transforms import extract_model_subgraph
 
-    check_outputs({"output (-o)": args.output}, models=[args.model])  # the default is a new file beside MODEL
     doc: Any = Document.open(args.model)
     slots: list[tuple[str, str, int | None]] = args.slot
     for depth, (node, attribute, index) in enumerate(slots):

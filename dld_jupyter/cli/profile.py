@@ -20,6 +20,7 @@ from dld_jupyter.activities.runtimes.onnxruntime.spec import OrtProfileSpec
 from dld_jupyter.activities.spec import ActivitySpec
 from dld_jupyter.activities.targets.base import Target
 from dld_jupyter.cli.exit_codes import ExitCode
+from dld_jupyter.cli.file_options import declare_files
 
 
 def add_profile_options(parser: argparse.ArgumentParser) -> None:
@@ -72,6 +73,7 @@ def add_profile_options(parser: argparse.ArgumentParser) -> None:
     from dld_jupyter.cli.trt_profile import add_tensorrt_profile_options
 
     add_tensorrt_profile_options(parser)  # also --hide-non-compute, shared by both backends
+    declare_files(parser, models=["model"], inputs={"--input-folder": "input folder"}, outputs={"--output": "report"})
 
 
 def spec_from_args(args: argparse.Namespace) -> ActivitySpec:

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from dld_jupyter.cli.exit_codes import ExitCode
+from dld_jupyter.cli.file_options import declare_files
 from dld_jupyter.cli.verbs import add_verb
-from dld_jupyter.formats.output_paths import check_outputs
 from dld_jupyter.report_format.io import save_report
 from dld_jupyter.report_format.model import Report
 from dld_jupyter.reports.compare import Comparison, compare
@@ -153,7 +153,6 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    check_outputs({"output (-o)": args.output}, {"report": args.report})
     report = open_report(args.report)
     if args.command == "csv":
         chosen = None
@@ -187,7 +186,6 @@ def _dashboard(args: argparse.Namespace) -> int:
         return int(ExitCode.BAD_INPUT)
     sys.stdout.write(terminal_safe(text) + "\n")
     if table is not None:
-        check_outputs({"--csv": args.csv}, {"report": args.report})
         atomic_write_text(args.csv, table_csv(table))
         print(f"wrote {args.csv} ({len(table.rows)} rows of the {args.table} table; tables: {', '.join(TABLES)})")
     return int(ExitCode.OK)
@@ -214,9 +212,6 @@ def _compare(args: argparse.Namespace) -> int:
 def _import_trtexec(args: argparse.Namespace) -> int:
     from dld_jupyter.reports.trtexec import import_trtexec
 
-    given = {"profile": args.profile, "layer information": args.layers, "times": args.times}
-    given |= {f"metadata {i + 1}": path for i, path in enumerate(args.metadata or ())}
-    check_outputs({"output (-o)": args.output}, given, [args.model])
     report = import_trtexec(args.profile, args.layers, args.times, args.model, args.metadata or ())
     print(f"wrote {save_report(report, args.output)} ({len(report.layers)} layers)")
     return ExitCode.OK
@@ -225,7 +220,6 @@ def _import_trtexec(args: argparse.Namespace) -> int:
 def _import_ort(args: argparse.Namespace) -> int:
     from dld_jupyter.reports.ort_trace import import_ort_trace
 
-    check_outputs({"output (-o)": args.output}, {"trace": args.trace}, [args.model])
     report = import_ort_trace(args.trace, args.model, args.warmup)
     print(f"wrote {save_report(report, args.output)} ({len(report.layers)} layers, {report.summary.passes} passes)")
     return ExitCode.OK
@@ -239,6 +233,7 @@ def register(subparsers: Any) -> None:
     show.add_argument("report", metavar="REPORT")
     show.add_argument("--top", type=int, default=10, help="how many of the slowest layers to list (default 10)")
     show.set_defaults(func=_show)
+    declare_files(show, inputs={"report": "report"})
 
     dash = verbs.add_parser("dashboard", help="the dashboard (DLProf's panels): GPU use, kernels, iterations, ops")
     dash.add_argument("report", metavar="REPORT")
@@ -248,6 +243,7 @@ def register(subparsers: Any) -> None:
     dash.add_argument("--table", choices=("op_types", "ops", "kernels"), default="ops", help="table for --csv")
     dash.add_argument("--csv", metavar="FILE", help="also write --table (default ops) as CSV")
     dash.set_defaults(func=_dashboard)
+    declare_files(dash, inputs={"report": "report"}, outputs=["--csv"])
 
     sweep = verbs.add_parser("sweep", help="the table of a sweep folder (dld sweep), Pareto points starred")
     sweep.add_argument("folder", metavar="DIR")
@@ -255,6 +251,7 @@ def register(subparsers: Any) -> None:
     sweep.add_argument("--dashboard", action="store_true",
                        help="also the dashboard of every finished point (one column each) and the GPUs view")
     sweep.set_defaults(func=_sweep)
+    declare_files(sweep, inputs={"folder": "sweep folder"}, outputs=["--csv"])
 
     for name, what in (
         ("csv", "the layer table as CSV"),
@@ -280,6 +277,7 @@ def register(subparsers: Any) -> None:
                 help="percentages of the full pass time instead of the sum of layer times",
             )
         sub.set_defaults(func=_export)
+        declare_files(sub, inputs={"report": "report"}, outputs={"--output": "output (-o)"})
 
     comp = verbs.add_parser("compare", help="compare reports layer by layer against a baseline")
     comp.add_argument("reports", nargs="+", metavar="REPORT", help="two or more reports")
@@ -288,6 +286,7 @@ def register(subparsers: Any) -> None:
     )
     comp.add_argument("--top", type=int, default=10, help="how many differing layers to list (default 10)")
     comp.set_defaults(func=_compare_checked)
+    declare_files(comp, inputs={"reports": "report"})
 
     trt = verbs.add_parser("import-trtexec", help="convert trtexec output files into a dld report")
     trt.add_argument("profile", metavar="PROFILE.json", help="trtexec --exportProfile output")
@@ -307,6 +306,8 @@ def register(subparsers: Any) -> None:
     )
     trt.add_argument("-o", "--output", required=True, metavar="REPORT.json", help="report file to write")
     trt.set_defaults(func=_import_trtexec)
+    declare_files(trt, models=["--model"], outputs={"--output": "output (-o)"}, inputs={
+        "profile": "profile", "--layers": "layer information", "--times": "times", "--metadata": "metadata"})
 
     ort = verbs.add_parser("import-ort", help="convert an ONNX Runtime profile (enable_profiling) into a report")
     ort.add_argument("trace", metavar="TRACE.json", help="the JSON that InferenceSession.end_profiling() wrote")
@@ -314,6 +315,7 @@ def register(subparsers: Any) -> None:
     ort.add_argument("--warmup", type=int, default=0, help="runs at the start to leave out as warm-up (default 0)")
     ort.add_argument("-o", "--output", required=True, metavar="REPORT.json", help="report file to write")
     ort.set_defaults(func=_import_ort)
+    declare_files(ort, models=["--model"], inputs={"trace": "trace"}, outputs={"--output": "output (-o)"})
 
 
 def _compare_checked(args: argparse.Namespace) -> int:
@@ -338,5 +340,10 @@ def _sweep(args: argparse.Namespace) -> int:
         print(terminal_safe(f"\nDashboard per point\n{table_text(sweep_dashboard(manifest))}\n\nGPUs\n"
                             + (table_text(gpus) if gpus.rows else "  none: no point ran on a GPU")))
     if args.csv:
+        from dld_jupyter.formats.output_paths import check_outputs
+
+        read: dict[str, str | Path | None] = {"sweep manifest": manifest.path}
+        read |= {f"report of {e.point.id}": manifest.folder / e.report for e in manifest.points if e.report}
+        check_outputs({"--csv": args.csv}, read)  # the folder's files, which the declared check cannot see
         atomic_write_text(args.csv, sweep_csv(sweep_rows(manifest)))
     return int(ExitCode.OK)

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from dld_jupyter.cli.exit_codes import ExitCode
+from dld_jupyter.cli.file_options import declare_files
 from dld_jupyter.cli.verbs import add_verb
 
 
@@ -39,19 +40,14 @@ def register(subparsers: Any) -> None:
     parser.add_argument("-o", "--output", required=True, metavar="OUT.npz", help="where the .npz goes")
     parser.add_argument("--provider", default="cpu", choices=["cpu", "cuda"])
     parser.add_argument("--seed", type=int, default=0, help="seed of random inputs")
+    declare_files(parser, models=["model"], inputs=["--input"], outputs=["--output"])
 
 
 def run(args: argparse.Namespace) -> int:
     from dld_jupyter.activities.errors import SpecError
     from dld_jupyter.formats.atomic_write import atomic_write_bytes
-    from dld_jupyter.formats.output_paths import OutputPathError, check_outputs
     from dld_jupyter.frontdoor.analysis import analyse
 
-    files = {f"--input {name}": source for name, source in args.input if source not in ("random", "zeros")}
-    try:
-        check_outputs({"--output": args.output}, files, [args.model])
-    except OutputPathError as error:
-        raise SpecError(str(error)) from error
     if not args.output.endswith(".npz"):
         raise SpecError(f"--output {args.output}: give a path ending in .npz")
     with analyse(args.model, inputs=dict(args.input), provider=args.provider, seed=args.seed) as analysis:

@@ -12,7 +12,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from dld_jupyter.cli.batch_run import comparison_failure, guard_output, progress_to_stderr, run_batch
+from dld_jupyter.cli.batch_run import comparison_failure, progress_to_stderr, run_batch
+from dld_jupyter.cli.file_options import declare_files
 from dld_jupyter.cli.verbs import add_verb
 
 UNITS = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
@@ -43,13 +44,13 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--passes", type=int, default=None, help="folding passes (default: until nothing folds)")
     parser.add_argument("--no-compare", action="store_true", help="skip the onnxruntime output comparison")
     parser.add_argument("--json", action="store_true", help="print the status as JSON")
+    declare_files(parser, models=["model"], outputs={"--output": "output (-o)"})
 
 
 def run(args: argparse.Namespace) -> int:
     from dld_jupyter.transforms.sanitize import sanitize
 
     def work() -> Any:
-        guard_output(args.model, args.output)
         return sanitize(
             args.model,
             args.output,

@@ -12,6 +12,7 @@ import argparse
 from typing import Any
 
 from dld_jupyter.cli.exit_codes import ExitCode
+from dld_jupyter.cli.file_options import declare_files
 
 
 def _list(text: str) -> list[str]:
@@ -36,6 +37,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--resume", metavar="DIR", help="complete the sweep in DIR from its manifest")
     parser.add_argument("--rerun", action="store_true", help="measure finished points again")
     parser.set_defaults(func=run)
+    declare_files(parser, models=["models"], folders={"--out": "--out", "--resume": "--resume"})
 
 
 def run(args: argparse.Namespace) -> int:

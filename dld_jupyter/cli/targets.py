@@ -12,6 +12,7 @@ import sys
 
 from dld_jupyter.activities.targets.base import Target
 from dld_jupyter.cli.exit_codes import ExitCode
+from dld_jupyter.cli.file_options import declare_files
 
 
 def add_target_options(parser: argparse.ArgumentParser) -> None:
@@ -20,6 +21,7 @@ def add_target_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--identity", metavar="KEY", help="private key for the target (overrides the saved auth)")
     parser.add_argument("--deploy-dir", metavar="DIR", help="deployment folder on the target")
     parser.add_argument("--accept-host-key", metavar="SHA256:...", help="accept this host key fingerprint once")
+    declare_files(parser, inputs=["--identity"])
 
 
 def target_from_args(args: argparse.Namespace) -> Target:

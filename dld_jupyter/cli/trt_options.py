@@ -11,6 +11,7 @@ import sys
 from dld_jupyter.activities.errors import SpecError
 from dld_jupyter.activities.runtimes.tensorrt.settings import REFIT_MODES, TYPING_MODES, TrtSettings
 from dld_jupyter.cli.exit_codes import ExitCode
+from dld_jupyter.cli.file_options import declare_files
 
 
 def add_trt_options(parser: argparse.ArgumentParser, *, with_device: bool = True) -> None:
@@ -54,6 +55,7 @@ def add_trt_options(parser: argparse.ArgumentParser, *, with_device: bool = True
     group.add_argument("--hardware-compatible", action="store_true", help="engine for Ampere and newer GPUs")
     group.add_argument("--workspace-mib", type=int, help="workspace memory pool limit in MiB (default: no limit)")
     group.add_argument("--calibration-cache", metavar="FILE", help="INT8 calibration cache")
+    declare_files(parser, inputs=["--plugin", "--calibration-cache"])
     group.add_argument(
         "--refit",
         default="none",

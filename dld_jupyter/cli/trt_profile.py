@@ -10,6 +10,7 @@ import argparse
 from dld_jupyter.activities.errors import SpecError
 from dld_jupyter.activities.runtimes.tensorrt.settings import ProfilerSettings
 from dld_jupyter.activities.runtimes.tensorrt.spec import TrtProfileSpec
+from dld_jupyter.cli.file_options import declare_files
 from dld_jupyter.cli.trt_options import add_trt_options, settings_from_args
 
 # ONNX Runtime options and the value that means "not given"
@@ -26,6 +27,7 @@ def add_tensorrt_profile_options(parser: argparse.ArgumentParser) -> None:
         "are timed and shown as their own rows)",
     )
     group.add_argument("--prebuilt-engine", metavar="ENGINE", help="profile this engine instead of building one")
+    declare_files(parser, inputs=["--prebuilt-engine"])
 
 
 def trt_profile_spec(args: argparse.Namespace) -> TrtProfileSpec:
