@@ -19,6 +19,7 @@ import uuid
 from collections.abc import Callable
 from typing import IO, Any
 
+from dld_jupyter.activities.command_line import CommandLine
 from dld_jupyter.activities.errors import FAILED, RunFailed
 from dld_jupyter.activities.protocol import Message
 from dld_jupyter.activities.result import ActivityResult, ActivityStatus, LogLine, Progress
@@ -69,6 +70,10 @@ class Run(RunEnd):
     def device(self) -> str:
         """The device this run occupies on its target ("cpu", "cuda:0"): one run at a time per (target, device)."""
         return self.spec.device_key()
+
+    def command_line(self) -> CommandLine:
+        """The `dld` command that runs this spec again from a shell (`ActivitySpec.command_line`)."""
+        return self.spec.command_line()
 
     # -- control -------------------------------------------------------------------------------------------------
     def start(self, execute: Callable[[Run], ActivityResult]) -> Run:

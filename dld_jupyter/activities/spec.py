@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
+from dld_jupyter.activities.command_line import CommandLine
 from dld_jupyter.activities.errors import SpecError
 from dld_jupyter.formats import output_paths
 
@@ -117,6 +118,10 @@ class ActivitySpec(abc.ABC):
     def input_folders(self) -> list[tuple[str, str]]:
         """(option name, folder) of every input folder the activity reads besides the model (none by default)."""
         return []
+
+    def command_line(self) -> CommandLine:
+        """The `dld` command that runs this spec again from a shell (`command_line.py`); a kind no verb runs says so."""
+        return CommandLine((), (f"{self.KIND}: no dld command runs this kind of activity",))
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.KIND, **dataclasses.asdict(self)}

@@ -23,6 +23,7 @@ import uuid
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from dld_jupyter.activities.command_line import CommandLine
 from dld_jupyter.activities.errors import FAILED
 from dld_jupyter.activities.result import ActivityResult, ActivityStatus, LogLine, Progress
 from dld_jupyter.activities.run_end import RunEnd
@@ -58,6 +59,9 @@ class RunHandle(Protocol):
 
     def wait(self, timeout: float | None = None) -> ActivityResult | None: ...
 
+    def command_line(self) -> CommandLine:
+        """The `dld` command that runs it again from a shell (empty argv and why, when none does)."""
+
 
 class ThreadRun(RunEnd):
     """In-process work as a run; see the module docstring. `start()` runs it on a daemon thread."""
@@ -68,10 +72,12 @@ class ThreadRun(RunEnd):
         work: Work,
         on_progress: Callable[[Progress], None] | None = None,
         on_log: Callable[[LogLine], None] | None = None,
+        command: CommandLine | None = None,
     ) -> None:
         super().__init__()
         self.id = uuid.uuid4().hex[:12]
         self.what, self.work = what, work
+        self.command = command  # the `dld` command doing the same work, when the starter knows one
         self.spec: ActivitySpec | None = None  # no activity spec: in-process work, named by `what`
         self.on_progress, self.on_log = on_progress, on_log
         self.token = CancelToken()
@@ -87,6 +93,9 @@ class ThreadRun(RunEnd):
             self.started_at = time.monotonic()
             threading.Thread(target=self._main, name=f"dld-job-{self.what}", daemon=True).start()
         return self
+
+    def command_line(self) -> CommandLine:
+        return self.command or CommandLine((), (f"{self.what}: in-process work that no dld command runs",))
 
     def cancel(self) -> None:
         """Ask the work to stop: the token is set and the work unwinds at its next check."""

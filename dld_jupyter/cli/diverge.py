@@ -52,6 +52,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--window", type=int, default=64, help="tensors compared per session (memory vs time)")
     parser.add_argument("--window-mb", type=float, default=256.0,
                         help="MB of activations per session and side, at most (shape inference sizes them)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the random inputs (inputs not given)")
     parser.add_argument("--node-data", metavar="OUT.json", help="write Model Explorer node data of the metric")
     parser.add_argument("--json", action="store_true", help="print the whole table as JSON")
     declare_files(parser, models=["reference", "candidate"], inputs=["--input"], outputs=["--node-data"])
@@ -79,14 +80,20 @@ def _progress(fraction: float | None, message: str) -> None:
     print(f"dld diverge: {said}{message}", file=sys.stderr, flush=True)
 
 
+def diverge_arguments(args: argparse.Namespace) -> dict[str, Any]:
+    """`diverge`'s arguments from the command line (the input files read)."""
+    return {"reference": args.reference, "candidate": args.candidate,
+            "inputs": {name: _read_input(path) for name, path in args.input} or None, "metric": args.metric,
+            "tolerance": args.tolerance, "reference_provider": args.reference_provider,
+            "candidate_provider": args.candidate_provider, "window": args.window, "seed": args.seed,
+            "window_bytes": int(args.window_mb * (1 << 20))}
+
+
 def run(args: argparse.Namespace) -> int:
     from dld_jupyter.model_compare.divergence import diverge
     from dld_jupyter.model_compare.node_data import save_node_data
 
-    inputs = {name: _read_input(path) for name, path in args.input} or None
-    result = diverge(args.reference, args.candidate, inputs=inputs, metric=args.metric, tolerance=args.tolerance,
-                     reference_provider=args.reference_provider, candidate_provider=args.candidate_provider,
-                     window=args.window, window_bytes=int(args.window_mb * (1 << 20)), progress=_progress)
+    result = diverge(**diverge_arguments(args), progress=_progress)
     if args.node_data:
         save_node_data(result, args.node_data)
     if args.json:

@@ -34,10 +34,39 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--foreign", default="warn", choices=("warn", "wait", "fail"),
                         help="another process on a point's GPU: warn, wait for it, or fail the point")
     parser.add_argument("--lock-clocks", action="store_true", help="lock GPU clocks to base for the whole sweep")
+    parser.add_argument("--foreign-wait-s", type=float, default=60.0,
+                        help="with --foreign wait: how long to wait for the GPU to be free (default 60 s)")
+    parser.add_argument("--optimize", action=argparse.BooleanOptionalAction, default=True,
+                        help="ONNX Runtime graph optimizations (default on)")
+    parser.add_argument("--threads", type=int, default=0, help="ONNX Runtime intra-op threads (default 0: it decides)")
+    parser.add_argument("--seed", type=int, default=0, help="random input data seed (default 0)")
+    parser.add_argument("--gpu-metrics", action=argparse.BooleanOptionalAction, default=False,
+                        help="sample NVML metrics in every GPU point (default off: 100 ms+ per point)")
+    parser.add_argument("--overlap-cpu", action="store_true", help="let CPU points run at the same time")
+    parser.add_argument("--gpus", help="GPU indices the sweep may use, comma-separated (default: every GPU)")
     parser.add_argument("--resume", metavar="DIR", help="complete the sweep in DIR from its manifest")
     parser.add_argument("--rerun", action="store_true", help="measure finished points again")
     parser.set_defaults(func=run)
     declare_files(parser, models=["models"], folders={"--out": "--out", "--resume": "--resume"})
+
+
+def sweep_arguments(args: argparse.Namespace) -> dict[str, Any]:
+    """`start_sweep`'s arguments from the command line (the grid, the folder, the executor, the settings)."""
+    from dld_jupyter.activities.errors import SpecError
+
+    def integers(option: str, text: str) -> list[int]:
+        try:
+            return [int(part) for part in _list(text)]
+        except ValueError as error:
+            raise SpecError(f"{option}: {text!r} is not a comma-separated list of integers") from error
+
+    settings = {"iterations": args.iterations, "warmup": args.warmup, "foreign": args.foreign,
+                "lock_clocks": args.lock_clocks, "foreign_wait_s": args.foreign_wait_s, "optimize": args.optimize,
+                "threads": args.threads, "seed": args.seed, "gpu_metrics": args.gpu_metrics,
+                "overlap_cpu": args.overlap_cpu, "gpus": tuple(integers("--gpus", args.gpus)) if args.gpus else None}
+    return {"models": args.models, "batch": integers("--batch", args.batch), "provider": _list(args.provider),
+            "precision": _list(args.precision), "targets": _list(args.targets), "out": args.out,
+            "executor": None if args.executor == "local" else args.executor, "rerun": args.rerun, **settings}
 
 
 def run(args: argparse.Namespace) -> int:
@@ -46,19 +75,13 @@ def run(args: argparse.Namespace) -> int:
     from dld_jupyter.activities.sweep.manifest import ENDED, FAILED
     from dld_jupyter.reports.sweep_table import sweep_text
 
-    executor = None if args.executor == "local" else args.executor
     if args.resume:
+        executor = None if args.executor == "local" else args.executor
         sweep = resume_sweep(args.resume, executor=executor, rerun=args.rerun)
     elif not args.models:
         raise SpecError("give MODEL files, or --resume DIR")
     else:
-        try:
-            batch = [int(b) for b in _list(args.batch)]
-        except ValueError as error:
-            raise SpecError(f"--batch: {args.batch!r} is not a comma-separated list of integers") from error
-        sweep = start_sweep(args.models, batch, _list(args.provider), _list(args.precision), _list(args.targets),
-                            out=args.out, executor=executor, rerun=args.rerun, iterations=args.iterations,
-                            warmup=args.warmup, foreign=args.foreign, lock_clocks=args.lock_clocks)
+        sweep = start_sweep(**sweep_arguments(args))
     printed: set[str] = set()
 
     def progress(current: Sweep) -> None:

@@ -3,9 +3,10 @@ starts it: `dld.diverge`, the designer's "Check against original" and the Tools 
 
 Why here: `compare.diverge` is plain blocking work with a `progress` callback and a `CancelToken`; the runs list,
 the dashboard and the progress/cancel widget know runs, not callbacks. `start_divergence` wraps it once;
-`run_divergence` is the blocking form `dld.diverge` returns through: it waits for the run, cancels it on Ctrl-C
-(a kernel interrupt) and raises what the work raised, with its own type (SpecError, UnavailableError, RunFailed,
-Cancelled), so scripts keep catching what they caught before.
+the run carries its `dld diverge` command line (the runs list's Copy); `run_divergence` is the blocking form
+`dld.diverge` returns through: it waits for the run, cancels it on Ctrl-C (a kernel interrupt) and raises what the
+work raised, with its own type (SpecError, UnavailableError, RunFailed, Cancelled), so scripts keep catching what
+they caught before.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from dld_jupyter.activities.result import LogLine, Progress
 from dld_jupyter.activities.thread_run import ThreadRun
 from dld_jupyter.frontdoor.runs import track
 from dld_jupyter.model_compare.divergence import WHAT, Divergence, check_arguments, diverge
+from dld_jupyter.model_compare.divergence_command import divergence_command
 from dld_jupyter.transforms.progress import CancelToken
 from dld_jupyter.transforms.progress import Progress as ReportProgress
 
@@ -52,7 +54,9 @@ def start_divergence(
 ) -> ThreadRun:
     """Start the divergence of `candidate` against `reference` (compare.diverge's options) as a registered run; its
     `value` is the Divergence once it has succeeded."""
-    run = ThreadRun(WHAT, divergence_work(reference, candidate, **options), on_progress=on_progress, on_log=on_log)
+    work = divergence_work(reference, candidate, **options)  # refuses bad options before the command is built
+    command = divergence_command(reference, candidate, **options)
+    run = ThreadRun(WHAT, work, on_progress=on_progress, on_log=on_log, command=command)
     track().register(run)
     return run.start()
 

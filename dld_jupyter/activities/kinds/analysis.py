@@ -24,6 +24,7 @@ import numpy as np
 
 from dld_jupyter.activities.analysis.engine import AnalysisEngine
 from dld_jupyter.activities.analysis.inputs import load_inputs, model_input_specs
+from dld_jupyter.activities.command_line import Args, CommandLine
 from dld_jupyter.activities.errors import SpecError
 from dld_jupyter.activities.kinds.session import serve_lines, summary
 from dld_jupyter.activities.protocol import Channel
@@ -58,6 +59,21 @@ class OrtAnalysisSpec(OrtSessionSpec):
 
     def input_paths(self) -> dict[str, str | None]:
         return {"inputs": self.inputs}
+
+    def command_line(self) -> CommandLine:
+        """`dld run MODEL --inputs NPZ -o <model>.outputs.npz …`: the model once to the end on the same inputs."""
+        stem = self.model.removesuffix(".onnx")
+        args = Args("dld", "run", self.model).option("--inputs", self.inputs).option("-o", stem + ".outputs.npz")
+        args.option("--provider", self.provider, "cpu").option("--seed", self.seed, 0)
+        args.option("--device", self.device, 0).option("--threads", self.threads, 0)
+        args.unsaid("an interactive analysis: the command runs the model once to the end on its inputs and saves the "
+                    "outputs (add --dump VALUE for inner values); breakpoints, steps and overrides are not replayed")
+        if self.inputs:
+            args.unsaid("--inputs is the analysis's own copy of its inputs, removed when the analysis stops")
+        for name, default in (("window", 8), ("keep_mb", 256)):
+            if getattr(self, name) != default:
+                args.unsaid(f"{name}={getattr(self, name)}: the debugger's memory bound, not needed to run to the end")
+        return args.done()
 
 
 def encode_array(array: np.ndarray[Any, Any]) -> str:

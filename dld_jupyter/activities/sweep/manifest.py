@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from dld_jupyter.activities.command_line import Args, CommandLine
 from dld_jupyter.activities.errors import SpecError
 from dld_jupyter.activities.sweep.grid import Settings, SweepPoint
 from dld_jupyter.formats.atomic_write import atomic_write_text
@@ -95,6 +96,28 @@ class Manifest:
 
     def finished(self, entry: PointState) -> bool:
         return entry.state == DONE and entry.report is not None and (self.folder / entry.report).is_file()
+
+    def command_line(self, executor: object = None) -> CommandLine:
+        """`dld sweep MODEL… --batch … --out DIR --rerun`: the same grid and settings measured again in the same
+        folder (without --rerun the command would only complete the points not finished); `executor` is what the
+        sweep ran on (None or "local": this machine's threads)."""
+        s = self.settings
+        args = Args("dld", "sweep", *self.models).listed("--batch", self.batch, [1])
+        args.listed("--provider", self.provider, ["cpu"]).listed("--precision", self.precision, ["fp32"])
+        args.listed("--targets", self.targets, ["localhost"]).option("--iterations", s.iterations, 20)
+        args.option("--warmup", s.warmup, 5).option("--out", str(self.folder))
+        args.switch("--optimize", s.optimize, True).option("--threads", s.threads, 0).option("--seed", s.seed, 0)
+        args.switch("--gpu-metrics", s.gpu_metrics, False).flag("--lock-clocks", s.lock_clocks)
+        args.option("--foreign", s.foreign, "warn").option("--foreign-wait-s", s.foreign_wait_s, 60.0)
+        args.flag("--overlap-cpu", s.overlap_cpu)
+        if s.gpus is not None:
+            args.listed("--gpus", s.gpus)
+        if isinstance(executor, str):
+            args.option("--executor", executor, "local")
+        elif executor is not None:
+            args.unsaid(f"the points ran on {type(executor).__name__} (an executor object): give --executor "
+                        "dask://HOST:PORT for a Dask scheduler, or leave it out for this machine")
+        return args.flag("--rerun", True).done()
 
     def counts(self) -> dict[str, int]:
         counts = dict.fromkeys(STATES, 0)

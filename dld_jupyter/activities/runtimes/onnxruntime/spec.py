@@ -12,6 +12,7 @@ import os
 from dataclasses import dataclass
 from typing import ClassVar
 
+from dld_jupyter.activities.command_line import Args, CommandLine
 from dld_jupyter.activities.errors import SpecError
 from dld_jupyter.activities.spec import ActivitySpec, Measurement, default_report_path
 from dld_jupyter.activities.spec_fields import check_fields
@@ -109,6 +110,25 @@ class OrtProfileSpec(ActivitySpec):
     def input_folders(self) -> list[tuple[str, str]]:
         return [("input_folder", self.input_folder)] if self.input_folder else []
 
+    def command_line(self) -> CommandLine:
+        """`dld profile MODEL -o REPORT …`: every setting that differs from the CLI's default."""
+        args = Args("dld", "profile", self.model, "-o", self.report_path())
+        args.option("--provider", self.provider, "cpu").option("--iterations", self.iterations, 100)
+        args.option("--warmup", self.warmup, 10).switch("--optimize", self.optimize, True)
+        args.switch("--random-inputs", self.random_inputs, None).option("--input-folder", self.input_folder)
+        args.option("--batch-size", self.batch_size).option("--device", self.device, 0)
+        args.option("--seed", self.seed, 0).option("--threads", self.threads, 0)
+        args.switch("--gpu-metrics", self.gpu_metrics, True).flag("--lock-clocks", self.lock_clocks)
+        args.option("--sampling-ms", self.sampling_ms, 100.0).switch("--kernel-records", self.kernel_records, True)
+        args.flag("--hide-non-compute", self.hide_non_compute)
+        if self.source_document:
+            args.unsaid(
+                f"the model was a copy of the unsaved edits of {self.source_document} (removed after the run): save "
+                "the designer and profile its file; the report's links open that document's designer, the "
+                "command's open the model file"
+            )
+        return args.done()
+
 
 @dataclass(frozen=True)
 class OrtSessionSpec(OrtProfileSpec):
@@ -121,3 +141,5 @@ class OrtSessionSpec(OrtProfileSpec):
     def output_paths(self) -> dict[str, str | None]:
         return {}
 
+    def command_line(self) -> CommandLine:
+        return CommandLine((), ("an interactive ONNX Runtime session: no dld command runs one",))

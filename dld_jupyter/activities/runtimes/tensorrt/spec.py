@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
+from dld_jupyter.activities.command_line import Args, CommandLine
 from dld_jupyter.activities.errors import SpecError
 from dld_jupyter.activities.runtimes.tensorrt.settings import ProfilerSettings, TrtSettings
 from dld_jupyter.activities.spec import ActivitySpec, Measurement, default_report_path
@@ -61,6 +62,19 @@ class _TrtSpec(ActivitySpec):
     def input_paths(self) -> dict[str, str | None]:
         return {"calibration cache": self.settings.calibration_cache}
 
+    def _settings_args(self, args: Args) -> Args:
+        """The TensorRT settings as `dld export-engine` and `dld profile --backend tensorrt` take them."""
+        t = self.settings
+        args.option("--trt-source", t.tensorrt, "python").option("--trt-path", t.tensorrt_path)
+        args.switch("--save-metadata", t.save_metadata, True).option("--device", t.device, 0)
+        args.repeat("--plugin", t.plugins).option("--typing", t.typing, "default").switch("--tf32", t.tf32, True)
+        for name in ("fp16", "bf16", "int8", "fp8", "sparsity", "hardware_compatible", "version_compatible"):
+            args.flag("--" + name.replace("_", "-"), getattr(t, name))
+        args.flag("--cudnn-cublas", t.cudnn_cublas).switch("--native-instancenorm", t.native_instancenorm, True)
+        args.option("--optimization-level", t.optimization_level, 3).option("--max-aux-streams", t.max_aux_streams)
+        args.option("--batch-size", t.batch_size).option("--workspace-mib", t.workspace_mib)
+        return args.option("--calibration-cache", t.calibration_cache).option("--refit", t.refit, "none")
+
 
 @dataclass(frozen=True)
 class TrtBuildSpec(_TrtSpec):
@@ -100,6 +114,15 @@ class TrtBuildSpec(_TrtSpec):
     def output_paths(self) -> dict[str, str | None]:
         return {"engine": self.engine_path(), "metadata": self.metadata}  # no report: an export measures nothing
 
+    def command_line(self) -> CommandLine:
+        """`dld export-engine MODEL -o ENGINE [--metadata M] …`."""
+        args = self._settings_args(Args("dld", "export-engine", self.model, "-o", self.engine_path()))
+        args.option("--metadata", self.metadata)
+        if self.open_metadata:
+            args.unsaid("the layer information was opened as an engine graph afterwards: `dld engine show METADATA` "
+                        "lists its layers, JupyterLab opens the file as a graph")
+        return args.done()
+
     def resolved(self) -> TrtBuildSpec:
         return dataclasses.replace(
             self,
@@ -133,6 +156,16 @@ class TrtProfileSpec(_TrtSpec):
     def measurement(self) -> Measurement:
         p = self.profiler
         return Measurement(p.warmup, p.iterations, self.settings.device, p.lock_clocks, p.gpu_metrics, p.sampling_ms)
+
+    def command_line(self) -> CommandLine:
+        """`dld profile MODEL -o REPORT --backend tensorrt …`."""
+        args = self._settings_args(Args("dld", "profile", self.model, "-o", self.report_path(), "--backend",
+                                        "tensorrt"))
+        p = self.profiler
+        args.option("--iterations", p.iterations, 100).option("--warmup", p.warmup, 10)
+        args.option("--sampling-ms", p.sampling_ms, 100.0).switch("--gpu-metrics", p.gpu_metrics, True)
+        args.flag("--lock-clocks", p.lock_clocks).flag("--hide-non-compute", p.hide_non_compute)
+        return args.option("--prebuilt-engine", p.prebuilt_engine).option("--seed", p.seed, 0).done()
 
     def resolved(self) -> TrtProfileSpec:
         engine = _abs(self.profiler.prebuilt_engine)
