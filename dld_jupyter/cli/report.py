@@ -114,17 +114,20 @@ def format_comparison(result: Comparison, top: int = 10) -> str:
     matched = [m for m in result.layers if m.matched and any(d for d in m.diffs_ms if d)]
     matched.sort(key=lambda m: -max(abs(d) for d in m.diffs_ms if d is not None))
     layer_rows = [
-        (_short(m.name, 56), m.type, *("-" if t is None else f"{t:.4f}" for t in m.times_ms)) for m in matched[:top]
+        (_short(m.name, 56), m.type, m.paired, *("-" if t is None else f"{t:.4f}" for t in m.times_ms))
+        for m in matched[:top]
     ]
     missing = sum(1 for m in result.layers if any(p is None for p in m.positions))
+    how = {k: sum(1 for m in result.layers if m.paired == k) for k in ("name", "structure")}
     parts.append(
-        f"Layers with the largest differences ({result.matched_count} of {len(result.layers)} rows matched through "
-        f"their ONNX nodes or names; {missing} not in every report)\n"
+        f"Layers with the largest differences ({result.matched_count} of {len(result.layers)} rows paired: "
+        f"{how['name']} by name, {how['structure']} by structure; {missing} not in every report)\n"
         + _text_table(
-            ("Name", "Type", *(f"{label} (ms)" for label in result.labels)),
+            ("Name", "Type", "Paired", *(f"{label} (ms)" for label in result.labels)),
             layer_rows,
-            range(2, 2 + len(result.labels)),
+            range(3, 3 + len(result.labels)),
         )
+        + "".join(f"\n  note: {note}" for note in result.notes)
     )
     type_rows = [(t.type, *(f"{v:.4f}" for v in t.totals_ms)) for t in result.types]
     parts.append(
@@ -204,8 +207,14 @@ def _compare(args: argparse.Namespace) -> int:
             )
             return ExitCode.BAD_INPUT
         baseline = choices.index(args.baseline) % len(args.reports)
+    structures = [None if s == "-" else s for s in args.structure or ()] or None
+    if structures is not None and len(structures) != len(args.reports):
+        print(f"dld report compare: error: {len(structures)} --structure for {len(args.reports)} reports: give one "
+              "per report, in order ('-' for the one a report names)", file=sys.stderr)
+        return ExitCode.BAD_INPUT
     reports = [open_report(p) for p in args.reports]
-    sys.stdout.write(terminal_safe(format_comparison(compare(reports, labels, baseline), args.top)))
+    result = compare(reports, labels, baseline, structures)
+    sys.stdout.write(terminal_safe(format_comparison(result, args.top)))
     return ExitCode.OK
 
 
@@ -285,6 +294,11 @@ def register(subparsers: Any) -> None:
         "--baseline", help="the report (as given, or its file name) the others are compared to; default the first"
     )
     comp.add_argument("--top", type=int, default=10, help="how many differing layers to list (default 10)")
+    comp.add_argument(
+        "--structure", action="append", metavar="MODEL.onnx|LAYERINFO.json",
+        help="per report, in order ('-': the one the report names): the ONNX model or trtexec --exportLayerInfo "
+        "file its layers are paired through when names differ (an FP16 or QAT export)",
+    )
     comp.set_defaults(func=_compare_checked)
     declare_files(comp, inputs={"reports": "report"})
 

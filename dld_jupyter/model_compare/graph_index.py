@@ -24,11 +24,13 @@ def op_key(node: ir.Node) -> OpKey:
     return (node.domain or "", node.op_type, node.overload or "")
 
 
-def tensor_key(tensor: ir.TensorProtocol | None) -> object:
-    """A weight as the structure sees it: its element type and shape (its content is compared later)."""
+def tensor_key(tensor: ir.TensorProtocol | None, dtypes: bool = True) -> object:
+    """A weight as the structure sees it: its element type and shape (its content is compared later); its shape
+    alone when ``dtypes`` is off (an FP16 or quantized copy of a model holds the same weights in other types)."""
     if tensor is None:
         return None
-    return (int(tensor.dtype), tuple(tensor.shape.numpy()))
+    shape = tuple(tensor.shape.numpy())
+    return (int(tensor.dtype), shape) if dtypes else shape
 
 
 def graph_fingerprint(graph: ir.Graph | ir.Function) -> object:
@@ -36,7 +38,7 @@ def graph_fingerprint(graph: ir.Graph | ir.Function) -> object:
     return tuple(op_key(node) for node in graph)
 
 
-def attribute_key(attr: ir.Attr) -> object:
+def attribute_key(attr: ir.Attr, dtypes: bool = True) -> object:
     """A hashable summary of one attribute: the value itself for scalars and lists, dtype/shape for tensors,
     op sequence for graphs, the referenced name for a reference attribute (inside functions)."""
     if attr.is_ref():
@@ -45,9 +47,9 @@ def attribute_key(attr: ir.Attr) -> object:
     if kind in _SCALARS:
         return value
     if kind == ir.AttributeType.TENSOR:
-        return tensor_key(value)
+        return tensor_key(value, dtypes)
     if kind == ir.AttributeType.TENSORS:
-        return tuple(tensor_key(t) for t in value)
+        return tuple(tensor_key(t, dtypes) for t in value)
     if kind == ir.AttributeType.GRAPH:
         return graph_fingerprint(value)
     if kind == ir.AttributeType.GRAPHS:
@@ -62,19 +64,28 @@ def output_slot(value: ir.Value | None) -> int | None:
     return None if value is None else value.index()
 
 
-def node_key(node: ir.Node) -> tuple[OpKey, object]:
+def node_key(node: ir.Node, dtypes: bool = True) -> tuple[OpKey, object]:
     attrs = node.attributes
-    return op_key(node), tuple(sorted((name, attribute_key(a)) for name, a in attrs.items())) if attrs else ()
+    return op_key(node), tuple(sorted((name, attribute_key(a, dtypes)) for name, a in attrs.items())) if attrs else ()
 
 
 class GraphIndex:
-    """The nodes of one graph (or function body) with their positions, keys and structural hashes."""
+    """The nodes of one graph (or function body) with their positions, keys and structural hashes; with
+    ``dtypes`` off, weights and tensor attributes enter by shape only (pairing a model with its FP16 or int8 copy)."""
 
-    def __init__(self, graph: ir.Graph | ir.Function, labels: Sequence[str] | None = None) -> None:
+    def __init__(
+        self,
+        graph: ir.Graph | ir.Function,
+        labels: Sequence[str] | None = None,
+        dtypes: bool = True,
+        commutative: frozenset[OpKey] = frozenset(),
+    ) -> None:
         self.graph = graph
+        self.dtypes = dtypes
+        self.commutative = commutative  # ops whose inputs hash in any order
         self.nodes: list[ir.Node] = list(graph)
         self.position: dict[int, int] = {id(n): i for i, n in enumerate(self.nodes)}
-        self.keys = [node_key(n) for n in self.nodes]
+        self.keys = [node_key(n, dtypes) for n in self.nodes]
         self.labels = list(labels) if labels is not None else [label(n, i) for i, n in enumerate(self.nodes)]
         self.inputs: dict[int, int] = {id(v): i for i, v in enumerate(graph.inputs)}
         self.outputs: dict[int, int] = {id(v): i for i, v in enumerate(graph.outputs)}
@@ -98,9 +109,9 @@ class GraphIndex:
             if id(value) in self.inputs:
                 found = ("input", self.inputs[id(value)])
             elif value.const_value is not None and value.producer() is None:
-                found = ("weight", tensor_key(value.const_value))
+                found = ("weight", tensor_key(value.const_value, self.dtypes))
             else:  # a subgraph reading its parent's value: the name is its key
-                found = ("outer", str(value.dtype), value.name)
+                found = ("outer", str(value.dtype) if self.dtypes else "", value.name)
             self._sources[id(value)] = found
         return found
 
@@ -111,6 +122,8 @@ class GraphIndex:
             for value in node.inputs:
                 p = self.producer_index(value)
                 sources.append(self.source(value) if p is None or p >= len(hashes) else (hashes[p], output_slot(value)))
+            if key[0] in self.commutative:
+                sources.sort(key=hash)
             hashes.append(hash((key, tuple(sources))))
         return hashes
 
@@ -124,7 +137,7 @@ class GraphIndex:
                 for use in value.uses():
                     c = self.position.get(id(use.node))
                     if c is not None and c > i:
-                        uses.append((hashes[c], use.idx))
+                        uses.append((hashes[c], 0 if self.keys[c][0] in self.commutative else use.idx))
                 if id(value) in self.outputs:
                     uses.append((-1, self.outputs[id(value)]))
                 sinks.append(tuple(sorted(uses)))

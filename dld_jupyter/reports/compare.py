@@ -5,17 +5,23 @@ also given as a difference against a chosen baseline report. Layers are matched 
 only through their names, which differ across optimization levels and runtimes: layers match by (name, type), the
 k-th occurrence of a key with the k-th in the other report, and a layer no other report names the same way is one
 row with the layers of other reports that hold one of its ONNX nodes (an optimized NCHWc Conv matches the
-unoptimized Conv and Relu it fused).
+unoptimized Conv and Relu it fused). Layers still unpaired with the baseline's are then paired through the networks'
+structure (structure_pairing.py: an FP16 or QAT export names every node differently), never merging two rows
+already paired. Each row says how it was paired: "name", "structure" or "unpaired".
 A row's time in a report is the sum of its layers there; a row is "matched" when two or more reports have it.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from dld_jupyter.document.errors import DocumentError
+from dld_jupyter.report_format.errors import ReportError
 from dld_jupyter.report_format.model import Report
 from dld_jupyter.reports.stats import layer_sum_ms, time_by_type
+from dld_jupyter.reports.structure_pairing import Structure, layer_pairs, structure_of
 
 # Okabe & Ito (2008), "Color Universal Design": distinguishable with protanopia, deuteranopia and tritanopia.
 # Yellow comes late: it is hard to read on white.
@@ -54,6 +60,7 @@ class MatchedLayer:
     times_ms: list[float | None]  # median-pass time of the row's layers in each report
     diffs_ms: list[float | None]  # time minus the baseline's time (None when either is missing)
     members: list[list[int]] = field(default_factory=list)  # every layer position of the row, per report
+    paired: str = "name"  # how: "name" (layer or ONNX node names), "structure" (the networks), "unpaired"
 
     @property
     def matched(self) -> bool:
@@ -78,6 +85,7 @@ class Comparison:
     summaries: list[SummaryRow]
     layers: list[MatchedLayer]
     types: list[TypeRow]
+    notes: list[str] = field(default_factory=list)  # why some report was paired by names only
 
     @property
     def matched_count(self) -> int:
@@ -138,11 +146,10 @@ class _Groups:
         self.parent[self.find(a)] = self.find(b)
 
 
-def _rows(reports: Sequence[Report], baseline: int) -> list[list[Slot]]:
+def _rows(reports: Sequence[Report], baseline: int, groups: _Groups) -> list[list[Slot]]:
     """Groups of layers, one per row, in the baseline's order (then what only other reports have). Layers match
     by (name, type, occurrence) first, so two runs of one engine pair up layer by layer; a layer no other report
     names the same way is joined with the layers of other reports that hold one of its ONNX nodes."""
-    groups = _Groups()
     keyed = [_keys(r) for r in reports]
     first_with: dict[LayerKey, Slot] = {}
     for r, keys in enumerate(keyed):
@@ -162,6 +169,10 @@ def _rows(reports: Sequence[Report], baseline: int) -> list[list[Slot]]:
                 other = holder.setdefault(node, (r, pos))
                 if other[0] != r:
                     groups.join((r, pos), other)
+    return _members(reports, baseline, groups)
+
+
+def _members(reports: Sequence[Report], baseline: int, groups: _Groups) -> list[list[Slot]]:
     members: dict[Slot, list[Slot]] = {}
     order = [baseline] + [r for r in range(len(reports)) if r != baseline]
     for r in order:
@@ -170,7 +181,49 @@ def _rows(reports: Sequence[Report], baseline: int) -> list[list[Slot]]:
     return list(members.values())
 
 
-def _row(reports: Sequence[Report], slots: list[Slot], baseline: int, keyed: list[dict[int, LayerKey]]) -> MatchedLayer:
+def _by_structure(
+    reports: Sequence[Report], baseline: int, groups: _Groups, rows: list[list[Slot]],
+    structures: Sequence[os.PathLike[str] | str | None], labels: Sequence[str],
+) -> tuple[set[Slot], list[str]]:
+    """Join the layers of each report with the baseline's through the networks' structure where names left a
+    compute layer of either side unpaired; returns the joined slots and why a report could not be paired so.
+    Pairs within one row already are skipped, so two runs of one model never load their models."""
+    present = [{r for r, _ in row} for row in rows]
+    joined: set[Slot] = set()
+    notes: list[str] = []
+    base_structure: Structure | str | None = None
+    for r in range(len(reports)):
+        if r == baseline:
+            continue
+        lonely = [k for k, here in enumerate(present) if (baseline in here) != (r in here)
+                  and not all(reports[s[0]].layers[s[1]].overhead for s in rows[k])]
+        if not lonely:
+            continue
+        if base_structure is None:
+            base_structure = structure_of(reports[baseline], structures[baseline])
+        other = structure_of(reports[r], structures[r])
+        why = base_structure if isinstance(base_structure, str) else other if isinstance(other, str) else ""
+        if not why and isinstance(base_structure, Structure) and isinstance(other, Structure):
+            try:
+                pairs = layer_pairs(reports[baseline], base_structure, reports[r], other)
+            except (DocumentError, ReportError, OSError) as error:
+                pairs, why = [], f"its structure could not be read ({error})"
+            if not pairs and not why:
+                why = f"a {base_structure.kind} and a {other.kind} cannot be paired (give both the ONNX models)"
+            for b_pos, r_pos in pairs:  # a layer holding nodes of two baseline layers joins their rows, as names do
+                b_slot, r_slot = (baseline, b_pos), (r, r_pos)
+                if groups.find(b_slot) != groups.find(r_slot):
+                    groups.join(r_slot, b_slot)
+                    joined.update((b_slot, r_slot))
+        if why:
+            side = labels[baseline] if isinstance(base_structure, str) else labels[r]
+            notes.append(f"{labels[r]}: layers paired by name only: {side}: {why}")
+    return joined, notes
+
+
+def _row(
+    reports: Sequence[Report], slots: list[Slot], baseline: int, keyed: list[dict[int, LayerKey]], structural: bool
+) -> MatchedLayer:
     count = len(reports)
     per_report: list[list[int]] = [[] for _ in range(count)]
     for r, pos in slots:
@@ -186,6 +239,7 @@ def _row(reports: Sequence[Report], slots: list[Slot], baseline: int, keyed: lis
         times_ms=times,
         diffs_ms=[_diff(t, times[baseline]) for t in times],
         members=per_report,
+        paired="unpaired" if sum(1 for ps in per_report if ps) < 2 else "structure" if structural else "name",
     )
 
 
@@ -193,8 +247,14 @@ def _diff(value: float | None, base: float | None) -> float | None:
     return None if value is None or base is None else value - base
 
 
-def compare(reports: Sequence[Report], labels: Sequence[str] | None = None, baseline: int = 0) -> Comparison:
-    """Compare `reports` (at least two) against `reports[baseline]`."""
+def compare(
+    reports: Sequence[Report],
+    labels: Sequence[str] | None = None,
+    baseline: int = 0,
+    structures: Sequence[os.PathLike[str] | str | None] | None = None,
+) -> Comparison:
+    """Compare `reports` (at least two) against `reports[baseline]`. `structures`: per report, the ONNX model or
+    TensorRT layer information to pair its layers through when names differ (None: the one the report names)."""
     if len(reports) < 2:
         raise ValueError(f"compare needs at least two reports, got {len(reports)}")
     if not 0 <= baseline < len(reports):
@@ -202,9 +262,17 @@ def compare(reports: Sequence[Report], labels: Sequence[str] | None = None, base
     names = list(labels) if labels is not None else default_labels(reports)
     if len(names) != len(reports):
         raise ValueError(f"{len(names)} labels for {len(reports)} reports")
+    given = list(structures) if structures is not None else [None] * len(reports)
+    if len(given) != len(reports):
+        raise ValueError(f"{len(given)} structures (models) for {len(reports)} reports")
     palette = colours(len(reports))
     keyed = [{pos: key for key, pos in _keys(r).items()} for r in reports]
-    layers = [_row(reports, slots, baseline, keyed) for slots in _rows(reports, baseline)]
+    groups = _Groups()
+    rows = _rows(reports, baseline, groups)
+    joined, notes = _by_structure(reports, baseline, groups, rows, given, names)
+    if joined:
+        rows = _members(reports, baseline, groups)
+    layers = [_row(reports, slots, baseline, keyed, any(s in joined for s in slots)) for slots in rows]
     base_ms = reports[baseline].summary.median_ms
     summaries = [
         SummaryRow(
@@ -224,7 +292,7 @@ def compare(reports: Sequence[Report], labels: Sequence[str] | None = None, base
         )
         for i, r in enumerate(reports)
     ]
-    return Comparison(names, palette, baseline, summaries, layers, _types(reports, baseline))
+    return Comparison(names, palette, baseline, summaries, layers, _types(reports, baseline), notes)
 
 
 def _types(reports: Sequence[Report], baseline: int) -> list[TypeRow]:

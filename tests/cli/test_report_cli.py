@@ -75,7 +75,7 @@ def test_compare(trt_report: Path, tmp_path: Path, capsys: pytest.CaptureFixture
     out = capsys.readouterr().out
     assert "Reports (baseline: slow)" in out and "-33.3" in out and "+0.0000" in out
     rows = len(compare([load_report(trt_report), slower]).layers)
-    assert f"({rows} of {rows} rows matched through their ONNX nodes or names; 0 not in every report)" in out
+    assert f"({rows} of {rows} rows paired: {rows} by name, 0 by structure; 0 not in every report)" in out
     assert "Conv__435 + resnet50/conv1_relu/Relu" in out  # the largest difference
 
 

@@ -141,10 +141,12 @@ def comparison_payload(packer: Packer, comparison: Comparison) -> dict[str, Any]
         "summaries": [asdict(row) for row in comparison.summaries],
         "types": [asdict(row) for row in comparison.types],
         "matched_count": comparison.matched_count,  # rows present in two or more reports (the header counts these)
+        "notes": comparison.notes,  # why a report was paired by names only
         "layers": {
             "count": len(matched),
             "name": joined(m.name for m in matched),
             "type": joined(m.type for m in matched),
+            "paired": joined(m.paired for m in matched),  # "name" | "structure" | "unpaired"
             "positions": [packer.add(_nan(m.positions[r], -1.0) for m in matched) for r in range(count)],
             "times_ms": [packer.add(_nan(m.times_ms[r]) for m in matched) for r in range(count)],
             "diffs_ms": [packer.add(_nan(m.diffs_ms[r]) for m in matched) for r in range(count)],

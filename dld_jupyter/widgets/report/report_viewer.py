@@ -65,10 +65,13 @@ class ReportViewer(DldWidget, bundle="report"):
         report_dirs: Sequence[str | None] | None = None,
         error: str = "",
         sources: Sequence[str | None] | None = None,
+        structures: Sequence[str | os.PathLike[str] | None] | None = None,
         **options: Any,
     ) -> None:
         super().__init__(error=error, **options)
         self.reports = list(reports)
+        # per report: the model or layer information its layers pair through when names differ (None: its own)
+        self.structures = list(structures) if structures is not None else [None] * len(self.reports)
         self.sources = list(sources) if sources is not None else [None] * len(self.reports)  # file of each report
         self._own_labels = labels is not None
         self.labels = list(labels) if labels is not None else _labels(self.reports, self.sources)
@@ -96,7 +99,7 @@ class ReportViewer(DldWidget, bundle="report"):
             if not 0 <= self.baseline < len(self.reports):
                 self.error = f"baseline {self.baseline} is not one of the {len(self.reports)} reports"
                 return
-            comparison = compare(self.reports, self.labels, self.baseline)
+            comparison = compare(self.reports, self.labels, self.baseline, self.structures)
         payload, data = build_payload(self.reports, self.labels, comparison)
         with self.hold_sync():
             self._send_dashboard()
@@ -185,6 +188,7 @@ class ReportViewer(DldWidget, bundle="report"):
                     f"{error}. Pick a .dld-report.json, a trtexec profile or an ONNX Runtime profile."
                 ) from error
         self.reports += [r for r, _ in loaded]
+        self.structures += [None] * len(loaded)
         self.report_dirs += [d for _, d in loaded]
         self.sources += [None if isinstance(s, Report) else os.fspath(s) for s in sources]
         if self._own_labels:
@@ -350,6 +354,9 @@ def _labels(reports: Sequence[Report], sources: Sequence[str | None]) -> list[st
 
 def _viewer(sources: Sequence[Report | str | os.PathLike[str]], **options: Any) -> ReportViewer:
     labels = options.pop("labels", None)
+    structures = options.pop("structures", None)
+    if structures is not None and len(structures) != len(sources):
+        raise ValueError(f"{len(structures)} structures for {len(sources)} reports")
     try:
         loaded = [_load(s) for s in sources]
     except TypeError:
@@ -360,7 +367,9 @@ def _viewer(sources: Sequence[Report | str | os.PathLike[str]], **options: Any) 
     if labels is not None and len(labels) != len(reports):
         raise ValueError(f"{len(labels)} labels for {len(reports)} reports")
     paths = [None if isinstance(s, Report) else os.fspath(s) for s in sources]
-    return ReportViewer(reports, labels=labels, report_dirs=[d for _, d in loaded], sources=paths, **options)
+    return ReportViewer(
+        reports, labels=labels, report_dirs=[d for _, d in loaded], sources=paths, structures=structures, **options
+    )
 
 
 def show_report(report_or_path: Report | str | os.PathLike[str], **options: Any) -> ReportViewer:
@@ -376,9 +385,11 @@ def show_report(report_or_path: Report | str | os.PathLike[str], **options: Any)
 
 
 def compare_reports(*reports: Report | str | os.PathLike[str], baseline: int = 0, **options: Any) -> ReportViewer:
-    """Several reports side by side (seed 001): summary per report, layers matched by name and type, differences
-    against `baseline` (0-based; changeable in the viewer). Options: labels, height, heat, full_pass, filter."""
-    check_keywords("compare_reports", options, ("labels", "height", "heat", "full_pass", "filter"))
+    """Several reports side by side (seed 001): summary per report, layers paired by name or through the networks'
+    structure, differences against `baseline` (0-based; changeable in the viewer). Options: labels, height, heat,
+    full_pass, filter, structures (per report the ONNX model or TensorRT layer information to pair through, None:
+    the one the report names)."""
+    check_keywords("compare_reports", options, ("labels", "height", "heat", "full_pass", "filter", "structures"))
     if len(reports) < 2:
         raise ValueError(f"compare_reports needs at least two reports, got {len(reports)}")
     if not 0 <= baseline < len(reports):

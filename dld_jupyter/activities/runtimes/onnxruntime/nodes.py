@@ -8,7 +8,8 @@ writes; its nodes are tied to ONNX nodes in this order, never by position:
    it belongs to no layer and goes to `removed` with that reason;
 2. an executed node that keeps the name of an ONNX node owns it (Conv+Relu fused into the Conv's node);
 3. heads: the ONNX producer of each tensor the executed node writes (`FusedConv` writes the Relu's output), the
-   tensor an NCHWc name replaces (`<tensor>_nchwc`) and nodes named in a fused name. Layout and copy nodes
+   tensor an NCHWc name replaces (`<tensor>_nchwc`), the node a QDQ fusion is named after (`<node>_token_<n>`)
+   and nodes named in a fused name. Layout and copy nodes
    (ReorderOutput, Memcpy) write original tensors but compute nothing of the model: they get no head;
 4. the chain from each head back to the node of the layer's own op type (an NCHWc `Conv` named after the Relu's
    output owns the Relu and the Conv before it) is reserved for that layer, so no neighbouring layer can take it;
@@ -20,12 +21,14 @@ writes; its nodes are tied to ONNX nodes in this order, never by position:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import onnx
 
 NCHWC_SUFFIX = "_nchwc"
+_TOKEN = re.compile(r"(.+)_token_\d+")
 INLINED_PREFIX = "_inlfunc_"  # ORT's names for the values inside a function body it inlined
 # ORT nodes that move or copy tensors without computing anything of the model: they own no ONNX node.
 LAYOUT_OPS = frozenset({"ReorderInput", "ReorderOutput", "MemcpyToHost", "MemcpyFromHost"})
@@ -92,6 +95,9 @@ class _Graph:
 
 def _name_hints(name: str) -> list[str]:
     hints = [name[: -len(NCHWC_SUFFIX)]] if name.endswith(NCHWC_SUFFIX) else []
+    token = _TOKEN.fullmatch(name)
+    if token:  # a QDQ fusion keeps the core node's name: `<Conv's name>_token_<n>` is a QLinearConv
+        hints.append(token.group(1))
     return hints + [part for part in name.split("/") if part and part != name]
 
 

@@ -1,6 +1,6 @@
 /**
  * Several reports side by side (seed 001 "Compare Inference Reports"): each report keeps its colour; a summary row
- * per report; layers matched by name and type (dld_jupyter/reports/compare.py) with each report's time and the
+ * per report; layers paired by name or through the networks (dld_jupyter/reports/compare.py, a Paired column) with each report's time and the
  * difference against the baseline (chosen here: the kernel recomputes the matching, `viewer.baseline`); latency
  * per type in every report's colour and the precision rings per report. Each report also has its full view in a
  * tab, built the first time it is opened.
@@ -53,11 +53,13 @@ function layerTable(host: HTMLElement, ctx: ViewContext, c: CompareData, reports
   input.placeholder = "Filter by layer name";
   const count = el("span", "dld-r-count");
   bar.append(input, count);
-  host.append(el("div", "dld-r-section-title", "Layers matched by name and type"), bar);
+  host.append(el("div", "dld-r-section-title", "Layers paired by name or by the networks' structure"), bar);
+  for (const note of c.notes) host.append(el("div", "dld-r-note", `Note: ${note}`));
   const table = new VirtualTable(host, ctx.listeners, 300);
   const cols: ColumnDef[] = [
     { key: "name", label: "Name", width: 280, flex: true, text: (p) => c.name[p] },
     { key: "type", label: "Type", width: 120, text: (p) => c.type[p] },
+    { key: "paired", label: "Paired", width: 80, text: (p) => c.paired[p] },
   ];
   const maxAbs = Math.max(1e-12, ...c.diffs.map((d) => d.reduce((a, v) => (Number.isNaN(v) ? a : Math.max(a, Math.abs(v))), 0)));
   reports.forEach((r, i) => {
@@ -94,7 +96,7 @@ function layerTable(host: HTMLElement, ctx: ViewContext, c: CompareData, reports
   table.onSort = (key) => {
     const col = cols.find((x) => x.key === key);
     if (!col) return;
-    table.sortDescending = table.sortKey === key ? !table.sortDescending : key !== "name" && key !== "type";
+    table.sortDescending = table.sortKey === key ? !table.sortDescending : key !== "name" && key !== "type" && key !== "paired";
     table.sortKey = key;
     const v = col.sortValue ?? col.text;
     const sign = table.sortDescending ? -1 : 1;

@@ -40,7 +40,13 @@ export interface ComparePayload {
   baseline: number; summaries: SummaryRow[]; types: { type: string; totals_ms: number[]; diffs_ms: number[] }[];
   /** Rows present in two or more reports (reports/compare.py Comparison.matched_count). */
   matched_count?: number;
-  layers: { count: number; name: string; type: string; positions: Ref[]; times_ms: Ref[]; diffs_ms: Ref[] };
+  /** Why a report was paired by names only (its model or layer information not found). */
+  notes?: string[];
+  layers: {
+    count: number; name: string; type: string; positions: Ref[]; times_ms: Ref[]; diffs_ms: Ref[];
+    /** How each row was paired: "name", "structure" (through the networks) or "unpaired". */
+    paired?: string;
+  };
 }
 export interface Payload { version: number; reports: ReportPayload[]; compare: ComparePayload | null }
 
@@ -66,7 +72,7 @@ export interface ReportData {
 }
 export interface CompareData {
   baseline: number; summaries: SummaryRow[]; count: number; matchedCount: number; name: string[]; type: string[]; lower: string[];
-  positions: Float64Array[]; times: Float64Array[]; diffs: Float64Array[];
+  positions: Float64Array[]; times: Float64Array[]; diffs: Float64Array[]; paired: string[]; notes: string[];
 }
 
 /** The buffer as an aligned Float64Array (a DataView from the widget manager may start at any byte). */
@@ -127,6 +133,8 @@ export function decode(payload: Payload, raw: unknown): { reports: ReportData[];
       name: split(c.layers.name, c.layers.count), type: split(c.layers.type, c.layers.count),
       lower: split(c.layers.name, c.layers.count).map((n) => n.toLowerCase()),
       positions: c.layers.positions.map(at), times: c.layers.times_ms.map(at), diffs: c.layers.diffs_ms.map(at),
+      paired: c.layers.paired !== undefined ? split(c.layers.paired, c.layers.count) : new Array<string>(c.layers.count).fill("name"),
+      notes: c.notes ?? [],
     },
   };
 }
