@@ -4,8 +4,10 @@ The numbers users compare between FP16/INT8/TensorRT and the float model (Polygr
 Model Explorer's node data). Computed in float64 over chunks of a million elements, so measuring one tensor costs
 a few MB beside the two arrays whatever their size. Elements that are not finite in either tensor are left out of
 the error statistics and counted instead: `nan`/`inf` in the candidate, `new_nonfinite` where the reference was
-finite (a candidate that overflows is over any tolerance). `max_rel` divides by |reference| floored at float32's
-smallest normal, like transforms/compare.py. SQNR is 10·log10(Σref² / Σ(ref-cand)²) in dB (inf when equal).
+finite (a candidate that overflows is over any tolerance). `max_rel` divides by |reference| floored at a millionth of
+the tensor's largest |reference| (of the candidate's where the reference is all zeros): an element at 0 beside
+values near 1 is measured against 1e-6, not against float32's smallest normal (which printed ~1e35 for any error
+there). Both tensors all zeros: 0. SQNR is 10·log10(Σref² / Σ(ref-cand)²) in dB (inf when equal).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Any
 import numpy as np
 
 TINY = float(np.finfo(np.float32).tiny)
+REL_FLOOR = 1e-6  # of the tensor's largest |reference|: the smallest denominator max_rel divides by
 CHUNK = 1 << 20
 METRICS = ("max_abs", "max_rel", "cosine", "sqnr")
 
@@ -59,6 +62,17 @@ def failed(error: str) -> TensorMetrics:
     return TensorMetrics(nan, nan, nan, nan, 0, 0, 0, error)
 
 
+def _largest(values: np.ndarray) -> float:
+    """The largest finite |value| (0 when none), a chunk at a time."""
+    largest = 0.0
+    for start in range(0, values.size, CHUNK):
+        chunk = np.abs(values[start : start + CHUNK].astype(np.float64))
+        chunk = chunk[np.isfinite(chunk)]
+        if chunk.size:
+            largest = max(largest, float(chunk.max()))
+    return largest
+
+
 def measure(reference: np.ndarray, candidate: np.ndarray) -> TensorMetrics:
     """The metrics of ``candidate`` against ``reference`` (same shape; any numeric or bool dtype)."""
     if reference.shape != candidate.shape:
@@ -66,6 +80,7 @@ def measure(reference: np.ndarray, candidate: np.ndarray) -> TensorMetrics:
     if reference.dtype.kind not in "biuf" or candidate.dtype.kind not in "biuf":
         return failed(f"{candidate.dtype} cannot be compared numerically")
     ref, cand = reference.reshape(-1), candidate.reshape(-1)
+    floor = REL_FLOOR * (_largest(ref) or _largest(cand))
     max_abs = max_rel = 0.0
     dot = ref_sq = cand_sq = err_sq = 0.0
     nan = inf = new_nonfinite = 0
@@ -83,7 +98,8 @@ def measure(reference: np.ndarray, candidate: np.ndarray) -> TensorMetrics:
             continue
         d = np.abs(r - c)
         max_abs = max(max_abs, float(d.max()))
-        max_rel = max(max_rel, float((d / np.maximum(np.abs(r), TINY)).max()))
+        if floor > 0:
+            max_rel = max(max_rel, float((d / np.maximum(np.abs(r), max(floor, TINY))).max()))
         dot += float(r @ c)
         ref_sq += float(r @ r)
         cand_sq += float(c @ c)
