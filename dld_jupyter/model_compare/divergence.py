@@ -3,16 +3,17 @@
 Why (issue 30): after FP16, INT8 or another runtime, users ask which node first goes wrong. Polygraphy marks every
 tensor as an output (out of memory on transformers) and answers in runtime layer counts; here the two models'
 nodes pair through the structural diff (a renamed or converted copy still pairs: names are a hint, not the key),
-the paired nodes' outputs are read window by window (side_runner.py: one session per window and side, so memory
-holds one model's weights and two windows of activations; a window is at most `window` tensors and `window_bytes`
-of activations as ONNX shape inference sizes them for the feeds, so a layer of huge tensors gets small windows),
+the paired nodes' outputs are read window by window (the ONNX Runtime windows engine, runtimes/onnxruntime/windows.py:
+one session per window and side, so memory holds one model's weights and two windows of activations; a window is at
+most `window` tensors and `window_bytes` of activations as ONNX shape inference sizes them for the feeds, so a layer
+of huge tensors gets small windows),
 and each pair is measured (tensor_metrics.py). The result is the whole table in execution order, in the
 reference's ONNX node names, and the first node whose metric is past the tolerance. It exports to and imports
 from Model Explorer's node-data JSON (node_data.py).
 
 A divergence takes tens of seconds on a BERT-base-sized encoder, so it is a run (issue 25's seam): `progress`
 hears `(windows done / total, the window's first node)` before each window and 1.0 at the end, and `cancel` (a
-`CancelToken`) is checked between windows and ends the window's ORT run (side_runner.py); a cancelled divergence
+`CancelToken`) is checked between windows and ends the window's ORT run (windows.py); a cancelled divergence
 raises `Cancelled` with both private copies removed. frontdoor/compare_runs.py runs it as a `ThreadRun`.
 """
 
@@ -30,11 +31,11 @@ import onnx_ir as ir
 
 from dld_jupyter.activities.errors import SpecError
 from dld_jupyter.activities.runtimes.onnxruntime.inputs import random_feeds
+from dld_jupyter.activities.runtimes.onnxruntime.windows import Windows, ort_provider
 from dld_jupyter.transforms.progress import CancelToken, Progress, step
 
 from .graph_index import GraphIndex
 from .matching import Matching
-from .side_runner import SideRunner, ort_provider
 from .structural_diff import ModelLike, as_model
 from .tensor_metrics import METRICS, TensorMetrics, measure
 
@@ -42,6 +43,7 @@ DEFAULT_TOLERANCE = {"max_abs": 1e-3, "max_rel": 1e-2, "cosine": 0.9999, "sqnr":
 WINDOW = 64  # tensors read per session, at most
 WINDOW_BYTES = 256 << 20  # and at most this many bytes of activations per side, as far as shape inference knows
 WHAT = "Divergence"
+PREFIX = "dld-diverge-"  # of each side's private copy (a folder of the temporary directory)
 
 
 @dataclass(frozen=True)
@@ -205,9 +207,9 @@ def diverge(
     labels = [(ra.labels[i], rb.labels[j], ra.nodes[i].op_type) for i, j, *_ in pairs]
     with contextlib.ExitStack() as sides:  # each private copy is removed on the way out, a cancel included
         step(progress, cancel, WHAT, 0.0, f"writing the reference's private copy ({len(pairs)} tensors to compare)")
-        side_a = sides.enter_context(SideRunner(ma, reference_provider, "the reference"))
+        side_a = sides.enter_context(Windows(ma, reference_provider, "the reference", prefix=PREFIX))
         step(progress, cancel, WHAT, 0.0, "writing the candidate's private copy")
-        side_b = sides.enter_context(SideRunner(mb, candidate_provider, "the candidate"))
+        side_b = sides.enter_context(Windows(mb, candidate_provider, "the candidate", prefix=PREFIX))
         del ma, mb, ra, rb, matching  # the private copies are what runs: a model opened here is closed now,
         gc.collect()  # its weight mappings with it (ir graphs hold reference cycles)
         size_a, size_b = side_a.tensor_bytes(feeds), side_b.tensor_bytes(feeds)
@@ -217,8 +219,8 @@ def diverge(
             chunk = pairs[start:stop]
             step(progress, cancel, WHAT, done / max(total, 1),
                  f"window {done + 1}/{total}: {len(chunk)} tensor{'s' * (len(chunk) != 1)} from {labels[start][0]}")
-            values_a = side_a.run([p[3] for p in chunk], feeds, cancel, WHAT)
-            values_b = side_b.run([p[4] for p in chunk], feeds, cancel, WHAT)
+            values_a = side_a.run([p[3] for p in chunk], feeds, cancel=cancel, what=WHAT)
+            values_b = side_b.run([p[4] for p in chunk], feeds, cancel=cancel, what=WHAT)
             for (i, _j, k, name_a, name_b), (node, partner, op) in zip(chunk, labels[start:stop], strict=True):
                 metrics = measure(values_a.pop(name_a), values_b.pop(name_b))
                 result.rows.append(NodeDivergence(i, node, partner, op, k, name_a, metrics,

@@ -3,6 +3,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import onnx
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
@@ -69,3 +70,23 @@ def test_folder_errors_name_the_file(tmp_path: Path) -> None:
         folder_feeds(_graph(), str(tmp_path))  # type: ignore[arg-type]
     with pytest.raises(SpecError, match="not a directory"):
         folder_feeds(_graph(), str(tmp_path / "none"))  # type: ignore[arg-type]
+
+
+def test_one_random_rule_for_profile_analysis_and_divergence() -> None:
+    """A profile (random_feeds), an analysis or `dld run` (load_inputs) and a divergence (default_feeds) of one model
+    see the same random inputs for one seed: each input from its own generator (seed + its position), so the second
+    and third inputs of the real scripted GRU export are the same everywhere (one generator across inputs gave them
+other values in a profile than in an analysis)."""
+    import onnx_ir as ir
+
+    from dld_jupyter.activities.analysis.inputs import load_inputs, model_input_specs
+    from dld_jupyter.model_compare.divergence import default_feeds
+
+    path = Path(__file__).resolve().parents[1] / "data" / "real" / "gru_scripted.onnx"
+    profile = random_feeds(onnx.load(str(path), load_external_data=False).graph, None, 7)
+    analysis = load_inputs(model_input_specs(path), seed=7)
+    divergence = default_feeds(ir.load(path), seed=7)
+    assert len(profile) == 3 and list(profile) == list(analysis) == list(divergence)
+    for name, array in profile.items():
+        assert array.dtype == analysis[name].dtype == divergence[name].dtype
+        assert np.array_equal(array, analysis[name]) and np.array_equal(array, divergence[name]), name

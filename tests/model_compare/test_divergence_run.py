@@ -152,12 +152,12 @@ def test_a_cancel_during_a_windows_ort_run_abandons_it(temp_root: Path) -> None:
     window's whole pass."""
     import time
 
-    from dld_jupyter.model_compare.side_runner import SideRunner
+    from dld_jupyter.activities.runtimes.onnxruntime.windows import Windows
     from dld_jupyter.model_compare.structural_diff import as_model
 
     token = CancelToken()
     feeds = {"t0": np.ones((1024, 1024), np.float32)}
-    with SideRunner(as_model(_slow_chain()), "cpu", "the reference") as side:
+    with Windows(as_model(_slow_chain()), "cpu", "the reference") as side:
         started = time.perf_counter()
         side.run(["t40"], feeds)  # the whole pass, uncancelled
         whole = time.perf_counter() - started
@@ -165,7 +165,7 @@ def test_a_cancel_during_a_windows_ort_run_abandons_it(temp_root: Path) -> None:
         timer.start()
         started = time.perf_counter()
         with pytest.raises(Cancelled):
-            side.run(["t40"], feeds, token)
+            side.run(["t40"], feeds, cancel=token)
         took = time.perf_counter() - started
         timer.join()
     assert took < 0.5 * whole, (took, whole)
@@ -175,13 +175,13 @@ def test_a_cancel_during_a_windows_ort_run_abandons_it(temp_root: Path) -> None:
 def test_windows_are_sized_by_activation_bytes_as_well_as_tensor_count(temp_root: Path) -> None:
     """Shape inference on the weightless copy sizes every tensor exactly for the feeds; a byte cap then splits the
     windows so that no window holds more than the cap (a tensor above it alone), while the count cap still holds."""
+    from dld_jupyter.activities.runtimes.onnxruntime.windows import Windows
     from dld_jupyter.model_compare.divergence import windows
-    from dld_jupyter.model_compare.side_runner import SideRunner
     from dld_jupyter.model_compare.structural_diff import as_model
 
     model = models.transformer_like(layers=2)
     names = [output for node in model.graph.node for output in node.output]
-    with SideRunner(as_model(model), "cpu", "the reference") as side:
+    with Windows(as_model(model), "cpu", "the reference") as side:
         estimated = side.tensor_bytes(FEEDS)
         actual = side.run(names, FEEDS)
     assert {name: estimated.get(name) for name in names} == {name: value.nbytes for name, value in actual.items()}

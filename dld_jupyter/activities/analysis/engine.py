@@ -2,8 +2,9 @@
 order, every tensor computed so far inspectable, runtime overrides of attributes and initializers.
 
 Bounded memory: the model is written once into a private folder with its weights as external data (ONNX Runtime maps
-that file, so every session shares the weights), and each stop computes a window of values: the stopped node's
-outputs and those of up to `window - 1` next nodes, so most steps are answered from what the last window fetched.
+that file, so every session shares the weights: the windows engine, runtimes/onnxruntime/windows.py), and each stop
+computes a window of values: the stopped node's outputs and those of up to `window - 1` next nodes, so most steps are
+answered from what the last window fetched.
 Stepping on, a window is a *segment* of the model cut at the stop point, fed the frontier the last window left (the
 values live there, at most the largest activation set): its cost is the window's nodes, not everything before them
 (ResNet-50, one value per session: median step 305 ms by prefixes on a loaded machine). A jump (run, resume, a value
@@ -17,15 +18,10 @@ current stop. A node "stopped at" has run: its outputs are inspectable.
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import dataclasses
 import os
-import shutil
-import tempfile
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
@@ -33,15 +29,12 @@ import onnx
 from onnx import helper, numpy_helper
 
 from dld_jupyter.activities.analysis.graph import MainGraph
-from dld_jupyter.activities.analysis.model_file import read_model
 from dld_jupyter.activities.analysis.overrides import attribute_value, copy_proto, schema_attribute
 from dld_jupyter.activities.errors import RunFailed, SpecError
-from dld_jupyter.activities.optional import import_optional
+from dld_jupyter.activities.runtimes.onnxruntime.windows import Windows
 
 Array = np.ndarray[Any, Any]
 State = Literal["idle", "paused", "finished"]
-WEIGHTS = "weights.bin"
-_LIBC: Any = None  # the C library, once looked up (False: none to trim with)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -65,16 +58,12 @@ class AnalysisEngine:
         keep_bytes: int = 64 << 20,
         threads: int = 0,
     ) -> None:
-        self._ort = import_optional("onnxruntime", "onnxruntime (pip install 'dld_jupyter[cpu]')")
-        self.provider, self.window, self.keep_bytes, self.threads = provider, max(1, window), keep_bytes, threads
+        self.window, self.keep_bytes, self.threads = max(1, window), keep_bytes, threads
         self.model_path = os.fspath(model)
         self.feeds = {name: np.asarray(value) for name, value in feeds.items()}
-        self._folder = Path(tempfile.mkdtemp(prefix="dld-analysis-"))
-        try:
-            self._model = _private_copy(Path(model), self._folder)
-        except BaseException:
-            shutil.rmtree(self._folder, ignore_errors=True)
-            raise
+        self._windows = Windows(self.model_path, provider, "the analysis", threads, prefix="dld-analysis-")
+        self.provider = self._windows.provider
+        self._model = self._windows.model
         self.graph = MainGraph(self._model.graph)
         self.graph.attach_shell(self._model)
         self._initializers = {t.name: t for t in self._model.graph.initializer}
@@ -87,10 +76,7 @@ class AnalysisEngine:
         self._frontier: dict[str, Array] = {}  # the values live where the latest window ended
         self._frontier_step: int | None = 0  # that step (0: the start, which needs no values)
         self._outputs: dict[str, Array] | None = None
-        self.sessions_built = 0
         self.segments_run = 0  # windows computed by a segment fed the frontier (not a prefix)
-        self.most_outputs = 0  # the most values one session computed as outputs (never every value)
-        self._sequences: set[str] = set()  # values ORT gave as lists (sequences): no segment input
         self.shapes: dict[str, list[int]] = {}  # the shape of every value computed so far (the Network Overview)
 
     # -- lifecycle -----------------------------------------------------------------------------------------------
@@ -98,13 +84,22 @@ class AnalysisEngine:
         self._values.clear()
         self._window.clear()
         self._frontier.clear()
-        shutil.rmtree(self._folder, ignore_errors=True)
+        self._windows.close()
 
     def __enter__(self) -> AnalysisEngine:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    @property
+    def sessions_built(self) -> int:
+        return self._windows.sessions_built
+
+    @property
+    def most_outputs(self) -> int:
+        """The most values one session computed as outputs (never every value)."""
+        return self._windows.most_outputs
 
     # -- where it is ---------------------------------------------------------------------------------------------
     @property
@@ -169,7 +164,8 @@ class AnalysisEngine:
         end = min(step + self.window, len(self.graph.order))
         following = self.graph.frontier(end)
         self._window = {}  # dropped before the next one is computed
-        if self._frontier_step == step and not self._sequences & self._frontier.keys():  # tensors feed a segment
+        sequences = self._windows.sequences  # values ORT gave as lists: no segment input
+        if self._frontier_step == step and not sequences & self._frontier.keys():  # tensors feed a segment
             kinds = {n: int(helper.np_dtype_to_tensor_dtype(a.dtype)) for n, a in self._frontier.items()}
             segment = self.graph.segment(range(step, end), names, kinds)
             values = {**self._frontier, **self._run(names, segment, self._frontier)}
@@ -210,7 +206,7 @@ class AnalysisEngine:
         if name in self.feeds:
             return self.feeds[name]
         if name in self._initializers:
-            return numpy_helper.to_array(self._initializers[name], str(self._folder))
+            return numpy_helper.to_array(self._initializers[name], str(self._windows.folder))
         if not self.computed(name):
             node = self.graph.keys[self.graph.producer[name]]
             raise SpecError(f"{name!r} is not computed yet: step or resume past node {node!r}, or run to the end")
@@ -242,32 +238,8 @@ class AnalysisEngine:
         self, names: Sequence[str], model: onnx.ModelProto | None = None, given: Mapping[str, Array] | None = None
     ) -> dict[str, Array]:
         """`names` computed by `model` (default: the prefix that computes them) fed the inputs and `given`."""
-        ort = self._ort
-        path = self._folder / "part.onnx"
-        path.write_bytes((model or self.graph.prefix(names)).SerializeToString())
-        options = ort.SessionOptions()
-        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
-        options.log_severity_level = 3
-        # One session per window: ORT's CPU arena kept each session's blocks (ResNet-50 stepped with one value per
-        # session: peak RSS 1.54 GB with the arena, 0.30 GB without it and with the heap trimmed after each).
-        options.enable_cpu_mem_arena = False
-        if self.threads:
-            options.intra_op_num_threads = self.threads
-        try:
-            fallback = [] if self.provider == "CPUExecutionProvider" else ["CPUExecutionProvider"]  # ops CUDA lacks
-            session = ort.InferenceSession(str(path), options, providers=[self.provider, *fallback])
-            self.sessions_built += 1
-            wanted = {i.name for i in session.get_inputs()}
-            feeds = {**self.feeds, **(given or {})}
-            values = session.run(list(names), {k: v for k, v in feeds.items() if k in wanted})
-        except Exception as error:  # ORT raises its own classes (InvalidArgument, Fail, RuntimeException)
-            raise RunFailed(f"the analysis failed to compute {list(names)[:3]} on {self.provider}: {error}") from error
-        finally:
-            session = None
-            _trim_heap()
-        self._sequences.update(n for n, v in zip(names, values, strict=True) if isinstance(v, list))
-        out = {name: np.asarray(value) for name, value in zip(names, values, strict=True)}
-        self.most_outputs = max(self.most_outputs, len(out))
+        graph = model or self.graph.prefix(names)
+        out = self._windows.run(names, {**self.feeds, **(given or {})}, graph)
         self.shapes.update({name: list(array.shape) for name, array in out.items()})
         return out
 
@@ -287,7 +259,7 @@ class AnalysisEngine:
             kind: Literal["attribute", "initializer"] = "attribute"
         elif name in self.graph.reads[index] and name in self._initializers:  # subgraph bodies read some
             tensor = self._initializers[name]
-            original = numpy_helper.to_array(tensor, str(self._folder))
+            original = numpy_helper.to_array(tensor, str(self._windows.folder))
             array = np.asarray(value, dtype=original.dtype)
             if array.shape != original.shape:
                 raise SpecError(f"override {name!r}: shape {list(array.shape)} differs from {list(original.shape)}")
@@ -360,24 +332,3 @@ class AnalysisEngine:
             return self.graph.index(node)
         except KeyError as error:
             raise SpecError(str(error.args[0])) from error
-
-
-def _trim_heap() -> None:
-    """Give the freed pages of the last session back to the system (glibc's malloc_trim; elsewhere nothing)."""
-    global _LIBC
-    if _LIBC is None:
-        try:
-            _LIBC = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        except OSError:
-            _LIBC = False
-    if _LIBC and hasattr(_LIBC, "malloc_trim"):
-        _LIBC.malloc_trim(0)
-
-
-def _private_copy(source: Path, folder: Path) -> onnx.ModelProto:
-    """The model written into `folder` with every weight over 1 KiB in one external file, read one initializer at a
-    time (`model_file`); its graph (no weights)."""
-    with (folder / WEIGHTS).open("wb") as weights:
-        model = read_model(source, weights)
-    onnx.save(model, str(folder / "model.onnx"))
-    return model

@@ -23,6 +23,7 @@ import onnx
 from onnx import helper
 
 from dld_jupyter.activities.errors import SpecError, UnavailableError
+from dld_jupyter.activities.runtimes.random_inputs import input_seed, random_array
 
 Array = np.ndarray[Any, Any]
 Dim = int | str | None  # fixed, symbolic, unknown
@@ -84,7 +85,9 @@ class ImagePreset:
 
 def model_input_specs(model: onnx.ModelProto | str | os.PathLike[str]) -> list[InputSpec]:
     """The inputs of `model` that need data (graph inputs without an initializer of the same name)."""
-    from dld_jupyter.activities.analysis.model_file import read_model  # a skeleton: bounded memory, weights unread
+    from dld_jupyter.activities.runtimes.onnxruntime.model_file import (
+        read_model,  # a skeleton: bounded memory, weights unread
+    )
 
     proto = model if isinstance(model, onnx.ModelProto) else read_model(model)
     graph = proto.graph
@@ -206,16 +209,8 @@ class InputSource:
 
 
 def random_tensor(spec: InputSpec, seed: int = 0) -> Array:
-    """Random data of the input's type: floats in [0, 1), integers 0/1 (valid indices for any Gather), booleans."""
-    rng = np.random.default_rng(seed)
-    shape = spec.concrete_shape()
-    if spec.dtype.kind == "f":
-        return rng.random(shape, dtype=np.float32).astype(spec.dtype)
-    if spec.dtype.kind in "iu":
-        return rng.integers(0, 2, size=shape).astype(spec.dtype)
-    if spec.dtype.kind == "b":
-        return np.asarray(rng.random(shape) < 0.5)
-    raise SpecError(f"input {spec.name!r}: cannot generate random {spec.dtype} data; give an NPY file or an array")
+    """Random data of the input's type, by the one rule every runtime follows (`runtimes/random_inputs.py`)."""
+    return random_array(spec.name, spec.concrete_shape(), spec.dtype, seed, "give an NPY file or an array")
 
 
 def check_tensor(spec: InputSpec, array: Array, source: str) -> Array:
@@ -336,7 +331,7 @@ def load_inputs(
         value = given.get(spec.name)
         if value is None and only_given:
             continue
-        source = InputSource.of(value) if value is not None else InputSource("random", seed=seed + index)
+        source = InputSource.of(value) if value is not None else InputSource("random", seed=input_seed(seed, index))
         feeds[spec.name] = source.load(spec)
     return feeds
 

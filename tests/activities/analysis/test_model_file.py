@@ -9,8 +9,8 @@ import numpy as np
 import onnx
 import pytest
 
-from dld_jupyter.activities.analysis.model_file import ALIGN, read_model
 from dld_jupyter.activities.errors import SpecError
+from dld_jupyter.activities.runtimes.onnxruntime.model_file import ALIGN, read_model
 
 REAL = Path(__file__).resolve().parents[2] / "data" / "real"
 

@@ -1,5 +1,6 @@
-"""Input data for a profile run: random tensors (free dimensions → 1, or an inferred batch) or a folder of
-TensorProto files, one `<input name>.pb` per model input (seed 000 "Profiling with ONNX Runtime")."""
+"""Input data for an ONNX Runtime run: random tensors (free dimensions → 1, or an inferred batch; the values by the
+one rule of `runtimes/random_inputs.py`) or a folder of TensorProto files, one `<input name>.pb` per model input
+(seed 000 "Profiling with ONNX Runtime")."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from google.protobuf.message import DecodeError
 from onnx import helper, numpy_helper
 
 from dld_jupyter.activities.errors import SpecError
+from dld_jupyter.activities.runtimes.random_inputs import input_seed, random_array
 
 Feeds = dict[str, Any]
 
@@ -73,22 +75,14 @@ def batch_problem(graph: onnx.GraphProto, batch_size: int | None) -> str | None:
 
 
 def random_feeds(graph: onnx.GraphProto, batch_size: int | None, seed: int) -> Feeds:
+    """Random data for every input that needs data, by the one rule every runtime follows (`random_inputs.py`)."""
     problem = batch_problem(graph, batch_size)
     if problem is not None:
         raise SpecError(problem)
-    rng = np.random.default_rng(seed)
     feeds: Feeds = {}
-    for value in model_inputs(graph):
+    for position, value in enumerate(model_inputs(graph)):
         dtype, shape = _dtype(value), concrete_shape(value, batch_size)
-        if dtype.kind == "f" or dtype.name == "bfloat16":
-            array: np.ndarray[Any, Any] = rng.random(shape, dtype=np.float32).astype(dtype)
-        elif dtype.kind in "iu":
-            array = rng.integers(0, 2, size=shape).astype(dtype)  # 0/1: valid indices for any Gather
-        elif dtype.kind == "b":
-            array = rng.random(shape) < 0.5
-        else:
-            raise SpecError(f"input {value.name!r}: cannot generate random data of type {dtype}; use an input folder")
-        feeds[value.name] = array
+        feeds[value.name] = random_array(value.name, shape, dtype, input_seed(seed, position), "use an input folder")
     return feeds
 
 

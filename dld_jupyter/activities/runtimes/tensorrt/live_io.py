@@ -1,8 +1,9 @@
 """Device buffers and one timed pass of the live TensorRT runtime (TensorRT 10 name-based I/O).
 
-Inputs get random data at the given (profile opt) shapes, seeded; outputs are sized from the context once every
-input shape is set. A pass is: H2D copies, `execute_async_v3` and a stream sync, D2H copies, each timed on the
-host with the copies synchronous, so the three add up to the pass. With copies hidden, inputs are copied once
+Inputs get random data at the given (profile opt) shapes, seeded, by the one rule of every runtime
+(`runtimes/random_inputs.py`); outputs are sized from the context once every input shape is set. A pass is: H2D
+copies, `execute_async_v3` and a stream sync, D2H copies, each timed on the host with the copies synchronous, so the
+three add up to the pass. With copies hidden, inputs are copied once
 before the passes and outputs are never fetched (seed: "Hide Non-Compute Operations").
 """
 
@@ -15,34 +16,26 @@ import numpy as np
 
 from dld_jupyter.activities.errors import RunFailed, SpecError
 from dld_jupyter.activities.runtimes.base import PassTimes
-
-
-def _random(shape: tuple[int, ...], dtype: Any, rng: np.random.Generator) -> Any:
-    kind = np.dtype(dtype)
-    if kind == np.bool_:
-        return rng.integers(0, 2, size=shape).astype(kind)
-    if np.issubdtype(kind, np.integer):
-        return rng.integers(0, 8, size=shape).astype(kind)  # small: safe as indices and sizes
-    return rng.standard_normal(size=shape).astype(kind)
+from dld_jupyter.activities.runtimes.random_inputs import input_seed, random_array
 
 
 class Bindings:
     def __init__(self, trt: Any, engine: Any, context: Any, shapes: dict[str, tuple[int, ...]], seed: int) -> None:
         from polygraphy import cuda
 
-        rng = np.random.default_rng(seed)
         self.stream = cuda.Stream()
         self.inputs: list[tuple[Any, Any]] = []  # (host array, DeviceArray)
         self.outputs: list[tuple[Any, Any]] = []
         self.output_names: list[str] = []
         names = [engine.get_tensor_name(i) for i in range(engine.num_io_tensors)]
         is_input = {name: engine.get_tensor_mode(name) == trt.TensorIOMode.INPUT for name in names}
-        for name in (n for n in names if is_input[n]):
+        for position, name in enumerate(n for n in names if is_input[n]):
             shape = shapes.get(name) or tuple(engine.get_tensor_shape(name))
             if any(d < 0 for d in shape):
                 raise SpecError(f"model: input {name} has dynamic shape {list(shape)} and no optimization profile")
             context.set_input_shape(name, shape)
-            host = _random(tuple(shape), trt.nptype(engine.get_tensor_dtype(name)), rng)
+            dtype = trt.nptype(engine.get_tensor_dtype(name))
+            host = random_array(name, shape, dtype, input_seed(seed, position), "profile the ONNX model instead")
             self._bind(context, name, host, cuda, self.inputs)
             self.inputs[-1][1].copy_from(host, self.stream)
         for name in (n for n in names if not is_input[n]):
