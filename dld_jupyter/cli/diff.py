@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"~ {prefix}{name} ({node.b.op_type})")
             for change in node.changes:
                 print(f"    {change.what}")
-        for line in graph.io:
+        for line in graph.io + graph.parameters:
             print(f"~ {prefix}{line}")
     for line in result.model:
         print(f"~ {line}")

@@ -23,7 +23,7 @@ import onnx_ir as ir
 from dld_jupyter.document import io as doc_io
 from dld_jupyter.document.document import Document
 
-from .graph_index import GraphIndex, scope
+from .graph_index import GraphIndex, attribute_key, scope
 from .matching import Matching
 from .node_changes import Change, NodeComparer
 from .tensor_content import ContentCache
@@ -63,17 +63,18 @@ class GraphDiff:
     changed: list[ChangedNode]
     io: list[str] = field(default_factory=list)  # graph inputs/outputs of another count, dtype or shape
     renamed: int = 0  # paired nodes whose names differ (not a change)
+    parameters: list[str] = field(default_factory=list)  # a local function's attribute parameters added/removed
 
     @property
     def identical(self) -> bool:
-        return not (self.added or self.removed or self.changed or self.io)
+        return not (self.added or self.removed or self.changed or self.io or self.parameters)
 
     def headline(self) -> str:
         if self.identical:
             return "no structural change"
         parts = [f"{len(v)} {k}" for k, v in
                  (("added", self.added), ("removed", self.removed), ("changed", self.changed), ("i/o", self.io)) if v]
-        return ", ".join(parts)
+        return ", ".join(parts + self.parameters)
 
     def by_scope(self) -> dict[str, Counter[str]]:
         """Changes per name-scope group and every group above it ("" is the whole graph): what a collapsed
@@ -95,6 +96,7 @@ class GraphDiff:
             "removed": [r.to_dict() for r in self.removed],
             "changed": [c.to_dict() for c in self.changed],
             "io": self.io,
+            "parameters": self.parameters,
             "by_scope": {k: dict(v) for k, v in sorted(self.by_scope().items())},
         }
 
@@ -211,6 +213,7 @@ def diff(a: ModelLike, b: ModelLike) -> ModelDiff:
             removed.append(_function_name(key))
             continue
         body = differ.graph(fa, fb)
+        body.parameters = _parameter_changes(fa, fb)
         if not body.identical:
             functions[_function_name(key)] = body
     added = [_function_name(k) for k in mb.functions if k not in ma.functions]
@@ -218,6 +221,22 @@ def diff(a: ModelLike, b: ModelLike) -> ModelDiff:
              for d in sorted(set(ma.opset_imports) | set(mb.opset_imports))
              if ma.opset_imports.get(d) != mb.opset_imports.get(d)]
     return ModelDiff(graph, functions, added, removed, model)
+
+
+def _parameter_changes(fa: ir.Function, fb: ir.Function) -> list[str]:
+    """A local function's attribute parameters (names and defaults) that differ: the body may be the same while
+    every call site can now pass another attribute."""
+    before = {name: _default(a) for name, a in fa.attributes.items()}
+    after = {name: _default(a) for name, a in fb.attributes.items()}
+    found = [f"attribute parameter {name} added" for name in after if name not in before]
+    found += [f"attribute parameter {name} removed" for name in before if name not in after]
+    found += [f"attribute parameter {name} default {before[name]!r} → {after[name]!r}"
+              for name in before if name in after and before[name] != after[name]]
+    return found
+
+
+def _default(attr: ir.Attr) -> object:
+    return None if attr.type == ir.AttributeType.UNDEFINED else attribute_key(attr)
 
 
 def _function_name(key: tuple[str, str, str]) -> str:

@@ -140,9 +140,10 @@ def test_a_constant_changed_inside_an_if_branch_is_nested_under_the_if() -> None
     assert inner.a.op_type == "Constant" and "content" in inner.changes[0].what
 
 
-def _with_function(scale: str) -> onnx.ModelProto:
+def _with_function(scale: str, parameters: tuple[str, ...] = ()) -> onnx.ModelProto:
     body = [helper.make_node("Mul", ["a", "a"], ["sq"]), helper.make_node(scale, ["sq"], ["out"])]
-    function = helper.make_function("local", "Square", ["a"], ["out"], body, [helper.make_opsetid("", 17)])
+    function = helper.make_function("local", "Square", ["a"], ["out"], body, [helper.make_opsetid("", 17)],
+                                    attributes=list(parameters))
     call = helper.make_node("Square", ["x"], ["y"], domain="local", name="call")
     graph = helper.make_graph([call], "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])],
                               [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2])])
@@ -156,6 +157,15 @@ def test_a_local_function_body_is_diffed() -> None:
     assert found.graph.identical and list(found.functions) == ["local::Square"]
     body = found.functions["local::Square"]
     assert [r.op_type for r in body.removed] == ["Relu"] and [r.op_type for r in body.added] == ["Abs"]
+
+
+def test_a_local_function_gaining_an_attribute_parameter_is_a_change() -> None:
+    """Same body, one more attribute parameter: `dld diff` said "no structural change"."""
+    found = diff(_with_function("Relu"), _with_function("Relu", ("alpha",)))
+    assert not found.identical and found.functions["local::Square"].parameters == ["attribute parameter alpha added"]
+    assert found.headline() == "function local::Square: attribute parameter alpha added"
+    back = diff(_with_function("Relu", ("alpha",)), _with_function("Relu"))
+    assert back.functions["local::Square"].to_dict()["parameters"] == ["attribute parameter alpha removed"]
 
 
 def test_external_weights_are_read_from_each_models_own_folder(tmp_path: Path) -> None:
