@@ -250,3 +250,21 @@ def test_many_passes_of_kernels_stay_fast(gpu_report: Report) -> None:
     assert time.perf_counter() - started < 10.0
     assert len(data["kernel_rows"]["rows"]) == 24_800
     assert sum(i["kernels"] is not None for i in data["iterations"]) == 100
+
+
+def test_text_of_200_recorded_passes_prints_ranges_and_rows_iterations(gpu_report: Report) -> None:
+    """Every pass recorded: "Passes with kernel records" listed 200 numbers and every iteration was printed
+    whatever --rows said; now runs of passes, and the first and last `rows` iterations with the median."""
+    import dataclasses
+    import re
+
+    big = load_report(KERNELS)
+    one = [k for k in gpu_report.kernels if k.pass_index == 33]
+    big.kernels = [dataclasses.replace(k, pass_index=p) for p in range(200) for k in one]
+    big.kernel_capture = {**big.kernel_capture, "passes": 200}
+    big.passes_ms = (big.passes_ms * 10)[:205]
+    text = dashboard_text(big, rows=3)
+    assert re.search(r"Passes with kernel records +0-199 \(", text)
+    shown = re.findall(r"^  [* ][m ] +(\d+) ", text, re.MULTILINE)
+    assert len(shown) <= 7 and shown[:3] == ["0", "1", "2"] and shown[-3:] == ["202", "203", "204"]
+    assert "  ... " in text

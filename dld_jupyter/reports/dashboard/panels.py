@@ -166,6 +166,17 @@ def _system(report: Report, kernels: Sequence[Kernel]) -> list[tuple[str, str]]:
     return [(label, value) for label, value in rows if value]
 
 
+def ranges(numbers: Sequence[int]) -> str:
+    """Sorted pass numbers as runs: [0, 1, 2, 3, 7, 9, 10] -> "0-3, 7, 9, 10" (200 recorded passes are one run)."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    return ", ".join(str(a) if a == b else f"{a}, {b}" if b == a + 1 else f"{a}-{b}" for a, b in runs)
+
+
 def dashboard(report: Report, start: int | None = None, stop: int | None = None) -> Dashboard:
     """The dashboard of `report` over passes start..stop (0-based, inclusive; all measured passes by default)."""
     chosen = aggregation_range(report, start, stop)
@@ -200,7 +211,7 @@ def dashboard(report: Report, start: int | None = None, stop: int | None = None)
     if kernels:
         recorded = sorted({pass_of(k, median_pass(report)) for k in kernels})
         counted_passes = [p for p in recorded if p in chosen]
-        board.summary.append(("Passes with kernel records", f"{', '.join(map(str, recorded))} "
+        board.summary.append(("Passes with kernel records", f"{ranges(recorded)} "
                               f"({len(counted_passes)} counted; kernel figures come from these)"))
     board.recommendations = recommend(report)
     return board

@@ -64,13 +64,15 @@ def dashboard_text(report: Report, start: int | None = None, stop: int | None = 
                   f"  GPU-bound (queued work waits)           {board.idle_ms('gpu'):10.3f} ms in "
                   f"{sum(g.bound == 'gpu' for g in board.idle)} gaps"]
     lines += absent_text(board)
-    lines += ["", "Iterations (* counted, m median pass)"]
-    many = len(board.iterations) > 2 * rows
+    lines += ["", f"Iterations (* counted, m median pass; the first and last {rows} and the median shown)"]
+    total, hidden = len(board.iterations), 0
     for it in board.iterations:
-        if many and it.gpu_ms is None and rows <= it.index < len(board.iterations) - rows:
-            if it.index == rows:
-                lines.append("  ...")
+        if rows <= it.index < total - rows and not it.median:
+            hidden += 1
             continue
+        if hidden:
+            lines.append(f"  ... {hidden} iterations")
+            hidden = 0
         mark = ("*" if it.in_range else " ") + ("m" if it.median else " ")
         gpu = "" if it.gpu_ms is None else f"  {it.kernels} kernels ({it.tc_kernels} TC) {it.gpu_ms:.3f} ms GPU"
         lines.append(f"  {mark} {it.index:4d} {it.duration_ms:10.3f} ms{gpu}")
