@@ -248,7 +248,8 @@ def register(subparsers: Any) -> None:
     dash.add_argument("report", metavar="REPORT")
     dash.add_argument("--start", type=int, help="first measured pass (0-based) that counts; default the first")
     dash.add_argument("--stop", type=int, help="last measured pass (0-based) that counts; default the last")
-    dash.add_argument("--rows", type=int, default=10, help="rows of each table, and iterations at each end, to print (default 10)")
+    dash.add_argument("--rows", type=int, default=10,
+                      help="rows of each table, and iterations at each end, to print (default 10)")
     dash.add_argument("--table", choices=("op_types", "ops", "kernels"), default="ops", help="table for --csv")
     dash.add_argument("--csv", metavar="FILE", help="also write --table (default ops) as CSV")
     dash.set_defaults(func=_dashboard)
