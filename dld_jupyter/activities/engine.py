@@ -168,9 +168,12 @@ def _remember(run: Run) -> None:
     if not run.remember:
         return
     spec = run.spec
-    settings = {k: v for k, v in spec.to_dict().items() if k not in ("kind", "model")}
+    settings = {k: v for k, v in spec.to_dict().items() if k not in ("kind", "model", "source_document")}
+    # a run of a copy of unsaved edits is the user's model's run: its settings are recalled for that file, never
+    # stored under the copy's temporary path (which no later run names)
+    home = getattr(spec, "source_document", None) or spec.model
     try:
-        SettingsStore().remember(spec.model, spec.KIND, settings)
+        SettingsStore().remember(home, spec.KIND, settings)
     except OSError as error:
         run.log("warning", f"settings not remembered: {error}")
 
