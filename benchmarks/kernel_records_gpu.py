@@ -4,6 +4,7 @@ Tensor Core kernels against GPM's tensor activity.
     python benchmarks/kernel_records_gpu.py slim-ort onnxruntime_gpu-1.31.1-…whl -o .gpu/ort-sm90.tar.xz   # here
     python benchmarks/kernel_records_gpu.py strip MODEL.onnx [...] -o DIR   # here: weights out, shapes kept
     python benchmarks/kernel_records_gpu.py run DIR -o OUT                   # on the GPU (onnxruntime-gpu, cupti)
+    python benchmarks/kernel_records_gpu.py overhead DIR [--code CHECKOUT]   # on the GPU: CUPTI's cost (issue 35)
 
 `slim-ort` makes the 256 MB onnxruntime-gpu wheel travel in two device calls instead of six: the CUDA provider's
 cubins for other architectures than sm_90 (Hopper) are zeroed in place (offsets unchanged, so the library loads as
@@ -215,13 +216,13 @@ def run(folder: Path, out: Path, only: set[str] | None) -> None:
     state: dict[str, Any] = {"name": "", "limit": kernel_glue.KERNEL_RECORD_LIMIT}
     real_link = kernel_glue.link_recorded
 
-    def recording_link(recorder: Any, windows: Any, median: int, limit: int = 0) -> Any:
+    def recording_link(recorder: Any, windows: Any, median: int, limit: int = 0, passes_ms: Any = ()) -> Any:
         recorder.stop()
         raw = {"activities": recorder.activities, "calls": recorder.calls, "windows": windows, "median": median,
                "offset_ns": recorder.offset_ns, "version": recorder.version, "errors": recorder.errors[:20]}
         with gzip.open(out / f"raw_{state['name']}.pkl.gz", "wb") as file:
             pickle.dump(raw, file)
-        return real_link(recorder, windows, median, state["limit"])
+        return real_link(recorder, windows, median, state["limit"], passes_ms)
 
     session_module.link_recorded = recording_link  # type: ignore[assignment]
     from dld_jupyter.activities.gpu import kernel_records
@@ -277,6 +278,35 @@ def run(folder: Path, out: Path, only: set[str] | None) -> None:
             print(f"  FAILED: {error}")
 
 
+def overhead(folder: Path, file: str, iterations: int, rounds: int, label: str) -> None:
+    """CUPTI's cost in the layer table (issue 35): per round, the same profile with kernel records on, then off, in
+    this process; one JSON line each (`profiled_median_ms` is the run the layer table comes from)."""
+    import json
+
+    from dld_jupyter.activities.kinds.profile import run_profile
+    from dld_jupyter.activities.runtimes.onnxruntime.spec import OrtProfileSpec
+
+    work = Path("/tmp/kr_models")
+    work.mkdir(exist_ok=True)
+    model = work / file if (work / file).exists() else refill(folder / file, work)
+    for number in range(rounds):
+        for records in (True, False):
+            spec = OrtProfileSpec(model=str(model), provider="cuda", iterations=iterations, warmup=20,
+                                  kernel_records=records, gpu_metrics=False, output=f"/tmp/overhead_{label}.json")
+            report = run_profile(spec, PrintReporter())
+            capture = report.kernel_capture
+            own = capture.get("passes_ms") or []
+            print(json.dumps({
+                "code": label, "round": number, "kernel_records": records, "model": file,
+                "profiled_median_ms": round(report.summary.profiled_median_ms or 0.0, 4),
+                "plain_median_ms": round(report.summary.median_ms, 4),
+                "kernel_series": capture.get("series", "profiled" if capture else "none"),
+                "kernel_passes": capture.get("passes", 0),
+                "kernel_pass_median_ms": round(statistics.median(own), 4) if own else None,
+                "kernels_per_pass": capture.get("kernels", 0) / max(1, capture.get("passes", 1)),
+            }), flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="verb", required=True)
@@ -290,7 +320,19 @@ def main() -> None:
     r.add_argument("folder", type=Path)
     r.add_argument("-o", "--out", type=Path, required=True)
     r.add_argument("--only", default="")
+    c = sub.add_parser("overhead", help="profiled median with and without kernel records, interleaved")
+    c.add_argument("folder", type=Path)
+    c.add_argument("--model", default="bert_base.onnx")
+    c.add_argument("--iterations", type=int, default=100)
+    c.add_argument("--rounds", type=int, default=1)
+    c.add_argument("--code", type=Path, help="import dld_jupyter from this checkout (e.g. an older commit's)")
+    c.add_argument("--label", default="")
     args = parser.parse_args()
+    if args.verb == "overhead":
+        if args.code:
+            sys.path.insert(0, str(args.code.resolve()))
+        overhead(args.folder, args.model, args.iterations, args.rounds, args.label or str(args.code or "this"))
+        return
     if args.verb == "slim-ort":
         slim_ort(args.wheel, args.out)
     elif args.verb == "strip":

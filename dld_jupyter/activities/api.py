@@ -57,9 +57,9 @@ def profile(
     beside the report as `<model>.profiled.onnx`.
 
     `options` are those of OrtProfileSpec: iterations, warmup, optimize, random_inputs, input_folder, batch_size,
-    device, output, seed, threads, gpu_metrics, lock_clocks, sampling_ms, kernel_records (CUDA: CUPTI kernels of the
-    profiled passes); with backend="tensorrt", the fields of TrtSettings and ProfilerSettings. Unknown ones raise
-    SpecError naming the known ones.
+    device, output, seed, threads, gpu_metrics, lock_clocks, sampling_ms, kernel_records (CUDA: CUPTI kernels,
+    recorded in passes of their own after the profiled ones); with backend="tensorrt", the fields of TrtSettings and
+    ProfilerSettings. Unknown ones raise SpecError naming the known ones.
     `target`: a saved SSH target's name, `ssh://user@host:port` or a Target (default: this machine).
     Raises UnavailableError for a missing backend/provider or an unreachable target, ActivityFailed for a failed run.
     """

@@ -65,7 +65,8 @@ def add_profile_options(parser: argparse.ArgumentParser) -> None:
         "--kernel-records",
         action=argparse.BooleanOptionalAction,
         default=True,
-        help="record the kernels of a CUDA run's profiled passes with CUPTI (cupti-python; default on)",
+        help="record a CUDA run's kernels with CUPTI (cupti-python; default on), in passes of their own after the "
+        "profiled ones, so the layer times never carry CUPTI's cost",
     )
     parser.add_argument(
         "--sampling-ms", type=float, default=100.0, help="GPM metric sampling interval, ms (at least 100)"

@@ -92,11 +92,12 @@ class MetricSeries:
 
 @dataclass
 class KernelRecord:
-    """One GPU activity (kernel, memcpy or memset) recorded by CUPTI during a measured profiled pass."""
+    """One GPU activity (kernel, memcpy or memset) recorded by CUPTI during a kernel pass (`kernel_capture.series`
+    "kernel": passes of their own after the profiled ones; absent in older reports: the profiled passes)."""
 
     kind: str  # "kernel" | "memcpy" | "memset"
     name: str  # kernel name, C++ names demangled ("void cutlass::Kernel2<...>(...)"), "Memcpy HtoD", "Memset"
-    pass_index: int  # measured profiled pass it ran in (0-based, run order); `kernel_capture.median_pass` is drawn
+    pass_index: int  # kernel pass it ran in (0-based, run order); `kernel_capture.median_pass` is drawn
     start_ms: float  # GPU start, relative to the start of its pass (the timeline's origin for the median pass)
     duration_ms: float
     layer: int = -1  # index into Report.layers of the layer (ONNX Runtime node) that launched it; -1 when none
@@ -122,7 +123,7 @@ class Report:
     system: dict[str, Any] = field(default_factory=dict)  # host, OS, CPU, GPU, driver, CUDA, library versions
     removed_nodes: list[str] = field(default_factory=list)  # ONNX nodes optimized away (no layer of its own)
     removed_reasons: dict[str, str] = field(default_factory=dict)  # removed node -> why it has no layer
-    kernels: list[KernelRecord] = field(default_factory=list)  # GPU activity of the measured profiled passes
+    kernels: list[KernelRecord] = field(default_factory=list)  # GPU activity of the kernel passes
     kernel_capture: dict[str, Any] = field(default_factory=dict)  # how the kernels were recorded (source, passes)
     format: str = FORMAT
     version: int = VERSION

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from dld_jupyter.report_format.model import Report
 from dld_jupyter.reports.dashboard.iterations import idle_gaps
-from dld_jupyter.reports.dashboard.kernels import KERNEL, TC_ELIGIBLE, kernels_of, median_pass
+from dld_jupyter.reports.dashboard.kernels import KERNEL, TC_ELIGIBLE, kernel_pass_ms, kernels_of, median_pass
 from dld_jupyter.reports.stats import layer_sum_ms, time_by_type
 
 OVERHEAD_SHARE = 5.0  # % of layer time in reformats/copies/NoOps worth removing
@@ -251,7 +251,7 @@ def _host_bound(report: Report) -> Recommendation | None:
     run = [k for k in kernels_of(report) if k.pass_index in (None, median)]
     if not run:
         return None
-    length = max(report.summary.profiled_median_ms or report.summary.median_ms, max(k.end_ms for k in run))
+    length = max(kernel_pass_ms(report, median), max(k.end_ms for k in run))
     starts = {event.layer: event.start_ms for event in report.timeline if event.layer >= 0}
     gaps = idle_gaps(run, length, [k.launch_ms if k.launch_ms is not None else starts.get(k.layer) for k in run])
     host = sum(g.duration_ms for g in gaps if g.bound == "host")
@@ -260,10 +260,16 @@ def _host_bound(report: Report) -> Recommendation | None:
     extra = report.summary.profiling_overhead_ms
     caveat = (f"; per-node profiling added {extra:.3f} ms to this pass, part of that wait"
               if extra is not None and extra > 0 and not report.summary.overhead_within_noise else "")
+    own = "passes_ms" in report.kernel_capture  # kernel passes of their own, CUPTI's cost in their wall time
+    profiled = report.summary.profiled_median_ms
+    if own and profiled and length > profiled:
+        caveat += (f"; recording kernels (CUPTI) made this pass {length:.3f} ms against {profiled:.3f} ms without, "
+                   "part of that wait")
+    which = "median kernel" if own else "profiled median"
     return Recommendation(
         "host-bound",
         "warning",
-        f"The GPU waits for the host {host:.3f} ms of the {length:.3f} ms profiled median pass "
+        f"The GPU waits for the host {host:.3f} ms of the {length:.3f} ms {which} pass "
         f"({_pct(host, length):.1f}%, {sum(g.bound == 'host' for g in gaps)} gaps){caveat}.",
         "Launches do not keep up with the GPU: batch more work per call, fuse small ops (graph optimizations on), "
         "keep inputs on the device (I/O binding) or capture the pass in a CUDA graph.",

@@ -42,5 +42,6 @@ def test_a_cpu_profile_starts_no_recorder(tmp_path: Path) -> None:
 
     session = OrtSession(OrtProfileSpec(model=str(MODEL), iterations=1, warmup=0), Quiet(), tmp_path)
     passes = [session.run(None, True)]
+    assert session.record_kernels(True) is False  # so the profile kind runs no kernel passes on the CPU
     table = session.layers(passes, 0)
     assert session._recorder is None and table.kernels == [] and table.kernel_capture == {}

@@ -4,6 +4,7 @@ cannot apply is absent with its reason; no GPU figure appears for a run without 
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 
 import pytest
@@ -268,3 +269,20 @@ def test_text_of_200_recorded_passes_prints_ranges_and_rows_iterations(gpu_repor
     shown = re.findall(r"^  [* ][m ] +(\d+) ", text, re.MULTILINE)
     assert len(shown) <= 7 and shown[:3] == ["0", "1", "2"] and shown[-3:] == ["202", "203", "204"]
     assert "  ... " in text
+
+
+def test_kernel_passes_of_their_own_are_measured_by_their_own_wall_times(gpu_report: Report) -> None:
+    """Kernel records from kernel passes (issue 35: `kernel_capture.series` "kernel") are judged against each pass's
+    own wall time, CUPTI's cost included, not against the profiled median pass recorded without CUPTI."""
+    own = copy.deepcopy(gpu_report)
+    walls = [1.0] * 34
+    walls[32], walls[33] = 20.0, 30.0  # longer than the fixture's passes, so the idle tail is the difference
+    own.kernel_capture = {**own.kernel_capture, "series": "kernel", "passes_ms": walls}
+    board = dashboard(own)
+    assert sum(s.ms for s in board.breakdown) == pytest.approx(50.0)
+    assert "2 passes, 50.000 ms in all (kernel passes, CUPTI on)" in board.utilization_source
+    host_bound = next(r for r in board.recommendations if r.id == "host-bound")
+    assert "of the 30.000 ms median kernel pass" in host_bound.problem
+    assert f"against {own.summary.profiled_median_ms:.3f} ms without" in host_bound.problem
+    older = dashboard(gpu_report)  # no passes_ms: each pass is the profiled median pass, or its last activity's end
+    assert sum(s.ms for s in older.breakdown) < 2 * 10.0

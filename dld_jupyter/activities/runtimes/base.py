@@ -41,7 +41,7 @@ class LayerTable:
     timeline: list[TimelineEvent]
     removed_nodes: list[str] = field(default_factory=list)
     removed_reasons: dict[str, str] = field(default_factory=dict)
-    kernels: list[KernelRecord] = field(default_factory=list)  # GPU activity of the measured passes (CUPTI)
+    kernels: list[KernelRecord] = field(default_factory=list)  # GPU activity of the kernel passes (CUPTI)
     kernel_capture: dict[str, Any] = field(default_factory=dict)  # how they were recorded ({} when not)
 
 
@@ -53,8 +53,23 @@ class Session(Protocol):
         Plain passes all come before profiled ones: a runtime may swap its plain session for a profiled one."""
         ...
 
-    def layers(self, profiled: Sequence[PassTimes], median: int) -> LayerTable:
-        """The layer table of the profiled passes, its timeline from pass `median` (an index into `profiled`)."""
+    def record_kernels(self, on: bool) -> bool:
+        """From the next profiled pass on, record the GPU activity of each pass (`on`), or stop recording; True when
+        this session records it (a CUDA run with kernel records asked for and CUPTI usable), else False and nothing
+        changes. The profile kind records in passes of their own, after the profiled series, so that CUPTI's cost
+        never reaches the layer times."""
+        ...
+
+    def layers(
+        self,
+        profiled: Sequence[PassTimes],
+        median: int,
+        kernel_passes: Sequence[PassTimes] = (),
+        kernel_median: int = 0,
+    ) -> LayerTable:
+        """The layer table of the profiled passes, its timeline from pass `median` (an index into `profiled`); with
+        `kernel_passes` (the measured passes run while recording), their GPU activity tied to the layers, pass
+        `kernel_median` of them being the one the report draws."""
         ...
 
     def outputs(self, names: Sequence[str], feeds: Feeds | None = None) -> dict[str, Any]:

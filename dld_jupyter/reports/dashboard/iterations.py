@@ -2,7 +2,8 @@
 
 Why: DLProf aggregates over a start..stop iteration range so warm-up or odd passes can be left out; here iteration k
 is the k-th measured pass (its wall time in `report.passes_ms`, measured without per-node profiling) and the k-th
-profiled pass (its kernel records: `pass_index` k); the range says which passes count. Idle time is split the way HTA
+kernel pass (its kernel records: `pass_index` k; CUPTI records in passes of its own after the profiled ones, whose
+wall times are `kernel_capture.passes_ms`); the range says which passes count. Idle time is split the way HTA
 does: a gap in GPU activity is host-bound when the next activity was launched only after the GPU went idle (the GPU
 waited for the host), GPU-bound when it was already queued (waiting on a dependency or synchronisation).
 """

@@ -67,6 +67,16 @@ def median_pass(report: Report) -> int:
     return int(median) if isinstance(median, int) else report.summary.median_pass_index
 
 
+def kernel_pass_ms(report: Report, index: int) -> float:
+    """Wall time of the pass whose kernels are `pass_index` `index`: its own (`kernel_capture.passes_ms`, kernel
+    passes of their own), else the profiled median pass (older reports recorded the profiled passes, whose wall times
+    are not stored one by one)."""
+    own = report.kernel_capture.get("passes_ms")
+    if isinstance(own, list) and 0 <= index < len(own) and isinstance(own[index], (int, float)):
+        return float(own[index])
+    return report.summary.profiled_median_ms or report.summary.median_ms
+
+
 def ran_on_gpu(report: Report) -> bool:
     """The run used a GPU: a CUDA/TensorRT provider or a TensorRT engine."""
     provider = report.summary.provider

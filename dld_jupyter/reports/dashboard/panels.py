@@ -22,7 +22,16 @@ from dld_jupyter.reports.dashboard.iterations import (
     pass_of,
     union_ms,
 )
-from dld_jupyter.reports.dashboard.kernels import KERNEL, MEMORY, TC_ELIGIBLE, Kernel, absence, kernels_of, median_pass
+from dld_jupyter.reports.dashboard.kernels import (
+    KERNEL,
+    MEMORY,
+    TC_ELIGIBLE,
+    Kernel,
+    absence,
+    kernel_pass_ms,
+    kernels_of,
+    median_pass,
+)
 from dld_jupyter.reports.dashboard.tables import Table, counted, ops_table
 from dld_jupyter.reports.recommendations import Recommendation, recommend
 from dld_jupyter.reports.stats import layer_sum_ms
@@ -92,12 +101,10 @@ def _gpu_panels(board: Dashboard, report: Report, kernels: list[Kernel]) -> None
             f"the kernel records cover passes outside the aggregation range {board.range.start}..{board.range.stop}")
         return
     median = median_pass(report)
-    # Profiled passes' wall times are not stored one by one: each is taken as the profiled median pass.
-    pass_ms = report.summary.profiled_median_ms or report.summary.median_ms
     wall = busy = tc = compute = 0.0
     gaps: list[Gap] = []
-    for _index, run in sorted(by_pass(report, mine).items()):
-        length = max(pass_ms, max(k.end_ms for k in run))
+    for index, run in sorted(by_pass(report, mine).items()):
+        length = max(kernel_pass_ms(report, index), max(k.end_ms for k in run))
         wall += length
         spans = [(k.start_ms, k.end_ms) for k in run]
         busy += union_ms(spans)
@@ -106,8 +113,10 @@ def _gpu_panels(board: Dashboard, report: Report, kernels: list[Kernel]) -> None
         gaps += idle_gaps(run, length, _launches(report, run))
     board.idle = gaps
     board.utilization = _shares([("Using GPU", busy), ("Idle GPU", wall - busy)], wall)
-    board.utilization_source = (f"kernel records: GPU busy time over {len({pass_of(k, median) for k in mine})} "
-                                f"profiled passes of {pass_ms:.3f} ms (the profiled median pass)")
+    counted_passes = len({pass_of(k, median) for k in mine})
+    board.utilization_source = (f"kernel records: GPU busy time over {counted_passes} passes, {wall:.3f} ms in all "
+                                + ("(kernel passes, CUPTI on)" if "passes_ms" in report.kernel_capture else
+                                   "(profiled passes, each taken as the profiled median pass)"))
     host, waits = board.idle_ms("host"), board.idle_ms("gpu")
     board.breakdown = _shares([("Tensor Core kernels", tc), ("Other kernels", compute - tc),
                                ("Memory copies", busy - compute), ("Host/CPU (GPU waits for the host)", host),

@@ -1,9 +1,11 @@
-"""Kernel records of an ONNX Runtime CUDA run: CUPTI recording around the profiled session, tied to its layers.
+"""Kernel records of an ONNX Runtime CUDA run: CUPTI recording during the kernel passes, tied to their layers.
 
-The recorder (`activities.gpu.kernel_records`) runs while the profiled session does; once ORT's profile is parsed,
-each measured run becomes a `PassWindow` (ORT's times are µs from `get_profiling_start_time_ns`, on the host wall
-clock) whose node windows carry the position of their layer in the layer table, and `kernel_link` ties every
-activity to its pass and layer. Without `cupti-python` the run goes on and says why kernels are missing.
+The recorder (`activities.gpu.kernel_records`) runs only during the kernel passes, which the profile kind runs on
+the profiled session after its measured profiled passes (so those, and the layer table, never carry CUPTI's cost);
+once ORT's profile is parsed, each measured kernel pass becomes a `PassWindow` (ORT's times are µs from
+`get_profiling_start_time_ns`, on the host wall clock) whose node windows carry the position of their layer in the
+layer table, and `kernel_link` ties every activity to its pass and layer. Without `cupti-python` the run goes on and
+says why kernels are missing.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from dld_jupyter.activities.gpu.kernel_link import HostWindow, PassWindow, keep_
 from dld_jupyter.activities.gpu.kernel_records import KernelRecorder
 from dld_jupyter.activities.reporter import Reporter
 from dld_jupyter.activities.runtimes.onnxruntime.report import COPY_ROWS
+from dld_jupyter.activities.runtimes.onnxruntime.spec import OrtProfileSpec
 from dld_jupyter.activities.runtimes.onnxruntime.trace import RunTrace
 from dld_jupyter.report_format.builder import LayerRecord
 from dld_jupyter.report_format.model import KernelRecord
@@ -24,7 +27,11 @@ from dld_jupyter.report_format.model import KernelRecord
 KERNEL_RECORD_LIMIT = 50_000
 
 
-def start_recorder(reporter: Reporter) -> KernelRecorder | None:
+def start_recorder(spec: OrtProfileSpec, reporter: Reporter) -> KernelRecorder | None:
+    """A started CUPTI recorder for a CUDA run that asks for kernel records; None otherwise, or when CUPTI cannot
+    record here (logged)."""
+    if spec.provider != "cuda" or not spec.kernel_records:
+        return None
     recorder = KernelRecorder()
     try:
         recorder.start()
@@ -60,16 +67,23 @@ def pass_windows(
 
 
 def link_recorded(
-    recorder: KernelRecorder, windows: list[PassWindow], median: int, limit: int = KERNEL_RECORD_LIMIT
+    recorder: KernelRecorder,
+    windows: list[PassWindow],
+    median: int,
+    limit: int = KERNEL_RECORD_LIMIT,
+    passes_ms: Sequence[float] = (),
 ) -> tuple[list[KernelRecord], dict[str, Any]]:
-    """The kernel records of the measured passes and the `kernel_capture` object of the report."""
-    recorder.stop()
+    """The kernel records of the measured kernel passes (`windows`, their wall times `passes_ms`) and the report's
+    `kernel_capture` object."""
+    recorder.stop()  # stopped already after the kernel passes: this only makes sure every buffer is in
     records, counts = link_activities(recorder.activities, recorder.calls, windows, recorder.offset_ns)
     kept, kept_passes = keep_passes(records, median, limit)
     capture: dict[str, Any] = {
         "source": "cupti",
         "cupti_version": recorder.version,
+        "series": "kernel",
         "passes": len(windows),
+        "passes_ms": list(passes_ms),
         "median_pass": median,
         **counts,
     }

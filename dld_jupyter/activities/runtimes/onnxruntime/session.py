@@ -148,16 +148,28 @@ class OrtSession:
         self._session: Any = None
         self._profiled: bool | None = None  # which kind of session `_session` is
         self._runner: Callable[[], object] | None = None
-        self._recorder: Any = None  # CUPTI kernel recorder of a CUDA run's profiled session
+        self._recorder: Any = None  # CUPTI kernel recorder of the kernel passes (`record_kernels`)
+        self._recording = False  # profiled passes now record GPU activity
+        self._recorded_runs = 0  # profiled passes run while recording (the last runs of ORT's profile)
 
     def _open(self, profiled: bool) -> Any:
         if self._profiled is not profiled:
             self._session = self._runner = None  # one session in memory at a time
             options = session_options(self.ort, self.spec, self.workdir if profiled else None)
             self._session, self._profiled = make_session(self.ort, self.source, options, self.spec), profiled
-            if profiled and self.gpu and self.spec.kernel_records and self._recorder is None:
-                self._recorder = start_recorder(self.reporter)  # after the session: its setup is no pass
         return self._session
+
+    def record_kernels(self, on: bool) -> bool:
+        if not on:
+            if self._recording:
+                self._recorder.stop()  # flushed and disabled: later passes and fetches pay nothing
+            self._recording = False
+            return False
+        if self._recorder is None:
+            self._open(True)  # the kernel passes are profiled passes: their node windows tie kernels to layers
+            self._recorder = start_recorder(self.spec, self.reporter)  # after the session: its setup is no pass
+            self._recording = self._recorder is not None
+        return self._recording
 
     def run(self, feeds: Feeds | None, profiled: bool) -> PassTimes:
         session = self._open(profiled)
@@ -167,6 +179,8 @@ class OrtSession:
             runner = self._runner
         else:
             runner = pass_runner(self.ort, session, dict(feeds), self.spec)
+        if profiled and self._recording:
+            self._recorded_runs += 1
         start = time.perf_counter()
         try:
             runner()  # outputs are fetched (or synchronized), so GPU work has finished
@@ -175,12 +189,20 @@ class OrtSession:
         end = time.perf_counter()
         return PassTimes(wall_ms=(end - start) * 1000.0, start=start)
 
-    def layers(self, profiled: Sequence[PassTimes], median: int) -> LayerTable:
+    def layers(
+        self,
+        profiled: Sequence[PassTimes],
+        median: int,
+        kernel_passes: Sequence[PassTimes] = (),
+        kernel_median: int = 0,
+    ) -> LayerTable:
         if not self._profiled:
             raise RunFailed("no profiled pass ran: the layer table needs at least one")
         start_ns = int(self._session.get_profiling_start_time_ns())
         trace = self._session.end_profiling()
-        runs = parse_profile(trace)[-len(profiled) :]  # warm-up runs were profiled too
+        every = parse_profile(trace)  # warm-up runs were profiled too; the recorded runs come last
+        recorded = every[len(every) - self._recorded_runs :] if self._recorded_runs else []
+        runs = every[: len(every) - len(recorded)][-len(profiled) :]
         if len(runs) != len(profiled):
             raise RunFailed(f"ORT's profile holds {len(runs)} measured runs, expected {len(profiled)}")
         optimized_path = self.workdir / "optimized.onnx"
@@ -196,10 +218,14 @@ class OrtSession:
             layers, timeline = with_copy_rows(runs, median, layers, timeline)
             layers = with_host_row(runs, [p.wall_ms for p in profiled], layers)
         table = LayerTable(layers, timeline, node_map.removed, node_map.reasons)
-        if self._recorder is not None:
-            windows = pass_windows(runs, start_ns, layers, node_map.layer_of)
-            table.kernels, table.kernel_capture = link_recorded(self._recorder, windows, median)
-            self._recorder = None
+        if self._recorder is not None and kernel_passes:
+            kernel_runs = recorded[len(recorded) - len(kernel_passes) :]  # the recording's warm-up left out
+            if len(kernel_runs) != len(kernel_passes):
+                raise RunFailed(f"ORT's profile holds {len(kernel_runs)} kernel runs, expected {len(kernel_passes)}")
+            windows = pass_windows(kernel_runs, start_ns, layers, node_map.layer_of)
+            table.kernels, table.kernel_capture = link_recorded(
+                self._recorder, windows, kernel_median, passes_ms=[p.wall_ms for p in kernel_passes]
+            )
         return table
 
     def outputs(self, names: Sequence[str], feeds: Feeds | None = None) -> dict[str, Any]:

@@ -39,8 +39,8 @@ class OrtProfileSpec(ActivitySpec):
     gpu_metrics: bool = True  # sample NVML/GPM metrics during the passes when a GPU is used
     lock_clocks: bool = False  # lock GPU clocks to base during the run (restored afterwards)
     sampling_ms: float = 100.0  # GPM sampling interval (NVML needs >= 100 ms; the sampler keeps >= 120 ms)
-    # CUDA runs: record kernels, memcpy and memset with CUPTI during the profiled passes (cupti-python, [gpu] extra);
-    # off spares the profiled passes CUPTI's own cost (the plain passes never carry it).
+    # CUDA runs: record kernels, memcpy and memset with CUPTI (cupti-python, [gpu] extra) in kernel passes of their
+    # own after the profiled ones (neither the plain nor the profiled passes carry CUPTI's cost); off skips them.
     kernel_records: bool = True
     # Seed 000 "Hide Non-Compute Operations": inputs are copied to the device once and outputs stay there, so the
     # measured passes hold no host<->device copies (on a GPU); otherwise the copies are timed as their own rows.

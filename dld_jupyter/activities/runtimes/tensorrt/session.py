@@ -166,7 +166,16 @@ class TrtSession:
             passes = self._open(profiled, not self.spec.profiler.hide_non_compute)
         return passes.run()
 
-    def layers(self, profiled: Sequence[PassTimes], median: int) -> LayerTable:
+    def record_kernels(self, on: bool) -> bool:
+        return False  # TensorRT's layer times come from its own profiler; no CUPTI recording here
+
+    def layers(
+        self,
+        profiled: Sequence[PassTimes],
+        median: int,
+        kernel_passes: Sequence[PassTimes] = (),
+        kernel_median: int = 0,
+    ) -> LayerTable:
         layers = trt_layers(self.graph, list(profiled), onnx_index(self.spec.model))
         return LayerTable(layers, trt_timeline(layers, profiled[median], median))
 
