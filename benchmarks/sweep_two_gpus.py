@@ -1,12 +1,15 @@
 """A sweep over two GPUs against the same sweep on one (issue 28, on the lent nvidia-h100-x2): wall times and their
 ratio, NVML's process list of each GPU sampled during both sweeps (no two processes on one GPU at any moment), and
 a foreign process on GPU 1 detected before a point (foreign=warn records it, foreign=fail refuses) and during one.
+Issue 39: per point, the median and p90 on two GPUs beside the same point alone (the one-GPU sweep runs one point
+at a time), against its targets: median within 3 % of alone, p90 within 10 % of its median, wall <= 0.55x one GPU.
 
 The two models are made here with onnx.helper (random weights, dynamic batch) so the GPU is busy enough that a
 point's worker start does not dominate: a ResNet-18-shaped conv net (224x224) and a BERT-base-shaped encoder
 (6 layers, hidden 768, 128 tokens). Writes summary.json, nvml_samples.jsonl and the sweeps' manifests to --out.
 
     PYTHONPATH=. python benchmarks/sweep_two_gpus.py --out /tmp/sweep2 [--iterations 400] [--provider cuda]
+        [--no-foreign]   # the issue-39 comparison only, without the foreign-process checks
 """
 
 from __future__ import annotations
@@ -182,7 +185,7 @@ def sweep(label: str, models: list[str], out: Path, sampler: NvmlSampler | None,
     wall = time.monotonic() - started
     if sampler is not None:
         sampler.label = ""
-    points = [{"id": e.point.id, "state": e.state, "device": e.device, "median_ms": e.median_ms,
+    points = [{"id": e.point.id, "state": e.state, "device": e.device, "median_ms": e.median_ms, "p90_ms": e.p90_ms,
                "span_s": [round(t, 2) for t in spans.get(e.point.id, [])], "gpu_check": e.gpu_check,
                "reason": e.reason} for e in running.points()]
     print(f"{label}: {wall:.2f} s")
@@ -201,6 +204,29 @@ def spans_overlap(points: list[dict[str, Any]]) -> list[tuple[str, str]]:
             if both and a["span_s"][0] < b["span_s"][1] and b["span_s"][0] < a["span_s"][1]:
                 pairs.append((a["id"], b["id"]))
     return pairs
+
+
+def side_by_side(two: list[dict[str, Any]], one: list[dict[str, Any]]) -> dict[str, Any]:
+    """Issue 39's table: each point on two GPUs beside the same point alone, and whether every target holds."""
+    alone = {p["id"]: p for p in one}
+    rows, worst_median, worst_p90 = [], 0.0, 0.0
+    for point in two:
+        mine = alone.get(point["id"], {})
+        if not (point["median_ms"] and mine.get("median_ms")):
+            rows.append({"id": point["id"], "missing": True})
+            continue
+        shift = point["median_ms"] / mine["median_ms"] - 1
+        spreads = [p["p90_ms"] / p["median_ms"] - 1 for p in (point, mine) if p.get("p90_ms")]
+        worst_median, worst_p90 = max(worst_median, abs(shift)), max([worst_p90, *spreads])
+        rows.append({"id": point["id"], "device_two": point["device"], "median_two": point["median_ms"],
+                     "p90_two": point["p90_ms"], "median_alone": mine["median_ms"], "p90_alone": mine["p90_ms"],
+                     "median_shift_pct": round(100 * shift, 2)})
+        print(f"  {point['id']:<40} {point['device']!s:<7} two {point['median_ms']:.4f}/{point['p90_ms']:.4f}  "
+              f"alone {mine['median_ms']:.4f}/{mine['p90_ms']:.4f} ms (median/p90)  {100 * shift:+.2f} %")
+    return {"rows": rows, "worst_median_shift_pct": round(100 * worst_median, 2),
+            "worst_p90_over_median_pct": round(100 * worst_p90, 2),
+            "medians_within_3pct": worst_median <= 0.03 and not any(r.get("missing") for r in rows),
+            "p90_within_10pct": worst_p90 <= 0.10}
 
 
 def occupy(sampler: NvmlSampler, index: int, seconds: float) -> subprocess.Popen[bytes]:
@@ -251,6 +277,7 @@ def main() -> int:
     parser.add_argument("--warmup", type=int, default=20)
     parser.add_argument("--provider", default="cuda")
     parser.add_argument("--batch", default="1,8,32")
+    parser.add_argument("--no-foreign", action="store_true", help="skip the foreign-process checks (issue 28)")
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -266,10 +293,13 @@ def main() -> int:
         summary["ratio"] = round(summary["two_gpus"]["wall_s"] / summary["one_gpu"]["wall_s"], 3)
         for label in ("two_gpus", "one_gpu"):
             summary[label]["span_overlaps_on_one_device"] = spans_overlap(summary[label]["points"])
+        print("per point, two GPUs against alone (issue 39):")
+        summary["side_by_side"] = side_by_side(summary["two_gpus"]["points"], summary["one_gpu"]["points"])
         if sampler is not None:
             for label in ("two-gpus", "one-gpu"):
                 summary[label.replace("-", "_")]["nvml"] = overlap_check(sampler.samples, label)
-            summary["foreign"] = foreign_checks(models, out, sampler, options)
+            if not args.no_foreign:
+                summary["foreign"] = foreign_checks(models, out, sampler, options)
     finally:
         if sampler is not None:
             sampler.stop()
@@ -277,7 +307,10 @@ def main() -> int:
                 for sample in sampler.samples:
                     handle.write(json.dumps(sample) + "\n")
         (out / "summary.json").write_text(json.dumps(summary, indent=1, default=str), encoding="utf-8")
-    print("ratio two GPUs / one GPU:", summary["ratio"])
+    verdict = summary["side_by_side"]
+    print("ratio two GPUs / one GPU:", summary["ratio"], "(target <= 0.55)")
+    print(f"worst median shift {verdict['worst_median_shift_pct']} % (target 3), worst p90 over median "
+          f"{verdict['worst_p90_over_median_pct']} % (target 10)")
     for label in ("two_gpus", "one_gpu"):
         print(label, "NVML:", {k: v for k, v in summary[label].get("nvml", {}).items() if k != "first_bad"},
               "span overlaps:", summary[label]["span_overlaps_on_one_device"])
