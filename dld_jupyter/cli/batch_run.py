@@ -10,17 +10,17 @@ missing).
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Callable
 from typing import Any
 
 from dld_jupyter.cli.exit_codes import ExitCode
+from dld_jupyter.formats.terminal_text import echo
 
 
 def progress_to_stderr(verb: str) -> Callable[[float | None, str], None]:
     def report(fraction: float | None, message: str) -> None:
         percent = f"{fraction:4.0%} " if fraction is not None else ""
-        print(f"dld {verb}: {percent}{message}", file=sys.stderr, flush=True)
+        echo(f"dld {verb}: {percent}{message}", err=True)
 
     return report
 
@@ -44,19 +44,19 @@ def run_batch(verb: str, as_json: bool, work: Callable[[], Any], failed: Callabl
         return _fail(verb, as_json, str(error), code)
     reason = failed(result)
     if as_json:
-        print(json.dumps({"ok": reason is None, "error": reason, **result.to_dict()}, indent=2, default=str))
+        echo(json.dumps({"ok": reason is None, "error": reason, **result.to_dict()}, indent=2, default=str))
     else:
-        print("\n".join(result.log))
+        echo("\n".join(result.log))
         if reason:
-            print(f"dld {verb}: {reason}")
+            echo(f"dld {verb}: {reason}")
     return int(ExitCode.OK if reason is None else ExitCode.FAILED)
 
 
 def _fail(verb: str, as_json: bool, message: str, code: ExitCode) -> int:
     if as_json:
-        print(json.dumps({"ok": False, "error": message}, indent=2))
+        echo(json.dumps({"ok": False, "error": message}, indent=2))
     else:
-        print(f"dld {verb}: {message}", file=sys.stderr)
+        echo(f"dld {verb}: {message}", err=True)
     return int(code)
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from dld_jupyter.cli.exit_codes import ExitCode
 from dld_jupyter.cli.verbs import add_verb
+from dld_jupyter.formats.terminal_text import echo
 
 ICONS = {"error": "✖", "warning": "⚠", "info": "ℹ"}
 
@@ -38,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
         checked = io.read_checked(args.model)
         document = Document(io.build(checked), pathlib.Path(args.model))
     except DocumentError as error:
-        print(f"dld check: {error}")
+        echo(f"dld check: {error}")
         return int(ExitCode.BAD_INPUT)
     diagnostics = list(document.check())
     if not any(d.severity == "error" for d in diagnostics):  # what the ir model hid (duplicates, sparse, ...)
@@ -53,31 +54,27 @@ def run(args: argparse.Namespace) -> int:
             diagnostics.extend(lint.result(timeout=args.timeout))
         except TimeoutError:
             lint.cancel()
-            print(f"dld check: Polygraphy lint did not finish within {args.timeout:.0f} s (use --timeout)")
+            echo(f"dld check: Polygraphy lint did not finish within {args.timeout:.0f} s (use --timeout)")
             return int(ExitCode.FAILED)
     names_by_id = {node.id: node.name for node in document.nodes()}
     if args.json:
-        print(
-            json.dumps(
-                [
-                    {
-                        "severity": d.severity,
-                        "message": d.message,
-                        "node": names_by_id.get(d.node_id or ""),
-                        "fix_hint": d.fix_hint,
-                        "source": d.source,
-                    }
-                    for d in diagnostics
-                ],
-                indent=2,
-            )
-        )
+        rows = [
+            {
+                "severity": d.severity,
+                "message": d.message,
+                "node": names_by_id.get(d.node_id or ""),
+                "fix_hint": d.fix_hint,
+                "source": d.source,
+            }
+            for d in diagnostics
+        ]
+        echo(json.dumps(rows, indent=2))
     else:
         for d in diagnostics:
             where = f" [{names_by_id.get(d.node_id, d.node_id)}]" if d.node_id else ""
             hint = f"\n    fix: {d.fix_hint}" if d.fix_hint else ""
-            print(f"{ICONS.get(d.severity, '?')} {d.severity}{where}: {d.message}{hint}")
+            echo(f"{ICONS.get(d.severity, '?')} {d.severity}{where}: {d.message}{hint}")
         errors = sum(d.severity == "error" for d in diagnostics)
         warnings = sum(d.severity == "warning" for d in diagnostics)
-        print(f"{document.name}: {errors} error(s), {warnings} warning(s), {len(document.nodes())} nodes")
+        echo(f"{document.name}: {errors} error(s), {warnings} warning(s), {len(document.nodes())} nodes")
     return int(ExitCode.FAILED if any(d.severity == "error" for d in diagnostics) else ExitCode.OK)

@@ -14,6 +14,7 @@ from typing import Any
 
 from dld_jupyter.cli.exit_codes import ExitCode
 from dld_jupyter.cli.verbs import add_verb
+from dld_jupyter.formats.terminal_text import echo
 
 SCOPE_DEPTH = 2  # scope groups printed in the text summary: the top two levels
 
@@ -32,27 +33,27 @@ def run(args: argparse.Namespace) -> int:
 
     result = diff(args.a, args.b)
     if args.json:
-        print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
+        echo(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
         return int(ExitCode.OK)
-    print(result.headline())
+    echo(result.headline())
     graphs = [("", result.graph), *((f"function {k}: ", v) for k, v in result.functions.items())]
     for prefix, graph in graphs:
         for ref in graph.removed:
-            print(f"- {prefix}{ref.label} ({ref.op_type})")
+            echo(f"- {prefix}{ref.label} ({ref.op_type})")
         for ref in graph.added:
-            print(f"+ {prefix}{ref.label} ({ref.op_type})")
+            echo(f"+ {prefix}{ref.label} ({ref.op_type})")
         for node in graph.changed:
             name = node.b.label if node.a.label == node.b.label else f"{node.a.label} → {node.b.label}"
-            print(f"~ {prefix}{name} ({node.b.op_type})")
+            echo(f"~ {prefix}{name} ({node.b.op_type})")
             for change in node.changes:
-                print(f"    {change.what}")
+                echo(f"    {change.what}")
         for line in graph.io + graph.parameters:
-            print(f"~ {prefix}{line}")
+            echo(f"~ {prefix}{line}")
     for line in result.model:
-        print(f"~ {line}")
+        echo(f"~ {line}")
     groups = {k: v for k, v in result.graph.by_scope().items() if k and k.count("/") < SCOPE_DEPTH}
     if groups:
-        print("by scope:")
+        echo("by scope:")
         for name, counts in sorted(groups.items()):
-            print(f"  /{name}: " + ", ".join(f"{n} {kind}" for kind, n in sorted(counts.items())))
+            echo(f"  /{name}: " + ", ".join(f"{n} {kind}" for kind, n in sorted(counts.items())))
     return int(ExitCode.OK)

@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import json
 import pathlib
-import sys
 from typing import Any
 
 import numpy as np
@@ -26,6 +25,7 @@ import numpy as np
 from dld_jupyter.cli.exit_codes import ExitCode
 from dld_jupyter.cli.file_options import declare_files
 from dld_jupyter.cli.verbs import add_verb
+from dld_jupyter.formats.terminal_text import echo
 
 TABLE_ROWS = 20  # rows of the text table: the worst, by the run's metric
 
@@ -77,7 +77,7 @@ def _read_input(path: str) -> np.ndarray:
 
 def _progress(fraction: float | None, message: str) -> None:
     said = f"{fraction:4.0%} " if fraction is not None else ""
-    print(f"dld diverge: {said}{message}", file=sys.stderr, flush=True)
+    echo(f"dld diverge: {said}{message}", err=True)
 
 
 def diverge_arguments(args: argparse.Namespace) -> dict[str, Any]:
@@ -97,12 +97,12 @@ def run(args: argparse.Namespace) -> int:
     if args.node_data:
         save_node_data(result, args.node_data)
     if args.json:
-        print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
+        echo(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
     else:
-        print(result.headline())
-        print(f"{'node':<48} {'op':<14} {'max_abs':>10} {'max_rel':>10} {'cosine':>10} {'sqnr dB':>8}  nan/inf")
+        echo(result.headline())
+        echo(f"{'node':<48} {'op':<14} {'max_abs':>10} {'max_rel':>10} {'cosine':>10} {'sqnr dB':>8}  nan/inf")
         for row in result.table(sort_by=args.metric, descending=args.metric not in ("cosine", "sqnr"))[:TABLE_ROWS]:
             m = row.metrics
-            print(f"{row.node[-48:]:<48} {row.op_type[:14]:<14} {m.max_abs:>10.3g} {m.max_rel:>10.3g} "
+            echo(f"{row.node[-48:]:<48} {row.op_type[:14]:<14} {m.max_abs:>10.3g} {m.max_rel:>10.3g} "
                   f"{m.cosine:>10.6f} {m.sqnr:>8.1f}  {m.nan}/{m.inf}" + ("  past" if row.over else ""))
     return int(ExitCode.FAILED if result.first is not None else ExitCode.OK)

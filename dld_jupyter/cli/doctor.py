@@ -12,6 +12,7 @@ import ctypes.util
 from typing import Any
 
 from dld_jupyter.cli.exit_codes import ExitCode
+from dld_jupyter.formats.terminal_text import echo
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -89,5 +90,5 @@ def _doctor(args: argparse.Namespace) -> int:
             lines += _target_lines()
         except ImportError as error:
             lines.append(f"targets: remote targets need asyncssh ({error}): pip install 'dld_jupyter[remote]'")
-    print("\n".join(lines))
+    echo("\n".join(lines))
     return int(code)

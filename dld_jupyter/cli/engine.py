@@ -9,11 +9,11 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import sys
 from typing import Any
 
 from dld_jupyter.cli.exit_codes import ExitCode
 from dld_jupyter.cli.verbs import add_verb
+from dld_jupyter.formats.terminal_text import echo
 from dld_jupyter.report_format.engine_graph import EngineGraph, EngineGraphError, load_engine_graph
 
 
@@ -63,11 +63,11 @@ def _show(args: argparse.Namespace) -> int:
         graph = load_engine_graph(args.path)
     except EngineGraphError as error:
         if args.json:
-            print(json.dumps({"status": "failed", "error": str(error), "error_kind": "bad_input", "exit_code": 2}))
+            echo(json.dumps({"status": "failed", "error": str(error), "error_kind": "bad_input", "exit_code": 2}))
         else:
-            print(f"dld engine show: {error}", file=sys.stderr)
+            echo(f"dld engine show: {error}", err=True)
         return int(ExitCode.BAD_INPUT)
-    print(json.dumps(graph_json(graph), indent=2) if args.json else graph_text(graph))
+    echo(json.dumps(graph_json(graph), indent=2) if args.json else graph_text(graph))
     return int(ExitCode.OK)
 
 

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import traceback
 from collections.abc import Callable
 from typing import TypeVar
 
 from dld_jupyter._version import __version__
 from dld_jupyter.cli.exit_codes import ExitCode
+from dld_jupyter.formats.terminal_text import echo
 
 EXIT_CODES: dict[tuple[str, str], ExitCode] = {
     ("dld_jupyter.document.errors", "DocumentError"): ExitCode.BAD_INPUT,
@@ -55,10 +55,10 @@ def _refused_outputs(prog: str, args: argparse.Namespace) -> int | None:
         check_file_options(args)
     except OutputPathError as error:
         if getattr(args, "json", False):
-            print(json.dumps({"ok": False, "status": "failed", "error": str(error), "error_kind": "bad_input",
+            echo(json.dumps({"ok": False, "status": "failed", "error": str(error), "error_kind": "bad_input",
                               "exit_code": int(ExitCode.BAD_INPUT)}, indent=2))
         else:
-            print(f"{prog}: error: {error}", file=sys.stderr)
+            echo(f"{prog}: error: {error}", err=True)
         return int(ExitCode.BAD_INPUT)
     return None
 
@@ -70,20 +70,18 @@ def run_guarded(prog: str, func: Callable[[A], int], args: A) -> int:
     try:
         return int(func(args))
     except KeyboardInterrupt:
-        print(f"{prog}: interrupted", file=sys.stderr)
+        echo(f"{prog}: interrupted", err=True)
         return 130
     except Exception as error:
         code = exit_code_for(error)
         if code is not None:
-            print(f"{prog}: error: {error}", file=sys.stderr)
+            echo(f"{prog}: error: {error}", err=True)
             return int(code)
         if isinstance(error, OSError | MemoryError):  # the machine, not the input and not our code
-            print(f"{prog}: error: {type(error).__name__}: {error}", file=sys.stderr)
+            echo(f"{prog}: error: {type(error).__name__}: {error}", err=True)
             return int(ExitCode.FAILED)
-        traceback.print_exception(type(error), error, error.__traceback__, limit=-TRACEBACK_FRAMES)
-        print(
-            f"{prog}: internal error ({type(error).__name__}): this is a bug in dld_jupyter {__version__}. "
-            f"Please report it at {REPORT_BUGS}, with the command and the lines above.",
-            file=sys.stderr,
-        )
+        echo("".join(traceback.format_exception(type(error), error, error.__traceback__, limit=-TRACEBACK_FRAMES)),
+             end="", err=True)
+        echo(f"{prog}: internal error ({type(error).__name__}): this is a bug in dld_jupyter {__version__}. "
+             f"Please report it at {REPORT_BUGS}, with the command and the lines above.", err=True)
         return int(ExitCode.FAILED)

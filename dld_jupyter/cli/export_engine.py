@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
 from dld_jupyter.activities.errors import SpecError
@@ -22,6 +21,7 @@ from dld_jupyter.cli.file_options import declare_files
 from dld_jupyter.cli.profile import exit_code, outcome, run_spec
 from dld_jupyter.cli.trt_options import add_trt_options, print_dry_run, settings_from_args
 from dld_jupyter.cli.verbs import add_verb
+from dld_jupyter.formats.terminal_text import echo
 
 NO_REPORT = (
     "--report: an engine export measures nothing, so it writes no report (the engine's layers, precisions and fused"
@@ -47,9 +47,9 @@ def _run(args: argparse.Namespace) -> int:
         spec = spec_from_args(args)
     except SpecError as error:
         if args.json:
-            print(json.dumps({"status": "failed", "error": str(error), "error_kind": "bad_input", "exit_code": 2}))
+            echo(json.dumps({"status": "failed", "error": str(error), "error_kind": "bad_input", "exit_code": 2}))
         else:
-            print(f"dld export-engine: {error}", file=sys.stderr)
+            echo(f"dld export-engine: {error}", err=True)
         return int(ExitCode.BAD_INPUT)
     if args.dry_run:
         return print_dry_run(spec, args.json, "dld export-engine")
@@ -60,12 +60,12 @@ def _run(args: argparse.Namespace) -> int:
     if args.json:
         data = outcome(result)
         data["engine"] = spec.resolved().engine if result.ok else None
-        print(json.dumps(data, indent=2))
+        echo(json.dumps(data, indent=2))
     elif result.ok:
         metadata = result.artifacts.get("layer_info")
-        print(f"engine: {spec.resolved().engine}" + (f"\nlayer information: {metadata}" if metadata else ""))
+        echo(f"engine: {spec.resolved().engine}" + (f"\nlayer information: {metadata}" if metadata else ""))
     else:
-        print(f"dld export-engine: {result.status.value}: {result.error}", file=sys.stderr)
+        echo(f"dld export-engine: {result.status.value}: {result.error}", err=True)
     return int(exit_code(result))
 
 

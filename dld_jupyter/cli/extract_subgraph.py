@@ -16,6 +16,7 @@ from typing import Any
 
 from dld_jupyter.cli.file_options import declare_files
 from dld_jupyter.cli.verbs import add_verb
+from dld_jupyter.formats.terminal_text import echo
 
 _SLOT = re.compile(r"(?P<node>.+):(?P<attribute>[A-Za-z_][A-Za-z0-9_]*)(?:\[(?P<index>\d+)\])?")
 
@@ -53,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
             why = f"{'no' if not ids else len(ids)} operator nodes are named {node!r} in {where}."
             raise DocumentError("Extract Model Subgraph", why, "Pass a node name shown by the designer, or its id.")
         if depth == len(slots) - 1:
-            print(extract_model_subgraph(doc, ids[0], attribute, index, args.output))
+            echo(extract_model_subgraph(doc, ids[0], attribute, index, args.output))
             return 0
         doc = doc.open_subgraph(ids[0], attribute, index)
     return 0

@@ -20,6 +20,7 @@ from dld_jupyter.activities.errors import SpecError
 from dld_jupyter.cli.errors import run_guarded
 from dld_jupyter.cli.exit_codes import ExitCode
 from dld_jupyter.cli.profile import add_profile_options, exit_code, input_problem, run_spec, spec_from_args
+from dld_jupyter.formats.terminal_text import echo
 from dld_jupyter.report_format.model import Report
 
 
@@ -89,28 +90,28 @@ def _profile(args: argparse.Namespace) -> int:
         try:
             spec = spec_from_args(args)
         except SpecError as error:
-            print(f"dld-prof: {error}", file=sys.stderr)
+            echo(f"dld-prof: {error}", err=True)
             return int(ExitCode.BAD_INPUT)
         if args.dry_run:
             from dld_jupyter.cli.trt_options import print_dry_run
 
             if args.backend != "tensorrt":
-                print("dld-prof: --dry-run shows what a TensorRT run would do; add --backend tensorrt", file=sys.stderr)
+                echo("dld-prof: --dry-run shows what a TensorRT run would do; add --backend tensorrt", err=True)
                 return int(ExitCode.BAD_INPUT)
             return print_dry_run(spec, False, "dld-prof")
         problem = None if args.input_folder else input_problem(args.model, args.batch_size)
         if problem is not None:  # a negative or absurd input dimension: bad input, as in `dld profile`
-            print(f"dld-prof: {problem}", file=sys.stderr)
+            echo(f"dld-prof: {problem}", err=True)
             return int(ExitCode.BAD_INPUT)
         result = run_spec(spec, quiet=args.quiet)
         if not result.ok or not result.report_path:
-            print(f"dld-prof: {result.status.value}: {result.error}", file=sys.stderr)
+            echo(f"dld-prof: {result.status.value}: {result.error}", err=True)
             return int(exit_code(result))
         from dld_jupyter.report_format.io import load_report
 
-        print(triage(load_report(result.report_path), args.top))
+        echo(triage(load_report(result.report_path), args.top))
         if keep:
-            print(f"\nreport: {result.report_path}")
+            echo(f"\nreport: {result.report_path}")
     return int(ExitCode.OK)
 
 

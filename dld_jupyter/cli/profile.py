@@ -21,6 +21,7 @@ from dld_jupyter.activities.spec import ActivitySpec
 from dld_jupyter.activities.targets.base import Target
 from dld_jupyter.cli.exit_codes import ExitCode
 from dld_jupyter.cli.file_options import declare_files
+from dld_jupyter.formats.terminal_text import echo
 
 
 def add_profile_options(parser: argparse.ArgumentParser) -> None:
@@ -123,18 +124,18 @@ class StderrProgress:
         if self.quiet:
             return
         if self.tty:
-            print(f"\r{progress.phase:<14} {100 * progress.fraction:5.1f}%", end="", file=sys.stderr, flush=True)
+            echo(f"{progress.phase:<14} {100 * progress.fraction:5.1f}%", end="\r", err=True)  # overwritten next
         elif progress.phase != self.phase:
-            print(f"{progress.phase}...", file=sys.stderr, flush=True)
+            echo(f"{progress.phase}...", err=True)
         self.phase = progress.phase
 
     def log(self, line: LogLine) -> None:
         if line.level in ("warning", "error") and not self.quiet:
-            print(f"\n{line.level}: {line.message}" if self.tty else f"{line.level}: {line.message}", file=sys.stderr)
+            echo(f"\n{line.level}: {line.message}" if self.tty else f"{line.level}: {line.message}", err=True)
 
     def finish(self) -> None:
         if self.tty and not self.quiet and self.phase:
-            print(file=sys.stderr)
+            echo(err=True)
 
 
 def run_spec(spec: ActivitySpec, quiet: bool, target: Target | None = None) -> ActivityResult:
@@ -238,19 +239,19 @@ def _run(args: argparse.Namespace) -> int:
 
             summary = load_report(result.report_path).summary
             data["summary"] = {k: v for k, v in vars(summary).items() if k != "settings"}
-        print(json.dumps(data, indent=2))
+        echo(json.dumps(data, indent=2))
     elif result.ok:
-        print(f"report: {result.report_path}")
+        echo(f"report: {result.report_path}")
     else:
-        print(f"dld profile: {result.status.value}: {result.error}", file=sys.stderr)
+        echo(f"dld profile: {result.status.value}: {result.error}", err=True)
     return int(code)
 
 
 def _fail(args: argparse.Namespace, message: str, code: ExitCode) -> int:
     if getattr(args, "json", False):
-        print(json.dumps({"status": "failed", "error": message, "error_kind": BAD_INPUT, "exit_code": int(code)}))
+        echo(json.dumps({"status": "failed", "error": message, "error_kind": BAD_INPUT, "exit_code": int(code)}))
     else:
-        print(f"dld profile: {message}", file=sys.stderr)
+        echo(f"dld profile: {message}", err=True)
     return int(code)
 
 

@@ -8,8 +8,6 @@ a report has its control characters replaced, so a hostile layer name cannot sen
 from __future__ import annotations
 
 import argparse
-import re
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -17,6 +15,7 @@ from typing import Any
 from dld_jupyter.cli.exit_codes import ExitCode
 from dld_jupyter.cli.file_options import declare_files
 from dld_jupyter.cli.verbs import add_verb
+from dld_jupyter.formats.terminal_text import echo
 from dld_jupyter.report_format.io import save_report
 from dld_jupyter.report_format.model import Report
 from dld_jupyter.reports.compare import Comparison, compare
@@ -142,16 +141,8 @@ def _labels(paths: Sequence[str]) -> list[str]:
     return stems if len(set(stems)) == len(stems) else list(paths)
 
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
-
-
-def terminal_safe(text: str) -> str:
-    """`text` with control characters (ANSI escapes, bidi overrides, ...) shown as U+FFFD; newlines and tabs kept."""
-    return _CONTROL.sub("\ufffd", text)
-
-
 def _show(args: argparse.Namespace) -> int:
-    sys.stdout.write(terminal_safe(format_report(open_report(args.report), args.top)))
+    echo(format_report(open_report(args.report), args.top), end="")
     return ExitCode.OK
 
 
@@ -170,7 +161,7 @@ def _export(args: argparse.Namespace) -> int:
         path = write_perfetto(report, args.output)
     else:
         path = write_trace(report, args.output)
-    print(f"wrote {path}")
+    echo(f"wrote {path}")
     return ExitCode.OK
 
 
@@ -185,12 +176,12 @@ def _dashboard(args: argparse.Namespace) -> int:
         text = dashboard_text(report, args.start, args.stop, args.rows)
         table = named_table(report, args.table, args.start, args.stop) if args.csv else None
     except ValueError as error:
-        print(f"dld report dashboard: error: {error}", file=sys.stderr)
+        echo(f"dld report dashboard: error: {error}", err=True)
         return int(ExitCode.BAD_INPUT)
-    sys.stdout.write(terminal_safe(text) + "\n")
+    echo(text)
     if table is not None:
         atomic_write_text(args.csv, table_csv(table))
-        print(f"wrote {args.csv} ({len(table.rows)} rows of the {args.table} table; tables: {', '.join(TABLES)})")
+        echo(f"wrote {args.csv} ({len(table.rows)} rows of the {args.table} table; tables: {', '.join(TABLES)})")
     return int(ExitCode.OK)
 
 
@@ -200,21 +191,18 @@ def _compare(args: argparse.Namespace) -> int:
     if args.baseline is not None:
         choices = list(args.reports) + labels
         if args.baseline not in choices:
-            print(
-                f"dld report compare: error: --baseline {args.baseline!r} is not one of the reports given "
-                f"({', '.join(labels)})",
-                file=sys.stderr,
-            )
+            echo(f"dld report compare: error: --baseline {args.baseline!r} is not one of the reports given "
+                f"({', '.join(labels)})", err=True)
             return ExitCode.BAD_INPUT
         baseline = choices.index(args.baseline) % len(args.reports)
     structures = [None if s == "-" else s for s in args.structure or ()] or None
     if structures is not None and len(structures) != len(args.reports):
-        print(f"dld report compare: error: {len(structures)} --structure for {len(args.reports)} reports: give one "
-              "per report, in order ('-' for the one a report names)", file=sys.stderr)
+        echo(f"dld report compare: error: {len(structures)} --structure for {len(args.reports)} reports: give one "
+             "per report, in order ('-' for the one a report names)", err=True)
         return ExitCode.BAD_INPUT
     reports = [open_report(p) for p in args.reports]
     result = compare(reports, labels, baseline, structures)
-    sys.stdout.write(terminal_safe(format_comparison(result, args.top)))
+    echo(format_comparison(result, args.top), end="")
     return ExitCode.OK
 
 
@@ -222,7 +210,7 @@ def _import_trtexec(args: argparse.Namespace) -> int:
     from dld_jupyter.reports.trtexec import import_trtexec
 
     report = import_trtexec(args.profile, args.layers, args.times, args.model, args.metadata or ())
-    print(f"wrote {save_report(report, args.output)} ({len(report.layers)} layers)")
+    echo(f"wrote {save_report(report, args.output)} ({len(report.layers)} layers)")
     return ExitCode.OK
 
 
@@ -230,7 +218,7 @@ def _import_ort(args: argparse.Namespace) -> int:
     from dld_jupyter.reports.ort_trace import import_ort_trace
 
     report = import_ort_trace(args.trace, args.model, args.warmup)
-    print(f"wrote {save_report(report, args.output)} ({len(report.layers)} layers, {report.summary.passes} passes)")
+    echo(f"wrote {save_report(report, args.output)} ({len(report.layers)} layers, {report.summary.passes} passes)")
     return ExitCode.OK
 
 
@@ -335,7 +323,7 @@ def register(subparsers: Any) -> None:
 
 def _compare_checked(args: argparse.Namespace) -> int:
     if len(args.reports) < 2:
-        print("dld report compare: error: give at least two reports", file=sys.stderr)
+        echo("dld report compare: error: give at least two reports", err=True)
         return int(ExitCode.BAD_INPUT)
     return _compare(args)
 
@@ -346,14 +334,14 @@ def _sweep(args: argparse.Namespace) -> int:
     from dld_jupyter.reports.sweep_table import sweep_csv, sweep_rows, sweep_text
 
     manifest = load_manifest(args.folder)
-    print(sweep_text(manifest))
+    echo(sweep_text(manifest))
     if args.dashboard:
         from dld_jupyter.reports.dashboard.many import sweep_dashboard, sweep_gpus
         from dld_jupyter.reports.dashboard.text import table_text
 
         gpus = sweep_gpus(manifest)
-        print(terminal_safe(f"\nDashboard per point\n{table_text(sweep_dashboard(manifest))}\n\nGPUs\n"
-                            + (table_text(gpus) if gpus.rows else "  none: no point ran on a GPU")))
+        echo(f"\nDashboard per point\n{table_text(sweep_dashboard(manifest))}\n\nGPUs\n"
+             + (table_text(gpus) if gpus.rows else "  none: no point ran on a GPU"))
     if args.csv:
         from dld_jupyter.formats.output_paths import check_outputs
 

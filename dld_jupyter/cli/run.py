@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import io
-import sys
 from typing import Any
 
 import numpy as np
@@ -22,6 +21,7 @@ import numpy as np
 from dld_jupyter.cli.exit_codes import ExitCode
 from dld_jupyter.cli.file_options import declare_files
 from dld_jupyter.cli.verbs import add_verb
+from dld_jupyter.formats.terminal_text import echo
 
 
 def _input(text: str) -> tuple[str, str]:
@@ -83,6 +83,6 @@ def run(args: argparse.Namespace) -> int:
     np.savez(buffer, **saved)  # type: ignore[arg-type]
     atomic_write_bytes(args.output, buffer.getvalue())
     for name, array in saved.items():
-        print(f"{name}\t{array.dtype}\t{list(array.shape)}")
-    print(f"dld run: {len(saved)} value(s) written to {args.output}", file=sys.stderr)
+        echo(f"{name}\t{array.dtype}\t{list(array.shape)}")
+    echo(f"dld run: {len(saved)} value(s) written to {args.output}", err=True)
     return int(ExitCode.OK)

@@ -13,6 +13,7 @@ from typing import Any
 
 from dld_jupyter.cli.exit_codes import ExitCode
 from dld_jupyter.cli.file_options import declare_files
+from dld_jupyter.formats.terminal_text import echo
 
 
 def _list(text: str) -> list[str]:
@@ -89,8 +90,7 @@ def run(args: argparse.Namespace) -> int:
             if entry.state in ENDED and entry.point.id not in printed:
                 printed.add(entry.point.id)
                 median = f" median {entry.median_ms:.3f} ms" if entry.median_ms is not None else ""
-                print(f"{entry.point.id}: {entry.state}{median}{f' ({entry.reason})' if entry.reason else ''}",
-                      flush=True)
+                echo(f"{entry.point.id}: {entry.state}{median}{f' ({entry.reason})' if entry.reason else ''}")
 
     sweep.on_change(progress)
     try:
@@ -98,6 +98,6 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         sweep.cancel()
         sweep.wait()
-    print(sweep_text(sweep.manifest))
+    echo(sweep_text(sweep.manifest))
     failed = any(entry.state == FAILED for entry in sweep.points()) or sweep.error is not None
     return int(ExitCode.FAILED if failed else ExitCode.OK)

@@ -13,6 +13,7 @@ import sys
 from dld_jupyter.activities.targets.base import Target
 from dld_jupyter.cli.exit_codes import ExitCode
 from dld_jupyter.cli.file_options import declare_files
+from dld_jupyter.formats.terminal_text import echo
 
 
 def add_target_options(parser: argparse.ArgumentParser) -> None:
@@ -33,14 +34,14 @@ def target_from_args(args: argparse.Namespace) -> Target:
         deploy_dir=getattr(args, "deploy_dir", None),
         accept_host_key=getattr(args, "accept_host_key", None),
         confirm_host_key=ask_host_key if sys.stdin.isatty() else None,  # a script gets the refusal, exit 3
-        say=lambda line: print(line, file=sys.stderr, flush=True),
+        say=lambda line: echo(line, err=True),
     )
 
 
 def ask_host_key(host: str, fingerprint: str) -> bool:
     """OpenSSH's question for an unknown host, on the terminal; only "yes" accepts (and adds it to known_hosts)."""
-    print(f"The authenticity of host '{host}' can't be established.", file=sys.stderr)
-    print(f"Its key fingerprint is {fingerprint}.", file=sys.stderr)
+    echo(f"The authenticity of host '{host}' can't be established.", err=True)
+    echo(f"Its key fingerprint is {fingerprint}.", err=True)
     answer = input("Are you sure you want to continue connecting (yes/no)? ")
     return answer.strip().lower() == "yes"
 
@@ -90,7 +91,7 @@ def _add(args: argparse.Namespace) -> int:
         name=args.name or "",
     )
     ConnectionStore().add(connection)
-    print(connection.name)
+    echo(connection.name)
     return int(ExitCode.OK)
 
 
@@ -98,7 +99,7 @@ def _list(args: argparse.Namespace) -> int:
     from dld_jupyter.activities.targets.connections import ConnectionStore
 
     for name, c in sorted(ConnectionStore().load().items()):
-        print(f"{name}\t{c.user or ''}@{c.host}:{c.port or 22}\tauth {c.auth}\tdeploy {c.deploy_dir}")
+        echo(f"{name}\t{c.user or ''}@{c.host}:{c.port or 22}\tauth {c.auth}\tdeploy {c.deploy_dir}")
     return int(ExitCode.OK)
 
 
@@ -114,11 +115,11 @@ def _check(args: argparse.Namespace, deploy: bool = False) -> int:
 
     target = target_from_args(args)
     if not isinstance(target, SshTarget):
-        print("local: this machine (nothing to deploy)")
+        echo("local: this machine (nothing to deploy)")
         return int(ExitCode.OK)
     info = target.ensure_deployed() if deploy else target.check()
     for line in info.lines():
-        print(line)
+        echo(line)
     return int(ExitCode.OK)
 
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 
 from dld_jupyter.activities.errors import SpecError
 from dld_jupyter.activities.runtimes.tensorrt.settings import REFIT_MODES, TYPING_MODES, TrtSettings
 from dld_jupyter.cli.exit_codes import ExitCode
 from dld_jupyter.cli.file_options import declare_files
+from dld_jupyter.formats.terminal_text import echo
 
 
 def add_trt_options(parser: argparse.ArgumentParser, *, with_device: bool = True) -> None:
@@ -108,21 +108,21 @@ def print_dry_run(spec: object, as_json: bool, prog: str) -> int:
         data = dry_run(spec)
     except SpecError as error:
         if as_json:
-            print(json.dumps({"status": "failed", "error": str(error), "error_kind": "bad_input", "exit_code": 2}))
+            echo(json.dumps({"status": "failed", "error": str(error), "error_kind": "bad_input", "exit_code": 2}))
         else:
-            print(f"{prog}: {error}", file=sys.stderr)
+            echo(f"{prog}: {error}", err=True)
         return int(ExitCode.BAD_INPUT)
     if as_json:
-        print(json.dumps(data, indent=2))
+        echo(json.dumps(data, indent=2))
         return int(ExitCode.OK)
     settings = data["spec"]["settings"]
-    print(f"{data['kind']}: {data['spec']['model']}")
+    echo(f"{data['kind']}: {data['spec']['model']}")
     for key in sorted(settings):
-        print(f"  {key:<22} {settings[key]}")
+        echo(f"  {key:<22} {settings[key]}")
     for key, value in data["model"].items():
-        print(f"  model {key:<16} {value}")
-    print(f"  timing cache           {data['timing_cache']}")
-    print("\nEquivalent trtexec command:\n  " + data["trtexec"]["command"])
+        echo(f"  model {key:<16} {value}")
+    echo(f"  timing cache           {data['timing_cache']}")
+    echo("\nEquivalent trtexec command:\n  " + data["trtexec"]["command"])
     for note in data["trtexec"]["notes"]:
-        print(f"  note: {note}")
+        echo(f"  note: {note}")
     return int(ExitCode.OK)
