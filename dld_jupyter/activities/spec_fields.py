@@ -8,7 +8,7 @@ without its row was never checked: `OrtProfileSpec(kernel_records="no")` was acc
 non-empty string is true). Reading the annotations leaves nothing to keep in step: a new field is checked by the
 type it declares. Rules: `bool` is only True/False (never 1); `int` is never a bool; `float` takes an int too (JSON
 writes 100.0 as 100); `X | None` takes None; `tuple[X, ...]` a tuple of X; a dataclass field (a settings group) an
-instance of that class, which checked itself on construction.
+instance of that class, which checked itself on construction; `dict[K, V]` a dict of them (a JSON object).
 """
 
 from __future__ import annotations
@@ -67,6 +67,9 @@ def matches(value: Any, hint: Any) -> bool:
         return any(value == choice and type(value) is type(choice) for choice in typing.get_args(hint))
     if origin in (tuple, list):
         return isinstance(value, origin) and _items_match(value, typing.get_args(hint))
+    if origin is dict:
+        key, item = typing.get_args(hint) or (Any, Any)
+        return isinstance(value, dict) and all(matches(k, key) and matches(v, item) for k, v in value.items())
     if hint is bool:
         return isinstance(value, bool)
     if hint is int:
@@ -101,4 +104,6 @@ def describe(hint: Any) -> str:
         if len(args) == 2 and args[1] is Ellipsis:
             return f"{origin.__name__} of {describe(args[0])}"
         return f"{origin.__name__} ({', '.join(describe(arg) for arg in args)})" if args else origin.__name__
+    if origin is dict:
+        return "object"
     return getattr(hint, "__name__", str(hint))

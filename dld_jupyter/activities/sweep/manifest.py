@@ -15,7 +15,9 @@ from typing import Any
 
 from dld_jupyter.activities.command_line import Args, CommandLine
 from dld_jupyter.activities.errors import SpecError
+from dld_jupyter.activities.spec_fields import check_fields
 from dld_jupyter.activities.sweep.grid import Settings, SweepPoint
+from dld_jupyter.activities.sweep.manifest_check import check_data
 from dld_jupyter.formats.atomic_write import atomic_write_text
 
 MANIFEST = "sweep.json"
@@ -128,23 +130,31 @@ class Manifest:
 
 def load_manifest(folder: str | Path) -> Manifest:
     """The manifest of the sweep in `folder`; SpecError saying what is wrong with it."""
+    from dld_jupyter.report_format.errors import ReportError
+    from dld_jupyter.report_format.json_input import parse_json
+
     path = Path(folder) / MANIFEST
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = parse_json(path.read_text(encoding="utf-8"), str(path), "sweep manifest")
     except FileNotFoundError as error:
         raise SpecError(f"{folder}: no sweep here ({MANIFEST} is missing); start one with dld.sweep or dld sweep") \
             from error
-    except json.JSONDecodeError as error:
-        raise SpecError(f"{path}: not valid JSON ({error})") from error
+    except UnicodeDecodeError as error:
+        raise SpecError(f"{path}: not UTF-8 text ({error.reason} at byte {error.start})") from error
+    except ReportError as error:  # not JSON, nested too deep, NaN or numbers beyond float64
+        raise SpecError(str(error)) from error
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise SpecError(f"{path}: not a sweep manifest (format {FORMAT!r} expected)")
     if data.get("version") != VERSION:
         raise SpecError(f"{path}: manifest version {data.get('version')!r}; this dld_jupyter reads version {VERSION}")
+    check_data(data, path)  # ids are file names, reports inside the folder, every type as written
     grid = data["grid"]
+    points = [PointState.from_dict(p) for p in data["points"]]
+    for entry in points:
+        check_fields(entry, f"{path}: point {entry.point.id}")
     return Manifest(
         folder=Path(folder).resolve(),
-        models=list(grid["models"]), batch=[int(b) for b in grid["batch"]], provider=list(grid["provider"]),
+        models=list(grid["models"]), batch=list(grid["batch"]), provider=list(grid["provider"]),
         precision=list(grid["precision"]), targets=list(grid["targets"]),
-        settings=Settings.from_dict(data["settings"]),
-        points=[PointState.from_dict(p) for p in data["points"]],
+        settings=Settings.from_dict(data["settings"]), points=points,
     )

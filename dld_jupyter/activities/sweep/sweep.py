@@ -42,15 +42,19 @@ from dld_jupyter.activities.sweep.manifest import (
 )
 from dld_jupyter.activities.sweep.point import cancel_event, resolve_target, run_point, watch_starts
 from dld_jupyter.formats.atomic_write import atomic_write_bytes
+from dld_jupyter.formats.file_lock import Held, holder, try_lock
 
 Listener = Callable[["Sweep"], None]
+FOLDER_LOCK = ".sweep.lock"  # in the sweep folder: held (flock) by the process running a sweep there
 
 
 class Sweep:
     """A running or finished sweep: its manifest (points and states), listeners, `wait`, `cancel`."""
 
-    def __init__(self, manifest: Manifest, executor: cf.Executor, owned: bool, lock_clocks_here: bool) -> None:
+    def __init__(self, manifest: Manifest, executor: cf.Executor, owned: bool, lock_clocks_here: bool,
+                 folder_lock: Held | None = None) -> None:
         self.id = uuid.uuid4().hex[:12]
+        self._folder_lock = folder_lock  # released when the sweep ends
         self.manifest = manifest
         self._executor, self._owned, self._lock_here = executor, owned, lock_clocks_here
         self._listeners: list[Listener] = []
@@ -129,6 +133,8 @@ class Sweep:
                 self._executor.shutdown(wait=False, cancel_futures=True)
             self._ending = True  # listeners of the last change see the sweep done
             self._changed()
+            if self._folder_lock is not None:
+                self._folder_lock.release()
             self._done.set()
 
     def _gpus_used(self) -> list[int]:
@@ -219,6 +225,10 @@ def _executor(spec: str | cf.Executor | None, manifest: Manifest) -> tuple[cf.Ex
     raise SpecError(f"executor: {spec!r} is not 'local', 'dask', 'dask://host:port' or a concurrent.futures.Executor")
 
 
+def _listed(value: Sequence[Any] | Any) -> list[Any]:
+    return [value] if isinstance(value, (str, int)) else list(value)
+
+
 def start_sweep(
     models: Sequence[str] | str,
     batch: Sequence[int] = (1,),
@@ -233,18 +243,26 @@ def start_sweep(
 ) -> Sweep:
     """Start (or complete) the sweep of the grid in `out` (default `<first model stem>-sweep/` beside it); `options`
     are `grid.Settings` fields (iterations, warmup, foreign, lock_clocks, overlap_cpu, gpus...)."""
-    def listed(value: Sequence[Any] | Any) -> list[Any]:
-        return [value] if isinstance(value, (str, int)) else list(value)
-
-    names = listed(models)
-    for target in listed(targets):  # an unknown name is the user's to fix, not a point's failure
+    names = _listed(models)
+    for target in _listed(targets):  # an unknown name is the user's to fix, not a point's failure
         resolve_target(target)
-    points = build_grid(names, listed(batch), listed(provider), listed(precision), listed(targets))
+    points = build_grid(names, _listed(batch), _listed(provider), _listed(precision), _listed(targets))
     settings = Settings.from_dict(options)
     folder = Path(out) if out else Path(names[0]).resolve().with_name(Path(names[0]).stem + "-sweep")
     folder.mkdir(parents=True, exist_ok=True)
-    fresh = Manifest(folder.resolve(), [str(Path(m).resolve()) for m in names], listed(batch),
-                     listed(provider), listed(precision), listed(targets), settings, [PointState(p) for p in points])
+    held = lock_folder(folder)
+    try:
+        return _start(folder, names, points, settings, (batch, provider, precision, targets), executor, rerun, held)
+    except BaseException:
+        held.release()
+        raise
+
+
+def _start(folder: Path, names: list[str], points: list[Any], settings: Settings, grid: tuple[Any, ...],
+           executor: str | cf.Executor | None, rerun: bool, held: Held) -> Sweep:
+    batch, provider, precision, targets = (_listed(value) for value in grid)
+    fresh = Manifest(folder.resolve(), [str(Path(m).resolve()) for m in names], batch, provider, precision, targets,
+                     settings, [PointState(p) for p in points])
     if fresh.path.is_file():
         existing = load_manifest(folder)
         if existing.grid() != fresh.grid() or existing.settings != settings:
@@ -253,11 +271,27 @@ def start_sweep(
                             "or another out= folder")
         fresh = existing
     executor_, owned, here = _executor(executor, fresh)
-    return Sweep(fresh, executor_, owned, here).start(rerun)
+    return Sweep(fresh, executor_, owned, here, held).start(rerun)
 
 
 def resume_sweep(folder: str, executor: str | cf.Executor | None = None, rerun: bool = False) -> Sweep:
     """Complete the sweep in `folder` from its manifest: only points not finished run."""
-    manifest = load_manifest(folder)
-    executor_, owned, here = _executor(executor, manifest)
-    return Sweep(manifest, executor_, owned, here).start(rerun)
+    load_manifest(folder)  # no sweep there, or a manifest to refuse: said before anything is locked
+    held = lock_folder(Path(folder))
+    try:
+        manifest = load_manifest(folder)  # as the last holder left it
+        executor_, owned, here = _executor(executor, manifest)
+        return Sweep(manifest, executor_, owned, here, held).start(rerun)
+    except BaseException:
+        held.release()
+        raise
+
+
+def lock_folder(folder: Path) -> Held:
+    """The sweep folder's lock, held while a sweep runs there: a second sweep on the folder would measure every
+    point again and write over the first one's reports and manifest (SpecError naming the holder's pid)."""
+    held = try_lock(folder / FOLDER_LOCK)
+    if held is None:
+        raise SpecError(f"{folder} is in use by pid {holder(folder / FOLDER_LOCK)}: another sweep is running there. "
+                        "Wait for it to end (or cancel it), or give another folder.")
+    return held
