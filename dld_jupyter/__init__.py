@@ -11,13 +11,28 @@ Everything here is imported lazily so `import dld_jupyter` stays cheap and the c
 
 from __future__ import annotations
 
+import os
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from dld_jupyter._version import __version__
 
 if TYPE_CHECKING:
+    from plotly.graph_objects import Figure
+
+    from dld_jupyter.activities.api import EngineExport
+    from dld_jupyter.frontdoor.analysis import Analysis, Inputs
+    from dld_jupyter.frontdoor.run_source import RunInput
+    from dld_jupyter.model_compare import Divergence, ModelDiff
+    from dld_jupyter.model_compare.structural_diff import ModelLike
+    from dld_jupyter.report_format.model import Report
     from dld_jupyter.widgets.designer.designer import Designer
     from dld_jupyter.widgets.engine.engine_designer import EngineDesigner
+    from dld_jupyter.widgets.report.report_viewer import ReportViewer
+    from dld_jupyter.widgets.sweep.sweep_form import SweepPanel
+    from dld_jupyter.widgets.sweep.sweep_view import SweepView
+
+    ReportLike = Report | str | os.PathLike[str]
 
 __all__ = [
     "__version__",
@@ -60,7 +75,7 @@ def open_engine(path: str, **options: Any) -> EngineDesigner:
     return build(path, **options)
 
 
-def export_engine(model: Any, **options: Any) -> Any:
+def export_engine(model: RunInput, **options: Any) -> EngineExport:
     """Build a TensorRT engine from a model (path, Designer or Document) with its profiles and layer precisions;
     returns the engine's path, its layer information and the equivalent trtexec command, no report: an export
     measures nothing (UnavailableError without TensorRT); see
@@ -69,12 +84,10 @@ def export_engine(model: Any, **options: Any) -> Any:
     from dld_jupyter.frontdoor.runs import track
 
     track()  # the live runs registry lists this run
-
-    designer_document = getattr(model, "document", None)
-    return run_export(designer_document if designer_document is not None else model, **options)
+    return run_export(model, **options)
 
 
-def analyse(model: Any, inputs: Any = None, provider: str = "cpu", **options: Any) -> Any:
+def analyse(model: RunInput, inputs: Inputs | None = None, provider: str = "cpu", **options: Any) -> Analysis:
     """Analyse a model (path, Designer or Document) on `inputs` ({name: "cat.png" | "x.npy" | array | "random" |
     "zeros"}): breakpoints, step, resume, tensors, overrides; the document is read-only until `.stop()`."""
     from dld_jupyter.frontdoor.analysis import analyse as start
@@ -82,18 +95,16 @@ def analyse(model: Any, inputs: Any = None, provider: str = "cpu", **options: An
     return start(model, inputs, provider, **options)
 
 
-def profile(model: Any, **options: Any) -> Any:
+def profile(model: RunInput, **options: Any) -> Report:
     """Profile a model (path, Designer or Document) and return its Report; see `dld profile --help`."""
     from dld_jupyter.activities.api import profile as run_profile
     from dld_jupyter.frontdoor.runs import track
 
     track()  # the live runs registry lists this run
-
-    designer_document = getattr(model, "document", None)
-    return run_profile(designer_document if designer_document is not None else model, **options)
+    return run_profile(model, **options)
 
 
-def sweep(models: Any, **options: Any) -> Any:
+def sweep(models: RunInput | Sequence[RunInput], **options: Any) -> SweepView:
     """Profile every point of models × batch × provider × precision × targets (each its own report, a manifest
     beside them in `out`); returns the live sweep view (rows, Pareto chart, compare, CSV, cancel, wait). The same
     call again completes missing points; `executor=` takes "dask", "dask://host:port" or any Executor."""
@@ -104,7 +115,7 @@ def sweep(models: Any, **options: Any) -> Any:
     return start(models, **options)
 
 
-def sweep_form(model: Any, run: bool = False, **fields: Any) -> Any:
+def sweep_form(model: RunInput, run: bool = False, **fields: Any) -> SweepPanel:
     """The Sweep form in the run panel for a model path or Designer (batch="1,8", provider=("cpu", "cuda"),
     precision, iterations, out, executor): builds the grid, shows each point's progress, then the Pareto chart and
     a comparison of chosen points."""
@@ -113,53 +124,55 @@ def sweep_form(model: Any, run: bool = False, **fields: Any) -> Any:
     return build(model, run=run, **fields)
 
 
-def sweep_report(folder: str) -> Any:
+def sweep_report(folder: str | os.PathLike[str]) -> SweepView:
     """The sweep viewer of a sweep folder (`dld report sweep DIR` in the notebook)."""
     from dld_jupyter.widgets.sweep.sweep_view import open_sweep
 
     return open_sweep(folder)
 
 
-def report(report_or_path: Any, **options: Any) -> Any:
+def report(report_or_path: ReportLike, **options: Any) -> ReportViewer:
     """Show a report (a Report or a path to a .dld-report.json / trtexec profile) in the report viewer."""
     from dld_jupyter.widgets.report.report_viewer import show_report
 
     return show_report(report_or_path, **options)
 
 
-def compare(*reports_or_paths: Any, baseline: int = 0, **options: Any) -> Any:
+def compare(*reports_or_paths: ReportLike, baseline: int = 0, **options: Any) -> ReportViewer:
     """Several reports side by side in the report viewer, times against `baseline` (0-based, changeable there)."""
     from dld_jupyter.widgets.report.report_viewer import compare_reports
 
     return compare_reports(*reports_or_paths, baseline=baseline, **options)
 
 
-def diff(a: Any, b: Any) -> Any:
+def diff(a: ModelLike | Designer, b: ModelLike | Designer) -> ModelDiff:
     """What changed from model `a` to model `b` (paths, Designers, Documents or ModelProtos): matched, added, removed
     and changed nodes, paired by structure with names only as a hint; see `dld diff --help`."""
+    from dld_jupyter.activities.model_ref import document_of
     from dld_jupyter.model_compare import diff as structural_diff
 
-    return structural_diff(getattr(a, "document", a), getattr(b, "document", b))
+    return structural_diff(document_of(a), document_of(b))
 
 
-def diverge(reference: Any, candidate: Any, **options: Any) -> Any:
+def diverge(reference: ModelLike | Designer, candidate: ModelLike | Designer, **options: Any) -> Divergence:
     """The first node where `candidate`'s values part from `reference`'s and the per-node table (inputs=, metric=,
     tolerance=, reference_provider=, candidate_provider=, window=); see `dld diverge --help`. It runs as a run of
     the live runs registry; `on_progress(progress)` hears each window (as for dld.profile), a kernel interrupt
     cancels it between windows."""
+    from dld_jupyter.activities.model_ref import document_of
     from dld_jupyter.frontdoor.compare_runs import run_divergence
 
-    return run_divergence(getattr(reference, "document", reference), getattr(candidate, "document", candidate),
-                          **options)
+    return run_divergence(document_of(reference), document_of(candidate), **options)
 
 
-def timeline_figure(report_or_path: Any) -> Any:
+def timeline_figure(report_or_path: ReportLike) -> Figure:
     """The median pass of a report (a Report or a report path) as a Plotly figure: streams as rows, overhead in its
     own colour, GPU metrics as linked rows below; for embedding and export (`fig.write_html`, `fig.write_image`)."""
     from dld_jupyter.report_format.io import load_report
+    from dld_jupyter.report_format.model import Report
     from dld_jupyter.widgets.report.timeline_figure import timeline_figure as build
 
-    report = report_or_path if hasattr(report_or_path, "timeline") else load_report(report_or_path)
+    report = report_or_path if isinstance(report_or_path, Report) else load_report(report_or_path)
     return build(report)
 
 

@@ -15,6 +15,7 @@ import json
 from typing import Any
 
 from dld_jupyter.activities.errors import SpecError
+from dld_jupyter.activities.kinds.export_engine import export_spec
 from dld_jupyter.activities.runtimes.tensorrt.spec import TrtBuildSpec
 from dld_jupyter.cli.exit_codes import ExitCode
 from dld_jupyter.cli.file_options import declare_files
@@ -33,13 +34,7 @@ NO_REPORT = (
 def spec_from_args(args: argparse.Namespace) -> TrtBuildSpec:
     if args.report is not None:
         raise SpecError(NO_REPORT)
-    return TrtBuildSpec(
-        model=args.model,
-        engine=args.output,
-        metadata=args.metadata,
-        open_metadata=False,
-        settings=settings_from_args(args),
-    )
+    return export_spec(args.model, args.output, metadata=args.metadata, settings=settings_from_args(args))
 
 
 def _run(args: argparse.Namespace) -> int:

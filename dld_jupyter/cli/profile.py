@@ -15,8 +15,8 @@ from typing import Any
 
 from dld_jupyter.activities.engine import run_activity
 from dld_jupyter.activities.errors import BAD_INPUT, UNAVAILABLE, SpecError
+from dld_jupyter.activities.kinds.profile import ORT_OPTIONS, profile_spec
 from dld_jupyter.activities.result import ActivityResult, LogLine, Progress
-from dld_jupyter.activities.runtimes.onnxruntime.spec import OrtProfileSpec
 from dld_jupyter.activities.spec import ActivitySpec
 from dld_jupyter.activities.targets.base import Target
 from dld_jupyter.cli.exit_codes import ExitCode
@@ -83,25 +83,8 @@ def spec_from_args(args: argparse.Namespace) -> ActivitySpec:
         from dld_jupyter.cli.trt_profile import trt_profile_spec
 
         return trt_profile_spec(args)
-    return OrtProfileSpec(
-        model=args.model,
-        iterations=args.iterations,
-        warmup=args.warmup,
-        provider=args.provider,
-        optimize=args.optimize,
-        random_inputs=args.random_inputs,
-        input_folder=args.input_folder,
-        batch_size=args.batch_size,
-        device=args.device,
-        output=args.output,
-        seed=args.seed,
-        threads=args.threads,
-        gpu_metrics=args.gpu_metrics,
-        lock_clocks=args.lock_clocks,
-        sampling_ms=args.sampling_ms,
-        kernel_records=args.kernel_records,
-        hide_non_compute=args.hide_non_compute,
-    )
+    spec: ActivitySpec = profile_spec(args.model, "onnxruntime", **{name: getattr(args, name) for name in ORT_OPTIONS})
+    return spec
 
 
 def exit_code(result: ActivityResult) -> ExitCode:

@@ -8,8 +8,9 @@ from __future__ import annotations
 import argparse
 
 from dld_jupyter.activities.errors import SpecError
+from dld_jupyter.activities.kinds.profile import profile_spec
 from dld_jupyter.activities.runtimes.tensorrt.settings import ProfilerSettings
-from dld_jupyter.activities.runtimes.tensorrt.spec import TrtProfileSpec
+from dld_jupyter.activities.spec import ActivitySpec
 from dld_jupyter.cli.file_options import declare_files
 from dld_jupyter.cli.trt_options import add_trt_options, settings_from_args
 
@@ -30,7 +31,7 @@ def add_tensorrt_profile_options(parser: argparse.ArgumentParser) -> None:
     declare_files(parser, inputs=["--prebuilt-engine"])
 
 
-def trt_profile_spec(args: argparse.Namespace) -> TrtProfileSpec:
+def trt_profile_spec(args: argparse.Namespace) -> ActivitySpec:
     given = [f"--{name.replace('_', '-')}" for name, unset in _ORT_ONLY.items() if getattr(args, name) != unset]
     if given:
         raise SpecError(f"{', '.join(given)}: ONNX Runtime options; they do not apply to --backend tensorrt")
@@ -44,4 +45,5 @@ def trt_profile_spec(args: argparse.Namespace) -> TrtProfileSpec:
         prebuilt_engine=args.prebuilt_engine,
         seed=args.seed,
     )
-    return TrtProfileSpec(model=args.model, output=args.output, settings=settings_from_args(args), profiler=profiler)
+    settings = settings_from_args(args)
+    return profile_spec(args.model, "tensorrt", output=args.output, settings=settings, profiler=profiler)

@@ -18,7 +18,7 @@ import shutil
 import tempfile
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -26,7 +26,10 @@ from dld_jupyter.activities.analysis.inputs import InputSource, load_inputs, mod
 from dld_jupyter.activities.engine import start_activity
 from dld_jupyter.activities.errors import RunFailed, SpecError
 from dld_jupyter.activities.kinds.analysis import OrtAnalysisSpec, decode_array, encode_array
+from dld_jupyter.activities.model_ref import ModelRef
 from dld_jupyter.activities.run import Run
+from dld_jupyter.document import Document
+from dld_jupyter.frontdoor.run_source import RunInput
 
 Array = np.ndarray[Any, Any]
 Inputs = Mapping[str, InputSource | str | os.PathLike[str] | Array]
@@ -44,7 +47,7 @@ class Analysis:
 
     def __init__(
         self,
-        model: Any,
+        model: RunInput,
         inputs: Inputs | None = None,
         provider: str = "cpu",
         *,
@@ -54,14 +57,15 @@ class Analysis:
         seed: int = 0,
         device: int = 0,
     ) -> None:
-        self.document: Any = getattr(model, "document", model) if not isinstance(model, (str, os.PathLike)) else None
+        self._model = ModelRef.of(model)  # a copy of unsaved edits it runs goes at `stop`
+        self.document: Document | None = self._model.document
         self._folder = Path(tempfile.mkdtemp(prefix="dld-analyse-"))
         self._listeners: list[Callable[[Analysis], object]] = []
         self._state: dict[str, Any] = {}
         self._values: dict[tuple[str, str], Any] = {}  # the value of each override in force, by (node id, name)
         self.live = False
         try:
-            path = self._model_path(model)
+            path = self._model.path  # the unsaved edits as the document has them now (it is held from now)
             self.feeds = load_inputs(model_input_specs(path), inputs, seed)
             np.savez(self._folder / "inputs.npz", **self.feeds)  # type: ignore[arg-type]
             spec = OrtAnalysisSpec(
@@ -76,6 +80,7 @@ class Analysis:
             )
         except BaseException:
             shutil.rmtree(self._folder, ignore_errors=True)
+            self._model.release()
             raise
         if self.document is not None:
             self.document.hold(self)
@@ -94,16 +99,6 @@ class Analysis:
         self._ask("state")
 
     # -- what it runs on -----------------------------------------------------------------------------------------
-    def _model_path(self, model: Any) -> str:
-        if self.document is None:
-            return str(os.fspath(model))
-        path = getattr(self.document, "path", None)
-        if path is not None and not getattr(self.document, "dirty", True) and os.path.isfile(path):
-            return str(os.fspath(path))
-        copy = self._folder / "model.onnx"
-        self.document.save_copy(copy)  # the unsaved edits, as the document has them now (it is held from now)
-        return str(copy)
-
     def _document_ids(self) -> list[str]:
         """The document's node id of each node index of the analysed model (the same node order as the file)."""
         if self.document is None:
@@ -284,6 +279,7 @@ class Analysis:
                 with contextlib.suppress(Exception):
                     listener(self)
         shutil.rmtree(self._folder, ignore_errors=True)
+        self._model.release()
 
     def __enter__(self) -> Analysis:
         return self
@@ -295,7 +291,7 @@ class Analysis:
         return f"<Analysis {self.state} at {self.position} ({len(self.breakpoints)} breakpoints)>"
 
 
-def analyse(model: Any, inputs: Inputs | None = None, provider: str = "cpu", **options: Any) -> Analysis:
+def analyse(model: RunInput, inputs: Inputs | None = None, provider: str = "cpu", **options: Any) -> Analysis:
     """Start an analysis of `model` (a path, a Document or a Designer) on `inputs` ({input name: "cat.png",
     "x.npy", an array, "random" or "zeros"}; inputs not given are random); `provider` "cpu" or "cuda"."""
     from dld_jupyter.frontdoor.runs import track
@@ -307,7 +303,10 @@ def analyse(model: Any, inputs: Inputs | None = None, provider: str = "cpu", **o
 class AnalysisActions:
     """What a Designer gains: `d.analyse(...)` on its document."""
 
-    document: Any
+    if TYPE_CHECKING:
+
+        @property
+        def document(self) -> Document: ...
 
     def analyse(self, inputs: Inputs | None = None, provider: str = "cpu", **options: Any) -> Analysis:
         """Analyse this designer's model (see `dld_jupyter.frontdoor.analysis.analyse`)."""

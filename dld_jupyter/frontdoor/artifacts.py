@@ -20,8 +20,9 @@ from typing import Any
 
 from dld_jupyter.activities.result import ARTIFACTS as NAMES
 from dld_jupyter.frontdoor.designers import registry
+from dld_jupyter.frontdoor.run_source import RunSource
 
-Viewer = Callable[[str, Any], Any]  # (path, the designer the run came from or None) -> something to show
+Viewer = Callable[[str, RunSource | None], Any]  # (path, the designer the run came from or None) -> a widget
 SHOWN_BY_VIEWER = ("report", "layer_info")
 
 
@@ -50,7 +51,8 @@ class ArtifactActions:
             raise ValueError(f"artifact {name!r}: only {list(SHOWN_BY_VIEWER)} are shown by an installed viewer")
         self._viewers[name] = viewer
 
-    def act(self, artifacts: Mapping[str, str], source: Any = None, skip: Collection[str] = ()) -> list[Opened]:
+    def act(self, artifacts: Mapping[str, str], source: RunSource | None = None,
+            skip: Collection[str] = ()) -> list[Opened]:
         """Act on each artifact (in the order of the artifact names), except those in `skip`; `source` is the
         designer the run came from (None: a path or a document)."""
         unknown = sorted(set(artifacts) - set(NAMES))
@@ -63,7 +65,7 @@ class ArtifactActions:
                 done.append(self._one(name, str(path), source))
         return done
 
-    def _one(self, name: str, path: str, source: Any) -> Opened:
+    def _one(self, name: str, path: str, source: RunSource | None) -> Opened:
         try:
             if name == "report":
                 return self._report(path, source)
@@ -75,30 +77,30 @@ class ArtifactActions:
             return Opened(name, path, error=f"{name} {path} could not be opened: {error}")
         return Opened(name, path, note="written")
 
-    def _report(self, path: str, source: Any) -> Opened:
+    def _report(self, path: str, source: RunSource | None) -> Opened:
         heat = _heat(source, path)
-        opener = getattr(source, "open_report_tab", None)
-        if callable(opener) and opener(path):
+        opener = source.open_report_tab if source is not None else None
+        if opener is not None and opener(path):
             return Opened("report", path, None, "opened in its own tab", heat() if heat else None, heat)
         viewer = self._view("report", path, source)
         return Opened("report", path, viewer, "", heat() if heat else None, heat)
 
-    def _view(self, name: str, path: str, source: Any) -> Any:
+    def _view(self, name: str, path: str, source: RunSource | None) -> Any:
         viewer = self._viewers.get(name)
         if viewer is None:
             raise LookupError(f"no {name} viewer is installed in this kernel (import dld_jupyter.widgets)")
         return viewer(path, source)
 
 
-def _heat(source: Any, path: str) -> Callable[[], str | None] | None:
+def _heat(source: RunSource | None, path: str) -> Callable[[], str | None] | None:
     """Puts the report's heat on the designer it came from; None when the run came from no designer."""
-    show_heat = getattr(source, "show_heat", None)
-    if not callable(show_heat):
+    if source is None:
         return None
+    designer = source
 
     def heat() -> str | None:
         try:
-            show_heat(path)
+            designer.show_heat(path)
         except Exception as error:  # a ReportError is no ValueError: every failure is said, not raised
             return f"The heat could not be shown on the canvas: {error}"
         return None

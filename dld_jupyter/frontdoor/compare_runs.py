@@ -21,6 +21,7 @@ from dld_jupyter.activities.thread_run import ThreadRun
 from dld_jupyter.frontdoor.runs import track
 from dld_jupyter.model_compare.divergence import WHAT, Divergence, check_arguments, diverge
 from dld_jupyter.model_compare.divergence_command import divergence_command
+from dld_jupyter.model_compare.structural_diff import ModelLike
 from dld_jupyter.transforms.progress import CancelToken
 from dld_jupyter.transforms.progress import Progress as ReportProgress
 
@@ -28,7 +29,9 @@ ProgressCallback = Callable[[Progress], None]
 CHECKED = ("metric", "window", "reference_provider", "candidate_provider")  # check_arguments' parameters
 
 
-def divergence_work(reference: Any, candidate: Any, **options: Any) -> Callable[[ReportProgress, CancelToken], Any]:
+def divergence_work(
+    reference: ModelLike, candidate: ModelLike, **options: Any
+) -> Callable[[ReportProgress, CancelToken], Any]:
     """The `work(progress, token)` of a divergence run, for a `ThreadRun` or a dialog's job; an unknown option, a
     bad metric or window and a provider that is not installed are refused here, before any run starts."""
     try:
@@ -45,8 +48,8 @@ def divergence_work(reference: Any, candidate: Any, **options: Any) -> Callable[
 
 
 def start_divergence(
-    reference: Any,
-    candidate: Any,
+    reference: ModelLike,
+    candidate: ModelLike,
     *,
     on_progress: ProgressCallback | None = None,
     on_log: Callable[[LogLine], None] | None = None,
@@ -62,7 +65,7 @@ def start_divergence(
 
 
 def run_divergence(
-    reference: Any, candidate: Any, *, on_progress: ProgressCallback | None = None, **options: Any
+    reference: ModelLike, candidate: ModelLike, *, on_progress: ProgressCallback | None = None, **options: Any
 ) -> Divergence:
     """`start_divergence`, waited for: the Divergence, or the work's own exception."""
     return wait_for(start_divergence(reference, candidate, on_progress=on_progress, **options))

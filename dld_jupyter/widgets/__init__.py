@@ -9,10 +9,15 @@ panel); the designer itself is imported only when one is opened. It also install
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from dld_jupyter.frontdoor.artifacts import ARTIFACTS
 from dld_jupyter.frontdoor.designers import LiveDesigner, registry
+from dld_jupyter.frontdoor.run_source import RunSource
+
+if TYPE_CHECKING:
+    from dld_jupyter.widgets.engine.engine_designer import EngineDesigner
+    from dld_jupyter.widgets.report.report_viewer import ReportViewer
 
 
 def _open_designer(path: str) -> LiveDesigner:
@@ -24,17 +29,17 @@ def _open_designer(path: str) -> LiveDesigner:
 registry.set_opener(_open_designer)
 
 
-def _report_viewer(path: str, source: Any) -> Any:
+def _report_viewer(path: str, source: RunSource | None) -> ReportViewer:
     """The report viewer; linked to the designer the run came from, its layer selection selects on that canvas."""
     from dld_jupyter.widgets.report.report_viewer import show_report
 
     viewer = show_report(path)
-    if callable(getattr(source, "show_heat", None)):
+    if source is not None:
         viewer.designer = source
     return viewer
 
 
-def _engine_graph(path: str, _source: Any) -> Any:
+def _engine_graph(path: str, _source: RunSource | None) -> EngineDesigner:
     from dld_jupyter.widgets.engine.engine_designer import open_engine
 
     return open_engine(path)

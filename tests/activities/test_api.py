@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -17,52 +16,7 @@ def test_profile_a_path_returns_the_report(resnet_path: Path) -> None:
     assert seen and seen[-1].fraction == 1.0
 
 
-class FakeDocument:
-    """Duck-typed like dld_jupyter.document.Document: save(path) is "save as" and re-targets the document."""
-
-    def __init__(self, path: Path, dirty: bool) -> None:
-        self.path: Path | None = path
-        self.dirty = dirty
-        self.saved_to: list[str] = []
-
-    def save(self, path: str | None = None) -> None:
-        assert self.path is not None
-        shutil.copy(self.path, path or self.path)
-        self.saved_to.append(str(path))
-        self.path = Path(path) if path else self.path
-
-
-def test_a_dirty_document_is_profiled_from_a_temporary_copy_removed_after_the_run(resnet_path: Path) -> None:
-    """Issue 26, item 6: a full `<model>.profiled.onnx` stayed beside every report. The copy of the unsaved edits
-    now lives in a private temporary folder that the run's end removes; the report names the document it came from
-    (its links open that); `keep_model=True` keeps the copy beside the report."""
-    before = set(resnet_path.parent.iterdir())
-    document = FakeDocument(resnet_path, dirty=True)
-    report = profile(document, iterations=2, warmup=0, threads=1)
-    (copy,) = document.saved_to
-    assert Path(copy).parent.name.startswith("dld-profiled-") and not Path(copy).parent.exists()
-    assert document.path == resnet_path  # pointed back at its own file
-    report_path = resnet_path.with_name("resnet.dld-report.json")
-    assert set(resnet_path.parent.iterdir()) - before == {report_path}  # the report alone, beside the document
-    assert report.summary.model == "resnet" and report.summary.model_path == copy
-    assert report.summary.settings["source_document"] == str(resnet_path)
-    kept = profile(FakeDocument(resnet_path, dirty=True), iterations=2, warmup=0, threads=1, keep_model=True)
-    assert kept.summary.model_path == str(resnet_path.with_name("resnet.profiled.onnx"))
-    assert Path(kept.summary.model_path).is_file()
-
-
-def test_a_failed_profile_of_a_dirty_document_leaves_no_copy(resnet_path: Path) -> None:
-    document = FakeDocument(resnet_path, dirty=True)
-    with pytest.raises(SpecError):
-        profile(document, iterations=1, warmup=0, batch_size=0)  # refused by the spec, after the copy was made
-    (copy,) = document.saved_to
-    assert not Path(copy).parent.exists()
-
-
-def test_a_clean_document_is_profiled_in_place(resnet_path: Path) -> None:
-    document = FakeDocument(resnet_path, dirty=False)
-    report = profile(document, iterations=2, warmup=0, threads=1)
-    assert document.saved_to == [] and report.summary.model_path == str(resnet_path)
+# A document (clean, dirty, kept copy) and its temporary copy: tests/activities/test_model_ref.py.
 
 
 def test_errors_are_typed(resnet_path: Path, tmp_path: Path) -> None:

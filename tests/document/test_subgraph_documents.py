@@ -262,7 +262,7 @@ def test_scan_body_contract(tmp_path: pathlib.Path) -> None:
 def test_save_copy_of_a_body_is_a_standalone_model_for_profiling(
     doc: Document, tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from dld_jupyter.activities.model_source import profiled_source
+    from dld_jupyter.activities.model_ref import ModelRef
 
     body = doc.open_subgraph(op(doc, "Loop"), "body")
     branch = body.open_subgraph(op(body, "If"), "then_branch")
@@ -277,7 +277,8 @@ def test_save_copy_of_a_body_is_a_standalone_model_for_profiling(
     branch = model.open_subgraph(op(model, "Loop"), "body").open_subgraph(op(body, "If"), "then_branch")
     branch.rename_node(op(branch, "Neg"), "Negate")  # unsaved edits: profiling writes a copy of them (kept: asked)
     monkeypatch.chdir(tmp_path / "..")
-    copy, _report, home = profiled_source(branch, keep=True)
+    ref = ModelRef.of(branch, keep=True)
+    copy, home = ref.path, ref.copy_of
     # Beside the model's own file, not in the kernel's working folder (where it littered before).
     assert pathlib.Path(copy) == tmp_path / "gru_Loop_body_If_then_branch.profiled.onnx"
     assert home == str(tmp_path / "gru_Loop_body_If_then_branch.onnx")

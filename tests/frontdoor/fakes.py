@@ -68,7 +68,7 @@ class FakeDesigner:
         self.checked += 1
         return []
 
-    def select(self, names: Sequence[str] | str) -> list[str]:
+    def select(self, names: Sequence[str] | str, reveal: bool = False) -> list[str]:
         return [names] if isinstance(names, str) else list(names)
 
     def focus(self, name: str) -> str:

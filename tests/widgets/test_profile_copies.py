@@ -46,3 +46,20 @@ def test_a_refused_profile_removes_its_copy(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["m.onnx"]
     assert set(temp.glob("dld-profiled-*")) - before == set()  # its copy was made, then removed
     designer.close()
+
+
+def test_a_designer_is_referred_to_by_its_document_and_is_the_runs_origin(tmp_path: Path) -> None:
+    """`ModelRef.of(designer)` (issue 35): the designer's document, its file, and the designer itself as the run's
+    origin (the run panel hands it to the artifact policy for heat and links); a path or a document has none."""
+    from dld_jupyter.activities.model_ref import ModelRef, document_of
+    from dld_jupyter.frontdoor.run_source import run_source
+
+    shutil.copy(MODEL, tmp_path / "m.onnx")
+    designer = open_designer(tmp_path / "m.onnx")
+    ref = ModelRef.of(designer)
+    assert ref.origin is designer and ref.document is designer.document and document_of(designer) is ref.document
+    assert ref.saved and ref.path == ref.user_file == str(tmp_path / "m.onnx")
+    assert run_source(designer) is designer and run_source(designer.document) is None and run_source("m.onnx") is None
+    panel = profile_in_notebook(designer)
+    assert panel.origin is designer and profile_in_notebook(str(tmp_path / "m.onnx")).origin is None
+    designer.close()

@@ -11,23 +11,31 @@ A run opens a session of the spec's runtime (`runtimes.base`) and times two seri
    not carry; their kernels are tied to layers by the same nodes' host windows in their own passes.
 GPU clocks are locked around every series when asked. Each pass is timed by the runtime (host perf_counter around
 one pass, outputs fetched or synchronized); warm-up passes are never reported.
+
+`profile_spec(model, runtime, **options)` is the one place a profile spec is built, whichever front door asks (the
+API, the CLI, the Profile panel, a sweep point): four builders each branched on "tensorrt" before.
 """
 
 from __future__ import annotations
 
+import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from contextlib import ExitStack
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, fields
+from typing import Any, Literal, overload
 
 from dld_jupyter.activities.errors import SpecError, UnavailableError
 from dld_jupyter.activities.gpu.clocks import locked_clocks
 from dld_jupyter.activities.gpu.nvml import MetricsSampler, nvml_index
 from dld_jupyter.activities.gpu.tensor_core_names import tensor_core_check
+from dld_jupyter.activities.model_ref import ModelRef
 from dld_jupyter.activities.reporter import Reporter
-from dld_jupyter.activities.runtimes import runtime_for
+from dld_jupyter.activities.runtimes import runtime_for, runtime_named
 from dld_jupyter.activities.runtimes.base import Feeds, LayerTable, PassTimes, Session
+from dld_jupyter.activities.runtimes.onnxruntime.spec import OrtProfileSpec
+from dld_jupyter.activities.runtimes.tensorrt.settings import ProfilerSettings, TrtSettings, grouped
+from dld_jupyter.activities.runtimes.tensorrt.spec import TrtProfileSpec
 from dld_jupyter.activities.spec import ActivitySpec, Measurement
 from dld_jupyter.report_format.builder import build_report, layer_pass_index
 from dld_jupyter.report_format.model import MetricSeries, Report
@@ -179,3 +187,64 @@ def run_profile(spec: ActivitySpec, reporter: Reporter) -> Report:
         kernels=table.kernels,
         kernel_capture=with_tensor_core_check(table, measured.metrics),
     )
+
+
+ORT_OPTIONS = tuple(f.name for f in fields(OrtProfileSpec) if f.name not in ("model", "source_document"))
+
+
+@overload
+def profile_spec(model: ModelRef | str | os.PathLike[str], runtime: Literal["onnxruntime"] = ..., *,
+                 settings: None = ..., profiler: None = ..., **options: Any) -> OrtProfileSpec: ...
+
+
+@overload
+def profile_spec(model: ModelRef | str | os.PathLike[str], runtime: Literal["tensorrt"], *,
+                 settings: TrtSettings | Mapping[str, Any] | None = ...,
+                 profiler: ProfilerSettings | Mapping[str, Any] | None = ..., **options: Any) -> TrtProfileSpec: ...
+
+
+@overload
+def profile_spec(model: ModelRef | str | os.PathLike[str], runtime: str, *,
+                 settings: TrtSettings | Mapping[str, Any] | None = ...,
+                 profiler: ProfilerSettings | Mapping[str, Any] | None = ...,
+                 **options: Any) -> OrtProfileSpec | TrtProfileSpec: ...
+
+
+def profile_spec(
+    model: ModelRef | str | os.PathLike[str],
+    runtime: str = "onnxruntime",
+    *,
+    settings: TrtSettings | Mapping[str, Any] | None = None,
+    profiler: ProfilerSettings | Mapping[str, Any] | None = None,
+    **options: Any,
+) -> OrtProfileSpec | TrtProfileSpec:
+    """The profile spec of `model` on `runtime` ("onnxruntime" | "tensorrt"): options are OrtProfileSpec fields, or
+    for TensorRT `settings=` / `profiler=` groups and their fields given flat (`fp16=True, iterations=50`). Unknown
+    options are refused (SpecError naming the known ones) before a copy of unsaved edits is written. The spec reads
+    `model.path`; a document's report goes beside its own file and names it (`source_document`), and no output may
+    replace that file. An unknown runtime is an UnavailableError naming the registered ones."""
+    runtime_named(runtime)
+    output = options.pop("output", None)
+    ref = model if isinstance(model, ModelRef) else ModelRef.of(model)
+    if runtime == "tensorrt":
+        groups = grouped(options, settings, profiler)  # refused before the copy is written
+        spec: OrtProfileSpec | TrtProfileSpec = TrtProfileSpec(
+            model=ref.path, output=output or _document_report(ref), settings=groups[0], profiler=groups[1]
+        )
+    elif runtime == "onnxruntime":
+        if settings is not None or profiler is not None:
+            raise SpecError("settings, profiler: TensorRT settings; they do not apply to ONNX Runtime")
+        unknown = sorted(set(options) - set(ORT_OPTIONS))
+        if unknown:
+            raise SpecError(f"profile: unknown option(s) {unknown}; known options are {sorted(ORT_OPTIONS)}")
+        spec = OrtProfileSpec(model=ref.path, output=output or _document_report(ref), source_document=ref.copy_of,
+                              **options)
+    else:
+        raise SpecError(f"profile: no profile spec for the runtime {runtime!r}")
+    spec.check_outputs([ref.copy_of])  # the report replaces neither the model nor the document's own file
+    return spec
+
+
+def _document_report(ref: ModelRef) -> str | None:
+    """A document's report beside its own file (not beside a copy of its edits); a path's: the spec's default."""
+    return ref.default_report if ref.document is not None else None

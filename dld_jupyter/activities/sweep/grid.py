@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from dld_jupyter.activities.errors import SpecError
-from dld_jupyter.activities.runtimes.onnxruntime.spec import PROVIDERS, OrtProfileSpec
+from dld_jupyter.activities.runtimes.onnxruntime.spec import PROVIDERS
 from dld_jupyter.activities.spec import REPORT_SUFFIX, ActivitySpec
 from dld_jupyter.activities.spec_fields import check_fields
 
@@ -156,18 +156,19 @@ def precision_problem(point: SweepPoint) -> str | None:
 
 
 def point_spec(point: SweepPoint, model: str, settings: Settings, device: int, output: str) -> ActivitySpec:
-    """The normal profile spec of `point` on GPU `device` (ignored on the CPU), writing its report to `output`."""
-    from dld_jupyter.activities.api import tensorrt_profile_spec
+    """The normal profile spec of `point` on GPU `device` (ignored on the CPU), writing its report to `output`
+    (`kinds.profile.profile_spec`, as every front door builds one)."""
+    from dld_jupyter.activities.kinds.profile import profile_spec
 
+    shared: dict[str, Any] = {"batch_size": point.batch, "iterations": settings.iterations, "warmup": settings.warmup,
+              "seed": settings.seed, "gpu_metrics": settings.gpu_metrics, "lock_clocks": settings.lock_clocks,
+              "output": output}
+    spec: ActivitySpec
     if point.provider == TENSORRT:
-        flags = {"fp16": point.precision == "fp16", "bf16": point.precision == "bf16",
-                 "int8": point.precision == "int8"}
-        options = {**flags, "batch_size": point.batch, "device": device, "iterations": settings.iterations,
-                   "warmup": settings.warmup, "seed": settings.seed, "gpu_metrics": settings.gpu_metrics,
-                   "lock_clocks": settings.lock_clocks, "output": output}
-        return tensorrt_profile_spec(model, options)
-    return OrtProfileSpec(
-        model=model, provider=point.provider, batch_size=point.batch, device=device if point.uses_gpu else 0,
-        iterations=settings.iterations, warmup=settings.warmup, optimize=settings.optimize, threads=settings.threads,
-        seed=settings.seed, gpu_metrics=settings.gpu_metrics, lock_clocks=settings.lock_clocks, output=output,
-    )
+        flags: dict[str, Any] = {name: point.precision == name for name in ("fp16", "bf16", "int8")}
+        spec = profile_spec(model, "tensorrt", **flags, **shared, device=device)
+    else:
+        spec = profile_spec(model, "onnxruntime", **shared, provider=point.provider,
+                            device=device if point.uses_gpu else 0, optimize=settings.optimize,
+                            threads=settings.threads)
+    return spec

@@ -18,6 +18,7 @@ import numpy as np
 from onnx import numpy_helper
 
 from dld_jupyter.activities.api import profile
+from dld_jupyter.document import Document
 from dld_jupyter.reports.heat import heat_of
 
 PASSES = 5  # measured passes: the median of a few is steady enough for a glyph's line
@@ -30,7 +31,9 @@ def write_feeds(feeds: Mapping[str, np.ndarray[Any, Any]], folder: Path) -> None
         (folder / f"{safe}.pb").write_bytes(numpy_helper.from_array(np.asarray(array), name).SerializeToString())
 
 
-def layer_times(document: Any, feeds: Mapping[str, np.ndarray[Any, Any]], provider: str = "cpu") -> dict[str, float]:
+def layer_times(
+    document: Document, feeds: Mapping[str, np.ndarray[Any, Any]], provider: str = "cpu"
+) -> dict[str, float]:
     """Node id → its latest median time in ms (nodes the runtime fused away or removed are left out)."""
     with tempfile.TemporaryDirectory(prefix="dld-timings-") as folder:
         root = Path(folder)

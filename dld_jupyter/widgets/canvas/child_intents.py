@@ -12,7 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from dld_jupyter.activities.model_ref import document_of
 from dld_jupyter.document import Document, DocumentError
+from dld_jupyter.document.child_document import ChildDocument
 from dld_jupyter.frontdoor.children import (
     CREATE_FUNCTION_FROM_SELECTION,
     INLINE_FUNCTION,
@@ -75,14 +77,20 @@ def open_subgraph(c: ChildCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
         attribute=_string(a, "attribute", "open_subgraph"),
         index=None if index is None else int(index),
     )
-    return {"title": str(getattr(getattr(child, "document", None), "title", ""))}
+    return {"title": _title(child)}
+
+
+def _title(child: object) -> str:
+    """The title of the document a child designer opened on ("" when the operation gave none)."""
+    document = document_of(child)
+    return document.title if isinstance(document, ChildDocument) else ""
 
 
 def open_function(c: ChildCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
     child = _run(
         OPEN_FUNCTION, _host(c, "Open local function"), "Open local function", node=_string(a, "node", "open_function")
     )
-    return {"title": str(getattr(getattr(child, "document", None), "title", ""))}
+    return {"title": _title(child)}
 
 
 class _BareTarget:

@@ -17,28 +17,30 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from dld_jupyter.activities.model_ref import ShowsDocument, document_of
 from dld_jupyter.activities.thread_run import ThreadRun
+from dld_jupyter.document import Document
 from dld_jupyter.frontdoor.compare_runs import divergence_work, start_divergence, wait_for
 from dld_jupyter.model_compare import Divergence, ModelDiff, diff
+from dld_jupyter.model_compare.structural_diff import ModelLike
 from dld_jupyter.widgets.canvas.overlays.base import Overlay
 from dld_jupyter.widgets.canvas.overlays.diff import DiffOverlay
 from dld_jupyter.widgets.canvas.overlays.divergence import DivergenceOverlay, Side
 from dld_jupyter.widgets.tools.job import Job
 
 if TYPE_CHECKING:
-    from dld_jupyter.document import Document
     from dld_jupyter.widgets.canvas.canvas import GraphCanvas
 
 OverlayT = TypeVar("OverlayT", bound=Overlay)
 
 
-def _model_of(other: Any) -> tuple[Any, str]:
+def _model_of(other: ModelLike | ShowsDocument) -> tuple[ModelLike, str]:
     """(what compare.diff takes, a label for the legend) of a path, a Designer, a Document or a ModelProto."""
-    document = getattr(other, "document", other)
-    if isinstance(document, (str, os.PathLike)):
-        return document, Path(document).name
-    path = getattr(document, "path", None)
-    return document, Path(path).name if path else "the other model"
+    model = document_of(other)
+    if isinstance(model, (str, os.PathLike)):
+        return model, Path(model).name
+    path = model.path if isinstance(model, Document) else None
+    return model, Path(path).name if path else "the other model"
 
 
 class CompareActions:
@@ -64,7 +66,7 @@ class CompareActions:
         found = self.canvas.overlays.get(kind.name)
         return found if isinstance(found, kind) else kind(self.canvas)
 
-    def compare_with(self, other: Any) -> ModelDiff:
+    def compare_with(self, other: ModelLike | ShowsDocument) -> ModelDiff:
         """Diff `other` (the older model: a path, Designer or Document) against this designer's model and draw it on
         this canvas: added and changed nodes coloured, removed ones listed, next/previous change in the legend."""
         model, source = _model_of(other)

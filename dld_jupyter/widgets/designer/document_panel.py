@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 
 import ipywidgets as w
 
+from dld_jupyter.document import Document
 from dld_jupyter.formats.html_text import fill
 from dld_jupyter.frontdoor.soon import Soon
 from dld_jupyter.widgets.widget_base import DldVBox
@@ -20,7 +21,7 @@ class DocumentPanel(DldVBox):
     ERROR: ClassVar[str] = '<div style="color:#b91c1c;white-space:pre-wrap">{}</div>'
     message: w.HTML
 
-    def _follow(self, document: Any, refresh: Callable[[], None]) -> None:
+    def _follow(self, document: Document, refresh: Callable[[], None]) -> None:
         """Call `refresh` after the document's events (coalesced: an undo of 50 edits refreshes once)."""
         refresh_soon = Soon(refresh)
         self._unsubscribe: Callable[[], None] = document.subscribe(lambda _events: refresh_soon())

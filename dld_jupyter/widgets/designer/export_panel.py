@@ -19,19 +19,22 @@ from typing import Any
 import ipywidgets as w
 
 from dld_jupyter.activities.errors import ActivityError
-from dld_jupyter.activities.model_source import release_copy
+from dld_jupyter.activities.kinds.export_engine import export_spec
+from dld_jupyter.activities.model_ref import ModelRef
 from dld_jupyter.activities.result import ActivityResult
+from dld_jupyter.activities.run import Run
 from dld_jupyter.activities.runtimes import runtime_named
 from dld_jupyter.activities.runtimes.tensorrt.dry_run import dry_run
 from dld_jupyter.activities.runtimes.tensorrt.settings import TrtSettings
 from dld_jupyter.activities.runtimes.tensorrt.spec import ENGINE_SUFFIX, METADATA_SUFFIX, TrtBuildSpec
-from dld_jupyter.widgets.designer.profile_panel import _model_source
+from dld_jupyter.frontdoor.run_source import RunInput
 from dld_jupyter.widgets.designer.trt_form import STYLE, TrtSettingsForm, command_area, command_text, unavailable_html
 from dld_jupyter.widgets.runs.panel import RunPanel
 
 
-def _home(model: Any) -> Path | None:
-    path = getattr(getattr(model, "document", model), "path", None)
+def _home(model: RunInput) -> Path | None:
+    """The user's own model file (None for a model never saved): the default outputs go beside it."""
+    path = ModelRef.of(model).user_file
     return Path(path) if path is not None else None
 
 
@@ -41,7 +44,7 @@ class ExportEnginePanel(RunPanel):
     what = "Export"
     error_class = "dld-export-error"
 
-    def __init__(self, model: Any, **settings: Any) -> None:
+    def __init__(self, model: RunInput, **settings: Any) -> None:
         self.model = model
         self._spec: TrtBuildSpec | None = None
         home = _home(model)
@@ -67,25 +70,21 @@ class ExportEnginePanel(RunPanel):
         self.add_class("dld-export-engine-panel")
 
     # -- the spec -----------------------------------------------------------------------------------------------
-    def spec(self, path: str) -> TrtBuildSpec:
+    def spec(self, model: ModelRef | str) -> TrtBuildSpec:
+        """The form's export spec (`kinds.export_engine.export_spec`, as every front door builds it)."""
         metadata = self.metadata.value.strip() or None
-        return TrtBuildSpec(model=path, settings=self.form.settings(), engine=self.engine.value.strip() or None,
-                            metadata=metadata, open_metadata=bool(metadata) and self.open_metadata.value)
+        return export_spec(model, self.engine.value.strip() or None, metadata=metadata,
+                           open_metadata=bool(metadata) and self.open_metadata.value, settings=self.form.settings())
 
     def show_command(self) -> dict[str, Any] | None:
         """Show the dry run: the trtexec command line and every resolved setting (no TensorRT needed)."""
         self.show_error("")
-        path, source = _model_source(self.model)
         try:
-            spec = self.spec(path)
-            spec.check_outputs([_home(self.model)])  # the document's own file, when `path` is a copy of it
-            data = dry_run(spec)
+            with ModelRef.of(self.model) as ref:  # a copy of unsaved edits, removed once the command is shown
+                data = dry_run(self.spec(ref))
         except (ActivityError, OSError, ValueError, TypeError) as error:
             self.show_error(f"Cannot show the command: {error}")
             return None
-        finally:
-            if source:
-                release_copy(path)
         self.command.value = command_text(data)
         self.command.layout.display = ""
         return data
@@ -95,12 +94,10 @@ class ExportEnginePanel(RunPanel):
         return self.reason
 
     def make_spec(self) -> TrtBuildSpec:
-        path, source = _model_source(self.model)
-        self.temporary = path if source else ""  # a copy of unsaved edits: the run panel removes it at the end
-        spec = self.spec(path)
-        spec.check_outputs([_home(self.model)])  # nothing starts that would overwrite the model
-        self._spec = spec
-        return spec
+        """The run's spec; a copy of unsaved edits it reads is the run panel's to remove at the end (`model_ref`)."""
+        self.model_ref = ModelRef.of(self.model)
+        self._spec = self.spec(self.model_ref)
+        return self._spec
 
     def skip(self, result: ActivityResult) -> Collection[str]:
         """The layer information opens as an engine graph only when the box is ticked."""
@@ -113,7 +110,7 @@ class ExportEnginePanel(RunPanel):
         said = spec.engine_path()
         return said + (f" — layer information: {spec.metadata}" if spec.metadata else "")
 
-    def _wait(self, handle: Any, spec: TrtBuildSpec | None = None) -> None:
+    def _wait(self, handle: Run, spec: TrtBuildSpec | None = None) -> None:
         if spec is not None:
             self._spec = spec
         super()._wait(handle)

@@ -14,20 +14,20 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
-import os
-from pathlib import Path
 from typing import Any
 
 import ipywidgets as w
 
-from dld_jupyter.activities.errors import ActivityError
-from dld_jupyter.activities.model_source import profiled_source
+from dld_jupyter.activities.errors import ActivityError, SpecError
+from dld_jupyter.activities.kinds.profile import profile_spec
+from dld_jupyter.activities.model_ref import ModelRef
 from dld_jupyter.activities.result import ActivityResult
 from dld_jupyter.activities.runtimes.onnxruntime.spec import PROVIDERS, OrtProfileSpec
 from dld_jupyter.activities.runtimes.tensorrt.dry_run import dry_run
-from dld_jupyter.activities.spec import REPORT_SUFFIX
+from dld_jupyter.activities.runtimes.tensorrt.spec import TrtProfileSpec
 from dld_jupyter.formats.html_text import fill
 from dld_jupyter.frontdoor.artifacts import Opened
+from dld_jupyter.frontdoor.run_source import RunInput
 from dld_jupyter.widgets.designer.trt_form import command_area, command_text
 from dld_jupyter.widgets.runs.panel import RunPanel
 
@@ -46,20 +46,13 @@ def _check_settings(settings: dict[str, Any]) -> None:
             raise TypeError(f"profile panel: unknown setting {key!r}{hint} (settings: {', '.join(SETTINGS)})")
 
 
-def _model_source(model: Any) -> tuple[str, str | None]:
-    """(path to profile, the document's own file when that path is a temporary copy of its unsaved edits)."""
-    document = getattr(model, "document", None)  # a Designer
-    path, _default_output, source = profiled_source(document if document is not None else model)
-    return path, source
-
-
 class ProfilePanel(RunPanel):
     """The profile form (ONNX Runtime settings or TensorRT's pages) in the run panel (widgets/runs/panel.py)."""
 
     what = "Profiling"
     error_class = "dld-profile-error"
 
-    def __init__(self, model: Any, **settings: Any) -> None:
+    def __init__(self, model: RunInput, **settings: Any) -> None:
         _check_settings(settings)
         defaults = {f.name: f.default for f in dataclasses.fields(OrtProfileSpec) if f.name not in NOT_SETTINGS}
         values = {**defaults, **settings}
@@ -89,8 +82,8 @@ class ProfilePanel(RunPanel):
         self.add_class("dld-profile-panel")
 
     def _model_label(self) -> str:
-        path = getattr(getattr(self.model, "document", self.model), "path", self.model)
-        return str(path) if path is not None else "(unsaved model)"
+        path = ModelRef.of(self.model).user_file
+        return path if path is not None else "(unsaved model)"
 
     @staticmethod
     def _form(v: dict[str, Any]) -> dict[str, w.Widget]:
@@ -182,36 +175,34 @@ class ProfilePanel(RunPanel):
     def refused(self) -> str | None:
         return self.trt.reason if self.backend.value == "TensorRT" else None
 
-    def spec(self, path: str) -> Any:
-        """The spec of the chosen backend (OrtProfileSpec or TrtProfileSpec)."""
+    def spec(self, model: ModelRef | str) -> OrtProfileSpec | TrtProfileSpec:
+        """The spec of the chosen backend (`kinds.profile.profile_spec`, as every front door builds it)."""
         if self.backend.value == "TensorRT":
-            return self.trt.spec(path, self.fields["output"].value or None)
-        return OrtProfileSpec(model=path, **self.settings())
-
-    def make_spec(self) -> Any:
-        path, source = _model_source(self.model)
-        self.temporary = path if source else ""  # a copy of unsaved edits: the run panel removes it at the end
-        spec = self.spec(path)
-        if isinstance(spec, OrtProfileSpec):  # the report links back to the document's own file
-            spec = dataclasses.replace(spec, source_document=source)
-        if not spec.output:  # beside the model's own file, not beside a copy of its unsaved edits
-            spec = dataclasses.replace(spec, output=_default_output(self.model, path))
-        spec.check_outputs([source])  # the report never replaces the model (nor its copy's original)
+            return self.trt.spec(model, self.fields["output"].value or None)
+        spec: OrtProfileSpec = profile_spec(model, "onnxruntime", **self.settings())
         return spec
+
+    def make_spec(self) -> OrtProfileSpec | TrtProfileSpec:
+        """The run's spec; a copy of unsaved edits it reads is the run panel's to remove at the end (`model_ref`).
+        A document's report goes beside its own file and links back to it."""
+        self.model_ref = ModelRef.of(self.model)
+        return self.spec(self.model_ref)
 
     def show_command(self) -> dict[str, Any] | None:
         """TensorRT: the trtexec command line the run stands for (a dry run: no TensorRT needed), copyable."""
         self.show_error("")
         try:
             spec = self.make_spec()
+            copied = self.model_ref is not None and not self.model_ref.saved
+            if not isinstance(spec, TrtProfileSpec):
+                raise SpecError("Show command: the command line is TensorRT's; choose the TensorRT backend")
             data = dry_run(spec)
         except (ActivityError, OSError, ValueError, TypeError) as error:
             self.show_error(f"Cannot show the command: {error}")
             return None
         finally:
             self._release()
-        home = getattr(getattr(self.model, "document", self.model), "path", None)
-        unsaved = "" if spec.model == str(home or spec.model) else (
+        unsaved = "" if not copied else (
             "the designer has unsaved edits: a run profiles a temporary copy of them (the --onnx file above)")
         self.command.value = command_text(data, unsaved)
         self.command.layout.display = ""
@@ -231,14 +222,7 @@ class ProfilePanel(RunPanel):
             field.disabled = running
 
 
-def _default_output(model: Any, path: str) -> str:
-    """`<model stem>.dld-report.json` beside the user's model file (not beside a temporary copy)."""
-    home = getattr(getattr(model, "document", model), "path", None)
-    source = Path(os.fspath(home) if isinstance(home, (str, os.PathLike)) else path)
-    return str(source.with_name(source.stem + REPORT_SUFFIX))
-
-
-def profile_in_notebook(model: Any, run: bool = False, **settings: Any) -> ProfilePanel:
+def profile_in_notebook(model: RunInput, run: bool = False, **settings: Any) -> ProfilePanel:
     """The profiling panel for a model path, a Document or a Designer (the Designer's "Profile" button calls this).
 
     `settings` are OrtProfileSpec options (iterations, warmup, provider, optimize, ...), pre-filled in the form;

@@ -10,12 +10,16 @@ TensorRT can run here is the runtime's own answer (`available`), never guessed.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as w
 
 from dld_jupyter.activities.runtimes.tensorrt.settings import MAX_OPTIMIZATION_LEVEL, ProfilerSettings, TrtSettings
 from dld_jupyter.formats.html_text import bold, fill
+
+if TYPE_CHECKING:
+    from dld_jupyter.activities.model_ref import ModelRef
+    from dld_jupyter.activities.runtimes.tensorrt.spec import TrtProfileSpec
 
 STYLE = {"description_width": "170px"}
 
@@ -205,11 +209,12 @@ class TrtProfileForm:
                                   layout=w.Layout(flex_flow="row wrap")), w.HTML(unavailable_html(self.reason))])
         self.box.add_class("dld-trt-profile-settings")
 
-    def spec(self, path: str, output: str | None) -> Any:
-        from dld_jupyter.activities.runtimes.tensorrt.spec import TrtProfileSpec
+    def spec(self, model: ModelRef | str, output: str | None) -> TrtProfileSpec:
+        """The TensorRT profile spec of these pages (`kinds.profile.profile_spec`, as every front door builds it)."""
+        from dld_jupyter.activities.kinds.profile import profile_spec
 
-        return TrtProfileSpec(model=path, output=output, settings=self.settings.settings(),
-                              profiler=self.profiler.profiler())
+        return profile_spec(model, "tensorrt", output=output, settings=self.settings.settings(),
+                            profiler=self.profiler.profiler())
 
     def disable(self, disabled: bool) -> None:
         self.settings.disable(disabled)

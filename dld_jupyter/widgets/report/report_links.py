@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from dld_jupyter.frontdoor.designers import registry
+from dld_jupyter.frontdoor.designers import LiveDesigner, registry
 
 
 class LinkError(Exception):
@@ -86,9 +86,9 @@ def resolve_model(model_path: str, report_dir: str | None) -> str:
 class DesignerLinks:
     """Opens (or reuses) designers for a viewer and selects nodes in them."""
 
-    def __init__(self, show: Callable[[Any], None]) -> None:
+    def __init__(self, show: Callable[[LiveDesigner], None]) -> None:
         self._show = show  # displays a newly opened designer under the viewer
-        self._designers: dict[str, Any] = {}
+        self._designers: dict[str, LiveDesigner] = {}
         self._graphs: dict[str, ModelGraph] = {}
         self._wanted: dict[int, list[str]] = {}  # designer id -> the nodes last asked for
 
@@ -102,7 +102,7 @@ class DesignerLinks:
         graph = self.graph(path)
         return {"sources": list(nodes), "producers": graph.producers_of(nodes), "consumers": graph.consumers_of(nodes)}
 
-    def live(self, path: str | None, source_document: str | None = None) -> Any:
+    def live(self, path: str | None, source_document: str | None = None) -> LiveDesigner | None:
         """The designer already open for a report, without opening one: the live designer of the document that was
         profiled (`source_document`: a copy of its unsaved edits ran, its nodes are the document's), else the one
         this viewer opened on the model, else one open on the model elsewhere in the kernel; None when none is."""
@@ -117,7 +117,7 @@ class DesignerLinks:
             return mine
         return registry.by_path(path)
 
-    def open(self, path: str, nodes: Sequence[str], source_document: str | None = None) -> Any:
+    def open(self, path: str, nodes: Sequence[str], source_document: str | None = None) -> LiveDesigner:
         """Show the designer on `path` and select `nodes` in it; returns the designer. The live designer of the
         profiled document (`source_document`) is preferred: the user's open, maybe edited, model."""
         designer = self.live(path, source_document)  # one this viewer opened and the user closed is not live
@@ -131,7 +131,7 @@ class DesignerLinks:
             self._designers[path] = designer
         return self.select(designer, nodes, reveal=True)
 
-    def select(self, designer: Any, nodes: Sequence[str], reveal: bool = False) -> Any:
+    def select(self, designer: LiveDesigner, nodes: Sequence[str], reveal: bool = False) -> LiveDesigner:
         """Select `nodes` (ONNX names) in `designer` and bring them into view; returns the designer. `reveal`
         (a name link): the designer itself is brought into view, its JupyterLab tab activated."""
         names = list(nodes)
@@ -149,13 +149,10 @@ class DesignerLinks:
             names = [n for n in names if n in known]
         self._wanted[id(designer)] = names
         if names:
-            if reveal:
-                designer.select(names, reveal=True)
-            else:
-                designer.select(names)
+            designer.select(names, reveal=reveal)
         return designer
 
-    def _reselect_when_shown(self, designer: Any) -> None:
+    def _reselect_when_shown(self, designer: LiveDesigner) -> None:
         """A selection sent before the new designer's canvas is drawn is lost in the browser: send it again when
         the canvas view says hello (after the canvas has answered with its snapshot, its handler runs first)."""
         canvas = getattr(designer, "canvas", None)

@@ -26,7 +26,8 @@ import ipywidgets
 import traitlets
 
 from dld_jupyter.formats.envelope import failed, ok
-from dld_jupyter.frontdoor.designers import loading, registry
+from dld_jupyter.frontdoor.designers import LiveDesigner, loading, registry
+from dld_jupyter.frontdoor.run_source import RunSource
 from dld_jupyter.report_format.errors import ReportError
 from dld_jupyter.report_format.model import Report
 from dld_jupyter.reports.compare import compare, default_labels
@@ -80,7 +81,7 @@ class ReportViewer(DldWidget, bundle="report"):
         self.designer_area = ipywidgets.Output()
         self._box: ipywidgets.VBox | None = None
         self._links = DesignerLinks(self._show_designer)
-        self.designer: Any = None  # the designer this report was profiled from (the Profile panel links it)
+        self.designer: RunSource | None = None  # the designer this report was profiled from (the Profile panel)
         if self.tab not in TABS:
             self.tab = default_tab(self.reports)
         self._send_payload()
@@ -198,7 +199,7 @@ class ReportViewer(DldWidget, bundle="report"):
         self._send_payload()
 
     # -- links --------------------------------------------------------------------------------------------------
-    def _show_designer(self, designer: Any) -> None:
+    def _show_designer(self, designer: LiveDesigner) -> None:
         self.designer_area.append_display_data(designer)
 
     def _model_of(self, report: int) -> str:
@@ -217,7 +218,7 @@ class ReportViewer(DldWidget, bundle="report"):
         source = self.reports[report].summary.settings.get("source_document")
         return str(source) if source else None
 
-    def live_designer(self, report: int = 0) -> Any:
+    def live_designer(self, report: int = 0) -> LiveDesigner | None:
         """The designer open on this report's model now (never opens one): the linked designer, the live designer
         of the profiled document, or one showing the model file; None when none is."""
         linked = self.designer
@@ -229,7 +230,7 @@ class ReportViewer(DldWidget, bundle="report"):
             path = None
         return self._links.live(path, self._source_document(report))
 
-    def open_nodes(self, nodes: Sequence[str], report: int = 0) -> Any:
+    def open_nodes(self, nodes: Sequence[str], report: int = 0) -> LiveDesigner:
         """Open (or focus) the designer on the report's model and select `nodes`; returns the designer. A designer
         already open on it (the one profiled, the live one of the report's `source_document`) is used."""
         designer = self.live_designer(report)

@@ -23,13 +23,14 @@ import ipywidgets as w
 
 from dld_jupyter.activities.engine import start_activity
 from dld_jupyter.activities.errors import ActivityError
-from dld_jupyter.activities.model_source import release_copy
+from dld_jupyter.activities.model_ref import ModelRef
 from dld_jupyter.activities.result import ActivityResult, ActivityStatus, LogLine, Progress
 from dld_jupyter.activities.run import Run
 from dld_jupyter.activities.spec import ActivitySpec
 from dld_jupyter.activities.targets.base import Target
 from dld_jupyter.formats.html_text import tag, text
 from dld_jupyter.frontdoor.artifacts import ARTIFACTS, Opened
+from dld_jupyter.frontdoor.run_source import RunInput, RunSource, run_source
 from dld_jupyter.frontdoor.runs import track
 from dld_jupyter.widgets.runs.progress import RunProgress
 from dld_jupyter.widgets.runs.targets import LOCAL, NEW_CONNECTION, chooser_options, make_target
@@ -44,11 +45,12 @@ class RunPanel(DldVBox, css="dld-run-panel"):
 
     what = "Run"
     error_class = "dld-run-error"
-    temporary = ""  # a temporary copy of unsaved edits that the run reads (model_source.temporary_folder)
+    model_ref: ModelRef | None = None  # what the run reads (set by `make_spec`): its copy of edits goes at the end
 
-    def __init__(self, source: Any, title: w.Widget, form: Sequence[w.Widget], run_label: str, run_icon: str,
+    def __init__(self, source: RunInput, title: w.Widget, form: Sequence[w.Widget], run_label: str, run_icon: str,
                  buttons: Sequence[w.Widget] = (), below: Sequence[w.Widget] = ()) -> None:
         self.source = source  # a path, a Document or a Designer: what the run came from
+        self.origin: RunSource | None = run_source(source)  # the designer, for heat, links and its dock
         self.handle: Run | None = None
         self.result: ActivityResult | None = None
         self.opened: list[Opened] = []
@@ -97,12 +99,12 @@ class RunPanel(DldVBox, css="dld-run-panel"):
             self.target.value = change["old"] if change["old"] != NEW_CONNECTION else LOCAL
             self.new_connection()
 
-    def new_connection(self) -> w.Widget:
+    def new_connection(self) -> w.Widget | None:
         """Open Manage Remote Connections: in the designer's dock when the run came from one, else under the
         chooser; a saved connection is offered (and chosen) here at once."""
-        show = getattr(self.source, "tools_panel", None)
-        if show is not None:
-            self.connections = show("manage_connections", on_saved=self.refresh_targets)
+        if self.origin is not None:
+            shown = self.origin.tools_panel("manage_connections", on_saved=self.refresh_targets)
+            self.connections = shown if isinstance(shown, w.Widget) else None
         else:
             from dld_jupyter.widgets.runs.connections import ConnectionsPanel
 
@@ -167,10 +169,10 @@ class RunPanel(DldVBox, css="dld-run-panel"):
         self.log_box.append(f"[{line.level}] {line.message}")
 
     def _release(self) -> None:
-        """Remove the temporary copy of unsaved edits the run read (`temporary`, set by `make_spec`)."""
-        temporary, self.temporary = self.temporary, ""
-        if temporary:
-            release_copy(temporary)
+        """Remove the temporary copy of unsaved edits the run read (`model_ref`, set by `make_spec`)."""
+        model_ref, self.model_ref = self.model_ref, None
+        if model_ref is not None:
+            model_ref.release()
 
     def _wait(self, handle: Run) -> None:
         try:
@@ -189,7 +191,7 @@ class RunPanel(DldVBox, css="dld-run-panel"):
     def _finish(self, result: ActivityResult) -> None:
         if result.ok:
             self.controls.ended(result, text(f"done in {result.duration_s:.1f} s: {self.done_text(result)}"))
-            self.opened = ARTIFACTS.act(result.artifacts, self.source, skip=self.skip(result))
+            self.opened = ARTIFACTS.act(result.artifacts, self.origin, skip=self.skip(result))
             self.show_opened(self.opened)
         elif result.status is ActivityStatus.CANCELLED or result.error_kind == "cancelled":
             self.controls.ended(result, "cancelled")

@@ -18,10 +18,12 @@ from typing import Any
 import ipywidgets as w
 
 from dld_jupyter.activities.errors import ActivityError
+from dld_jupyter.activities.model_ref import ModelRef
 from dld_jupyter.activities.result import Progress
 from dld_jupyter.activities.sweep import Sweep, start_sweep
 from dld_jupyter.activities.sweep.manifest import DONE, ENDED
 from dld_jupyter.formats.html_text import fill, text
+from dld_jupyter.frontdoor.run_source import RunInput
 from dld_jupyter.widgets.runs.panel import RunPanel
 from dld_jupyter.widgets.sweep.sweep_view import SweepView
 
@@ -40,9 +42,9 @@ class SweepPanel(RunPanel):
 
     what = "Sweep"
 
-    def __init__(self, source: Any, batch: str = "1,8", provider: tuple[str, ...] = ("cpu",),
+    def __init__(self, source: RunInput, batch: str = "1,8", provider: tuple[str, ...] = ("cpu",),
                  precision: str = "fp32", iterations: int = 20, out: str = "", executor: str = "local") -> None:
-        model = str(getattr(getattr(source, "document", source), "path", source))
+        model = ModelRef.of(source).user_file or ""  # a sweep runs model files: a new model has none yet
         wide = w.Layout(width="auto", min_width="260px")
         self.models = w.Textarea(value=model, description="Models", placeholder="one .onnx path per line", layout=wide)
         self.batch = w.Text(value=batch, description="Batch sizes", layout=wide)
@@ -145,7 +147,7 @@ class SweepPanel(RunPanel):
         return figure
 
 
-def sweep_form(model: Any, run: bool = False, **fields: Any) -> SweepPanel:
+def sweep_form(model: RunInput, run: bool = False, **fields: Any) -> SweepPanel:
     """The Sweep form for a model path or Designer, pre-filled with `fields`; `run=True` starts it."""
     panel = SweepPanel(model, **fields)
     if run:

@@ -8,15 +8,20 @@ Every name in the table goes through the one escaping helper (`formats.html_text
 from __future__ import annotations
 
 import importlib
+import os
 import threading
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from dld_jupyter.activities.errors import SpecError
+from dld_jupyter.activities.model_ref import ModelRef
 from dld_jupyter.activities.sweep import Manifest, Sweep, load_manifest
 from dld_jupyter.activities.sweep.manifest import DONE
 from dld_jupyter.formats.atomic_write import atomic_write_text
 from dld_jupyter.formats.html_text import Html, join, tag
+from dld_jupyter.frontdoor.run_source import RunInput
 from dld_jupyter.reports.compare import colours
 from dld_jupyter.reports.sweep_table import pareto_ids, sweep_csv, sweep_rows
 
@@ -149,16 +154,24 @@ class SweepView:
         self._handle.update(shown.HTML(self._repr_html_()))
 
 
-def start(models: Any, **options: Any) -> SweepView:
-    """`dld.sweep`: start (or complete) a sweep and return its live view."""
+def start(models: RunInput | Sequence[RunInput], **options: Any) -> SweepView:
+    """`dld.sweep`: start (or complete) a sweep of model files (paths, or the files of documents and designers)
+    and return its live view."""
     from dld_jupyter.activities.sweep import start_sweep
 
-    names = [models] if isinstance(models, (str, Path)) else list(models)
-    paths = [str(getattr(getattr(m, "document", m), "path", m)) for m in names]
+    names = [models] if isinstance(models, (str, os.PathLike)) or not isinstance(models, Sequence) else models
+    paths = [_file_of(model) for model in names]
     sweep = start_sweep(paths, **options)
     return SweepView(sweep.manifest, sweep)
 
 
-def open_sweep(folder: str | Path) -> SweepView:
+def _file_of(model: RunInput) -> str:
+    path = ModelRef.of(model).user_file
+    if path is None:
+        raise SpecError("models: a model that was never saved has no file to sweep; save it first")
+    return path
+
+
+def open_sweep(folder: str | os.PathLike[str]) -> SweepView:
     """`dld.sweep_report`: the viewer of a sweep folder (finished or not)."""
-    return SweepView(load_manifest(folder))
+    return SweepView(load_manifest(Path(folder)))

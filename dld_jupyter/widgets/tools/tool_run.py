@@ -17,7 +17,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from dld_jupyter.activities.model_source import release_copy, temporary_folder
+from dld_jupyter.activities.model_ref import release_copy, temporary_folder
 from dld_jupyter.document import Document
 from dld_jupyter.formats.html_text import bold, code, join, small, tag
 from dld_jupyter.frontdoor.artifacts import ARTIFACTS

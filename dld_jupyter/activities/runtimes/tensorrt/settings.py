@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -164,3 +165,29 @@ class ProfilerSettings:
     @classmethod
     def from_dict(cls, data: Any) -> ProfilerSettings:
         return from_mapping(cls, data, "profiler")
+
+
+SETTINGS_OPTIONS = tuple(f.name for f in dataclasses.fields(TrtSettings))
+PROFILER_OPTIONS = tuple(f.name for f in dataclasses.fields(ProfilerSettings))
+
+
+def with_options(base: TrtSettings | Mapping[str, Any] | None, options: Mapping[str, Any]) -> TrtSettings:
+    """`base` (TrtSettings or its JSON object; None: the defaults) with `options` (TrtSettings fields) replaced."""
+    settings = TrtSettings.from_dict(base) if base is not None else TrtSettings()
+    if "plugins" in options and isinstance(options["plugins"], list):
+        options = {**options, "plugins": tuple(options["plugins"])}
+    return dataclasses.replace(settings, **options)
+
+
+def grouped(options: Mapping[str, Any], settings: TrtSettings | Mapping[str, Any] | None = None,
+            profiler: ProfilerSettings | Mapping[str, Any] | None = None) -> tuple[TrtSettings, ProfilerSettings]:
+    """Flat options (`fp16=True, iterations=50`) split onto `settings` and `profiler` (objects, their JSON objects, or
+    None for the defaults); SpecError naming an option that belongs to neither and the known ones."""
+    unknown = sorted(set(options) - set(SETTINGS_OPTIONS) - set(PROFILER_OPTIONS))
+    if unknown:
+        known = sorted({*SETTINGS_OPTIONS, *PROFILER_OPTIONS})
+        raise SpecError(f"unknown option(s) {unknown}; known options are {known}")
+    base = ProfilerSettings.from_dict(profiler) if profiler is not None else ProfilerSettings()
+    profiled = {k: v for k, v in options.items() if k in PROFILER_OPTIONS}
+    return (with_options(settings, {k: v for k, v in options.items() if k in SETTINGS_OPTIONS}),
+            dataclasses.replace(base, **profiled))
