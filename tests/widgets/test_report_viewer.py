@@ -13,10 +13,12 @@ import sys
 from array import array
 from dataclasses import asdict
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, ClassVar
 
 import pytest
 
+from dld_jupyter.document import Document
 from dld_jupyter.frontdoor.designers import registry
 from dld_jupyter.report_format.io import save_report
 from dld_jupyter.report_format.model import Report
@@ -110,6 +112,8 @@ class FakeDesigner:
     def __init__(self, path: str) -> None:
         self.path, self.selected, self.focused = path, [], []  # type: ignore[var-annotated]
         self.revealed: list[bool] = []  # a name link brings the designer into view (its Lab tab activated)
+        self.canvas = SimpleNamespace(pending_load=None)  # loaded: its document is there
+        self.document = Document.open(path)  # the link checks its names against the designer's document
         FakeDesigner.instances.append(self)
 
     def select(self, names: list[str], reveal: bool = False) -> list[str]:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from dld_jupyter.frontdoor.designers import LiveDesigner, registry
+from dld_jupyter.frontdoor.designers import LiveDesigner, loading, registry
 
 
 class LinkError(Exception):
@@ -135,12 +135,12 @@ class DesignerLinks:
         """Select `nodes` (ONNX names) in `designer` and bring them into view; returns the designer. `reveal`
         (a name link): the designer itself is brought into view, its JupyterLab tab activated."""
         names = list(nodes)
-        document = getattr(designer, "document", None)
+        document = designer.document if loading(designer) is None else None  # a loading model: no wait here
         if names and document is not None:
             known = {node.name for node in document.nodes()}
             missing = [n for n in names if n not in known]
             if len(missing) == len(names):  # a name that is no node reached the canvas as an id and failed there
-                where = getattr(document, "path", None) or "the designer's model"
+                where = document.path or "the designer's model"
                 raise LinkError(
                     f"no node named {', '.join(repr(n) for n in missing[:3])}{' …' if len(missing) > 3 else ''} in "
                     f"{where}: the report ran edits that are not in it (unsaved edits of a designer since closed, or "
