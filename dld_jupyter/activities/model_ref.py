@@ -58,8 +58,10 @@ class ModelRef:
     """See the module docstring; build one with `ModelRef.of`."""
 
     def __init__(self, home: str, *, file: str | None = None, document: Document | None = None,
-                 origin: ShowsDocument | None = None, keep: bool = False, new: bool = False) -> None:
+                 origin: ShowsDocument | None = None, keep: bool = False, new: bool = False,
+                 prefix: str = "dld-profiled-") -> None:
         self.home = home
+        self.prefix = prefix  # of the temporary folder a copy goes to (a user tool's: "dld_tool_model_")
         self.new = new  # a document never saved: `home` is only where it would live
         self.document = document
         self.origin = origin
@@ -69,12 +71,13 @@ class ModelRef:
         self._lock = threading.Lock()
 
     @classmethod
-    def of(cls, model: ModelLike, *, keep: bool = False) -> ModelRef:
+    def of(cls, model: ModelLike, *, keep: bool = False, prefix: str = "dld-profiled-") -> ModelRef:
         """The reference of a model path, a Document or a live designer (its document); no file is written yet.
-        `keep`: a copy of unsaved edits is kept beside the default report rather than in a temporary folder."""
+        `keep`: a copy of unsaved edits is kept beside the default report rather than in a temporary folder (named
+        `prefix…`)."""
         if isinstance(model, (str, os.PathLike)):
             path = os.fspath(model)
-            return cls(path, file=path, keep=keep)
+            return cls(path, file=path, keep=keep, prefix=prefix)
         from dld_jupyter.document import Document  # not for a path: dld-prof and the CLI need no document layer
 
         origin: ShowsDocument | None = None
@@ -88,7 +91,7 @@ class ModelRef:
         own = os.fspath(document.path) if document.path is not None else None
         saved = own is not None and not document.dirty and os.path.isfile(own)
         return cls(own or _new_home(document), file=own if saved else None, document=document, origin=origin,
-                   keep=keep, new=own is None)
+                   keep=keep, new=own is None, prefix=prefix)
 
     # -- what a run reads ------------------------------------------------------------------------------------------
     @property
@@ -149,7 +152,7 @@ class ModelRef:
             copy = kept_copy_path(self.default_report)
             self.document.save_copy(copy)
             return copy
-        copy = os.path.join(temporary_folder("dld-profiled-"), os.path.basename(self.home))
+        copy = os.path.join(temporary_folder(self.prefix), os.path.basename(self.home))
         try:
             self.document.save_copy(copy)
         except BaseException:

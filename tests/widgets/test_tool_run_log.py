@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import queue
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,7 +18,6 @@ from jupyter_client.blocking.client import BlockingKernelClient
 from jupyter_client.manager import start_new_kernel
 
 from dld_jupyter.document import Document
-from dld_jupyter.usertools import UserTool
 from dld_jupyter.usertools.log import LOG_LIMIT
 from dld_jupyter.widgets.tools.tool_run import model_for_tool
 
@@ -163,8 +161,10 @@ def test_a_50_mb_line_reaches_the_browser_cut(kernel: Kernel, tmp_path: Path) ->
 def test_the_tool_copy_of_a_model_named_like_a_path_stays_in_its_folder(graph: str, tmp_path: Path) -> None:
     doc = Document.new(name=graph.format(tmp=tmp_path))
     doc.add_node("Relu")
-    tool = UserTool("t", sys.executable, ["$Model"])
-    copy, _ = model_for_tool(doc, tool)
+    ref, _ = model_for_tool(doc)
+    copy = Path(ref.path)
     assert copy.is_file() and copy.resolve().parent == copy.parent.resolve()
     assert copy.parent.name.startswith("dld_tool_model_") and copy.suffix == ".onnx"
     assert not (tmp_path / "escaped.onnx").exists()
+    ref.release()
+    assert not copy.parent.exists()

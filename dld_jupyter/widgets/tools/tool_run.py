@@ -17,32 +17,27 @@ from typing import Any
 
 import ipywidgets as w
 
-from dld_jupyter.activities.model_ref import release_copy, temporary_folder
+from dld_jupyter.activities.model_ref import ModelRef
 from dld_jupyter.document import Document
 from dld_jupyter.formats.html_text import bold, code, join, small, tag
 from dld_jupyter.frontdoor.artifacts import ARTIFACTS
 from dld_jupyter.transforms.progress import CancelToken, Progress
 from dld_jupyter.usertools import ToolRun, UserTool, run_tool
-from dld_jupyter.usertools.runner import file_inside, safe_stem
+from dld_jupyter.usertools.runner import safe_stem
 from dld_jupyter.widgets.tools.job import Job
 from dld_jupyter.widgets.tools.log_view import LogView
 from dld_jupyter.widgets.tools.model_dialog import STYLE, default_output
 from dld_jupyter.widgets.widget_base import DldVBox
 
 
-def model_for_tool(doc: Document, tool: UserTool) -> tuple[Path, str]:
-    """(the file the tool reads, a note for the log): the document's file, or a saved copy of its edits, named from
-    the document's name made safe (a graph named `../x` or `/etc/x` stays in the temporary folder)."""
-    if doc.path is not None and not doc.dirty and Path(doc.path).is_file():
-        return Path(doc.path).resolve(), f"model: {doc.path}"
-    folder = Path(temporary_folder("dld_tool_model_"))  # removed when the run ends (release_copy)
-    copy = file_inside(folder, doc.name)
-    try:
-        doc.save_copy(copy)
-    except BaseException:
-        release_copy(copy)
-        raise
-    return copy, f"model: a saved copy of the unsaved edits, {copy} (the document itself is not saved)"
+def model_for_tool(doc: Document) -> tuple[ModelRef, str]:
+    """(what the tool reads, a note for the log): the document's file, or a copy of its edits in a private temporary
+    folder (`ModelRef`: named from the document's name made safe, so a graph named `../x` or `/etc/x` stays in it),
+    removed by the reference's `release` when the run ends."""
+    ref = ModelRef.of(doc, prefix="dld_tool_model_")
+    if ref.saved:
+        return ref, f"model: {Path(ref.path).resolve()}"
+    return ref, f"model: a saved copy of the unsaved edits, {ref.path} (the document itself is not saved)"
 
 
 class ToolRunDialog(DldVBox, css="dld-tool-dialog dld-tool-run-dialog"):
@@ -91,13 +86,13 @@ class ToolRunDialog(DldVBox, css="dld-tool-dialog dld-tool-run-dialog"):
 
         def work(progress: Progress, cancel: CancelToken) -> ToolRun:
             progress(None, "saving the model for the tool")
-            model, note = model_for_tool(doc, self.tool)
-            self._append("stdout", f"[dld] {note}")
-            progress(None, f"running {self.tool.name}")
+            model, note = model_for_tool(doc)
             try:
-                result = run_tool(self.tool, model, output, on_output=self._append, cancel=cancel)
+                self._append("stdout", f"[dld] {note}")
+                progress(None, f"running {self.tool.name}")
+                result = run_tool(self.tool, Path(model.path).resolve(), output, on_output=self._append, cancel=cancel)
             finally:
-                release_copy(model)  # a copy of unsaved edits goes with the run (44 MB a run for ResNet-18 stayed)
+                model.release()  # a copy of unsaved edits goes with the run (44 MB a run for ResNet-18 stayed)
             self._append("stdout", f"[dld] argv: {result.argv}")
             self.stream.flush()  # the whole log is shown before the result
             return result
