@@ -14,6 +14,7 @@ from __future__ import annotations
 import abc
 import dataclasses
 import json
+import math
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -43,6 +44,16 @@ class Measurement:
     lock_clocks: bool = False
     gpu_metrics: bool = True
     sampling_ms: float = 100.0
+
+
+MAX_SAMPLING_MS = 60_000.0  # a metric sample a minute at the least; 1e308 ms overflowed the sampler's wait
+
+
+def sampling_problem(value: float, name: str) -> SpecError | None:
+    """The error for a GPU metric sampling interval outside (0, MAX_SAMPLING_MS], or None."""
+    if not math.isfinite(value) or not 0 < value <= MAX_SAMPLING_MS:  # NaN passed `<= 0` and broke the report
+        return SpecError(f"{name}: must be a positive, finite number of ms, at most {MAX_SAMPLING_MS:.0f}; got {value}")
+    return None
 
 
 def default_report_path(model: str) -> str:

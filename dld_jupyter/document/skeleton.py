@@ -58,10 +58,14 @@ class Skeleton:
         for value in graph.inputs:
             ir.serde.serialize_value_into(proto.input.add(), value)
         for value in graph.initializers.values():
+            tensor = value.const_value
+            if tensor is not None and value.dtype is not None and value.dtype != tensor.dtype:
+                # the file declares another type than its tensor holds (a converter that changed the declaration
+                # only): the full checker refuses that file, so the skeleton keeps the declaration to refuse it too
+                ir.serde.serialize_value_into(proto.value_info.add(), value)
             if self._keep_data(value) and self._tensor_into(proto, value):
                 continue
             if value.name not in declared:  # weightless: a typed input carries what inference needs
-                tensor = value.const_value
                 _typed_input(proto.input.add(), value.name, tensor if tensor is not None else value)
         for index, node in enumerate(self.nodes):
             weights = _large_constant(node)

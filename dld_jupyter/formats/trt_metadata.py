@@ -25,6 +25,7 @@ TRT_PRECISION_KEY = "dld.trt_precision"
 LAYER_PRECISIONS = ("fp32", "fp16", "bf16", "fp8", "int64", "int32", "int8", "int4", "uint8", "bool")
 
 Dim = int | str  # a static size, or a symbolic (wildcard) name
+MAX_SIZE = 2**31 - 1  # trtexec reads shape sizes as 32-bit ints; larger ones reached its command line as they were
 Shape = tuple[int, ...]
 
 
@@ -86,6 +87,9 @@ def validate_profile(
         for axis, (size, dim) in enumerate(zip(shape, dims, strict=True)):
             if size < 0 or (size == 0 and is_dynamic(dim)):
                 raise ProfileError(f"the {what} size of axis {axis} is {size}.", "Sizes of dynamic axes are 1 or more.")
+            if size > MAX_SIZE:
+                raise ProfileError(f"the {what} size of axis {axis} is {size}, more than TensorRT's int32 sizes hold.",
+                                   f"Give sizes up to {MAX_SIZE}.")
             if not is_dynamic(dim) and size != dim:
                 raise ProfileError(
                     f"axis {axis} of input {input_name!r} is static ({dim}) but the {what} shape gives {size}.",
@@ -145,7 +149,7 @@ def decode_profiles_strict(text: str | None) -> dict[str, tuple[object, object, 
         return {}
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested past Python's recursion limit
         data = None
     inputs = data.get("inputs") if isinstance(data, dict) else None
     if not isinstance(inputs, dict) or not all(isinstance(e, dict) for e in inputs.values()):

@@ -203,6 +203,9 @@ def _float32_scale(
         for tensor in model.graph.initializer:
             if tensor.name == name:
                 tensor.CopyFrom(original)
+        for info in [*model.graph.value_info, *model.graph.input]:  # the converter declared it float16 too
+            if info.name == name and info.type.HasField("tensor_type"):
+                info.type.tensor_type.elem_type = TensorProto.FLOAT
         return name
     if name not in copies:
         copy = onnx.TensorProto()

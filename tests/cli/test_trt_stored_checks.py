@@ -106,6 +106,10 @@ def test_an_input_trtexec_cannot_name_is_left_to_the_python_api(
         ({"profiles": {"in:0": {"min": [1, 4], "opt": [2, 4]}}}, "has no max shape"),
         ({"profiles": {"other": PROFILE["in:0"]}}, "names the input 'other'"),
         ({"profiles": "{not json"}, "are not"),
+        # issue 36, item 10: 10**20 reached the trtexec line (--maxShapes=in:0:100000000000000000000x4)
+        ({"profiles": {"in:0": {"min": [1, 4], "opt": [1, 4], "max": [10**20, 4]}}}, "more than TensorRT's int32"),
+        ({"profiles": {"in:0": {"min": [1, 4], "opt": [1, 4], "max": [2**31, 4]}}}, "Give sizes up to 2147483647"),
+        ({"profiles": '{"inputs": ' + "[" * 100_000 + "]" * 100_000 + "}"}, "are not"),
         ({"batch": "0"}, "inferred batch size"),
         ({"batch": "eight"}, "inferred batch size"),
     ],
@@ -132,6 +136,9 @@ def test_stored_attributes_the_dialogs_refuse_are_bad_input(
         (["--backend", "tensorrt", "--prebuilt-engine", "missing.engine"], "prebuilt engine: "),
         (["--int8", "--calibration-cache", "missing.cache"], "calibration cache: "),
         (["--sampling-ms", "nan"], "sampling_ms: must be a positive, finite number"),  # ONNX Runtime too
+        (["--backend", "tensorrt", "--sampling-ms", "1e308"], "profiler.sampling_ms: must be a positive, finite number "
+         "of ms, at most 60000; got 1e+308"),  # issue 36, item 10: accepted before
+        (["--sampling-ms", "1e308"], "sampling_ms: must be a positive, finite number of ms, at most 60000"),
     ],
 )
 def test_trt_options_out_of_bounds_exit_2(

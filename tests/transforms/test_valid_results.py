@@ -49,8 +49,22 @@ def test_fp16_keeps_quantization_scales_float32_below_opset_19(opset: int, tmp_p
     scale = next(t for t in converted.graph.initializer if t.name == "scale")
     assert scale.data_type == onnx.TensorProto.FLOAT  # the original value, not a float16 rounding of it
     assert float(onnx.numpy_helper.to_array(scale)) == np.float32(0.0123)
+    onnx.checker.check_model(converted, full_check=True)  # its declared type says float32 too (issue 36, item 10)
     feeds = {"X": np.array([0.5, -0.2, 1.0], np.float32)}
     assert np.allclose(models.run(tmp_path / "half.onnx", feeds)[0], models.run(source, feeds)[0], atol=2e-3)
+
+
+def test_a_declaration_that_contradicts_its_initializer_fails_the_verdict_as_the_full_checker_does() -> None:
+    """The weightless skeleton kept an initializer's tensor but dropped the file's declaration of its type, so a
+    float32 scale declared float16 (what the FP16 conversion wrote for int8 DequantizeLinear) passed the
+    post-condition while onnx.checker(full_check=True) refused the file (issue 36, item 10)."""
+    model = onnx.load_from_string(models.quantized(17))
+    model.graph.value_info.append(onnx.helper.make_tensor_value_info("scale", onnx.TensorProto.FLOAT16, []))
+    with pytest.raises(onnx.shape_inference.InferenceError, match="Inferred elem type differs"):
+        onnx.checker.check_model(model, full_check=True)
+    verdict = verify(model)
+    assert [check for check, _ in verdict.problems] == ["onnx.checker (full check)"]
+    assert "Inferred elem type differs from existing elem type" in verdict.problems[0][1]
 
 
 def test_fp16_at_opset_19_may_make_scales_float16(tmp_path: Path) -> None:

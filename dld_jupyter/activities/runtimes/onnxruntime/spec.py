@@ -7,14 +7,13 @@ worker, the CLI and a remote `dld-prof` read. Validation happens on construction
 from __future__ import annotations
 
 import dataclasses
-import math
 import os
 from dataclasses import dataclass
 from typing import ClassVar
 
 from dld_jupyter.activities.command_line import Args, CommandLine
 from dld_jupyter.activities.errors import SpecError
-from dld_jupyter.activities.spec import ActivitySpec, Measurement, default_report_path
+from dld_jupyter.activities.spec import ActivitySpec, Measurement, default_report_path, sampling_problem
 from dld_jupyter.activities.spec_fields import check_fields
 
 PROVIDERS = {"cpu": "CPUExecutionProvider", "cuda": "CUDAExecutionProvider"}
@@ -73,8 +72,8 @@ class OrtProfileSpec(ActivitySpec):
             raise SpecError(f"device: must be 0 or more, got {self.device}")
         if self.threads < 0:
             raise SpecError(f"threads: must be 0 or more, got {self.threads}")
-        if not math.isfinite(self.sampling_ms) or self.sampling_ms <= 0:  # NaN passed `<= 0` and broke the report
-            raise SpecError(f"sampling_ms: must be a positive, finite number of ms, got {self.sampling_ms}")
+        if (problem := sampling_problem(self.sampling_ms, "sampling_ms")) is not None:
+            raise problem
 
     @property
     def uses_random_inputs(self) -> bool:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from dld_jupyter.activities.errors import SpecError
+from dld_jupyter.activities.spec import sampling_problem
 from dld_jupyter.activities.spec_fields import check_fields
 
 if TYPE_CHECKING:
@@ -157,8 +158,8 @@ class ProfilerSettings:
             raise SpecError(f"profiler.iterations: must be at least 1, got {self.iterations}")
         if self.warmup < 0:
             raise SpecError(f"profiler.warmup: must be 0 or more, got {self.warmup}")
-        if self.sampling_ms <= 0:  # NaN and infinities are refused by _check_fields
-            raise SpecError(f"profiler.sampling_ms: must be positive, got {self.sampling_ms}")
+        if (problem := sampling_problem(self.sampling_ms, "profiler.sampling_ms")) is not None:
+            raise problem
         if self.prebuilt_engine == "":
             raise SpecError("profiler.prebuilt_engine: give an engine path, or null to build one")
 
