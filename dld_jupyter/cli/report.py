@@ -146,6 +146,21 @@ def _show(args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
+def _baseline_layers(report: Report, wanted: Sequence[str]) -> list[int]:
+    """--baseline-layer values (a layer name, or a 0-based position) as positions; ValueError names a bad one."""
+    names = {layer.name: i for i, layer in reversed(list(enumerate(report.layers)))}
+    found = []
+    for item in wanted:
+        if item in names:
+            found.append(names[item])
+        elif item.isdigit() and int(item) < len(report.layers):
+            found.append(int(item))
+        else:
+            raise ValueError(f"--baseline-layer {item!r}: no layer of that name, nor a position below "
+                             f"{len(report.layers)}")
+    return list(dict.fromkeys(found))
+
+
 def _export(args: argparse.Namespace) -> int:
     report = open_report(args.report)
     if args.command == "csv":
@@ -154,7 +169,12 @@ def _export(args: argparse.Namespace) -> int:
             chosen = [report.layers[i] for i in NameFilter(report.layers)(args.filter)]
         path = write_csv(report, args.output, chosen, args.full_pass)
     elif args.command == "html":
-        path = write_html(report, args.output)
+        try:
+            baselines = _baseline_layers(report, args.baseline_layer or ())
+        except ValueError as error:
+            print(f"dld report html: error: {error}", file=sys.stderr)
+            return ExitCode.BAD_INPUT
+        path = write_html(report, args.output, baselines)
     elif getattr(args, "format", "chrome") == "perfetto":
         from dld_jupyter.reports.perfetto import write_perfetto
 
@@ -203,6 +223,11 @@ def _compare(args: argparse.Namespace) -> int:
     reports = [open_report(p) for p in args.reports]
     result = compare(reports, labels, baseline, structures)
     echo(format_comparison(result, args.top), end="")
+    if args.html:
+        from dld_jupyter.formats.atomic_write import atomic_write_text
+        from dld_jupyter.reports.compare_html import comparison_html
+
+        echo(f"wrote {atomic_write_text(args.html, comparison_html(reports, result))}")
     return ExitCode.OK
 
 
@@ -267,6 +292,9 @@ def register(subparsers: Any) -> None:
                 help="chrome: Chrome-trace JSON (default); perfetto: native Perfetto protobuf (.pftrace) with a "
                 "track per host and CUDA stream, kernels flowing from the host call that launched them, counters",
             )
+        if name == "html":
+            sub.add_argument("--baseline-layer", action="append", metavar="LAYER",
+                             help="a layer (name or 0-based position) shown as a baseline in its colour; repeatable")
         if name == "csv":
             sub.add_argument("--filter", default="", help="only layers whose name contains this (any case)")
             sub.add_argument(
@@ -289,7 +317,8 @@ def register(subparsers: Any) -> None:
         "file its layers are paired through when names differ (an FP16 or QAT export)",
     )
     comp.set_defaults(func=_compare_checked)
-    declare_files(comp, inputs={"reports": "report"})
+    comp.add_argument("--html", metavar="FILE", help="also write the comparison as a standalone HTML page")
+    declare_files(comp, inputs={"reports": "report"}, outputs=["--html"])
 
     trt = verbs.add_parser("import-trtexec", help="convert trtexec output files into a dld report")
     trt.add_argument("profile", metavar="PROFILE.json", help="trtexec --exportProfile output")

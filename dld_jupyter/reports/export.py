@@ -139,5 +139,5 @@ def write_trace(report: Report, path: Pathish) -> Path:
     return atomic_write_text(path, json.dumps(to_trace(report), ensure_ascii=False))
 
 
-def write_html(report: Report, path: Pathish) -> Path:
-    return atomic_write_text(path, to_html(report))
+def write_html(report: Report, path: Pathish, baselines: Sequence[int] = ()) -> Path:
+    return atomic_write_text(path, to_html(report, baselines))

@@ -9,9 +9,11 @@ the one escaping helper (`formats/html_text.text`), since layer names come from 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 
 from dld_jupyter.formats.html_text import text
 from dld_jupyter.report_format.model import Report
+from dld_jupyter.reports.bars_svg import baselines_html
 from dld_jupyter.reports.dashboard.html import dashboard_html
 from dld_jupyter.reports.recommendations import recommend
 from dld_jupyter.reports.stats import precision_by_type, time_by_type
@@ -156,8 +158,9 @@ def _layer_table(report: Report) -> str:
     return f"<table><tr>{head}</tr>{''.join(body)}</table>"
 
 
-def to_html(report: Report) -> str:
-    """The whole page as one string."""
+def to_html(report: Report, baselines: Sequence[int] = ()) -> str:
+    """The whole page as one string; `baselines`: layer positions shown in a Layer Baselines section, each in its
+    colour (the viewer's Add Baseline)."""
     s = report.summary
     title = f"{s.model}: {s.backend} profile"
     system = json.dumps(report.system, indent=2, ensure_ascii=False, sort_keys=True) if report.system else "{}"
@@ -165,6 +168,7 @@ def to_html(report: Report) -> str:
         ("Network Summary", _summary(report)),
         ("Dashboard", dashboard_html(report)),
         ("Recommendations", _recommendations(report)),
+        *((("Layer Baselines", baselines_html(report, baselines)),) if baselines else ()),
         ("Inference Timeline (median pass)", timeline_svg(report)),
         ("Average Latency per Layer Type", type_bars_svg(report)),
         ("Precision per Layer Type", _precision_table(report)),

@@ -32,6 +32,7 @@ from dld_jupyter.report_format.errors import ReportError
 from dld_jupyter.report_format.model import Report
 from dld_jupyter.reports.compare import compare, default_labels
 from dld_jupyter.reports.stats import filter_by_name
+from dld_jupyter.widgets.report.layer_baselines import LayerBaselines
 from dld_jupyter.widgets.report.report_dashboard import TABS, default_tab, tab_data
 from dld_jupyter.widgets.report.report_links import DesignerLinks, LinkError, resolve_model
 from dld_jupyter.widgets.report.report_payload import build_payload
@@ -41,10 +42,11 @@ ROWS = ("all", "filtered", "selected")
 log = logging.getLogger(__name__)
 
 
-class ReportViewer(DldWidget, bundle="report"):
+class ReportViewer(DldWidget, LayerBaselines, bundle="report"):
     """One report, or several compared side by side (seed 001), with a table, timeline, charts and links."""
 
-    keywords = ("height", "heat", "full_pass", "filter", "baseline", "selection", "tab", "dashboard_range")
+    keywords = ("height", "heat", "full_pass", "filter", "baseline", "selection", "tab", "dashboard_range",
+                "layer_baselines")
 
     payload = traitlets.Dict().tag(sync=True)
     data = traitlets.Bytes(b"").tag(sync=True)

@@ -25,9 +25,13 @@ function tip(e: Element, textContent: string): void {
   svg("title", {}, e).textContent = textContent;
 }
 
+/** A layer baseline drawn on a chart: its type (and precision) and time, in its colour. */
+export interface LayerMark { type: string; precision: string; ms: number; percent: number; colour: string; label: string }
+
 export class LatencyChart {
   readonly root = el("div", "dld-r-chart dld-r-latency");
   private percent = false;
+  private marks: LayerMark[] = [];
   private grid = true;
   private readonly plot = el("div");
 
@@ -61,6 +65,7 @@ export class LatencyChart {
     const value = (r: number, t: string) => { const x = per[r].get(t); return x ? (this.percent ? x.meanPercent : x.meanMs) : 0; };
     let max = 0;
     for (let r = 0; r < n; r++) for (const t of types) max = Math.max(max, value(r, t));
+    for (const m of this.marks) max = Math.max(max, this.percent ? m.percent : m.ms); // a baseline slower than its type's mean
     max = max || 1;
     const s = svg("svg", { width, height, viewBox: `0 0 ${width} ${height}`, role: "img" });
     const X = (v: number) => left + (v / max) * (width - left - 60);
@@ -82,8 +87,20 @@ export class LatencyChart {
         tip(rect, `${this.reports[r].label} · ${t}: mean ${ms(x?.meanMs ?? 0)} (${(x?.meanPercent ?? 0).toFixed(2)}% of layer time), ${x?.count ?? 0} layers, total ${ms(x?.totalMs ?? 0)}`);
         if (n === 1) svg("text", { x: X(v) + 4, y: y + 3 + bar / 2, "font-size": 10, "dominant-baseline": "middle", fill: "#374151" }, s).textContent = this.percent ? `${v.toFixed(2)}%` : ms(v);
       }
+      for (const m of this.marks.filter((x) => x.type === t)) { // a baseline layer: a diamond at its own time
+        const cx = X(this.percent ? m.percent : m.ms);
+        const cy = y + rowH / 2;
+        const d = svg("path", { d: `M${cx},${cy - 6}L${cx + 5},${cy}L${cx},${cy + 6}L${cx - 5},${cy}Z`, fill: m.colour, stroke: "#111827", "stroke-width": 0.8, class: "dld-r-baseline-mark" }, s);
+        d.dataset.colour = m.colour;
+        tip(d, `baseline ${m.label} (${t}): ${this.percent ? `${m.percent.toFixed(2)}%` : ms(m.ms)}`);
+      }
     });
     this.plot.replaceChildren(s);
+  }
+
+  setMarks(marks: LayerMark[]): void {
+    this.marks = marks;
+    this.render();
   }
 }
 
@@ -97,6 +114,8 @@ function arc(cx: number, cy: number, r0: number, r1: number, a0: number, a1: num
 
 export class PrecisionChart {
   readonly root = el("div", "dld-r-chart dld-r-precision");
+  private readonly segments = new Map<string, number>(); // "type|precision" -> middle angle of its outer segment
+  private readonly markLayer: SVGGElement;
 
   constructor(host: HTMLElement, report: ReportData, title = "Precision per layer type") {
     const rows = precisionByType(report);
@@ -118,6 +137,7 @@ export class PrecisionChart {
         const outer = svg("path", { d: arc(c, c, 72, 104, b, b + sw), fill: PRECISION_COLOURS[p] ?? TYPE_COLOURS[(precisions.indexOf(p) + 5) % TYPE_COLOURS.length], stroke: "#fff", class: "dld-r-ring-precision" }, s);
         outer.dataset.precision = p;
         tip(outer, `${row.type} · ${p}: ${n} of ${row.count} layers`);
+        this.segments.set(`${row.type}|${p}`, b + sw / 2);
         b += sw;
       }
       a += sweep;
@@ -131,7 +151,26 @@ export class PrecisionChart {
     };
     legend(size + 4, "Types", rows.map((r, i) => [r.type, TYPE_COLOURS[i % TYPE_COLOURS.length]]));
     legend(size + 104, "Precisions", precisions.map((p, i) => [p, PRECISION_COLOURS[p] ?? TYPE_COLOURS[(i + 5) % TYPE_COLOURS.length]]));
+    this.markLayer = svg("g", { class: "dld-r-baseline-marks" }, s);
     this.root.append(el("div", "dld-r-chart-head", title), s);
     host.appendChild(this.root);
+  }
+
+  /** A dot per layer baseline on the segment of its type and precision, in its colour. */
+  setMarks(marks: LayerMark[]): void {
+    this.markLayer.replaceChildren();
+    const c = 110;
+    const seen = new Map<string, number>();
+    for (const m of marks) {
+      const key = `${m.type}|${m.precision}`;
+      const a = this.segments.get(key);
+      if (a === undefined) continue;
+      const k = seen.get(key) ?? 0; // several baselines on one segment step outwards
+      seen.set(key, k + 1);
+      const r = 88 + (k % 3) * 7 - 7;
+      const dot = svg("circle", { cx: c + r * Math.sin(a), cy: c - r * Math.cos(a), r: 5, fill: m.colour, stroke: "#111827", "stroke-width": 0.8, class: "dld-r-baseline-mark" }, this.markLayer);
+      dot.dataset.colour = m.colour;
+      tip(dot, `baseline ${m.label}: ${m.type} · ${m.precision}`);
+    }
   }
 }

@@ -6,6 +6,7 @@
  * tab, built the first time it is opened.
  */
 import { LatencyChart, PrecisionChart } from "./charts";
+import { groupedBars, legend, Series } from "./baselines";
 import { ViewContext } from "./context";
 import { CompareData, ReportData } from "./data";
 import { el, ms, msCell } from "./format";
@@ -43,10 +44,49 @@ function summaryTable(ctx: ViewContext, c: CompareData): HTMLElement {
   return wrap;
 }
 
+/** Network metrics across the compared reports (seed 001): median, p90, min and max pass time, each report in
+ * its colour. */
+function networkChart(reports: ReportData[]): HTMLElement {
+  const box = el("div", "dld-r-chart dld-r-network-metrics");
+  const series: Series[] = reports.map((r) => ({
+    // a spread the report did not measure (a trtexec import without --times holds 0) has no bar
+    label: r.label, colour: r.colour, values: [r.summary.median_ms, ...[r.summary.p90_ms, r.summary.min_ms, r.summary.max_ms].map((v) => (v > 0 ? v : NaN))],
+  }));
+  box.append(el("div", "dld-r-chart-head", "Network metrics (pass time)"), legend(series), groupedBars(["median", "p90", "min", "max"], series, "dld-r-network-svg"));
+  return box;
+}
+
+/** The selected rows' time in every compared report (seed 001: "select any layer to see its metrics across
+ * reports"), each report in its colour; a report without the layer has no bar. */
+class AcrossReports {
+  readonly root = el("div", "dld-r-chart dld-r-across");
+  private readonly plot = el("div");
+
+  constructor(host: HTMLElement, private readonly c: CompareData, private readonly reports: ReportData[]) {
+    this.root.append(el("div", "dld-r-chart-head", "Selected layers across reports (median time)"), this.plot);
+    host.append(this.root);
+    this.render([]);
+  }
+
+  render(rows: number[]): void {
+    const shown = rows.slice(0, 6);
+    if (!shown.length) {
+      this.plot.replaceChildren(el("div", "dld-r-empty", "Select a layer in the table to see its time in every report."));
+      return;
+    }
+    const series: Series[] = this.reports.map((r, i) => ({
+      label: r.label, colour: r.colour, values: shown.map((p) => (Number.isNaN(this.c.times[i][p]) ? NaN : this.c.times[i][p])),
+    }));
+    const names = shown.map((p) => (this.c.name[p].length > 14 ? `…${this.c.name[p].slice(-13)}` : this.c.name[p])); // names differ at their end
+    this.plot.replaceChildren(legend(series), groupedBars(names, series, "dld-r-across-svg"));
+    this.root.dataset.rows = shown.join(",");
+  }
+}
+
 /** Row `p` is present in two or more reports (position -1 where a report lacks it). */
 const inTwo = (c: CompareData, p: number): boolean => c.positions.filter((column) => column[p] >= 0).length >= 2;
 
-function layerTable(host: HTMLElement, ctx: ViewContext, c: CompareData, reports: ReportData[]): void {
+function layerTable(host: HTMLElement, ctx: ViewContext, c: CompareData, reports: ReportData[], across: AcrossReports): void {
   const bar = el("div", "dld-r-toolbar");
   const input = el("input", "dld-r-filter");
   input.type = "search";
@@ -56,6 +96,7 @@ function layerTable(host: HTMLElement, ctx: ViewContext, c: CompareData, reports
   host.append(el("div", "dld-r-section-title", "Layers paired by name or by the networks' structure"), bar);
   for (const note of c.notes) host.append(el("div", "dld-r-note", `Note: ${note}`));
   const table = new VirtualTable(host, ctx.listeners, 300);
+  table.onSelect = (selected) => across.render(selected);
   const cols: ColumnDef[] = [
     { key: "name", label: "Name", width: 280, flex: true, text: (p) => c.name[p] },
     { key: "type", label: "Type", width: 120, text: (p) => c.type[p] },
@@ -121,7 +162,11 @@ export class CompareView {
     const pages = el("div", "dld-r-pages");
     const main = el("div", "dld-r-page");
     main.append(summaryTable(ctx, c));
-    layerTable(main, ctx, c, reports);
+    main.append(networkChart(reports));
+    const acrossHost = el("div", "dld-r-charts");
+    const across = new AcrossReports(acrossHost, c, reports);
+    layerTable(main, ctx, c, reports, across);
+    main.append(acrossHost);
     const charts = el("div", "dld-r-charts");
     new LatencyChart(charts, ctx, reports);
     reports.forEach((r) => new PrecisionChart(charts, r, `Precision per layer type · ${r.label}`));

@@ -218,6 +218,12 @@ export class TimelineView {
     this.schedule();
   }
 
+  /** Outline the layer baselines in their colours (position -> colour). */
+  setBaselines(colours: Map<number, string>): void {
+    this.state.baselines = colours;
+    this.schedule();
+  }
+
   private eventAt(e: MouseEvent): number {
     const y = e.clientY - this.canvas.getBoundingClientRect().top - AXIS;
     const laneIndex = Math.floor(y / ROW);

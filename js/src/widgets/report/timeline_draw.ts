@@ -27,6 +27,7 @@ export interface DrawState {
   names: (event: number) => string;
   metrics: { metric: Metric; max: number }[];
   highlight: Set<number>; // layer positions drawn outlined (selection)
+  baselines?: Map<number, string>; // layer baselines: position -> their colour (baselines.ts), outlined in it
   focus: number; // layer position zoomed to from the table, or -1
   measure: View | null;
   theme?: Theme; // the JupyterLab theme's colours (light when absent)
@@ -140,6 +141,13 @@ export function draw(g: CanvasRenderingContext2D, s: DrawState): number {
       drawn++;
       lastPx = Math.floor(x1) - 1;
       const layer = T.layer[e];
+      const baseline = layer >= 0 ? s.baselines?.get(layer) : undefined;
+      if (baseline !== undefined) {
+        g.strokeStyle = baseline;
+        g.lineWidth = 3;
+        g.strokeRect(x0 + 1.5, y + 1.5, Math.max(1, x1 - x0 - 3), ROW - 3);
+        g.lineWidth = 1;
+      }
       if (layer >= 0 && (s.highlight.has(layer) || layer === s.focus)) {
         g.strokeStyle = layer === s.focus ? "#CC79A7" : ink.mark;
         g.lineWidth = 2;
