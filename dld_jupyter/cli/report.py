@@ -172,7 +172,7 @@ def _export(args: argparse.Namespace) -> int:
         try:
             baselines = _baseline_layers(report, args.baseline_layer or ())
         except ValueError as error:
-            print(f"dld report html: error: {error}", file=sys.stderr)
+            echo(f"dld report html: error: {error}", err=True)
             return ExitCode.BAD_INPUT
         path = write_html(report, args.output, baselines)
     elif getattr(args, "format", "chrome") == "perfetto":
