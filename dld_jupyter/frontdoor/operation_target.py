@@ -72,6 +72,13 @@ class Profiles(Protocol):
 
 
 @runtime_checkable
+class ShowsTools(Protocol):
+    """A target with a dock for the Tools dialogs, Remote Connections and the Sweep form (the notebook Designer)."""
+
+    def tools_panel(self, kind: str, **settings: Any) -> object: ...
+
+
+@runtime_checkable
 class ExportsImages(Protocol):
     """A target that can export its canvas as an image (the notebook Designer)."""
 

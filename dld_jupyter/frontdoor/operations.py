@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from dld_jupyter.frontdoor.operation_target import EditsTensorRT, ExportsImages, OperationTarget, Profiles
+from dld_jupyter.frontdoor.operation_target import EditsTensorRT, ExportsImages, OperationTarget, Profiles, ShowsTools
 
 Enabled = Literal[True] | str
 
@@ -205,20 +205,19 @@ MANAGE_CONNECTIONS_KIND = "manage_connections"
 
 def _manage_connections(target: OperationTarget, **settings: Any) -> object:
     """The Manage Remote Connections panel in the designer's dock (where the Tools dialogs show)."""
-    show = getattr(target, "tools_panel", None)
-    if show is None:
+    if not isinstance(target, ShowsTools):
         raise OperationUnavailable("Remote Connections shows in a designer (dld.open); in a notebook run "
                                    "dld.targets.manage()")
-    return show(MANAGE_CONNECTIONS_KIND, **settings)
+    return target.tools_panel(MANAGE_CONNECTIONS_KIND, **settings)
 
 
 SWEEP_KIND = "sweep"
 
 
 def _can_sweep(target: OperationTarget) -> Enabled:
-    if getattr(target, "tools_panel", None) is None:
+    if not isinstance(target, ShowsTools):
         return "the Sweep form shows in a designer (dld.open); in a notebook run dld.sweep_form(model)"
-    if getattr(target.document, "path", None) is None:
+    if target.document.path is None:
         return "save the model first: a sweep runs model files, each point in its own worker"
     return ready(target)
 
@@ -226,10 +225,9 @@ def _can_sweep(target: OperationTarget) -> Enabled:
 def _sweep(target: OperationTarget, **fields: Any) -> object:
     """The Sweep form (batch sizes × precisions × providers × GPUs) for the designer's saved model, in its dock."""
     enabled = _can_sweep(target)
-    if enabled is not True:
+    if enabled is not True or not isinstance(target, ShowsTools):
         raise OperationUnavailable(str(enabled))
-    show: Callable[..., object] = getattr(target, "tools_panel")  # noqa: B009 (checked by _can_sweep)
-    return show(SWEEP_KIND, **fields)
+    return target.tools_panel(SWEEP_KIND, **fields)
 
 
 operations = OperationRegistry()

@@ -16,17 +16,14 @@ from typing import Any, Protocol, Union
 
 from dld_jupyter.document import Document
 from dld_jupyter.frontdoor.designers import LiveDesigner
+from dld_jupyter.frontdoor.operation_target import ShowsTools
 
 
-class RunSource(LiveDesigner, Protocol):
-    """The live designer a run came from (the notebook Designer is one)."""
+class RunSource(LiveDesigner, ShowsTools, Protocol):
+    """The live designer a run came from (the notebook Designer is one); its dock shows "+ New connection…"."""
 
     def show_heat(self, report_or_path: Any, metric: str = "time") -> object:
         """Colour the canvas by a report's layer times (raises what the report's reading raised)."""
-        ...
-
-    def tools_panel(self, kind: str, **settings: Any) -> object:
-        """Show a Tools dialog in the designer's dock (`manage_connections` for "+ New connection…")."""
         ...
 
 

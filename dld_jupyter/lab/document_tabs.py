@@ -144,7 +144,7 @@ class TabLink:
     def close(self) -> None:
         self._unsubscribe()
         designer = self._designer
-        if designer is not None and getattr(designer, "open_report_tab", None) == self._open_report:
+        if designer is not None and designer.open_report_tab == self._open_report:
             designer.open_report_tab = None
 
 
