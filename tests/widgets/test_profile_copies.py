@@ -8,6 +8,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
+import pytest
+
 from dld_jupyter.widgets.designer.designer import open_designer
 from dld_jupyter.widgets.designer.profile_panel import profile_in_notebook
 from dld_jupyter.widgets.report.report_viewer import show_report
@@ -63,3 +65,20 @@ def test_a_designer_is_referred_to_by_its_document_and_is_the_runs_origin(tmp_pa
     panel = profile_in_notebook(designer)
     assert panel.origin is designer and profile_in_notebook(str(tmp_path / "m.onnx")).origin is None
     designer.close()
+
+
+def test_a_model_never_saved_keeps_its_report_in_the_working_folder(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Profile panel put a never-saved model's report beside the temporary copy it ran, which the run's end
+    removed with the report; it now goes where `ModelRef` says the model lives (`<name>.dld-report.json` in the
+    working folder)."""
+    from dld_jupyter.activities.model_ref import ModelRef
+    from dld_jupyter.document import Document, io
+
+    monkeypatch.chdir(tmp_path)
+    document = Document(io.load(MODEL))  # no file of its own (a model built or received in the kernel)
+    expected = Path(ModelRef.of(document).default_report)
+    panel = profile_in_notebook(document, run=True, iterations=2, warmup=0)
+    result = panel.wait(120)
+    assert result is not None and result.ok, result and result.error
+    assert Path(result.report_path or "") == expected and expected.parent == tmp_path and expected.is_file()
