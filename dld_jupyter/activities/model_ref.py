@@ -1,7 +1,7 @@
 """What a run is asked to run on, said once: `ModelRef.of(path | Document | designer)`.
 
-Every front door (dld.profile, dld.export_engine, the Profile and Export panels, an analysis, a sweep form) is handed
-a model path, a Document or a live designer, and each used to work out on its own which file the run reads, where
+Every front door (dld.profile, dld.export_engine, the Profile and Export panels, an analysis, a sweep, a user tool) is
+handed a model path, a Document or a live designer, and each used to work out on its own which file the run reads, where
 the report goes, whether unsaved edits need a copy and who removes it (`getattr(x, "document")` in fifteen places).
 A ModelRef answers all of it:
 
@@ -16,7 +16,7 @@ A ModelRef answers all of it:
 - `document` and `origin`: the document, and the live designer the run came from (front doors hand it to the artifact
   policy for heat and links).
 
-This is the only module that reaches for a designer's `.document` (tests/core/test_layers.py holds it to that).
+This is the only module that reaches for a designer's `.document` (tests/core/test_run_inputs.py holds it to that).
 """
 
 from __future__ import annotations
