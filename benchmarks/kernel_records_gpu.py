@@ -279,8 +279,9 @@ def run(folder: Path, out: Path, only: set[str] | None) -> None:
 
 
 def overhead(folder: Path, file: str, iterations: int, rounds: int, label: str) -> None:
-    """CUPTI's cost in the layer table (issue 35): per round, the same profile with kernel records on, then off, in
-    this process; one JSON line each (`profiled_median_ms` is the run the layer table comes from)."""
+    """CUPTI's cost in the layer table (issue 35): per round, the same profile with kernel records on and off in this
+    process, on first in even rounds and off first in odd ones (on the H200 the second run of a process was the
+    slower one either way); one JSON line each (`profiled_median_ms` is the run the layer table comes from)."""
     import json
 
     from dld_jupyter.activities.kinds.profile import run_profile
@@ -290,14 +291,15 @@ def overhead(folder: Path, file: str, iterations: int, rounds: int, label: str) 
     work.mkdir(exist_ok=True)
     model = work / file if (work / file).exists() else refill(folder / file, work)
     for number in range(rounds):
-        for records in (True, False):
+        for records in (True, False) if number % 2 == 0 else (False, True):
             spec = OrtProfileSpec(model=str(model), provider="cuda", iterations=iterations, warmup=20,
                                   kernel_records=records, gpu_metrics=False, output=f"/tmp/overhead_{label}.json")
             report = run_profile(spec, PrintReporter())
             capture = report.kernel_capture
             own = capture.get("passes_ms") or []
             print(json.dumps({
-                "code": label, "round": number, "kernel_records": records, "model": file,
+                "code": label, "round": number, "order": "on first" if number % 2 == 0 else "off first",
+                "kernel_records": records, "model": file,
                 "profiled_median_ms": round(report.summary.profiled_median_ms or 0.0, 4),
                 "plain_median_ms": round(report.summary.median_ms, 4),
                 "kernel_series": capture.get("series", "profiled" if capture else "none"),
