@@ -20,6 +20,12 @@ gaps, where the GPU waits for the host, included); the share of kernels tied to 
 kernels and GPM tensor activity; the top kernels; and the profiled median without kernel records (CUPTI's cost).
 Raw records of each run (to redo the linking offline) and a small ResNet-50 FP16 report (the test fixture) go to OUT.
 
+`overhead` (issue 35), on the lent H200 (driver 580.159.04, onnxruntime-gpu 1.31.1, cupti-python 13.0.1), BERT-base
+export at batch 1, 100 passes, one process per round: at 197ef26 (CUPTI on during the profiled passes) the profiled
+median was 14.88 / 11.64 / 14.36 ms with records against 8.49 / 8.12 / 8.29 without (+73 %); with kernel passes of
+their own, 7.60 ms with against 7.88 ms without (medians of 13 runs each, 9 with records first in the process and 4
+without first; −3.6 %), the kernel passes themselves 8.0–10.2 ms (CUPTI included).
+
 Two device calls, as run on the H100 (the second within 30 s of the first, while /tmp survives):
     here:   slim-ort …whl -o /tmp/ort.tar.xz && split -b 48000000 -d -a 1 /tmp/ort.tar.xz .gpu/krpart
             pip download --no-deps --only-binary=:all: --python-version 3.12 --platform manylinux_2_17_x86_64 \
