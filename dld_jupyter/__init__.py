@@ -156,9 +156,9 @@ def diff(a: ModelLike | Designer, b: ModelLike | Designer) -> ModelDiff:
 
 def diverge(reference: ModelLike | Designer, candidate: ModelLike | Designer, **options: Any) -> Divergence:
     """The first node where `candidate`'s values part from `reference`'s and the per-node table (inputs=, metric=,
-    tolerance=, reference_provider=, candidate_provider=, window=); see `dld diverge --help`. It runs as a run of
-    the live runs registry; `on_progress(progress)` hears each window (as for dld.profile), a kernel interrupt
-    cancels it between windows."""
+    tolerance=, reference_provider=, candidate_provider=, window=, seed=; node_data= and table= paths to write); see
+    `dld diverge --help`. It runs in the activity worker, listed in the live runs; `on_progress(progress)` hears each
+    window (as for dld.profile), a kernel interrupt cancels it (the window in flight ends, its copies go)."""
     from dld_jupyter.activities.model_ref import document_of
     from dld_jupyter.frontdoor.compare_runs import run_divergence
 

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import IO
 
 from dld_jupyter.activities.cache import SettingsStore
+from dld_jupyter.activities.command_line import CommandLine
 from dld_jupyter.activities.errors import FAILED, ActivityError
 from dld_jupyter.activities.protocol import decode
 from dld_jupyter.activities.result import ActivityResult, ActivityStatus
@@ -199,6 +200,8 @@ def start_activity(
     on_log: LogCallback | None = None,
     target: Target | None = None,
     remember: bool = True,
+    command: CommandLine | None = None,
 ) -> Run:
-    """Start `spec` in the background; callbacks run on the engine's reader thread."""
-    return announce(Run(spec, target, on_progress, on_log, remember)).start(execute)
+    """Start `spec` in the background; callbacks run on the engine's reader thread; `command`: the command line the
+    run shows instead of its spec's (a front door that ran a copy of a document knows the document's file)."""
+    return announce(Run(spec, target, on_progress, on_log, remember, command)).start(execute)

@@ -2,7 +2,8 @@
 
 Artifacts are named so that front doors act on each the same way whatever the kind: a `report` opens the viewer,
 `layer_info` an engine graph, `model` a designer. A profile gives a report; an engine export its engine and layer
-information, no report (a build measures nothing); a session kind may give none.
+information, no report (a build measures nothing); a divergence its per-node table (and Model Explorer node data
+when asked); a session kind may give none.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from dld_jupyter.report_format.model import Report
 
-ARTIFACTS = ("report", "engine", "layer_info", "model", "tensors")  # the names an artifact may have
+# the names an artifact may have; "divergence": a divergence's per-node table, "node_data": Model Explorer node data
+ARTIFACTS = ("report", "engine", "layer_info", "model", "tensors", "divergence", "node_data")
 
 
 class ActivityStatus(str, enum.Enum):

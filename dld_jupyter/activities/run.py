@@ -44,10 +44,12 @@ class Run(RunEnd):
         on_progress: ProgressCallback | None = None,
         on_log: LogCallback | None = None,
         remember: bool = True,
+        command: CommandLine | None = None,
     ) -> None:
         super().__init__()
         self.id = uuid.uuid4().hex[:12]
         self.spec = spec.resolved()
+        self.command = command  # the command a front door knows better than the spec (it ran a copy of a document)
         self.target: Target = target or LocalTarget()
         self.on_progress, self.on_log, self.remember = on_progress, on_log, remember
         self.cancel_event = threading.Event()
@@ -72,8 +74,9 @@ class Run(RunEnd):
         return self.spec.device_key()
 
     def command_line(self) -> CommandLine:
-        """The `dld` command that runs this spec again from a shell (`ActivitySpec.command_line`)."""
-        return self.spec.command_line()
+        """The `dld` command that runs this spec again from a shell (`ActivitySpec.command_line`), or the one its
+        front door gave."""
+        return self.command or self.spec.command_line()
 
     # -- control -------------------------------------------------------------------------------------------------
     def start(self, execute: Callable[[Run], ActivityResult]) -> Run:

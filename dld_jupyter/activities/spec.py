@@ -5,7 +5,8 @@ and, later, on a remote target through `dld-prof`. Each kind (`OrtProfileSpec`, 
 subclasses `ActivitySpec` with its own `KIND`, which registers it; `spec_from_json` dispatches on the JSON's
 `"kind"` (none: an ONNX Runtime profile). Each kind also names the runtime that runs it (`RUNTIME`) and the
 activity that drives it (`ACTIVITY`, one module of `activities.kinds` each). `dld_jupyter.activities` imports every
-built-in kind, so they are known as soon as the package is.
+built-in kind, so they are known as soon as the package is; a kind of a higher layer (the divergence,
+model_compare/divergence_kind.py) names its module in its JSON, and `spec_from_dict` imports it.
 Validation happens on construction (`__post_init__` of each kind): a spec that exists is valid.
 """
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import abc
 import dataclasses
+import importlib
 import json
 import math
 import os
@@ -30,6 +32,8 @@ REPORT_SUFFIX = ".dld-report.json"
 DEFAULT_KIND = "onnxruntime-profile"
 
 S = TypeVar("S", bound="ActivitySpec")
+BUILT_IN = "dld_jupyter.activities."  # kinds defined here are known once the package is imported
+PLUGINS = "dld_jupyter."  # a kind defined elsewhere in the package is imported by the module its JSON names
 
 _KINDS: dict[str, type[ActivitySpec]] = {}
 
@@ -135,7 +139,11 @@ class ActivitySpec(abc.ABC):
         return CommandLine((), (f"{self.KIND}: no dld command runs this kind of activity",))
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.KIND, **dataclasses.asdict(self)}
+        """The spec as JSON data; a kind defined above the activities layer also names its module, which the worker
+        imports to know the kind (`spec_from_dict`)."""
+        module = type(self).__module__
+        plugin = {"module": module} if module.startswith(PLUGINS) and not module.startswith(BUILT_IN) else {}
+        return {"kind": self.KIND, **plugin, **dataclasses.asdict(self)}
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=2, sort_keys=True)
@@ -146,6 +154,7 @@ class ActivitySpec(abc.ABC):
         if not isinstance(data, dict):
             raise SpecError(f"spec: expected a JSON object, got {type(data).__name__}")
         body = dict(data)
+        body.pop("module", None)  # where the kind is defined: read by spec_from_dict
         kind = body.pop("kind", cls.KIND)
         if kind != cls.KIND:
             raise SpecError(f"kind: {kind!r} is not a {cls.__name__} ({cls.KIND!r})")
@@ -179,6 +188,12 @@ def spec_from_dict(data: dict[str, Any]) -> ActivitySpec:
     if not isinstance(data, dict):
         raise SpecError(f"spec: expected a JSON object, got {type(data).__name__}")
     kind = data.get("kind", DEFAULT_KIND)
+    module = data.get("module")
+    if isinstance(kind, str) and kind not in _KINDS and isinstance(module, str) and module.startswith(PLUGINS):
+        try:
+            importlib.import_module(module)  # registers the kind (and its runner)
+        except ImportError as error:
+            raise SpecError(f"kind: {kind!r} is defined in {module}, which does not import here ({error})") from error
     cls = _KINDS.get(kind) if isinstance(kind, str) else None
     if cls is None:
         raise SpecError(

@@ -7,6 +7,7 @@ weights and two windows of activations (a window: at most --window tensors and -
 Metrics: max_abs, max_rel, cosine, sqnr (dB); --metric and --tolerance
 decide what is past (above for max_abs/max_rel, below for cosine/sqnr; a new NaN/Inf always is).
 --node-data writes Model Explorer node data (GraphNodeData JSON, keyed by ONNX node name).
+It runs in the activity worker (a crash of ONNX Runtime ends the run, Ctrl-C cancels it and removes its copies).
 Progress goes to stderr, one line per window (windows done / total and the window's first node), so stdout holds
 only the table or the --json document.
 Exit 0 when no node is past the tolerance, 1 when one is or a run failed, 2 for bad input, 3 when a provider is
@@ -75,9 +76,8 @@ def _read_input(path: str) -> np.ndarray:
         raise SpecError(f"--input {path}: neither a .npy file nor a readable TensorProto ({error})") from error
 
 
-def _progress(fraction: float | None, message: str) -> None:
-    said = f"{fraction:4.0%} " if fraction is not None else ""
-    echo(f"dld diverge: {said}{message}", err=True)
+def _progress(progress: Any) -> None:
+    echo(f"dld diverge: {progress.fraction:4.0%} {progress.phase}", err=True)
 
 
 def diverge_arguments(args: argparse.Namespace) -> dict[str, Any]:
@@ -90,12 +90,11 @@ def diverge_arguments(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from dld_jupyter.model_compare.divergence import diverge
-    from dld_jupyter.model_compare.node_data import save_node_data
+    from dld_jupyter.frontdoor.compare_runs import run_divergence
 
-    result = diverge(**diverge_arguments(args), progress=_progress)
-    if args.node_data:
-        save_node_data(result, args.node_data)
+    options = diverge_arguments(args)
+    result = run_divergence(options.pop("reference"), options.pop("candidate"), on_progress=_progress,
+                            node_data=args.node_data, **options)  # the worker writes the node data
     if args.json:
         echo(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
     else:

@@ -5,7 +5,8 @@
   and linked to that designer, so its layer selection selects on the canvas.
 - `layer_info`: opens as an engine graph (the installed engine-graph viewer).
 - `model`: opens in a new designer (the registry of open designers builds it).
-- `engine`, `tensors`: nothing opens them here; they are listed with their path.
+- `engine`, `tensors`, `divergence` (a per-node table), `node_data`: nothing opens them here; they are listed with
+  their path.
 
 This layer imports no widget: the widgets package installs the viewers (`ARTIFACTS.set_viewer`) when it is
 imported, as it installs the designer opener. Nothing here raises into a run's waiting thread: a viewer that

@@ -2,6 +2,7 @@
 
 A layer of its own above activities (it runs models through ONNX Runtime's providers) and below the front doors:
 `dld.diff`/`dld.diverge`, `dld diff`/`dld diverge` and the designer's "Compare with…" call it. No Jupyter import.
+The divergence runs in the activity worker as a kind registered from here (divergence_kind.py).
 """
 
 from .divergence import Divergence, NodeDivergence, diverge

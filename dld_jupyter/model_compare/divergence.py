@@ -14,7 +14,8 @@ from Model Explorer's node-data JSON (node_data.py).
 A divergence takes tens of seconds on a BERT-base-sized encoder, so it is a run (issue 25's seam): `progress`
 hears `(windows done / total, the window's first node)` before each window and 1.0 at the end, and `cancel` (a
 `CancelToken`) is checked between windows and ends the window's ORT run (windows.py); a cancelled divergence
-raises `Cancelled` with both private copies removed. frontdoor/compare_runs.py runs it as a `ThreadRun`.
+raises `Cancelled` with both private copies removed. It runs in the activity worker as the kind of
+divergence_kind.py, which frontdoor/compare_runs.py starts for every front door.
 """
 
 from __future__ import annotations
@@ -63,6 +64,15 @@ class NodeDivergence:
         return {"order": self.order, "node": self.node, "candidate_node": self.candidate_node,
                 "op_type": self.op_type, "output": self.output, "tensor": self.tensor, "over": self.over,
                 **self.metrics.to_dict()}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> NodeDivergence:
+        """The row of `to_dict` (the table a divergence run writes), non-finite metrics given as text included."""
+        fields = TensorMetrics.__dataclass_fields__
+        metrics = {k: (v if k == "error" or v is None else type_of(fields[k].type)(v)) for k, v in data.items()
+                   if k in fields}
+        return cls(int(data["order"]), str(data["node"]), str(data["candidate_node"]), str(data["op_type"]),
+                   int(data["output"]), str(data["tensor"]), TensorMetrics(**metrics), bool(data["over"]))
 
 
 @dataclass
@@ -123,6 +133,19 @@ class Divergence:
             "unpaired_reference": self.unpaired_reference, "unpaired_candidate": self.unpaired_candidate,
             "windows": self.windows, "largest_window_bytes": self.largest_window_bytes,
         }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Divergence:
+        """The divergence of `to_dict` (a run's table JSON); its headline and first row are derived again."""
+        return cls(str(data["metric"]), float(data["tolerance"]), [NodeDivergence.from_dict(r) for r in data["rows"]],
+                   str(data["reference_provider"]), str(data["candidate_provider"]),
+                   list(data["unpaired_reference"]), list(data["unpaired_candidate"]), int(data["windows"]),
+                   int(data["largest_window_bytes"]))
+
+
+def type_of(annotation: object) -> type:
+    """float or int, from a TensorMetrics field's annotation (a string under `from __future__ import annotations`)."""
+    return int if str(annotation) in ("int", "<class 'int'>") else float
 
 
 def _worse(a: NodeDivergence, b: NodeDivergence, metric: str) -> bool:

@@ -1,7 +1,8 @@
-"""Check against original as a run in a real JupyterLab (issue 30): the designer shows the shared job widget under its
-toolbar while the divergence runs (bar and "window k/n: … from <node>"), its Cancel stops the run between windows,
-the bar turns to "cancelled" and no overlay is drawn; the toolbar button starts a run the same way and, left alone,
-draws the overlay. Screenshots: test-artifacts/screenshots/divergence_job_running.png, divergence_job_cancelled.png."""
+"""Check against original as a run of the activity worker in a real JupyterLab (issues 30, 35): the designer shows
+the shared job widget under its toolbar while the divergence runs (bar and "window k/n: … from <node>"), its Cancel
+stops the worker (the window in flight ends), the bar turns to "cancelled" and no overlay is drawn; the toolbar button
+starts a run the same way and, left alone, draws the overlay. Screenshots:
+test-artifacts/screenshots/divergence_job_running.png, divergence_job_cancelled.png."""
 
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ def test_check_against_original_shows_progress_and_cancel_works(jupyter: Jupyter
     state = kernel_value(page, jupyter, "[run.status.value, run.progress.fraction, "
                          "bool(d.canvas.overlays.get('divergence') and d.canvas.overlays.get('divergence').shown)]")
     assert state[0] == "cancelled" and 0.0 < state[1] < 1.0 and state[2] is False
-    expect(page.locator(".dld-tool-error")).to_contain_text("Divergence: cancelled")
+    expect(page.locator(".dld-tool-error")).to_contain_text("Check against original: cancelled")
     screenshot(page, "divergence_job_cancelled", JOB)
     page.locator(".dld-designer button", has_text="Check against original").first.click()  # the toolbar: a run too
     page.wait_for_selector(".dld-canvas[data-divergence='1']", timeout=120_000)

@@ -130,11 +130,12 @@ def test_a_session_says_no_command_runs_it() -> None:
 def test_every_registered_kind_has_its_own_line() -> None:
     """A new kind inherits the base's "no command": this lists the kinds that have one, so adding a kind makes
     its author decide (and add its round trip here)."""
+    import dld_jupyter.model_compare.divergence_kind  # noqa: F401  (a kind of a higher layer: known once imported)
     from dld_jupyter.activities.spec import _KINDS
 
     own = sorted(kind for kind, cls in _KINDS.items() if cls.command_line is not ActivitySpec.command_line)
     assert own == sorted(["onnxruntime-profile", "onnxruntime-session", "onnxruntime-analysis", "tensorrt-build",
-                          "tensorrt-profile"])
+                          "tensorrt-profile", "onnxruntime-diverge"])
     assert OrtAnalysisSpec.command_line is not OrtSessionSpec.command_line
 
 
@@ -235,6 +236,22 @@ def test_divergence_round_trips(options: dict[str, object]) -> None:
                 if p.default is not inspect.Parameter.empty and k not in ("progress", "cancel")}
     assert set(given) - {"reference", "candidate"} == set(defaults)  # a diverge option without a CLI option fails
     assert given == {**defaults, "reference": ODD + "a.onnx", "candidate": str(Path("b.onnx").resolve()), **options}
+
+
+def test_a_divergence_runs_line_round_trips() -> None:
+    """The worker run's spec writes the same line as the front door's `divergence_command`; an NPZ of inputs (the
+    arrays a front door was given) is said in words."""
+    from dld_jupyter.cli.diverge import diverge_arguments
+    from dld_jupyter.model_compare.divergence_kind import OrtDivergeSpec
+
+    spec = OrtDivergeSpec(model=ODD + "a.onnx", candidate="b.onnx", metric="sqnr", tolerance=30.0, window=5, seed=4,
+                          window_bytes=1 << 20, node_data="nd.json")
+    line = spec.command_line()
+    given = diverge_arguments(parsed(line))  # type: ignore[arg-type]
+    assert line.unsaid == () and given["metric"] == "sqnr" and given["tolerance"] == 30.0 and given["seed"] == 4
+    assert given["window"] == 5 and given["window_bytes"] == 1 << 20 and parsed(line).node_data == "nd.json"
+    with_inputs = dataclasses.replace(spec, inputs="/tmp/x/inputs.npz").command_line()
+    assert with_inputs.argv == line.argv and "inputs.npz" in with_inputs.unsaid[0]
 
 
 def test_a_divergence_of_what_no_file_holds_is_said(tmp_path: Path) -> None:

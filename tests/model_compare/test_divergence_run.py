@@ -1,12 +1,14 @@
-"""A divergence is a run (issue 30 on issue 25's seam): progress per window that only rises and reaches the total,
-a cancel that stops within one window and leaves no private copy behind, `dld.diverge` as a registered run that
-raises what the work raised, and `dld diverge` printing its progress on stderr only."""
+"""A divergence is a run (issue 30 on issue 25's seam; in the activity worker since issue 35): progress per window
+that only rises and reaches the total, a cancel that stops within one window and leaves no private copy behind,
+`dld.diverge` as a registered run of the worker that raises what the run ended with, and `dld diverge` printing its
+progress on stderr only."""
 
 from __future__ import annotations
 
 import json
 import tempfile
 import threading
+import time
 from pathlib import Path
 
 import numpy as np
@@ -16,8 +18,9 @@ import pytest
 import dld_jupyter as dld
 from dld_jupyter.activities.errors import SpecError
 from dld_jupyter.activities.result import ActivityStatus
+from dld_jupyter.activities.run import Run
 from dld_jupyter.cli.main import main
-from dld_jupyter.frontdoor.compare_runs import start_divergence
+from dld_jupyter.frontdoor.compare_runs import divergence_of, start_divergence
 from dld_jupyter.frontdoor.runs import track
 from dld_jupyter.model_compare.divergence import diverge
 from dld_jupyter.transforms.progress import Cancelled, CancelToken
@@ -29,11 +32,26 @@ FEEDS = {"input_ids": np.random.default_rng(0).integers(0, 128, (1, 16))}
 
 @pytest.fixture
 def temp_root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Where the private copies go (tempfile's folder), so a test can see that none is left."""
+    """Where the private copies go (tempfile's folder, here and in the worker), so a test can see that none is
+    left."""
     root = tmp_path / "temp"
     root.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(root))
+    monkeypatch.setenv("TMPDIR", str(root))  # the worker's
     return root
+
+
+def ours(root: Path) -> list[Path]:
+    """What dld_jupyter left in `root` (its folders and files are named dld-…; a shell may put its own there)."""
+    return [path for path in root.iterdir() if path.name.startswith("dld-")]
+
+
+def _emptied(root: Path, within: float = 5.0) -> bool:
+    """Whether nothing of ours is in `root` within `within` seconds (a run's copies go in its end listeners)."""
+    deadline = time.monotonic() + within
+    while ours(root) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return not ours(root)
 
 
 def test_progress_rises_window_by_window_and_reaches_the_total(temp_root: Path) -> None:
@@ -47,7 +65,7 @@ def test_progress_rises_window_by_window_and_reaches_the_total(temp_root: Path) 
     assert [m.split(":")[0] for m in windows] == [f"window {k}/{result.windows}" for k in range(1, result.windows + 1)]
     assert "/layers.0/" in windows[1] or "/layers.0/" in windows[2]  # the window's first node, by its ONNX name
     assert events[-1][1].startswith(f"{result.windows}/{result.windows} windows: first past max_abs")
-    assert not list(temp_root.iterdir())
+    assert not ours(temp_root)
 
 
 def test_a_cancel_stops_within_one_window_and_removes_both_private_copies(temp_root: Path) -> None:
@@ -58,7 +76,7 @@ def test_a_cancel_stops_within_one_window_and_removes_both_private_copies(temp_r
 
     def progress(_fraction: float | None, message: str) -> None:
         seen.append(message)
-        copies.append(sorted(p.name for p in temp_root.iterdir()))
+        copies.append(sorted(p.name for p in ours(temp_root)))
         if message.startswith("window 3/"):
             token.cancel()  # while window 3 is about to run: its ORT run is refused through RunOptions.terminate
 
@@ -66,7 +84,7 @@ def test_a_cancel_stops_within_one_window_and_removes_both_private_copies(temp_r
         diverge(model, model, inputs=FEEDS, window=8, progress=progress, cancel=token)
     assert seen[-1].startswith("window 3/") and not any(m.startswith("window 4/") for m in seen)
     assert len(copies[-1]) == 2 and all(name.startswith("dld-diverge-") for name in copies[-1])  # both were there
-    assert not list(temp_root.iterdir())  # and both are gone
+    assert not ours(temp_root)  # and both are gone
 
 
 def test_a_cancel_while_the_copies_are_written_leaves_nothing(temp_root: Path) -> None:
@@ -79,44 +97,81 @@ def test_a_cancel_while_the_copies_are_written_leaves_nothing(temp_root: Path) -
 
     with pytest.raises(Cancelled):
         diverge(model, model, inputs=FEEDS, progress=progress, cancel=token)
-    assert not list(temp_root.iterdir())
+    assert not ours(temp_root)
 
 
-def test_a_registered_run_cancelled_from_the_registry_ends_cancelled(temp_root: Path) -> None:
-    """Cancel from another thread (the runs list, a Cancel button) while windows run: the run ends CANCELLED within
-    a window of the cancel, its copies removed."""
-    model = models.transformer_like(layers=2)
-    second = threading.Event()
-    phases: list[str] = []
+def test_a_worker_run_cancelled_from_the_registry_ends_within_seconds_and_leaves_nothing(temp_root: Path) -> None:
+    """Cancel from another thread (the runs list, a Cancel button) while the worker runs windows of ~4 s per side
+    (100 MatMuls of 1024x1024, 2 cores): the run ends CANCELLED within 2 s, as the worker's SIGTERM ends ONNX
+    Runtime's window in flight (a worker that heard it only once the window returned took the rest of it, 3.5 s);
+    both private copies (the worker's) and the front door's files are gone."""
+    started = threading.Event()
 
     def heard(progress: object) -> None:
-        phases.append(str(getattr(progress, "phase", "")))
-        if phases[-1].startswith("window 2/"):
-            second.set()
+        if str(getattr(progress, "phase", "")).startswith("window 1/"):
+            started.set()
 
-    run = start_divergence(model, model, inputs=FEEDS, window=1, on_progress=heard)
-    assert track().find(run.id) is run
-    assert second.wait(60)
-    at = len(phases)
+    chain = _slow_chain(depth=100)
+    run = start_divergence(chain, chain, inputs={"t0": np.ones((1024, 1024), np.float32)}, window=4,
+                           on_progress=heard)
+    assert isinstance(run, Run) and track().find(run.id) is run and run.spec.KIND == "onnxruntime-diverge"
+    assert run.command_line().argv[:2] == ("dld", "diverge")
+    assert started.wait(60)
+    time.sleep(0.5)  # inside the first window's ORT run
+    cancelled = time.monotonic()
     track().cancel(run.id)
-    run.wait(60)
-    assert run.status is ActivityStatus.CANCELLED and isinstance(run.exception, Cancelled)
-    assert len([p for p in phases[at:] if p.startswith("window ")]) <= 1  # at most the window already reported
-    assert not list(temp_root.iterdir())
+    assert run.wait(30) is not None
+    took = time.monotonic() - cancelled
+    assert run.status is ActivityStatus.CANCELLED and took < 2.0, took
+    with pytest.raises(Cancelled):
+        divergence_of(run)
+    assert _emptied(temp_root), list(temp_root.rglob("*"))
 
 
-def test_dld_diverge_is_a_run_with_on_progress_and_raises_the_works_own_error(temp_root: Path) -> None:
+def test_dld_diverge_is_a_worker_run_with_on_progress_and_raises_the_runs_error(temp_root: Path) -> None:
     model = models.transformer_like(layers=1)
     heard: list[float] = []
     before = {run.id for run in track().list()}
     result = dld.diverge(model, model, inputs=FEEDS, window=16, on_progress=lambda p: heard.append(p.fraction))
     assert result.first is None and heard[-1] == 1.0 and heard == sorted(heard)
     [new] = [run for run in track().list() if run.id not in before]
-    assert new.status is ActivityStatus.SUCCEEDED and getattr(new, "what", "") == "Divergence"
+    assert new.status is ActivityStatus.SUCCEEDED and isinstance(new, Run) and new.pid is not None
+    assert new.result is not None and set(new.result.artifacts) == {"divergence"}
+    assert json.loads(Path(new.result.artifacts["divergence"]).read_text())["rows"] == result.to_dict()["rows"]
+    def kept() -> list[str]:
+        return [p.name for folder in ours(temp_root) for p in folder.rglob("*") if p.is_file()]
+
+    deadline = time.monotonic() + 5.0  # the copies go in the run's end listeners, just after it ends
+    while kept() != ["divergence.json"] and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert kept() == ["divergence.json"]  # the copies are gone, the table stays until the process exits
     with pytest.raises(SpecError, match="metric"):
         dld.diverge(model, model, metric="bogus")
     with pytest.raises(SpecError, match=r"its options are .*'tolerance'"):  # refused before any run starts
         start_divergence(model, model, tolerence=0.1)
+
+
+def test_the_worker_gives_the_same_table_as_the_kernel_on_a_real_export(tmp_path: Path) -> None:
+    """The real BERT export against its FP16 copy: the worker's table (read back from its JSON) equals the one
+    `diverge` computes in this process, row for row; its node data is written by the worker."""
+    from dld_jupyter.transforms.fp16 import convert_proto
+
+    model = onnx.load(str(Path(__file__).parents[1] / "data" / "real" / "bert_tiny.onnx"))
+    fp16, _ = convert_proto(model, compare=False)
+    onnx.save(fp16, str(tmp_path / "fp16.onnx"))
+    feeds = {"input_ids": np.arange(7, dtype=np.int64).reshape(1, 7) * 97 % 1000,
+             "attention_mask": np.ones((1, 7), dtype=np.int64)}
+    here = diverge(model, fp16, inputs=feeds, window=16)
+    there = dld.diverge(model, str(tmp_path / "fp16.onnx"), inputs=feeds, window=16,
+                        node_data=str(tmp_path / "nd.json"))
+    assert there.to_dict() == here.to_dict() and there.first is not None and len(there.rows) > 200
+    assert json.loads((tmp_path / "nd.json").read_text())["results"]
+    before = (tmp_path / "fp16.onnx").read_bytes()
+    with pytest.raises(SpecError, match="node data"):  # refused before the worker writes anything
+        dld.diverge(model, str(tmp_path / "fp16.onnx"), node_data=str(tmp_path / "fp16.onnx"))
+    with pytest.raises(SpecError, match="tolerance"):
+        dld.diverge(model, str(tmp_path / "fp16.onnx"), tolerance=float("nan"))
+    assert (tmp_path / "fp16.onnx").read_bytes() == before
 
 
 def test_cli_progress_goes_to_stderr_and_json_stays_clean(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -169,7 +224,7 @@ def test_a_cancel_during_a_windows_ort_run_abandons_it(temp_root: Path) -> None:
         took = time.perf_counter() - started
         timer.join()
     assert took < 0.5 * whole, (took, whole)
-    assert not list(temp_root.iterdir())
+    assert not ours(temp_root)
 
 
 def test_windows_are_sized_by_activation_bytes_as_well_as_tensor_count(temp_root: Path) -> None:

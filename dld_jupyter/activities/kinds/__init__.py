@@ -3,7 +3,9 @@ build), `session` (a runtime session that stays open and answers requests) and `
 
 A spec names its kind in `ACTIVITY`; `kind_runner(spec)` gives the function the worker runs it with: it reports to
 the worker's channel, reads requests when it is a session kind, and returns the Outcome (report, artifacts).
-Kinds import runtimes, never the other way round.
+Kinds import runtimes, never the other way round. A kind whose work lives in a layer above the activities (the
+divergence of two models: model_compare/divergence_kind.py) registers its runner with `register_kind` when its
+module is imported; its spec names that module (`ActivitySpec.to_dict`), so the worker imports it too.
 """
 
 from __future__ import annotations
@@ -32,6 +34,14 @@ _KINDS: dict[str, KindRunner] = {
     "session": serve,
     "analysis": analysis.serve,
 }
+
+
+def register_kind(activity: str, runner: KindRunner) -> None:
+    """Add the runner of activity kind `activity` (a kind of a layer above this one, imported with its spec)."""
+    known = _KINDS.get(activity)
+    if known is not None and known is not runner and known.__qualname__ != runner.__qualname__:
+        raise TypeError(f"activity kind {activity!r} is already run by {known.__qualname__}")
+    _KINDS[activity] = runner
 
 
 def kind_names() -> list[str]:

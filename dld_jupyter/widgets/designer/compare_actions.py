@@ -4,10 +4,11 @@
 A mixin of Designer (designer.py), so the designer module stays one concept; the overlays themselves live in the
 canvas overlays room (widgets/canvas/overlays/diff.py, divergence.py) and are made on first use.
 
-The divergence is a run (frontdoor/compare_runs.py) shown by the designer's `compare_job`, the progress/cancel widget
-of the Tools dialogs: the toolbar button and the JupyterLab command start it and return (`start_check_against_original`:
-the kernel stays free, so Cancel is heard; the overlay is drawn when it ends); `check_against_original()` in a cell
-waits for it and returns the Divergence, its progress shown by the same widget (a kernel interrupt cancels it).
+The divergence is a run of the activity worker (frontdoor/compare_runs.py) shown by the designer's `compare_job`, the
+progress/cancel widget of the Tools dialogs: the toolbar button and the JupyterLab command start it and return
+(`start_check_against_original`: the kernel stays free, so Cancel is heard; the overlay is drawn when it ends);
+`check_against_original()` in a cell waits for it and returns the Divergence, its progress shown by the same widget (a
+kernel interrupt cancels it). The edited model runs as it is on screen, from a private copy of the document.
 """
 
 from __future__ import annotations
@@ -18,9 +19,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from dld_jupyter.activities.model_ref import ShowsDocument, document_of
-from dld_jupyter.activities.thread_run import ThreadRun
+from dld_jupyter.activities.thread_run import RunHandle
 from dld_jupyter.document import Document
-from dld_jupyter.frontdoor.compare_runs import divergence_work, start_divergence, wait_for
+from dld_jupyter.frontdoor.compare_runs import divergence_of, start_divergence, wait_for
 from dld_jupyter.model_compare import Divergence, ModelDiff, diff
 from dld_jupyter.model_compare.structural_diff import ModelLike
 from dld_jupyter.widgets.canvas.overlays.base import Overlay
@@ -104,7 +105,7 @@ class CompareActions:
         job.ended(run.result)
         return self.show_divergence(result, "candidate", source)
 
-    def start_check_against_original(self, **options: Any) -> ThreadRun | None:
+    def start_check_against_original(self, **options: Any) -> RunHandle | None:
         """`check_against_original` without waiting: the run on this designer's job (progress, Cancel), the
         overlay drawn when it ends, a failure shown under the job; the run (None if the job refused to start)."""
         path, source = self._original()
@@ -113,7 +114,8 @@ class CompareActions:
         def finish(result: Divergence) -> None:
             self.show_divergence(result, "candidate", source)
 
-        job.start("Check against original", divergence_work(path, self.document, **options), finish)
+        job.watch("Check against original", lambda heard: start_divergence(path, self.document, on_progress=heard,
+                                                                            **options), divergence_of, finish)
         return job.current
 
     def clear_comparison(self) -> None:

@@ -2,9 +2,9 @@
 against the model it came from, drawn on the designer's canvas with its table (overlays/divergence.py).
 
 Applied to this model (one undo step): the saved file is the reference and the canvas shows the edited candidate.
-Written to a new file: the open model is the reference (shown) and the new file the candidate. The run goes on the
-dialog's job thread (seconds on real models) with the job's progress (windows done / total) and Cancel (stops
-between windows, the private copies removed); its headline lands under the status; errors show in the dialog.
+Written to a new file: the open model is the reference (shown) and the new file the candidate. The run goes to the
+activity worker (seconds on real models) with the dialog job's progress (windows done / total) and Cancel (ends the
+window in flight, the private copies removed); its headline lands under the status; errors show in the dialog.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from typing import Any
 
 import ipywidgets as w
 
+from dld_jupyter.activities.errors import ActivityError
 from dld_jupyter.formats.html_text import small, tag
 
 
@@ -26,7 +27,7 @@ def check_button(dialog: Any, in_place: bool, path: str | None) -> w.Button:
 
 
 def check_against_original(dialog: Any, in_place: bool, path: str | None, button: w.Button | None = None) -> None:
-    from dld_jupyter.frontdoor.compare_runs import divergence_work
+    from dld_jupyter.frontdoor.compare_runs import divergence_of, start_divergence
 
     target = dialog.target
     doc = target.document
@@ -54,4 +55,10 @@ def check_against_original(dialog: Any, in_place: bool, path: str | None, button
         if button is not None:
             button.disabled = False
 
-    dialog.job.start("Check against original", divergence_work(reference, candidate), finish, failed)
+    try:
+        dialog.job.watch("Check against original", lambda heard: start_divergence(reference, candidate,
+                                                                                  on_progress=heard),
+                         divergence_of, finish, failed)
+    except ActivityError as error:  # a provider not installed, a model that cannot be copied: said in the dialog
+        failed(str(error))
+        dialog.job.show_error(f"Check against original: {error}")

@@ -17,8 +17,9 @@ from typing import Any
 
 import ipywidgets as w
 
+from dld_jupyter.activities.errors import ActivityError
 from dld_jupyter.activities.result import ActivityStatus
-from dld_jupyter.activities.thread_run import ThreadRun, Work
+from dld_jupyter.activities.thread_run import RunHandle, ThreadRun, Work
 from dld_jupyter.document import DocumentError
 from dld_jupyter.formats.html_text import tag
 from dld_jupyter.frontdoor.runs import track
@@ -42,7 +43,7 @@ class Job(RunProgress):
         super().__init__(percent=False)
         self.cancel_button.add_class("dld-tool-cancel")
         self.error = w.HTML("")
-        self.current: ThreadRun | None = None
+        self.current: RunHandle | None = None
         self.done = threading.Event()
         self.done.set()
         self.add_class("dld-tool-job")
@@ -54,7 +55,7 @@ class Job(RunProgress):
 
     @property
     def token(self) -> CancelToken | None:
-        return self.current.token if self.current is not None else None
+        return self.current.token if isinstance(self.current, ThreadRun) else None
 
     def start(
         self, what: str, work: Work, finish: Callable[[Any], None], failed: Callable[[str], None] | None = None
@@ -62,32 +63,60 @@ class Job(RunProgress):
         if self.running:
             self.show_error(f"{what} is already running: cancel it first.")
             return
+        run = ThreadRun(what, work, on_progress=self.show)
+        self._watch(run, lambda ended: ended.value, finish, failed, "")
+        track().register(run)
+        run.start()
+
+    def watch(
+        self,
+        what: str,
+        start: Callable[[Callable[[Any], None]], RunHandle],
+        value: Callable[[Any], Any],
+        finish: Callable[[Any], None],
+        failed: Callable[[str], None] | None = None,
+    ) -> None:
+        """A run of the activity worker on this job: `start(on_progress)` starts it (listed in the live runs by
+        the engine), `value(run)` reads what it made (raising what it ended with) for `finish`."""
+        if self.running:
+            self.show_error(f"{what} is already running: cancel it first.")
+            return
+        self.done = threading.Event()
+        try:
+            run = start(self.show)
+        except BaseException:
+            self.done.set()
+            raise
+        self._watch(run, value, finish, failed, f"{what}: ")
+
+    def _watch(self, run: Any, value: Callable[[Any], Any], finish: Callable[[Any], None],
+               failed: Callable[[str], None] | None, said_as: str) -> None:
+        """Follow `run`; `said_as` heads its error (a worker's says only "cancelled" or the failure)."""
         loop = running_loop()  # the kernel's, when started from a click
-        run = self.current = ThreadRun(what, work, on_progress=self.show)
+        self.current = run
         self.done = threading.Event()
         self.show_error("")
         self.layout.display = ""
         self.follow(None)
         self.follow(run)
 
-        def end(ended: ThreadRun) -> None:
+        def end(ended: Any) -> None:
             result = ended.result
             try:
-                if result is not None and (result.ok or ended.value is not None):  # a cancelled tool returns too
-                    finish(ended.value)
+                returned = getattr(ended, "value", None)  # a cancelled tool returns too
+                if result is not None and (result.ok or returned is not None):
+                    finish(value(ended) if result.ok else returned)
                     self.ended(result)
                 else:
-                    said = result.error if result is not None and result.error else "failed"
+                    said = said_as + (result.error if result is not None and result.error else "failed")
                     self._failed(said, failed, ended.status)
-            except (DocumentError, OSError, ValueError) as error:  # applying the result failed
+            except (ActivityError, DocumentError, OSError, ValueError) as error:  # applying the result failed
                 self._failed(str(error), failed, ActivityStatus.FAILED)
             finally:
                 self.cancel_button.disabled = True
                 self.done.set()
 
         run.on_end(lambda ended: on_loop(loop, lambda: end(ended)))
-        track().register(run)
-        run.start()
 
     def _failed(self, text: str, failed: Callable[[str], None] | None, status: ActivityStatus) -> None:
         self.progress.bar_style = "warning" if status is ActivityStatus.CANCELLED else "danger"
@@ -98,7 +127,7 @@ class Job(RunProgress):
 
     def log(self, level: str, line: str) -> None:
         """A line of the work's own output, kept in the run's log (a user tool's stdout and stderr)."""
-        if self.current is not None:
+        if isinstance(self.current, ThreadRun):  # a worker's run logs what its worker says
             self.current.log(level, line)
 
     def wait(self, timeout: float | None = None) -> bool:
