@@ -24,8 +24,8 @@ from typing import Any
 import numpy as np
 
 from dld_jupyter.cli.exit_codes import ExitCode
-from dld_jupyter.cli.file_options import declare_files
-from dld_jupyter.cli.verbs import add_verb
+from dld_jupyter.cli.file_options import declare_files, require_folder
+from dld_jupyter.cli.verbs import add_verb, count, finite, positive, unique_names
 from dld_jupyter.formats.terminal_text import echo
 
 TABLE_ROWS = 20  # rows of the text table: the worst, by the run's metric
@@ -48,10 +48,10 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--input", action="append", type=_input, default=[], metavar="NAME=FILE",
                         help="an input value (.npy or .pb); repeat per input")
     parser.add_argument("--metric", default="max_abs", choices=["max_abs", "max_rel", "cosine", "sqnr"])
-    parser.add_argument("--tolerance", type=float, default=None,
+    parser.add_argument("--tolerance", type=finite, default=None,
                         help="threshold of --metric (defaults: max_abs 1e-3, max_rel 1e-2, cosine 0.9999, sqnr 40)")
-    parser.add_argument("--window", type=int, default=64, help="tensors compared per session (memory vs time)")
-    parser.add_argument("--window-mb", type=float, default=256.0,
+    parser.add_argument("--window", type=count, default=64, help="tensors compared per session (memory vs time)")
+    parser.add_argument("--window-mb", type=positive, default=256.0,
                         help="MB of activations per session and side, at most (shape inference sizes them)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the random inputs (inputs not given)")
     parser.add_argument("--node-data", metavar="OUT.json", help="write Model Explorer node data of the metric")
@@ -83,13 +83,16 @@ def _progress(progress: Any) -> None:
 def diverge_arguments(args: argparse.Namespace) -> dict[str, Any]:
     """`diverge`'s arguments from the command line (the input files read)."""
     return {"reference": args.reference, "candidate": args.candidate,
-            "inputs": {name: _read_input(path) for name, path in args.input} or None, "metric": args.metric,
+            "inputs": {name: _read_input(path) for name, path in unique_names(args.input, "--input").items()} or None,
+            "metric": args.metric,
             "tolerance": args.tolerance, "reference_provider": args.reference_provider,
             "candidate_provider": args.candidate_provider, "window": args.window, "seed": args.seed,
             "window_bytes": int(args.window_mb * (1 << 20))}
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.node_data:
+        require_folder(args.node_data, "--node-data")  # before the run, not after it
     from dld_jupyter.frontdoor.compare_runs import run_divergence
 
     options = diverge_arguments(args)

@@ -79,3 +79,14 @@ def check_file_options(args: argparse.Namespace) -> None:
             raise OutputPathError(f"the {label} folder {folder} is a file, not a folder: give the path of a folder "
                                   "(a new one is created). Nothing was written.")
     check_outputs(named["output"], named["input"], named["model"].values())
+
+
+def require_folder(path: str, label: str) -> None:
+    """OutputPathError when the folder `path` goes in does not exist: a verb that writes only after a long run
+    says so before it (`dld run -o missing/x.npz` ran the model, then failed to write)."""
+    from dld_jupyter.formats.output_paths import OutputPathError
+
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise OutputPathError(f"the {label} {path} cannot be written: the folder {folder} does not exist; create it "
+                              "or give another path. Nothing was written.")

@@ -20,6 +20,7 @@ from dld_jupyter.activities.errors import SpecError
 from dld_jupyter.cli.errors import run_guarded
 from dld_jupyter.cli.exit_codes import ExitCode
 from dld_jupyter.cli.profile import add_profile_options, exit_code, input_problem, run_spec, spec_from_args
+from dld_jupyter.cli.verbs import count
 from dld_jupyter.formats.terminal_text import echo
 from dld_jupyter.report_format.model import Report
 
@@ -30,7 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_profile_options(parser)
     parser.add_argument("--save", action="store_true", help="keep the report at its default path (or -o)")
-    parser.add_argument("--top", type=int, default=10, help="slowest layers to list (default 10)")
+    parser.add_argument("--top", type=count, default=10, help="slowest layers to list (default 10)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     return parser
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from dld_jupyter.cli.exit_codes import ExitCode
 from dld_jupyter.cli.file_options import declare_files
-from dld_jupyter.cli.verbs import add_verb
+from dld_jupyter.cli.verbs import add_verb, count
 from dld_jupyter.formats.terminal_text import echo
 from dld_jupyter.report_format.io import save_report
 from dld_jupyter.report_format.model import Report
@@ -253,7 +253,7 @@ def register(subparsers: Any) -> None:
 
     show = verbs.add_parser("show", help="summary, top layers, time by type and recommendations as text")
     show.add_argument("report", metavar="REPORT")
-    show.add_argument("--top", type=int, default=10, help="how many of the slowest layers to list (default 10)")
+    show.add_argument("--top", type=count, default=10, help="how many of the slowest layers to list (default 10)")
     show.set_defaults(func=_show)
     declare_files(show, inputs={"report": "report"})
 
@@ -261,7 +261,7 @@ def register(subparsers: Any) -> None:
     dash.add_argument("report", metavar="REPORT")
     dash.add_argument("--start", type=int, help="first measured pass (0-based) that counts; default the first")
     dash.add_argument("--stop", type=int, help="last measured pass (0-based) that counts; default the last")
-    dash.add_argument("--rows", type=int, default=10,
+    dash.add_argument("--rows", type=count, default=10,
                       help="rows of each table, and iterations at each end, to print (default 10)")
     dash.add_argument("--table", choices=("op_types", "ops", "kernels"), default="ops", help="table for --csv")
     dash.add_argument("--csv", metavar="FILE", help="also write --table (default ops) as CSV")
@@ -310,7 +310,7 @@ def register(subparsers: Any) -> None:
     comp.add_argument(
         "--baseline", help="the report (as given, or its file name) the others are compared to; default the first"
     )
-    comp.add_argument("--top", type=int, default=10, help="how many differing layers to list (default 10)")
+    comp.add_argument("--top", type=count, default=10, help="how many differing layers to list (default 10)")
     comp.add_argument(
         "--structure", action="append", metavar="MODEL.onnx|LAYERINFO.json",
         help="per report, in order ('-': the one the report names): the ONNX model or trtexec --exportLayerInfo "

@@ -19,8 +19,8 @@ from typing import Any
 import numpy as np
 
 from dld_jupyter.cli.exit_codes import ExitCode
-from dld_jupyter.cli.file_options import declare_files
-from dld_jupyter.cli.verbs import add_verb
+from dld_jupyter.cli.file_options import declare_files, require_folder
+from dld_jupyter.cli.verbs import add_verb, unique_names
 from dld_jupyter.formats.terminal_text import echo
 
 
@@ -61,7 +61,7 @@ def analysis_arguments(args: argparse.Namespace) -> dict[str, Any]:
                 inputs = {name: saved[name] for name in saved.files}
         except (OSError, ValueError) as error:
             raise SpecError(f"--inputs {args.inputs}: not a readable .npz file ({error})") from error
-    inputs.update(dict(args.input))
+    inputs.update(unique_names(args.input, "--input"))
     return {"model": args.model, "inputs": inputs, "provider": args.provider, "seed": args.seed,
             "device": args.device, "threads": args.threads}
 
@@ -73,6 +73,7 @@ def run(args: argparse.Namespace) -> int:
 
     if not args.output.endswith(".npz"):
         raise SpecError(f"--output {args.output}: give a path ending in .npz")
+    require_folder(args.output, "--output")  # before the run, not after it
     with analyse(**analysis_arguments(args)) as analysis:
         analysis.run()  # no breakpoints: to the end, so every value can be dumped
         saved: dict[str, np.ndarray[Any, Any]] = dict(analysis.outputs())

@@ -1,4 +1,5 @@
-"""How a verb module adds its parser to `dld`: one call, so every `dld VERB --help` reads the same way.
+"""How a verb module adds its parser to `dld`: one call, so every `dld VERB --help` reads the same way; and the
+argument types the verbs share (counts, finite and positive numbers, NAME=VALUE options given once).
 
 Why: each verb module (check, convert-fp16, diff, diverge, export-engine, ...) wrote the same `add_parser` call —
 its docstring as the description, the raw formatter that keeps the docstring's lines, then `set_defaults(func=...)`
@@ -8,6 +9,7 @@ its docstring as the description, the raw formatter that keeps the docstring's l
 from __future__ import annotations
 
 import argparse
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -25,3 +27,45 @@ def add_verb(
     if func is not None:
         parser.set_defaults(func=func)
     return parser
+
+
+def count(text: str) -> int:
+    """An argparse type: a whole number of rows or layers, 1 or more (`--rows -1` printed nonsense)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value}: give 1 or more")
+    return value
+
+
+def finite(text: str) -> float:
+    """An argparse type: a finite number (nan and inf are refused: no comparison with them means anything)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"{text}: give a finite number")
+    return value
+
+
+def positive(text: str) -> float:
+    """An argparse type: a finite number above 0 (a size, an amount of memory)."""
+    value = finite(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{text}: give a number above 0")
+    return value
+
+
+def unique_names(pairs: list[tuple[str, str]], option: str) -> dict[str, str]:
+    """NAME=VALUE options as a mapping; SpecError (exit 2) when a NAME is given twice (the last one silently won)."""
+    from dld_jupyter.activities.errors import SpecError
+
+    named: dict[str, str] = {}
+    for name, value in pairs:
+        if name in named:
+            raise SpecError(f"{option} {name}= is given twice ({named[name]} and {value}); give each input once")
+        named[name] = value
+    return named

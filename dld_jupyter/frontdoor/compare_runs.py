@@ -36,7 +36,7 @@ from dld_jupyter.model_compare.structural_diff import ModelLike, as_model
 from dld_jupyter.transforms.progress import Cancelled
 
 ProgressCallback = Callable[[Progress], None]
-CHECKED = ("metric", "window", "reference_provider", "candidate_provider")  # check_arguments' parameters
+CHECKED = tuple(inspect.signature(check_arguments).parameters)  # what a run refuses before it starts
 FILES = ("table", "node_data")  # where the run writes: options of the run, not of `diverge`
 
 

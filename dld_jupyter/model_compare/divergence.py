@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -190,13 +191,20 @@ def default_feeds(model: ir.Model, seed: int = 0) -> dict[str, np.ndarray]:
 
 
 def check_arguments(metric: str = "max_abs", window: int = WINDOW, reference_provider: str = "cpu",
-                    candidate_provider: str = "cpu") -> None:
+                    candidate_provider: str = "cpu", tolerance: float | None = None,
+                    window_bytes: int = WINDOW_BYTES) -> None:
     """What a run would only find after pairing and copying both models, said at once (SpecError, UnavailableError
     naming the build to install): a run started in the background refuses them before it starts."""
     if metric not in METRICS:
         raise SpecError(f"metric: {metric!r} is not one of {list(METRICS)}")
-    if window < 1:
-        raise SpecError(f"window: {window} tensors cannot hold anything; give 1 or more")
+    if isinstance(window, bool) or not isinstance(window, int) or window < 1:
+        raise SpecError(f"window: {window!r} tensors cannot hold anything; give 1 or more")
+    if tolerance is not None and (isinstance(tolerance, bool) or not isinstance(tolerance, int | float)
+                                  or not math.isfinite(tolerance)):
+        raise SpecError(f"tolerance: {tolerance!r} is no threshold (nan and inf compare with nothing); give a "
+                        "finite number, or None for the metric's default")
+    if isinstance(window_bytes, bool) or not isinstance(window_bytes, int) or window_bytes < 1:
+        raise SpecError(f"window_bytes: {window_bytes!r} bytes cannot hold a window; give 1 or more")
     for provider in dict.fromkeys((reference_provider, candidate_provider)):
         ort_provider(provider)
 
@@ -217,16 +225,25 @@ def diverge(
 ) -> Divergence:
     """Run ``reference`` and ``candidate`` on the same inputs and compare every paired node's outputs;
     ``progress(fraction, message)`` hears each window, ``cancel`` stops between windows (module docstring)."""
-    check_arguments(metric, window, reference_provider, candidate_provider)
+    check_arguments(metric, window, reference_provider, candidate_provider, tolerance, window_bytes)
     tolerance = DEFAULT_TOLERANCE[metric] if tolerance is None else float(tolerance)
     step(progress, cancel, WHAT, 0.0, "pairing the two models' nodes")
     ma, mb = as_model(reference), as_model(candidate)
     ra, rb = GraphIndex(ma.graph), GraphIndex(mb.graph)
     matching = Matching(ra, rb)
     pairs = _pairs(ra, rb, matching)
+    if not pairs:  # "none past" would say the models agree when nothing was compared
+        raise SpecError(f"the two models share no node to compare ({len(ra.nodes)} and {len(rb.nodes)} nodes, none "
+                        "paired by the structural diff): compare a model with a converted, edited or re-exported "
+                        "copy of itself")
     result = Divergence(metric, tolerance, [], reference_provider, candidate_provider,
                         [ra.labels[i] for i in matching.removed()], [rb.labels[j] for j in matching.added()])
-    feeds = dict(inputs) if inputs is not None else default_feeds(ma, seed)
+    names = [str(value.name) for value in ma.graph.inputs if not value.is_initializer()]
+    unknown = sorted(set(inputs or {}) - set(names))
+    if unknown:  # a misspelt --input was dropped and the run fed random data
+        raise SpecError(f"inputs: {unknown} are not inputs of the reference model; its inputs are {sorted(names)}")
+    given = dict(inputs or {})
+    feeds = given if set(given) >= set(names) else {**default_feeds(ma, seed), **given}  # random: those not given
     labels = [(ra.labels[i], rb.labels[j], ra.nodes[i].op_type) for i, j, *_ in pairs]
     with contextlib.ExitStack() as sides:  # each private copy is removed on the way out, a cancel included
         step(progress, cancel, WHAT, 0.0, f"writing the reference's private copy ({len(pairs)} tensors to compare)")

@@ -48,10 +48,15 @@ def save_node_data(divergence: Divergence, path: str | os.PathLike[str]) -> path
 def read_node_data(path: str | os.PathLike[str]) -> dict[str, float]:
     """Node key → value from a Model Explorer node-data file (GraphNodeData, or ModelNodeData of one graph)."""
     what = f"node data {os.fspath(path)}"
-    try:
-        data = json.loads(pathlib.Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+    from dld_jupyter.report_format.errors import ReportError
+    from dld_jupyter.report_format.json_input import parse_json
+
+    try:  # bounded: 100,000 nested brackets or 1e400 were a RecursionError or OverflowError traceback
+        data = parse_json(pathlib.Path(path).read_text(encoding="utf-8"), os.fspath(path), "node data")
+    except (OSError, UnicodeDecodeError) as error:
         raise SpecError(f"{what}: not a readable JSON file ({error})") from error
+    except ReportError as error:
+        raise SpecError(f"{what}: {error}") from error
     if isinstance(data, dict) and "results" not in data and len(data) == 1:
         data = next(iter(data.values()))  # ModelNodeData: {graph id: GraphNodeData}
     if not isinstance(data, dict) or not isinstance(data.get("results"), dict):

@@ -5,7 +5,7 @@ the schema file uses (a test checks the file uses nothing else, and that `jsonsc
 samples). Reading the schema file itself, instead of a second hand-written copy of the rules, keeps the two
 in step.
 
-Keywords handled: type (a name or a list of names), const, enum, minimum, required, properties, items, $ref
+Keywords handled: type (a name or a list of names), const, enum, minimum, maximum, required, properties, items, $ref
 (local "#/$defs/..."), description (used to explain each error). Anything else in the schema is ignored.
 """
 
@@ -32,6 +32,7 @@ KEYWORDS = frozenset(
         "const",
         "enum",
         "minimum",
+        "maximum",
         "required",
         "properties",
         "items",
@@ -141,6 +142,13 @@ class _Validator:
             and value < node["minimum"]
         ):
             self.add(path, f"must be at least {node['minimum']}, found {_show(value)}", node)
+        if (
+            "maximum" in node
+            and isinstance(value, int | float)
+            and not isinstance(value, bool)
+            and value > node["maximum"]
+        ):
+            self.add(path, f"must be at most {node['maximum']:g}, found {_show(value)}", node)
         if isinstance(value, dict):
             self.check_object(value, node, path)
         elif isinstance(value, list) and "items" in node:
@@ -185,22 +193,27 @@ def _compile(node: dict[str, Any], root: dict[str, Any]) -> Check:
     for name in node["type"] if isinstance(node.get("type"), list) else [node.get("type")] if "type" in node else []:
         types += _PY_TYPES[str(name)]
     minimum = node.get("minimum")
+    maximum = node.get("maximum")
     props = {k: _compile(v, root) for k, v in node.get("properties", {}).items()}
     required = list(node.get("required", []))
     item = _compile(node["items"], root) if "items" in node else None
 
     if not props and not required and item is None and types:
         # Leaves (most values) get a one-line closure: the function calls are the cost here.
-        if minimum is None:
+        if minimum is None and maximum is None:
             return lambda v: type(v) in types
         if type(None) not in types:
-            return lambda v: type(v) in types and v >= minimum
+            low: Any = -math.inf if minimum is None else minimum
+            high: Any = math.inf if maximum is None else maximum
+            return lambda v: type(v) in types and low <= v <= high
 
     def check(v: object) -> bool:
         kind = type(v)
         if types and kind not in types:
             return False
         if minimum is not None and (kind is int or kind is float) and v < minimum:
+            return False
+        if maximum is not None and (kind is int or kind is float) and v > maximum:
             return False
         if kind is dict:
             mapping = cast("dict[str, object]", v)  # exactly a dict: `kind` is its type
@@ -281,6 +294,7 @@ def cross_check(data: dict[str, Any], limit: int = 20) -> list[Problem]:
                 )
             )
     problems += _interval_problems(data)
+    problems += _kernel_pass_problems(data)
     passes = data.get("passes_ms", [])
     index = data["summary"].get("median_pass_index", 0)
     if passes and index >= len(passes):
@@ -292,6 +306,20 @@ def cross_check(data: dict[str, Any], limit: int = 20) -> list[Problem]:
             )
         )
     return problems[:limit]
+
+
+def _kernel_pass_problems(data: dict[str, Any]) -> list[Problem]:
+    """Kernel pass indexes (each record's, the capture's median pass) past the kernel passes the capture holds: a
+    `pass_index` of 10**12 made the dashboard's per-pass arrays that long."""
+    capture = data.get("kernel_capture", {})
+    count = max(capture.get("passes", 0), len(capture.get("passes_ms", [])), len(data.get("passes_ms", [])))
+    if not count:
+        return []
+    hint = f"passes are numbered 0 to {count - 1} (kernel_capture.passes, passes_ms)"
+    found = [("$.kernel_capture.median_pass", capture.get("median_pass"))]
+    found += [(f"$.kernels[{pos}].pass_index", k.get("pass_index")) for pos, k in enumerate(data.get("kernels", []))]
+    return [Problem(path, f"is {index} but there are {count} kernel passes", hint)
+            for path, index in found if isinstance(index, int) and index >= count][:20]
 
 
 INTERVALS = ("median_ci_ms", "profiled_median_ci_ms")  # summary fields; layers carry "ci_ms"

@@ -33,6 +33,7 @@ VIDEO_SUFFIXES = (".avi", ".mp4", ".mpeg", ".mpg", ".mkv", ".wmv", ".mov", ".web
 IMAGENET_MEAN = (0.485, 0.456, 0.406)
 IMAGENET_STD = (0.229, 0.224, 0.225)
 DEFAULT_SIDE = 224  # an image input with free height/width gets this size
+MAX_IMAGE_PIXELS = 50_000_000  # an input image, decoded as 8-bit RGB: 150 MB at most (then resized)
 
 
 @dataclass(frozen=True)
@@ -236,8 +237,14 @@ def read_image(path: str) -> Array:
     except ImportError as error:
         raise UnavailableError(f"reading {Path(path).name} needs Pillow: pip install pillow ({error})") from error
     try:
-        with Image.open(path) as image:
+        with Image.open(path) as image:  # reads the header only: the size is known before any pixel is decoded
+            width, height = image.size
+            if width * height > MAX_IMAGE_PIXELS:
+                raise SpecError(f"{path}: {width}×{height} pixels is more than this reads ({MAX_IMAGE_PIXELS:,} "
+                                "pixels: a 12k×12k image took 1.7 GB to feed a 32×32 input); resize it first")
             return np.asarray(image.convert("RGB"))
+    except Image.DecompressionBombError as error:  # Pillow's own bound, past ours: said from the header too
+        raise SpecError(f"{path}: more pixels than this reads ({error}); resize it first") from error
     except OSError as error:
         raise SpecError(f"{path}: not a readable image ({error})") from error
 
