@@ -39,6 +39,7 @@ from dld_jupyter.transforms.progress import Cancelled, CancelToken
 from .divergence import WHAT, WINDOW, WINDOW_BYTES, Divergence, check_arguments, diverge
 from .divergence_command import divergence_command
 from .node_data import save_node_data
+from .tensor_metrics import METRICS
 
 TABLE_SUFFIX = ".dld-divergence.json"
 MIB = 1 << 20
@@ -78,6 +79,10 @@ class OrtDivergeSpec(ActivitySpec):
         check_fields(self)
         if not self.model or not self.candidate:
             raise SpecError("model, candidate: the paths of both models are required")
+        if self.metric not in METRICS:
+            raise SpecError(f"metric: {self.metric!r} is not one of {list(METRICS)}")
+        if self.window < 1:
+            raise SpecError(f"window: {self.window} tensors cannot hold anything; give 1 or more")
         if self.window_bytes < 1:
             raise SpecError(f"window_bytes: {self.window_bytes} bytes cannot hold a tensor; give 1 or more")
         if self.tolerance is not None and not np.isfinite(self.tolerance):

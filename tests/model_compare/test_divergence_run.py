@@ -19,6 +19,7 @@ import dld_jupyter as dld
 from dld_jupyter.activities.errors import SpecError
 from dld_jupyter.activities.result import ActivityStatus
 from dld_jupyter.activities.run import Run
+from dld_jupyter.activities.spec import spec_from_json
 from dld_jupyter.cli.main import main
 from dld_jupyter.frontdoor.compare_runs import divergence_of, start_divergence
 from dld_jupyter.frontdoor.runs import track
@@ -247,3 +248,21 @@ def test_windows_are_sized_by_activation_bytes_as_well_as_tensor_count(temp_root
     largest = max(actual.values(), key=lambda value: value.nbytes).nbytes
     assert result.windows > 2 and result.largest_window_bytes <= max(cap, largest)
     assert len(result.rows) == len(names) and result.first is None
+
+
+def test_a_fresh_worker_knows_the_kind_from_its_spec_alone() -> None:
+    """The activities import nothing above them: the spec's JSON names the module of its kind, which the worker's
+    spec_from_json imports (registering the kind's runner); a module outside the package is never imported."""
+    import subprocess
+    import sys
+
+    from dld_jupyter.model_compare.divergence_kind import OrtDivergeSpec
+
+    text = OrtDivergeSpec(model="a.onnx", candidate="b.onnx", metric="cosine").to_json()
+    probe = ("import sys; from dld_jupyter.activities.spec import spec_from_json; from dld_jupyter.activities.kinds "
+             "import kind_runner; assert 'dld_jupyter.model_compare' not in sys.modules; s = spec_from_json("
+             "sys.stdin.read()); print(type(s).__name__, s.metric, kind_runner(s).__name__)")
+    done = subprocess.run([sys.executable, "-c", probe], input=text, capture_output=True, text=True, timeout=120)
+    assert done.stdout.split() == ["OrtDivergeSpec", "cosine", "run_diverge"], done.stderr
+    with pytest.raises(SpecError, match="not a known activity kind"):
+        spec_from_json(json.dumps({**json.loads(text), "kind": "elsewhere", "module": "os"}))
