@@ -86,6 +86,7 @@ def test_artifact_policy_report_layer_info_and_model(tmp_path: Path) -> None:
     assert isinstance(graph.shown, EngineDesigner) and graph.note == "opened as an engine graph"
     assert designer.note == "opened in a new designer"
     assert Path(str(designer.shown.document.path)).name == Path(model).name
+    designer.shown.close()  # left open, later tests' report links found it in the registry instead of their own
 
     (broken,) = ARTIFACTS.act({"layer_info": str(tmp_path / "missing.trt.json")})
     assert broken.shown is None and broken.error is not None and "missing.trt.json could not be opened" in broken.error
