@@ -2,7 +2,8 @@
 
 The caller (a Jupyter kernel, the CLI) never runs the runtime itself, so a segfault or an OOM kill of the worker
 becomes a failed ActivityResult with the signal named, never the caller's death. On success exactly one report
-file appears at the spec's report path: the worker writes a private partial file, the target renames it.
+file appears at the spec's report path: the worker writes a private partial file, the target brings it (and every
+other artifact) here, and it is checked before it is renamed into place (`fetched`).
 `run_activity` blocks in the caller's thread; `start_activity` starts a `Run` in the background (what front doors
 use; `scheduler.py` starts several, one per (target, device) at a time).
 """
@@ -20,6 +21,7 @@ from typing import IO
 from dld_jupyter.activities.cache import SettingsStore
 from dld_jupyter.activities.command_line import CommandLine
 from dld_jupyter.activities.errors import FAILED, ActivityError
+from dld_jupyter.activities.fetched import bring_home
 from dld_jupyter.activities.protocol import decode
 from dld_jupyter.activities.result import ActivityResult, ActivityStatus
 from dld_jupyter.activities.run import LogCallback, ProgressCallback, Run
@@ -59,12 +61,17 @@ def _signal_name(number: int) -> str:
 
 
 def _read_messages(run: Run, stream: IO[str]) -> None:
+    """Drain the worker's stdout to its end, whatever a line holds: a reader that stopped would leave the worker
+    blocked on a full pipe, and the run would never end."""
     for line in stream:
         message = decode(line)
-        if message is None:
-            run.log("stdout", line)
-        else:
-            run.receive(message)
+        try:
+            if message is None:
+                run.log("stdout", line)
+            else:
+                run.receive(message)
+        except Exception as error:  # a bug in handling one message must not stop the stream
+            run.log("warning", f"a worker message could not be handled ({type(error).__name__}: {error}): {line:.200}")
 
 
 def _read_stderr(run: Run, stream: IO[str]) -> None:
@@ -97,7 +104,6 @@ def execute(run: Run) -> ActivityResult:
     """Run `run` to its end in a worker on its target; blocks; never raises for a failed run."""
     started = time.monotonic()
     spec, target = run.spec, run.target
-    final = spec.report_path()
     if run.cancel_event.is_set():
         return _result(run, ActivityStatus.CANCELLED, started, error="cancelled", error_kind=CANCELLED)
     try:
@@ -114,10 +120,10 @@ def execute(run: Run) -> ActivityResult:
                 run, ActivityStatus.CANCELLED, started, error="cancelled", error_kind=CANCELLED, exit_code=code
             )
         if code == 0 and run.done_artifacts is not None:
-            artifacts = dict(run.done_artifacts)
-            if "report" in artifacts:
-                target.fetch_report(staged, final)
-                artifacts["report"] = final
+            try:
+                artifacts = bring_home(target, spec, staged, run.done_artifacts)
+            except ActivityError as error:
+                return _result(run, ActivityStatus.FAILED, started, error=str(error), error_kind=error.kind)
             _remember(run)
             return _result(run, ActivityStatus.SUCCEEDED, started, artifacts=artifacts, exit_code=code)
         kind, message = _failure(run, code)

@@ -21,7 +21,7 @@ from typing import IO, Any
 
 from dld_jupyter.activities.command_line import CommandLine
 from dld_jupyter.activities.errors import FAILED, RunFailed
-from dld_jupyter.activities.protocol import Message
+from dld_jupyter.activities.protocol import Message, malformed
 from dld_jupyter.activities.result import ActivityResult, ActivityStatus, LogLine, Progress
 from dld_jupyter.activities.run_end import RunEnd
 from dld_jupyter.activities.spec import ActivitySpec
@@ -163,18 +163,24 @@ class Run(RunEnd):
                 self.on_log(line)
 
     def receive(self, message: Message) -> None:
-        """One protocol message from the worker."""
+        """One protocol message from the worker; a malformed one is logged (a bad `done` or `error` fails the run)."""
+        problem = malformed(message)
+        if problem is not None:
+            self.log("warning", f"the worker sent a malformed {message.type!r:.40} message ({problem}); ignored")
+            if message.type in ("done", "error"):
+                self.worker_error = (FAILED, f"the worker's {message.type!r} message was malformed: {problem}")
+            return
         data = message.data
         if message.type == "progress":
-            self.progress = Progress(float(data.get("fraction", 0.0)), str(data.get("phase", "")))
+            self.progress = Progress(float(data["fraction"]), str(data.get("phase") or ""))
             if self.on_progress is not None:
                 with contextlib.suppress(Exception):
                     self.on_progress(self.progress)
         elif message.type == "log":
-            self.log(str(data.get("level", "info")), str(data.get("message", "")))
+            self.log(str(data.get("level") or "info"), str(data.get("message") or ""))
         elif message.type == "ready":
             self._ready.set()
-        elif message.type == "reply" and isinstance(data.get("request"), int):
+        elif message.type == "reply":
             number = int(data["request"])
             self._replies[number] = {
                 "request": number,
@@ -183,8 +189,7 @@ class Run(RunEnd):
                 "data": data.get("data"),
             }
             self._answered.setdefault(number, threading.Event()).set()
-        elif message.type == "done":
-            artifacts = data.get("artifacts")
-            self.done_artifacts = {str(k): str(v) for k, v in artifacts.items()} if isinstance(artifacts, dict) else {}
+        elif message.type == "done" and self.worker_error is None:
+            self.done_artifacts = dict(data["artifacts"])
         elif message.type == "error":
-            self.worker_error = (str(data.get("kind", FAILED)), str(data.get("message", "")))
+            self.worker_error = (str(data["kind"]), str(data["message"]))

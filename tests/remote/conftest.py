@@ -77,7 +77,8 @@ class Sshd:
         return [int(pid) for pid in out.split()]
 
 
-def start_sshd(folder: Path, client_key: Path, env: dict[str, str] | None = None) -> Sshd:
+def start_sshd(folder: Path, client_key: Path, env: dict[str, str] | None = None, extra: str = "") -> Sshd:
+    """An sshd on a free port (`extra`: more sshd_config lines, e.g. a ForceCommand)."""
     folder.mkdir(parents=True, exist_ok=True)
     host_key = keygen(folder / "host_ed25519", "dld-test-host")
     authorized = folder / "authorized_keys"
@@ -90,7 +91,7 @@ def start_sshd(folder: Path, client_key: Path, env: dict[str, str] | None = None
         f"Port {port}\nListenAddress 127.0.0.1\nHostKey {host_key}\nPidFile {folder / 'sshd.pid'}\n"
         f"AuthorizedKeysFile {authorized}\nUsePAM no\nStrictModes no\nPermitRootLogin yes\n"
         "PasswordAuthentication no\nKbdInteractiveAuthentication no\nPubkeyAuthentication yes\n"
-        f"AllowTcpForwarding yes\nSubsystem sftp internal-sftp\nLogLevel ERROR\nSetEnv {settings}\n"
+        f"AllowTcpForwarding yes\nSubsystem sftp internal-sftp\nLogLevel ERROR\nSetEnv {settings}\n{extra}"
     )
     Path("/run/sshd").mkdir(exist_ok=True)  # the privilege separation folder sshd insists on
     with open(folder / "sshd.log", "wb") as log:  # the child keeps its own descriptor
@@ -113,9 +114,9 @@ def ssh_keys(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _served(
-    factory: pytest.TempPathFactory, role: str, client_key: Path, env: dict[str, str] | None = None
+    factory: pytest.TempPathFactory, role: str, client_key: Path, env: dict[str, str] | None = None, extra: str = ""
 ) -> Iterator[Sshd]:
-    server = start_sshd(factory.mktemp(role) / "sshd", client_key, env)
+    server = start_sshd(factory.mktemp(role) / "sshd", client_key, env, extra)
     yield server
     server.process.terminate()
     server.process.wait(10)

@@ -1,5 +1,6 @@
 """Where an activity runs. A target prepares itself, stages the model and inputs, launches the worker with a spec
-whose paths are valid on the target, and fetches the report back.
+whose paths are valid on the target, and fetches the run's artifacts back (`fetch`; checked and placed by
+`activities.fetched`).
 
 The local target runs `python -m dld_jupyter.activities.worker`; the SSH target of a later issue implements the same
 protocol by copying files into its deployment directory and running `dld-prof --worker` there, relaying the worker's
@@ -8,6 +9,7 @@ stdout/stderr (see `protocol`) over the connection.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import IO, Protocol
 
 from dld_jupyter.activities.spec import ActivitySpec
@@ -58,8 +60,11 @@ class Target(Protocol):
         stdout carries `protocol` messages, its stderr free text."""
         ...
 
-    def fetch_report(self, staged: ActivitySpec, destination: str) -> None:
-        """Place the finished report at `destination` atomically (rename locally, copy-then-rename remotely)."""
+    def fetch(self, staged: ActivitySpec, artifacts: Mapping[str, str]) -> dict[str, str]:
+        """Bring each artifact (name -> the path the worker wrote, one of the staged spec's outputs) to this machine:
+        name -> a local file, either a private partial file beside where the artifact goes (the engine checks it,
+        then renames it into place: `activities.fetched`) or the file itself when the worker wrote it here in place.
+        RunFailed for a file that is missing or larger than `fetched.LIMITS` allows for its name."""
         ...
 
     def cleanup(self, staged: ActivitySpec) -> None:

@@ -127,6 +127,45 @@ def payload() -> tuple[bytes, str]:
     return _PAYLOAD
 
 
+_ANSWER_TYPES: dict[str, type] = {
+    "executable": str,
+    "platform": str,
+    "glibc": str,
+    "machine": str,
+    "host": str,
+    "nvidia": bool,
+    "deploy": str,
+    "cache": str,
+}
+
+
+def _answer(name: str, out: str) -> dict[str, Any]:
+    """The check's JSON answer (its last line: a login banner may come first); UnavailableError quoting what the
+    target printed when it is not the object PROBE prints."""
+    lines = out.strip().splitlines()
+    problem = ""
+    try:
+        data = json.loads(lines[-1]) if lines else None
+    except ValueError:
+        data, problem = None, "its last line is not JSON"
+    if not problem and not isinstance(data, dict):
+        problem = "it printed nothing" if not lines else "its last line is not a JSON object"
+    if isinstance(data, dict):
+        python = data.get("python")
+        wrong = [key for key, kind in _ANSWER_TYPES.items() if not isinstance(data.get(key), kind)]
+        if not (isinstance(python, list) and len(python) == 3 and all(type(v) is int for v in python)):
+            wrong.insert(0, "python")
+        if wrong or not data["deploy"] or not data["cache"]:
+            problem = f"missing or wrong: {', '.join(wrong or ['deploy', 'cache'])}"
+    if problem or not isinstance(data, dict):
+        raise UnavailableError(
+            f"target {name}: the deployment check's answer is unusable ({problem}); the target printed "
+            f"{out[:300]!r}{'…' if len(out) > 300 else ''}. Is the `python3` that a login shell there finds the real "
+            "Python 3.10+, and does the login print nothing after its output?"
+        )
+    return data
+
+
 def check_target(session: SshSession, deploy_dir: str) -> TargetInfo:
     """Run the check on the target; UnavailableError when it cannot host the worker."""
     code, out, err = session.run(f"python3 -c {shlex.quote(PROBE)} {shlex.quote(deploy_dir)}", timeout=60)
@@ -135,7 +174,7 @@ def check_target(session: SshSession, deploy_dir: str) -> TargetInfo:
             f"target {session.connection.name}: no usable python3 ({err.strip() or 'exit ' + str(code)}); "
             "install Python 3.10 or newer with venv on the target"
         )
-    data: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
+    data = _answer(session.connection.name, out)
     python = tuple(data["python"])
     if python < (3, 10):
         raise UnavailableError(

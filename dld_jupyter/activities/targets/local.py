@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import uuid
+from collections.abc import Mapping
 from pathlib import Path
 
 from dld_jupyter.activities.errors import SpecError
@@ -31,7 +32,7 @@ class LocalTarget:
             raise SpecError(f"output: the folder {out_dir} does not exist")
 
     def stage(self, spec: ActivitySpec) -> ActivitySpec:
-        # Files are already here; only the report goes to a private partial file that fetch_report renames.
+        # Files are already here; only the report goes to a private partial file (renamed into place once checked).
         final = Path(spec.report_path())
         partial = final.with_name(f".{final.name}.{uuid.uuid4().hex[:8]}.partial")
         return spec.with_output(str(partial))
@@ -56,8 +57,8 @@ class LocalTarget:
         process.stdin.flush()
         return process
 
-    def fetch_report(self, staged: ActivitySpec, destination: str) -> None:
-        os.replace(staged.report_path(), destination)
+    def fetch(self, staged: ActivitySpec, artifacts: Mapping[str, str]) -> dict[str, str]:
+        return dict(artifacts)  # already here: the report in its partial file, the other outputs in place
 
     def cleanup(self, staged: ActivitySpec) -> None:
         Path(staged.report_path()).unlink(missing_ok=True)

@@ -5,8 +5,9 @@ matching deployment is missing (`deploy`). `stage` copies the model (with its ex
 the target's cache by content hash, only when the target lacks them, and points the spec's outputs at a private run
 folder there. `launch` starts `remote_launcher` in the deployment over an exec channel: its stdout and stderr stream
 back through local pipes, so the engine reads them exactly as a local worker's; Cancel kills the remote process
-group. `fetch_report` copies the outputs into partial files here and renames them (atomic), `cleanup` removes
-the run folder on the target. A lost connection becomes a clear error; the launcher then stops the worker there.
+group. `fetch` copies the run's artifacts into partial files here (only the outputs `stage` placed, none larger
+than its limit; the engine checks them and renames them into place), `cleanup` removes the run folder on the
+target. A lost connection becomes a clear error; the launcher then stops the worker there.
 """
 
 from __future__ import annotations
@@ -16,13 +17,15 @@ import dataclasses
 import hashlib
 import os
 import shlex
+import stat
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path, PurePosixPath
 
 import asyncssh
 
-from dld_jupyter.activities.errors import SpecError, UnavailableError
+from dld_jupyter.activities.errors import RunFailed, SpecError, UnavailableError
+from dld_jupyter.activities.fetched import LIMITS, MIB
 from dld_jupyter.activities.spec import ActivitySpec
 from dld_jupyter.activities.targets.connections import Connection, Secrets
 from dld_jupyter.activities.targets.deploy import TargetInfo, check_target, deploy, payload
@@ -72,6 +75,7 @@ class SshTarget:
         self.say: Say = say or (lambda line: None)
         self.info: TargetInfo | None = None
         self._fetch: dict[str, dict[str, str]] = {}  # run folder -> {target path: local destination}
+        self._sessions: dict[str, SshSession] = {}  # run folder -> the connection its run uses
 
     # -- connection and deployment ---------------------------------------------------------------------------------
     def session(self) -> SshSession:
@@ -120,43 +124,70 @@ class SshTarget:
             field = self._field_of(spec, path) if path else None
             if field is not None and path:
                 changes[field] = self._stage_file(session, info, path)
-        fetch: dict[str, str] = {}
+        final = spec.report_path()
+        fetch: dict[str, str] = {f"{run_dir}/{Path(final).name}": final}
         for name, path in spec.output_paths().items():
             field = self._field_of(spec, path) if path else None
             if field is not None and path and name not in ("report", "build report"):
                 remote = f"{run_dir}/{Path(path).name}"
                 changes[field], fetch[remote] = remote, path
         staged = dataclasses.replace(spec, **changes)  # type: ignore[arg-type]
-        final = Path(spec.report_path())
-        staged = staged.with_output(f"{run_dir}/{final.name}")
-        self._fetch[run_dir] = fetch
+        staged = staged.with_output(f"{run_dir}/{Path(final).name}")
+        self._fetch[run_dir], self._sessions[run_dir] = fetch, session
         return staged
 
     def launch(self, staged: ActivitySpec) -> RemoteProcess:
-        info = self.info or self.ensure_deployed()
-        q = shlex.quote
-        env = f"PYTHONPATH={q(info.folder + '/lib')} PYTHONUNBUFFERED=1 DLD_TARGET={q(self.name)}"
-        command = f"cd {q(info.folder)} && {env} exec venv/bin/python -m dld_jupyter.activities.targets.remote_launcher"
+        command = self.worker_command(self.info or self.ensure_deployed())
         return RemoteProcess.start(self.session(), command, staged, self.name)
 
-    def fetch_report(self, staged: ActivitySpec, destination: str) -> None:
+    def worker_command(self, info: TargetInfo) -> str:
+        """The shell command, run on the target, that starts `remote_launcher` (and so the worker) in the deployment."""
+        q = shlex.quote
+        env = f"PYTHONPATH={q(info.folder + '/lib')} PYTHONUNBUFFERED=1 DLD_TARGET={q(self.name)}"
+        return f"cd {q(info.folder)} && {env} exec venv/bin/python -m dld_jupyter.activities.targets.remote_launcher"
+
+    def fetch(self, staged: ActivitySpec, artifacts: Mapping[str, str]) -> dict[str, str]:
         run_dir = str(PurePosixPath(staged.report_path()).parent)
-        pairs = {**self._fetch.get(run_dir, {}), staged.report_path(): destination}
+        places = self._fetch.get(run_dir, {})
         session = self.session()
-        for remote, local in pairs.items():
-            partial = Path(local).with_name(f".{Path(local).name}.{uuid.uuid4().hex[:8]}.partial")
-            try:
-                session.get(remote, str(partial))
-                os.replace(partial, local)
-            finally:
-                partial.unlink(missing_ok=True)
+        fetched: dict[str, str] = {}
+        try:
+            for name, remote in artifacts.items():
+                local = Path(places[remote])  # the engine asked only for outputs that stage placed
+                partial = local.with_name(f".{local.name}.{uuid.uuid4().hex[:8]}.partial")
+                self._get(session, name, remote, partial)
+                fetched[name] = str(partial)
+        except BaseException:
+            for path in fetched.values():
+                Path(path).unlink(missing_ok=True)
+            raise
+        return fetched
+
+    def _get(self, session: SshSession, name: str, remote: str, partial: Path) -> None:
+        """Copy one artifact into `partial` unless it is not a regular file or is larger than its limit there."""
+        try:
+            attrs = session.stat(remote)
+            if attrs is None or not stat.S_ISREG(attrs.permissions or 0):
+                raise RunFailed(f"{name}: the target wrote no file at {remote}. Nothing was kept")
+            if (attrs.size or 0) > LIMITS[name]:
+                raise RunFailed(
+                    f"{name}: {(attrs.size or 0) // MIB} MiB on {self.name} is more than a {name} can be "
+                    f"({LIMITS[name] // MIB} MiB). Nothing was kept"
+                )
+            session.get(remote, str(partial))  # copies the size stat gave, no more
+        except (asyncssh.Error, OSError) as error:
+            partial.unlink(missing_ok=True)
+            raise UnavailableError(f"target {self.name}: fetching the {name} failed ({error})") from error
 
     def cleanup(self, staged: ActivitySpec) -> None:
         run_dir = str(PurePosixPath(staged.report_path()).parent)
         self._fetch.pop(run_dir, None)
-        # When the connection is gone, the run folder stays in the target's cache (runs/): small, and named.
-        with contextlib.suppress(UnavailableError, OSError, asyncssh.Error):
-            self.session().rmtree(run_dir)
+        session = self._sessions.pop(run_dir, None)
+        # When the connection is gone, the run folder stays in the target's cache (runs/): small, and named. No new
+        # connection is tried for it: a target that stopped answering would keep the run from ending.
+        if session is not None and session.alive:
+            with contextlib.suppress(UnavailableError, OSError, asyncssh.Error):
+                session.rmtree(run_dir)
 
     # -- staging ---------------------------------------------------------------------------------------------------
     @staticmethod
@@ -168,14 +199,18 @@ class SshTarget:
 
     def _stage_model(self, session: SshSession, info: TargetInfo, model: str) -> str:
         files = [model, *(str(Path(model).parent / name) for name in external_data_files(model))]
-        digest = hashlib.sha256("\0".join(file_digest(f) for f in files).encode()).hexdigest()
+        # Names count with the contents: the same bytes staged under another name are another folder (the cached
+        # folder holds the files by name; a model copied under a new name once found the old name only).
+        parts = [f"{os.path.relpath(f, Path(model).parent)}\0{file_digest(f)}" for f in files]
+        digest = hashlib.sha256("\0".join(parts).encode()).hexdigest()
         folder = f"{info.cache}/models/{digest}"
         remote = f"{folder}/{Path(model).name}"
         self._upload(session, folder, [(f, f"{folder}/{os.path.relpath(f, Path(model).parent)}") for f in files])
         return remote
 
     def _stage_file(self, session: SshSession, info: TargetInfo, path: str) -> str:
-        folder = f"{info.cache}/files/{file_digest(path)}"
+        named = f"{Path(path).name}\0{file_digest(path)}"  # the name counts, as for models
+        folder = f"{info.cache}/files/{hashlib.sha256(named.encode()).hexdigest()}"
         self._upload(session, folder, [(path, f"{folder}/{Path(path).name}")])
         return f"{folder}/{Path(path).name}"
 

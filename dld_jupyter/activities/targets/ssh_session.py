@@ -24,6 +24,7 @@ from dld_jupyter.activities.targets.host_keys import HostKeyPolicy
 from dld_jupyter.activities.targets.ssh_loop import call
 
 CONNECT_TIMEOUT_S = 20.0
+KEEPALIVE_S, KEEPALIVE_COUNT = 5.0, 3
 COMMAND_TIMEOUT_S = 600.0
 
 
@@ -135,6 +136,13 @@ class SshSession:
     def get(self, remote: str, local: str) -> None:
         call(self.sftp().get(remote, local), COMMAND_TIMEOUT_S)
 
+    def stat(self, remote: str) -> asyncssh.SFTPAttrs | None:
+        """The attributes of `remote` (links followed), None when nothing is there."""
+        try:
+            return call(self.sftp().stat(remote), COMMAND_TIMEOUT_S)
+        except asyncssh.SFTPNoSuchFile:
+            return None
+
     def exists(self, remote: str) -> bool:
         return bool(call(self.sftp().exists(remote), COMMAND_TIMEOUT_S))
 
@@ -164,6 +172,8 @@ async def _connect(connection: Connection, policy: HostKeyPolicy, secrets: Secre
             port=connection.port or (),
             username=connection.user or (),
             known_hosts=known,
+            keepalive_interval=KEEPALIVE_S,  # a target that stops answering (a stopped sshd, a cut network) is
+            keepalive_count_max=KEEPALIVE_COUNT,  # found within ~15 s by every command and transfer, not never
             **options,
         ),
         CONNECT_TIMEOUT_S,
