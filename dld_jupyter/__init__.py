@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from dld_jupyter.activities.api import EngineExport
     from dld_jupyter.frontdoor.analysis import Analysis, Inputs
     from dld_jupyter.frontdoor.run_source import RunInput
+    from dld_jupyter.frontdoor.runs_table import RunsTable
     from dld_jupyter.model_compare import Divergence, ModelDiff
     from dld_jupyter.model_compare.structural_diff import ModelLike
     from dld_jupyter.report_format.model import Report
@@ -46,6 +47,7 @@ __all__ = [
     "open_engine",
     "profile",
     "report",
+    "runs",
     "sweep",
     "sweep_form",
     "sweep_report",
@@ -85,6 +87,16 @@ def export_engine(model: RunInput, **options: Any) -> EngineExport:
 
     track()  # the live runs registry lists this run
     return run_export(model, **options)
+
+
+def runs() -> RunsTable:
+    """This kernel's live and past runs, newest first (the sidebar's Runs section): kind, model, target, state,
+    progress, the report's median, start and duration, artifacts and `.command_line`, the `dld` command that
+    reproduces each; a table in a notebook."""
+    from dld_jupyter.frontdoor.runs import track
+    from dld_jupyter.frontdoor.runs_table import RunsTable
+
+    return RunsTable(track().rows())
 
 
 def analyse(model: RunInput, inputs: Inputs | None = None, provider: str = "cpu", **options: Any) -> Analysis:

@@ -59,6 +59,8 @@ class RunHandle(Protocol):
 
     def wait(self, timeout: float | None = None) -> ActivityResult | None: ...
 
+    def on_end(self, listener: Callable[[Any], None]) -> None: ...
+
     def command_line(self) -> CommandLine:
         """The `dld` command that runs it again from a shell (empty argv and why, when none does)."""
 

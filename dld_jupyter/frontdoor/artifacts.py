@@ -7,6 +7,8 @@
 - `model`: opens in a new designer (the registry of open designers builds it).
 - `engine`, `tensors`, `divergence` (a per-node table), `node_data`: nothing opens them here; they are listed with
   their path.
+A front door with tabs of its own (the JupyterLab runs list) passes `tab`, which opens a report, layer information
+or model in a tab (the report viewer, the engine graph, a designer) before the viewers here are tried.
 
 This layer imports no widget: the widgets package installs the viewers (`ARTIFACTS.set_viewer`) when it is
 imported, as it installs the designer opener. Nothing here raises into a run's waiting thread: a viewer that
@@ -24,7 +26,9 @@ from dld_jupyter.frontdoor.designers import registry
 from dld_jupyter.frontdoor.run_source import RunSource
 
 Viewer = Callable[[str, RunSource | None], Any]  # (path, the designer the run came from or None) -> a widget
+Tab = Callable[[str, str], bool]  # (artifact name, path) -> True when a front door opened it in a tab of its own
 SHOWN_BY_VIEWER = ("report", "layer_info")
+TABBED = ("report", "layer_info", "model")  # what a front door with tabs (the JupyterLab sidebar) may open in one
 
 
 @dataclass
@@ -52,10 +56,14 @@ class ArtifactActions:
             raise ValueError(f"artifact {name!r}: only {list(SHOWN_BY_VIEWER)} are shown by an installed viewer")
         self._viewers[name] = viewer
 
-    def act(self, artifacts: Mapping[str, str], source: RunSource | None = None,
-            skip: Collection[str] = ()) -> list[Opened]:
+    def act(
+        self, artifacts: Mapping[str, str], source: RunSource | None = None, skip: Collection[str] = (),
+        tab: Tab | None = None,
+    ) -> list[Opened]:
         """Act on each artifact (in the order of the artifact names), except those in `skip`; `source` is the
-        designer the run came from (None: a path or a document)."""
+        designer the run came from (None: a path or a document); `tab` opens a report, layer information or model
+        in a tab of its own first (the JupyterLab runs list: a report in the report viewer's tab, layer information
+        as an engine graph's, a model in a designer tab), the viewers and designers here when it cannot."""
         unknown = sorted(set(artifacts) - set(NAMES))
         if unknown:
             raise ValueError(f"artifacts: {unknown} are not artifact names; they are {list(NAMES)}")
@@ -63,11 +71,14 @@ class ArtifactActions:
         for name in NAMES:
             path = artifacts.get(name)
             if path is not None and name not in skip:
-                done.append(self._one(name, str(path), source))
+                done.append(self._one(name, str(path), source, tab))
         return done
 
-    def _one(self, name: str, path: str, source: RunSource | None) -> Opened:
+    def _one(self, name: str, path: str, source: RunSource | None, tab: Tab | None = None) -> Opened:
         try:
+            if tab is not None and name in TABBED and tab(name, path):
+                heat = _heat(source, path) if name == "report" else None
+                return Opened(name, path, None, "opened in its own tab", heat() if heat else None, heat)
             if name == "report":
                 return self._report(path, source)
             if name == "layer_info":

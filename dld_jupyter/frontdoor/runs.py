@@ -1,19 +1,25 @@
 """The live runs: every Run started below the front doors, registered in one place that a runs list and a
-dashboard read (`find`, `list`, `cancel`), whichever front door started it.
+dashboard read (`find`, `list`, `rows`, `cancel`, `watch`), whichever front door started it.
 
 Runs are created in the activities layer (dld.profile and dld.export_engine through `activities.api`, the panels
 through `start_activity`, a `Scheduler`; the Tools dialogs' batch transforms and user tools as `ThreadRun`s, which
 their job registers itself); `track()` subscribes the registry to the engine's `watch_runs` once, so
 each entry point calls `track()` before it starts work and its runs are listed from then on. Ended runs are kept
-(newest last) up to `KEEP_ENDED`, so a long-lived kernel does not keep every log it ever produced.
+(newest last) up to `KEEP_ENDED`, so a long-lived kernel does not keep every log it ever produced. `rows()` is
+what the runs lists show (run_rows.py: the sidebar's Runs section, `dld.runs()`), newest first; `watch(listener)`
+tells a list when a run is registered or ends (on the thread where that happened).
 """
 
 from __future__ import annotations
 
+import contextlib
 import threading
+import time
+from collections.abc import Callable
 
 from dld_jupyter.activities.engine import watch_runs
 from dld_jupyter.activities.thread_run import RunHandle
+from dld_jupyter.frontdoor.run_rows import RunRow, row_of
 
 KEEP_ENDED = 50
 
@@ -25,14 +31,36 @@ class RunRegistry:
         self.keep_ended = keep_ended
         self._lock = threading.Lock()
         self._runs: dict[str, RunHandle] = {}
+        self._listed: dict[str, float] = {}  # run id -> wall-clock time it was registered (its start, to a user)
+        self._watchers: list[Callable[[], None]] = []
 
     def register(self, run: RunHandle) -> RunHandle:
         with self._lock:
             self._runs[run.id] = run
+            self._listed.setdefault(run.id, time.time())
             ended = [key for key, known in self._runs.items() if known.done]
             for key in ended[: max(0, len(ended) - self.keep_ended)]:
                 del self._runs[key]
+                self._listed.pop(key, None)
+        run.on_end(lambda _run: self._changed())
+        self._changed()
         return run
+
+    def watch(self, listener: Callable[[], None]) -> Callable[[], None]:
+        """Call `listener()` whenever a run is registered or ends; returns the function that unsubscribes."""
+        self._watchers.append(listener)
+        return lambda: self._watchers.remove(listener) if listener in self._watchers else None
+
+    def _changed(self) -> None:
+        for listener in list(self._watchers):
+            with contextlib.suppress(Exception):  # a broken list must not break the run that ended
+                listener()
+
+    def rows(self) -> list[RunRow]:
+        """The runs as the runs lists show them, newest first."""
+        with self._lock:
+            runs = [(run, self._listed.get(run.id)) for run in self._runs.values()]
+        return [row_of(run, started) for run, started in reversed(runs)]
 
     def find(self, run_id: str) -> RunHandle:
         """The run with this id; LookupError naming the known ids otherwise."""

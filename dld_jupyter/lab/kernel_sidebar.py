@@ -8,9 +8,11 @@ Messages (same names in js/src/lab/messages.ts):
   browser → kernel: hello{candidates}, bind{model_id}, unbind, select{ids}, focus{id},
                     command{request, action, args} (a request of the shared envelope, formats/envelope.py, whose
                     action names a registered operation), add_node{op, domain},
-                    settings{color_scheme, hide_constants, auto_check_threshold}
+                    settings{color_scheme, hide_constants, auto_check_threshold},
+                    runs_watch, run_cancel{id}, run_open{id, name, point} (the Runs section: runs_feed.py)
   kernel → browser: designers{items}, state{...}, layers_patch{removed, upsert}, selection{ids}, breakpoints{ids},
-                    reply{request, ok, error, data} (to a command), error{message} (any other message refused)
+                    reply{request, ok, error, data} (to a command), error{message} (any other message refused),
+                    runs{rows, cwd}, open_file{artifact, file} (the Runs section)
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ from dld_jupyter.frontdoor.operation_target import LiveCanvas
 from dld_jupyter.frontdoor.operations import InvalidModel, operations
 from dld_jupyter.frontdoor.soon import Soon, on_loop, running_loop
 from dld_jupyter.lab.layer_rows import layer_columns, palette_entries
+from dld_jupyter.lab.runs_feed import MESSAGES as RUNS_MESSAGES
+from dld_jupyter.lab.runs_feed import RunsFeed
 
 TARGET = "dld_jupyter.sidebar"
 
@@ -48,6 +52,7 @@ class SidebarSession:
         self._unfollow: Callable[[], None] | None = None  # stop following a designer's document tabs
         self._function_keys: tuple[object, ...] = ()  # the palette lists local functions: resent when they change
         self._state_soon = Soon(self._resend_state)
+        self._runs = RunsFeed(send)  # the Runs section: this kernel's runs, whether a designer is bound or not
 
     # -- messages from the browser ------------------------------------------------------------------------
     def handle(self, message: dict[str, Any]) -> None:
@@ -67,6 +72,8 @@ class SidebarSession:
                 self._command(message)
             elif kind == "settings":
                 self._apply_settings(message)
+            elif kind in RUNS_MESSAGES:
+                self._runs.handle(message)
             elif kind == "add_node":
                 document = self._require_document()
                 document.add_node(str(message["op"]), domain=_onnx_domain(str(message.get("domain", ""))))
@@ -155,6 +162,7 @@ class SidebarSession:
 
     def close(self) -> None:
         self._unbind()
+        self._runs.close()
 
     def _state(self) -> dict[str, Any]:
         document = self._require_document()

@@ -27,7 +27,10 @@ interface OutputLike {
 }
 
 interface CellLike {
-  model: { outputs?: { length: number; get(i: number): { data: Record<string, unknown> } } };
+  model: {
+    outputs?: { length: number; get(i: number): { data: Record<string, unknown> } };
+    executionCount?: number | null;
+  };
   outputArea?: { widgets: ReadonlyArray<Widget> };
 }
 
@@ -60,9 +63,16 @@ export function widgetOutputs(panel: Widget): OutputLike[] {
   return found;
 }
 
+/** A fingerprint of what the panel's kernel has run (its cells' execution counts): it changes when the user runs a
+ * cell, never for our own silent requests, so a kernel without dld_jupyter is asked again only after a cell ran. */
+export function executionKey(panel: Widget): string {
+  return String(cellsOf(panel).reduce((sum, cell) => sum + (cell.model?.executionCount ?? 0), 0));
+}
+
 export interface ConnectionCallbacks {
   message(message: FromKernel): void;
   status(text: string | null): void; // no designer is bound: show `text`, or the default hint when null
+  connected(open: boolean): void; // the comm to the panel's kernel opened (true) or is gone (false)
 }
 
 export class DesignerConnection {
@@ -75,6 +85,9 @@ export class DesignerConnection {
   /** The candidates last asked about: an idle kernel with the same widget outputs is not asked again (each
    * question makes the kernel busy, then idle, which would schedule the next rescan: a loop). */
   private lastScan: string | null = null;
+  /** The kernel and execution key last probed for dld_jupyter in a panel without designers (the Runs section). */
+  private lastProbe: string | null = null;
+  private connecting: Promise<boolean> | null = null;
   private readonly onPointer = (event: Event) => this.noteClick(event);
   /** A designer tab's kernel stopped (document_tab.ts): its designer is gone, so the sidebar lets go of it. */
   private readonly onStale = (event: Event) => {
@@ -124,6 +137,7 @@ export class DesignerConnection {
   }
 
   private closeComm(): void {
+    if (this.comm) this.callbacks.connected(false);
     if (this.comm && !this.comm.isDisposed) {
       try {
         this.comm.close();
@@ -184,6 +198,12 @@ export class DesignerConnection {
       if (this.bound) this.send({ kind: "unbind" });
       this.bound = null;
       this.callbacks.status(null);
+      // No designer, but the kernel may have runs (dld.profile in a cell): the Runs section needs the comm too.
+      const probe = `${kernel.id}:${executionKey(panel)}`;
+      if (probe !== this.lastProbe && !(this.comm && this.kernel === kernel && !this.comm.isDisposed)) {
+        this.lastProbe = probe;
+        await this.ensureComm(kernel);
+      }
       return;
     }
     if (!(await this.ensureComm(kernel))) {
@@ -210,9 +230,21 @@ export class DesignerConnection {
     }
   }
 
+  /** The comm to `kernel`, opened if needed; one attempt at a time (a rescan during another's silent request waits
+   * for it, so two comms are never opened side by side). */
   private async ensureComm(kernel: Kernel.IKernelConnection): Promise<boolean> {
+    while (this.connecting) await this.connecting;
     if (this.comm && this.kernel === kernel && !this.comm.isDisposed) return true;
     this.closeComm();
+    this.connecting = this.openComm(kernel);
+    try {
+      return await this.connecting;
+    } finally {
+      this.connecting = null;
+    }
+  }
+
+  private async openComm(kernel: Kernel.IKernelConnection): Promise<boolean> {
     const reply = await kernel.requestExecute({
       code: REGISTER_CODE,
       silent: true,
@@ -222,17 +254,20 @@ export class DesignerConnection {
     const content = reply.content as KernelMessage.IExecuteReply;
     const expr = content.status === "ok" ? (content.user_expressions?.registered as { data?: Record<string, string> }) : undefined;
     if (expr?.data?.["text/plain"] !== "True") return false;
+    if (this.panel?.sessionContext.session?.kernel !== kernel) return false; // the sidebar follows another tab now
     const comm = kernel.createComm(SIDEBAR_TARGET);
     comm.onMsg = (msg) => this.callbacks.message(msg.content.data as unknown as FromKernel);
     comm.onClose = () => {
       if (this.comm === comm) {
         this.comm = null;
         this.bound = null;
+        this.callbacks.connected(false);
       }
     };
     comm.open({});
     this.comm = comm;
     this.kernel = kernel;
+    this.callbacks.connected(true);
     return true;
   }
 }

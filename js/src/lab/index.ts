@@ -43,6 +43,15 @@ const plugin: JupyterFrontEndPlugin<void> = {
     const sidebar = new DesignerSidebar();
     app.shell.add(sidebar, "left", { rank: 850 });
     const tabs = new DesignerTabs(app, state, docManager, consoles);
+    // The Runs section's Open buttons: a report in the report viewer, layer information as an engine graph, a model
+    // in a designer tab, a sweep's folder in the file browser.
+    const openers: Record<string, string> = {
+      report: CommandIds.openReport,
+      layer_info: CommandIds.openEngine,
+      model: CommandIds.openFile,
+      folder: "filebrowser:go-to-path",
+    };
+    sidebar.opener = (artifact, file) => app.commands.execute(openers[artifact] ?? CommandIds.openFile, { path: file });
     // The designer in front, which the sidebar shows and every command acts on (current_designer.ts).
     const current = new CurrentDesigner(app, labShell, sidebar, () => tabs.current());
     registerCommands(app, current);

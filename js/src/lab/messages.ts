@@ -63,6 +63,28 @@ export type SidebarCommand =
   | "add_breakpoint" // args {nodes}: as the canvas menu's Add Breakpoint (launches the analysis if needed)
   | "remove_breakpoint"; // args {nodes}: as the canvas menu's Remove Breakpoint
 
+/** One run of the Runs section (dld_jupyter/frontdoor/run_rows.py `RunRow.to_json`): names and paths are text. */
+export interface RunRow {
+  id: string;
+  kind: string;
+  model: string;
+  runtime: string;
+  target: string;
+  device: string;
+  state: string;
+  fraction: number | null;
+  phase: string;
+  median_ms: number | null;
+  started: number | null; // seconds since the epoch
+  duration_s: number | null;
+  error: string | null;
+  artifacts: Record<string, string>; // name (report, engine, layer_info, model, tensors, folder) -> path
+  command: string; // the shell command that reproduces the run ("" when none does)
+  unsaid: string[]; // what the run did that the command does not say
+  live: boolean;
+  points: RunRow[]; // a sweep's points
+}
+
 export type ToKernel =
   | { kind: "hello"; candidates: string[] }
   | { kind: "bind"; model_id: string }
@@ -71,7 +93,11 @@ export type ToKernel =
   | { kind: "focus"; id: string }
   | ({ kind: "command" } & Request<SidebarCommand>)
   | { kind: "settings"; color_scheme: string; hide_constants: boolean; auto_check_threshold: number }
-  | { kind: "add_node"; op: string; domain: string };
+  | { kind: "add_node"; op: string; domain: string }
+  // send the runs now and whenever they change (dld_jupyter/lab/runs_feed.py); root: PageConfig's serverRoot
+  | { kind: "runs_watch"; root: string }
+  | { kind: "run_cancel"; id: string }
+  | { kind: "run_open"; id: string; name: string; point: string | null };
 
 export type FromKernel =
   | { kind: "designers"; items: DesignerItem[] }
@@ -90,7 +116,10 @@ export type FromKernel =
   | { kind: "selection"; ids: string[] }
   | { kind: "breakpoints"; ids: string[] } // the analysis's breakpoints (none when not analysing): badged rows
   | ({ kind: "reply" } & Reply)
-  | { kind: "error"; message: string };
+  | { kind: "error"; message: string }
+  | { kind: "runs"; rows: RunRow[] }
+  // an artifact to open in its own tab (a folder: in the file browser), by its path relative to the server's root
+  | { kind: "open_file"; artifact: string; file: string };
 
 /** MIME type of a palette drag; the canvas adds the operator at the drop point. */
 export const OP_DRAG_MIME = "application/x-dld-op";

@@ -1,7 +1,10 @@
 /**
  * The DL Designer left-sidebar panel: operator palette and layer explorer of the active designer, whose state
- * lives in the kernel (see connection.ts). With no designer active it says so and how to open one.
+ * lives in the kernel (see connection.ts), and the Runs section (runs.ts: the kernel's live and past runs). With no
+ * designer active the Palette and Layers tabs say so and how to open one; Runs still lists the kernel's runs.
  */
+import { Clipboard } from "@jupyterlab/apputils";
+import { PageConfig } from "@jupyterlab/coreutils";
 import { Widget } from "@lumino/widgets";
 
 import { PendingRequests } from "../common/envelope";
@@ -11,9 +14,15 @@ import { showExplorerMenu } from "./explorer_menu";
 import { dldIcon } from "./icons";
 import { FromKernel, SidebarCommand, ToKernel } from "./messages";
 import { OperatorPalette } from "./palette";
+import { RunsList } from "./runs";
 import { confirmDraft } from "./save_draft";
 
+type Tab = "palette" | "layers" | "runs";
+/** Opens a run's artifact (report, layer_info, model, folder) by its path relative to the server's root. */
+export type ArtifactOpener = (artifact: string, file: string) => Promise<unknown>;
+
 export const SIDEBAR_ID = "dld-jupyter-sidebar";
+const NO_RUNS = "Runs of this tab's kernel show here once it has imported dld_jupyter.";
 const NO_DESIGNER =
   "No designer is active. Open an .onnx file with “Open With → DL Designer”, or run " +
   '`import dld_jupyter as dld; dld.open("model.onnx")` in a notebook.';
@@ -22,6 +31,10 @@ export class DesignerSidebar extends Widget {
   readonly connection: DesignerConnection;
   readonly palette: OperatorPalette;
   readonly explorer: LayerExplorer;
+  readonly runs: RunsList;
+  /** Set by the plugin (index.ts): JupyterLab's commands open what the Runs section's buttons ask for. */
+  opener: ArtifactOpener | null = null;
+  private tab: Tab = "layers";
   private readonly title_: HTMLDivElement;
   private readonly status: HTMLDivElement;
   private readonly error: HTMLDivElement;
@@ -36,7 +49,7 @@ export class DesignerSidebar extends Widget {
     this.id = SIDEBAR_ID;
     this.addClass("dld-Sidebar");
     this.title.icon = dldIcon;
-    this.title.caption = "DL Designer: operator palette and layer explorer";
+    this.title.caption = "DL Designer: operator palette, layer explorer and runs";
 
     const header = div("dld-Sidebar-header", "DL Designer");
     this.title_ = div("dld-Sidebar-model");
@@ -52,19 +65,29 @@ export class DesignerSidebar extends Widget {
       focus: (id) => this.connection.send({ kind: "focus", id }),
       contextMenu: (ids, event) => showExplorerMenu(ids, event, (name, args) => this.command(name, args)),
     });
+    this.runs = new RunsList({
+      cancel: (id) => this.connection.send({ kind: "run_cancel", id }),
+      open: (id, name, point) => this.connection.send({ kind: "run_open", id, name, point }),
+      copy: (text) => Clipboard.copyToSystem(text),
+    });
     this.tabs = div("dld-Sidebar-tabs");
-    const paletteTab = tabButton("Palette", () => this.showTab("palette"));
-    const layersTab = tabButton("Layers", () => this.showTab("layers"));
-    this.tabs.append(paletteTab, layersTab);
+    this.tabs.append(
+      tabButton("Palette", () => this.showTab("palette")),
+      tabButton("Layers", () => this.showTab("layers")),
+      tabButton("Runs", () => this.showTab("runs")),
+    );
     this.body = div("dld-Sidebar-body");
-    this.body.append(this.palette.node, this.explorer.node);
-    this.node.append(header, this.title_, this.error, this.status, this.tabs, this.body);
+    this.body.append(this.palette.node, this.explorer.node, this.runs.node);
+    this.node.append(header, this.title_, this.error, this.tabs, this.status, this.body);
 
     this.connection = new DesignerConnection({
       message: (message) => this.onMessage(message),
       status: (text) => this.showUnbound(text),
+      connected: (open) => {
+        if (open) this.connection.send({ kind: "runs_watch", root: PageConfig.getOption("serverRoot") });
+        else this.runs.setUnavailable(NO_RUNS);
+      },
     });
-    this.showTab("layers");
     this.showUnbound(null);
   }
 
@@ -114,8 +137,7 @@ export class DesignerSidebar extends Widget {
         this.boundModel = message.model_id;
         this.title_.textContent = message.path || message.title;
         this.title_.title = message.path;
-        this.status.hidden = true;
-        this.tabs.hidden = this.body.hidden = false;
+        this.showTab(this.tab);
         this.palette.setEntries(message.palette);
         this.explorer.store.load(message.layers);
         this.explorer.setSelection(message.selection);
@@ -138,6 +160,12 @@ export class DesignerSidebar extends Widget {
       case "error":
         this.showError(message.message);
         break;
+      case "runs":
+        this.runs.setRows(message.rows);
+        break;
+      case "open_file":
+        if (this.opener) void this.opener(message.artifact, message.file).catch((e) => this.showError(String(e)));
+        break;
     }
   }
 
@@ -150,16 +178,19 @@ export class DesignerSidebar extends Widget {
     this.boundModel = null;
     this.title_.textContent = "";
     this.status.textContent = text ?? NO_DESIGNER;
-    this.status.hidden = false;
-    this.tabs.hidden = this.body.hidden = true;
+    this.showTab(this.tab);
   }
 
-  private showTab(which: "palette" | "layers"): void {
-    this.palette.node.hidden = which !== "palette";
-    this.explorer.node.hidden = which !== "layers";
-    [...this.tabs.children].forEach((tab, i) =>
-      tab.classList.toggle("dld-mod-active", (i === 0) === (which === "palette")),
-    );
+  /** Show one tab; Palette and Layers show the "no designer" status instead while none is bound. */
+  private showTab(which: Tab): void {
+    this.tab = which;
+    const bound = this.boundModel !== null;
+    this.palette.node.hidden = which !== "palette" || !bound;
+    this.explorer.node.hidden = which !== "layers" || !bound;
+    this.runs.node.hidden = which !== "runs";
+    this.status.hidden = bound || which === "runs";
+    const order: Tab[] = ["palette", "layers", "runs"];
+    [...this.tabs.children].forEach((tab, i) => tab.classList.toggle("dld-mod-active", order[i] === which));
   }
 }
 

@@ -1,0 +1,123 @@
+"""Kernel side of the sidebar's Runs section (js/src/lab/runs.ts): this kernel's live and past runs, kept current
+over the sidebar's comm (kernel_sidebar.py), with Cancel and Open.
+
+Why here: the runs list is the seed's Inference Run Logger, a sidebar window, so it rides the sidebar's one comm
+per kernel (no server, no port: it works on a remote JupyterHub as the palette does). The rows are the runs
+registry's (frontdoor/run_rows.py), the same `dld.runs()` shows; they are sent whole when a run starts or ends and
+every second while one is live (progress), never more often than that, and not at all while nothing changes.
+Opening an artifact goes through the kernel's one artifact policy (frontdoor/artifacts.py) with this comm as its
+tab: a report opens in the report viewer's tab, layer information as an engine graph, a model in a designer, each
+by its path relative to the folder the Jupyter server shows (`root`, which the browser sends with runs_watch; a
+file outside it is refused with the notebook call that shows it); a sweep's folder opens in the file browser.
+
+Messages (same names in js/src/lab/messages.ts):
+  browser → kernel: runs_watch{root}, run_cancel{id}, run_open{id, name, point}
+  kernel → browser: runs{rows}, open_file{artifact, file}
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Callable
+from typing import Any
+
+from dld_jupyter.frontdoor.artifacts import ARTIFACTS
+from dld_jupyter.frontdoor.run_rows import RunRow
+from dld_jupyter.frontdoor.runs import track
+from dld_jupyter.frontdoor.soon import on_loop, running_loop
+
+TICK_S = 1.0  # how often a live run's progress is sent
+MESSAGES = ("runs_watch", "run_cancel", "run_open")
+
+
+class RunsFeed:
+    """The Runs section of one sidebar connection: sends the rows, runs its Cancel and Open requests."""
+
+    def __init__(self, send: Callable[[dict[str, Any]], None]) -> None:
+        self._send = send
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._unwatch: Callable[[], None] | None = None
+        self._pending = False  # a send is scheduled on the loop
+        self._ticking = False
+        self._root = ""  # the Jupyter server's root folder as the browser names it ("~/work" or absolute)
+
+    def handle(self, message: dict[str, Any]) -> None:
+        kind = message.get("kind")
+        if kind == "runs_watch":
+            self._root = str(message.get("root") or "")
+            self._watch()
+        elif kind == "run_cancel":
+            track().cancel(str(message["id"]))
+        elif kind == "run_open":
+            self._open(str(message["id"]), str(message["name"]), message.get("point"))
+        else:
+            raise ValueError(f"unknown runs message kind {kind!r}")
+
+    def _watch(self) -> None:
+        if self._unwatch is None:
+            self._loop = running_loop()
+            self._unwatch = track().watch(lambda: on_loop(self._loop, self._soon))
+        self._push()
+
+    def close(self) -> None:
+        if self._unwatch is not None:
+            self._unwatch()
+        self._unwatch = None
+
+    def _soon(self) -> None:
+        """Send once the loop is free (a burst of starts and ends is one message); at once without a loop."""
+        if self._loop is None:
+            self._push()
+        elif not self._pending:
+            self._pending = True
+            self._loop.call_soon(self._push)
+
+    def _push(self) -> None:
+        self._pending = False
+        if self._unwatch is None:
+            return
+        rows = track().rows()
+        self._send({"kind": "runs", "rows": [row.to_json() for row in rows]})
+        if any(row.live for row in rows) and not self._ticking and self._loop is not None:
+            self._ticking = True
+            self._loop.call_later(TICK_S, self._tick)
+
+    def _tick(self) -> None:
+        self._ticking = False
+        self._push()
+
+    def _open(self, run_id: str, name: str, point: object) -> None:
+        row = _find(track().rows(), run_id)
+        if isinstance(point, str) and point:
+            row = _find(list(row.points), point)
+        path = row.artifacts.get(name)
+        if path is None:
+            raise ValueError(f"run {run_id}: no {name!r} artifact; it has {sorted(row.artifacts)}")
+        if name == "folder":
+            self._tab(name, path)
+            return
+        (opened,) = ARTIFACTS.act({name: path}, tab=self._tab)
+        if opened.error:
+            raise ValueError(opened.error)
+        if opened.shown is None and opened.note == "written":
+            raise ValueError(f"{name} {path}: nothing opens this kind of file here; its path is in the row")
+
+    def _tab(self, name: str, path: str) -> bool:
+        """Ask the browser to open `path` in a tab (or the file browser); ValueError when the server cannot reach it."""
+        absolute = os.path.abspath(path)
+        root = os.path.abspath(os.path.expanduser(self._root)) if self._root else os.getcwd()
+        file = os.path.relpath(absolute, root)
+        if file == ".." or file.startswith(".." + os.sep):
+            call = "dld.sweep_report" if name == "folder" else "dld.report" if name == "report" else "dld.open"
+            raise ValueError(f"{absolute} is outside the folder JupyterLab shows ({root}); show it from a notebook "
+                             f"with {call}({absolute!r})")
+        self._send({"kind": "open_file", "artifact": name, "file": file.replace(os.sep, "/")})
+        return True
+
+
+def _find(rows: list[RunRow], run_id: str) -> RunRow:
+    for row in rows:
+        if row.id == run_id:
+            return row
+    raise ValueError(f"run {run_id!r} is no longer listed (only the newest ended runs are kept)")

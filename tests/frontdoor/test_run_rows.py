@@ -1,0 +1,79 @@
+"""The runs list's rows (`dld.runs()`, the sidebar's Runs section) from real runs: a profile in a worker, a divergence
+on a thread, a Tools job; the median is the report's, the command line is the one that reproduces the run, hostile
+names stay text in the notebook table, and the registry tells its watchers when runs start and end."""
+
+from __future__ import annotations
+
+import shlex
+import threading
+from pathlib import Path
+
+import onnx
+import pytest
+
+import dld_jupyter as dld
+from dld_jupyter.activities.thread_run import ThreadRun
+from dld_jupyter.cli.main import build_parser
+from dld_jupyter.cli.profile import spec_from_args
+from dld_jupyter.frontdoor.runs import RunRegistry, track
+from dld_jupyter.frontdoor.runs_table import RunsTable
+from tests import models
+
+HOSTILE = "<img src=x onerror=alert(1)>"
+
+
+@pytest.fixture
+def model(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("DLD_CACHE_DIR", str(tmp_path / "cache"))
+    path = tmp_path / f"{HOSTILE}.onnx"
+    onnx.save(models.resnet_like(blocks=1), str(path))
+    return path
+
+
+def test_a_profile_row_has_the_report_median_and_its_command(model: Path) -> None:
+    report = dld.profile(str(model), iterations=3, warmup=0, threads=1)
+    row = next(r for r in dld.runs() if r.model == str(model))
+    assert (row.kind, row.runtime, row.target, row.device, row.state) == (
+        "profile", "ONNX Runtime", "localhost", "cpu", "succeeded")
+    assert row.median_ms == pytest.approx(report.summary.median_ms) and row.fraction == 1.0 and not row.live
+    assert row.started is not None and row.duration_s is not None and row.duration_s > 0
+    assert Path(row.artifacts["report"]).is_file()
+    words = shlex.split(row.command_line)
+    again = spec_from_args(build_parser().parse_args(words[1:]))
+    spec = next(run for run in track().list() if run.id == row.id).spec
+    assert spec is not None and again.resolved() == spec
+    html = dld.runs()._repr_html_()
+    assert HOSTILE not in html and "&lt;img src=x onerror=alert(1)&gt;" in html
+
+
+def test_a_divergence_row_names_dld_diverge(model: Path) -> None:
+    dld.diverge(str(model), str(model))
+    row = next(r for r in dld.runs() if r.kind == "divergence")
+    assert row.state == "succeeded" and row.target == "kernel" and row.model == str(model)
+    assert shlex.split(row.command_line)[:4] == ["dld", "diverge", str(model), str(model)]
+
+
+def test_a_tools_job_is_listed_by_name_and_says_no_command_runs_it() -> None:
+    registry = RunRegistry()
+    heard: list[int] = []
+    registry.watch(lambda: heard.append(len(registry.list())))
+    release = threading.Event()
+    job = ThreadRun("Convert to FP16", lambda progress, token: release.wait(10))
+    registry.register(job.start())
+    [live] = RunsTable(registry.rows())
+    assert (live.kind, live.state, live.live, live.command_line) == ("Convert to FP16", "running", True, "")
+    assert "no dld command" in live.unsaid[0]
+    release.set()
+    job.wait(10)
+    assert heard == [1, 1] and RunsTable(registry.rows()).find(job.id).state == "succeeded"
+    assert "$ " not in repr(RunsTable(registry.rows()))
+
+
+def test_rows_are_newest_first() -> None:
+    registry = RunRegistry()
+    first, second = ThreadRun("a", lambda p, t: None), ThreadRun("b", lambda p, t: None)
+    registry.register(first)
+    registry.register(second)
+    assert [row.kind for row in registry.rows()] == ["b", "a"]
+    with pytest.raises(LookupError, match="is not listed"):
+        RunsTable(registry.rows()).find("nope")

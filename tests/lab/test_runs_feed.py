@@ -1,0 +1,70 @@
+"""Kernel side of the sidebar's Runs section, driven message by message as the browser would: the rows come on
+watch and on every start and end, Cancel stops a live run, Open goes through the artifact policy as a tab path
+relative to the server's root (a file outside it is refused with the notebook call that shows it)."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+import onnx
+import pytest
+
+import dld_jupyter as dld
+from dld_jupyter.activities.thread_run import ThreadRun
+from dld_jupyter.frontdoor.runs import track
+from dld_jupyter.lab.kernel_sidebar import SidebarSession
+from tests import models
+
+
+@pytest.fixture
+def sent() -> list[dict[str, Any]]:
+    return []
+
+
+@pytest.fixture
+def session(sent: list[dict[str, Any]]) -> SidebarSession:
+    return SidebarSession(sent.append)
+
+
+def runs_of(sent: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [m for m in sent if m["kind"] == "runs"][-1]["rows"]
+
+
+def test_rows_follow_runs_and_cancel_stops_one(session: SidebarSession, sent: list[dict[str, Any]]) -> None:
+    session.handle({"kind": "runs_watch", "root": "/"})
+    before = len([m for m in sent if m["kind"] == "runs"])
+    release = threading.Event()
+    job = ThreadRun("Sanitize", lambda progress, token: release.wait(10))
+    track().register(job.start())
+    assert runs_of(sent)[0]["id"] == job.id and runs_of(sent)[0]["live"] is True  # told at the start
+    session.handle({"kind": "run_cancel", "id": job.id})
+    release.set()
+    job.wait(10)
+    assert runs_of(sent)[0]["state"] == "cancelled"  # and at the end
+    assert len([m for m in sent if m["kind"] == "runs"]) >= before + 2
+    session.close()
+    count = len(sent)
+    track().register(ThreadRun("after close", lambda p, t: None))
+    assert len(sent) == count  # a closed sidebar hears nothing
+
+
+def test_open_sends_the_report_path_under_the_server_root(
+    session: SidebarSession, sent: list[dict[str, Any]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DLD_CACHE_DIR", str(tmp_path / "cache"))
+    model = tmp_path / "work" / "m.onnx"
+    model.parent.mkdir()
+    onnx.save(models.resnet_like(blocks=1), str(model))
+    dld.profile(str(model), iterations=2, warmup=0, threads=1)
+    run_id = next(row.id for row in dld.runs() if row.model == str(model))
+    session.handle({"kind": "runs_watch", "root": str(tmp_path)})
+    session.handle({"kind": "run_open", "id": run_id, "name": "report", "point": None})
+    assert sent[-1] == {"kind": "open_file", "artifact": "report", "file": "work/m.dld-report.json"}
+    session.handle({"kind": "runs_watch", "root": str(tmp_path / "elsewhere")})
+    session.handle({"kind": "run_open", "id": run_id, "name": "report", "point": None})
+    assert sent[-1]["kind"] == "error" and "outside the folder JupyterLab shows" in sent[-1]["message"]
+    assert "dld.report(" in sent[-1]["message"]
+    session.handle({"kind": "run_open", "id": run_id, "name": "engine", "point": None})
+    assert sent[-1]["kind"] == "error" and "no 'engine' artifact" in sent[-1]["message"]
