@@ -93,10 +93,10 @@ def runs() -> RunsTable:
     """This kernel's live and past runs, newest first (the sidebar's Runs section): kind, model, target, state,
     progress, the report's median, start and duration, artifacts and `.command_line`, the `dld` command that
     reproduces each; a table in a notebook."""
-    from dld_jupyter.frontdoor.runs import track
+    from dld_jupyter.frontdoor.run_rows import rows
     from dld_jupyter.frontdoor.runs_table import RunsTable
 
-    return RunsTable(track().rows())
+    return RunsTable(rows())
 
 
 def analyse(model: RunInput, inputs: Inputs | None = None, provider: str = "cpu", **options: Any) -> Analysis:

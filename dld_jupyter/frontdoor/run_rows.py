@@ -22,9 +22,10 @@ from dld_jupyter.activities.run import Run
 from dld_jupyter.activities.sweep import Sweep
 from dld_jupyter.activities.sweep.manifest import PointState
 from dld_jupyter.activities.thread_run import RunHandle, ThreadRun
-from dld_jupyter.model_compare.divergence import WHAT as DIVERGENCE
+from dld_jupyter.frontdoor.runs import RunRegistry, track
 
-KINDS = {"profile": "profile", "export_engine": "engine export", "analysis": "analysis", "session": "session"}
+KINDS = {"profile": "profile", "export_engine": "engine export", "analysis": "analysis", "session": "session",
+         "diverge": "divergence"}
 RUNTIMES = {"onnxruntime": "ONNX Runtime", "tensorrt": "TensorRT"}
 
 
@@ -33,7 +34,8 @@ class RunRow:
     """A run as the runs list shows it; `points` holds a sweep's points (each a row of its own, without command)."""
 
     id: str
-    kind: str  # "profile", "engine export", "sweep", "divergence", "analysis", "session", or a Tools job's name
+    kind: str  # "profile", "engine export", "sweep", "divergence", "analysis", "session", "point" (of a sweep), or a
+    # Tools job's name
     model: str  # the model path ("" when the run names none)
     runtime: str  # "ONNX Runtime", "TensorRT", "" for in-process work
     target: str  # where it ran: "local", a saved target's name, "kernel" for in-process work
@@ -63,6 +65,11 @@ class RunRow:
         return data
 
 
+def rows(registry: RunRegistry | None = None) -> list[RunRow]:
+    """The rows of the registry's runs (the kernel's live runs registry by default), newest first."""
+    return [row_of(run, started) for run, started in (registry or track()).listed()]
+
+
 def row_of(run: RunHandle, started: float | None) -> RunRow:
     """The row of `run`, listed at wall-clock time `started`."""
     if isinstance(run, Sweep):
@@ -73,8 +80,8 @@ def row_of(run: RunHandle, started: float | None) -> RunRow:
     artifacts = dict(result.artifacts) if result is not None else {}
     report = artifacts.get("report")
     kind, runtime, target, device = "run", "", "kernel", ""
-    if isinstance(run, ThreadRun):  # in-process work: a divergence, a Tools job named by its tool
-        kind = "divergence" if run.what == DIVERGENCE else run.what
+    if isinstance(run, ThreadRun):  # in-process work: a Tools job, named by its tool
+        kind = run.what
     if isinstance(run, Run):
         kind, runtime = KINDS.get(run.spec.ACTIVITY, run.spec.ACTIVITY), RUNTIMES.get(run.spec.RUNTIME, "")
         target, device = run.target.name, run.device

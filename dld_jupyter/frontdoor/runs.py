@@ -1,13 +1,13 @@
 """The live runs: every Run started below the front doors, registered in one place that a runs list and a
-dashboard read (`find`, `list`, `rows`, `cancel`, `watch`), whichever front door started it.
+dashboard read (`find`, `list`, `listed`, `cancel`, `watch`), whichever front door started it.
 
 Runs are created in the activities layer (dld.profile and dld.export_engine through `activities.api`, the panels
 through `start_activity`, a `Scheduler`; the Tools dialogs' batch transforms and user tools as `ThreadRun`s, which
 their job registers itself); `track()` subscribes the registry to the engine's `watch_runs` once, so
 each entry point calls `track()` before it starts work and its runs are listed from then on. Ended runs are kept
-(newest last) up to `KEEP_ENDED`, so a long-lived kernel does not keep every log it ever produced. `rows()` is
-what the runs lists show (run_rows.py: the sidebar's Runs section, `dld.runs()`), newest first; `watch(listener)`
-tells a list when a run is registered or ends (on the thread where that happened).
+(newest last) up to `KEEP_ENDED`, so a long-lived kernel does not keep every log it ever produced. `listed()` is
+what the runs lists show (run_rows.py makes their rows: the sidebar's Runs section, `dld.runs()`), newest first;
+`watch(listener)` tells a list when a run is registered or ends (on the thread where that happened).
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from collections.abc import Callable
 
 from dld_jupyter.activities.engine import watch_runs
 from dld_jupyter.activities.thread_run import RunHandle
-from dld_jupyter.frontdoor.run_rows import RunRow, row_of
 
 KEEP_ENDED = 50
 
@@ -56,11 +55,10 @@ class RunRegistry:
             with contextlib.suppress(Exception):  # a broken list must not break the run that ended
                 listener()
 
-    def rows(self) -> list[RunRow]:
-        """The runs as the runs lists show them, newest first."""
+    def listed(self) -> list[tuple[RunHandle, float | None]]:
+        """Each run with the wall-clock time it was registered (its start, to a user), newest first."""
         with self._lock:
-            runs = [(run, self._listed.get(run.id)) for run in self._runs.values()]
-        return [row_of(run, started) for run, started in reversed(runs)]
+            return [(run, self._listed.get(run.id)) for run in reversed(self._runs.values())]
 
     def find(self, run_id: str) -> RunHandle:
         """The run with this id; LookupError naming the known ids otherwise."""

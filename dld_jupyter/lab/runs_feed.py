@@ -23,7 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 from dld_jupyter.frontdoor.artifacts import ARTIFACTS
-from dld_jupyter.frontdoor.run_rows import RunRow
+from dld_jupyter.frontdoor.run_rows import RunRow, rows
 from dld_jupyter.frontdoor.runs import track
 from dld_jupyter.frontdoor.soon import on_loop, running_loop
 
@@ -77,9 +77,9 @@ class RunsFeed:
         self._pending = False
         if self._unwatch is None:
             return
-        rows = track().rows()
-        self._send({"kind": "runs", "rows": [row.to_json() for row in rows]})
-        if any(row.live for row in rows) and not self._ticking and self._loop is not None:
+        listed = rows()
+        self._send({"kind": "runs", "rows": [row.to_json() for row in listed]})
+        if any(row.live for row in listed) and not self._ticking and self._loop is not None:
             self._ticking = True
             self._loop.call_later(TICK_S, self._tick)
 
@@ -88,7 +88,7 @@ class RunsFeed:
         self._push()
 
     def _open(self, run_id: str, name: str, point: object) -> None:
-        row = _find(track().rows(), run_id)
+        row = _find(rows(), run_id)
         if isinstance(point, str) and point:
             row = _find(list(row.points), point)
         path = row.artifacts.get(name)

@@ -15,6 +15,7 @@ import dld_jupyter as dld
 from dld_jupyter.activities.thread_run import ThreadRun
 from dld_jupyter.cli.main import build_parser
 from dld_jupyter.cli.profile import spec_from_args
+from dld_jupyter.frontdoor.run_rows import rows
 from dld_jupyter.frontdoor.runs import RunRegistry, track
 from dld_jupyter.frontdoor.runs_table import RunsTable
 from tests import models
@@ -49,8 +50,10 @@ def test_a_profile_row_has_the_report_median_and_its_command(model: Path) -> Non
 def test_a_divergence_row_names_dld_diverge(model: Path) -> None:
     dld.diverge(str(model), str(model))
     row = next(r for r in dld.runs() if r.kind == "divergence")
-    assert row.state == "succeeded" and row.target == "kernel" and row.model == str(model)
+    assert (row.state, row.runtime, row.target, row.device, row.model) == (
+        "succeeded", "ONNX Runtime", "localhost", "cpu", str(model))
     assert shlex.split(row.command_line)[:4] == ["dld", "diverge", str(model), str(model)]
+    assert Path(row.artifacts["divergence"]).is_file()  # the per-node table, listed with its path
 
 
 def test_a_tools_job_is_listed_by_name_and_says_no_command_runs_it() -> None:
@@ -60,13 +63,13 @@ def test_a_tools_job_is_listed_by_name_and_says_no_command_runs_it() -> None:
     release = threading.Event()
     job = ThreadRun("Convert to FP16", lambda progress, token: release.wait(10))
     registry.register(job.start())
-    [live] = RunsTable(registry.rows())
+    [live] = RunsTable(rows(registry))
     assert (live.kind, live.state, live.live, live.command_line) == ("Convert to FP16", "running", True, "")
     assert "no dld command" in live.unsaid[0]
     release.set()
     job.wait(10)
-    assert heard == [1, 1] and RunsTable(registry.rows()).find(job.id).state == "succeeded"
-    assert "$ " not in repr(RunsTable(registry.rows()))
+    assert heard == [1, 1] and RunsTable(rows(registry)).find(job.id).state == "succeeded"
+    assert "$ " not in repr(RunsTable(rows(registry)))
 
 
 def test_rows_are_newest_first() -> None:
@@ -74,6 +77,6 @@ def test_rows_are_newest_first() -> None:
     first, second = ThreadRun("a", lambda p, t: None), ThreadRun("b", lambda p, t: None)
     registry.register(first)
     registry.register(second)
-    assert [row.kind for row in registry.rows()] == ["b", "a"]
+    assert [row.kind for row in rows(registry)] == ["b", "a"]
     with pytest.raises(LookupError, match="is not listed"):
-        RunsTable(registry.rows()).find("nope")
+        RunsTable(rows(registry)).find("nope")
