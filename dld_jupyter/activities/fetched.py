@@ -6,7 +6,7 @@ broken or hostile, so nothing it says is taken as given:
   told to write; anything else (`/etc/shadow`, `../x.json`, a name nobody asked for) fails the run before any
   file here changes;
 - `Target.fetch` brings each one here (a partial file beside its destination, or the file itself when the worker
-  wrote it in place), refusing files over `LIMITS`;
+  wrote it in place), refusing files over their limit (`LIMITS`);
 - a report must load as a valid report, and layer information as an engine graph, before the rename that puts it
   where the user asked: a previous report is never replaced by junk.
 A report made elsewhere names the files it ran on there; it is rewritten to name the local model it was made from
@@ -39,7 +39,15 @@ LIMITS: dict[str, int] = {
     "engine": 64 * 1024 * MIB,
     "model": 64 * 1024 * MIB,
     "tensors": 16 * 1024 * MIB,
+    "divergence": 256 * MIB,
+    "node_data": 16 * 1024 * MIB,
 }
+LIMIT = 16 * 1024 * MIB  # an artifact name added without a limit of its own
+
+
+def limit(name: str) -> int:
+    """The largest file an artifact of this name may be."""
+    return LIMITS.get(name, LIMIT)
 
 
 def _shown(text: str) -> str:
@@ -101,9 +109,9 @@ def _checked(
     if not os.path.isfile(file):
         raise RunFailed(f"{name}: the run named {file}, which is not a file. Nothing was kept")
     size = os.path.getsize(file)
-    if size > LIMITS[name]:
+    if size > limit(name):
         raise RunFailed(
-            f"{name}: {size / MIB:.0f} MiB is more than a {name} can be ({LIMITS[name] // MIB} MiB); "
+            f"{name}: {size / MIB:.0f} MiB is more than a {name} can be ({limit(name) // MIB} MiB); "
             "the target wrote something else. Nothing was kept"
         )
     if name == "report":

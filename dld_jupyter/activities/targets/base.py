@@ -64,7 +64,7 @@ class Target(Protocol):
         """Bring each artifact (name -> the path the worker wrote, one of the staged spec's outputs) to this machine:
         name -> a local file, either a private partial file beside where the artifact goes (the engine checks it,
         then renames it into place: `activities.fetched`) or the file itself when the worker wrote it here in place.
-        RunFailed for a file that is missing or larger than `fetched.LIMITS` allows for its name."""
+        RunFailed for a file that is missing or larger than `fetched.limit(name)` allows."""
         ...
 
     def cleanup(self, staged: ActivitySpec) -> None:

@@ -25,7 +25,7 @@ from pathlib import Path, PurePosixPath
 import asyncssh
 
 from dld_jupyter.activities.errors import RunFailed, SpecError, UnavailableError
-from dld_jupyter.activities.fetched import LIMITS, MIB
+from dld_jupyter.activities.fetched import MIB, limit
 from dld_jupyter.activities.spec import ActivitySpec
 from dld_jupyter.activities.targets.connections import Connection, Secrets
 from dld_jupyter.activities.targets.deploy import TargetInfo, check_target, deploy, payload
@@ -169,10 +169,10 @@ class SshTarget:
             attrs = session.stat(remote)
             if attrs is None or not stat.S_ISREG(attrs.permissions or 0):
                 raise RunFailed(f"{name}: the target wrote no file at {remote}. Nothing was kept")
-            if (attrs.size or 0) > LIMITS[name]:
+            if (attrs.size or 0) > limit(name):
                 raise RunFailed(
                     f"{name}: {(attrs.size or 0) // MIB} MiB on {self.name} is more than a {name} can be "
-                    f"({LIMITS[name] // MIB} MiB). Nothing was kept"
+                    f"({limit(name) // MIB} MiB). Nothing was kept"
                 )
             session.get(remote, str(partial))  # copies the size stat gave, no more
         except (asyncssh.Error, OSError) as error:
