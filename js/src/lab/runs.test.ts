@@ -36,7 +36,7 @@ describe("runs list", () => {
     expect(runs.node.querySelector(".dld-Runs-model")?.textContent).toBe(`${HOSTILE}.onnx`);
     expect(runs.node.querySelector(".dld-Runs-commandText")?.textContent).toBe(row().command);
     expect(runs.node.querySelector(".dld-Runs-meta")?.textContent).toContain("median 1.235 ms");
-    click(runs.node, "Copy");
+    click(runs.node, "Copy command");
     click(runs.node, "Open report");
     expect(calls).toEqual([["copy", row().command], ["open", "r1", "report", "null"]]);
     expect(runs.node.textContent).not.toContain("Cancel");

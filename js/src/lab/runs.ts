@@ -102,19 +102,22 @@ export class RunsList {
     node.dataset.run = row.id;
     node.dataset.kind = row.kind;
     const head = el("div", "dld-Runs-head");
-    head.append(el("span", "dld-Runs-kind", row.kind));
-    const title = el("span", "dld-Runs-model", row.model ? basename(row.model) : "");
-    title.title = row.model;
-    head.append(title, el("span", "dld-Runs-state", row.state));
+    head.append(el("span", "dld-Runs-kind", row.kind), el("span", "dld-Runs-state", this.stateText(row)));
     node.append(head);
+    if (row.model) {
+      const title = el("div", "dld-Runs-model", basename(row.model));
+      title.title = row.model;
+      node.append(title);
+    }
     const where = [row.runtime, row.target, row.device].filter(Boolean).join(" · ");
     const when = [formatStarted(row.started), formatDuration(row.duration_s), formatMedian(row.median_ms)];
     node.append(el("div", "dld-Runs-meta", [where, ...when].filter(Boolean).join(" · ")));
     if (row.live && row.fraction !== null) node.append(this.progress(row));
     if (row.error && row.state !== "succeeded") node.append(el("div", "dld-Runs-error", row.error));
-    if (row.command) node.append(this.command(row.command));
+    if (row.command) node.append(el("code", "dld-Runs-commandText", row.command));
     for (const note of row.unsaid) node.append(el("div", "dld-Runs-unsaid", note));
     const actions = el("div", "dld-Runs-actions");
+    if (row.command) actions.append(this.copy(row.command));
     if (row.live && !sweep) actions.append(button("Cancel", "Cancel this run", () => this.callbacks.cancel(row.id)));
     for (const [name, path] of Object.entries(row.artifacts)) {
       const label = OPEN_LABELS[name];
@@ -145,18 +148,18 @@ export class RunsList {
     return bar;
   }
 
-  private command(text: string): HTMLElement {
-    const line = el("div", "dld-Runs-command");
-    const code = el("code", "dld-Runs-commandText", text);
-    code.title = "The command line that runs this again from a terminal";
-    const copy = button("Copy", "Copy the command line to the clipboard", () => {
+  private copy(text: string): HTMLButtonElement {
+    const copy = button("Copy command", "Copy the command line that runs this again from a terminal", () => {
       this.callbacks.copy(text);
       copy.textContent = "Copied";
-      window.setTimeout(() => (copy.textContent = "Copy"), 1500);
+      window.setTimeout(() => (copy.textContent = "Copy command"), 1500);
     });
     copy.classList.add("dld-Runs-copy");
-    line.append(code, copy);
-    return line;
+    return copy;
+  }
+
+  private stateText(row: RunRow): string {
+    return row.live && row.fraction !== null ? `${row.state} ${Math.round(100 * row.fraction)}%` : row.state;
   }
 
   private unfold(row: RunRow): HTMLButtonElement {
