@@ -28,6 +28,7 @@ from typing import Any
 from dld_jupyter.activities.errors import SpecError
 from dld_jupyter.activities.gpu.clocks import locked_clocks
 from dld_jupyter.activities.sweep.devices import visible_gpus
+from dld_jupyter.activities.sweep.executors import Executing, dask_client, make_executor
 from dld_jupyter.activities.sweep.grid import LOCAL_NAMES, Settings, build_grid
 from dld_jupyter.activities.sweep.manifest import (
     CANCELLED,
@@ -51,12 +52,12 @@ FOLDER_LOCK = ".sweep.lock"  # in the sweep folder: held (flock) by the process 
 class Sweep:
     """A running or finished sweep: its manifest (points and states), listeners, `wait`, `cancel`."""
 
-    def __init__(self, manifest: Manifest, executor: cf.Executor, owned: bool, lock_clocks_here: bool,
-                 folder_lock: Held | None = None) -> None:
+    def __init__(self, manifest: Manifest, executing: Executing, folder_lock: Held | None = None) -> None:
         self.id = uuid.uuid4().hex[:12]
         self._folder_lock = folder_lock  # released when the sweep ends
         self.manifest = manifest
-        self._executor, self._owned, self._lock_here = executor, owned, lock_clocks_here
+        self._executing = executing
+        self._executor, self._owned, self._lock_here = executing.executor, executing.owned, executing.lock_here
         self._listeners: list[Listener] = []
         self._done = threading.Event()
         self._futures: dict[cf.Future[dict[str, Any]], PointState] = {}
@@ -94,7 +95,7 @@ class Sweep:
     def cancel(self) -> None:
         """Stop the sweep: queued points never start, running ones are stopped; the manifest says "cancelled"."""
         cancel_event(self.id).set()
-        client = _dask_client(self._executor)
+        client = dask_client(self._executor)
         if client is not None:  # the cluster's workers read a cluster-wide Event
             with contextlib.suppress(Exception):
                 importlib.import_module("distributed").Event(f"dld-sweep-cancel-{self.id}", client=client).set()
@@ -131,6 +132,7 @@ class Sweep:
         finally:
             if self._owned:
                 self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executing.close()  # a Dask client the sweep opened (dask://host:port)
             self._ending = True  # listeners of the last change see the sweep done
             self._changed()
             if self._folder_lock is not None:
@@ -158,6 +160,10 @@ class Sweep:
             self._changed()
 
     def _record(self, entry: PointState, future: cf.Future[dict[str, Any]]) -> None:
+        lost = self._executing.lost()  # Dask cancels every future of a client that lost its scheduler
+        if lost is not None and not cancel_event(self.id).is_set() and (future.cancelled() or future.exception()):
+            entry.state, entry.reason = FAILED, f"{lost}; dld sweep --resume {self.folder} completes it"
+            return
         if future.cancelled():
             entry.state, entry.reason = CANCELLED, "cancelled before it started"
             return
@@ -191,38 +197,6 @@ def dispatch_order(points: Sequence[PointState]) -> list[PointState]:
         return entry.point.batch * size
 
     return sorted(points, key=cost, reverse=True)
-
-
-def _dask_client(executor: Any) -> Any:
-    return getattr(executor, "_client", None)
-
-
-def _executor(spec: str | cf.Executor | None, manifest: Manifest) -> tuple[cf.Executor, bool, bool]:
-    """(executor, owned by the sweep, clocks locked here for the whole sweep)."""
-    if isinstance(spec, cf.Executor):
-        return spec, False, False
-    if spec is not None and not isinstance(spec, str):  # a distributed.Client
-        return spec.get_executor(pure=False), False, False
-    if spec is None or spec == "local":
-        points = [p.point for p in manifest.points]
-        gpus = len(visible_gpus()) if any(p.uses_gpu for p in points) else 0
-        cpu = 0 if not any(not p.uses_gpu for p in points) else (len(points) if manifest.settings.overlap_cpu else 1)
-        return cf.ThreadPoolExecutor(max_workers=max(1, gpus + cpu), thread_name_prefix="dld-sweep"), True, True
-    if spec == "dask" or spec.startswith("dask://"):
-        try:
-            distributed: Any = importlib.import_module("distributed")
-        except ImportError as error:
-            raise SpecError("executor='dask' needs distributed: pip install 'dld_jupyter[dask]'") from error
-        if spec == "dask":
-            try:
-                client = distributed.get_client()
-            except ValueError as error:
-                raise SpecError("executor='dask': no Dask client in this process; create one (distributed.Client(...)) "
-                                "or pass executor='dask://host:port'") from error
-        else:
-            client = distributed.Client("tcp://" + spec.removeprefix("dask://"))
-        return client.get_executor(pure=False), False, False
-    raise SpecError(f"executor: {spec!r} is not 'local', 'dask', 'dask://host:port' or a concurrent.futures.Executor")
 
 
 def _listed(value: Sequence[Any] | Any) -> list[Any]:
@@ -270,8 +244,7 @@ def _start(folder: Path, names: list[str], points: list[Any], settings: Settings
                             f"{existing.settings.to_dict()}); give the same grid and settings to complete it, "
                             "or another out= folder")
         fresh = existing
-    executor_, owned, here = _executor(executor, fresh)
-    return Sweep(fresh, executor_, owned, here, held).start(rerun)
+    return Sweep(fresh, make_executor(executor, fresh), held).start(rerun)
 
 
 def resume_sweep(folder: str, executor: str | cf.Executor | None = None, rerun: bool = False) -> Sweep:
@@ -280,8 +253,7 @@ def resume_sweep(folder: str, executor: str | cf.Executor | None = None, rerun: 
     held = lock_folder(Path(folder))
     try:
         manifest = load_manifest(folder)  # as the last holder left it
-        executor_, owned, here = _executor(executor, manifest)
-        return Sweep(manifest, executor_, owned, here, held).start(rerun)
+        return Sweep(manifest, make_executor(executor, manifest), held).start(rerun)
     except BaseException:
         held.release()
         raise
