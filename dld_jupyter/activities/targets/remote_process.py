@@ -4,6 +4,9 @@ The channel's stdout and stderr are copied by the SSH loop into local pipes, so 
 them as they read a local worker's. The launcher's process-group line and heartbeats are taken out of stderr.
 `terminate`/`kill` signal the worker's process group on the target through a second exec channel. When the
 connection drops mid-run, a line saying so is added to stderr and the exit status is 255 (as `ssh` reports it).
+A target that stops answering without closing anything (a stopped sshd or machine, a silent network) is found by
+the silence of the launcher's heartbeat: after `SILENCE_S` the connection is closed and the run ends the same way;
+the launcher, no longer pinged (`remote_launcher.PING`), stops the worker's group on its side.
 """
 
 from __future__ import annotations
@@ -16,17 +19,19 @@ import os
 import signal
 import subprocess
 import threading
+import time
 from typing import IO, Any
 
 import asyncssh
 
 from dld_jupyter.activities.errors import UnavailableError
 from dld_jupyter.activities.spec import ActivitySpec
-from dld_jupyter.activities.targets.remote_launcher import HEARTBEAT, PID_MARK
+from dld_jupyter.activities.targets.remote_launcher import HEARTBEAT, PID_MARK, PING, PING_S
 from dld_jupyter.activities.targets.ssh_loop import call, ssh_loop
 from dld_jupyter.activities.targets.ssh_session import SshSession
 
 LAUNCH_TIMEOUT_S = 60.0
+SILENCE_S = 10.0  # no heartbeat (sent every 0.5 s) for this long: the target has stopped answering
 LOST = 255
 
 
@@ -51,6 +56,13 @@ class _ChannelWriter:
             self.closed = True
             ssh_loop().call_soon_threadsafe(self._eof)
 
+    async def ping(self) -> None:
+        """Tell the launcher the caller is alive, until the input is closed (on the SSH loop)."""
+        while not self.closed:
+            with contextlib.suppress(Exception):
+                self._process.stdin.write(PING.decode())
+            await asyncio.sleep(PING_S)
+
     def _eof(self) -> None:
         with contextlib.suppress(Exception):
             self._process.stdin.write_eof()
@@ -69,6 +81,9 @@ class RemoteProcess:
         self._pgid: int | None = None
         self._pgid_known = threading.Event()
         self._code: int | None = None
+        self._heard = time.monotonic()  # when the target last sent anything
+        self._passing = 0  # lines being handed to the engine's pipes (a slow reader here is no silence there)
+        self._silent = False
         self._ended: concurrent.futures.Future[int] = asyncio.run_coroutine_threadsafe(self._pump(), ssh_loop())
 
     @classmethod
@@ -135,27 +150,45 @@ class RemoteProcess:
     async def _copy(self, reader: Any, fd: int, stderr: bool) -> None:
         try:
             async for line in reader:
+                self._heard = time.monotonic()
                 if stderr and line == HEARTBEAT:
                     continue
                 if stderr and line.startswith(PID_MARK):
                     self._pgid = int(line[len(PID_MARK) :])
                     self._pgid_known.set()
                     continue
-                await asyncio.to_thread(os.write, fd, line.encode())
+                self._passing += 1
+                try:
+                    await asyncio.to_thread(os.write, fd, line.encode())
+                finally:
+                    self._passing -= 1
+                    self._heard = time.monotonic()
         except (asyncssh.Error, OSError, asyncio.IncompleteReadError):
             pass
 
+    async def _watch(self) -> None:
+        """Close the connection when the target has been silent for SILENCE_S (the reads then end)."""
+        while True:
+            await asyncio.sleep(0.5)
+            if self._pgid is not None and self._passing == 0 and time.monotonic() - self._heard > SILENCE_S:
+                self._silent = True
+                self.session.conn.abort()
+                return
+
     async def _pump(self) -> int:
+        tasks = [asyncio.ensure_future(self._watch()), asyncio.ensure_future(self._stdin.ping())]
         try:
             await asyncio.gather(
                 self._copy(self._process.stdout, self._out_w, False),
                 self._copy(self._process.stderr, self._err_w, True),
             )
             completed = await self._process.wait(check=False)
-            self._code = self._status(completed)
+            self._code = self._lost(None) if self._silent else self._status(completed)
         except Exception as error:  # the connection dropped
             self._code = self._lost(error)
         finally:
+            for task in tasks:
+                task.cancel()
             self._pgid_known.set()
             for fd in (self._out_w, self._err_w):
                 with contextlib.suppress(OSError):
@@ -172,6 +205,11 @@ class RemoteProcess:
 
     def _lost(self, error: BaseException | None) -> int:
         detail = f" ({error})" if error else ""
+        if self._silent:
+            detail = (
+                f" (the target stopped answering: nothing heard for {SILENCE_S:.0f} s, as when its SSH server or "
+                "machine is stopped or the network is cut)"
+            )
         message = (
             f"the connection to {self.target} was lost mid-run{detail}; the worker there is stopped with its "
             "process group. Check the network and the target, then run again\n"
