@@ -4,7 +4,7 @@ over the sidebar's comm (kernel_sidebar.py), with Cancel and Open.
 Why here: the runs list is the seed's Inference Run Logger, a sidebar window, so it rides the sidebar's one comm
 per kernel (no server, no port: it works on a remote JupyterHub as the palette does). The rows are the runs
 registry's (frontdoor/run_rows.py), the same `dld.runs()` shows; they are sent whole when a run starts or ends and
-every second while one is live (progress), never more often than that, and not at all while nothing changes.
+every second while one is live (progress), and not at all while nothing changes.
 Opening an artifact goes through the kernel's one artifact policy (frontdoor/artifacts.py) with this comm as its
 tab: a report opens in the report viewer's tab, layer information as an engine graph, a model in a designer, each
 by its path relative to the folder the Jupyter server shows (`root`, which the browser sends with runs_watch; a
@@ -17,36 +17,42 @@ Messages (same names in js/src/lab/messages.ts):
 
 from __future__ import annotations
 
-import asyncio
 import os
+import threading
 from collections.abc import Callable
 from typing import Any
 
 from dld_jupyter.frontdoor.artifacts import ARTIFACTS
 from dld_jupyter.frontdoor.run_rows import RunRow, rows
 from dld_jupyter.frontdoor.runs import track
-from dld_jupyter.frontdoor.soon import on_loop, running_loop
 
 TICK_S = 1.0  # how often a live run's progress is sent
+SETTLE_S = 0.05  # a burst of starts and ends within this is one message
 MESSAGES = ("runs_watch", "run_cancel", "run_open")
 
 
 class RunsFeed:
-    """The Runs section of one sidebar connection: sends the rows, runs its Cancel and Open requests."""
+    """The Runs section of one sidebar connection: sends the rows, runs its Cancel and Open requests.
+
+    Rows are sent from a timer thread, not the kernel's event loop: a cell that blocks in `dld.profile` or
+    `dld.sweep(...).wait()` keeps the loop busy for the whole run, and its progress should still move in the list
+    (ipykernel sends comm messages from any thread). Cancel and Open are requests of the browser, which the kernel
+    reads between cells: while a cell blocks, interrupting the kernel is what stops its run."""
 
     def __init__(self, send: Callable[[dict[str, Any]], None]) -> None:
         self._send = send
-        self._loop: asyncio.AbstractEventLoop | None = None
         self._unwatch: Callable[[], None] | None = None
-        self._pending = False  # a send is scheduled on the loop
-        self._ticking = False
+        self._lock = threading.Lock()  # one push at a time, in order
+        self._timer: threading.Timer | None = None
         self._root = ""  # the Jupyter server's root folder as the browser names it ("~/work" or absolute)
 
     def handle(self, message: dict[str, Any]) -> None:
         kind = message.get("kind")
         if kind == "runs_watch":
             self._root = str(message.get("root") or "")
-            self._watch()
+            if self._unwatch is None:
+                self._unwatch = track().watch(lambda: self._arm(SETTLE_S))
+            self._push()
         elif kind == "run_cancel":
             track().cancel(str(message["id"]))
         elif kind == "run_open":
@@ -54,38 +60,37 @@ class RunsFeed:
         else:
             raise ValueError(f"unknown runs message kind {kind!r}")
 
-    def _watch(self) -> None:
-        if self._unwatch is None:
-            self._loop = running_loop()
-            self._unwatch = track().watch(lambda: on_loop(self._loop, self._soon))
-        self._push()
-
     def close(self) -> None:
         if self._unwatch is not None:
             self._unwatch()
         self._unwatch = None
+        with self._lock:
+            if self._timer is not None:
+                self._timer.cancel()
+            self._timer = None
 
-    def _soon(self) -> None:
-        """Send once the loop is free (a burst of starts and ends is one message); at once without a loop."""
-        if self._loop is None:
-            self._push()
-        elif not self._pending:
-            self._pending = True
-            self._loop.call_soon(self._push)
+    def _arm(self, delay: float) -> None:
+        """Push after `delay` unless a push is already due sooner."""
+        with self._lock:
+            if self._timer is not None or self._unwatch is None:
+                return
+            self._timer = threading.Timer(delay, self._fire)
+            self._timer.daemon = True
+            self._timer.start()
+
+    def _fire(self) -> None:
+        with self._lock:
+            self._timer = None
+        self._push()
 
     def _push(self) -> None:
-        self._pending = False
         if self._unwatch is None:
             return
-        listed = rows()
-        self._send({"kind": "runs", "rows": [row.to_json() for row in listed]})
-        if any(row.live for row in listed) and not self._ticking and self._loop is not None:
-            self._ticking = True
-            self._loop.call_later(TICK_S, self._tick)
-
-    def _tick(self) -> None:
-        self._ticking = False
-        self._push()
+        with self._lock:
+            listed = rows()
+            self._send({"kind": "runs", "rows": [row.to_json() for row in listed]})
+        if any(row.live for row in listed):
+            self._arm(TICK_S)
 
     def _open(self, run_id: str, name: str, point: object) -> None:
         row = _find(rows(), run_id)

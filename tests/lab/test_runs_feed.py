@@ -5,6 +5,8 @@ relative to the server's root (a file outside it is refused with the notebook ca
 from __future__ import annotations
 
 import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +31,22 @@ def session(sent: list[dict[str, Any]]) -> SidebarSession:
 
 
 def runs_of(sent: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [m for m in sent if m["kind"] == "runs"][-1]["rows"]
+    return [m for m in sent if m["kind"] == "runs"][-1]["rows"] or [{"id": None, "live": False, "state": None}]
+
+
+def said(sent: list[dict[str, Any]]) -> dict[str, Any]:
+    """The last message that is not a rows update (those come from the feed's timer thread at any time)."""
+    return [m for m in sent if m["kind"] != "runs"][-1]
+
+
+def soon(check: Callable[[], bool], timeout: float = 5.0) -> bool:
+    """Whether `check()` holds within `timeout` (the feed sends from its timer thread)."""
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
 
 
 def test_rows_follow_runs_and_cancel_stops_one(session: SidebarSession, sent: list[dict[str, Any]]) -> None:
@@ -38,16 +55,22 @@ def test_rows_follow_runs_and_cancel_stops_one(session: SidebarSession, sent: li
     release = threading.Event()
     job = ThreadRun("Sanitize", lambda progress, token: release.wait(10))
     track().register(job.start())
-    assert runs_of(sent)[0]["id"] == job.id and runs_of(sent)[0]["live"] is True  # told at the start
+    assert soon(lambda: runs_of(sent)[0]["id"] == job.id and runs_of(sent)[0]["live"])  # told at the start
+    ticks = len(sent)
+    assert soon(lambda: len(sent) > ticks, timeout=3.0)  # and every second while it is live (progress)
     session.handle({"kind": "run_cancel", "id": job.id})
     release.set()
     job.wait(10)
-    assert runs_of(sent)[0]["state"] == "cancelled"  # and at the end
-    assert len([m for m in sent if m["kind"] == "runs"]) >= before + 2
+    assert soon(lambda: runs_of(sent)[0]["state"] == "cancelled")  # and at the end
+    assert len([m for m in sent if m["kind"] == "runs"]) >= before + 3
+    time.sleep(1.5)
+    quiet = len(sent)
+    time.sleep(1.5)
+    assert len(sent) == quiet  # nothing live: nothing sent
     session.close()
-    count = len(sent)
     track().register(ThreadRun("after close", lambda p, t: None))
-    assert len(sent) == count  # a closed sidebar hears nothing
+    time.sleep(0.2)
+    assert len(sent) == quiet  # a closed sidebar hears nothing
 
 
 def test_open_sends_the_report_path_under_the_server_root(
@@ -61,10 +84,10 @@ def test_open_sends_the_report_path_under_the_server_root(
     run_id = next(row.id for row in dld.runs() if row.model == str(model))
     session.handle({"kind": "runs_watch", "root": str(tmp_path)})
     session.handle({"kind": "run_open", "id": run_id, "name": "report", "point": None})
-    assert sent[-1] == {"kind": "open_file", "artifact": "report", "file": "work/m.dld-report.json"}
+    assert said(sent) == {"kind": "open_file", "artifact": "report", "file": "work/m.dld-report.json"}
     session.handle({"kind": "runs_watch", "root": str(tmp_path / "elsewhere")})
     session.handle({"kind": "run_open", "id": run_id, "name": "report", "point": None})
-    assert sent[-1]["kind"] == "error" and "outside the folder JupyterLab shows" in sent[-1]["message"]
-    assert "dld.report(" in sent[-1]["message"]
+    assert said(sent)["kind"] == "error" and "outside the folder JupyterLab shows" in said(sent)["message"]
+    assert "dld.report(" in said(sent)["message"]
     session.handle({"kind": "run_open", "id": run_id, "name": "engine", "point": None})
-    assert sent[-1]["kind"] == "error" and "no 'engine' artifact" in sent[-1]["message"]
+    assert said(sent)["kind"] == "error" and "no 'engine' artifact" in said(sent)["message"]
