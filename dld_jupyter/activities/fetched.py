@@ -79,7 +79,16 @@ def bring_home(target: Target, spec: ActivitySpec, staged: ActivitySpec, done: M
     expected = wanted(spec, staged, done)
     fetched = target.fetch(staged, {name: remote for name, (remote, _) in expected.items()})
     try:
-        checked = {name: _checked(name, fetched[name], expected[name][1], target, spec, staged) for name in expected}
+        checked = {}
+        for name, (_, destination) in expected.items():
+            try:
+                checked[name] = _checked(name, fetched[name], destination, target, spec, staged)
+            except RunFailed:
+                raise
+            except Exception as error:  # whatever a hostile file makes a reader raise: still the run's failure
+                raise RunFailed(f"{name}: cannot be checked ({type(error).__name__}: {error}). Nothing was kept") from (
+                    error
+                )
         for name, (file, report) in checked.items():
             _place(name, file, report, expected[name][1])
     finally:

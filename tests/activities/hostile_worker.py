@@ -9,7 +9,8 @@ does). Modes:
 - `done:<json>`: REPORT copied to the staged report path, then a `done` naming the artifacts <json> (with
   `{report}` replaced by the staged report path);
 - `big-report`: a 300 MB file (sparse) at the staged report path, named in `done`;
-- `random-report`: 64 KiB of random bytes at the staged report path, named in `done`.
+- `random-report`: 64 KiB of random bytes at the staged report path, named in `done`;
+- `junk-layer-info` (an engine export's spec): an engine and random bytes for its layer information, both named.
 """
 
 from __future__ import annotations
@@ -35,6 +36,12 @@ def main() -> int:
         sys.stderr.flush()
     spec = json.loads(next(line for line in sys.stdin if line != PING))
     output = spec["output"]
+    if mode == "junk-layer-info":
+        with open(spec["engine"], "wb") as engine, open(spec["metadata"], "wb") as layer_info:
+            engine.write(b"an engine")
+            layer_info.write(os.urandom(4096))
+        send("done", artifacts={"engine": spec["engine"], "layer_info": spec["metadata"]})
+        return 0
     if mode == "malformed":
         for line in (
             '@dld {"type": "progress", "fraction": "abc"}',

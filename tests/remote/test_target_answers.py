@@ -1,7 +1,7 @@
 """A target whose answers cannot be trusted (issue 36, item 6), on the real loopback sshd: the deployment check's
 answer (empty, not JSON, trailing text, missing keys) is a clear exit 3 quoting what the target printed; a worker
-there that names artifacts it was not asked to write, or writes a report too big or not a report, fails the run
-with nothing fetched and the previous report kept."""
+there that names artifacts it was not asked to write, or writes a report too big or not a report, or layer
+information that is not, fails the run with nothing fetched and the previous files kept."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ import pytest
 from dld_jupyter.activities.engine import run_activity
 from dld_jupyter.activities.result import ActivityStatus
 from dld_jupyter.activities.runtimes.onnxruntime.spec import OrtProfileSpec
+from dld_jupyter.activities.runtimes.tensorrt.spec import TrtBuildSpec
 from dld_jupyter.activities.targets import ssh_session
 from dld_jupyter.activities.targets.deploy import TargetInfo
 from dld_jupyter.activities.targets.ssh import SshTarget
@@ -117,3 +118,18 @@ def test_hostile_answers_of_a_remote_worker_keep_nothing(
     assert message in (result.error or ""), result.error
     assert output.read_bytes() == previous.read_bytes()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.json", "previous.json"]  # no partial file
+
+
+def test_junk_layer_information_from_a_target_replaces_nothing(deployed: SshTarget, tmp_path: Path) -> None:
+    engine, layer_info = tmp_path / "net.engine", tmp_path / "net.trt.json"
+    engine.write_bytes(b"the previous engine")
+    layer_info.write_text('{"Layers": [], "Bindings": []}')
+    target = HostileSshTarget(deployed.connection, deployed.policy, deployed.secrets)
+    target.mode = "junk-layer-info"
+    spec = TrtBuildSpec(model=str(BUNDLED), engine=str(engine), metadata=str(layer_info))
+    result = run_activity(spec, target=target, remember=False)
+    assert result.status is ActivityStatus.FAILED and result.artifacts == {}
+    assert "the run's layer information is not valid" in (result.error or ""), result.error
+    assert engine.read_bytes() == b"the previous engine"  # every artifact is checked before any is placed
+    assert layer_info.read_text() == '{"Layers": [], "Bindings": []}'
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["net.engine", "net.trt.json"]
