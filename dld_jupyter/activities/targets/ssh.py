@@ -153,7 +153,9 @@ class SshTarget:
         fetched: dict[str, str] = {}
         try:
             for name, remote in artifacts.items():
-                local = Path(places[remote])  # the engine asked only for outputs that stage placed
+                if remote not in places:  # an output the spec names by no field of its own: never sent there
+                    raise RunFailed(f"{name}: {remote} is not a file this target was told to write. Nothing was kept")
+                local = Path(places[remote])
                 partial = local.with_name(f".{local.name}.{uuid.uuid4().hex[:8]}.partial")
                 self._get(session, name, remote, partial)
                 fetched[name] = str(partial)
