@@ -20,8 +20,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from dld_jupyter.activities.engine import run_activity  # noqa: E402
 from dld_jupyter.activities.runtimes.onnxruntime.spec import OrtProfileSpec  # noqa: E402
+from dld_jupyter.activities.scheduler import run_activity  # noqa: E402
 from dld_jupyter.activities.targets import ssh_session  # noqa: E402
 from dld_jupyter.activities.targets.connections import Secrets  # noqa: E402
 from dld_jupyter.activities.targets.host_keys import HostKeyPolicy  # noqa: E402

@@ -1,5 +1,6 @@
 """GPU exclusivity of sweeps on a real GPU host (the lent device): NVML's process lists, a foreign process detected
-before and during a run, and the device pool giving one GPU to one holder at a time. Needs nvidia-ml-py and torch
+before and during a run, and the host's lock files (the scheduler's, activities/host_locks.py) giving one GPU to one
+holder at a time, its UUID naming the lock. Needs nvidia-ml-py and torch
 (only to occupy a GPU from another process). Prints what it saw; exits 1 when a check fails.
 
     PYTHONPATH=. python benchmarks/sweep_gpu_exclusivity.py
@@ -12,7 +13,9 @@ import sys
 import threading
 import time
 
-from dld_jupyter.activities.sweep.devices import DevicePool, GpuWatch, gpu_processes, visible_gpus
+from dld_jupyter.activities.gpu.nvml import visible_gpus
+from dld_jupyter.activities.host_locks import SHARED, HostLocks
+from dld_jupyter.activities.sweep.gpu_watch import GpuWatch, gpu_processes
 
 HOLD = "import torch,time; x=torch.ones(256*2**20, device='cuda:{i}'); torch.cuda.synchronize(); time.sleep({s})"
 
@@ -62,16 +65,23 @@ def main() -> int:
     for process in (ours, intruder):
         process.kill()
         process.wait()
-    pool, held, overlap = DevicePool(), [], []
+    locks = HostLocks()
+    held: list[str] = []
+    overlap: list[str] = []
 
     def take(name: str) -> None:
-        with pool.acquire([gpu], lambda: False) as got:
-            if held:
-                overlap.append(name)
-            held.append(name)
-            time.sleep(0.5)
-            held.remove(name)
-            print(f"  {name} held GPU {got.cuda_index if got else None}")
+        got = None
+        while got is None:
+            got = locks.try_take("localhost", f"cuda:{gpu.cuda_index}", SHARED)
+            if got is None:
+                time.sleep(0.05)
+        if held:
+            overlap.append(name)
+        held.append(name)
+        time.sleep(0.5)
+        held.remove(name)
+        print(f"  {name} held {got.names}")
+        got.release()
 
     threads = [threading.Thread(target=take, args=(f"point{i}",)) for i in range(3)]
     started = time.monotonic()
@@ -79,7 +89,7 @@ def main() -> int:
         thread.start()
     for thread in threads:
         thread.join()
-    print(f"device pool: 3 holders of one GPU took {time.monotonic() - started:.2f} s, overlaps: {overlap}")
+    print(f"host locks: 3 holders of one GPU took {time.monotonic() - started:.2f} s, overlaps: {overlap}")
     failures += bool(overlap)
     print("FAILED checks:", failures)
     return 1 if failures else 0

@@ -6,7 +6,6 @@ No Jupyter imports here: this layer runs on a GPU host with only numpy, onnx, on
 """
 
 from dld_jupyter.activities.api import ActivityFailed, EngineExport, export_engine, profile
-from dld_jupyter.activities.engine import run_activity, start_activity
 from dld_jupyter.activities.errors import ActivityError, RunFailed, SpecError, UnavailableError
 from dld_jupyter.activities.result import ActivityResult, ActivityStatus, LogLine, Progress
 from dld_jupyter.activities.run import Run
@@ -14,6 +13,7 @@ from dld_jupyter.activities.runtimes.base import Runtime
 from dld_jupyter.activities.runtimes.onnxruntime.spec import OrtProfileSpec
 from dld_jupyter.activities.runtimes.tensorrt.settings import ProfilerSettings, TrtSettings
 from dld_jupyter.activities.runtimes.tensorrt.spec import TrtBuildSpec, TrtProfileSpec
+from dld_jupyter.activities.scheduler import run_activity, start_activity
 from dld_jupyter.activities.spec import ActivitySpec, spec_from_dict, spec_from_json
 
 __all__ = [

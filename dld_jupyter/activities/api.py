@@ -16,14 +16,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
-from dld_jupyter.activities.engine import LogCallback, ProgressCallback, run_activity
 from dld_jupyter.activities.errors import BAD_INPUT, UNAVAILABLE, ActivityError, SpecError, UnavailableError
 from dld_jupyter.activities.kinds.export_engine import export_spec
 from dld_jupyter.activities.kinds.profile import profile_spec
 from dld_jupyter.activities.model_ref import ModelLike, ModelRef
 from dld_jupyter.activities.result import ActivityResult
+from dld_jupyter.activities.run import LogCallback, ProgressCallback, Run
 from dld_jupyter.activities.runtimes.tensorrt.dry_run import dry_run
 from dld_jupyter.activities.runtimes.tensorrt.settings import TrtSettings
+from dld_jupyter.activities.scheduler import run_activity
 from dld_jupyter.activities.targets.base import Target
 from dld_jupyter.activities.targets.choose import target_named
 from dld_jupyter.report_format.io import load_report
@@ -47,6 +48,7 @@ def profile(
     on_log: LogCallback | None = None,
     target: str | Target | None = None,
     keep_model: bool = False,
+    within: Run | None = None,
     **options: Any,
 ) -> Report:
     """Profile a model (a path, a Document or a designer) and return its Report (also written to `output`, default
@@ -60,6 +62,7 @@ def profile(
     recorded in passes of their own after the profiled ones); with backend="tensorrt", the fields of TrtSettings and
     ProfilerSettings. Unknown ones raise SpecError naming the known ones.
     `target`: a saved SSH target's name, `ssh://user@host:port` or a Target (default: this machine).
+    `within`: the run this profile is part of (an analysis's own layer timings): it may use the GPU that run holds.
     Raises UnavailableError for a missing backend/provider or an unreachable target, ActivityFailed for a failed run.
     """
     where = target_named(target) if target is None or isinstance(target, str) else target
@@ -67,7 +70,7 @@ def profile(
         options["provider"] = provider
     with ModelRef.of(model, keep=keep_model) as ref:  # a temporary copy of unsaved edits goes with the run
         spec = profile_spec(ref, backend, **options)
-        return _report_of(run_activity(spec, on_progress=on_progress, on_log=on_log, target=where))
+        return _report_of(run_activity(spec, on_progress=on_progress, on_log=on_log, target=where, within=within))
 
 
 def _report_of(result: ActivityResult) -> Report:

@@ -4,53 +4,31 @@ The caller (a Jupyter kernel, the CLI) never runs the runtime itself, so a segfa
 becomes a failed ActivityResult with the signal named, never the caller's death. On success exactly one report
 file appears at the spec's report path: the worker writes a private partial file, the target brings it (and every
 other artifact) here, and it is checked before it is renamed into place (`fetched`).
-`run_activity` blocks in the caller's thread; `start_activity` starts a `Run` in the background (what front doors
-use; `scheduler.py` starts several, one per (target, device) at a time).
+Only the scheduler (`scheduler.py`) calls `execute`, on the thread of a Run it starts: it is the one door runs come in
+through (`run_activity` and `start_activity` live there).
 """
 
 from __future__ import annotations
 
-import contextlib
 import signal
 import subprocess
 import threading
 import time
-from collections.abc import Callable
 from typing import IO
 
 from dld_jupyter.activities.cache import SettingsStore
-from dld_jupyter.activities.command_line import CommandLine
 from dld_jupyter.activities.errors import FAILED, ActivityError
 from dld_jupyter.activities.fetched import bring_home
 from dld_jupyter.activities.protocol import decode
 from dld_jupyter.activities.result import ActivityResult, ActivityStatus
 from dld_jupyter.activities.run import LogCallback, ProgressCallback, Run
-from dld_jupyter.activities.spec import ActivitySpec
-from dld_jupyter.activities.targets.base import Target, WorkerProcess
+from dld_jupyter.activities.targets.base import WorkerProcess
 
-__all__ = ["LogCallback", "ProgressCallback", "announce", "execute", "run_activity", "start_activity", "watch_runs"]
+__all__ = ["LogCallback", "ProgressCallback", "execute"]
 
 TERMINATE_GRACE_S = 5.0  # time for the worker to unwind (reset GPU clocks) before SIGKILL
 CRASHED = "crashed"
 CANCELLED = "cancelled"
-
-
-_WATCHERS: list[Callable[[Run], object]] = []
-
-
-def watch_runs(watcher: Callable[[Run], object]) -> Callable[[], None]:
-    """Call `watcher(run)` for every Run created from now on (the live runs registry of the front doors subscribes
-    here, so runs started anywhere below it are listed); returns the function that unsubscribes."""
-    _WATCHERS.append(watcher)
-    return lambda: _WATCHERS.remove(watcher) if watcher in _WATCHERS else None
-
-
-def announce(run: Run) -> Run:
-    """Tell the watchers about a new Run (the engine's entry points and the scheduler call it)."""
-    for watcher in list(_WATCHERS):
-        with contextlib.suppress(Exception):  # a broken watcher must not stop the run
-            watcher(run)
-    return run
 
 
 def _signal_name(number: int) -> str:
@@ -183,31 +161,3 @@ def _remember(run: Run) -> None:
         SettingsStore().remember(home, spec.KIND, settings)
     except OSError as error:
         run.log("warning", f"settings not remembered: {error}")
-
-
-def run_activity(
-    spec: ActivitySpec,
-    on_progress: ProgressCallback | None = None,
-    on_log: LogCallback | None = None,
-    target: Target | None = None,
-    remember: bool = True,
-) -> ActivityResult:
-    """Run `spec` in a worker process and block until it ends; never raises for a failed run."""
-    run = announce(Run(spec, target, on_progress, on_log, remember))
-    run.mark_running()
-    result = execute(run)
-    run.finish(result)
-    return result
-
-
-def start_activity(
-    spec: ActivitySpec,
-    on_progress: ProgressCallback | None = None,
-    on_log: LogCallback | None = None,
-    target: Target | None = None,
-    remember: bool = True,
-    command: CommandLine | None = None,
-) -> Run:
-    """Start `spec` in the background; callbacks run on the engine's reader thread; `command`: the command line the
-    run shows instead of its spec's (a front door that ran a copy of a document knows the document's file)."""
-    return announce(Run(spec, target, on_progress, on_log, remember, command)).start(execute)

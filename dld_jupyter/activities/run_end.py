@@ -51,7 +51,7 @@ class RunEnd:
 
     def ended(self, result: ActivityResult) -> bool:
         """Record the outcome and tell the listeners; False when the run had already ended."""
-        if self.done:
+        if self._finished.is_set():  # not `done`: a subclass may say done a little before (a sweep's last change)
             return False
         self._result, self._status, self.ended_at = result, result.status, time.monotonic()
         self._finished.set()

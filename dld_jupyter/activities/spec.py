@@ -75,6 +75,9 @@ class ActivitySpec(abc.ABC):
     KIND: ClassVar[str] = ""
     RUNTIME: ClassVar[str] = ""  # the runtime that runs it (`activities.runtimes`)
     ACTIVITY: ClassVar[str] = ""  # the activity kind that drives it (`activities.kinds`): "profile", "export_engine"
+    # A session kind computes only when asked and may stay open for hours: the scheduler gives it its device but
+    # not its host's cores (scheduler.py).
+    INTERACTIVE: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

@@ -13,10 +13,10 @@ import json
 import sys
 from typing import Any
 
-from dld_jupyter.activities.engine import run_activity
 from dld_jupyter.activities.errors import BAD_INPUT, UNAVAILABLE, SpecError
 from dld_jupyter.activities.kinds.profile import ORT_OPTIONS, profile_spec
 from dld_jupyter.activities.result import ActivityResult, LogLine, Progress
+from dld_jupyter.activities.scheduler import run_activity
 from dld_jupyter.activities.spec import ActivitySpec
 from dld_jupyter.activities.targets.base import Target
 from dld_jupyter.cli.exit_codes import ExitCode

@@ -43,7 +43,6 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--seed", type=int, default=0, help="random input data seed (default 0)")
     parser.add_argument("--gpu-metrics", action=argparse.BooleanOptionalAction, default=False,
                         help="sample NVML metrics in every GPU point (default off: 100 ms+ per point)")
-    parser.add_argument("--overlap-cpu", action="store_true", help="let CPU points run at the same time")
     parser.add_argument("--gpus", help="GPU indices the sweep may use, comma-separated (default: every GPU)")
     parser.add_argument("--resume", metavar="DIR", help="complete the sweep in DIR from its manifest")
     parser.add_argument("--rerun", action="store_true", help="measure finished points again")
@@ -64,7 +63,7 @@ def sweep_arguments(args: argparse.Namespace) -> dict[str, Any]:
     settings = {"iterations": args.iterations, "warmup": args.warmup, "foreign": args.foreign,
                 "lock_clocks": args.lock_clocks, "foreign_wait_s": args.foreign_wait_s, "optimize": args.optimize,
                 "threads": args.threads, "seed": args.seed, "gpu_metrics": args.gpu_metrics,
-                "overlap_cpu": args.overlap_cpu, "gpus": tuple(integers("--gpus", args.gpus)) if args.gpus else None}
+                "gpus": tuple(integers("--gpus", args.gpus)) if args.gpus else None}
     return {"models": args.models, "batch": integers("--batch", args.batch), "provider": _list(args.provider),
             "precision": _list(args.precision), "targets": _list(args.targets), "out": args.out,
             "executor": None if args.executor == "local" else args.executor, "rerun": args.rerun, **settings}

@@ -23,11 +23,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from dld_jupyter.activities.analysis.inputs import InputSource, load_inputs, model_input_specs
-from dld_jupyter.activities.engine import start_activity
 from dld_jupyter.activities.errors import RunFailed, SpecError
 from dld_jupyter.activities.kinds.analysis import OrtAnalysisSpec, decode_array, encode_array
 from dld_jupyter.activities.model_ref import ModelRef
 from dld_jupyter.activities.run import Run
+from dld_jupyter.activities.scheduler import start_activity
 from dld_jupyter.document import Document
 from dld_jupyter.frontdoor.run_source import RunInput
 

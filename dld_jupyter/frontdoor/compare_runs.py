@@ -23,11 +23,11 @@ from typing import Any
 
 import numpy as np
 
-from dld_jupyter.activities.engine import start_activity
 from dld_jupyter.activities.errors import BAD_INPUT, UNAVAILABLE, RunFailed, SpecError, UnavailableError
 from dld_jupyter.activities.model_ref import ModelRef, release_copy, temporary_folder
 from dld_jupyter.activities.result import ActivityStatus, LogLine, Progress
 from dld_jupyter.activities.run import Run
+from dld_jupyter.activities.scheduler import start_activity
 from dld_jupyter.frontdoor.runs import track
 from dld_jupyter.model_compare.divergence import WHAT, Divergence, check_arguments, diverge
 from dld_jupyter.model_compare.divergence_command import divergence_command

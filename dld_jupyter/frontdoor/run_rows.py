@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from dld_jupyter.activities.group import RunGroup
 from dld_jupyter.activities.result import ActivityStatus
 from dld_jupyter.activities.run import Run
 from dld_jupyter.activities.sweep import Sweep
@@ -66,8 +67,11 @@ class RunRow:
 
 
 def rows(registry: RunRegistry | None = None) -> list[RunRow]:
-    """The rows of the registry's runs (the kernel's live runs registry by default), newest first."""
-    return [row_of(run, started) for run, started in (registry or track()).listed()]
+    """The rows of the registry's runs (the kernel's live runs registry by default), newest first; the runs of a
+    group (a sweep's point runs) are in its row, not beside it."""
+    listed = (registry or track()).listed()
+    inside = {member.id for run, _ in listed if isinstance(run, RunGroup) for member in run.members}
+    return [row_of(run, started) for run, started in listed if run.id not in inside]  # a sweep's runs: its points
 
 
 def row_of(run: RunHandle, started: float | None) -> RunRow:

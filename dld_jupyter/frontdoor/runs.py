@@ -1,13 +1,15 @@
 """The live runs: every Run started below the front doors, registered in one place that a runs list and a
 dashboard read (`find`, `list`, `listed`, `cancel`, `watch`), whichever front door started it.
 
-Runs are created in the activities layer (dld.profile and dld.export_engine through `activities.api`, the panels
-through `start_activity`, a `Scheduler`; the Tools dialogs' batch transforms and user tools as `ThreadRun`s, which
-their job registers itself); `track()` subscribes the registry to the engine's `watch_runs` once, so
-each entry point calls `track()` before it starts work and its runs are listed from then on. Ended runs are kept
-(newest last) up to `KEEP_ENDED`, so a long-lived kernel does not keep every log it ever produced. `listed()` is
-what the runs lists show (run_rows.py makes their rows: the sidebar's Runs section, `dld.runs()`), newest first;
-`watch(listener)` tells a list when a run is registered or ends (on the thread where that happened).
+Every worker run comes in through the process's scheduler (`activities.scheduler`: dld.profile and dld.export_engine,
+the panels, the CLI, sweep points, analysis, divergence), which tells its watchers; a run group (`activities.group`:
+a sweep) is told when it starts, its runs as each is submitted; the Tools dialogs' batch transforms and user tools
+are `ThreadRun`s, which their job registers itself. `track()` subscribes the registry to the scheduler's
+`watch_runs` once, so each entry point calls `track()` before it starts work and its runs are listed from then on.
+Ended runs are kept (newest last) up to `KEEP_ENDED`, so a long-lived kernel does not keep every log it ever
+produced. `listed()` is what the runs lists show (run_rows.py makes their rows: the sidebar's Runs section,
+`dld.runs()`), newest first; `watch(listener)` tells a list when a run is registered or ends (on the thread where
+that happened).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from dld_jupyter.activities.engine import watch_runs
+from dld_jupyter.activities.scheduler import watch_runs
 from dld_jupyter.activities.thread_run import RunHandle
 
 KEEP_ENDED = 50

@@ -64,7 +64,7 @@ def test_a_float_field_takes_an_int_from_json_and_bools_stay_bools() -> None:
         (lambda: OrtAnalysisSpec(model="m.onnx", window=True), "window: expected int, got True"),
         (lambda: OrtAnalysisSpec(model="m.onnx", inputs=Path("x.npz")),  # type: ignore[arg-type]
          "inputs: expected str or null, got PosixPath('x.npz')"),
-        (lambda: Settings(overlap_cpu="no"), "overlap_cpu: expected bool, got 'no'"),  # type: ignore[arg-type]
+        (lambda: Settings(lock_clocks="no"), "lock_clocks: expected bool, got 'no'"),  # type: ignore[arg-type]
         (lambda: Settings(gpus=(0, "1")), "gpus: expected tuple of int or null, got (0, '1')"),  # type: ignore[arg-type]
     ],
 )

@@ -187,7 +187,7 @@ def sweep_manifest(settings: Settings, **grid: object) -> Manifest:
     [
         sweep_manifest(Settings(), batch=[1], provider=["cpu"], precision=["fp32"], targets=["localhost"]),
         sweep_manifest(Settings(iterations=3, warmup=0, optimize=False, threads=2, seed=5, gpu_metrics=True,
-                                lock_clocks=True, foreign="wait", foreign_wait_s=12.5, overlap_cpu=True, gpus=(0, 3))),
+                                lock_clocks=True, foreign="wait", foreign_wait_s=12.5, gpus=(0, 3))),
     ],
     ids=["defaults", "every field"],
 )

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from dld_jupyter.activities.engine import run_activity, start_activity
 from dld_jupyter.activities.errors import UnavailableError
 from dld_jupyter.activities.result import ActivityStatus
 from dld_jupyter.activities.runtimes.onnxruntime.spec import OrtProfileSpec
+from dld_jupyter.activities.scheduler import run_activity, start_activity
 from dld_jupyter.activities.targets import ssh_session
 from dld_jupyter.activities.targets.connections import Secrets
 from dld_jupyter.activities.targets.host_keys import HostKeyChanged, HostKeyPolicy, HostKeyUnknown

@@ -98,6 +98,26 @@ def nvml_index(cuda_index: int) -> int:
         return nv.nvml_index(cuda_index)
 
 
+@dataclass(frozen=True)
+class Gpu:
+    """One GPU this process may use: CUDA's index for it, NVML's, and its UUID (the same on every process)."""
+
+    cuda_index: int  # the index CUDA (and ONNX Runtime's device_id) uses in this process
+    nvml_index: int
+    uuid: str
+
+
+def visible_gpus() -> list[Gpu]:
+    """The GPUs this process may use, in CUDA order (`CUDA_VISIBLE_DEVICES` as CUDA reads it); [] without NVML."""
+    try:
+        with Nvml() as nv:
+            uuids = nv.uuids()
+    except UnavailableError:
+        return []
+    order = visible.cuda_order(visible.listing(), uuids)
+    return [Gpu(cuda, index, uuids[index]) for cuda, index in enumerate(order)]
+
+
 def device_problem(cuda_index: int) -> str | None:
     """Why this process cannot use CUDA device `cuda_index` ("GPU 1 requested, this host has 1 GPU (0)"), or None
     (visible, or no NVML to tell: the runtime then says what it found)."""

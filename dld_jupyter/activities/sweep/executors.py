@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from dld_jupyter.activities.errors import SpecError
-from dld_jupyter.activities.sweep.devices import visible_gpus
+from dld_jupyter.activities.gpu.nvml import visible_gpus
 from dld_jupyter.activities.sweep.manifest import Manifest
 
 LIVE = ("running", "newly-created")  # distributed.Client.status while it is connected (or about to be)
@@ -90,7 +90,7 @@ def make_executor(spec: str | cf.Executor | None, manifest: Manifest) -> Executi
     if spec is None or spec == "local":
         points = [p.point for p in manifest.points]
         gpus = len(visible_gpus()) if any(p.uses_gpu for p in points) else 0
-        cpu = 0 if not any(not p.uses_gpu for p in points) else (len(points) if manifest.settings.overlap_cpu else 1)
+        cpu = 1 if any(not p.uses_gpu for p in points) else 0  # the scheduler runs one CPU point at a time anyway
         threads = cf.ThreadPoolExecutor(max_workers=max(1, gpus + cpu), thread_name_prefix="dld-sweep")
         return Executing(threads, owned=True, lock_here=True)
     if spec == "dask" or spec.startswith("dask://"):

@@ -70,7 +70,6 @@ class Settings:
     lock_clocks: bool = False  # lock clocks to base for every GPU point of the sweep (TREx semantics)
     foreign: str = "warn"  # another process on a point's GPU: "warn" | "wait" | "fail"
     foreign_wait_s: float = 60.0  # how long "wait" waits for the GPU to be free before failing the point
-    overlap_cpu: bool = False  # let CPU points run at the same time (they time each other: off by default)
     gpus: tuple[int, ...] | None = None  # GPU indices a local sweep may use; None: every GPU NVML sees
 
     def __post_init__(self) -> None:
@@ -88,6 +87,9 @@ class Settings:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Settings:
         body = dict(data)
+        # Written by sweeps before the scheduler held a host's cores: CPU points never run beside each other (or
+        # beside GPU points) now, whatever it said, so an older manifest still resumes.
+        body.pop("overlap_cpu", None)
         known = sorted(f.name for f in dataclasses.fields(cls))
         if not set(body) <= set(known):
             raise SpecError(f"sweep settings: unknown option(s) {sorted(set(body) - set(known))}; known: {known}")

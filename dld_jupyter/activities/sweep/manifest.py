@@ -111,7 +111,6 @@ class Manifest:
         args.switch("--optimize", s.optimize, True).option("--threads", s.threads, 0).option("--seed", s.seed, 0)
         args.switch("--gpu-metrics", s.gpu_metrics, False).flag("--lock-clocks", s.lock_clocks)
         args.option("--foreign", s.foreign, "warn").option("--foreign-wait-s", s.foreign_wait_s, 60.0)
-        args.flag("--overlap-cpu", s.overlap_cpu)
         if s.gpus is not None:
             args.listed("--gpus", s.gpus)
         if isinstance(executor, str):

@@ -3,8 +3,11 @@
 remote worker needs no shared folder for the results: the sweep writes them atomically on its side.
 
 The task decides applicability on the host that runs it (a provider missing from that host's ONNX Runtime, no GPU
-visible), takes a device from the host's `DevicePool`, checks the GPU for other processes, and runs the point as a
-normal profile Run through the run scheduler; a worker error of kind "unavailable" becomes "not applicable" too.
+visible) and runs the point as a normal profile Run through the process's scheduler (`activities.scheduler`: it
+holds the GPU, across processes too, and keeps CPU points apart from GPU points of the host), on whichever allowed
+GPU is free first; once the run holds its GPU, NVML is asked about other processes there (`GpuWatch`). A worker
+error of kind "unavailable" becomes "not applicable" too. Run in this process (a thread pool), the task is given
+its sweep (a `RunGroup`): the point's Run joins it, so cancelling the sweep cancels the run.
 """
 
 from __future__ import annotations
@@ -24,9 +27,12 @@ from typing import Any
 
 from dld_jupyter.activities.errors import UNAVAILABLE
 from dld_jupyter.activities.gpu.clocks import locked_clocks
+from dld_jupyter.activities.gpu.nvml import Gpu, visible_gpus
+from dld_jupyter.activities.group import RunGroup
 from dld_jupyter.activities.run import Run
-from dld_jupyter.activities.scheduler import Scheduler
-from dld_jupyter.activities.sweep.devices import DevicePool, Gpu, GpuWatch, peak_rss_mb, visible_gpus
+from dld_jupyter.activities.scheduler import SCHEDULER
+from dld_jupyter.activities.spec import ActivitySpec
+from dld_jupyter.activities.sweep.gpu_watch import GpuWatch, peak_rss_mb
 from dld_jupyter.activities.sweep.grid import (
     LOCAL_NAMES,
     TENSORRT,
@@ -39,23 +45,13 @@ from dld_jupyter.activities.sweep.grid import (
 from dld_jupyter.activities.sweep.manifest import CANCELLED, DONE, FAILED, NOT_APPLICABLE
 from dld_jupyter.activities.targets.base import Target
 
-SCHEDULER = Scheduler()  # every point run in this process goes through it: one run per (target, device)
-_CANCELLED: dict[str, threading.Event] = {}  # sweep id -> cancel event, for tasks running in this process
-_STARTS: dict[str, Callable[[str], None]] = {}  # sweep id -> told when a point of it takes its device here
 _FP16_LOCK = threading.Lock()
+Started = Callable[[str], None]  # told the point's id once its run holds its device
 
 
-def watch_starts(sweep_id: str, listener: Callable[[str], None]) -> None:
-    _STARTS[sweep_id] = listener
-
-
-def cancel_event(sweep_id: str) -> threading.Event:
-    return _CANCELLED.setdefault(sweep_id, threading.Event())
-
-
-def _cancelled(sweep_id: str) -> bool:
-    if cancel_event(sweep_id).is_set():
-        return True
+def _cancelled(sweep_id: str, group: RunGroup | None) -> bool:
+    if group is not None:
+        return group.cancelled
     try:  # on a Dask worker, the sweep cancels through a cluster-wide Event
         distributed: Any = importlib.import_module("distributed")
         distributed.get_worker()
@@ -105,8 +101,9 @@ def _provider_problem(point: SweepPoint) -> str | None:
     return None
 
 
-def run_point(task: dict[str, Any]) -> dict[str, Any]:
-    """Run one point (`task`: sweep id, point, settings, lock_clocks) and return its outcome with the report bytes."""
+def run_point(task: dict[str, Any], group: RunGroup | None = None, started: Started | None = None) -> dict[str, Any]:
+    """Run one point (`task`: sweep id, point, settings, lock_clocks) and return its outcome with the report bytes;
+    `group` and `started`: the sweep, when the task runs in its process."""
     sweep_id, point = str(task["sweep"]), SweepPoint.from_dict(task["point"])
     settings = Settings.from_dict(task["settings"])
     if not Path(point.model).is_file():
@@ -115,66 +112,70 @@ def run_point(task: dict[str, Any]) -> dict[str, Any]:
     local = point.target in LOCAL_NAMES
     problem = precision_problem(point) or batch_problem(point.model, point.batch)
     problem = problem or (_provider_problem(point) if local else None)  # a remote worker says "unavailable"
-    gpus: list[Gpu] | None = None
+    gpus: list[Gpu] = []
     if problem is None and point.uses_gpu and local:
         gpus = [g for g in visible_gpus() if settings.gpus is None or g.cuda_index in settings.gpus]
         if not gpus:
             problem = f"provider {point.provider}: no GPU is visible on {socket.gethostname()}"
-    elif problem is None and point.uses_gpu:  # a remote target's GPUs: one lock per (target, index) here
+    elif problem is None and point.uses_gpu:  # a remote target's GPUs: the scheduler locks (target, index) here
         gpus = [Gpu(i, i, f"{point.target}-{i}") for i in (settings.gpus or (0,))]
     if problem is not None:
         return _outcome(point, NOT_APPLICABLE, problem)
-    model = _fp16_copy(point.model) if point.precision == "fp16" and point.provider != TENSORRT else point.model
-    try:
-        with DevicePool().acquire(gpus, lambda: _cancelled(sweep_id), not settings.overlap_cpu) as gpu:
-            return _measure(sweep_id, point, settings, model, gpu, bool(task.get("lock_clocks")))
-    except InterruptedError:
+    if _cancelled(sweep_id, group):
         return _outcome(point, CANCELLED, "cancelled before it started")
+    model = _fp16_copy(point.model) if point.precision == "fp16" and point.provider != TENSORRT else point.model
+    return _measure(sweep_id, point, settings, model, gpus, bool(task.get("lock_clocks")), group, started)
 
 
 def _measure(
-    sweep_id: str, point: SweepPoint, settings: Settings, model: str, gpu: Gpu | None, lock: bool
+    sweep_id: str, point: SweepPoint, settings: Settings, model: str, gpus: list[Gpu], lock: bool,
+    group: RunGroup | None, started: Started | None,
 ) -> dict[str, Any]:
     target = resolve_target(point.target)
-    started = _STARTS.get(sweep_id)
-    if started is not None:
-        started(point.id)
     problems: list[str] = []
-    nvml_here = gpu is not None and point.target in LOCAL_NAMES  # NVML sees this host's GPUs only
-    watch = GpuWatch(gpu, settings.foreign, settings.foreign_wait_s) if gpu is not None and nvml_here else None
+    nvml_here = bool(gpus) and point.target in LOCAL_NAMES  # NVML sees this host's GPUs only
+    watches: list[GpuWatch] = []
     with tempfile.TemporaryDirectory(prefix="dld-sweep-") as folder, contextlib.ExitStack() as stack:
         output = str(Path(folder) / point.report_name)
         in_worker = dataclasses.replace(settings, lock_clocks=lock and not nvml_here)  # a remote worker locks there
-        spec = point_spec(point, model, in_worker, gpu.cuda_index if gpu else 0, output)
-        run = Run(spec, target, remember=False)
-        if watch is not None:
-            watch.log = lambda message: run.log("warning", message)
-            try:
-                watch.check_before(lambda: _cancelled(sweep_id))
-            except RuntimeError as error:
-                return _outcome(point, FAILED, str(error), gpu_check=watch.record(), device=spec.device_key())
+        specs: list[ActivitySpec] = [point_spec(point, model, in_worker, gpu.cuda_index, output) for gpu in gpus]
+        specs = specs or [point_spec(point, model, in_worker, 0, output)]
+        run = Run(specs[0], target, remember=False)
+        if group is not None:
+            group.add(run)
+
+        def foreign(message: str) -> None:
+            problems.append(message)
+            run.log("warning", message)
+
+        def before_start(run: Run) -> None:
+            """The run holds its device: NVML's word on other processes there, clocks locked, then the worker."""
+            if started is not None:
+                started(point.id)
+            gpu = next((g for g in gpus if f"cuda:{g.cuda_index}" == run.spec.device_key()), None)
+            if gpu is None or not nvml_here:
+                return
+            watch = GpuWatch(gpu, settings.foreign, settings.foreign_wait_s, log=lambda m: run.log("warning", m))
+            watches.append(watch)
+            watch.check_before(lambda: _cancelled(sweep_id, group))  # RuntimeError: the run fails saying why
             if lock:
-                stack.enter_context(locked_clocks(watch.gpu.nvml_index, lambda m: run.log("info", m)))
-
-            def foreign(message: str) -> None:
-                problems.append(message)
-                run.log("warning", message)
-
+                stack.enter_context(locked_clocks(gpu.nvml_index, lambda m: run.log("info", m)))
             watch.start(lambda: run.pid, foreign)
             stack.callback(watch.stop)
-        SCHEDULER.submit(run)
+
+        SCHEDULER.submit(run, anywhere=specs if len(specs) > 1 else (), before_start=before_start)
         peak_rss: float | None = None
         while run.wait(0.05) is None:  # often enough to read the resident peak of a short run
             peak_rss = peak_rss_mb(run.pid) or peak_rss
-            if _cancelled(sweep_id) or (problems and settings.foreign == "fail"):
+            if _cancelled(sweep_id, group) or (problems and settings.foreign == "fail"):
                 run.cancel()
-        if watch is not None:
+        for watch in watches:
             watch.stop()
         result = run.result
         assert result is not None
-        check = watch.record() if watch is not None else {}
-        memory = (watch.peak_bytes / 2**20 if watch is not None and watch.peak_bytes else None) or peak_rss
-        extra: dict[str, Any] = {"device": spec.device_key(), "gpu_check": check, "peak_memory_mb": memory}
+        check = watches[0].record() if watches else {}
+        memory = (watches[0].peak_bytes / 2**20 if watches and watches[0].peak_bytes else None) or peak_rss
+        extra: dict[str, Any] = {"device": run.spec.device_key(), "gpu_check": check, "peak_memory_mb": memory}
         if problems and settings.foreign == "fail":
             return _outcome(point, FAILED, "; ".join(problems) + " (foreign='fail')", **extra)
         if not (result.ok and result.report_path):

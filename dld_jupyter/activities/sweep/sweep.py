@@ -5,7 +5,10 @@ default, one per device; `"dask"` the current `distributed.Client`; `"dask://hos
 or any Executor) and returns a `Sweep` at once; a collector thread writes each report that comes back atomically
 into the folder and updates the manifest. Called again on the same folder with the same grid, it runs only the
 points that are missing (`rerun=True` measures them all again); `resume_sweep(folder)` does the same from the
-manifest alone (a new kernel, `dld sweep --resume`). `cancel()` stops queued points and the running ones' workers.
+manifest alone (a new kernel, `dld sweep --resume`). A sweep is a run made of runs (`activities.group.RunGroup`):
+status, progress (the share of points ended), `cancel()` (queued points never start, running ones' workers stop),
+`wait()` and `on_end()` as for one run, so the run panel and the runs list follow it; each point run in this process
+joins it. Its result fails naming the failed points.
 Points are handed to the executor largest first (batch × model size, `dispatch_order`): in grid order the largest
 batches came last, and on two GPUs one GPU sat idle while the other ran them (two GPUs took 0.594× of one GPU's wall
 time in grid order, 0.521× largest first, on the lent two-H100 machine: benchmarks/sweep_two_gpus.py).
@@ -20,14 +23,16 @@ import contextlib
 import importlib
 import os
 import threading
-import uuid
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from dld_jupyter.activities.command_line import CommandLine
 from dld_jupyter.activities.errors import SpecError
 from dld_jupyter.activities.gpu.clocks import locked_clocks
-from dld_jupyter.activities.sweep.devices import visible_gpus
+from dld_jupyter.activities.gpu.nvml import visible_gpus
+from dld_jupyter.activities.group import RunGroup
+from dld_jupyter.activities.result import LogLine, Progress
 from dld_jupyter.activities.sweep.executors import Executing, dask_client, make_executor
 from dld_jupyter.activities.sweep.grid import LOCAL_NAMES, Settings, build_grid
 from dld_jupyter.activities.sweep.manifest import (
@@ -41,7 +46,7 @@ from dld_jupyter.activities.sweep.manifest import (
     PointState,
     load_manifest,
 )
-from dld_jupyter.activities.sweep.point import cancel_event, resolve_target, run_point, watch_starts
+from dld_jupyter.activities.sweep.point import resolve_target, run_point
 from dld_jupyter.formats.atomic_write import atomic_write_bytes
 from dld_jupyter.formats.file_lock import Held, holder, try_lock
 
@@ -49,25 +54,31 @@ Listener = Callable[["Sweep"], None]
 FOLDER_LOCK = ".sweep.lock"  # in the sweep folder: held (flock) by the process running a sweep there
 
 
-class Sweep:
-    """A running or finished sweep: its manifest (points and states), listeners, `wait`, `cancel`."""
+class Sweep(RunGroup):
+    """A running or finished sweep: its manifest (points and states), listeners, and the face of a run."""
 
-    def __init__(self, manifest: Manifest, executing: Executing, folder_lock: Held | None = None) -> None:
-        self.id = uuid.uuid4().hex[:12]
+    def __init__(
+        self,
+        manifest: Manifest,
+        executing: Executing,
+        folder_lock: Held | None = None,
+        on_progress: Callable[[Progress], None] | None = None,
+        on_log: Callable[[LogLine], None] | None = None,
+    ) -> None:
+        super().__init__(f"sweep {manifest.folder.name}", on_progress, on_log)
         self._folder_lock = folder_lock  # released when the sweep ends
         self.manifest = manifest
         self._executing = executing
         self._executor, self._owned, self._lock_here = executing.executor, executing.owned, executing.lock_here
+        self._in_process = isinstance(self._executor, cf.ThreadPoolExecutor)  # its tasks may be handed the sweep
         self._listeners: list[Listener] = []
-        self._done = threading.Event()
         self._futures: dict[cf.Future[dict[str, Any]], PointState] = {}
         self._thread = threading.Thread(target=self._main, name=f"dld-sweep-{self.id}", daemon=True)
         self.error: str | None = None
         self._ending = False
-        watch_starts(self.id, self._started)
 
     def _started(self, point_id: str) -> None:
-        """A point's task took its device (known for tasks running in this process; Dask's stay "queued")."""
+        """A point's run holds its device (known for tasks running in this process; Dask's stay "queued")."""
         entry = self.manifest.state(point_id)
         if entry.state == QUEUED:
             entry.state = RUNNING
@@ -79,7 +90,7 @@ class Sweep:
 
     @property
     def done(self) -> bool:
-        return self._ending or self._done.is_set()
+        return self._ending or super().done
 
     def points(self) -> list[PointState]:
         return list(self.manifest.points)
@@ -88,13 +99,12 @@ class Sweep:
         """Call `listener(sweep)` after each change of a point's state (on the sweep's thread)."""
         self._listeners.append(listener)
 
-    def wait(self, timeout: float | None = None) -> bool:
-        """True once every point has ended (done, failed, not applicable or cancelled)."""
-        return self._done.wait(timeout)
+    def command_line(self) -> CommandLine:
+        """`dld sweep …` measuring the same grid again in the same folder (`Manifest.command_line`)."""
+        return self.manifest.command_line(None if self._owned else self._executor)
 
-    def cancel(self) -> None:
-        """Stop the sweep: queued points never start, running ones are stopped; the manifest says "cancelled"."""
-        cancel_event(self.id).set()
+    def cancelling(self) -> None:
+        """Stop the points not started yet; the manifest says "cancelled" (the running ones are group members)."""
         client = dask_client(self._executor)
         if client is not None:  # the cluster's workers read a cluster-wide Event
             with contextlib.suppress(Exception):
@@ -104,6 +114,9 @@ class Sweep:
 
     def _changed(self) -> None:
         self.manifest.save()
+        points = self.manifest.points
+        ended = sum(p.state in ENDED for p in points)
+        self.report(ended, len(points), f"{ended} of {len(points)} points ended")
         for listener in list(self._listeners):
             with contextlib.suppress(Exception):
                 listener(self)
@@ -113,6 +126,7 @@ class Sweep:
         for entry in self.manifest.points:
             if rerun or not self.manifest.finished(entry):
                 entry.state, entry.reason = QUEUED, None
+        self.begin()
         self._changed()
         self._thread.start()
         return self
@@ -137,7 +151,9 @@ class Sweep:
             self._changed()
             if self._folder_lock is not None:
                 self._folder_lock.release()
-            self._done.set()
+            failed = [p.point.id for p in self.manifest.points if p.state == FAILED]
+            said = [f"failed points: {failed}"] if failed else []
+            self.finish("; ".join([*said, *([self.error] if self.error else [])]) or None)
 
     def _gpus_used(self) -> list[int]:
         allowed = self.manifest.settings.gpus
@@ -153,15 +169,22 @@ class Sweep:
             task = {"sweep": self.id, "point": entry.point.to_dict(), "settings": settings,
                     "lock_clocks": self.manifest.settings.lock_clocks and not self._lock_here}
             entry.runs += 1
-            self._futures[self._executor.submit(run_point, task)] = entry
+            if self._in_process:  # the task may hold the sweep itself: its runs join it
+                future = self._executor.submit(run_point, task, group=self, started=self._started)
+            else:
+                future = self._executor.submit(run_point, task)
+            self._futures[future] = entry
         self._changed()
         for future in cf.as_completed(list(self._futures)):
-            self._record(self._futures[future], future)
+            entry = self._futures[future]
+            self._record(entry, future)
+            median = f" median {entry.median_ms:.3f} ms" if entry.median_ms is not None else ""
+            self.log("info", f"{entry.point.id}: {entry.state}{median}{f' ({entry.reason})' if entry.reason else ''}")
             self._changed()
 
     def _record(self, entry: PointState, future: cf.Future[dict[str, Any]]) -> None:
         lost = self._executing.lost()  # Dask cancels every future of a client that lost its scheduler
-        if lost is not None and not cancel_event(self.id).is_set() and (future.cancelled() or future.exception()):
+        if lost is not None and not self.cancelled and (future.cancelled() or future.exception()):
             entry.state, entry.reason = FAILED, f"{lost}; dld sweep --resume {self.folder} completes it"
             return
         if future.cancelled():
@@ -213,10 +236,13 @@ def start_sweep(
     out: str | None = None,
     executor: str | cf.Executor | None = None,
     rerun: bool = False,
+    on_progress: Callable[[Progress], None] | None = None,
+    on_log: Callable[[LogLine], None] | None = None,
     **options: Any,
 ) -> Sweep:
     """Start (or complete) the sweep of the grid in `out` (default `<first model stem>-sweep/` beside it); `options`
-    are `grid.Settings` fields (iterations, warmup, foreign, lock_clocks, overlap_cpu, gpus...)."""
+    are `grid.Settings` fields (iterations, warmup, foreign, lock_clocks, gpus...); `on_progress`, `on_log`: the
+    sweep's progress and its log (one line per point as it ends), as for one run."""
     names = _listed(models)
     for target in _listed(targets):  # an unknown name is the user's to fix, not a point's failure
         resolve_target(target)
@@ -226,14 +252,16 @@ def start_sweep(
     folder.mkdir(parents=True, exist_ok=True)
     held = lock_folder(folder)
     try:
-        return _start(folder, names, points, settings, (batch, provider, precision, targets), executor, rerun, held)
+        return _start(folder, names, points, settings, (batch, provider, precision, targets), executor, rerun, held,
+                      (on_progress, on_log))
     except BaseException:
         held.release()
         raise
 
 
 def _start(folder: Path, names: list[str], points: list[Any], settings: Settings, grid: tuple[Any, ...],
-           executor: str | cf.Executor | None, rerun: bool, held: Held) -> Sweep:
+           executor: str | cf.Executor | None, rerun: bool, held: Held,
+           callbacks: tuple[Callable[[Progress], None] | None, Callable[[LogLine], None] | None]) -> Sweep:
     batch, provider, precision, targets = (_listed(value) for value in grid)
     fresh = Manifest(folder.resolve(), [str(Path(m).resolve()) for m in names], batch, provider, precision, targets,
                      settings, [PointState(p) for p in points])
@@ -244,7 +272,7 @@ def _start(folder: Path, names: list[str], points: list[Any], settings: Settings
                             f"{existing.settings.to_dict()}); give the same grid and settings to complete it, "
                             "or another out= folder")
         fresh = existing
-    return Sweep(fresh, make_executor(executor, fresh), held).start(rerun)
+    return Sweep(fresh, make_executor(executor, fresh), held, *callbacks).start(rerun)
 
 
 def resume_sweep(folder: str, executor: str | cf.Executor | None = None, rerun: bool = False) -> Sweep:

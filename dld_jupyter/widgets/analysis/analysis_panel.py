@@ -237,7 +237,8 @@ class AnalysisPanel(DldVBox, css="dld-analysis-panel"):
         if self.timings.value and self.analysis is not None:
             self.status.value = small("Analysis — profiling layer timings…")
             self._times = (
-                self._guard(lambda: layer_times(self.designer.document, self.analysis.feeds, self.provider)) or {}
+                self._guard(lambda: layer_times(self.designer.document, self.analysis.feeds, self.provider,
+                                                    self.analysis.activity)) or {}
             )
         if refresh:
             self.refresh()

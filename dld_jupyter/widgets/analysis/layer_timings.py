@@ -18,6 +18,7 @@ import numpy as np
 from onnx import numpy_helper
 
 from dld_jupyter.activities.api import profile
+from dld_jupyter.activities.run import Run
 from dld_jupyter.document import Document
 from dld_jupyter.reports.heat import heat_of
 
@@ -32,9 +33,10 @@ def write_feeds(feeds: Mapping[str, np.ndarray[Any, Any]], folder: Path) -> None
 
 
 def layer_times(
-    document: Document, feeds: Mapping[str, np.ndarray[Any, Any]], provider: str = "cpu"
+    document: Document, feeds: Mapping[str, np.ndarray[Any, Any]], provider: str = "cpu", within: Run | None = None
 ) -> dict[str, float]:
-    """Node id → its latest median time in ms (nodes the runtime fused away or removed are left out)."""
+    """Node id → its latest median time in ms (nodes the runtime fused away or removed are left out); `within`: the
+    analysis's run, whose GPU the profile may use while the analysis holds it."""
     with tempfile.TemporaryDirectory(prefix="dld-timings-") as folder:
         root = Path(folder)
         write_feeds(feeds, root)
@@ -45,6 +47,7 @@ def layer_times(
             warmup=1,
             input_folder=folder,
             output=str(root / "timings.dld-report.json"),
+            within=within,
         )
     heat = heat_of(report)
     times = {}

@@ -22,11 +22,11 @@ from dld_jupyter.activities.errors import ActivityError
 from dld_jupyter.activities.kinds.export_engine import export_spec
 from dld_jupyter.activities.model_ref import ModelRef
 from dld_jupyter.activities.result import ActivityResult
-from dld_jupyter.activities.run import Run
 from dld_jupyter.activities.runtimes import runtime_named
 from dld_jupyter.activities.runtimes.tensorrt.dry_run import dry_run
 from dld_jupyter.activities.runtimes.tensorrt.settings import TrtSettings
 from dld_jupyter.activities.runtimes.tensorrt.spec import ENGINE_SUFFIX, METADATA_SUFFIX, TrtBuildSpec
+from dld_jupyter.activities.thread_run import RunHandle
 from dld_jupyter.frontdoor.run_source import RunInput
 from dld_jupyter.widgets.designer.trt_form import STYLE, TrtSettingsForm, command_area, command_text, unavailable_html
 from dld_jupyter.widgets.runs.panel import RunPanel
@@ -110,7 +110,7 @@ class ExportEnginePanel(RunPanel):
         said = spec.engine_path()
         return said + (f" — layer information: {spec.metadata}" if spec.metadata else "")
 
-    def _wait(self, handle: Run, spec: TrtBuildSpec | None = None) -> None:
+    def _wait(self, handle: RunHandle, spec: TrtBuildSpec | None = None) -> None:
         if spec is not None:
             self._spec = spec
         super()._wait(handle)

@@ -21,13 +21,13 @@ from typing import Any
 
 import ipywidgets as w
 
-from dld_jupyter.activities.engine import start_activity
 from dld_jupyter.activities.errors import ActivityError
 from dld_jupyter.activities.model_ref import ModelRef
 from dld_jupyter.activities.result import ActivityResult, ActivityStatus, LogLine, Progress
-from dld_jupyter.activities.run import Run
+from dld_jupyter.activities.scheduler import SCHEDULER
 from dld_jupyter.activities.spec import ActivitySpec
 from dld_jupyter.activities.targets.base import Target
+from dld_jupyter.activities.thread_run import RunHandle
 from dld_jupyter.formats.html_text import tag, text
 from dld_jupyter.frontdoor.artifacts import ARTIFACTS, Opened
 from dld_jupyter.frontdoor.run_source import RunInput, RunSource, run_source
@@ -51,7 +51,7 @@ class RunPanel(DldVBox, css="dld-run-panel"):
                  buttons: Sequence[w.Widget] = (), below: Sequence[w.Widget] = ()) -> None:
         self.source = source  # a path, a Document or a Designer: what the run came from
         self.origin: RunSource | None = run_source(source)  # the designer, for heat, links and its dock
-        self.handle: Run | None = None
+        self.handle: RunHandle | None = None
         self.result: ActivityResult | None = None
         self.opened: list[Opened] = []
         self._done = threading.Event()
@@ -87,6 +87,16 @@ class RunPanel(DldVBox, css="dld-run-panel"):
     def done_text(self, result: ActivityResult) -> str:
         return ", ".join(result.artifacts.values())
 
+    def ended_text(self, result: ActivityResult) -> str:
+        """What the panel says once the run has succeeded (default: its time and `done_text`)."""
+        return f"done in {result.duration_s:.1f} s: {self.done_text(result)}"
+
+    def launch(self, target: Target) -> RunHandle:
+        """Start the run on `target` and return it: the form's spec through the process's scheduler, its progress
+        and log shown here. Raises what the user must fix (STARTING); a form whose run is a group overrides it."""
+        spec = self.make_spec()
+        return SCHEDULER.start(spec, on_progress=self._on_progress, on_log=self._on_log, target=target)
+
     def skip(self, result: ActivityResult) -> Collection[str]:
         """Artifacts of `result` not to act on."""
         return ()
@@ -120,8 +130,8 @@ class RunPanel(DldVBox, css="dld-run-panel"):
         self.target.value = chosen if chosen in options else current if current in options else LOCAL
 
     # -- running ---------------------------------------------------------------------------------------------------
-    def run(self) -> Run | None:
-        """Start with the form's settings; the running activity, or None when it could not start (said why)."""
+    def run(self) -> RunHandle | None:
+        """Start with the form's settings; the running run, or None when it could not start (said why)."""
         reason = self.refused()
         if reason is not None:
             self.show_error(f"unavailable: {reason}")
@@ -130,9 +140,13 @@ class RunPanel(DldVBox, css="dld-run-panel"):
             self.show_error(f"{self.what} is already running: cancel it first.")
             return None
         self.show_error("")
+        self.artifacts_area.children = []
+        self.opened = []
+        self.log_box.clear()
+        self._done = threading.Event()
+        track()  # the live runs registry lists this run
         try:
-            spec = self.make_spec()
-            target = self.chosen_target()
+            handle = self.launch(self.chosen_target())
         except STARTING as error:
             self._release()
             self.show_error(f"Cannot start: {error}")
@@ -140,16 +154,11 @@ class RunPanel(DldVBox, css="dld-run-panel"):
         except BaseException:
             self._release()
             raise
-        self.artifacts_area.children = []
-        self.opened = []
-        self.log_box.clear()
-        self._done = threading.Event()
+        self.handle = handle
         self._set_running(True)
-        track()  # the live runs registry lists this run
-        self.handle = start_activity(spec, on_progress=self._on_progress, on_log=self._on_log, target=target)
-        self.controls.follow(self.handle)
-        threading.Thread(target=self._wait, args=(self.handle,), name="dld-run-panel", daemon=True).start()
-        return self.handle
+        self.controls.follow(handle)
+        threading.Thread(target=self._wait, args=(handle,), name="dld-run-panel", daemon=True).start()
+        return handle
 
     def cancel(self) -> None:
         self.controls.cancel()
@@ -174,7 +183,7 @@ class RunPanel(DldVBox, css="dld-run-panel"):
         if model_ref is not None:
             model_ref.release()
 
-    def _wait(self, handle: Run) -> None:
+    def _wait(self, handle: RunHandle) -> None:
         try:
             result = handle.wait()
         finally:
@@ -190,7 +199,7 @@ class RunPanel(DldVBox, css="dld-run-panel"):
 
     def _finish(self, result: ActivityResult) -> None:
         if result.ok:
-            self.controls.ended(result, text(f"done in {result.duration_s:.1f} s: {self.done_text(result)}"))
+            self.controls.ended(result, text(self.ended_text(result)))
             self.opened = ARTIFACTS.act(result.artifacts, self.origin, skip=self.skip(result))
             self.show_opened(self.opened)
         elif result.status is ActivityStatus.CANCELLED or result.error_kind == "cancelled":

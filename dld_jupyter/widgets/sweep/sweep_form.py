@@ -2,9 +2,9 @@
 providers, precisions, iterations, folder, executor), the panel's target chooser, progress per point in the live
 table below, Cancel, then the results: the Pareto chart and a comparison of the points chosen in the list.
 
-A sweep is many runs, not one: the form overrides `run()` to start the sweep (`activities.sweep`), moves the
-panel's bar by the share of points that have ended, and routes the panel's Cancel to the sweep. Errors are shown in
-the panel, never raised into the notebook.
+A sweep is a run made of runs (`activities.group.RunGroup`): the form's `launch()` starts it (`activities.sweep`)
+and the panel follows it as it follows one run: its Run, Cancel and wait, the bar (the share of points that have
+ended), the log (a line per point as it ends). Errors are shown in the panel, never raised into the notebook.
 
     from dld_jupyter.widgets.sweep.sweep_form import sweep_form
     sweep_form("model.onnx", batch="1,8")
@@ -17,12 +17,12 @@ from typing import Any
 
 import ipywidgets as w
 
-from dld_jupyter.activities.errors import ActivityError
 from dld_jupyter.activities.model_ref import ModelRef
-from dld_jupyter.activities.result import Progress
+from dld_jupyter.activities.result import ActivityResult
 from dld_jupyter.activities.sweep import Sweep, start_sweep
-from dld_jupyter.activities.sweep.manifest import DONE, ENDED
-from dld_jupyter.formats.html_text import fill, text
+from dld_jupyter.activities.sweep.manifest import DONE
+from dld_jupyter.activities.targets.base import Target
+from dld_jupyter.formats.html_text import fill
 from dld_jupyter.frontdoor.run_source import RunInput
 from dld_jupyter.widgets.runs.panel import RunPanel
 from dld_jupyter.widgets.sweep.sweep_view import SweepView
@@ -63,65 +63,48 @@ class SweepPanel(RunPanel):
         self.compare_button.on_click(lambda _b: self.compare())
         self.pareto_button.on_click(lambda _b: self.pareto())
         self.view: SweepView | None = None
-        self.sweep: Sweep | None = None
         form = [self.models, self.batch, self.provider, self.precision, self.iterations, self.out, self.executor]
         results = w.HBox([self.chosen, w.VBox([self.compare_button, self.pareto_button])])
         super().__init__(source, w.HTML(fill(TITLE, model)), form, "Sweep", "th", below=[self.table, results])
         self.add_class("dld-sweep-panel")
-        self.cancel_button.on_click(lambda _b: self.cancel())
+
+    @property
+    def sweep(self) -> Sweep | None:
+        """The sweep the panel runs or ran last."""
+        return self.handle if isinstance(self.handle, Sweep) else None
 
     def disable_form(self, running: bool) -> None:
         for field in (self.models, self.batch, self.provider, self.precision, self.iterations, self.out,
                       self.executor):
             field.disabled = running
 
-    def run(self) -> Any:  # a sweep, not one Run
-        if self.sweep is not None and not self.sweep.done:
-            self.show_error("Sweep is already running: cancel it first.")
-            return None
-        self.show_error("")
-        try:
-            models = [line.strip() for line in self.models.value.splitlines() if line.strip()]
-            precisions = [p.strip() for p in self.precision.value.split(",") if p.strip()]
-            executor = None if self.executor.value == "local" else self.executor.value
-            self.sweep = start_sweep(models, _numbers(self.batch.value), list(self.provider.value), precisions,
-                                     [self.chosen_target().name], out=self.out.value or None, executor=executor,
-                                     iterations=int(self.iterations.value))
-        except (ActivityError, OSError, ValueError) as error:
-            self.show_error(f"Cannot start: {error}")
-            return None
-        self.view = SweepView(self.sweep.manifest, self.sweep)
-        self._set_running(True)
-        self.log_box.layout.display = "none"  # each point's log is in its Run (the live runs), not one stream
-        self.cancel_button.disabled = False
-        self.artifacts_area.children = []
-        self.sweep.on_change(self._changed)
-        self._changed(self.sweep)
-        return self.sweep
+    def launch(self, target: Target) -> Sweep:
+        models = [line.strip() for line in self.models.value.splitlines() if line.strip()]
+        precisions = [p.strip() for p in self.precision.value.split(",") if p.strip()]
+        executor = None if self.executor.value == "local" else self.executor.value
+        sweep = start_sweep(models, _numbers(self.batch.value), list(self.provider.value), precisions,
+                            [target.name], out=self.out.value or None, executor=executor,
+                            iterations=int(self.iterations.value), on_progress=self._on_progress,
+                            on_log=self._on_log)
+        self.view = SweepView(sweep.manifest, sweep)
+        sweep.on_change(self._changed)
+        self._changed(sweep)
+        return sweep
 
-    def cancel(self) -> None:
-        if self.sweep is not None:
-            self.sweep.cancel()
+    def skip(self, result: ActivityResult) -> list[str]:
+        return list(result.artifacts)  # the reports are in the table below: Compare and Pareto chart open them
 
-    def wait(self, timeout: float | None = None) -> Any:
-        return self.sweep.wait(timeout) if self.sweep is not None else None
+    def ended_text(self, result: ActivityResult) -> str:
+        sweep = self.sweep
+        counts = sweep.manifest.counts() if sweep is not None else {}
+        return ", ".join(f"{n} {state}" for state, n in counts.items() if n)
 
     def _changed(self, sweep: Sweep) -> None:
         points = sweep.points()
-        ended = sum(p.state in ENDED for p in points)
         assert self.view is not None
         self.table.value = self.view._repr_html_()
-        self.controls.show(Progress(ended / max(1, len(points)), f"{ended} of {len(points)} points ended"))
         self.chosen.options = [p.point.id for p in points if p.state == DONE]
         self.compare_button.disabled = self.pareto_button.disabled = not self.chosen.options
-        if sweep.done:
-            self._set_running(False)
-            failed = [p.point.id for p in points if p.state == "failed"]
-            self.controls.progress.bar_style = "danger" if failed else "success"
-            counts = sweep.manifest.counts()
-            self.controls.phase.value = text(", ".join(f"{n} {state}" for state, n in counts.items() if n))
-            if failed or sweep.error:
-                self.show_error(f"failed points: {failed} {sweep.error or ''}".strip())
 
     def compare(self) -> Any:
         """The chosen points' reports in the comparison view, shown below the form."""

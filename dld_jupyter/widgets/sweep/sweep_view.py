@@ -53,7 +53,7 @@ class SweepView:
 
     def wait(self, timeout: float | None = None) -> bool:
         """True once every point has ended (a finished sweep: at once)."""
-        return True if self.sweep is None else self.sweep.wait(timeout)
+        return True if self.sweep is None else self.sweep.wait(timeout) is not None
 
     def cancel(self) -> None:
         if self.sweep is not None:

@@ -136,6 +136,7 @@ class OrtSessionSpec(OrtProfileSpec):
 
     KIND: ClassVar[str] = "onnxruntime-session"
     ACTIVITY: ClassVar[str] = "session"
+    INTERACTIVE: ClassVar[bool] = True
 
     def output_paths(self) -> dict[str, str | None]:
         return {}

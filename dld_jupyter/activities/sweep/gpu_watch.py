@@ -1,11 +1,7 @@
-"""GPU exclusivity for sweeps: one run per GPU on a host, whoever starts it, and NVML's word on other processes.
+"""NVML's word on other processes on a sweep point's GPU, and the point's peak memory.
 
-`DevicePool` hands out a host's devices through `flock` on one lock file per GPU (named by its UUID, so two Dask
-workers, two kernels or two sweeps on one host never measure on one GPU at once; the kernel releases a lock when
-its holder dies, so a killed worker never leaves a GPU taken). The CPU is one device too: CPU points take turns
-unless the sweep lets them overlap. `visible_gpus` follows `CUDA_VISIBLE_DEVICES` the way CUDA does (dask-cuda
-gives each worker its own GPU that way): CUDA index i is the i-th listed GPU, found in NVML by index or UUID.
-
+Exclusivity among dld's own runs is the scheduler's (`activities.scheduler`, `activities.host_locks`: one run per
+GPU on a host, whoever starts it); what NVML adds is the processes dld did not start.
 `GpuWatch` reads NVML's compute and graphics process lists of a point's GPU before the run (another process there:
 warn, wait until it leaves, or fail) and every quarter second during it (recorded, and the run is stopped under
 "fail"), and keeps the worker's peak GPU memory. Inside containers NVML may report host PIDs: when the worker's own
@@ -15,80 +11,17 @@ PID is not in the list, the one process that appeared after the launch is taken 
 from __future__ import annotations
 
 import contextlib
-import fcntl
-import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from dld_jupyter.activities.errors import UnavailableError
-from dld_jupyter.activities.gpu import visible
-from dld_jupyter.activities.gpu.nvml import Nvml
+from dld_jupyter.activities.gpu.nvml import Gpu, Nvml
 
 POLL_S = 0.25
-
-
-@dataclass(frozen=True)
-class Gpu:
-    cuda_index: int  # the index CUDA (and ONNX Runtime's device_id) uses in this process
-    nvml_index: int
-    uuid: str
-
-
-def visible_gpus() -> list[Gpu]:
-    """The GPUs this process may use, in CUDA order; [] without NVML or a GPU."""
-    try:
-        with Nvml() as nv:
-            uuids = nv.uuids()
-    except UnavailableError:
-        return []
-    order = visible.cuda_order(visible.listing(), uuids)
-    return [Gpu(cuda, index, uuids[index]) for cuda, index in enumerate(order)]
-
-
-class DevicePool:
-    """Exclusive use of a host's devices through lock files in `folder` (default: the temp dir, shared per host)."""
-
-    def __init__(self, folder: str | None = None) -> None:
-        self.folder = Path(folder or tempfile.gettempdir()) / "dld-device-locks"
-        self.folder.mkdir(parents=True, exist_ok=True)
-
-    def _try(self, name: str) -> IO[bytes] | None:
-        handle = open(self.folder / f"{name}.lock", "ab")  # noqa: SIM115 - kept open while the lock is held
-        try:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            handle.close()
-            return None
-        return handle
-
-    @contextlib.contextmanager
-    def acquire(
-        self, gpus: list[Gpu] | None, cancelled: Callable[[], bool], exclusive_cpu: bool = True
-    ) -> Iterator[Gpu | None]:
-        """A free GPU of `gpus` (waiting for one), or the CPU when `gpus` is None; released on exit."""
-        names = ["cpu"] if gpus is None else [f"gpu-{gpu.uuid}" for gpu in gpus]
-        if gpus is not None and not gpus:
-            raise UnavailableError("no GPU is visible here (NVML finds none, or CUDA_VISIBLE_DEVICES hides them)")
-        if gpus is None and not exclusive_cpu:
-            yield None
-            return
-        while True:
-            for index, name in enumerate(names):
-                handle = self._try(name)
-                if handle is not None:
-                    try:
-                        yield None if gpus is None else gpus[index]
-                    finally:
-                        fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
-                        handle.close()
-                    return
-            if cancelled():
-                raise InterruptedError("cancelled while waiting for a device")
-            time.sleep(0.1)
 
 
 def gpu_processes(nvml_index: int) -> dict[int, int]:
