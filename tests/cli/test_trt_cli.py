@@ -88,7 +88,9 @@ def test_real_runs_without_tensorrt_exit_3(model: Path, capsys: pytest.CaptureFi
 
 def _layer_info_files() -> list[Path]:
     folders = [f for f in (shared_samples(), COPY) if f is not None]
-    files = [p for f in folders for p in sorted(f.iterdir()) if p.name.endswith((".graph.json", ".trt.json"))]
+    # the FP16 engine in both folders (the QAT engine beside it has other layers: its own test below)
+    names = ("fp16.engine.graph.json", ".trt.json")
+    files = [p for f in folders for p in sorted(f.iterdir()) if p.name.endswith(names)]
     assert files
     return files
 
@@ -113,3 +115,13 @@ def test_engine_show_refuses_other_files(capsys: pytest.CaptureFixture[str]) -> 
     profile = next(p for p in sorted(COPY.iterdir()) if p.name.endswith(".profile.json"))
     assert main(["engine", "show", str(profile)]) == 2
     assert 'expected an object with a "Layers" list' in capsys.readouterr().err
+
+
+def test_engine_show_of_the_qat_engine(capsys: pytest.CaptureFixture[str]) -> None:
+    """The QAT (INT8) build of the same network: its own layer count and precisions, fused Q/DQ names listed."""
+    path = COPY / "tf-resnet50-rtx3090-qat.engine.graph.json"
+    assert main(["engine", "show", str(path)]) == 0
+    text = capsys.readouterr().out
+    assert "Layers:    63 (INT8 58, FP32 5)" in text
+    assert "Outputs:   quant_predictions [32x1000] FP32" in text
+    assert "QuantLinearNode__622, resnet50/quant_conv1_conv/BiasAdd" in text

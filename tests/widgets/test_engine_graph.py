@@ -23,7 +23,9 @@ RESNET = COPY / "tf-resnet50-rtx3090-fp16.engine.graph.json"
 
 def _layer_info_files() -> list[Path]:
     folders = [f for f in (COPY, shared_samples()) if f is not None]  # the shared folder only where it exists
-    files = [p for f in folders for p in sorted(f.iterdir()) if p.name.endswith((".graph.json", ".trt.json"))]
+    # the FP16 engine in both folders (the QAT engine beside it has other layers: its own test below)
+    names = ("fp16.engine.graph.json", ".trt.json")
+    files = [p for f in folders for p in sorted(f.iterdir()) if p.name.endswith(names)]
     assert files and files[0].parent == COPY
     return files
 
@@ -173,3 +175,13 @@ def test_a_browser_error_of_the_engine_canvas_shows_in_the_widget() -> None:
     engine.canvas._on_msg(engine.canvas, {"kind": "js_error", "message": "TypeError: boom"}, [])
     assert any("TypeError: boom" in e for e in engine.canvas.js_errors)
     assert any("TypeError: boom" in o.get("text", "") for o in engine.output.outputs)
+
+
+def test_the_qat_engine_becomes_a_graph_with_int8_badges() -> None:
+    path = COPY / "tf-resnet50-rtx3090-qat.engine.graph.json"
+    raw = json.loads(path.read_text())
+    view = engine_view(load_engine_graph(path))
+    layers = [n for n in view.nodes if n["kind"] == "op"]
+    assert [n["name"] for n in layers] == [layer["Name"] for layer in raw["Layers"]]
+    assert {n["precision"] for n in layers} == {"INT8", "FP32"}
+    assert [n["id"] for n in view.nodes if n["kind"] == "output"] == ["out:quant_predictions"]
