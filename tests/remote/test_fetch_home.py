@@ -10,6 +10,8 @@ import shutil
 import sys
 from pathlib import Path
 
+import pytest
+
 from dld_jupyter.activities.engine import run_activity
 from dld_jupyter.activities.runtimes.onnxruntime.spec import OrtProfileSpec
 from dld_jupyter.activities.runtimes.tensorrt.spec import TrtBuildSpec
@@ -87,3 +89,41 @@ def test_remote_engine_export_brings_engine_and_layer_information_home(deployed:
     assert engine.read_bytes() == ENGINE_MAGIC
     assert len(load_engine_graph(layer_info).layers) == 86
     assert sorted(p.name for p in out.iterdir()) == ["net.engine", "net.trt.json"]  # no partial file left
+
+
+def test_remote_divergence_brings_its_table_and_node_data_home(deployed: SshTarget, tmp_path: Path) -> None:
+    """The divergence kind on the target: both models and the inputs NPZ are staged there, the table and the Model
+    Explorer node data come home beside where they were asked for, and the table equals a local run's."""
+    import json
+
+    import numpy as np
+    import onnx
+
+    from dld_jupyter.model_compare.divergence import Divergence, diverge
+    from dld_jupyter.model_compare.divergence_kind import OrtDivergeSpec
+    from tests import models
+    from tests.model_compare.test_structural_diff import with_weight
+
+    model = models.transformer_like(layers=1)
+    candidate = with_weight(model, "/layers.0/mlp/up.weight", 0.5)
+    onnx.save(model, str(tmp_path / "ref.onnx"))
+    onnx.save(candidate, str(tmp_path / "cand.onnx"))
+    feeds = {"input_ids": np.random.default_rng(0).integers(0, 128, (1, 16))}
+    np.savez(tmp_path / "inputs.npz", **feeds)
+    spec = OrtDivergeSpec(model=str(tmp_path / "ref.onnx"), candidate=str(tmp_path / "cand.onnx"),
+                          inputs=str(tmp_path / "inputs.npz"), table=str(tmp_path / "table.json"),
+                          node_data=str(tmp_path / "nd.json"), window=8)
+    result = run_activity(spec, target=deployed, remember=False)
+    assert result.ok, result.error
+    assert result.artifacts == {"divergence": str(tmp_path / "table.json"), "node_data": str(tmp_path / "nd.json")}
+    _local_files(result.artifacts, tmp_path)
+    there = Divergence.from_dict(json.loads((tmp_path / "table.json").read_text()))
+    here = diverge(model, candidate, inputs=feeds, window=8)
+    # the same table; cosine and SQNR (float64 sums) to the last bits the target's numpy may order otherwise
+    assert [(r.node, r.tensor, r.over, r.metrics.max_abs) for r in there.rows] == [
+        (r.node, r.tensor, r.over, r.metrics.max_abs) for r in here.rows]
+    for metric in ("cosine", "sqnr"):
+        assert [r.metrics.value(metric) for r in there.rows] == pytest.approx(
+            [r.metrics.value(metric) for r in here.rows], rel=1e-9)
+    assert there.first is not None and here.first is not None and there.first.node == here.first.node
+    assert json.loads((tmp_path / "nd.json").read_text())["results"]
