@@ -132,3 +132,24 @@ def test_a_cpu_session_holds_nothing_and_a_run_within_another_uses_its_gpu(
         holder.cancel()
     late = outside.wait(120)
     assert late is not None and late.ok, late
+
+
+def test_a_run_anywhere_takes_the_first_free_device(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A sweep point that may go on either GPU: three such builds on two GPUs, the third on whichever frees first."""
+    monkeypatch.setenv("DLD_TENSORRT_RUNTIME", STANDIN)
+    model = _sample_model(tmp_path)
+    scheduler = Scheduler(locks=HostLocks(tmp_path / "locks"))
+
+    def on(device: int, name: str) -> TrtBuildSpec:
+        return TrtBuildSpec(model=str(model), engine=str(tmp_path / f"{name}.engine"),
+                            settings=TrtSettings(fp16=True, typing="obey", device=device))
+
+    runs = [scheduler.submit(Run(on(0, name), remember=False), anywhere=[on(0, name), on(1, name)])
+            for name in ("a", "b", "c")]
+    assert [run.status for run in runs] == [ActivityStatus.RUNNING, ActivityStatus.RUNNING, ActivityStatus.QUEUED]
+    assert [run.device for run in runs[:2]] == ["cuda:0", "cuda:1"]  # the second went where the first was not
+    results = [run.wait(120) for run in runs]
+    assert all(result is not None and result.ok for result in results), results
+    first_free = min(runs[:2], key=lambda run: run.ended_at or 0.0)
+    assert runs[2].device == first_free.device and (runs[2].started_at or 0) > (first_free.ended_at or 0)
+    assert [Path(r.artifacts["engine"]).name for r in results if r] == ["a.engine", "b.engine", "c.engine"]
