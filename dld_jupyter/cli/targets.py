@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from dld_jupyter.activities.targets.base import Target
 from dld_jupyter.cli.exit_codes import ExitCode
@@ -79,7 +80,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def _add(args: argparse.Namespace) -> int:
+    from dld_jupyter.activities.errors import SpecError
     from dld_jupyter.activities.targets.connections import DEFAULT_DEPLOY_DIR, Connection, ConnectionStore
+    from dld_jupyter.activities.targets.identity import identity_problem
+
+    problem = identity_problem(Path(args.identity).expanduser()) if args.identity else None
+    if problem is not None:  # said now, not at the first connection (/dev/zero was read for 20 s there)
+        raise SpecError(f"--identity: {problem}")
 
     connection = Connection(
         host=args.host,

@@ -8,6 +8,7 @@ never written anywhere: `Secrets` asks for them once per process (kernel session
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import getpass
 import json
@@ -20,6 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from dld_jupyter.activities.errors import SpecError, UnavailableError
+from dld_jupyter.activities.spec_fields import check_fields
+from dld_jupyter.formats.atomic_write import atomic_write_text
+from dld_jupyter.formats.file_lock import locked
 
 AUTH_METHODS = ("auto", "password", "key", "agent", "keyboard-interactive")
 DEFAULT_DEPLOY_DIR = ".cache/dld_jupyter/deploy"  # relative to the remote home
@@ -39,6 +43,7 @@ class Connection:
     name: str = ""  # default user@host:port
 
     def __post_init__(self) -> None:
+        check_fields(self, "target")  # a registry edited by hand: `"port": "22"`, `"host": 5` said by field
         if not self.host or any(c.isspace() for c in self.host):
             raise SpecError(f"target host: {self.host!r} is not a host name; give a host name, address or alias")
         if self.port is not None and not 0 < int(self.port) < 65536:
@@ -82,43 +87,65 @@ def config_dir() -> Path:
 
 
 class ConnectionStore:
-    """The saved connections, by name, in `targets.json` (written atomically; no secret ever goes in)."""
+    """The saved connections, by name, in `targets.json`. A change (add, remove) reads, changes and saves under
+    the registry's file lock, the save atomic (formats/atomic_write, a temporary name of its own): eight
+    concurrent `dld targets add` kept seven before. A registry that cannot be read is refused, never replaced by
+    the next add (an entry that was not an object used to be skipped, and lost at the next save). No secret is
+    ever written."""
 
     def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
         self.path = Path(path) if path is not None else config_dir() / "targets.json"
 
     def load(self) -> dict[str, Connection]:
+        from dld_jupyter.report_format.errors import ReportError
+        from dld_jupyter.report_format.json_input import parse_json
+
+        fix = "fix or remove it (nothing was changed)"
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
+            data = parse_json(self.path.read_text(encoding="utf-8"), str(self.path), "targets registry")
         except FileNotFoundError:
             return {}
-        except (OSError, ValueError) as error:
-            raise SpecError(f"targets: {self.path} is unreadable ({error}); fix or remove it") from error
-        entries = data.get("targets", []) if isinstance(data, dict) else []
-        connections = [Connection.from_dict(entry) for entry in entries if isinstance(entry, dict)]
-        return {connection.name: connection for connection in connections}
+        except (OSError, UnicodeDecodeError, ReportError) as error:
+            raise SpecError(f"targets: {self.path} is unreadable ({error}); {fix}") from error
+        entries = data.get("targets") if isinstance(data, dict) else None
+        if not isinstance(entries, list):
+            raise SpecError(f'targets: {self.path} is not {{"targets": [...]}}; {fix}')
+        connections: dict[str, Connection] = {}
+        for index, entry in enumerate(entries):
+            if not isinstance(entry, dict):
+                raise SpecError(f"targets: entry {index} of {self.path} is not an object; {fix}")
+            try:
+                connection = Connection.from_dict(entry)
+            except SpecError as error:
+                raise SpecError(f"targets: entry {index} of {self.path}: {error}; {fix}") from error
+            connections[connection.name] = connection
+        return connections
 
     def save(self, connections: dict[str, Connection]) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        partial = self.path.with_name(f".{self.path.name}.partial")
         body = {"targets": [c.to_dict() for c in sorted(connections.values(), key=lambda c: c.name)]}
-        partial.write_text(json.dumps(body, indent=2) + "\n", encoding="utf-8")
-        os.replace(partial, self.path)
+        atomic_write_text(self.path, json.dumps(body, indent=2) + "\n")
+
+    def _locked(self) -> contextlib.AbstractContextManager[None]:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        return locked(self.path.with_name(f".{self.path.name}.lock"))
 
     def add(self, connection: Connection, replace: bool = False) -> Connection:
-        connections = self.load()
-        if connection.name in connections and not replace and connections[connection.name] != connection:
-            raise SpecError(f"target {connection.name!r} exists already; remove it first or choose another name")
-        connections[connection.name] = connection
-        self.save(connections)
+        with self._locked():
+            connections = self.load()
+            if connection.name in connections and not replace and connections[connection.name] != connection:
+                raise SpecError(f"target {connection.name!r} exists already; remove it first or choose another name")
+            connections[connection.name] = connection
+            self.save(connections)
         return connection
 
     def remove(self, name: str) -> None:
-        connections = self.load()
-        if name not in connections:
-            raise SpecError(f"target {name!r} is not saved; saved targets: {sorted(connections) or 'none'}")
-        del connections[name]
-        self.save(connections)
+        with self._locked():
+            connections = self.load()
+            if name not in connections:
+                raise SpecError(f"target {name!r} is not saved; saved targets: {sorted(connections) or 'none'}")
+            del connections[name]
+            self.save(connections)
 
     def resolve(self, name_or_url: str) -> Connection:
         """A saved connection by name, else an `ssh://` URL."""

@@ -60,12 +60,40 @@ class HostKeyPolicy:
     confirm: Confirm | None = None  # asked for an unknown host (a dialog, a terminal question)
     refusal: UnavailableError | None = None  # set when a key was refused: the connect error becomes this
 
+    def known_hosts(self) -> str | tuple[()]:
+        """The known_hosts file for asyncssh (() when there is none); UnavailableError when it cannot be read (a
+        file that is not UTF-8 text was a UnicodeDecodeError traceback)."""
+        if not self.path.is_file():
+            return ()
+        self._read()
+        return str(self.path)
+
+    def _read(self) -> asyncssh.SSHKnownHosts:
+        try:
+            return asyncssh.read_known_hosts(str(self.path))
+        except (UnicodeDecodeError, ValueError, OSError) as error:
+            raise UnavailableError(f"{self.path} is not a readable known_hosts file ({error}); fix it (one "
+                                   "`host keytype key` line per key, UTF-8 text) or move it away") from error
+
     def known_keys(self, host: str, addr: str, port: int) -> list[asyncssh.SSHKey]:
         if not self.path.is_file():
             return []
-        known = asyncssh.read_known_hosts(str(self.path))
-        trusted = known.match(host, addr, port if port != 22 else None)[0]
+        trusted = self._read().match(host, addr, port if port != 22 else None)[0]
         return list(trusted)
+
+    def host_key_algs(self, host: str, port: int) -> list[str] | None:
+        """The host key algorithms to offer: those of the keys known for the host first, then every other.
+        asyncssh offers only the known ones, so a host whose key changed to another type failed the handshake
+        ("Connection lost") instead of reaching `validate` and OpenSSH's changed-key warning. None: no known key
+        (asyncssh's own choice)."""
+        keys = self.known_keys(host, "", port)
+        if not keys:
+            return None
+        from asyncssh.public_key import get_default_certificate_algs, get_default_public_key_algs
+
+        known = [alg for key in keys for alg in key.sig_algorithms]
+        algs = [*known, *get_default_certificate_algs(), *get_default_public_key_algs()]
+        return [alg.decode("ascii") for alg in dict.fromkeys(algs)]
 
     def validate(self, host: str, addr: str, port: int, key: asyncssh.SSHKey) -> bool:
         """Called for a key that known_hosts does not trust: accept it (and remember it) or record the refusal."""

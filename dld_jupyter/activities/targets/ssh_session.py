@@ -13,7 +13,6 @@ import asyncio
 import contextlib
 import threading
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any
 
 import asyncssh
@@ -21,6 +20,7 @@ import asyncssh
 from dld_jupyter.activities.errors import UnavailableError
 from dld_jupyter.activities.targets.connections import SECRETS, Connection, Secrets
 from dld_jupyter.activities.targets.host_keys import HostKeyPolicy
+from dld_jupyter.activities.targets.identity import check_identity
 from dld_jupyter.activities.targets.ssh_loop import call
 
 CONNECT_TIMEOUT_S = 20.0
@@ -69,7 +69,7 @@ def _client_keys(connection: Connection, secrets: Secrets) -> dict[str, Any]:
     if connection.auth == "key":
         if not connection.identity:
             raise UnavailableError(f"target {connection.name}: auth 'key' needs an identity (a private key file)")
-        path = str(Path(connection.identity).expanduser())
+        path = check_identity(connection.name, connection.identity)
         try:
             key = asyncssh.read_private_key(path)
         except asyncssh.KeyImportError as error:
@@ -90,7 +90,7 @@ def _client_keys(connection: Connection, secrets: Secrets) -> dict[str, Any]:
         return {"client_keys": None, "agent_path": None, "password_auth": connection.auth == "password"}
     options: dict[str, Any] = {}
     if connection.identity:
-        options["client_keys"] = [str(Path(connection.identity).expanduser())]
+        options["client_keys"] = [check_identity(connection.name, connection.identity)]
     return options
 
 
@@ -164,7 +164,10 @@ class SshSession:
 async def _connect(connection: Connection, policy: HostKeyPolicy, secrets: Secrets) -> SshSession:
     client = _Client(connection, policy, secrets)
     options = _client_keys(connection, secrets)
-    known = str(policy.path) if policy.path.is_file() else ()
+    known = policy.known_hosts()
+    algs = policy.host_key_algs(connection.host, connection.port or 22)
+    if algs is not None:  # a key of another type than the known one reaches the changed-key warning
+        options["server_host_key_algs"] = algs
     conn, _ = await asyncio.wait_for(
         asyncssh.create_connection(
             lambda: client,
