@@ -155,3 +155,19 @@ def test_a_sequence_alive_across_steps_is_recomputed_not_fed(tmp_path: Path) -> 
             pass
         assert np.array_equal(engine.tensor("y"), np.maximum(x, 0) + x[1])
         assert engine.segments_run < engine.sessions_built - 1  # the window after SplitToSequence was a prefix
+
+
+def test_a_provider_not_installed_is_said_before_any_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The windows engine checks the provider first (runtimes/onnxruntime/windows.py): an analysis on CUDA with the
+    CPU build of ONNX Runtime is UnavailableError naming the build to install, and no private copy is written."""
+    import tempfile
+
+    from dld_jupyter.activities.errors import UnavailableError
+
+    if "CUDAExecutionProvider" in ort.get_available_providers():
+        pytest.skip("this onnxruntime has the CUDA provider")
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    path = REAL / "mobilenet_v3_small_w05.onnx"
+    with pytest.raises(UnavailableError, match="onnxruntime-gpu|gpu"):
+        AnalysisEngine(path, _feeds(path), provider="CUDAExecutionProvider")
+    assert not list(tmp_path.iterdir())
