@@ -3,6 +3,8 @@
 Lists the removed, added and changed nodes (op, attributes, weights by dtype, shape and content, connections,
 subgraphs), the local functions added, removed or changed, and the changes per name-scope group. A copy with every
 node renamed shows no change. Weights are compared in bounded memory, each read from its own model's folder.
+`--node-data OUT.json` also writes B's nodes as Model Explorer node data (keyed by the ids its ONNX adapter gives
+them): 2 added, 1 changed, 0 the same, each coloured as the canvas diff colours it.
 Exit 0 when compared (with or without changes), 2 when a model cannot be opened.
 """
 
@@ -13,6 +15,7 @@ import json
 from typing import Any
 
 from dld_jupyter.cli.exit_codes import ExitCode
+from dld_jupyter.cli.file_options import declare_files
 from dld_jupyter.cli.verbs import add_verb
 from dld_jupyter.formats.terminal_text import echo
 
@@ -26,12 +29,20 @@ def register(subparsers: Any) -> None:
     parser.add_argument("a", help="path of the first (old) .onnx file")
     parser.add_argument("b", help="path of the second (new) .onnx file")
     parser.add_argument("--json", action="store_true", help="print the whole diff as JSON")
+    parser.add_argument("--node-data", metavar="OUT.json",
+                        help="also write B's nodes as Model Explorer node data: 2 added, 1 changed, 0 the same")
+    declare_files(parser, models=["a", "b"], outputs=["--node-data"])
 
 
 def run(args: argparse.Namespace) -> int:
-    from dld_jupyter.model_compare import diff
+    from dld_jupyter.model_compare import diff, diff_node_data, write_node_data
+    from dld_jupyter.model_compare.structural_diff import as_model
 
-    result = diff(args.a, args.b)
+    model_b = as_model(args.b)
+    result = diff(args.a, model_b)
+    if args.node_data:
+        wrote = write_node_data(diff_node_data(result, model_b.graph), args.node_data)
+        echo(f"wrote {wrote} (Model Explorer node data of {args.b})", err=True)
     if args.json:
         echo(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
         return int(ExitCode.OK)

@@ -6,7 +6,7 @@ still pairs) and every paired output is compared in windows of --window tensors,
 weights and two windows of activations (a window: at most --window tensors and --window-mb of them).
 Metrics: max_abs, max_rel, cosine, sqnr (dB); --metric and --tolerance
 decide what is past (above for max_abs/max_rel, below for cosine/sqnr; a new NaN/Inf always is).
---node-data writes Model Explorer node data (GraphNodeData JSON, keyed by ONNX node name).
+--node-data writes Model Explorer node data (GraphNodeData JSON, keyed by the ids its ONNX adapter gives the nodes).
 It runs in the activity worker (a crash of ONNX Runtime ends the run, Ctrl-C cancels it and removes its copies).
 Progress goes to stderr, one line per window (windows done / total and the window's first node), so stdout holds
 only the table or the --json document.

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from dld_jupyter.cli import node_data
 from dld_jupyter.cli.exit_codes import ExitCode
 from dld_jupyter.cli.file_options import declare_files
 from dld_jupyter.cli.verbs import add_verb, count
@@ -304,6 +305,8 @@ def register(subparsers: Any) -> None:
             )
         sub.set_defaults(func=_export)
         declare_files(sub, inputs={"report": "report"}, outputs={"--output": "output (-o)"})
+
+    node_data.register(verbs)
 
     comp = verbs.add_parser("compare", help="compare reports layer by layer against a baseline")
     comp.add_argument("reports", nargs="+", metavar="REPORT", help="two or more reports")

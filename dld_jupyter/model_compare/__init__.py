@@ -6,7 +6,15 @@ The divergence runs in the activity worker as a kind registered from here (diver
 """
 
 from .divergence import Divergence, NodeDivergence, diverge
-from .node_data import read_node_data, save_node_data, to_node_data
+from .node_data import (
+    NodeData,
+    diff_node_data,
+    read_node_data,
+    read_node_data_file,
+    save_node_data,
+    to_node_data,
+    write_node_data,
+)
 from .structural_diff import ChangedNode, GraphDiff, ModelDiff, NodeRef, diff
 
 __all__ = [
@@ -14,11 +22,15 @@ __all__ = [
     "Divergence",
     "GraphDiff",
     "ModelDiff",
+    "NodeData",
     "NodeDivergence",
     "NodeRef",
     "diff",
+    "diff_node_data",
     "diverge",
     "read_node_data",
+    "read_node_data_file",
     "save_node_data",
     "to_node_data",
+    "write_node_data",
 ]

@@ -34,6 +34,7 @@ import onnx_ir as ir
 from dld_jupyter.activities.errors import SpecError
 from dld_jupyter.activities.runtimes.onnxruntime.inputs import random_feeds
 from dld_jupyter.activities.runtimes.onnxruntime.windows import Windows, ort_provider
+from dld_jupyter.document.explorer_ids import explorer_node_ids
 from dld_jupyter.transforms.progress import CancelToken, Progress, step
 
 from .graph_index import GraphIndex
@@ -60,11 +61,12 @@ class NodeDivergence:
     tensor: str
     metrics: TensorMetrics
     over: bool
+    explorer_id: str = ""  # the reference node's id in Model Explorer (document/explorer_ids.py): its node-data key
 
     def to_dict(self) -> dict[str, Any]:
         return {"order": self.order, "node": self.node, "candidate_node": self.candidate_node,
                 "op_type": self.op_type, "output": self.output, "tensor": self.tensor, "over": self.over,
-                **self.metrics.to_dict()}
+                "explorer_id": self.explorer_id, **self.metrics.to_dict()}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> NodeDivergence:
@@ -73,7 +75,8 @@ class NodeDivergence:
         metrics = {k: (v if k == "error" or v is None else type_of(fields[k].type)(v)) for k, v in data.items()
                    if k in fields}
         return cls(int(data["order"]), str(data["node"]), str(data["candidate_node"]), str(data["op_type"]),
-                   int(data["output"]), str(data["tensor"]), TensorMetrics(**metrics), bool(data["over"]))
+                   int(data["output"]), str(data["tensor"]), TensorMetrics(**metrics), bool(data["over"]),
+                   str(data.get("explorer_id") or data["node"]))  # a table written before the id: its name
 
 
 @dataclass
@@ -112,7 +115,7 @@ class Divergence:
         worst: dict[str, NodeDivergence] = {}
         for row in self.rows:
             kept = worst.get(row.node)
-            if kept is None or _worse(row, kept, self.metric):
+            if kept is None or worse(row, kept, self.metric):
                 worst[row.node] = row
         return worst
 
@@ -149,7 +152,7 @@ def type_of(annotation: object) -> type:
     return int if str(annotation) in ("int", "<class 'int'>") else float
 
 
-def _worse(a: NodeDivergence, b: NodeDivergence, metric: str) -> bool:
+def worse(a: NodeDivergence, b: NodeDivergence, metric: str) -> bool:
     if a.over != b.over:
         return a.over
     va, vb = a.metrics.value(metric), b.metrics.value(metric)
@@ -244,6 +247,7 @@ def diverge(
         raise SpecError(f"inputs: {unknown} are not inputs of the reference model; its inputs are {sorted(names)}")
     given = dict(inputs or {})
     feeds = given if set(given) >= set(names) else {**default_feeds(ma, seed), **given}  # random: those not given
+    explorer = explorer_node_ids(ma.graph)
     labels = [(ra.labels[i], rb.labels[j], ra.nodes[i].op_type) for i, j, *_ in pairs]
     with contextlib.ExitStack() as sides:  # each private copy is removed on the way out, a cancel included
         step(progress, cancel, WHAT, 0.0, f"writing the reference's private copy ({len(pairs)} tensors to compare)")
@@ -264,7 +268,7 @@ def diverge(
             for (i, _j, k, name_a, name_b), (node, partner, op) in zip(chunk, labels[start:stop], strict=True):
                 metrics = measure(values_a.pop(name_a), values_b.pop(name_b))
                 result.rows.append(NodeDivergence(i, node, partner, op, k, name_a, metrics,
-                                                  metrics.over(metric, tolerance)))
+                                                  metrics.over(metric, tolerance), explorer[i]))
             result.windows += 1
         result.largest_window_bytes = max(side_a.largest_window, side_b.largest_window)
     if progress is not None:  # the result stands: a cancel that comes now is too late to matter

@@ -89,6 +89,8 @@ CASES: dict[tuple[str, str], tuple[list[str], list[str]]] = {
     ("dld report csv", "output (-o)"): (["report", "csv", "REPORT", "-o", OUT], ["REPORT"]),
     ("dld report html", "output (-o)"): (["report", "html", "REPORT", "-o", OUT], ["REPORT"]),
     ("dld report trace", "output (-o)"): (["report", "trace", "REPORT", "-o", OUT], ["REPORT"]),
+    ("dld report node-data", "output (-o)"): (["report", "node-data", "REPORT", "-o", OUT, "--model", "MODEL"],
+                                              ["REPORT", "MODEL"]),
     ("dld report import-trtexec", "output (-o)"): (
         ["report", "import-trtexec", "JSON", "--model", "MODEL", "-o", OUT], ["JSON", "MODEL"]),
     ("dld report import-ort", "output (-o)"): (
@@ -98,6 +100,7 @@ CASES: dict[tuple[str, str], tuple[list[str], list[str]]] = {
     ("dld convert-tensors", "output (-o)"): (["convert-tensors", "MODEL", "--to", "float16", "-o", OUT], ["MODEL"]),
     ("dld extract-subgraph", "output (-o)"): (["extract-subgraph", "MODEL", "--slot", "/Loop:body", "-o", OUT],
                                               ["MODEL"]),
+    ("dld diff", "--node-data"): (["diff", "MODEL", "OTHER", "--node-data", OUT], ["MODEL", "OTHER"]),
     ("dld diverge", "--node-data"): (["diverge", "MODEL", "OTHER", "--input", "input=NPY", "--node-data", OUT],
                                      ["MODEL", "OTHER", "NPY"]),
     ("dld sweep", "--out"): (["sweep", "MODEL", "--iterations", "1", "--out", OUT], ["MODEL"]),

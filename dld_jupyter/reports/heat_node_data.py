@@ -1,0 +1,54 @@
+"""A report's heat as Model Explorer node data: the time (or share) of each ONNX node's layers, keyed by the ids
+Model Explorer's ONNX adapter gives the nodes, so a profile colours the graph there as it does on the canvas.
+
+The values are reports/heat.py's (a node of a fused layer gets the layer's whole time; a node removed by the
+optimizer, or not in the report, has no value and is left out). Reports name an unnamed node `<op_type>_<position>`
+(activities/runtimes/onnxruntime/session.py) where Model Explorer says `node_3`: the model itself maps one to the
+other, so it is needed: the report's own model path, or another given (the model the report was profiled from).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import onnx_ir as ir
+
+from dld_jupyter.activities.errors import SpecError
+from dld_jupyter.document.explorer_ids import explorer_node_ids
+from dld_jupyter.model_compare.node_data import graph_node_data
+from dld_jupyter.report_format.model import Report
+from dld_jupyter.reports.heat import check_metric, heat_of
+
+
+def report_names(graph: ir.Graph) -> list[str]:
+    """The name each node of `graph` has in a report, in graph order (an unnamed one: `<op_type>_<position>`)."""
+    return [node.name or f"{node.op_type}_{position}" for position, node in enumerate(graph)]
+
+
+def heat_node_data(report: Report, graph: ir.Graph, metric: str = "time") -> dict[str, Any]:
+    """GraphNodeData of the report's heat on `graph` (the model profiled): node id → its layers' time or share."""
+    heat = heat_of(report)
+    check_metric(metric)
+    values: dict[str, float] = {}
+    for key, name in zip(explorer_node_ids(graph), report_names(graph), strict=True):
+        value = heat.node_value(name, metric)
+        if value is not None:
+            values[key] = value
+    if not values:
+        raise SpecError(f"no node of the model is in the report ({len(heat.layers_of)} nodes named by its layers, "
+                        "none of them in the model): give the model the report was profiled from")
+    return graph_node_data(values)
+
+
+def report_model(report: Report, model: str | os.PathLike[str] | None = None) -> ir.Graph:
+    """The graph of `model`, else of the model the report names (SpecError saying to give one when neither opens)."""
+    from dld_jupyter.document import io as doc_io
+
+    path = os.fspath(model) if model is not None else report.summary.model_path
+    if not path:
+        raise SpecError("the report names no model (an import without one): give the profiled model (--model)")
+    if not os.path.isfile(path):
+        raise SpecError(f"the model {path} is not a file (the report's model moved, or it was profiled elsewhere): "
+                        "give the profiled model (--model)")
+    return doc_io.load(path).graph
