@@ -168,6 +168,6 @@ def test_a_provider_not_installed_is_said_before_any_copy(tmp_path: Path, monkey
         pytest.skip("this onnxruntime has the CUDA provider")
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     path = REAL / "mobilenet_v3_small_w05.onnx"
-    with pytest.raises(UnavailableError, match="onnxruntime-gpu|gpu"):
+    with pytest.raises(UnavailableError, match="gpu"):
         AnalysisEngine(path, _feeds(path), provider="CUDAExecutionProvider")
     assert not list(tmp_path.iterdir())
