@@ -165,14 +165,17 @@ def run_diverge(spec: ActivitySpec, channel: Channel, requests: Iterable[str] = 
         except BaseException as error:  # handed to the main thread, which raises it
             done["error"] = error
 
-    previous = signal.signal(signal.SIGTERM, lambda _n, _f: token.cancel())
-    thread = threading.Thread(target=work, name="dld-diverge", daemon=True)
-    thread.start()
-    try:
-        while thread.is_alive():
-            thread.join(0.05)
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+    if threading.current_thread() is not threading.main_thread():  # only the main thread may hear signals
+        work()
+    else:
+        previous = signal.signal(signal.SIGTERM, lambda _n, _f: token.cancel())
+        thread = threading.Thread(target=work, name="dld-diverge", daemon=True)
+        thread.start()
+        try:
+            while thread.is_alive():
+                thread.join(0.05)
+        finally:
+            signal.signal(signal.SIGTERM, previous)
     if isinstance(done.get("error"), Cancelled):
         raise SystemExit(128 + signal.SIGTERM)  # what a terminated worker exits with: the engine says cancelled
     if "error" in done:
