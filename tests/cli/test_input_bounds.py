@@ -116,6 +116,10 @@ def hostile_report(tmp_path: Path, change: str) -> Path:
     data = json.loads(KERNELS.read_text())
     if change == "duration":
         data["kernels"][0]["duration_ms"] = 1e308
+    elif change == "layer":
+        data["layers"][0]["median_ms"] = 1e308  # "takes inf% of layer time"
+    elif change == "start":
+        data["kernels"][0]["start_ms"] = 1e308  # "Idle GPU inf %"
     elif change == "pass_index":
         data["kernels"][0]["pass_index"] = 10**12
     else:
@@ -127,6 +131,8 @@ def hostile_report(tmp_path: Path, change: str) -> Path:
 
 @pytest.mark.parametrize(("change", "words"), [
     ("duration", "$.kernels[0].duration_ms: must be at most 1e+09, found 1e+308"),
+    ("start", "$.kernels[0].start_ms: must be at most 1e+09, found 1e+308"),
+    ("layer", "$.layers[0].median_ms: must be at most 1e+09, found 1e+308"),
     ("pass_index", "$.kernels[0].pass_index: is 1000000000000 but there are 60 kernel passes"),
     ("median_pass", "$.kernel_capture.median_pass: must be an integer, found string \"x\""),
 ])
