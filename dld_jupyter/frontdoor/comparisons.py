@@ -29,6 +29,9 @@ class Compares(Protocol):
     def start_check_against_original(self, **options: Any) -> object:
         """The divergence as a run shown with progress and Cancel; returns without waiting for it."""
 
+    def show_node_data(self, path: Any) -> object:
+        """Colour the canvas by a Model Explorer node-data file."""
+
 
 def _can(target: OperationTarget) -> Enabled:
     return ready(target) if isinstance(target, Compares) else "comparisons are drawn on a designer (dld.open)"
@@ -59,3 +62,15 @@ CHECK_AGAINST_ORIGINAL = operations.add(Operation(
     "dld:check-against-original", "check_against_original", "Check against original",
     "Run this model and its saved file on the same inputs: the first diverging node and the per-node table",
     _can, _check))
+
+
+def _open_node_data(target: OperationTarget, path: str = "", **_: Any) -> object:
+    if not isinstance(target, Compares):
+        raise OperationUnavailable(str(_can(target)))
+    return target.show_node_data(str(path))
+
+
+OPEN_NODE_DATA = operations.add(Operation(
+    "dld:open-node-data", "show_node_data", "Open Node Data…",
+    "Colour the canvas by a Model Explorer node-data file (keys: its ONNX adapter's node ids), with its legend",
+    _can, _open_node_data))

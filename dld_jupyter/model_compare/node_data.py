@@ -52,12 +52,15 @@ def graph_node_data(values: Mapping[str, float], colours: Mapping[str, str] | No
     return {"results": results, "gradient": gradient(low_is_bad)} if with_gradient else {"results": results}
 
 
-def to_node_data(divergence: Divergence) -> dict[str, Any]:
-    """The run as a GraphNodeData object, keyed by the reference nodes' Model Explorer ids."""
+def to_node_data(divergence: Divergence, candidate_ids: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The run as a GraphNodeData object, keyed by the reference nodes' Model Explorer ids; by the candidate's
+    when `candidate_ids` (its node labels -> Model Explorer ids) is given, for a canvas showing the candidate."""
     metric = divergence.metric
     worst: dict[str, NodeDivergence] = {}
     for row in divergence.rows:
-        key = row.explorer_id or row.node
+        key = (row.explorer_id or row.node) if candidate_ids is None else candidate_ids.get(row.candidate_node, "")
+        if not key:
+            continue
         if key not in worst or worse(row, worst[key], metric):
             worst[key] = row
     values: dict[str, float] = {}
@@ -77,12 +80,15 @@ def save_node_data(divergence: Divergence, path: str | os.PathLike[str]) -> path
 def diff_node_data(diff: ModelDiff, graph_b: ir.Graph) -> dict[str, Any]:
     """Every node of the diff's newer model (`graph_b`): 2 added (blue), 1 changed (orange), 0 the same (grey)."""
     ids = explorer_node_ids(graph_b)
-    values = dict.fromkeys(ids, 0.0)
-    colours = dict.fromkeys(ids, SAME)
-    for ref in diff.graph.added:
-        values[ids[ref.index]], colours[ids[ref.index]] = 2.0, ADDED
-    for changed in diff.graph.changed:
-        values[ids[changed.b.index]], colours[ids[changed.b.index]] = 1.0, CHANGED
+    marks = {ids[ref.index]: "added" for ref in diff.graph.added}
+    marks.update((ids[changed.b.index], "changed") for changed in diff.graph.changed)
+    return mark_node_data(ids, marks)
+
+
+def mark_node_data(ids: Sequence[str], marks: Mapping[str, str]) -> dict[str, Any]:
+    """Every node id of `ids`: 2 "added", 1 "changed" (by `marks`), 0 the same, each with the canvas diff's colour."""
+    values = {key: {"added": 2.0, "changed": 1.0}.get(marks.get(key, ""), 0.0) for key in ids}
+    colours = {key: {2.0: ADDED, 1.0: CHANGED}.get(value, SAME) for key, value in values.items()}
     return graph_node_data(values, colours, with_gradient=False)
 
 

@@ -50,6 +50,7 @@ from dld_jupyter.widgets.designer.children import NO_INITIALIZERS, ChildrenMixin
 from dld_jupyter.widgets.designer.compare_actions import CompareActions
 from dld_jupyter.widgets.designer.dock import SideDock
 from dld_jupyter.widgets.designer.family import Family
+from dld_jupyter.widgets.designer.node_data_actions import NodeDataActions
 from dld_jupyter.widgets.editors import EditorPanels
 from dld_jupyter.widgets.widget_base import DldVBox, check_keywords
 
@@ -57,7 +58,7 @@ _CANVAS_OPTIONS = ("grouping", "color_scheme", "show_grid", "show_constants", "h
 _OPTIONS = (*_CANVAS_OPTIONS, "dock")  # dock: "right" (default) or "bottom", where the side panels sit
 
 
-class Designer(ChildrenMixin, CompareActions, AnalysisMode, DldVBox, css="dld-designer"):
+class Designer(ChildrenMixin, CompareActions, NodeDataActions, AnalysisMode, DldVBox, css="dld-designer"):
     """Toolbar (new/open/save/undo/redo/arrange/check/export), then the canvas with a docked side panel (dock.py:
     `panels` for the editors, `profiling` and `tools` for the Profile panel and the Tools / Export Engine dialogs),
     then a profile's report, the status line and messages.
@@ -188,8 +189,7 @@ class Designer(ChildrenMixin, CompareActions, AnalysisMode, DldVBox, css="dld-de
             button("New", "file", "New empty model", lambda: self.new()),
             button("Open", "folder-open", "Open the model at the path", lambda: self.open_model(self.path_box.value)),
             operation(SAVE, "save"),
-            operation(UNDO, "undo"),
-            operation(REDO, "redo"),
+            operation(UNDO, "undo"), operation(REDO, "redo"),
             operation(ARRANGE, "sitemap"),
             operation(CHECK, "check"),
             operation(PROFILE, "tachometer"), operation(SWEEP, "th"), self.analysis_button(),

@@ -26,6 +26,7 @@ export enum CommandIds {
   compareReports = "dld:compare-reports",
   newModel = "dld:new-model",
   compareWith = "dld:compare-with",
+  openNodeData = "dld:open-node-data",
   checkAgainstOriginal = "dld:check-against-original",
   manageConnections = "dld:manage-connections",
   sweep = "dld:sweep",
@@ -97,6 +98,15 @@ export function registerCommands(app: JupyterFrontEnd, designer: DesignerTarget)
     execute: async () => {
       const result = await InputDialog.getText({ title: "Compare with (path of the older model)", placeholder: "path/to/model.onnx" });
       if (result.button.accept && result.value) designer.command("compare_with", { path: result.value });
+    },
+  });
+  app.commands.addCommand(CommandIds.openNodeData, {
+    label: "Open Node Data…",
+    caption: "Colour the active designer's canvas by a Model Explorer node-data file (dld … --node-data writes them)",
+    isEnabled: () => designer.isBound,
+    execute: async () => {
+      const result = await InputDialog.getText({ title: "Open node data (Model Explorer .json)", placeholder: "path/to/node_data.json" });
+      if (result.button.accept && result.value) designer.command("show_node_data", { path: result.value });
     },
   });
   app.commands.addCommand(CommandIds.quickAdd, {

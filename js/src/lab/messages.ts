@@ -38,6 +38,7 @@ export type SidebarCommand =
   | "check"
   | "profile"
   | "export_image"
+  | "show_node_data"
   | "show_grid"
   | "show_constants"
   | "save_as"

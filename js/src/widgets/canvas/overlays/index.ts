@@ -4,8 +4,9 @@ import { Overlays, registerOverlay } from "./base";
 import { diffOverlay } from "./diff";
 import { divergenceOverlay } from "./divergence";
 import { heatOverlay } from "./heat";
+import { nodeDataOverlay } from "./node_data";
 
-export const OVERLAY_KINDS = [heatOverlay, diffOverlay, divergenceOverlay, analysisOverlay].map(registerOverlay);
+export const OVERLAY_KINDS = [heatOverlay, diffOverlay, divergenceOverlay, analysisOverlay, nodeDataOverlay].map(registerOverlay);
 
 /** The overlays of one rendered canvas: one of each registered kind. */
 export const canvasOverlays = (): Overlays => new Overlays(OVERLAY_KINDS);

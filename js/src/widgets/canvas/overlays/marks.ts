@@ -40,13 +40,15 @@ export function groupMark(counts: Record<string, number> | undefined, priority: 
 }
 
 /** Colour the canvas's op nodes and collapsed groups; `first` gets an outline. Writes only what changed. */
-export function paint(ctx: CanvasContext, markOf: (n: NodeSingular) => string | null, first: string | null): void {
+export function paint(
+  ctx: CanvasContext, markOf: (n: NodeSingular) => string | null, first: string | null, colours: Record<string, Colour> = COLOURS,
+): void {
   const { cy } = ctx;
   cy.batch(() => {
     cy.nodes().forEach((n) => {
       const coloured = n.hasClass("op") || (n.hasClass("group") && n.hasClass("collapsed"));
       const mark = coloured ? markOf(n) : null;
-      const colour = mark ? COLOURS[mark] : undefined;
+      const colour = mark ? colours[mark] : undefined;
       if (colour) {
         if (n.data("cmp") !== colour.bg) n.data({ cmp: colour.bg, cmpfg: colour.fg });
         if (!n.hasClass("cmp")) n.addClass("cmp");
