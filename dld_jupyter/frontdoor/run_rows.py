@@ -91,18 +91,13 @@ def row_of(run: RunHandle, started: float | None) -> RunRow:
         target, device = run.target.name, run.device
     progress = run.progress
     return RunRow(
-        id=run.id, kind=kind, model=spec.model if spec is not None else _model_of(command.argv), runtime=runtime,
+        id=run.id, kind=kind, model=spec.model if spec is not None else "", runtime=runtime,
         target=target, device=device, state=run.status.value,
         fraction=1.0 if run.status is ActivityStatus.SUCCEEDED else (progress.fraction if progress else None),
         phase=progress.phase if progress else "", median_ms=report_median(report) if report else None,
         started=started, duration_s=_duration(run, started), error=result.error if result is not None else None,
         artifacts=artifacts, command=command.text, unsaid=command.unsaid, live=not run.done,
     )
-
-
-def _model_of(argv: tuple[str, ...]) -> str:
-    """The first model a command names (a divergence's reference), "" when none."""
-    return argv[2] if len(argv) > 2 and argv[2].endswith(".onnx") else ""
 
 
 def _duration(run: RunHandle, started: float | None) -> float | None:
@@ -113,20 +108,17 @@ def _duration(run: RunHandle, started: float | None) -> float | None:
 
 
 def _sweep_row(sweep: Sweep, started: float | None) -> RunRow:
-    points = sweep.points()
-    ended = sum(1 for p in points if p.state in ("done", "failed", "not applicable", "cancelled"))
-    states = {p.state for p in points}
-    state = "running" if not sweep.done else ("failed" if "failed" in states or sweep.error else
-                                              "cancelled" if "cancelled" in states else "succeeded")
-    command = sweep.manifest.command_line()
-    models = sweep.manifest.models
+    """A sweep (a run group: its state, progress and `dld sweep` line) with its points, from its manifest."""
+    run, manifest, result, progress, command = sweep, sweep.manifest, sweep.result, sweep.progress, sweep.command_line()
+    models = manifest.models
     return RunRow(
-        id=sweep.id, kind="sweep", model=models[0] if len(models) == 1 else f"{len(models)} models",
-        runtime=", ".join(sweep.manifest.provider), target=", ".join(sweep.manifest.targets), device="",
-        state=state, fraction=ended / len(points) if points else None, phase=f"{ended} of {len(points)} points",
-        median_ms=None, started=started, duration_s=None if started is None else time.time() - started,
-        error=sweep.error, artifacts={"folder": str(sweep.folder)}, command=command.text, unsaid=command.unsaid,
-        live=not sweep.done, points=tuple(_point_row(sweep.folder, p) for p in points),
+        id=run.id, kind="sweep", model=models[0] if len(models) == 1 else f"{len(models)} models",
+        runtime=", ".join(manifest.provider), target=", ".join(manifest.targets), device="",
+        state=run.status.value, fraction=progress.fraction if progress else None,
+        phase=progress.phase if progress else "", median_ms=None, started=started,
+        duration_s=_duration(run, started), error=result.error if result is not None else sweep.error,
+        artifacts={"folder": str(manifest.folder)}, command=command.text, unsaid=command.unsaid, live=not run.done,
+        points=tuple(_point_row(manifest.folder, p) for p in sweep.points()),
     )
 
 
