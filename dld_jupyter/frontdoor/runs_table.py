@@ -8,16 +8,18 @@ progress.
 
 from __future__ import annotations
 
+import os
 import time
 
 from dld_jupyter.formats.html_text import Html, code, join, small, tag
 from dld_jupyter.frontdoor.run_rows import RunRow
 
-COLUMNS = ("kind", "model", "target", "state", "median", "started", "took", "command")
+COLUMNS = ("kind", "model", "where", "state", "median", "started", "took", "command")
+CELL = "text-align:left;vertical-align:top"  # JupyterLab right-aligns table cells: a command reads left to right
 
 
 def median_text(row: RunRow) -> str:
-    return f"{row.median_ms:.3f} ms" if row.median_ms is not None else ""
+    return f"{row.median_ms:.3f}\u00a0ms" if row.median_ms is not None else ""  # never "0.173 / ms" in a narrow cell
 
 
 def state_text(row: RunRow) -> str:
@@ -34,7 +36,7 @@ def took_text(row: RunRow) -> str:
     if row.duration_s is None:
         return ""
     seconds = row.duration_s
-    return f"{seconds:.1f} s" if seconds < 60 else f"{int(seconds // 60)} min {seconds % 60:02.0f} s"
+    return f"{seconds:.1f}\u00a0s" if seconds < 60 else f"{int(seconds // 60)}\u00a0min {seconds % 60:02.0f}\u00a0s"
 
 
 def where_text(row: RunRow) -> str:
@@ -66,7 +68,7 @@ class RunsTable(list[RunRow]):
     def _repr_html_(self) -> str:
         if not self:
             return str(small(repr(self)))
-        head = tag("tr", *(tag("th", name) for name in COLUMNS))
+        head = tag("tr", *(tag("th", name, style=CELL) for name in COLUMNS))
         body = [self._row(row) for row in self]
         return str(tag("table", tag("thead", head), tag("tbody", *body), class_="dld-runs-table"))
 
@@ -75,6 +77,7 @@ class RunsTable(list[RunRow]):
         notes = [tag("div", small(note)) for note in row.unsaid]
         command = join([code(row.command) if row.command else "", *notes])
         error = tag("div", small(row.error)) if row.error and row.state != "succeeded" else ""
-        cells = (row.kind, row.model, where_text(row), join([state_text(row), error]), median_text(row),
+        model = tag("span", os.path.basename(row.model), title=row.model)
+        cells = (row.kind, model, where_text(row), join([state_text(row), error]), median_text(row),
                  started_text(row), took_text(row), command)
-        return tag("tr", *(tag("td", cell) for cell in cells), data_run=row.id)
+        return tag("tr", *(tag("td", cell, style=CELL) for cell in cells), data_run=row.id)

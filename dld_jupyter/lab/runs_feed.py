@@ -8,11 +8,12 @@ every second while one is live (progress), and not at all while nothing changes.
 Opening an artifact goes through the kernel's one artifact policy (frontdoor/artifacts.py) with this comm as its
 tab: a report opens in the report viewer's tab, layer information as an engine graph, a model in a designer, each
 by its path relative to the folder the Jupyter server shows (`root`, which the browser sends with runs_watch; a
-file outside it is refused with the notebook call that shows it); a sweep's folder opens in the file browser.
+file outside it is refused with the notebook call that shows it); a report and layer information open on this
+kernel, so the sidebar still lists its runs when their tab is in front; a sweep's folder opens in the file browser.
 
 Messages (same names in js/src/lab/messages.ts):
   browser → kernel: runs_watch{root}, run_cancel{id}, run_open{id, name, point}
-  kernel → browser: runs{rows}, open_file{artifact, file}
+  kernel → browser: runs{rows}, open_file{artifact, file, kernel_dir}
 """
 
 from __future__ import annotations
@@ -109,20 +110,28 @@ class RunsFeed:
             raise ValueError(f"{name} {path}: nothing opens this kind of file here; its path is in the row")
 
     def _tab(self, name: str, path: str) -> bool:
-        """Ask the browser to open `path` in a tab (or the file browser); ValueError when the server cannot reach it."""
-        absolute = os.path.abspath(path)
+        """Ask the browser to open `path` in a tab on this kernel (or the file browser); ValueError when the server
+        cannot reach it. `kernel_dir` is this kernel's working folder under the root, which kernel paths start from."""
         root = os.path.abspath(os.path.expanduser(self._root)) if self._root else os.getcwd()
-        file = os.path.relpath(absolute, root)
-        if file == ".." or file.startswith(".." + os.sep):
+        file, here = _under(os.path.abspath(path), root), _under(os.getcwd(), root)
+        if file is None:
             call = "dld.sweep_report" if name == "folder" else "dld.report" if name == "report" else "dld.open"
-            raise ValueError(f"{absolute} is outside the folder JupyterLab shows ({root}); show it from a notebook "
-                             f"with {call}({absolute!r})")
-        self._send({"kind": "open_file", "artifact": name, "file": file.replace(os.sep, "/")})
+            raise ValueError(f"{os.path.abspath(path)} is outside the folder JupyterLab shows ({root}); show it from "
+                             f"a notebook with {call}({os.path.abspath(path)!r})")
+        self._send({"kind": "open_file", "artifact": name, "file": file, "kernel_dir": here or ""})
         return True
 
 
-def _find(rows: list[RunRow], run_id: str) -> RunRow:
-    for row in rows:
+def _under(path: str, root: str) -> str | None:
+    """`path` relative to `root` with / separators (a server path), None when it is not under `root`."""
+    relative = os.path.relpath(path, root)
+    if relative == ".." or relative.startswith(".." + os.sep):
+        return None
+    return "" if relative == "." else relative.replace(os.sep, "/")
+
+
+def _find(listed: list[RunRow], run_id: str) -> RunRow:
+    for row in listed:
         if row.id == run_id:
             return row
     raise ValueError(f"run {run_id!r} is no longer listed (only the newest ended runs are kept)")

@@ -84,7 +84,10 @@ def test_open_sends_the_report_path_under_the_server_root(
     run_id = next(row.id for row in dld.runs() if row.model == str(model))
     session.handle({"kind": "runs_watch", "root": str(tmp_path)})
     session.handle({"kind": "run_open", "id": run_id, "name": "report", "point": None})
-    assert said(sent) == {"kind": "open_file", "artifact": "report", "file": "work/m.dld-report.json"}
+    assert said(sent) == {"kind": "open_file", "artifact": "report", "file": "work/m.dld-report.json", "kernel_dir": ""}
+    monkeypatch.chdir(tmp_path / "work")
+    session.handle({"kind": "run_open", "id": run_id, "name": "report", "point": None})
+    assert said(sent)["kernel_dir"] == "work"  # the kernel's folder under the root: a tab on it reads paths there
     session.handle({"kind": "runs_watch", "root": str(tmp_path / "elsewhere")})
     session.handle({"kind": "run_open", "id": run_id, "name": "report", "point": None})
     assert said(sent)["kind"] == "error" and "outside the folder JupyterLab shows" in said(sent)["message"]

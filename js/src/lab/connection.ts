@@ -88,6 +88,9 @@ export class DesignerConnection {
   /** The kernel and execution key last probed for dld_jupyter in a panel without designers (the Runs section). */
   private lastProbe: string | null = null;
   private connecting: Promise<boolean> | null = null;
+  /** The page's connection to a kernel that handles comms (JupyterLab lets one per kernel): a report tab sharing a
+   * notebook's kernel has one that does not, and createComm on it throws. Set by the plugin (tab_manager.ts). */
+  commsOf: (kernel: Kernel.IKernelConnection) => Kernel.IKernelConnection = (kernel) => kernel;
   private readonly onPointer = (event: Event) => this.noteClick(event);
   /** A designer tab's kernel stopped (document_tab.ts): its designer is gone, so the sidebar lets go of it. */
   private readonly onStale = (event: Event) => {
@@ -114,6 +117,11 @@ export class DesignerConnection {
     // Unbound until this panel's designer is found: a command meanwhile never reaches the previous panel's designer.
     this.callbacks.status("Looking for a designer in this tab…");
     this.scheduleRescan(0);
+  }
+
+  /** The kernel the comm talks to and the panel it follows (a run's report opens beside it, on that kernel). */
+  get where(): { kernel: string | null; ref: string | null } {
+    return { kernel: this.comm ? this.kernel?.id ?? null : null, ref: this.panel?.id ?? null };
   }
 
   send(message: ToKernel): void {
@@ -245,7 +253,8 @@ export class DesignerConnection {
   }
 
   private async openComm(kernel: Kernel.IKernelConnection): Promise<boolean> {
-    const reply = await kernel.requestExecute({
+    const comms = this.commsOf(kernel);
+    const reply = await comms.requestExecute({
       code: REGISTER_CODE,
       silent: true,
       store_history: false,
@@ -255,7 +264,12 @@ export class DesignerConnection {
     const expr = content.status === "ok" ? (content.user_expressions?.registered as { data?: Record<string, string> }) : undefined;
     if (expr?.data?.["text/plain"] !== "True") return false;
     if (this.panel?.sessionContext.session?.kernel !== kernel) return false; // the sidebar follows another tab now
-    const comm = kernel.createComm(SIDEBAR_TARGET);
+    let comm: Kernel.IComm;
+    try {
+      comm = comms.createComm(SIDEBAR_TARGET);
+    } catch {
+      return false; // no connection of this page handles comms for the kernel
+    }
     comm.onMsg = (msg) => this.callbacks.message(msg.content.data as unknown as FromKernel);
     comm.onClose = () => {
       if (this.comm === comm) {

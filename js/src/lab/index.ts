@@ -43,15 +43,20 @@ const plugin: JupyterFrontEndPlugin<void> = {
     const sidebar = new DesignerSidebar();
     app.shell.add(sidebar, "left", { rank: 850 });
     const tabs = new DesignerTabs(app, state, docManager, consoles);
-    // The Runs section's Open buttons: a report in the report viewer, layer information as an engine graph, a model
-    // in a designer tab, a sweep's folder in the file browser.
-    const openers: Record<string, string> = {
-      report: CommandIds.openReport,
-      layer_info: CommandIds.openEngine,
-      model: CommandIds.openFile,
-      folder: "filebrowser:go-to-path",
+    sidebar.connection.commsOf = (kernel) => tabs.commsConnection(kernel);
+    // The Runs section's Open buttons: a report in the report viewer and layer information as an engine graph, in a
+    // tab beside the runs' tab on their kernel (so the Runs tab still lists them while it is in front), a model in
+    // a designer tab, a sweep's folder in the file browser.
+    const openers: Record<string, string> = { model: CommandIds.openFile, folder: "filebrowser:go-to-path" };
+    sidebar.opener = (artifact, file, place) => {
+      const kind = artifact === "report" ? "report" : artifact === "layer_info" ? "engine" : null;
+      if (kind && place.kernel) {
+        const record = { kind, file, kernel: place.kernel, kernelDir: place.kernelDir } as const;
+        return tabs.open(record, "", place.ref ?? undefined, "split-right");
+      }
+      const command = kind === "report" ? CommandIds.openReport : kind ? CommandIds.openEngine : openers[artifact];
+      return app.commands.execute(command ?? CommandIds.openFile, { path: file });
     };
-    sidebar.opener = (artifact, file) => app.commands.execute(openers[artifact] ?? CommandIds.openFile, { path: file });
     // The designer in front, which the sidebar shows and every command acts on (current_designer.ts).
     const current = new CurrentDesigner(app, labShell, sidebar, () => tabs.current());
     registerCommands(app, current);

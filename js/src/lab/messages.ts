@@ -120,7 +120,8 @@ export type FromKernel =
   | { kind: "error"; message: string }
   | { kind: "runs"; rows: RunRow[] }
   // an artifact to open in its own tab (a folder: in the file browser), by its path relative to the server's root
-  | { kind: "open_file"; artifact: string; file: string };
+  // kernel_dir: the kernel's working folder under the server's root (a tab on the kernel reads paths from there)
+  | { kind: "open_file"; artifact: string; file: string; kernel_dir: string };
 
 /** MIME type of a palette drag; the canvas adds the operator at the drop point. */
 export const OP_DRAG_MIME = "application/x-dld-op";

@@ -18,8 +18,14 @@ import { RunsList } from "./runs";
 import { confirmDraft } from "./save_draft";
 
 type Tab = "palette" | "layers" | "runs";
+/** Where a run's artifact opens: beside the panel `ref`, on `kernel` (whose working folder is `kernelDir`). */
+export interface OpenPlace {
+  kernel: string | null;
+  kernelDir: string;
+  ref: string | null;
+}
 /** Opens a run's artifact (report, layer_info, model, folder) by its path relative to the server's root. */
-export type ArtifactOpener = (artifact: string, file: string) => Promise<unknown>;
+export type ArtifactOpener = (artifact: string, file: string, place: OpenPlace) => Promise<unknown>;
 
 export const SIDEBAR_ID = "dld-jupyter-sidebar";
 const NO_RUNS = "Runs of this tab's kernel show here once it has imported dld_jupyter.";
@@ -164,7 +170,10 @@ export class DesignerSidebar extends Widget {
         this.runs.setRows(message.rows);
         break;
       case "open_file":
-        if (this.opener) void this.opener(message.artifact, message.file).catch((e) => this.showError(String(e)));
+        if (this.opener) {
+          const place = { ...this.connection.where, kernelDir: message.kernel_dir };
+          void this.opener(message.artifact, message.file, place).catch((e) => this.showError(String(e)));
+        }
         break;
     }
   }
