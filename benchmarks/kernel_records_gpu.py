@@ -23,8 +23,9 @@ Raw records of each run (to redo the linking offline) and a small ResNet-50 FP16
 `overhead` (issue 35), on the lent H200 (driver 580.159.04, onnxruntime-gpu 1.31.1, cupti-python 13.0.1), BERT-base
 export at batch 1, 100 passes, one process per round: at 197ef26 (CUPTI on during the profiled passes) the profiled
 median was 14.88 / 11.64 / 14.36 ms with records against 8.49 / 8.12 / 8.29 without (+73 %); with kernel passes of
-their own, 7.60 ms with against 7.88 ms without (medians of 13 runs each, 9 with records first in the process and 4
-without first; −3.6 %), the kernel passes themselves 8.0–10.2 ms (CUPTI included).
+their own, 7.86 ms with against 7.89 ms without (medians of 17 runs each, 11 with records first in the process and 6
+without first; −0.5 %; with/without per process 0.95 when records ran first, 1.06 when second), the kernel passes
+themselves 8.0–10.2 ms (CUPTI included; 14–16 ms in the two runs whose process ran at the H200's slow speed).
 
 Two device calls, as run on the H100 (the second within 30 s of the first, while /tmp survives):
     here:   slim-ort …whl -o /tmp/ort.tar.xz && split -b 48000000 -d -a 1 /tmp/ort.tar.xz .gpu/krpart

@@ -99,7 +99,8 @@ def main() -> int:
               f"{figures['only_wall_s']} s", flush=True)
     keys = sorted({k for r in rounds for k in r["only"] if k.split("-", 1)[1] in measured},
                   key=lambda k: (k.split("-", 1)[1], int(k.split("-")[0][1:])))
-    missed, table = [], []
+    missed: list[str] = [] if keys else [f"no {'/'.join(measured)} point finished (none was measured)"]
+    table: list[dict[str, Any]] = []
     print(f"\n{'point':<12}{'mixed median':>14}{'p90':>9}{'only median':>13}{'p90':>9}{'ratio':>8}{'p90/med':>9}")
     for key in keys:
         got = {name: [r[name][key] for r in rounds if key in r[name]] for name in ("mixed", "only")}
