@@ -108,3 +108,25 @@ def test_profile_sweep_and_divergence_are_listed_and_their_command_lines_run(
     finally:
         page.evaluate(theme % "Light")
         expect(page.locator("body[data-jp-theme-light='true']")).to_have_count(1, timeout=30_000)
+
+
+def test_a_live_sweep_moves_and_cancel_stops_it(jupyter: JupyterServer, page: Page) -> None:
+    shutil.copy(SAMPLE, jupyter.root_dir / "long.onnx")
+    run_notebook(page, jupyter, "long_runs.ipynb", [
+        "import dld_jupyter as dld\n"
+        "s = dld.sweep(['long.onnx'], batch=[1, 2], iterations=200000, warmup=0, out='long sweep')",
+    ])
+    page.evaluate("() => window.jupyterapp.shell.activateById('dld-jupyter-sidebar')")
+    panel = page.locator(PANEL)
+    panel.locator(".dld-Sidebar-tab", has_text="Runs").click()
+    sweep = panel.locator(".dld-Runs-row[data-kind='sweep']")
+    state = sweep.locator(":scope > .dld-Runs-head .dld-Runs-state")  # the sweep's own, not its points'
+    expect(state).to_have_text("running 0%", timeout=30_000)
+    sweep.get_by_role("button", name="Points (2)").click()
+    expect(sweep.locator(".dld-Runs-points .dld-Runs-row.dld-mod-running")).to_have_count(1, timeout=30_000)
+    screenshot(page, "runs_list_live", PANEL)
+    sweep.get_by_role("button", name="Cancel").click()
+    expect(state).to_have_text("cancelled", timeout=60_000)
+    row = kernel_value(page, jupyter, "(lambda r: [r.state, r.live, [p.state for p in r.points]])(dld.runs()[0])")
+    assert row == ["cancelled", False, ["cancelled", "cancelled"]]
+    screenshot(page, "runs_list_cancelled", PANEL)

@@ -80,3 +80,28 @@ def test_rows_are_newest_first() -> None:
     assert [row.kind for row in rows(registry)] == ["b", "a"]
     with pytest.raises(LookupError, match="is not listed"):
         RunsTable(rows(registry)).find("nope")
+
+
+def test_a_sweep_is_one_row_with_its_points_and_its_line_parses_back(model: Path, tmp_path: Path) -> None:
+    from dld_jupyter.cli.sweep import sweep_arguments
+
+    view = dld.sweep([str(model)], batch=[1, 2], iterations=1, warmup=0, out=str(tmp_path / "sw"))
+    assert view.wait(120)
+    listed = dld.runs()
+    row = next(r for r in listed if r.kind == "sweep" and r.artifacts["folder"] == str(tmp_path / "sw"))
+    assert row.state == "succeeded" and [p.state for p in row.points] == ["done", "done"]
+    assert all(p.median_ms and Path(p.artifacts["report"]).is_file() for p in row.points)
+    assert not any(r.kind == "profile" and "dld-sweep-" in r.command for r in listed)  # its point runs: inside it
+    given = sweep_arguments(build_parser().parse_args(shlex.split(row.command_line)[1:]))
+    assert given["batch"] == [1, 2] and given["out"] == str(tmp_path / "sw") and given["rerun"] is True
+
+
+def test_an_analysis_is_a_live_row_until_stopped(model: Path) -> None:
+    analysis = dld.analyse(str(model))
+    try:
+        row = next(r for r in dld.runs() if r.kind == "analysis" and r.model == str(model))
+        assert row.live and row.state == "running" and shlex.split(row.command_line)[:3] == ["dld", "run", str(model)]
+        assert any("breakpoints" in note for note in row.unsaid)
+    finally:
+        analysis.stop()
+    assert not dld.runs().find(row.id).live

@@ -64,6 +64,17 @@ describe("runs list", () => {
     expect(calls).toEqual([["open", "s1", "report", "000-m-b1-cpu-fp32"]]);
   });
 
+  it("says why a run failed, not that a cancelled run was cancelled", () => {
+    const { runs } = list();
+    runs.setRows([
+      row({ id: "f", state: "failed", error: "the worker was killed by SIGKILL" }),
+      row({ id: "c", state: "cancelled", error: "cancelled" }),
+    ]);
+    expect(runs.node.querySelector('[data-run="f"] .dld-Runs-error')?.textContent).toContain("SIGKILL");
+    expect(runs.node.querySelector('[data-run="c"]')?.textContent).not.toContain("cancelledcancelled");
+    expect(runs.node.querySelectorAll('[data-run="c"] .dld-Runs-error, [data-run="c"] .dld-Runs-unsaid').length).toBe(0);
+  });
+
   it("says what no command expresses, and formats", () => {
     const { runs } = list();
     runs.setRows([row({ command: "", unsaid: ["Convert to FP16: in-process work that no dld command runs"] })]);

@@ -113,7 +113,10 @@ export class RunsList {
     const when = [formatStarted(row.started), formatDuration(row.duration_s), formatMedian(row.median_ms)];
     node.append(el("div", "dld-Runs-meta", [where, ...when].filter(Boolean).join(" · ")));
     if (row.live && row.fraction !== null) node.append(this.progress(row));
-    if (row.error && row.state !== "succeeded") node.append(el("div", "dld-Runs-error", row.error));
+    // why it failed in red; why it was cancelled in grey, and not at all when that only repeats the state
+    if (row.error && row.state !== "succeeded" && row.error !== row.state) {
+      node.append(el("div", row.state === "failed" ? "dld-Runs-error" : "dld-Runs-unsaid", row.error));
+    }
     if (row.command) node.append(el("code", "dld-Runs-commandText", row.command));
     for (const note of row.unsaid) node.append(el("div", "dld-Runs-unsaid", note));
     const actions = el("div", "dld-Runs-actions");
