@@ -31,7 +31,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--iterations", type=int, default=20, help="measured passes per point (default 20)")
     parser.add_argument("--warmup", type=int, default=5, help="warm-up passes per point (default 5)")
     parser.add_argument("--out", metavar="DIR", help="the sweep folder (default <first model>-sweep/)")
-    parser.add_argument("--executor", default="local", help="local | dask (the current client) | dask://host:port")
+    parser.add_argument("--executor", default="local",
+                        help="local | dask (the current client) | dask://ADDRESS (host:port, tcp://, tls://, ws://…) "
+                        "| dask://SCHEDULER.json (a scheduler file); every worker must read the models")
     parser.add_argument("--foreign", default="warn", choices=("warn", "wait", "fail"),
                         help="another process on a point's GPU: warn, wait for it, or fail the point")
     parser.add_argument("--lock-clocks", action="store_true", help="lock GPU clocks to base for the whole sweep")

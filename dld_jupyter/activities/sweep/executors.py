@@ -6,6 +6,12 @@ recorded each point as "cancelled before it started", exited 0 as if the user ha
 loop printed a raw traceback when the process ended (issue 36). `Executing.lost()` tells that apart from a cancel
 (the points are failed with "the Dask scheduler at … is gone", which `--resume` completes), and a client the sweep
 opened itself (`dask://host:port`) is closed when the sweep ends, its reconnect loop with it, without the traceback.
+
+`dask://ADDRESS` takes any address Dask takes (`tcp://`, `tls://`, `ws://`, `wss://`, `inproc://`; `host:port` alone
+is tcp), or a scheduler file (`dask://scheduler.json`, what `dask scheduler --scheduler-file` writes); TLS settings
+come from Dask's own configuration (distributed.comm.tls), as for any Dask client. Before a point is submitted,
+every worker is asked whether it can read every model (`check_models`): a path missing on a worker is said then,
+naming the worker, instead of failing its points one by one.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ import concurrent.futures as cf
 import contextlib
 import importlib
 import logging
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -81,8 +88,21 @@ def _address(client: Any) -> str | None:
 
 
 def make_executor(spec: str | cf.Executor | None, manifest: Manifest) -> Executing:
-    """The executor of `spec`: None/"local" threads here (one per device), "dask" the current client,
-    "dask://host:port" a client opened to that scheduler, a distributed.Client, or any Executor."""
+    """The executor of `spec` (`_executor`); on Dask, once every worker said it can read every model."""
+    executing = _executor(spec, manifest)
+    client = dask_client(executing.executor)
+    if client is not None:
+        try:
+            check_models(client, manifest.models)
+        except BaseException:
+            executing.close()
+            raise
+    return executing
+
+
+def _executor(spec: str | cf.Executor | None, manifest: Manifest) -> Executing:
+    """None/"local": threads here (one per device); "dask": the current client; "dask://ADDRESS" or
+    "dask://SCHEDULER.json": a client opened to that scheduler; a distributed.Client; or any Executor."""
     if isinstance(spec, cf.Executor):
         return Executing(spec, scheduler=_address(dask_client(spec)))
     if spec is not None and not isinstance(spec, str):  # a distributed.Client
@@ -105,10 +125,52 @@ def make_executor(spec: str | cf.Executor | None, manifest: Manifest) -> Executi
                 raise SpecError("executor='dask': no Dask client in this process; create one (distributed.Client(...)) "
                                 "or pass executor='dask://host:port'") from error
             return Executing(client.get_executor(pure=False), scheduler=_address(client))
-        address = "tcp://" + spec.removeprefix("dask://")
-        try:
-            client = distributed.Client(address)
-        except OSError as error:
-            raise SpecError(f"executor {spec}: no Dask scheduler answers at {address} ({error})") from error
+        client, address = _connect(distributed, spec)
         return Executing(client.get_executor(pure=False), client=client, scheduler=address)
-    raise SpecError(f"executor: {spec!r} is not 'local', 'dask', 'dask://host:port' or a concurrent.futures.Executor")
+    raise SpecError(f"executor: {spec!r} is not 'local', 'dask', 'dask://ADDRESS' (tcp://, tls://, ws://… or "
+                    "host:port), 'dask://SCHEDULER.json' or a concurrent.futures.Executor")
+
+
+def _connect(distributed: Any, spec: str) -> tuple[Any, str]:
+    """A client of `dask://…` and the scheduler's address (a scheduler file's, as the client read it)."""
+    rest = spec.removeprefix("dask://")
+    file = rest.endswith(".json") or ("://" not in rest and os.path.isfile(rest))
+    if file and not os.path.isfile(rest):
+        raise SpecError(f"executor {spec}: the scheduler file {rest} does not exist (dask scheduler --scheduler-file "
+                        "writes it; give its path as the workers see it)")
+    address = rest if file or "://" in rest else "tcp://" + rest
+    try:
+        client = distributed.Client(scheduler_file=rest, timeout="10s") if file else distributed.Client(address)
+    except (OSError, TimeoutError) as error:
+        raise SpecError(f"executor {spec}: no Dask scheduler answers at {address} ({error})") from error
+    except (ValueError, TypeError) as error:  # an unknown protocol, a malformed address, TLS without its settings
+        raise SpecError(f"executor {spec}: Dask cannot connect to {address}: {error}") from error
+    return client, _address(client) or address
+
+
+def _unreadable(paths: list[str]) -> dict[str, str]:
+    """On a worker: each model it cannot read, with why (run there by `check_models`)."""
+    found = {}
+    for path in paths:
+        try:
+            with open(path, "rb") as file:
+                file.read(1)
+        except OSError as error:
+            found[path] = error.strerror or type(error).__name__
+    return found
+
+
+def check_models(client: Any, models: list[str]) -> None:
+    """SpecError naming each model some worker cannot read, and the workers, before anything is submitted."""
+    answers: dict[str, dict[str, str]] = client.run(_unreadable, sorted(set(models)))
+    if not answers:
+        raise SpecError(f"the Dask scheduler at {_address(client)} has no worker: start workers (dask worker ADDRESS) "
+                        "before the sweep")
+    missing: dict[str, list[str]] = {}
+    for worker, unreadable in sorted(answers.items()):
+        for path, why in unreadable.items():
+            missing.setdefault(f"{path} ({why})", []).append(worker)
+    if missing:
+        said = "; ".join(f"{path} on {', '.join(workers)}" for path, workers in missing.items())
+        raise SpecError(f"models not readable on Dask workers: {said}. Put the models on a file system every worker "
+                        "sees, at the same path (or copy them there), then start the sweep again")

@@ -101,10 +101,25 @@ def _provider_problem(point: SweepPoint) -> str | None:
     return None
 
 
+def started_topic(sweep_id: str) -> str:
+    """The Dask event topic on which a worker says a point of the sweep started (the sweep subscribes to it)."""
+    return f"dld-sweep-started-{sweep_id}"
+
+
+def _worker_started(sweep_id: str) -> Started | None:
+    """On a Dask worker: tell the sweep's client a point started, through the scheduler's event log."""
+    try:
+        worker = importlib.import_module("distributed").get_worker()
+    except (ImportError, ValueError):
+        return None
+    return lambda point_id: worker.log_event(started_topic(sweep_id), point_id)
+
+
 def run_point(task: dict[str, Any], group: RunGroup | None = None, started: Started | None = None) -> dict[str, Any]:
     """Run one point (`task`: sweep id, point, settings, lock_clocks) and return its outcome with the report bytes;
-    `group` and `started`: the sweep, when the task runs in its process."""
+    `group` and `started`: the sweep, when the task runs in its process (on a Dask worker: its event log)."""
     sweep_id, point = str(task["sweep"]), SweepPoint.from_dict(task["point"])
+    started = started or _worker_started(sweep_id)
     settings = Settings.from_dict(task["settings"])
     if not Path(point.model).is_file():
         return _outcome(point, FAILED, f"model {point.model} is not on host {socket.gethostname()}; put the models "

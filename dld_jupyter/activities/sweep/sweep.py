@@ -46,7 +46,7 @@ from dld_jupyter.activities.sweep.manifest import (
     PointState,
     load_manifest,
 )
-from dld_jupyter.activities.sweep.point import resolve_target, run_point
+from dld_jupyter.activities.sweep.point import resolve_target, run_point, started_topic
 from dld_jupyter.formats.atomic_write import atomic_write_bytes
 from dld_jupyter.formats.file_lock import Held, holder, try_lock
 
@@ -78,7 +78,7 @@ class Sweep(RunGroup):
         self._ending = False
 
     def _started(self, point_id: str) -> None:
-        """A point's run holds its device (known for tasks running in this process; Dask's stay "queued")."""
+        """A point's run holds its device (told by the task in this process, by a Dask worker's event there)."""
         entry = self.manifest.state(point_id)
         if entry.state == QUEUED:
             entry.state = RUNNING
@@ -162,6 +162,18 @@ class Sweep(RunGroup):
         return [g.nvml_index for g in visible_gpus() if allowed is None or g.cuda_index in allowed]
 
     def _submit_and_collect(self) -> None:
+        client = dask_client(self._executor)
+        if client is None:
+            return self._submit_all()
+        topic = started_topic(self.id)  # a Dask worker says when a point's run holds its device
+        client.subscribe_topic(topic, lambda event: self._started(str(event[1])))
+        try:
+            return self._submit_all()
+        finally:
+            with contextlib.suppress(Exception):
+                client.unsubscribe_topic(topic)
+
+    def _submit_all(self) -> None:
         settings = self.manifest.settings.to_dict()
         for entry in dispatch_order(self.manifest.points):
             if entry.state != QUEUED:
@@ -171,6 +183,9 @@ class Sweep(RunGroup):
             entry.runs += 1
             if self._in_process:  # the task may hold the sweep itself: its runs join it
                 future = self._executor.submit(run_point, task, group=self, started=self._started)
+            elif dask_client(self._executor) is not None:  # the dashboard names the task by its point
+                key = f"{entry.point.id}@{self.id}:{entry.runs}"  # unique: another sweep may have the point id
+                future = self._executor.submit(run_point, task, key=key)  # type: ignore[call-arg]  # Dask's submit
             else:
                 future = self._executor.submit(run_point, task)
             self._futures[future] = entry
