@@ -39,7 +39,7 @@ class RunRow:
     # Tools job's name
     model: str  # the model path ("" when the run names none)
     runtime: str  # "ONNX Runtime", "TensorRT", "" for in-process work
-    target: str  # where it ran: "local", a saved target's name, "kernel" for in-process work
+    target: str  # where it ran: "localhost", a saved target's name, "kernel" for in-process work
     device: str  # "cpu", "cuda:0", "" when none
     state: str  # queued, running, succeeded, failed, cancelled (a point: the sweep manifest's state)
     fraction: float | None  # progress 0..1 (None: nothing said yet)

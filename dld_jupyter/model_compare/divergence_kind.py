@@ -121,10 +121,11 @@ class OrtDivergeSpec(ActivitySpec):
         line = divergence_command(self.model, self.candidate, None, self.metric, self.tolerance,
                                   self.reference_provider, self.candidate_provider, self.window, self.seed,
                                   self.window_bytes, self.node_data)
-        if self.inputs is None:
-            return line
-        said = f"the inputs were {self.inputs}: save each array as .npy and add --input NAME=FILE.npy"
-        return CommandLine(line.argv, (*line.unsaid, said))
+        table = self.table_path()
+        said = [f"the per-node table went to {table}: the command prints it with --json (add --json > FILE)"]
+        if self.inputs is not None:
+            said.append(f"the inputs were {self.inputs}: save each array as .npy and add --input NAME=FILE.npy")
+        return CommandLine(line.argv, (*line.unsaid, *said))
 
     def options(self) -> dict[str, Any]:
         """`diverge`'s keyword arguments (the inputs read from their NPZ)."""

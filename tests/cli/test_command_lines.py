@@ -239,8 +239,8 @@ def test_divergence_round_trips(options: dict[str, object]) -> None:
 
 
 def test_a_divergence_runs_line_round_trips() -> None:
-    """The worker run's spec writes the same line as the front door's `divergence_command`; an NPZ of inputs (the
-    arrays a front door was given) is said in words."""
+    """The worker run's spec writes the same line as the front door's `divergence_command`; where its table went (the
+    CLI prints it with --json) and an NPZ of inputs (the arrays a front door was given) are said in words."""
     from dld_jupyter.cli.diverge import diverge_arguments
     from dld_jupyter.model_compare.divergence_kind import OrtDivergeSpec
 
@@ -248,10 +248,12 @@ def test_a_divergence_runs_line_round_trips() -> None:
                           window_bytes=1 << 20, node_data="nd.json")
     line = spec.command_line()
     given = diverge_arguments(parsed(line))  # type: ignore[arg-type]
-    assert line.unsaid == () and given["metric"] == "sqnr" and given["tolerance"] == 30.0 and given["seed"] == 4
+    assert given["metric"] == "sqnr" and given["tolerance"] == 30.0 and given["seed"] == 4
     assert given["window"] == 5 and given["window_bytes"] == 1 << 20 and parsed(line).node_data == "nd.json"
+    assert line.unsaid == (f"the per-node table went to {spec.table_path()}: the command prints it with --json "
+                           "(add --json > FILE)",)
     with_inputs = dataclasses.replace(spec, inputs="/tmp/x/inputs.npz").command_line()
-    assert with_inputs.argv == line.argv and "inputs.npz" in with_inputs.unsaid[0]
+    assert with_inputs.argv == line.argv and "inputs.npz" in with_inputs.unsaid[1]
 
 
 def test_a_divergence_of_what_no_file_holds_is_said(tmp_path: Path) -> None:
@@ -272,3 +274,4 @@ def test_a_divergence_of_what_no_file_holds_is_said(tmp_path: Path) -> None:
     assert "candidate had unsaved edits" in notes and "--input x=FILE.npy" in notes
     proto = divergence_command(models.resnet_like(blocks=1), str(path))
     assert "in-memory ModelProto" in proto.unsaid[0]
+
