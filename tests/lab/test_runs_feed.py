@@ -94,3 +94,31 @@ def test_open_sends_the_report_path_under_the_server_root(
     assert "dld.report(" in said(sent)["message"]
     session.handle({"kind": "run_open", "id": run_id, "name": "engine", "point": None})
     assert said(sent)["kind"] == "error" and "no 'engine' artifact" in said(sent)["message"]
+
+
+def test_an_engine_export_row_opens_its_engine_graph(
+    session: SidebarSession, sent: list[dict[str, Any]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """TensorRT through the recorded stand-in (tests/activities/trt_standin.py): the export is an "engine export" row
+    whose line parses back to its spec, and Open engine graph opens its layer information."""
+    import shlex
+
+    from dld_jupyter.activities.scheduler import run_activity
+    from dld_jupyter.activities.runtimes.tensorrt.spec import TrtBuildSpec
+    from dld_jupyter.cli import export_engine
+    from dld_jupyter.cli.main import build_parser
+    from tests.activities.test_trt_pipeline import STANDIN, _sample_model
+
+    monkeypatch.setenv("DLD_TENSORRT_RUNTIME", STANDIN)
+    model = _sample_model(tmp_path)
+    spec = TrtBuildSpec(model=str(model), engine=str(tmp_path / "out.engine"), metadata=str(tmp_path / "out.trt.json"))
+    track()
+    assert run_activity(spec, remember=False).ok
+    row = next(r for r in dld.runs() if r.kind == "engine export" and r.model == str(model))
+    assert (row.runtime, row.device, row.state) == ("TensorRT", "cuda:0", "succeeded")
+    assert row.artifacts == {"engine": str(tmp_path / "out.engine"), "layer_info": str(tmp_path / "out.trt.json")}
+    words = shlex.split(row.command_line)
+    assert export_engine.spec_from_args(build_parser().parse_args(words[1:])).resolved() == spec.resolved()
+    session.handle({"kind": "runs_watch", "root": str(tmp_path)})
+    session.handle({"kind": "run_open", "id": row.id, "name": "layer_info", "point": None})
+    assert said(sent) == {"kind": "open_file", "artifact": "layer_info", "file": "out.trt.json", "kernel_dir": ""}
