@@ -103,8 +103,8 @@ def test_an_engine_export_row_opens_its_engine_graph(
     whose line parses back to its spec, and Open engine graph opens its layer information."""
     import shlex
 
-    from dld_jupyter.activities.scheduler import run_activity
     from dld_jupyter.activities.runtimes.tensorrt.spec import TrtBuildSpec
+    from dld_jupyter.activities.scheduler import run_activity
     from dld_jupyter.cli import export_engine
     from dld_jupyter.cli.main import build_parser
     from tests.activities.test_trt_pipeline import STANDIN, _sample_model
