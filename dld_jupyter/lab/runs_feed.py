@@ -18,6 +18,7 @@ Messages (same names in js/src/lab/messages.ts):
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 from collections.abc import Callable
@@ -71,7 +72,8 @@ class RunsFeed:
             self._timer = None
 
     def _arm(self, delay: float) -> None:
-        """Push after `delay` unless a push is already due sooner."""
+        """Push after `delay` unless a push is scheduled already (a start or end during a live run's tick waits for
+        that tick, at most a second)."""
         with self._lock:
             if self._timer is not None or self._unwatch is None:
                 return
@@ -82,7 +84,8 @@ class RunsFeed:
     def _fire(self) -> None:
         with self._lock:
             self._timer = None
-        self._push()
+        with contextlib.suppress(Exception):  # the comm closed under the timer: nothing to tell, nothing to print
+            self._push()
 
     def _push(self) -> None:
         if self._unwatch is None:
