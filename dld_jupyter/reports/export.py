@@ -72,6 +72,7 @@ def to_trace(report: Report) -> dict[str, Any]:
 
     One process for the report, one thread per stream with the layers as complete ("X") events, and one
     counter ("C") track per GPU metric. Event args carry the layer's type, precision, provider and ONNX nodes.
+    With kernel records, the GPU rows (`_gpu_rows`): the median pass's kernels, copies and sets per CUDA stream.
     """
     pid = 1
     s = report.summary
@@ -116,6 +117,7 @@ def to_trace(report: Report) -> dict[str, Any]:
                 "args": args,
             }
         )
+    events += _gpu_rows(report, pid)
     for series in report.gpu_metrics:
         key = f"{series.label} ({series.unit})" if series.unit else series.label
         for t, v in zip(series.times_ms, series.values, strict=False):
@@ -133,6 +135,37 @@ def to_trace(report: Report) -> dict[str, Any]:
             "timeline": str(s.settings.get("timeline", "median pass")),
         },
     }
+
+
+def _gpu_rows(report: Report, pid: int) -> list[dict[str, Any]]:
+    """Chrome trace's GPU rows: a "GPU" process beside the host's, a thread per CUDA stream holding the median
+    pass's kernels, memcpy and memset as complete events (the .pftrace export's slices and args), and a flow
+    ("s" → "f") from each host call to every kernel it launched."""
+    from dld_jupyter.reports.perfetto import host_and_gpu_slices
+
+    host, gpu = host_and_gpu_slices(report, lambda ms: round(ms * 1e6))
+    if not gpu:
+        return []
+    gpu_pid = pid + 1
+    device = report.summary.device or "GPU"
+    rows: list[dict[str, Any]] = [{"ph": "M", "pid": gpu_pid, "tid": 0, "name": "process_name",
+                                   "args": {"name": f"GPU: {device}"}},
+                                  {"ph": "M", "pid": gpu_pid, "tid": 0, "name": "process_sort_index",
+                                   "args": {"sort_index": 1}}]
+    for name, slices in sorted(gpu.items()):
+        tid = int(name.rsplit(" ", 1)[1])
+        rows.append({"ph": "M", "pid": gpu_pid, "tid": tid, "name": "thread_name", "args": {"name": name}})
+        for piece in slices:
+            rows.append({"ph": "X", "pid": gpu_pid, "tid": tid, "name": piece.name, "cat": piece.category,
+                         "ts": piece.start_ns / 1000, "dur": (piece.end_ns - piece.start_ns) / 1000,
+                         "args": piece.args})
+            rows += [{"ph": "f", "bp": "e", "id": flow, "pid": gpu_pid, "tid": tid, "name": "launch",
+                      "cat": "launch", "ts": piece.start_ns / 1000} for flow in piece.ends_flows]
+    for name, slices in host.items():
+        tid = int(name.rsplit(" ", 1)[1])
+        rows += [{"ph": "s", "id": flow, "pid": pid, "tid": tid, "name": "launch", "cat": "launch",
+                  "ts": piece.start_ns / 1000} for piece in slices for flow in piece.flows]
+    return rows
 
 
 def write_trace(report: Report, path: Pathish) -> Path:

@@ -4,8 +4,9 @@ What Chrome JSON cannot say well, this does: a track per host stream (the layers
 (the kernels, memcpy and memset of the median pass, from `kernels`), a counter track per GPU metric, and a flow from
 each host call to every kernel it launched. Slices nest strictly on every track: a slice that would overlap another
 without containing it goes to a sibling track ("… (2)") instead of being clipped, so no time is changed.
-Field numbers are those of Perfetto's protos/perfetto/trace (trace_packet.proto, track_event/*.proto); tests decode
-the file with Perfetto's own published definitions (the `perfetto` package's perfetto_trace_pb2).
+Built with the `perfetto` package's published trace protos (perfetto_trace_pb2) and its TraceProtoBuilder, so no
+field number is kept here; tests decode the file with the same definitions and compare it, packet by packet, with
+the trace the earlier hand-written encoder wrote (tests/reports/test_perfetto_golden.py).
 """
 
 from __future__ import annotations
@@ -17,26 +18,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from dld_jupyter.formats import protobuf_wire as w
+from dld_jupyter.activities.optional import import_optional
 from dld_jupyter.formats.atomic_write import atomic_write_bytes
 from dld_jupyter.report_format.model import Report
 
-# TracePacket
-PACKET, TIMESTAMP, SEQUENCE_ID, TRACK_EVENT, TRACK_DESCRIPTOR, SEQUENCE_FLAGS = 1, 8, 10, 11, 60, 13
-SEQ_INCREMENTAL_STATE_CLEARED = 1
-# TrackDescriptor, ProcessDescriptor, ThreadDescriptor, CounterDescriptor
-TD_UUID, TD_NAME, TD_PROCESS, TD_THREAD, TD_PARENT, TD_COUNTER, TD_ORDER_RANK = 1, 2, 3, 4, 5, 8, 12
-PD_PID, PD_NAME = 1, 6
-THD_PID, THD_TID, THD_NAME = 1, 2, 5
-CD_UNIT_NAME = 6
-# TrackEvent and DebugAnnotation
-TE_ANNOTATION, TE_TYPE, TE_TRACK, TE_CATEGORY, TE_NAME = 4, 9, 11, 22, 23
-TE_DOUBLE_COUNTER, TE_FLOWS, TE_END_FLOWS = 44, 47, 48
-SLICE_BEGIN, SLICE_END, COUNTER = 1, 2, 4
-DA_BOOL, DA_INT, DA_DOUBLE, DA_STRING, DA_NAME = 2, 4, 5, 6, 10
-
+WHAT = "perfetto (its trace protos write the .pftrace export: pip install perfetto)"
 PID = 1
 PROCESS_UUID = 1
+SEQUENCE = 1  # one writer: every packet on trusted sequence 1, the first clearing its incremental state
 
 
 @dataclass
@@ -50,22 +39,22 @@ class Slice:
     ends_flows: list[int] = field(default_factory=list)  # flows arriving here (a kernel)
 
 
-def _annotation(name: str, value: Any) -> bytes:
-    body = w.string(DA_NAME, name)
+def _text(value: str) -> str:
+    """Valid UTF-8 text (a lone surrogate becomes "?"): protobuf refuses anything else."""
+    return value.encode("utf-8", "replace").decode("utf-8")
+
+
+def _annotate(event: Any, name: str, value: Any) -> None:
+    note = event.debug_annotations.add()
+    note.name = _text(name)
     if isinstance(value, bool):
-        body += w.uint(DA_BOOL, value)
+        note.bool_value = value
     elif isinstance(value, int):
-        body += w.uint(DA_INT, value)
+        note.int_value = value
     elif isinstance(value, float):
-        body += w.double(DA_DOUBLE, value)
+        note.double_value = value
     else:
-        body += w.string(DA_STRING, ", ".join(map(str, value)) if isinstance(value, list) else str(value))
-    return w.message(TE_ANNOTATION, body)
-
-
-def _packet(body: bytes, timestamp: int | None = None) -> bytes:
-    head = w.uint(TIMESTAMP, timestamp) if timestamp is not None else b""
-    return w.message(PACKET, head + w.uint(SEQUENCE_ID, 1) + body)
+        note.string_value = _text(", ".join(map(str, value)) if isinstance(value, list) else str(value))
 
 
 def lanes(slices: Sequence[Slice]) -> list[list[Slice]]:
@@ -84,42 +73,51 @@ def lanes(slices: Sequence[Slice]) -> list[list[Slice]]:
     return [lane for lane, _ in result]
 
 
-def _slice_events(track: int, lane: list[Slice]) -> Iterator[tuple[int, int, bytes]]:
-    """(timestamp, order, packet body) of a lane, ends before begins at one time except a slice's own end."""
+Event = tuple[int, int, int, Any]  # (timestamp, track uuid, order on the track, what to write: see _fill)
+
+
+def _slice_events(track: int, lane: list[Slice]) -> Iterator[Event]:
+    """The begin and end events of a lane in order, ends before begins at one time except a slice's own end."""
     open_: list[Slice] = []
     order = 0
-
-    def end(piece: Slice) -> tuple[int, int, bytes]:
-        nonlocal order
-        order += 1
-        event = w.uint(TE_TYPE, SLICE_END) + w.uint(TE_TRACK, track)
-        return piece.end_ns, order, w.message(TRACK_EVENT, event)
-
     for piece in lane:
         while open_ and open_[-1].end_ns <= piece.start_ns:
-            yield end(open_.pop())
-        event = w.join(
-            [w.uint(TE_TYPE, SLICE_BEGIN), w.uint(TE_TRACK, track), w.string(TE_CATEGORY, piece.category),
-             w.string(TE_NAME, piece.name)]
-            + [_annotation(k, v) for k, v in piece.args.items()]
-            + [w.fixed64(TE_FLOWS, flow) for flow in piece.flows]
-            + [w.fixed64(TE_END_FLOWS, flow) for flow in piece.ends_flows]
-        )
+            order += 1
+            yield open_[-1].end_ns, track, order, ("end", open_.pop())
         order += 1
-        yield piece.start_ns, order, w.message(TRACK_EVENT, event)
+        yield piece.start_ns, track, order, ("begin", piece)
         open_.append(piece)
     while open_:
-        yield end(open_.pop())
+        order += 1
+        yield open_[-1].end_ns, track, order, ("end", open_.pop())
 
 
-def _track(uuid: int, name: str, rank: int, thread: int | None = None, unit: str | None = None) -> bytes:
-    body = w.uint(TD_UUID, uuid) + w.uint(TD_PARENT, PROCESS_UUID) + w.string(TD_NAME, name)
-    body += w.uint(TD_ORDER_RANK, rank)
+def _fill(event: Any, track: int, what: tuple[str, Any], pb2: Any) -> None:
+    """A TrackEvent: a slice's begin (name, category, annotations, flows) or end, or a counter's value."""
+    kind, data = what
+    event.track_uuid = track
+    if kind == "counter":
+        event.type = pb2.TrackEvent.TYPE_COUNTER
+        event.double_counter_value = data
+    elif kind == "end":
+        event.type = pb2.TrackEvent.TYPE_SLICE_END
+    else:
+        event.type = pb2.TrackEvent.TYPE_SLICE_BEGIN
+        event.categories.append(_text(data.category))
+        event.name = _text(data.name)
+        for key, value in data.args.items():
+            _annotate(event, key, value)
+        event.flow_ids.extend(data.flows)
+        event.terminating_flow_ids.extend(data.ends_flows)
+
+
+def _track(packet: Any, uuid: int, name: str, rank: int, thread: int | None = None, unit: str | None = None) -> None:
+    track = packet.track_descriptor
+    track.uuid, track.parent_uuid, track.name, track.sibling_order_rank = uuid, PROCESS_UUID, _text(name), rank
     if thread is not None:
-        body += w.message(TD_THREAD, w.uint(THD_PID, PID) + w.uint(THD_TID, thread) + w.string(THD_NAME, name))
+        track.thread.pid, track.thread.tid, track.thread.thread_name = PID, thread, _text(name)
     if unit is not None:
-        body += w.message(TD_COUNTER, w.string(CD_UNIT_NAME, unit))
-    return w.message(TRACK_DESCRIPTOR, body)
+        track.counter.unit_name = _text(unit)
 
 
 def host_and_gpu_slices(report: Report, ns: Any) -> tuple[dict[str, list[Slice]], dict[str, list[Slice]]]:
@@ -160,6 +158,8 @@ def host_and_gpu_slices(report: Report, ns: Any) -> tuple[dict[str, list[Slice]]
 
 def to_perfetto(report: Report) -> bytes:
     """The report's median pass as a Perfetto protobuf trace (`Trace` of `TracePacket`s)."""
+    pb2 = import_optional("perfetto.protos.perfetto.trace.perfetto_trace_pb2", WHAT)
+    builder = import_optional("perfetto.trace_builder.proto_builder", WHAT)
     times = [e.start_ms for e in report.timeline] + [t for m in report.gpu_metrics for t in m.times_ms]
     times += [k.start_ms for k in report.kernels] + [k.launch_ms for k in report.kernels if k.launch_ms is not None]
     shift_ms = max(0.0, -min(times, default=0.0))  # Perfetto timestamps are unsigned: the earliest lands at 0
@@ -167,31 +167,37 @@ def to_perfetto(report: Report) -> bytes:
     def ns(ms: float) -> int:
         return round((ms + shift_ms) * 1e6)
 
+    trace = builder.TraceProtoBuilder()
+
+    def packet(timestamp: int | None = None) -> Any:
+        added = trace.add_packet()
+        if timestamp is not None:
+            added.timestamp = timestamp
+        added.trusted_packet_sequence_id = SEQUENCE
+        return added
+
     s = report.summary
-    process = w.uint(TD_UUID, PROCESS_UUID) + w.message(
-        TD_PROCESS, w.uint(PD_PID, PID) + w.string(PD_NAME, f"{s.model} ({s.backend}, {s.provider})")
-    )
-    out = [_packet(w.uint(SEQUENCE_FLAGS, SEQ_INCREMENTAL_STATE_CLEARED) + w.message(TRACK_DESCRIPTOR, process))]
+    first = packet()
+    first.sequence_flags = pb2.TracePacket.SEQ_INCREMENTAL_STATE_CLEARED
+    first.track_descriptor.uuid = PROCESS_UUID
+    first.track_descriptor.process.pid = PID
+    first.track_descriptor.process.process_name = _text(f"{s.model} ({s.backend}, {s.provider})")
     host, gpu = host_and_gpu_slices(report, ns)
-    streams: list[list[tuple[int, int, int, bytes]]] = []  # lists, not generators: `uuid` changes in the loop
+    streams: list[list[Event]] = []  # lists, not generators: `uuid` changes in the loop
     uuid = PROCESS_UUID
     for rank, (name, slices) in enumerate([*sorted(host.items()), *sorted(gpu.items())]):
         for number, lane in enumerate(lanes(slices)):
             uuid += 1
-            label = name if number == 0 else f"{name} ({number + 1})"
-            out.append(_packet(_track(uuid, label, rank * 100 + number, thread=uuid)))
-            streams.append([(t, uuid, o, b) for t, o, b in _slice_events(uuid, lane)])
+            _track(packet(), uuid, name if number == 0 else f"{name} ({number + 1})", rank * 100 + number, thread=uuid)
+            streams.append(list(_slice_events(uuid, lane)))
     for series in report.gpu_metrics:
         uuid += 1
-        out.append(_packet(_track(uuid, series.label, 10_000 + uuid, unit=series.unit)))
-        counter = w.uint(TE_TYPE, COUNTER) + w.uint(TE_TRACK, uuid)
-        streams.append([
-            (ns(t), uuid, i, w.message(TRACK_EVENT, counter + w.double(TE_DOUBLE_COUNTER, v)))
-            for i, (t, v) in enumerate(zip(series.times_ms, series.values, strict=True))
-        ])
-    for timestamp, _, _, body in heapq.merge(*streams):
-        out.append(_packet(body, timestamp))
-    return w.join(out)
+        _track(packet(), uuid, series.label, 10_000 + uuid, unit=series.unit)
+        streams.append([(ns(t), uuid, i, ("counter", v))
+                        for i, (t, v) in enumerate(zip(series.times_ms, series.values, strict=True))])
+    for timestamp, track, _, what in heapq.merge(*streams, key=lambda e: e[:3]):
+        _fill(packet(timestamp).track_event, track, what, pb2)
+    return bytes(trace.serialize())
 
 
 def write_perfetto(report: Report, path: str | os.PathLike[str]) -> Path:
