@@ -254,12 +254,17 @@ export class DesignerConnection {
 
   private async openComm(kernel: Kernel.IKernelConnection): Promise<boolean> {
     const comms = this.commsOf(kernel);
-    const reply = await comms.requestExecute({
-      code: REGISTER_CODE,
-      silent: true,
-      store_history: false,
-      user_expressions: { registered: REGISTERED_EXPR },
-    }).done;
+    let reply: KernelMessage.IExecuteReplyMsg;
+    try {
+      reply = await comms.requestExecute({
+        code: REGISTER_CODE,
+        silent: true,
+        store_history: false,
+        user_expressions: { registered: REGISTERED_EXPR },
+      }).done;
+    } catch {
+      return false; // the kernel went away while asked (a restart, a closed tab)
+    }
     const content = reply.content as KernelMessage.IExecuteReply;
     const expr = content.status === "ok" ? (content.user_expressions?.registered as { data?: Record<string, string> }) : undefined;
     if (expr?.data?.["text/plain"] !== "True") return false;

@@ -76,6 +76,7 @@ export class DesignerSidebar extends Widget {
       open: (id, name, point) => this.connection.send({ kind: "run_open", id, name, point }),
       copy: (text) => Clipboard.copyToSystem(text),
     });
+    this.runs.setUnavailable(NO_RUNS);
     this.tabs = div("dld-Sidebar-tabs");
     this.tabs.append(
       tabButton("Palette", () => this.showTab("palette")),
