@@ -1,5 +1,6 @@
 """`dld doctor`: what this installation can run, and where: ONNX Runtime builds and providers, CUDA, cuDNN and NVML
-as found here, and every saved remote target with its reachability (connect, check, deployment state).
+as found here, the Jupyter side (JupyterLab against the support matrix, the labextension and widget manager, the
+server extension; one line when Jupyter is not installed), and every saved remote target with its reachability.
 
 Exit 0 when one ONNX Runtime build is installed; 3 when none is (or both are: they share one folder), with the
 extra to install. A target that needs a password or an unknown host key is reported, never asked about.
@@ -11,6 +12,7 @@ import argparse
 import ctypes.util
 from typing import Any
 
+from dld_jupyter.cli.doctor_jupyter import jupyter_lines
 from dld_jupyter.cli.exit_codes import ExitCode
 from dld_jupyter.formats.terminal_text import echo
 
@@ -85,6 +87,7 @@ def _target_lines() -> list[str]:
 def _doctor(args: argparse.Namespace) -> int:
     lines, code = _runtime_lines()
     lines += _gpu_lines()
+    lines += jupyter_lines()
     if not args.no_targets:
         try:
             lines += _target_lines()
