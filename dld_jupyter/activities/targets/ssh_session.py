@@ -64,33 +64,47 @@ class _Client(asyncssh.SSHClient):
         self.closed.set()
 
 
+def _private_key(connection: Connection, secrets: Secrets) -> asyncssh.SSHKey:
+    """The connection's identity, its passphrase asked (never stored) when it has one; errors say which is wrong."""
+    path = check_identity(connection.name, str(connection.identity))
+    try:
+        return asyncssh.read_private_key(path)
+    except asyncssh.KeyImportError as error:
+        if "passphrase" not in str(error).lower():
+            raise UnavailableError(f"target {connection.name}: the key {path} is unreadable ({error})") from error
+    except OSError as error:
+        raise UnavailableError(f"target {connection.name}: cannot read the key {path} ({error})") from error
+    phrase = secrets.get(connection.name, f"passphrase:{path}", f"Passphrase for {path}: ")
+    try:
+        return asyncssh.read_private_key(path, phrase)
+    except (asyncssh.KeyImportError, asyncssh.KeyEncryptionError) as wrong:
+        if "bcrypt" in str(wrong):  # not the passphrase: asyncssh cannot decrypt OpenSSH's format without bcrypt
+            raise UnavailableError(f"target {connection.name}: the key {path} is encrypted in OpenSSH's format, "
+                                   "which needs bcrypt: pip install 'dld_jupyter[remote]' (or pip install bcrypt)"
+                                   ) from wrong
+        secrets.forget(connection.name, f"passphrase:{path}")
+        raise UnavailableError(f"target {connection.name}: wrong passphrase for {path} ({wrong})") from wrong
+
+
 def _client_keys(connection: Connection, secrets: Secrets) -> dict[str, Any]:
     """asyncssh options for the connection's authentication method."""
     if connection.auth == "key":
         if not connection.identity:
             raise UnavailableError(f"target {connection.name}: auth 'key' needs an identity (a private key file)")
-        path = check_identity(connection.name, connection.identity)
-        try:
-            key = asyncssh.read_private_key(path)
-        except asyncssh.KeyImportError as error:
-            if "passphrase" not in str(error).lower():
-                raise UnavailableError(f"target {connection.name}: the key {path} is unreadable ({error})") from error
-            phrase = secrets.get(connection.name, f"passphrase:{path}", f"Passphrase for {path}: ")
-            try:
-                key = asyncssh.read_private_key(path, phrase)
-            except (asyncssh.KeyImportError, asyncssh.KeyEncryptionError) as wrong:
-                secrets.forget(connection.name, f"passphrase:{path}")
-                raise UnavailableError(f"target {connection.name}: wrong passphrase for {path} ({wrong})") from wrong
-        except OSError as error:
-            raise UnavailableError(f"target {connection.name}: cannot read the key {path} ({error})") from error
-        return {"client_keys": [key], "agent_path": None, "password_auth": False, "kbdint_auth": False}
+        return {"client_keys": [_private_key(connection, secrets)], "agent_path": None, "password_auth": False,
+                "kbdint_auth": False}
     if connection.auth == "agent":
         return {"password_auth": False, "kbdint_auth": False}
     if connection.auth in ("password", "keyboard-interactive"):
         return {"client_keys": None, "agent_path": None, "password_auth": connection.auth == "password"}
     options: dict[str, Any] = {}
-    if connection.identity:
-        options["client_keys"] = [check_identity(connection.name, connection.identity)]
+    if connection.identity:  # a plain key by its path (asyncssh adds its -cert.pub); an encrypted one decrypted here,
+        path = check_identity(connection.name, connection.identity)  # where asyncssh would only say "passphrase
+        try:  # must be specified"
+            asyncssh.read_private_key(path)
+            options["client_keys"] = [path]
+        except (asyncssh.KeyImportError, OSError):
+            options["client_keys"] = [_private_key(connection, secrets)]
     return options
 
 
