@@ -84,6 +84,9 @@ def test_profile_sweep_and_divergence_are_listed_and_their_command_lines_run(
     again = {p.name: p.stat().st_mtime_ns for p in folder.glob("*.dld-report.json")}
     assert again.keys() == stamps.keys() and all(again[name] > stamps[name] for name in stamps)  # measured again
     assert all(p["state"] == "done" for p in json.loads((folder / "sweep.json").read_text())["points"])
+    sweep.get_by_role("button", name="Show folder").click()  # the file browser goes to the sweep's folder
+    expect(page.locator(".jp-FileBrowser .jp-BreadCrumbs")).to_contain_text("sweep one", timeout=30_000)
+    page.evaluate("() => window.jupyterapp.shell.activateById('dld-jupyter-sidebar')")  # it shares the left area
 
     line = copied(page, divergence)
     assert shlex.split(line)[:2] == ["dld", "diverge"]
