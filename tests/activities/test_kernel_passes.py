@@ -110,3 +110,24 @@ def test_no_kernel_passes_when_kernel_records_are_off(recorders: list[StandInRec
         measured = profile.measure(session, spec.measurement(), Quiet())
         table = session.layers(measured.profiled, measured.median, measured.kernels, measured.kernel_median)
     assert recorders == [] and measured.kernels == [] and table.kernel_capture == {}
+
+
+@pytest.mark.parametrize("device", [0, None])
+def test_a_gpu_warm_up_lasts_long_enough_for_the_clocks_a_cpu_one_counts_passes(device: int | None) -> None:
+    """A GPU idles at low clocks (345 MHz on an H200): a warm-up of a few passes (36 ms for ResNet-18 b32) left a
+    sweep's CUDA point measured after a CPU point 3.6 % slower than back to back. The same real session and loop,
+    told it runs on a GPU, warms up for at least GPU_WARMUP_MS before the first measured pass."""
+    import dataclasses
+
+    spec = OrtProfileSpec(model=str(MODEL), iterations=3, warmup=2)
+    measurement = dataclasses.replace(spec.measurement(), device=device, gpu_metrics=False)
+    with runtime_for(spec).session(spec.model, spec, Quiet()) as session:
+        started = time.perf_counter()
+        measured = profile.measure(session, measurement, Quiet())
+    waited_ms = (measured.plain[0].start - started) * 1000.0
+    if device is None:
+        assert waited_ms < profile.GPU_WARMUP_MS / 2
+    else:
+        assert waited_ms >= profile.GPU_WARMUP_MS
+        second_warm_up_ms = (measured.profiled[0].start - measured.plain[-1].start) * 1000.0
+        assert second_warm_up_ms >= profile.GPU_WARMUP_MS
