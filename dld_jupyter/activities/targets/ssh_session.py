@@ -21,6 +21,7 @@ from dld_jupyter.activities.errors import UnavailableError
 from dld_jupyter.activities.targets.connections import SECRETS, Connection, Secrets
 from dld_jupyter.activities.targets.host_keys import HostKeyPolicy
 from dld_jupyter.activities.targets.identity import check_identity
+from dld_jupyter.activities.targets.ssh_config import host_config
 from dld_jupyter.activities.targets.ssh_loop import call
 
 CONNECT_TIMEOUT_S = 20.0
@@ -178,8 +179,9 @@ class SshSession:
 async def _connect(connection: Connection, policy: HostKeyPolicy, secrets: Secrets) -> SshSession:
     client = _Client(connection, policy, secrets)
     options = _client_keys(connection, secrets)
-    known = policy.known_hosts()
-    algs = policy.host_key_algs(connection.host, connection.port or 22)
+    resolved = host_config(connection.host, connection.port, connection.user)
+    known = policy.configure(resolved).known_hosts()
+    algs = policy.host_key_algs(resolved.host, resolved.port)
     if algs is not None:  # a key of another type than the known one reaches the changed-key warning
         options["server_host_key_algs"] = algs
     conn, _ = await asyncio.wait_for(
@@ -196,6 +198,11 @@ async def _connect(connection: Connection, policy: HostKeyPolicy, secrets: Secre
         CONNECT_TIMEOUT_S,
     )
     return SshSession(connection, conn, client)
+
+
+def _where(connection: Connection) -> str:
+    """Host and port as the ssh config resolves them ("box port 2222", not the alias and 22)."""
+    return host_config(connection.host, connection.port, connection.user).where
 
 
 _SESSIONS: dict[str, SshSession] = {}
@@ -225,13 +232,13 @@ def connect(connection: Connection, policy: HostKeyPolicy | None = None, secrets
             raise UnavailableError(f"target {where}: the SSH connection failed ({error.reason})") from error
         except ConnectionRefusedError as error:
             raise UnavailableError(
-                f"target {where}: connection refused; is an SSH server listening on {connection.host} port "
-                f"{connection.port or 22}?"
+                f"target {where}: connection refused; is an SSH server listening on {_where(connection)}?"
             ) from error
         except (TimeoutError, asyncio.TimeoutError) as error:
-            raise UnavailableError(f"target {where}: no answer within {CONNECT_TIMEOUT_S:.0f} s") from error
+            raise UnavailableError(f"target {where}: no answer from {_where(connection)} within "
+                                   f"{CONNECT_TIMEOUT_S:.0f} s") from error
         except OSError as error:
-            raise UnavailableError(f"target {where}: cannot connect ({error})") from error
+            raise UnavailableError(f"target {where}: cannot connect to {_where(connection)} ({error})") from error
         _SESSIONS[connection.name] = session
         return session
 
