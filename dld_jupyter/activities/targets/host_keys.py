@@ -43,13 +43,15 @@ def hashed_pattern(pattern: str, salt: bytes | None = None) -> str:
 
 
 class HostKeyUnknown(UnavailableError):
-    def __init__(self, host: str, port: int, fingerprint: str, path: Path | None = None, strict: bool = False) -> None:
-        self.host, self.port, self.fingerprint = host, port, fingerprint
+    def __init__(self, host: str, port: int, fingerprint: str, path: Path | None = None, strict: bool = False,
+                 jump: str = "") -> None:
+        self.host, self.port, self.fingerprint, self.jump = host, port, fingerprint, jump
         how = ("StrictHostKeyChecking is yes in your ssh config, so it is accepted only by adding it to known_hosts "
                "yourself (ssh-keyscan, or ssh once)") if strict else (
             f"then accept it: --accept-host-key {fingerprint} (Python: accept_host_key=...), or in the connection "
             "dialog")
         super().__init__(
+            f"{f'the jump host {jump} (ProxyJump): ' if jump else ''}"
             f"the authenticity of host {host_pattern(host, port)} can't be established: it is not in "
             f"{path or known_hosts_path()}. Its key fingerprint is {fingerprint}. Check it with the host's "
             f"administrator (`ssh-keygen -lf /etc/ssh/ssh_host_*_key.pub` on the host), {how}"
@@ -79,6 +81,11 @@ class HostKeyPolicy:
     others: list[Path] = field(default_factory=list)  # known_hosts files read but never written (global ones)
     strict: str = "ask"  # StrictHostKeyChecking: yes | no | ask | accept-new
     hashed: bool = False  # HashKnownHosts: accepted keys written hashed
+    jump: str = ""  # the ProxyJump hop this policy checks ("" for the target itself), named in refusals
+
+    def for_jump(self, hop: str) -> HostKeyPolicy:
+        """The policy of a jump host: the same file (when one was given), accepted fingerprint and question."""
+        return HostKeyPolicy(self.path, self.accept, self.confirm, jump=hop)
 
     def configure(self, config: HostConfig) -> HostKeyPolicy:
         """Take the known_hosts files and rules the ssh config gives the host (unless a file was given)."""
@@ -139,12 +146,12 @@ class HostKeyPolicy:
             self.refusal = HostKeyChanged(host, port, fingerprint, self.file)
             return False
         if self.strict == "yes":
-            self.refusal = HostKeyUnknown(host, port, fingerprint, self.file, strict=True)
+            self.refusal = HostKeyUnknown(host, port, fingerprint, self.file, strict=True, jump=self.jump)
             return False
         accepted = (self.strict in ("accept-new", "no") or self.accept == fingerprint
                     or (self.confirm is not None and self.confirm(host, fingerprint)))
         if not accepted:
-            self.refusal = HostKeyUnknown(host, port, fingerprint, self.file)
+            self.refusal = HostKeyUnknown(host, port, fingerprint, self.file, jump=self.jump)
             return False
         self.remember(host, port, key)
         return True

@@ -46,6 +46,7 @@ class HostConfig:
     global_known_hosts: list[Path] = field(default_factory=list)
     strict: str = "ask"  # yes | no | ask | accept-new
     hash_known_hosts: bool = False
+    jump: str | None = None  # ProxyJump: [user@]host[:port], comma-separated hops (None: none)
 
     @property
     def where(self) -> str:
@@ -73,4 +74,9 @@ def host_config(host: str, port: int | None = None, user: str | None = None,
     strict = STRICT.get(str(get("StrictHostKeyChecking") or "ask").lower(), "ask")
     return HostConfig(str(get("Hostname") or host), int(port or get("Port") or 22),
                       _paths(get("UserKnownHostsFile"), USER_DEFAULT),
-                      _paths(get("GlobalKnownHostsFile"), GLOBAL_DEFAULT), strict, bool(get("HashKnownHosts")))
+                      _paths(get("GlobalKnownHostsFile"), GLOBAL_DEFAULT), strict, bool(get("HashKnownHosts")),
+                      _jump(get("ProxyJump")))
+
+
+def _jump(value: Any) -> str | None:
+    return None if not value or str(value).lower() == "none" else str(value)

@@ -3,14 +3,17 @@
 Every byte goes over this one connection (exec channels and SFTP, no extra port), which lives on the private loop
 of `ssh_loop`. Connecting honours ~/.ssh/config through asyncssh (aliases, HostName, User, Port, IdentityFile,
 ProxyJump, ProxyCommand); the credentials of the connection dialog go to the final host only, a jump host
-authenticates with the agent and its own config. Connect failures become `UnavailableError`s that say what to fix.
-Sessions are kept per target name, so the second run of a kernel session reuses the connection.
+authenticates with the agent and its own config. ProxyJump hops are opened here (`_jumps`), so their host keys are
+checked, refused with a fingerprint and accepted like the target's. Connect failures become `UnavailableError`s
+that say what to fix, naming the host and port the config resolves. Sessions are kept per target name, so the
+second run of a kernel session reuses the connection.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import threading
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -184,6 +187,8 @@ async def _connect(connection: Connection, policy: HostKeyPolicy, secrets: Secre
     algs = policy.host_key_algs(resolved.host, resolved.port)
     if algs is not None:  # a key of another type than the known one reaches the changed-key warning
         options["server_host_key_algs"] = algs
+    if resolved.jump is not None:  # opened here, so a jump host's key is checked (and accepted) like the target's
+        options["tunnel"] = await _jumps(resolved.jump, policy)
     conn, _ = await asyncio.wait_for(
         asyncssh.create_connection(
             lambda: client,
@@ -198,6 +203,45 @@ async def _connect(connection: Connection, policy: HostKeyPolicy, secrets: Secre
         CONNECT_TIMEOUT_S,
     )
     return SshSession(connection, conn, client)
+
+
+class _JumpClient(asyncssh.SSHClient):
+    """A ProxyJump hop: its host key through its own policy; it authenticates with the agent and its config."""
+
+    def __init__(self, policy: HostKeyPolicy) -> None:
+        self.policy = policy
+
+    def validate_host_public_key(self, host: str, addr: str, port: int, key: asyncssh.SSHKey) -> bool:
+        return self.policy.validate(host, addr, port, key)
+
+
+async def _jumps(spec: str, policy: HostKeyPolicy) -> asyncssh.SSHClientConnection:
+    """The connection through every hop of a ProxyJump ([user@]host[:port], comma-separated), each hop's host key
+    checked as the target's is: an unknown one is refused with its fingerprint (the target's policy's `refusal`)
+    and accepted with --accept-host-key or the dialog's question, as OpenSSH asks for it."""
+    conn: asyncssh.SSHClientConnection | None = None
+    for hop in spec.split(","):
+        user, _, address = hop.strip().rpartition("@")
+        host, _, port = address.partition(":")
+        resolved = host_config(host, int(port) if port else None, user or None)
+        checks = policy.for_jump(hop.strip()).configure(resolved)
+        extra: dict[str, Any] = {}
+        algs = checks.host_key_algs(resolved.host, resolved.port)
+        if algs is not None:
+            extra["server_host_key_algs"] = algs
+        try:
+            conn, _ = await asyncssh.create_connection(
+                functools.partial(_JumpClient, checks), host, port=int(port) if port else (),
+                username=user or (), known_hosts=checks.known_hosts(), tunnel=conn or (), **extra)
+        except (asyncssh.HostKeyNotVerifiable, asyncssh.DisconnectError):
+            if checks.refusal is not None:
+                policy.refusal = checks.refusal  # the target's connect() raises it
+            raise
+        except OSError as error:
+            raise UnavailableError(f"the jump host {hop.strip()} (ProxyJump) at {resolved.where} does not answer "
+                                   f"({error})") from error
+    assert conn is not None
+    return conn
 
 
 def _where(connection: Connection) -> str:
