@@ -2,8 +2,11 @@
 starts the analysis session kind in the activity worker and returns an `Analysis`, the debugger's handle.
 
 Why here: the notebook (`d.analyse(...)`, `dld.analyse(...)`), the Model Inputs / Channel Inspector widgets and
-the Lab commands all need the same handle, and it speaks in the document's element ids (`n12` for a node, `v7`
-for a value; names and `#<index>` keys work too), which only a layer above the document can translate. While it
+the Lab commands all need the same handle. It speaks ONNX node names (issue 37): `add_breakpoint("/layer2/layer2.0/
+conv2/Conv")`, `run()` returns a `Stop` naming that node, `position`, `breakpoints` and `execution_order` list names
+(a node without a unique name is `#<file index>`). It also takes the document's element ids (`n12`, `v7`), which only
+a layer above the document can translate, and the designer's views read them through `position_id`, `breakpoint_ids`
+and `order_ids`; the user never has to. While it
 is live, the document and its child documents are read-only (`Document.hold`): an edit is refused with "The model
 is being analysed: Stop Analysis to edit it"; `stop()` gives the document back. Inputs are loaded here
 (`activities.analysis.inputs`: images, NPY, arrays, random, zeros) and reach the worker as one NPZ, so the worker
@@ -17,6 +20,7 @@ import os
 import shutil
 import tempfile
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -38,9 +42,21 @@ REQUEST_TIMEOUT_S = 300.0
 LOCK_REASON = "The model is being analysed: Stop Analysis to edit it"
 
 
+@dataclass(frozen=True)
+class Stop:
+    """Where `run`, `step` or `resume` stopped: the node (it has run, its outputs are inspectable), by ONNX name."""
+
+    name: str  # the node's ONNX name (`#<file index>` for a node without a unique one)
+    op_type: str
+    index: int  # its place in `execution_order`
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.op_type}, #{self.index} in execution order)"
+
+
 class Analysis:
-    """One live analysis; see the module docstring. Methods return the node it stopped at (an element id of the
-    document, else a node key) or None when the run reached the end."""
+    """One live analysis; see the module docstring. `run`, `step` and `resume` return the `Stop` they reached, or
+    None when the run reached the end."""
 
     lock_reason = LOCK_REASON
     lock_fix = "Stop the analysis (a.stop(), or Stop Analysis in the designer) to edit the model again."
@@ -107,6 +123,9 @@ class Analysis:
         return [self.document.node_id(node) for node in nodes] if len(nodes) == len(self.keys) else list(self.keys)
 
     def _node(self, node: str | int) -> str | int:
+        """A node index for an ONNX name (first: the user's language), a document id, a `#<index>` key or an index."""
+        if isinstance(node, str) and node in self.keys:
+            return self.keys.index(node)
         if isinstance(node, str) and node in self._ids:
             return self._ids.index(node)
         return node
@@ -153,40 +172,62 @@ class Analysis:
 
     @property
     def position(self) -> str | None:
-        """The node it stopped at (that node has run), or None."""
+        """The ONNX name of the node it stopped at (that node has run), or None."""
+        index = self._state.get("position")
+        return self.keys[index] if isinstance(index, int) and self.live else None
+
+    @property
+    def breakpoints(self) -> list[str]:
+        """The ONNX names of the nodes with a breakpoint, in execution order."""
+        return [self.keys[i] for i in self._state.get("breakpoints", [])]
+
+    @property
+    def execution_order(self) -> list[str]:
+        """The ONNX name of every node of the main graph, in the order the debugger visits them."""
+        return [self.keys[i] for i in self.order]
+
+    # the same in the document's element ids: what the designer's overlay, selection and inspector speak
+    @property
+    def position_id(self) -> str | None:
         index = self._state.get("position")
         return self._ids[index] if isinstance(index, int) and self.live else None
 
     @property
-    def breakpoints(self) -> list[str]:
-        """The nodes with a breakpoint, in execution order."""
+    def breakpoint_ids(self) -> list[str]:
         return [self._ids[i] for i in self._state.get("breakpoints", [])]
 
     @property
-    def execution_order(self) -> list[str]:
-        """Every node of the main graph in the order the debugger visits them."""
+    def order_ids(self) -> list[str]:
         return [self._ids[i] for i in self.order]
 
     def add_breakpoint(self, node: str | int) -> None:
+        """Break at `node` (its ONNX name; a document id or a file index also work)."""
         self._ask("add_breakpoint", node=self._node(node))
 
     def remove_breakpoint(self, node: str | int) -> None:
         self._ask("remove_breakpoint", node=self._node(node))
 
-    def run(self) -> str | None:
-        """From the start to the first breakpoint in execution order, or to the end."""
+    def run(self) -> Stop | None:
+        """From the start to the first breakpoint in execution order, or to the end (None)."""
         self._ask("run")
-        return self.position
+        return self.stopped_at()
 
-    def step(self) -> str | None:
-        """To the next node in execution order."""
+    def step(self) -> Stop | None:
+        """To the next node in execution order (None: past the last, the run finished)."""
         self._ask("step")
-        return self.position
+        return self.stopped_at()
 
-    def resume(self) -> str | None:
-        """To the next breakpoint, or to the end."""
+    def resume(self) -> Stop | None:
+        """To the next breakpoint, or to the end (None)."""
         self._ask("resume")
-        return self.position
+        return self.stopped_at()
+
+    def stopped_at(self) -> Stop | None:
+        """The `Stop` it is paused at, or None."""
+        index = self._state.get("position")
+        if not isinstance(index, int) or not self.live:
+            return None
+        return Stop(self.keys[index], self.ops[index], self.order.index(index))
 
     # -- tensors -------------------------------------------------------------------------------------------------
     def tensor(self, node_or_value: str | int) -> Array:
@@ -197,8 +238,12 @@ class Analysis:
         """Shape, dtype, min, max and mean of a value computed so far, without shipping it."""
         return self._ask("summary", name=self._value(node_or_value))
 
-    def outputs(self) -> dict[str, Array]:
-        """The model's outputs on the inputs, with the overrides applied."""
+    def outputs(self, finish: bool = True) -> dict[str, Array]:
+        """The model's outputs on the inputs, with the overrides applied. It leaves the debugger at the end (state
+        "finished", as `run()` with no breakpoint left would), so every value is available afterwards; `finish=False`
+        reads them without leaving the current stop (the Analysis Output view while paused)."""
+        if finish and self.state != "finished":
+            self._ask("finish")
         data = self._ask("outputs", data=True)
         return {name: decode_array(str(entry["npy"])) for name, entry in data.items()}
 
@@ -288,7 +333,7 @@ class Analysis:
         self.stop()
 
     def __repr__(self) -> str:
-        return f"<Analysis {self.state} at {self.position} ({len(self.breakpoints)} breakpoints)>"
+        return f"<Analysis {self.state} at {self.stopped_at()} ({len(self.breakpoints)} breakpoints)>"
 
 
 def analyse(model: RunInput, inputs: Inputs | None = None, provider: str = "cpu", **options: Any) -> Analysis:

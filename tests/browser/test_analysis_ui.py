@@ -103,7 +103,7 @@ def test_analysis_ui(jupyter: JupyterServer, page: Page) -> None:
         page,
         jupyter,
         "[next(d.document.node_id(n) for n in d.document.model.graph if n.op_type == 'Conv'), "
-        "d.analysis.execution_order]",
+        "d.analysis.order_ids]",
     )
     kernel_value(page, jupyter, f"d.select([{conv!r}])")  # centred in the canvas
     right_click_node(page, conv)

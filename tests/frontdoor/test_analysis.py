@@ -1,5 +1,6 @@
 """`analyse` as the front doors drive it (issue 29): the analysis session kind in a real worker process, spoken to
-in the document's element ids, with the document and its child documents read-only while it is live."""
+in the document's element ids (which it still takes; its answers are ONNX names: test_analysis_names.py), with the
+document and its child documents read-only while it is live."""
 
 from __future__ import annotations
 
@@ -39,14 +40,15 @@ def test_bert_in_the_worker_by_document_ids(tmp_path: Path) -> None:
     np.save(tmp_path / "ids.npy", ids)
     a = analyse(doc, inputs={"input_ids": str(tmp_path / "ids.npy"), "attention_mask": np.ones_like(ids)})
     try:
-        matmuls = [n for n in a.execution_order if doc.node(n).op_type == "MatMul"]
+        matmuls = [n for n in a.order_ids if doc.node(n).op_type == "MatMul"]
         a.add_breakpoint(matmuls[3])
         a.add_breakpoint(matmuls[0])
-        assert a.breakpoints == matmuls[:1] + matmuls[3:4]
-        assert a.run() == matmuls[0]
-        order = a.execution_order
-        assert a.step() == order[order.index(matmuls[0]) + 1]
-        assert a.resume() == matmuls[3]
+        assert a.breakpoint_ids == matmuls[:1] + matmuls[3:4]
+        assert a.breakpoints == [doc.ir_node(n).name for n in (matmuls[0], matmuls[3])]
+        assert a.run() is not None and a.position_id == matmuls[0]
+        order = a.order_ids
+        assert a.step() is not None and a.position_id == order[order.index(matmuls[0]) + 1]
+        assert a.resume() is not None and a.position_id == matmuls[3]
         value = next(iter(doc.ir_node(matmuls[3]).outputs)).name
         expected = _plain(path, value, {"input_ids": ids, "attention_mask": np.ones_like(ids)})
         assert np.allclose(a.tensor(matmuls[3]), expected)
@@ -57,7 +59,7 @@ def test_bert_in_the_worker_by_document_ids(tmp_path: Path) -> None:
         with pytest.raises(DocumentError, match=LOCK_REASON):
             doc.undo()
         assert doc.read_only == LOCK_REASON
-        outputs = a.outputs()
+        outputs = a.outputs(finish=False)
         assert set(outputs) == {o.name for o in doc.model.graph.outputs}
         assert a.shapes()[value] == list(expected.shape)  # what the Network Overview labels
         dense = next(n for n in matmuls if getattr(doc.ir_node(n).inputs[1], "const_value", None) is not None)
@@ -66,8 +68,8 @@ def test_bert_in_the_worker_by_document_ids(tmp_path: Path) -> None:
         assert list(a.weights(dense)) == [weight.name]  # the Channel Inspector's weights of a node
         assert np.array_equal(a.weights(dense)[weight.name], weight.const_value.numpy())
         a.set_inputs({"input_ids": ids[:, ::-1].copy()})  # the Model Inputs window changed one input
-        assert a.position == matmuls[3] and not np.allclose(a.tensor(value), expected)
-        changed = a.outputs()
+        assert a.position_id == matmuls[3] and not np.allclose(a.tensor(value), expected)
+        changed = a.outputs(finish=False)
         assert not all(np.allclose(changed[k], v) for k, v in outputs.items())
     finally:
         a.stop()
@@ -80,7 +82,7 @@ def test_children_are_read_only_and_overrides_never_reach_the_document() -> None
     loop = next(n.id for n in doc.nodes() if n.op_type == "Loop")
     body = doc.open_subgraph(loop, "body")
     with analyse(doc, inputs={"h0": "zeros"}) as a:
-        constants = [n for n in a.execution_order if doc.node(n).op_type == "Constant"]
+        constants = [n for n in a.order_ids if doc.node(n).op_type == "Constant"]
         first = a.outputs()
         assert a.run() is None and a.state == "finished"  # no breakpoint: to the end, every value inspectable
         index = next(n for n in constants if a.tensor(n).dtype == np.int64 and a.tensor(n).ndim == 0)

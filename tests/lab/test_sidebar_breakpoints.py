@@ -29,8 +29,8 @@ def test_explorer_breakpoints_reach_the_analysis(mobilenet_designer: Designer) -
 
     assert command(2, "add_breakpoint", convs)["ok"]
     analysis = designer.analysis
-    assert analysis is not None and analysis.breakpoints == convs  # launched, both breakpoints in execution order
-    assert analysis.position == convs[0]  # and stopped at the first, as the canvas menu does
+    assert analysis is not None and analysis.breakpoint_ids == convs  # launched, both breakpoints in execution order
+    assert analysis.position_id == convs[0]  # and stopped at the first, as the canvas menu does
     assert designer._analysis_panel.overlay.payload["breakpoints"] == convs  # the canvas badges follow
 
     assert sent[0]["kind"] == "state" and sent[0]["breakpoints"] == []
@@ -38,6 +38,6 @@ def test_explorer_breakpoints_reach_the_analysis(mobilenet_designer: Designer) -
     assert badges[-1] == convs  # the explorer rows wear the badge the canvas glyphs wear
 
     assert command(3, "dld:remove-breakpoint", convs[:1])["ok"]
-    assert analysis.breakpoints == convs[1:]
+    assert analysis.breakpoint_ids == convs[1:]
     designer.stop_analysis()
     assert [m["ids"] for m in sent if m.get("kind") == "breakpoints"][-1] == []  # none once stopped

@@ -59,12 +59,12 @@ def test_launch_break_step_inspect_override_stop(designer: Designer, tmp_path: P
     doc = designer.document
     conv = next(doc.node_id(n) for n in doc.model.graph if n.op_type == "Conv")
     panel.overlay.receive({"kind": "overlay", "overlay": "analysis", "action": "add_breakpoint", "id": conv}, [])
-    assert analysis.position == conv and panel.overlay.payload["breakpoints"] == [conv]
+    assert analysis.position_id == conv and panel.overlay.payload["breakpoints"] == [conv]
     panel.step()
     panel.step()
-    order = analysis.execution_order
-    assert analysis.position == order[order.index(conv) + 2] == panel.overlay.payload["position"]
-    stopped = doc.ir_node(analysis.position)
+    order = analysis.order_ids
+    assert analysis.position_id == order[order.index(conv) + 2] == panel.overlay.payload["position"]
+    stopped = doc.ir_node(analysis.position_id)
     proto = onnx.load(str(MODEL))
     feeds = load_inputs(model_input_specs(proto), {"input": str(png)})
     value = stopped.outputs[0].name
@@ -72,7 +72,7 @@ def test_launch_break_step_inspect_override_stop(designer: Designer, tmp_path: P
     shown = decode(encode(reference[value], layout_of(reference[value].shape), stats_of(reference[value])))
     assert panel.inspector.meta["shape"] == list(reference[value].shape)
     assert np.allclose(np.frombuffer(panel.inspector.data, np.float32), shown, atol=1e-5)
-    assert panel.overlay.payload["lines"][analysis.position] == shape_text(reference[value].shape)
+    assert panel.overlay.payload["lines"][analysis.position_id] == shape_text(reference[value].shape)
     before = panel.outputs_view.outputs[0]["rows"][0]
     gemm = [n for n in doc.model.graph if n.op_type == "Gemm"][-1]
     designer.canvas.selection = [doc.node_id(gemm)]

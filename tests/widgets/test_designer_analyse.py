@@ -29,7 +29,7 @@ def test_designer_analyse_holds_its_document_until_stop() -> None:
         with pytest.raises(DocumentError, match=LOCK_REASON):
             d.document.rename_node(conv, "renamed")
         a.add_breakpoint(conv)
-        assert a.run() == conv and a.tensor(conv).shape[0] == 1
+        assert a.run() is not None and a.position_id == conv and a.tensor(conv).shape[0] == 1
         again = dld.analyse(d, inputs={"input": np.zeros((1, 3, 96, 96), dtype=np.float32)})
         assert np.array_equal(again.outputs()["logits"], a.outputs()["logits"])  # same inputs, same outputs
         again.stop()

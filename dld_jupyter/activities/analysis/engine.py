@@ -138,6 +138,10 @@ class AnalysisEngine:
             return self.run()
         return self._go(self.step_index + 1)
 
+    def finish(self) -> None:
+        """To the end whatever the breakpoints (the outputs were asked for): every value is available afterwards."""
+        self._stop_at(len(self.graph.order))
+
     def _restart(self) -> None:
         self.state, self.step_index = "idle", -1
 
@@ -209,7 +213,8 @@ class AnalysisEngine:
             return numpy_helper.to_array(self._initializers[name], str(self._windows.folder))
         if not self.computed(name):
             node = self.graph.keys[self.graph.producer[name]]
-            raise SpecError(f"{name!r} is not computed yet: step or resume past node {node!r}, or run to the end")
+            raise SpecError(f"{name!r} is not computed yet: step or resume past node {node!r}, or run to the end "
+                            "(outputs() does)")
         if name not in self._values:
             self._keep(name, self._window[name] if name in self._window else self._run([name])[name])
         self._values.move_to_end(name)

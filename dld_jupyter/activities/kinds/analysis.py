@@ -3,11 +3,12 @@ answers the debugger's requests until it is stopped.
 
 It shares the session kind's request loop (`session.serve_lines`, one envelope Request per stdin line). Actions:
 `nodes` (keys and types in execution order), `state`, `add_breakpoint` / `remove_breakpoint` {node}, `run`, `step`,
-`resume`, `summary` {name} (shape, dtype, statistics), `tensor` {name} (the array as base64 NPY bytes), `outputs`
-{data: bool}, `override` {node, name, value: list or base64 NPY}, `revert` {node, name}, `revert_all`, `overrides`,
-`shapes` (every value computed so far: its shape), `set_inputs` {inputs: an .npz}, `close`. Node arguments are keys
-(a unique node name or `#<index>` in file order) or indices. The inputs travel as one NPZ file named by the spec
-(the front door writes it), so the worker needs no image reader.
+`resume`, `finish` (to the end whatever the breakpoints: every value available), `summary` {name} (shape, dtype,
+statistics), `tensor` {name} (the array as base64 NPY bytes), `outputs` {data: bool}, `override` {node, name, value:
+list or base64 NPY}, `revert` {node, name}, `revert_all`, `overrides`, `shapes` (every value computed so far: its
+shape), `set_inputs` {inputs: an .npz}, `close`. Node arguments are keys (a unique node name or `#<index>` in file
+order) or indices. The inputs travel as one NPZ file named by the spec (the front door writes it), so the worker
+needs no image reader.
 """
 
 from __future__ import annotations
@@ -136,7 +137,7 @@ def answer(engine: AnalysisEngine, action: str, args: dict[str, Any]) -> dict[st
         return {"order": graph.order, "keys": graph.keys, "ops": [n.op_type for n in graph.nodes], "weights": weights}
     if action in ("add_breakpoint", "remove_breakpoint"):
         getattr(engine, action)(_node(args))
-    elif action in ("run", "step", "resume"):
+    elif action in ("run", "step", "resume", "finish"):
         getattr(engine, action)()
     elif action in ("summary", "tensor"):
         name = engine.value_name(_name(args))

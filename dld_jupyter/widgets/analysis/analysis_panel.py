@@ -257,8 +257,8 @@ class AnalysisPanel(DldVBox, css="dld-analysis-panel"):
         self._busy = True
         try:
             self.error.value = ""
-            outputs = self._guard(analysis.outputs) or {}
-            self.overlay.show(self._lines(analysis, outputs), analysis.breakpoints, analysis.position)
+            outputs = self._guard(lambda: analysis.outputs(finish=analysis.state != "paused")) or {}
+            self.overlay.show(self._lines(analysis, outputs), analysis.breakpoint_ids, analysis.position_id)
             self.outputs_view.show(outputs, self._where(analysis))
             self.inspect()
         finally:
@@ -268,7 +268,7 @@ class AnalysisPanel(DldVBox, css="dld-analysis-panel"):
     def _lines(self, analysis: Any, outputs: dict[str, Any]) -> dict[str, str]:
         document = self.designer.document
         known: dict[str, Any] = {name: list(array.shape) for name, array in outputs.items()}
-        position = analysis.position
+        position = analysis.position_id
         nodes = []
         for node in document.model.graph:
             output = node.outputs[0].name if node.outputs else None
@@ -283,10 +283,10 @@ class AnalysisPanel(DldVBox, css="dld-analysis-panel"):
         return lines
 
     def _where(self, analysis: Any) -> str:
-        state, position = analysis.state, analysis.position
+        state, position = analysis.state, analysis.position_id
         overrides = f" · {len(analysis.overrides)} analysis override(s)" if analysis.overrides else ""
         if state == "paused" and position is not None:
-            order = analysis.execution_order
+            order = analysis.order_ids
             return f"Paused at {self._label(position)}, node {order.index(position) + 1} of {len(order)}{overrides}"
         if state == "finished":
             return f"Ran to the end{overrides}"
@@ -307,7 +307,7 @@ class AnalysisPanel(DldVBox, css="dld-analysis-panel"):
     def inspect(self) -> None:
         """The Channel Inspector shows the selected node's output or weights (else the stop's output)."""
         analysis = self.analysis
-        node = self._selected_node() or (analysis.position if analysis is not None else None)
+        node = self._selected_node() or (analysis.position_id if analysis is not None else None)
         if analysis is None or node is None:
             self.inspector.clear("Select a node to inspect its output or its weights.")
             return
@@ -323,10 +323,10 @@ class AnalysisPanel(DldVBox, css="dld-analysis-panel"):
 
     def _computed(self, analysis: Any) -> set[str]:
         """The nodes that have run: none before Run or Step, all once it ran to the end, else up to the stop."""
-        order = analysis.execution_order
+        order, position = analysis.order_ids, analysis.position_id
         if analysis.state == "finished":
             return set(order)
-        return set(order[: order.index(analysis.position) + 1]) if analysis.position in order else set()
+        return set(order[: order.index(position) + 1]) if position in order else set()
 
     def _inspect_weights(self, node_id: str) -> None:
         node = self.designer.document.ir_node(node_id)
