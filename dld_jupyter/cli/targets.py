@@ -106,7 +106,7 @@ def _list(args: argparse.Namespace) -> int:
     from dld_jupyter.activities.targets.connections import ConnectionStore
 
     for name, c in sorted(ConnectionStore().load().items()):
-        echo(f"{name}\t{c.user or ''}@{c.host}:{c.port or 22}\tauth {c.auth}\tdeploy {c.deploy_dir}")
+        echo(f"{name}\t{c.where()}\tauth {c.auth}\tdeploy {c.deploy_dir}")
     return int(ExitCode.OK)
 
 

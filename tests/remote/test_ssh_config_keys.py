@@ -85,3 +85,15 @@ def test_a_dead_host_is_named_by_its_resolved_host_and_port(home: Path, sshd: Ss
     _config(home, sshd, "dead", port=closed)
     with pytest.raises(UnavailableError, match=f"listening on 127.0.0.1 port {closed}"):
         _connect("dead")
+
+
+def test_saved_names_and_the_list_say_the_configs_port(home: Path, sshd: Sshd,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    from dld_jupyter.cli.main import main
+
+    _config(home, sshd, "named")
+    assert Connection(host="named").name == f"named:{sshd.port}"  # was named:22
+    assert main(["targets", "add", "named"]) == 0
+    capsys.readouterr()
+    assert main(["targets", "list"]) == 0
+    assert f"named:{sshd.port}\tnamed:{sshd.port}\t" in capsys.readouterr().out

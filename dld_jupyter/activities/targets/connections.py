@@ -54,8 +54,14 @@ class Connection:
             object.__setattr__(self, "name", self.default_name())
 
     def default_name(self) -> str:
+        return self.where()
+
+    def where(self) -> str:
+        """user@host:port, the port as the ssh config resolves it for the host (not 22 when it says 2222)."""
+        from dld_jupyter.activities.targets.ssh_config import host_config
+
         user = f"{self.user}@" if self.user else ""
-        return f"{user}{self.host}:{self.port or 22}"
+        return f"{user}{self.host}:{self.port or host_config(self.host, None, self.user).port}"
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

@@ -86,7 +86,7 @@ class ConnectionsPanel(DldVBox, css="dld-tool-dialog dld-connections-panel"):
             return
         rows = []
         for name, connection in sorted(saved.items()):
-            where = f"{connection.user + '@' if connection.user else ''}{connection.host}:{connection.port or 22}"
+            where = connection.where()
             label = w.HTML(join([bold(name), " ", code(where), " ", small(connection.deploy_dir, " · ",
                                                                            connection.auth)]))
             label.add_class("dld-connection-row")
@@ -162,7 +162,8 @@ class ConnectionsPanel(DldVBox, css="dld-tool-dialog dld-connections-panel"):
         except HostKeyUnknown as unknown:
             self.fingerprint = unknown.fingerprint
             self.status.value = join([
-                tag("div", "The authenticity of host ", code(f"{connection.host}:{connection.port or 22}"),
+                tag("div", "The authenticity of ", "the jump host " if unknown.jump else "", "host ",
+                    code(f"{unknown.host}:{unknown.port}"),
                     " can't be established. Its key fingerprint is:"),
                 tag("div", code(unknown.fingerprint), class_="dld-host-fingerprint", style="word-break:break-all"),
                 small("Check it with the host's administrator (ssh-keygen -lf /etc/ssh/ssh_host_*_key.pub on the "
