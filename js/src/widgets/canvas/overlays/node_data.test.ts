@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { gradientColour, textOn } from "./node_data";
+import { gradientColour, range, textOn } from "./node_data";
 
 describe("node data colours", () => {
   const stops: Array<[number, string]> = [[0, "#1a9850"], [0.5, "#fee08b"], [1, "#d73027"]];
@@ -10,6 +10,11 @@ describe("node data colours", () => {
     expect(gradientColour(stops, 0.5)).toBe("#fee08b");
     expect(gradientColour([[0, "#000000"], [1, "#ffffff"]], 0.5)).toBe("#808080");
     expect(gradientColour([[0, "#000"], [1, "#fff"]], 0.25)).toBe("#404040");
+  });
+
+  it("finds the range of more values than a spread call takes", () => {
+    const many = Array.from({ length: 300_000 }, (_, i) => i - 7);
+    expect(range(many)).toEqual([-7, 299_992]);
   });
 
   it("reads text in black on light colours and in white on dark ones", () => {

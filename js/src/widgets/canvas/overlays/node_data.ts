@@ -45,6 +45,17 @@ export function gradientColour(stops: Array<[number, string]>, t: number): strin
   return stops[stops.length - 1][1];
 }
 
+/** The smallest and largest value (a loop: spreading 100k values into Math.min overflows the stack). */
+export function range(values: number[]): [number, number] {
+  let low = Infinity;
+  let high = -Infinity;
+  for (const v of values) {
+    if (v < low) low = v;
+    if (v > high) high = v;
+  }
+  return [low, high];
+}
+
 /** Black or white text, whichever reads on `bg`. */
 export const textOn = (bg: string): string => {
   const [r, g, b] = rgb(bg);
@@ -61,9 +72,7 @@ export class NodeDataOverlay extends MarkedOverlay<NodeDataSetMessage> {
 
   protected show(data: NodeDataSetMessage): void {
     this.data = data;
-    const values = Object.values(data.values);
-    const low = Math.min(...values);
-    const high = Math.max(...values);
+    const [low, high] = range(Object.values(data.values));
     this.colourOf = new Map();
     this.palette = {};
     for (const [id, value] of Object.entries(data.values)) {
@@ -90,12 +99,12 @@ export class NodeDataOverlay extends MarkedOverlay<NodeDataSetMessage> {
   private drawLegend(): void {
     const data = this.data;
     if (!data) return;
-    const values = Object.values(data.values);
+    const [low, high] = range(Object.values(data.values));
     const head = legendHead(this.ctx, "Node data", data.source, () => this.closed());
     const bar = el("div", "dld-nd-bar");
     bar.style.background = `linear-gradient(to right, ${data.gradient.map(([s, c]) => `${c} ${s * 100}%`).join(", ")})`;
     bar.style.height = "10px";
-    const ends = el("div", "dld-nd-ends", `${Math.min(...values).toPrecision(4)} … ${Math.max(...values).toPrecision(4)}`);
+    const ends = el("div", "dld-nd-ends", `${low.toPrecision(4)} … ${high.toPrecision(4)}`);
     const count = el("div", "dld-cmp-summary", `${data.source}: ${data.matched} of ${data.keys} keys matched a node`);
     const graded = Object.keys(data.values).some((id) => !(id in data.colours)); // else the file's colours only
     const parts = graded ? [head, bar, ends, count] : [head, el("div", "dld-cmp-note", "colours as the file gives them"), ends, count];
