@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from dld_jupyter.activities.engine import run_activity
 from dld_jupyter.activities.runtimes.onnxruntime.spec import OrtProfileSpec
 from dld_jupyter.activities.runtimes.tensorrt.spec import TrtBuildSpec
+from dld_jupyter.activities.scheduler import run_activity
 from dld_jupyter.activities.targets.deploy import TargetInfo
 from dld_jupyter.activities.targets.ssh import SshTarget
 from dld_jupyter.frontdoor.designers import registry

@@ -9,9 +9,9 @@ import signal
 import time
 from pathlib import Path
 
-from dld_jupyter.activities.engine import start_activity
 from dld_jupyter.activities.result import ActivityStatus
 from dld_jupyter.activities.runtimes.onnxruntime.spec import OrtProfileSpec
+from dld_jupyter.activities.scheduler import start_activity
 from dld_jupyter.activities.targets import ssh_session
 from dld_jupyter.activities.targets.ssh import SshTarget
 from tests.remote.conftest import Sshd
