@@ -35,6 +35,9 @@ from dld_jupyter.activities.scheduler import start_activity
 from dld_jupyter.document import Document
 from dld_jupyter.frontdoor.run_source import RunInput
 
+if TYPE_CHECKING:
+    from dld_jupyter.frontdoor.analysis_video import VideoFeed
+
 Array = np.ndarray[Any, Any]
 Inputs = Mapping[str, InputSource | str | os.PathLike[str] | Array]
 START_TIMEOUT_S = 600.0  # writing the private copy of a large model and its first session take a while
@@ -268,6 +271,13 @@ class Analysis:
         self.feeds = {**self.feeds, **load_inputs(specs, inputs, 0, only_given=True)}
         np.savez(path, **self.feeds)  # type: ignore[arg-type]
         self._ask("set_inputs", inputs=str(path))
+
+    def video(self, input_name: str, path: str | os.PathLike[str], preset: Any = None) -> VideoFeed:
+        """A video feeding `input_name` in step with the debugger: `.play()`, `.pause()`, `.step_frame()` (a new
+        frame is read only when a pass starts; a breakpoint pauses playback). See frontdoor/analysis_video.py."""
+        from dld_jupyter.frontdoor.analysis_video import VideoFeed
+
+        return VideoFeed(self, input_name, path, preset)
 
     # -- runtime options -----------------------------------------------------------------------------------------
     def override(self, node: str | int, name: str, value: Any) -> None:

@@ -5,6 +5,7 @@ zeros/random with a statistics line and no thumbnail, and a video chosen without
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -78,6 +79,8 @@ def test_integer_inputs_show_statistics_without_a_thumbnail() -> None:
 
 def test_a_video_without_a_reader_says_what_to_install(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(model_inputs, "video_reader", lambda: False)
+    for module in ("imageio", "imageio.v3"):  # installed with the [analysis] extra: blocked as if it were not
+        monkeypatch.setitem(sys.modules, module, None)
     widget = ModelInputs(model_input_specs(REAL / "mobilenet_v3_small_w05.onnx"))
     assert "pip install 'imageio[pyav]'" in widget.video_hint
     video = tmp_path / "clip.mp4"

@@ -263,6 +263,16 @@ def read_video_frame(path: str, frame: int) -> Array:
         raise SpecError(f"{path}: frame {frame} cannot be read ({error})") from error
 
 
+def video_frames(path: str) -> int | None:
+    """How many frames the video holds, when a reader can say (None: no reader, or a file it cannot size)."""
+    try:
+        import imageio.v3 as iio
+
+        return int(iio.improps(path, plugin="pyav").shape[0])
+    except Exception:  # the caller says what is missing when it reads a frame
+        return None
+
+
 def image_tensor(pixels: Array, preset: ImagePreset, dtype: np.dtype[Any] | type = np.float32) -> Array:
     """H×W×3 uint8 pixels → the tensor `preset` describes, of `dtype`."""
     resized = _resize(pixels, preset)

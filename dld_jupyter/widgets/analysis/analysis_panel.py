@@ -25,6 +25,7 @@ from dld_jupyter.widgets.analysis.layer_timings import layer_times, time_text
 from dld_jupyter.widgets.analysis.model_inputs import ModelInputs
 from dld_jupyter.widgets.analysis.output_view import AnalysisOutput
 from dld_jupyter.widgets.analysis.overview import inferred_shapes, node_lines
+from dld_jupyter.widgets.analysis.video_controls import VideoControls
 from dld_jupyter.widgets.canvas.overlays.analysis import AnalysisOverlay
 from dld_jupyter.widgets.widget_base import DldVBox
 
@@ -60,6 +61,7 @@ class AnalysisPanel(DldVBox, css="dld-analysis-panel"):
         self._proto = ir.to_proto(designer.document.model)
         self.model_inputs = ModelInputs(model_input_specs(self._proto))
         self.model_inputs.on_change(lambda _sources: self._inputs_changed())
+        self.video = VideoControls(self)  # Play / Pause / Step frame of a video input, in step with the debugger
         self.outputs_view = AnalysisOutput()
         self.inspector = ChannelInspector(height="300px")
         canvas = designer.canvas

@@ -5,7 +5,8 @@ same checks and error texts as ``d.analyse(inputs=...)`` and ``dld run --input``
 entry per input (name, dtype, shape, the chosen source, its image preset with every field visible and editable, the
 presets that fit, the video frame, a label, the error if loading failed, a statistics line, and where its thumbnail
 lies in ``thumbs``), and ``thumbs`` (RGBA thumbnails of at most ``THUMB_SIDE`` px, one binary trait). The page asks
-for changes with messages (``source``, ``preset``, ``frame``); each is loaded at once, so a wrong dtype or shape is
+for changes with messages (``source``, ``preset``, ``frame``; ``video`` play / pause / step / next goes to the
+``on_video`` listener: the Analysis panel's video_controls.py); each is loaded at once, so a wrong dtype or shape is
 said next to the input, and the listeners (``on_change``: the designer restarts its analysis) get the new sources.
 State the page keeps alone: the text being typed in a field until it is committed.
 """
@@ -27,6 +28,7 @@ from dld_jupyter.activities.analysis.inputs import (
     default_preset,
     image_presets,
     thumbnail,
+    video_frames,
 )
 from dld_jupyter.activities.errors import SpecError, UnavailableError
 from dld_jupyter.widgets.analysis.channel_tiles import stats_of
@@ -69,16 +71,6 @@ def preset_from(fields: dict[str, Any]) -> ImagePreset:
     return preset
 
 
-def video_frames(path: str) -> int | None:
-    """How many frames the video holds, when a reader can say."""
-    try:
-        import imageio.v3 as iio
-
-        return int(iio.improps(path, plugin="pyav").shape[0])
-    except Exception:  # no reader, or a file it cannot size: the slider then has no end
-        return None
-
-
 def source_value(source: InputSource) -> Any:
     """What ``InputSource.of`` takes back to build ``source`` again (its path, its array or its kind)."""
     if source.kind == "array":
@@ -114,6 +106,8 @@ class ModelInputs(DldWidget, bundle="model_inputs"):
         self._tensors: dict[str, np.ndarray[Any, Any]] = {}
         self._errors: dict[str, str] = {}
         self._listeners: list[Callable[[dict[str, InputSource]], object]] = []
+        self._video: list[Callable[[str, str], object]] = []
+        self._playing: dict[str, tuple[bool, int]] = {}  # per input: playing, and the tick the page answers
         self.video_hint = "" if video_reader() else VIDEO_HINT
         for name in self.specs:
             self._load(name)
@@ -132,6 +126,23 @@ class ModelInputs(DldWidget, bundle="model_inputs"):
     def on_change(self, callback: Callable[[dict[str, InputSource]], object]) -> Callable[[], None]:
         self._listeners.append(callback)
         return lambda: self._listeners.remove(callback) if callback in self._listeners else None
+
+    def on_video(self, callback: Callable[[str, str], object]) -> Callable[[], None]:
+        """`callback(input name, action)` for the video buttons: "play", "pause", "step", "next" (one more frame)."""
+        self._video.append(callback)
+        return lambda: self._video.remove(callback) if callback in self._video else None
+
+    def show_frame(self, name: str, frame: int, tensor: np.ndarray[Any, Any] | None, playing: bool) -> None:
+        """A video input now at `frame` (its tensor as the analysis was fed it: the file is not read again) and
+        whether it plays; no listener of ``on_change`` is told (the live analysis already has it). A playing
+        input's tick moves on, so the page asks for the next frame once."""
+        source = self._sources[name]
+        self._sources[name] = dataclasses.replace(source, frame=max(0, frame))
+        if tensor is not None:
+            self._errors.pop(name, None)
+            self._tensors[name] = tensor
+        self._playing[name] = (playing, self._playing.get(name, (False, 0))[1] + 1)
+        self._publish()
 
     def set_source(self, name: str, value: Any, preset: ImagePreset | None = None, frame: int = 0) -> None:
         """Feed input ``name`` from ``value`` (a path, an array, "random" or "zeros"); errors are shown, not raised."""
@@ -177,6 +188,8 @@ class ModelInputs(DldWidget, bundle="model_inputs"):
             "error": self._errors.get(spec.name, ""),
             "stats": "",
             "thumb": None,
+            "playing": self._playing.get(spec.name, (False, 0))[0],
+            "tick": self._playing.get(spec.name, (False, 0))[1],
         }
         if tensor is not None:
             s = stats_of(tensor)
@@ -217,6 +230,9 @@ class ModelInputs(DldWidget, bundle="model_inputs"):
                 self.set_source(name, source_value(current), preset_from(dict(content.get("fields", {}))))
             elif kind == "frame":
                 self.set_source(name, source_value(current), current.preset, int(content.get("frame", 0)))
+            elif kind == "video" and current.kind == "video":
+                for listener in list(self._video):
+                    listener(name, str(content.get("action", "")))
         except (SpecError, ValueError, TypeError) as error:
             self._errors[name] = str(error)
             self._publish()

@@ -67,4 +67,34 @@ describe("model inputs view", () => {
     cleanup2();
     expect(parseList("0.5, 1  2")).toEqual([0.5, 1, 2]);
   });
+
+  it("plays a video: Play and Step frame ask the kernel, each new tick while playing asks for one next frame", async () => {
+    const model = new FakeModel();
+    const video = (over: Record<string, unknown>) => entry({ kind: "video", path: "clip.mp4", ...over });
+    model.state = { inputs: [video({ playing: false, tick: 0 })], thumbs: null, video_hint: "" };
+    const el = document.createElement("div");
+    const cleanup = widget.render({ model, el } as never) as () => void;
+    expect(model.sent).toEqual([]);
+    (el.querySelector(".dld-mi-play") as HTMLButtonElement).click();
+    (el.querySelector(".dld-mi-step-frame") as HTMLButtonElement).click();
+    expect(model.sent).toEqual([
+      { kind: "video", input: "<b>input</b>", action: "play" },
+      { kind: "video", input: "<b>input</b>", action: "step" },
+    ]);
+    model.state.inputs = [video({ playing: true, tick: 1, frame: 1 })];
+    model.emit("change:inputs");
+    await Promise.resolve();  // redrawn once per burst
+    expect(model.sent[2]).toEqual({ kind: "video", input: "<b>input</b>", action: "next" });
+    model.emit("change:thumbs");  // the same tick redrawn: no second request
+    await Promise.resolve();
+    expect(model.sent.length).toBe(3);
+    expect(el.querySelector(".dld-mi-play")?.textContent).toContain("Pause");
+    (el.querySelector(".dld-mi-play") as HTMLButtonElement).click();
+    expect(model.sent[3]).toEqual({ kind: "video", input: "<b>input</b>", action: "pause" });
+    model.state.inputs = [video({ playing: false, tick: 2, frame: 2 })];  // paused (a breakpoint): no next
+    model.emit("change:inputs");
+    await Promise.resolve();
+    expect(model.sent.length).toBe(4);
+    cleanup();
+  });
 });

@@ -2,7 +2,9 @@
  * The Model Inputs window anywidget (Python half: dld_jupyter/widgets/analysis/model_inputs.py, which loads every
  * choice with activities/analysis/inputs.py). One card per graph input: its name, dtype and shape; a source chooser
  * (image, NPY, random, zeros, video) with the file's path and Load; the image preset with every field visible and
- * editable (Apply sends them); a video's frame slider, or the kernel's hint when no video reader is installed; the
+ * editable (Apply sends them); a video's frame slider and its Play / Pause / Step frame buttons (playing is the
+ * kernel's: one pass per frame, each `tick` it publishes asks for the next until a breakpoint or the end stops it),
+ * or the kernel's hint when no video reader is installed; the
  * thumbnail (an NPY that is an image too), a statistics line and the loading error, all as text. Synced state:
  * `inputs`, `thumbs`, `video_hint`; the page keeps only what is being typed until Load/Apply/the slider sends it.
  */
@@ -42,6 +44,8 @@ export interface InputEntry {
   error: string;
   stats: string;
   thumb: { offset: number; height: number; width: number } | null;
+  playing?: boolean;
+  tick?: number;
 }
 
 const KINDS: [string, string][] = [["image", "Image (PNG/JPG)"], ["npy", "NumPy (NPY)"], ["random", "Random"], ["zeros", "Zeros"], ["video", "Video"]];
@@ -157,6 +161,13 @@ function card(entry: InputEntry, thumbs: DataView | null, hint: string): HTMLEle
       slider.max = String(Math.max(0, (entry.frames ?? entry.frame + 100) - 1));
       slider.value = String(entry.frame);
       side.append(slider, element("span", "dld-mi-frame-no", `frame ${entry.frame}`));
+      const controls = element("div", "dld-mi-video");
+      const play = element("button", "dld-mi-play", entry.playing ? "⏸ Pause" : "▶ Play");
+      play.title = entry.playing ? "Pause the video (the analysis keeps its stop)" : "Run the model on each frame in turn; a breakpoint pauses";
+      const step = element("button", "dld-mi-step-frame", "⏭ Step frame");
+      step.title = "Finish the pass paused at a breakpoint, else run the next frame";
+      controls.append(play, step);
+      side.appendChild(controls);
     }
   }
   if (entry.preset && (entry.kind === "image" || entry.kind === "video")) side.appendChild(presetForm(entry));
@@ -185,6 +196,10 @@ export function onCardEvent(type: string, target: HTMLElement, entries: InputEnt
     const values: Record<string, string> = {};
     box.querySelectorAll<HTMLInputElement>("[data-field]").forEach((i) => (values[i.dataset.field as string] = i.value));
     send({ kind: "preset", input: entry.name, fields: readPreset({ ...(entry.presets[name] ?? entry.preset), name } as PresetFields, values) });
+  } else if (type === "click" && is("dld-mi-play")) {
+    send({ kind: "video", input: entry.name, action: entry.playing ? "pause" : "play" });
+  } else if (type === "click" && is("dld-mi-step-frame")) {
+    send({ kind: "video", input: entry.name, action: "step" });
   } else if (type === "input" && is("dld-mi-frame")) {
     (box.querySelector(".dld-mi-frame-no") as HTMLElement).textContent = `frame ${(target as HTMLInputElement).value}`;
   } else if (type === "change" && is("dld-mi-frame")) {
@@ -192,12 +207,21 @@ export function onCardEvent(type: string, target: HTMLElement, entries: InputEnt
   }
 }
 
+/** The inputs playing whose `tick` this page has not answered yet: each gets one "next" (the kernel runs one frame). */
+export function nextTicks(entries: InputEntry[], seen: Map<string, number>): string[] {
+  const due = entries.filter((e) => e.playing && e.tick !== undefined && seen.get(e.name) !== e.tick);
+  due.forEach((e) => seen.set(e.name, e.tick as number));
+  return due.map((e) => e.name);
+}
+
 function render({ model, el }: RenderProps<InputsModel>): () => void {
   const root = element("div", "dld-mi");
   el.appendChild(root);
   const send: Send = (message) => model.send(message);
+  const seen = new Map<string, number>();
   const draw = (): void => {
     const entries = model.get("inputs") ?? [];
+    nextTicks(entries, seen).forEach((name) => send({ kind: "video", input: name, action: "next" }));
     root.replaceChildren(...entries.map((e) => card(e, model.get("thumbs"), model.get("video_hint"))));
     if (!entries.length) root.appendChild(element("div", "dld-mi-empty", "The model has no input that needs data."));
   };
