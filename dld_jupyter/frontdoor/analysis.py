@@ -27,12 +27,14 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from dld_jupyter.activities.analysis.inputs import InputSource, load_inputs, model_input_specs
+from dld_jupyter.activities.analysis.layers import AnalysisLayer
 from dld_jupyter.activities.errors import RunFailed, SpecError
 from dld_jupyter.activities.kinds.analysis import OrtAnalysisSpec, decode_array, encode_array
 from dld_jupyter.activities.model_ref import ModelRef
 from dld_jupyter.activities.run import Run
 from dld_jupyter.activities.scheduler import start_activity
 from dld_jupyter.document import Document
+from dld_jupyter.frontdoor.analysis_layers import LayerActions
 from dld_jupyter.frontdoor.run_source import RunInput
 
 if TYPE_CHECKING:
@@ -57,7 +59,7 @@ class Stop:
         return f"{self.name} ({self.op_type}, #{self.index} in execution order)"
 
 
-class Analysis:
+class Analysis(LayerActions):
     """One live analysis; see the module docstring. `run`, `step` and `resume` return the `Stop` they reached, or
     None when the run reached the end."""
 
@@ -82,6 +84,8 @@ class Analysis:
         self._listeners: list[Callable[[Analysis], object]] = []
         self._state: dict[str, Any] = {}
         self._values: dict[tuple[str, str], Any] = {}  # the value of each override in force, by (node id, name)
+        self._layers: list[AnalysisLayer] = []  # analysis layers: in the analysis copy only (analysis_layers.py)
+        self.snapshots: dict[str, Array] = {}
         self.live = False
         try:
             path = self._model.path  # the unsaved edits as the document has them now (it is held from now)
@@ -104,6 +108,11 @@ class Analysis:
         if self.document is not None:
             self.document.hold(self)
         self.live = True
+        self.source_model = path  # the model as the user has it; the analysis copy adds the analysis layers
+        self._start(spec)
+
+    def _start(self, spec: OrtAnalysisSpec) -> None:
+        """A worker on `spec` (at launch, and again on the analysis copy when analysis layers change)."""
         self.activity: Run = start_activity(spec, remember=False)
         try:
             nodes = self._ask("nodes", timeout=START_TIMEOUT_S)
@@ -117,13 +126,25 @@ class Analysis:
         self._ids = self._document_ids()
         self._ask("state")
 
+    def _end_worker(self) -> None:
+        with contextlib.suppress(Exception):
+            self.activity.request("close", timeout=10.0)
+        self.activity.close()
+        with contextlib.suppress(Exception):
+            self.activity.wait(30.0)
+        if not self.activity.done:
+            self.activity.cancel()
+
     # -- what it runs on -----------------------------------------------------------------------------------------
     def _document_ids(self) -> list[str]:
-        """The document's node id of each node index of the analysed model (the same node order as the file)."""
+        """The document's node id of each node index of the analysed model (the same node order as the file; the
+        analysis layers' nodes, appended after the model's, keep their names)."""
         if self.document is None:
             return list(self.keys)
         nodes = list(self.document.model.graph)
-        return [self.document.node_id(node) for node in nodes] if len(nodes) == len(self.keys) else list(self.keys)
+        if len(nodes) != len(self.keys) - self._layer_nodes():
+            return list(self.keys)
+        return [self.document.node_id(node) for node in nodes] + self.keys[len(nodes) :]
 
     def _node(self, node: str | int) -> str | int:
         """A node index for an ONNX name (first: the user's language), a document id, a `#<index>` key or an index."""
@@ -321,13 +342,7 @@ class Analysis:
         """End the analysis: the worker closes, the document is editable again. Stopping twice does nothing."""
         if self.live:
             self.live = False
-            with contextlib.suppress(Exception):
-                self.activity.request("close", timeout=10.0)
-            self.activity.close()
-            with contextlib.suppress(Exception):
-                self.activity.wait(30.0)
-            if not self.activity.done:
-                self.activity.cancel()
+            self._end_worker()
             if self.document is not None:
                 self.document.hold(self, release=True)
             for listener in list(self._listeners):
