@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import onnx
 import onnxruntime as ort
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 from tests.browser.jupyter_server import JupyterServer
 from tests.browser.notebook_driver import open_notebook, run_all, run_in_kernel, screenshot, write_notebook
@@ -239,7 +239,7 @@ def test_extract_and_export(jupyter: JupyterServer, page: Page) -> None:
     page.keyboard.press("Escape")
     page.mouse.click(box["x"] + 30, box["y"] + 30)
     _export_cell(page, jupyter)
-    for name in ("canvas_export.png", "canvas_export.svg"):
+    for name in ("canvas_export.png", "canvas_export.svg", "canvas_export_grid.svg"):
         path = jupyter.root_dir / name
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline and not path.exists():
@@ -247,13 +247,30 @@ def test_extract_and_export(jupyter: JupyterServer, page: Page) -> None:
         assert path.exists() and path.stat().st_size > 1000, name
     svg = (jupyter.root_dir / "canvas_export.svg").read_text()
     assert svg.startswith("<svg") and svg.count('class="dld-node"') >= 50
+    assert 'id="grid"' not in svg  # issue 41: a grid colour draws the grid in that colour
+    gridded = (jupyter.root_dir / "canvas_export_grid.svg").read_text()
+    assert '<pattern id="grid"' in gridded and 'stroke="#ff7f0e" stroke-width="0.6"' in gridded
     (Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots" / "canvas_export.png").write_bytes(
         (jupyter.root_dir / "canvas_export.png").read_bytes())
+    # The Lab command asks for the path, then the grid colour (issue 41)
+    page.evaluate("() => { void window.jupyterapp.commands.execute('dld:export-image'); }")
+    dialog = page.locator(".jp-Dialog")
+    dialog.locator("input").fill("canvas_from_menu.svg")
+    dialog.locator("button.jp-mod-accept").click()
+    expect(page.locator(".jp-Dialog")).to_contain_text("Grid in the image")
+    page.locator(".jp-Dialog input").fill("#2ca02c")
+    page.locator(".jp-Dialog button.jp-mod-accept").click()
+    menu_svg = jupyter.root_dir / "canvas_from_menu.svg"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and not menu_svg.exists():
+        time.sleep(0.3)
+    assert 'stroke="#2ca02c" stroke-width="0.6"' in menu_svg.read_text()
 
 
 def _export_cell(page: Page, jupyter: JupyterServer) -> None:
     """Run `d.export(...)` in the notebook's kernel (a new cell at the end)."""
-    run_in_kernel(page, "d.export('canvas_export.png', grid=True)\nd.export('canvas_export.svg')")
+    run_in_kernel(page, "d.export('canvas_export.png', grid=True)\nd.export('canvas_export.svg')\n"
+                        "d.export('canvas_export_grid.svg', grid='#ff7f0e')")
 
 
 def test_large_model_opens_collapsed_expands_and_focuses(jupyter: JupyterServer, page: Page) -> None:

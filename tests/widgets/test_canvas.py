@@ -277,3 +277,15 @@ def test_an_export_asked_while_no_view_listens_is_answered_by_the_next_view(resn
     assert target.read_text() == "<svg>first</svg>"
     canvas._on_msg(canvas, {"kind": "hello", "view": "v3"}, [])
     assert len([m for m in rec.sent if m.get("kind") == "export_request"]) == 2  # nothing left to ask
+
+
+def test_an_export_grid_colour_travels_to_the_browser_and_is_checked(resnet: Path) -> None:
+    """Issue 41 (seed "Exporting the Canvas"): the grid of an exported image in a colour of the user's choice."""
+    canvas, rec = make(resnet)
+    canvas.export(resnet.with_name("g.svg"), grid="#ff7f0e")
+    request = [m for m in rec.sent if m.get("kind") == "export_request"][-1]
+    assert request["grid"] is True and request["grid_colour"] == "#ff7f0e"
+    canvas.export(resnet.with_name("plain.svg"), grid=True)
+    assert [m for m in rec.sent if m.get("kind") == "export_request"][-1]["grid_colour"] == ""
+    with pytest.raises(ValueError, match="give a hex colour"):
+        canvas.export(resnet.with_name("bad.svg"), grid='red" onload="x')

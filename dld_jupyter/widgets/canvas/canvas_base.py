@@ -8,6 +8,7 @@ from __future__ import annotations
 import base64
 import logging
 import pathlib
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -20,6 +21,7 @@ from dld_jupyter.widgets.widget_base import DldWidget
 
 log = logging.getLogger(__name__)
 SCHEMES = ("default", "okabe-ito", "tol-muted")
+_HEX_COLOUR = re.compile(r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})")  # goes into the SVG as it is
 
 
 class CanvasBase(DldWidget, bundle="canvas"):
@@ -56,23 +58,30 @@ class CanvasBase(DldWidget, bundle="canvas"):
         path: str | pathlib.Path,
         format: ExportFormat | None = None,
         background: str = "white",
-        grid: bool = False,
+        grid: bool | str = False,
     ) -> pathlib.Path:
         """Ask the browser for an image of the canvas; the file is written when it answers (asynchronously).
 
         `background`: "white" (default), "theme" (the JupyterLab theme's background and colours, dark in a dark
         theme), "transparent" (no background, the theme's colours), or a colour such as "#1e1e1e" (a dark one draws
         in dark-theme colours). A JPEG cannot be transparent: it gets the theme's background.
+        `grid`: True draws the layout grid in the theme's grid colour; a colour ("#94a3b8") draws it in that colour.
         """
         if not background.strip():
             raise ValueError('export background is empty: use "white", "theme", "transparent" or a colour (#ffffff).')
+        grid_colour = ""
+        if isinstance(grid, str):
+            if not _HEX_COLOUR.fullmatch(grid.strip()):
+                raise ValueError(f"export grid colour {grid!r}: give a hex colour such as #94a3b8 (or True/False).")
+            grid_colour, grid = grid.strip(), True
         target = pathlib.Path(path)
         fmt = format or target.suffix.lstrip(".").lower().replace("jpeg", "jpg")
         if fmt not in ("png", "jpg", "svg"):
             raise ValueError(f"export format {fmt!r}: use png, jpg or svg.")
         request = self._next_export
         self._next_export += 1
-        message = {"kind": "export_request", "request": request, "format": fmt, "background": background, "grid": grid}
+        message = {"kind": "export_request", "request": request, "format": fmt, "background": background, "grid": grid,
+                   "grid_colour": grid_colour}
         self._exports[request] = (target, fmt, message)
         self.send(message)
         return target

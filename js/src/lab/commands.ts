@@ -88,7 +88,15 @@ export function registerCommands(app: JupyterFrontEnd, designer: DesignerTarget)
         title: "Export canvas as image (.png, .jpg or .svg)",
         text: "canvas.png",
       });
-      if (result.button.accept && result.value) designer.command("export_image", { path: result.value });
+      if (!result.button.accept || !result.value) return;
+      const grid = await InputDialog.getText({
+        title: "Grid in the image: a colour such as #d1d5db (empty: no grid)",
+        text: "",
+        placeholder: "#d1d5db",
+      });
+      if (!grid.button.accept) return;
+      const colour = (grid.value ?? "").trim();
+      designer.command("export_image", colour ? { path: result.value, grid: colour } : { path: result.value });
     },
   });
   app.commands.addCommand(CommandIds.compareWith, {

@@ -6,10 +6,10 @@ import { toSvg } from "./svg";
 const MAX_SIDE = 16000; // browsers refuse larger canvases
 
 /** The image as SVG text or base64 PNG/JPEG (no data: prefix). */
-export async function exportImage(ctx: CanvasContext, format: ExportFormat, background: string, grid: boolean): Promise<string> {
+export async function exportImage(ctx: CanvasContext, format: ExportFormat, background: string, grid: boolean, gridColour = ""): Promise<string> {
   // JPEG has no transparency: the theme's background instead.
   const bg = format === "jpg" && (!background || background === "transparent") ? "theme" : background;
-  const image = toSvg(ctx, bg, grid);
+  const image = toSvg(ctx, bg, grid, gridColour);
   if (format === "svg") return image.svg;
   const scale = Math.min(2, MAX_SIDE / Math.max(image.width, image.height));
   const img = new Image();

@@ -87,7 +87,7 @@ export const MESSAGES: MessageTable = {
   trt_dialog: drawn((ctx, msg) => openTrtDialog(ctx, msg.dialog, msg.nodes)),
   notice: drawn((_ctx, msg, _buffers, shell) => shell.toasts.show(msg.text, msg.level)),
   export_request: drawn(async (ctx, msg, _buffers, shell) => {
-    const data = await exportImage(ctx, msg.format, msg.background, msg.grid);
+    const data = await exportImage(ctx, msg.format, msg.background, msg.grid, msg.grid_colour);
     shell.model.send({ kind: "export_result", request: msg.request, format: msg.format, data });
   }),
   overlay: (shell, msg, buffers) => shell.overlays.receive(msg, buffers),

@@ -33,7 +33,7 @@ export function exportPaint(background: string, current: Theme): { fill: string 
   return { fill, theme: dark ? (current.dark ? current : DARK) : current.dark ? LIGHT : current };
 }
 
-export function toSvg(ctx: CanvasContext, background: string, grid: boolean): SvgImage {
+export function toSvg(ctx: CanvasContext, background: string, grid: boolean, gridColour = ""): SvgImage {
   const { fill, theme } = exportPaint(background, readTheme(ctx.root));
   const link = theme.dark ? mix(theme.muted, theme.text, 0.2) : "#64748b";
   const outline = theme.dark ? theme.border : "#374151";
@@ -46,7 +46,7 @@ export function toSvg(ctx: CanvasContext, background: string, grid: boolean): Sv
   const out: string[] = [];
   out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="${x0} ${y0} ${width} ${height}" font-family="sans-serif">`);
   out.push(`<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="6" markerHeight="6" orient="auto"><path d="M0,0L10,5L0,10z" fill="${link}"/></marker>`);
-  if (grid) out.push(`<pattern id="grid" width="${GRID}" height="${GRID}" patternUnits="userSpaceOnUse"><path d="M${GRID},0L0,0L0,${GRID}" fill="none" stroke="${theme.dark ? "#3f3f46" : "#d1d5db"}" stroke-width="0.6"/></pattern>`);
+  if (grid) out.push(`<pattern id="grid" width="${GRID}" height="${GRID}" patternUnits="userSpaceOnUse"><path d="M${GRID},0L0,0L0,${GRID}" fill="none" stroke="${/^#[0-9a-fA-F]{3,8}$/.test(gridColour) ? gridColour : theme.dark ? "#3f3f46" : "#d1d5db"}" stroke-width="0.6"/></pattern>`);
   out.push("</defs>");
   if (fill) out.push(`<rect x="${x0}" y="${y0}" width="${width}" height="${height}" fill="${esc(fill)}"/>`);
   if (grid) out.push(`<rect x="${x0}" y="${y0}" width="${width}" height="${height}" fill="url(#grid)"/>`);
