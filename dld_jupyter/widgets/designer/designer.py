@@ -357,7 +357,7 @@ class Designer(ChildrenMixin, CompareActions, NodeDataActions, AnalysisMode, Dld
         return self.select([name])[0]
 
     def export(self, path: str | pathlib.Path, background: str = "white", grid: bool | str = False) -> pathlib.Path:
-        """Export the canvas as an image; `background` and `grid` (True, or a grid colour) as in `GraphCanvas.export`."""
+        """Export the canvas as an image; `background` and `grid` (True, or its colour) as in `GraphCanvas.export`."""
         if not str(path):
             raise ValueError("Export: type an image path (.png, .jpg or .svg) in the path box.")
         return self.canvas.export(path, background=background, grid=grid)
