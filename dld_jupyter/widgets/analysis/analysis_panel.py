@@ -21,6 +21,7 @@ import onnx_ir as ir
 from dld_jupyter.activities.analysis.inputs import model_input_specs
 from dld_jupyter.formats.html_text import small
 from dld_jupyter.widgets.analysis.channel_inspector import ChannelInspector
+from dld_jupyter.widgets.analysis.layer_editor import LayerEditor
 from dld_jupyter.widgets.analysis.layer_timings import layer_times, time_text
 from dld_jupyter.widgets.analysis.model_inputs import ModelInputs
 from dld_jupyter.widgets.analysis.output_view import AnalysisOutput
@@ -29,7 +30,7 @@ from dld_jupyter.widgets.analysis.video_controls import VideoControls
 from dld_jupyter.widgets.canvas.overlays.analysis import AnalysisOverlay
 from dld_jupyter.widgets.widget_base import DldVBox
 
-TABS = ("Model Inputs", "Analysis Output", "Channel Inspector")
+TABS = ("Model Inputs", "Analysis Output", "Channel Inspector", "Parameter Editor")
 NOT_YET = "{name} has not run yet at this stop: Step or Resume past it, or Run to the end (no breakpoint)."
 
 
@@ -112,7 +113,8 @@ class AnalysisPanel(DldVBox, css="dld-analysis-panel"):
         )
         revert = _button("Revert all", "undo", "Drop every analysis override", self.revert_all, "dld-an-revert")
         inspector = w.VBox([self.show_weights, self.inspector])
-        self.tabs = w.Tab(children=[self.model_inputs, self.outputs_view, inspector])
+        self.layers = LayerEditor(self)  # the Analysis palette category and the Parameter Editor's sliders
+        self.tabs = w.Tab(children=[self.model_inputs, self.outputs_view, inspector, self.layers])
         for index, title in enumerate(TABS):
             self.tabs.set_title(index, title)
         super().__init__(
@@ -261,7 +263,7 @@ class AnalysisPanel(DldVBox, css="dld-analysis-panel"):
             self.error.value = ""
             outputs = self._guard(lambda: analysis.outputs(finish=analysis.state != "paused")) or {}
             self.overlay.show(self._lines(analysis, outputs), analysis.breakpoint_ids, analysis.position_id)
-            self.outputs_view.show(outputs, self._where(analysis))
+            self.outputs_view.show({**outputs, **analysis.snapshots}, self._where(analysis))
             self.inspect()
         finally:
             self._busy = False
@@ -341,6 +343,7 @@ class AnalysisPanel(DldVBox, css="dld-analysis-panel"):
 
     def _refresh_controls(self) -> None:
         live = self.analysis is not None
+        self.layers.refresh()
         self.launch_button.description = "Stop Analysis" if live else "Launch Analysis"
         self.launch_button.icon = "stop-circle" if live else "play-circle"
         paused = live and self.analysis.state == "paused"
