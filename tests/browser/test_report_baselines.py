@@ -70,3 +70,33 @@ def test_comparison_network_chart_and_a_layer_across_reports(jupyter: JupyterSer
     expect(across).to_have_count(2)
     viewer.locator(".dld-r-across").scroll_into_view_if_needed()
     screenshot(page, "compare_network_and_layer_across")
+
+
+def test_the_splitter_between_table_and_charts_resizes_the_table(jupyter: JupyterServer, page: Page) -> None:
+    """Seed 000: the type graphs and the layer table separated by a resizable splitter (issue 41)."""
+    mobilenet_reports(jupyter.root_dir)
+    open_workspace(page, jupyter)
+    open_from_file_browser(page, OPT, "Open With DL Designer Report Viewer")
+    viewer = page.locator(f"{TAB} .dld-report").first
+    bar = viewer.locator(".dld-r-splitter")
+    expect(bar).to_be_visible(timeout=90_000)
+    table = viewer.locator(".dld-r-table .dld-vt").first
+    chart = viewer.locator(".dld-r-latency").first
+    bar.scroll_into_view_if_needed()
+    before, chart_before = table.bounding_box(), chart.bounding_box()
+    box = bar.bounding_box()
+    assert before and chart_before and box
+    rows_before = viewer.locator(".dld-r-table .dld-vt-row").count()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + 3)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + 153, steps=8)
+    page.mouse.up()
+    after, chart_after = table.bounding_box(), chart.bounding_box()
+    assert after and chart_after
+    assert abs(after["height"] - before["height"] - 150) <= 4
+    assert abs(chart_after["y"] - chart_before["y"] - 150) <= 6  # the charts moved down with it
+    assert viewer.locator(".dld-r-table .dld-vt-row").count() > rows_before  # more rows drawn
+    screenshot(page, "report_splitter_dragged")
+    bar.dblclick()
+    back = table.bounding_box()
+    assert back and abs(back["height"] - before["height"]) <= 2

@@ -12,6 +12,7 @@ import { el } from "./format";
 import { LayerTable } from "./layer_table";
 import { Menu } from "./menu";
 import { recommendationsView } from "./recommendations";
+import { splitter } from "./splitter";
 import { summaryView } from "./summary";
 import { TimelineView } from "./timeline";
 
@@ -38,6 +39,7 @@ export class ReportView {
     });
     this.timeline.onPick = (layer) => this.table.select([layer]);
     this.timeline.highlight([...this.table.table.selection]);
+    splitter(this.root, this.table.table.root, ctx.listeners, () => this.table.table.schedule());
     const charts = el("div", "dld-r-charts");
     this.root.append(charts);
     this.metrics = new LayerMetricsChart(charts, data, this.baselines);
