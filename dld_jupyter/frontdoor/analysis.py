@@ -86,6 +86,7 @@ class Analysis(LayerActions):
         self._values: dict[tuple[str, str], Any] = {}  # the value of each override in force, by (node id, name)
         self._layers: list[AnalysisLayer] = []  # analysis layers: in the analysis copy only (analysis_layers.py)
         self.snapshots: dict[str, Array] = {}
+        self._built: dict[tuple[str, str], Any] = {}
         self.live = False
         try:
             path = self._model.path  # the unsaved edits as the document has them now (it is held from now)
@@ -318,8 +319,10 @@ class Analysis(LayerActions):
         self._ask("revert", node=self._node(node), name=name)
 
     def revert_all(self) -> None:
+        """Drop every override; the analysis layers keep their options (those are no override of the model)."""
         self._values.clear()
         self._ask("revert_all")
+        self._reapply_options()
 
     def override_values(self) -> dict[tuple[str, str], Any]:
         """The value of each override in force, by (node id, attribute or initializer name): what the editors show
@@ -334,8 +337,10 @@ class Analysis(LayerActions):
 
     @property
     def overrides(self) -> list[dict[str, str]]:
-        """The analysis overrides in force: node, name, kind ("attribute" or "initializer")."""
-        return [dict(o) for o in self._state.get("overrides", [])]
+        """The analysis overrides in force: node, name, kind ("attribute" or "initializer"); an analysis layer's
+        options are not among them (`analysis_layers` has those)."""
+        options = self._option_initializers()
+        return [dict(o) for o in self._state.get("overrides", []) if o.get("name") not in options]
 
     # -- end -----------------------------------------------------------------------------------------------------
     def stop(self) -> None:

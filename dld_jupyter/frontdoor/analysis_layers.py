@@ -32,6 +32,7 @@ class LayerActions:
     """Mixed into `frontdoor.analysis.Analysis`; see the module docstring."""
 
     _layers: list[AnalysisLayer]
+    _built: dict[tuple[str, str], Any]  # each option's value as written into the copy
     snapshots: dict[str, Array]
     source_model: str
     _folder: Path
@@ -126,6 +127,17 @@ class LayerActions:
         """Keep `value` as it is now, for side-by-side viewing (`a.snapshots[name]`); a Snapshot layer."""
         return self.add_layer("Snapshot", value)
 
+    def _option_initializers(self) -> set[str]:
+        return {layer.initializer(o) for layer in self._layers for o in KINDS[layer.kind][1]}
+
+    def _reapply_options(self) -> None:
+        """Every numeric option whose value differs from the one built into the copy, set again (after revert_all)."""
+        for layer in self._layers:
+            for option, value in layer.options.items():
+                if option in KINDS[layer.kind][1] and value != self._built.get((layer.name, option), value):
+                    self._ask("override", node=option_reader(layer, option), name=layer.initializer(option),
+                              value={"npy": encode_array(layer.option_tensor(option, value))})
+
     def _layer(self, name: str) -> AnalysisLayer:
         found = next((layer for layer in self._layers if layer.name == name), None)
         if found is None:
@@ -144,6 +156,7 @@ class LayerActions:
         assert isinstance(spec, OrtAnalysisSpec)
         model = onnx.load(self.source_model)
         copy = with_layers(model, self._layers)
+        self._built = {(layer.name, o): v for layer in self._layers for o, v in layer.options.items()}
         path = self._folder / "analysis.onnx"
         onnx.save(copy, str(path), save_as_external_data=copy.ByteSize() > (1 << 30), location="analysis.weights")
         self._end_worker()

@@ -58,6 +58,11 @@ def test_mix_between_input_and_output_blends_live(tmp_path: Path) -> None:
         a.set_option(mix, "factor", 0.3)
         assert np.allclose(a.outputs()[mix], 0.7 * image + 0.3 * clean, atol=1e-5)
         assert np.allclose(a.outputs()["clean"], clean, atol=1e-5)  # the model's own output untouched
+        assert a.overrides == []  # a layer's option is no override of the model
+        a.override("/dec/Conv", "w2", np.zeros((3, 8, 3, 3), np.float32))
+        assert len(a.overrides) == 1 and np.allclose(a.outputs()[mix], 0.7 * image, atol=1e-6)
+        a.revert_all()  # the model's override goes, the factor stays
+        assert np.allclose(a.outputs()[mix], 0.7 * image + 0.3 * clean, atol=1e-5)
         a.set_option(mix, "blend", "difference")  # structural: the copy is built again, the factor kept
         assert np.allclose(a.outputs()[mix], image + 0.3 * (np.abs(image - clean) - image), atol=1e-5)
         with pytest.raises(SpecError, match="same shape"):
