@@ -27,7 +27,7 @@ from google.protobuf.message import DecodeError
 
 from dld_jupyter.formats.atomic_write import atomic_write_bytes
 
-from . import atomic_save, lazy_weights
+from . import atomic_save, lazy_weights, sparse_initializers
 from .errors import DocumentError
 from .proto_tensors import all_tensors
 from .proto_text import undecodable
@@ -250,6 +250,7 @@ def read_checked(path: str | os.PathLike[str]) -> CheckedProto:
 def build(checked: CheckedProto) -> ir.Model:
     """The ir model of a checked file (the slow half of opening: about 40 µs per node)."""
     file = checked.file
+    sparse = sparse_initializers.densify(checked.proto)  # onnx-ir reads none: dense while edited
     try:
         model = ir.serde.deserialize_model(checked.proto)
     except Exception as exc:
@@ -258,6 +259,7 @@ def build(checked: CheckedProto) -> ir.Model:
             cause = cause.__cause__
         why = str(exc) if cause is exc else f"{exc}: {cause}"
         raise _fail(file, f"the model cannot be read ({why}).", "Run onnx.checker on it to find the cause.") from exc
+    sparse_initializers.remember(model, sparse)
     if checked.mapped is not None:
         lazy_weights.attach(model, checked.mapped)
     if not checked.sorted:
@@ -348,7 +350,9 @@ def save(model: ir.Model, path: str | os.PathLike[str], metadata: Mapping[str, s
             if external and external != {folder}:
                 atomic_save.write_with_external(model, file)
             else:
-                atomic_write_bytes(file, ir.serde.serialize_model(model).SerializeToString())
+                proto = ir.serde.serialize_model(model)
+                sparse_initializers.sparsify(model, proto)  # those that were sparse when opened
+                atomic_write_bytes(file, proto.SerializeToString())
     except OSError as exc:
         raise DocumentError(f"Save {file.name}", f"writing failed ({exc}).", "Check space and permissions.") from exc
     except ir.serde.SerdeError as exc:
