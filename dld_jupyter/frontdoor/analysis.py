@@ -15,6 +15,7 @@ needs no image reader. Overrides live in the worker's private copy only: never i
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import os
 import shutil
@@ -33,6 +34,9 @@ from dld_jupyter.activities.kinds.analysis import OrtAnalysisSpec, decode_array,
 from dld_jupyter.activities.model_ref import ModelRef
 from dld_jupyter.activities.run import Run
 from dld_jupyter.activities.scheduler import start_activity
+from dld_jupyter.activities.targets.base import Target
+from dld_jupyter.activities.targets.choose import target_named
+from dld_jupyter.activities.targets.local import LocalTarget
 from dld_jupyter.document import Document
 from dld_jupyter.frontdoor.analysis_layers import LayerActions
 from dld_jupyter.frontdoor.run_source import RunInput
@@ -77,7 +81,11 @@ class Analysis(LayerActions):
         threads: int = 0,
         seed: int = 0,
         device: int = 0,
+        target: str | Target | None = None,
     ) -> None:
+        found = target_named(target) if isinstance(target, str) else target  # "local", a saved connection, ssh://
+        # None: this machine; an SshTarget: the worker runs there (its deployment), values come back windowed here
+        self.target: Target | None = None if isinstance(found, LocalTarget) else found
         self._model = ModelRef.of(model)  # a copy of unsaved edits it runs goes at `stop`
         self.document: Document | None = self._model.document
         self._folder = Path(tempfile.mkdtemp(prefix="dld-analyse-"))
@@ -114,7 +122,7 @@ class Analysis(LayerActions):
 
     def _start(self, spec: OrtAnalysisSpec) -> None:
         """A worker on `spec` (at launch, and again on the analysis copy when analysis layers change)."""
-        self.activity: Run = start_activity(spec, remember=False)
+        self.activity: Run = start_activity(spec, target=self.target, remember=False)
         try:
             nodes = self._ask("nodes", timeout=START_TIMEOUT_S)
         except BaseException:
@@ -292,7 +300,10 @@ class Analysis(LayerActions):
         specs = model_input_specs(self.activity.spec.model)
         self.feeds = {**self.feeds, **load_inputs(specs, inputs, 0, only_given=True)}
         np.savez(path, **self.feeds)  # type: ignore[arg-type]
-        self._ask("set_inputs", inputs=str(path))
+        if self.target is None:
+            self._ask("set_inputs", inputs=str(path))
+        else:  # the worker's machine cannot read this one's files: the NPZ travels in the request
+            self._ask("set_inputs", data=base64.b64encode(path.read_bytes()).decode("ascii"))
 
     def video(self, input_name: str, path: str | os.PathLike[str], preset: Any = None) -> VideoFeed:
         """A video feeding `input_name` in step with the debugger: `.play()`, `.pause()`, `.step_frame()` (a new
@@ -368,7 +379,8 @@ class Analysis(LayerActions):
 
 def analyse(model: RunInput, inputs: Inputs | None = None, provider: str = "cpu", **options: Any) -> Analysis:
     """Start an analysis of `model` (a path, a Document or a Designer) on `inputs` ({input name: "cat.png",
-    "x.npy", an array, "random" or "zeros"}; inputs not given are random); `provider` "cpu" or "cuda"."""
+    "x.npy", an array, "random" or "zeros"}; inputs not given are random); `provider` "cpu" or "cuda";
+    `target="gpu-box"` (a saved connection, `ssh://user@host`, or an SshTarget) runs the worker there."""
     from dld_jupyter.frontdoor.runs import track
 
     track()  # the live runs registry lists the analysis

@@ -6,9 +6,9 @@ It shares the session kind's request loop (`session.serve_lines`, one envelope R
 `resume`, `finish` (to the end whatever the breakpoints: every value available), `summary` {name} (shape, dtype,
 statistics), `tensor` {name} (the array as base64 NPY bytes), `outputs` {data: bool}, `override` {node, name, value:
 list or base64 NPY}, `revert` {node, name}, `revert_all`, `overrides`, `shapes` (every value computed so far: its
-shape), `set_inputs` {inputs: an .npz}, `close`. Node arguments are keys (a unique node name or `#<index>` in file
-order) or indices. The inputs travel as one NPZ file named by the spec (the front door writes it), so the worker
-needs no image reader.
+shape), `set_inputs` {inputs: an .npz, or data: its base64 bytes, from a caller on another machine}, `close`. Node
+arguments are keys (a unique node name or `#<index>` in file order) or indices. The inputs travel as one NPZ file
+named by the spec (the front door writes it; a remote target stages it), so the worker needs no image reader.
 """
 
 from __future__ import annotations
@@ -161,16 +161,20 @@ def answer(engine: AnalysisEngine, action: str, args: dict[str, Any]) -> dict[st
     elif action == "shapes":
         return {"shapes": dict(engine.shapes)}
     elif action == "set_inputs":
-        inputs = args.get("inputs")
-        if not isinstance(inputs, str):
-            raise SpecError(f"inputs: expected the path of an .npz, got {inputs!r}")
-        engine.set_feeds(read_feeds(engine.model_path, inputs, 0))
+        given, encoded = args.get("inputs"), args.get("data")
+        if isinstance(encoded, str):  # a remote target's caller: the NPZ's bytes, base64
+            source: str | io.BytesIO = io.BytesIO(base64.b64decode(encoded))
+        elif isinstance(given, str):
+            source = given
+        else:
+            raise SpecError(f"inputs: expected the path of an .npz (or data: its base64 bytes), got {given!r}")
+        engine.set_feeds(read_feeds(engine.model_path, source, 0))
     elif action not in ("state", "overrides"):
         raise SpecError(f"action: {action!r} is not an analysis action (see dld_jupyter.activities.kinds.analysis)")
     return state(engine)
 
 
-def read_feeds(model: str, inputs: str | None, seed: int) -> dict[str, np.ndarray[Any, Any]]:
+def read_feeds(model: str, inputs: str | io.BytesIO | None, seed: int) -> dict[str, np.ndarray[Any, Any]]:
     """The inputs of an NPZ checked against the model's inputs, random (seeded) for any it lacks."""
     specs = model_input_specs(model)
     if not inputs:
