@@ -93,7 +93,7 @@ def test_analysis_ui(jupyter: JupyterServer, page: Page) -> None:
     expect(page.locator(f"{PANEL} .dld-mi-input .dld-mi-thumb")).to_have_count(1, timeout=120_000)
     expect(page.locator(f"{PANEL} .dld-mi-label").first).to_have_text("cat.png")
     status = page.locator(f"{PANEL} > .widget-html small").first  # the analysis starts again on the new input
-    expect(status).to_contain_text("Ready", timeout=120_000)
+    expect(status).to_contain_text("Ran to the end", timeout=120_000)  # launching runs to the end (issue 37)
     fed = "d.analysis.feeds['input'] == d._analysis_panel.model_inputs.tensors()['input']"
     wait_kernel(page, jupyter, f"d.analysis is not None and d.analysis.live and ({fed}).all()")
     open_tab(page, "Model Inputs")
