@@ -8,6 +8,7 @@ Messages (same names in js/src/lab/messages.ts):
   browser → kernel: hello{candidates}, bind{model_id}, unbind, select{ids}, focus{id},
                     command{request, action, args} (a request of the shared envelope, formats/envelope.py, whose
                     action names a registered operation), add_node{op, domain},
+                    attr_filter{request, expression} (reply data {ids}: layers whose attributes match it),
                     settings{color_scheme, hide_constants, auto_check_threshold},
                     runs_watch, run_cancel{id}, run_open{id, name, point} (the Runs section: runs_feed.py)
   kernel → browser: designers{items}, state{...}, layers_patch{removed, upsert}, selection{ids}, breakpoints{ids},
@@ -74,6 +75,8 @@ class SidebarSession:
                 self._apply_settings(message)
             elif kind in RUNS_MESSAGES:
                 self._runs.handle(message)
+            elif kind == "attr_filter":
+                self._attr_filter(message)
             elif kind == "add_node":
                 document = self._require_document()
                 document.add_node(str(message["op"]), domain=_onnx_domain(str(message.get("domain", ""))))
@@ -194,6 +197,18 @@ class SidebarSession:
         if threshold is not None and hasattr(self._designer, "auto_check_threshold"):  # a designer that checks
             setattr(self._designer, "auto_check_threshold", int(threshold))  # noqa: B010 (not in the protocol)
         setattr(canvas, "_dld_lab_defaults_applied", True)  # noqa: B010 (a mark on the widget, not in the protocol)
+
+    def _attr_filter(self, message: dict[str, Any]) -> None:
+        """The layer explorer's attribute filter: the ids of the layers it keeps, or why the expression is wrong."""
+        from dld_jupyter.document.attribute_filter import matching_layers
+
+        request = int(message.get("request", 0))
+        try:
+            ids = matching_layers(self._require_document(), str(message.get("expression", "")))
+        except Exception as error:  # a bad expression is the user's input: said in the sidebar
+            self._send({"kind": "reply", **failed(request, f"DL Designer sidebar: {error}")})
+            return
+        self._send({"kind": "reply", **ok(request, {"ids": ids})})
 
     def _command(self, message: dict[str, Any]) -> None:
         """Run a registered operation on the bound designer; the reply says ok or carries the error text."""

@@ -14,6 +14,8 @@ export interface ExplorerCallbacks {
   focus(id: string): void;
   /** Right-click on a layer row: the selection it acts on (the row is selected first if it was not). */
   contextMenu?(ids: string[], event: MouseEvent): void;
+  /** The ids of the layers whose attributes match `expression` (the kernel evaluates it); rejects saying why. */
+  attributeFilter?(expression: string): Promise<string[]>;
 }
 
 export class LayerExplorer {
@@ -270,7 +272,36 @@ export class LayerExplorer {
         box(type, this.query.types.has(type), (on) => this.update({ types: toggle(this.query.types, type, on) })),
       );
     }
-    this.advanced.replaceChildren(constrained, precisions, types);
+    this.advanced.replaceChildren(constrained, this.attributeGroup(), precisions, types);
+  }
+
+  /** Filter by any attribute: an expression such as `group=1, kernel_shape=[3, 3]` (Enter applies, empty clears). */
+  private attributeGroup(): HTMLDivElement {
+    const group = el("div", "dld-Explorer-advGroup dld-Explorer-attr");
+    const input = document.createElement("input");
+    input.className = "dld-Explorer-attrInput";
+    input.placeholder = "group=1, kernel_shape=[3, 3], auto_pad!=NOTSET, mode~linear";
+    input.value = this.query.attribute;
+    const note = el("div", "dld-Explorer-attrNote", this.query.attrIds ? `${this.query.attrIds.size} layers match` : "");
+    const apply = () => {
+      const expression = input.value.trim();
+      if (!expression) return this.update({ attribute: "", attrIds: null });
+      if (!this.callbacks.attributeFilter) return;
+      this.callbacks.attributeFilter(expression).then(
+        (ids) => {
+          note.classList.remove("dld-mod-error");
+          this.update({ attribute: expression, attrIds: new Set(ids) });
+        },
+        (error: unknown) => {
+          note.textContent = String(error instanceof Error ? error.message : error);
+          note.classList.add("dld-mod-error");
+        },
+      );
+    };
+    input.onkeydown = (e) => { if (e.key === "Enter") apply(); };
+    input.onchange = apply;
+    group.append(el("div", "dld-Explorer-advTitle", "Attribute (Enter to apply)"), input, note);
+    return group;
   }
 }
 

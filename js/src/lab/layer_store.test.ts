@@ -53,6 +53,13 @@ describe("LayerStore", () => {
     expect(activeAdvancedFilters(defaultQuery())).toBe(0);
   });
 
+  it("keeps only the layers an attribute filter matched (the kernel's ids) and counts it", () => {
+    const store = sample();
+    const query = { ...defaultQuery(), organize: "name" as const, attribute: "group=1", attrIds: new Set(["n2", "n5"]) };
+    expect(names(store, store.rows(query))).toEqual(["conv2", "relu_0"]);
+    expect(activeAdvancedFilters(query)).toBe(1);
+  });
+
   it("shows constants on request and folds collapsed groups", () => {
     const store = sample();
     const rows = store.rows({ ...defaultQuery(), hideConstants: false, collapsed: new Set(["Conv", "Relu"]) });

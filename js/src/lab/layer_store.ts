@@ -15,6 +15,8 @@ export interface LayerQuery {
   types: Set<string>; // advanced: only these layer types (empty = all)
   precisions: Set<string>; // advanced: only these TRT precisions ("" = no constraint; empty set = all)
   constrainedOnly: boolean; // advanced: only layers with a precision constraint
+  attribute: string; // advanced: an attribute filter ("group=1, kernel_shape=[3, 3]"), evaluated by the kernel
+  attrIds: Set<string> | null; // the layer ids it kept (null: no attribute filter)
   collapsed: Set<string>; // type groups folded when organizing by type
 }
 
@@ -31,13 +33,16 @@ export function defaultQuery(): LayerQuery {
     types: new Set(),
     precisions: new Set(),
     constrainedOnly: false,
+    attribute: "",
+    attrIds: null,
     collapsed: new Set(),
   };
 }
 
 /** Number of active advanced filters: the red badge over the gear. */
 export function activeAdvancedFilters(query: LayerQuery): number {
-  return (query.types.size > 0 ? 1 : 0) + (query.precisions.size > 0 ? 1 : 0) + (query.constrainedOnly ? 1 : 0);
+  return (query.types.size > 0 ? 1 : 0) + (query.precisions.size > 0 ? 1 : 0) + (query.constrainedOnly ? 1 : 0) +
+    (query.attrIds ? 1 : 0);
 }
 
 export class LayerStore {
@@ -119,6 +124,7 @@ export class LayerStore {
       if (needle && !this.lowerNames[i].includes(needle)) continue;
       if (query.types.size > 0 && !query.types.has(this.types[i])) continue;
       if (query.constrainedOnly && !this.precisions[i]) continue;
+      if (query.attrIds && !query.attrIds.has(this.ids[i])) continue;
       if (query.precisions.size > 0 && !query.precisions.has(this.precisions[i])) continue;
       matches.push(i);
     }

@@ -95,6 +95,7 @@ export type ToKernel =
   | ({ kind: "command" } & Request<SidebarCommand>)
   | { kind: "settings"; color_scheme: string; hide_constants: boolean; auto_check_threshold: number }
   | { kind: "add_node"; op: string; domain: string }
+  | { kind: "attr_filter"; request: number; expression: string }
   // send the runs now and whenever they change (dld_jupyter/lab/runs_feed.py); root: PageConfig's serverRoot
   | { kind: "runs_watch"; root: string }
   | { kind: "run_cancel"; id: string }

@@ -70,6 +70,13 @@ export class DesignerSidebar extends Widget {
       select: (ids) => this.connection.send({ kind: "select", ids }),
       focus: (id) => this.connection.send({ kind: "focus", id }),
       contextMenu: (ids, event) => showExplorerMenu(ids, event, (name, args) => this.command(name, args)),
+      attributeFilter: async (expression) => {
+        const [request, reply] = this.pending.open();
+        this.connection.send({ kind: "attr_filter", request, expression });
+        const answer = await reply;
+        if (!answer.ok) throw new Error(answer.error ?? "the attribute filter failed");
+        return ((answer.data as { ids?: string[] } | null)?.ids ?? []) as string[];
+      },
     });
     this.runs = new RunsList({
       cancel: (id) => this.connection.send({ kind: "run_cancel", id }),
