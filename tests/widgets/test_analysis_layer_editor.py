@@ -45,8 +45,15 @@ def test_insert_a_mix_and_slide_its_factor(tmp_path: Path, monkeypatch: pytest.M
         factor.value = 0.3  # the slider: the analysis reruns, the Analysis Output follows
         assert np.allclose(analysis.outputs(finish=False)[mix], 0.7 * image + 0.3 * clean, atol=1e-5)
         assert shown() != at_zero and analysis.analysis_layers[0].options["factor"] == 0.3
+        panel.model_inputs.set_source("image", "zeros")  # new inputs relaunch the analysis: the layer comes along
+        relaunched = d.analysis
+        assert relaunched is not analysis and [x.name for x in relaunched.analysis_layers] == [mix]
+        assert relaunched.analysis_layers[0].options["factor"] == 0.3 and len(editor.parameters.children) == 1
+        zeros_clean = ort.InferenceSession(str(path)).run(["clean"], {"image": np.zeros_like(image)})[0]
+        assert np.allclose(relaunched.outputs(finish=False)[mix], 0.3 * zeros_clean, atol=1e-5)
         editor.undo()
         assert editor.parameters.children == () and all(e["name"] != mix for e in panel.outputs_view.outputs)
+        assert relaunched.analysis_layers == []
         assert not d.document.dirty
     finally:
         d.stop_analysis()

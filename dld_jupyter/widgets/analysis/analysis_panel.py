@@ -167,10 +167,15 @@ class AnalysisPanel(DldVBox, css="dld-analysis-panel"):
     def _inputs_changed(self) -> None:
         if self.analysis is not None:  # the analysis reads its inputs once: a new source starts it again
             breakpoints = list(self.analysis.breakpoints)
+            layers = [layer for layer in self.analysis.analysis_layers if layer.kind != "Snapshot"]
             self.stop()
             if self.launch() is not None:
                 for node in breakpoints:
                     self.analysis.add_breakpoint(node)
+                for layer in layers:  # the analysis layers come along (a snapshot was of the old inputs)
+                    self._guard(lambda layer=layer: self.analysis.add_layer(layer.kind, *layer.inputs, **layer.options))
+                if layers:
+                    self.refresh()
 
     # ------------------------------------------------------------ debugger
     def run(self) -> None:
