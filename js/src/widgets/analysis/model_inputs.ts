@@ -162,9 +162,9 @@ function card(entry: InputEntry, thumbs: DataView | null, hint: string): HTMLEle
       slider.value = String(entry.frame);
       side.append(slider, element("span", "dld-mi-frame-no", `frame ${entry.frame}`));
       const controls = element("div", "dld-mi-video");
-      const play = element("button", "dld-mi-play", entry.playing ? "⏸ Pause" : "▶ Play");
+      const play = element("button", "dld-mi-play", entry.playing ? "Pause" : "▶ Play");
       play.title = entry.playing ? "Pause the video (the analysis keeps its stop)" : "Run the model on each frame in turn; a breakpoint pauses";
-      const step = element("button", "dld-mi-step-frame", "⏭ Step frame");
+      const step = element("button", "dld-mi-step-frame", "Step frame");
       step.title = "Finish the pass paused at a breakpoint, else run the next frame";
       controls.append(play, step);
       side.appendChild(controls);
