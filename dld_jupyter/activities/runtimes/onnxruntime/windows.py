@@ -28,18 +28,21 @@ import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import onnx
-import onnx_ir as ir
 
 from dld_jupyter.activities.errors import RunFailed, UnavailableError
 from dld_jupyter.activities.optional import import_optional
 from dld_jupyter.activities.runtimes.onnxruntime.install import cuda_missing_reason
 from dld_jupyter.activities.runtimes.onnxruntime.model_file import read_model
 from dld_jupyter.activities.runtimes.onnxruntime.spec import PROVIDERS
-from dld_jupyter.transforms.progress import Cancelled, CancelToken
+
+if TYPE_CHECKING:  # onnx_ir only where a document is analysed: the engine runs on GPU hosts without it
+    import onnx_ir as ir
+
+    from dld_jupyter.transforms.progress import CancelToken
 
 Array = np.ndarray[Any, Any]
 WEIGHTS = "weights.bin"
@@ -140,6 +143,9 @@ class Windows:
         """The values `names` computed by `graph` (a model cut from `model`, its weights in `folder`; default: the
         whole model, `window(names)`) fed `feeds`, from a session of this window only; `Cancelled` (named by
         `what`) when `cancel` is set before or while it runs, RunFailed when ORT refuses."""
+        # Imported here: the transforms package loads onnx_ir, which a GPU host running the engine may lack.
+        from dld_jupyter.transforms.progress import Cancelled, CancelToken
+
         ort = self._ort
         path = self.folder / "window.onnx"
         chosen = graph if graph is not None else self.window(names)
@@ -196,7 +202,9 @@ def _typed_feeds(graph: onnx.GraphProto, feeds: Mapping[str, Array]) -> dict[str
 
 def _private_copy(source: str | os.PathLike[str] | ir.Model, folder: Path) -> onnx.ModelProto:
     """The model written into `folder` with its weights in one external file; its graph (no weights)."""
-    if isinstance(source, ir.Model):
+    if not isinstance(source, (str, os.PathLike)):  # an onnx_ir model (a document's): only then is onnx_ir needed
+        import onnx_ir as ir
+
         ir.save(source, folder / "model.onnx", external_data=WEIGHTS, max_workers=1, max_in_flight_bytes=IN_FLIGHT)
         return onnx.load(str(folder / "model.onnx"), load_external_data=False)
     with (folder / WEIGHTS).open("wb") as weights:
