@@ -48,7 +48,13 @@ def test_missing_runtime_or_kind_says_what_exists() -> None:
         runtime_named("openvino")
     with pytest.raises(UnavailableError, match=r"no runtime runs 'test-other-kind'"):
         runtime_for(_OtherSpec(model="m.onnx"))
-    known = r"\['analysis', 'export_engine', 'profile', 'session'\]"
+    import re
+
+    import dld_jupyter.model_compare.divergence_kind  # noqa: F401  (registers "diverge", as a worker does on demand)
+    from dld_jupyter.activities.kinds import kind_names
+
+    assert {"analysis", "diverge", "export_engine", "profile", "session"} <= set(kind_names())
+    known = re.escape(str(kind_names()))
     with pytest.raises(UnavailableError, match=rf"no activity kind runs 'test-other-kind' specs here; kinds: {known}"):
         kind_runner(_OtherSpec(model="m.onnx"))
 
