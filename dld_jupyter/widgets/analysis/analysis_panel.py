@@ -55,6 +55,7 @@ class AnalysisPanel(DldVBox, css="dld-analysis-panel"):
     def __init__(self, designer: Any, provider: str = "cpu") -> None:
         self.designer = designer
         self.provider = provider
+        self.target: Any = None  # where the analysis worker runs (None: this machine; see Analysis's target)
         self.analysis: Any = None
         self._busy = False
         self._detach: Any = lambda: None
@@ -138,7 +139,8 @@ class AnalysisPanel(DldVBox, css="dld-analysis-panel"):
     def launch(self) -> Any:
         """Start the analysis on the Model Inputs (the document turns read-only); returns the `Analysis`."""
         if self.analysis is None:
-            self.analysis = self._guard(lambda: self.designer.analyse(self.model_inputs.sources(), self.provider))
+            self.analysis = self._guard(lambda: self.designer.analyse(self.model_inputs.sources(), self.provider,
+                                                                       target=self.target))
             if self.analysis is not None:
                 self._detach = self.analysis.subscribe(self._changed)
                 self.tabs.selected_index = TABS.index("Analysis Output")

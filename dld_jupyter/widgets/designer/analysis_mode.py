@@ -61,10 +61,14 @@ class AnalysisMode(AnalysisActions):
         self.side_dock.reveal()  # type: ignore[attr-defined]
         return panel
 
-    def launch_analysis(self, inputs: Mapping[str, Any] | None = None, provider: str = "cpu") -> Analysis | None:
-        """Open the panel, feed `inputs` ({input: "cat.png", "x.npy", an array, "random", "zeros"}) and launch;
-        returns the live Analysis (None when it could not start: the panel says why)."""
+    def launch_analysis(
+        self, inputs: Mapping[str, Any] | None = None, provider: str = "cpu", target: Any = None
+    ) -> Analysis | None:
+        """Open the panel, feed `inputs` ({input: "cat.png", "x.npy", an array, "random", "zeros"}) and launch
+        (`target`: a saved connection's name, ssh://…, or a Target: the worker runs there, the panel shows its
+        values as local ones); returns the live Analysis (None when it could not start: the panel says why)."""
         panel = self.analysis_panel(provider)
+        panel.target = target
         for name, value in (inputs or {}).items():
             panel.model_inputs.set_source(name, value)
         analysis: Analysis | None = panel.launch()
