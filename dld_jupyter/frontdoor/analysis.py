@@ -1,16 +1,12 @@
 """A live analysis as every front door drives it (issue 29): `analyse(document_or_path, inputs=..., provider=...)`
-starts the analysis session kind in the activity worker and returns an `Analysis`, the debugger's handle.
-
-Why here: the notebook (`d.analyse(...)`, `dld.analyse(...)`), the Model Inputs / Channel Inspector widgets and
-the Lab commands all need the same handle. It speaks ONNX node names (issue 37): `add_breakpoint("/layer2/layer2.0/
-conv2/Conv")`, `run()` returns a `Stop` naming that node, `position`, `breakpoints` and `execution_order` list names
-(a node without a unique name is `#<file index>`). It also takes the document's element ids (`n12`, `v7`), which only
-a layer above the document can translate, and the designer's views read them through `position_id`, `breakpoint_ids`
-and `order_ids`; the user never has to. While it
-is live, the document and its child documents are read-only (`Document.hold`): an edit is refused with "The model
-is being analysed: Stop Analysis to edit it"; `stop()` gives the document back. Inputs are loaded here
-(`activities.analysis.inputs`: images, NPY, arrays, random, zeros) and reach the worker as one NPZ, so the worker
-needs no image reader. Overrides live in the worker's private copy only: never in the document, never saved.
+starts the analysis session kind in the activity worker and returns an `Analysis`, the debugger's handle. Why here:
+the notebook (`d.analyse(...)`), the Model Inputs / Channel Inspector widgets and the Lab commands share it.
+It speaks ONNX node names (issue 37): `add_breakpoint("/layer2/layer2.0/conv2/Conv")`, `run()` returns a `Stop`
+naming that node, `position`, `breakpoints` and `execution_order` list names (`#<file index>` for a node without a
+unique one). It takes the document's element ids (`n12`, `v7`) too, and the designer's views read `position_id`,
+`breakpoint_ids` and `order_ids`. While live, the document and its children are read-only (`Document.hold`): an edit
+is refused with "The model is being analysed: Stop Analysis to edit it"; `stop()` gives it back. Inputs are loaded
+here (`activities.analysis.inputs`) and reach the worker as one NPZ. Overrides live in the worker's private copy only.
 """
 
 from __future__ import annotations
@@ -39,10 +35,8 @@ from dld_jupyter.activities.targets.choose import target_named
 from dld_jupyter.activities.targets.local import LocalTarget
 from dld_jupyter.document import Document
 from dld_jupyter.frontdoor.analysis_layers import LayerActions
+from dld_jupyter.frontdoor.analysis_video import VideoActions
 from dld_jupyter.frontdoor.run_source import RunInput
-
-if TYPE_CHECKING:
-    from dld_jupyter.frontdoor.analysis_video import VideoFeed
 
 Array = np.ndarray[Any, Any]
 Inputs = Mapping[str, InputSource | str | os.PathLike[str] | Array]
@@ -63,7 +57,7 @@ class Stop:
         return f"{self.name} ({self.op_type}, #{self.index} in execution order)"
 
 
-class Analysis(LayerActions):
+class Analysis(LayerActions, VideoActions):
     """One live analysis; see the module docstring. `run`, `step` and `resume` return the `Stop` they reached, or
     None when the run reached the end."""
 
@@ -95,6 +89,7 @@ class Analysis(LayerActions):
         self._layers: list[AnalysisLayer] = []  # analysis layers: in the analysis copy only (analysis_layers.py)
         self.snapshots: dict[str, Array] = {}
         self._built: dict[tuple[str, str], Any] = {}
+        self._inside: dict[str, tuple[str, tuple[str, ...]]] = {}  # member_key: (node id, subgraph path)
         self.live = False
         try:
             path = self._model.path  # the unsaved edits as the document has them now (it is held from now)
@@ -305,29 +300,28 @@ class Analysis(LayerActions):
         else:  # the worker's machine cannot read this one's files: the NPZ travels in the request
             self._ask("set_inputs", data=base64.b64encode(path.read_bytes()).decode("ascii"))
 
-    def video(self, input_name: str, path: str | os.PathLike[str], preset: Any = None) -> VideoFeed:
-        """A video feeding `input_name` in step with the debugger: `.play()`, `.pause()`, `.step_frame()` (a new
-        frame is read only when a pass starts; a breakpoint pauses playback). See frontdoor/analysis_video.py."""
-        from dld_jupyter.frontdoor.analysis_video import VideoFeed
-
-        return VideoFeed(self, input_name, path, preset)
-
     # -- runtime options -----------------------------------------------------------------------------------------
-    def override(self, node: str | int, name: str, value: Any) -> None:
+    def override(self, node: str | int, name: str, value: Any, inside: tuple[str, ...] = ()) -> None:
         """Set attribute `name` of `node`, or the initializer `name` it reads, for this analysis only (never the
-        document, never saved); the outputs and the current stop are computed again."""
+        document, never saved); the outputs and the current stop are computed again. `inside` (attribute, inner node
+        name, …): an attribute of a node of `node`'s subgraphs instead (a child document's node)."""
         sent = {"npy": encode_array(np.asarray(value))} if isinstance(value, (np.ndarray, np.generic)) else value
-        key = (self._id_of(node), name)
-        self._values[key] = value  # before the request: its listeners (the editors) show it
+        key = (self.member_key(self._id_of(node), inside), name)
+        self._values[key], self._inside[key[0]] = value, (self._id_of(node), tuple(inside))  # the editors show it
         try:
-            self._ask("override", node=self._node(node), name=name, value=sent)
+            self._ask("override", node=self._node(node), name=name, value=sent, inside=list(inside))
         except BaseException:
             self._values.pop(key, None)  # a refused override is taken back whole (the engine restores the model's)
             raise
 
-    def revert(self, node: str | int, name: str) -> None:
-        self._values.pop((self._id_of(node), name), None)
-        self._ask("revert", node=self._node(node), name=name)
+    def revert(self, node: str | int, name: str, inside: tuple[str, ...] = ()) -> None:
+        self._values.pop((self.member_key(self._id_of(node), inside), name), None)
+        self._ask("revert", node=self._node(node), name=name, inside=list(inside))
+
+    @staticmethod
+    def member_key(node_id: str, inside: tuple[str, ...] = ()) -> str:
+        """How `override_values` names a node: its id, then the subgraph path of a child document's node."""
+        return "\x1f".join((node_id, *inside))
 
     def revert_all(self) -> None:
         """Drop every override; the analysis layers keep their options (those are no override of the model)."""

@@ -37,6 +37,7 @@ class LayerActions:
     source_model: str
     _folder: Path
     _values: dict[tuple[str, str], Any]
+    _inside: dict[str, tuple[str, tuple[str, ...]]]
     activity: Run
     live: bool
 
@@ -49,7 +50,7 @@ class LayerActions:
         def summary(self, node_or_value: str | int) -> dict[str, Any]: ...
         def tensor(self, node_or_value: str | int) -> Array: ...
         def add_breakpoint(self, node: str | int) -> None: ...
-        def override(self, node: str | int, name: str, value: Any) -> None: ...
+        def override(self, node: str | int, name: str, value: Any, inside: tuple[str, ...] = ()) -> None: ...
         @property
         def breakpoints(self) -> list[str]: ...
 
@@ -164,6 +165,7 @@ class LayerActions:
         for name in breakpoints:
             if name in getattr(self, "keys", []):
                 self.add_breakpoint(name)
-        for (node, member), value in overrides.items():
-            self.override(node, member, value)
+        for (key, member), value in overrides.items():
+            node, inside = self._inside.get(key, (key, ()))
+            self.override(node, member, value, inside)
         self.outputs()

@@ -125,3 +125,12 @@ class VideoFeed:
     def __repr__(self) -> str:
         state = "ended" if self.ended else "playing" if self.playing else "paused"
         return f"<VideoFeed {self.input} ← {os.path.basename(self.path)} frame {self.frame} {state}>"
+
+
+class VideoActions:
+    """What an `Analysis` gains: `a.video(input, path)`."""
+
+    def video(self, input_name: str, path: str | os.PathLike[str], preset: ImagePreset | None = None) -> VideoFeed:
+        """A video feeding `input_name` in step with the debugger: `.play()`, `.pause()`, `.step_frame()` (a new
+        frame is read only when a pass starts; a breakpoint pauses playback)."""
+        return VideoFeed(self, input_name, path, preset)  # type: ignore[arg-type]  # an Analysis is a Debugger

@@ -52,7 +52,8 @@ def test_designer_panel_on_the_target_inspects_the_same_values(deployed: SshTarg
             assert analysis is not None and analysis.target is target
             panel = d._analysis_panel
             conv = next(d.document.node_id(n) for n in d.document.model.graph if n.op_type == "Conv")
-            panel.overlay.receive({"kind": "overlay", "overlay": "analysis", "action": "add_breakpoint", "id": conv}, [])
+            request = {"kind": "overlay", "overlay": "analysis", "action": "add_breakpoint", "id": conv}
+            panel.overlay.receive(request, [])
             assert analysis.position_id == conv and panel.error.value == ""
             shown.append((bytes(panel.inspector.data), dict(panel.inspector.meta)))
         finally:

@@ -44,6 +44,7 @@ class Override:
     node: str
     name: str
     kind: Literal["attribute", "initializer"]
+    inside: tuple[str, ...] = ()  # inside node's subgraphs: (attribute, inner node name, …); () the node itself
 
 
 class AnalysisEngine:
@@ -67,7 +68,7 @@ class AnalysisEngine:
         self.graph = MainGraph(self._model.graph)
         self.graph.attach_shell(self._model)
         self._initializers = {t.name: t for t in self._model.graph.initializer}
-        self._originals: dict[tuple[int, str], onnx.AttributeProto | onnx.TensorProto] = {}
+        self._originals: dict[tuple[int, str, tuple[str, ...]], onnx.AttributeProto | onnx.TensorProto] = {}
         self.breakpoints: set[int] = set()
         self.state: State = "idle"
         self.step_index = -1  # position in `graph.order` of the node stopped at
@@ -249,66 +250,89 @@ class AnalysisEngine:
         return out
 
     # -- overrides -----------------------------------------------------------------------------------------------
-    def override(self, node: str | int, name: str, value: Any) -> Override:
+    def override(self, node: str | int, name: str, value: Any, inside: Sequence[str] = ()) -> Override:
         """Set attribute `name` of `node`, or the initializer `name` it reads, to `value` in this session only; the
-        model's outputs and the current stop are computed again."""
-        index = self._node(node)
-        proto = self.graph.nodes[index]
+        model's outputs and the current stop are computed again. `inside` names a node of its subgraphs instead
+        (attribute, inner node name, and so on deeper): a child document's node; its attributes only."""
+        index, path = self._node(node), tuple(inside)
+        proto = self._proto(index, path)
+        key = (index, name, path)
         attribute = next((a for a in proto.attribute if a.name == name), None)
         if attribute is None and (kind_of := schema_attribute(proto, name)) is not None:
             attribute = proto.attribute.add(name=name, type=kind_of)  # a default made explicit; revert removes it
-            self._originals.setdefault((index, name), onnx.AttributeProto(name=name))
+            self._originals.setdefault(key, onnx.AttributeProto(name=name))
         if attribute is not None:
-            self._originals.setdefault((index, name), copy_proto(attribute))
+            self._originals.setdefault(key, copy_proto(attribute))
             attribute.CopyFrom(attribute_value(name, value, attribute.type))
             kind: Literal["attribute", "initializer"] = "attribute"
-        elif name in self.graph.reads[index] and name in self._initializers:  # subgraph bodies read some
+        elif not path and name in self.graph.reads[index] and name in self._initializers:  # subgraph bodies read some
             tensor = self._initializers[name]
             original = numpy_helper.to_array(tensor, str(self._windows.folder))
             array = np.asarray(value, dtype=original.dtype)
             if array.shape != original.shape:
                 raise SpecError(f"override {name!r}: shape {list(array.shape)} differs from {list(original.shape)}")
-            self._originals.setdefault((index, name), copy_proto(tensor))
+            self._originals.setdefault(key, copy_proto(tensor))
             tensor.CopyFrom(numpy_helper.from_array(array, name))
             kind = "initializer"
         else:
             attrs = [a.name for a in proto.attribute]
-            inits = sorted(n for n in self.graph.reads[index] if n in self._initializers)
+            inits = sorted(n for n in self.graph.reads[index] if n in self._initializers) if not path else []
             raise SpecError(
                 f"override: {name!r} is neither an attribute {attrs} nor an initializer {inits} of node "
-                f"{self.graph.keys[index]!r}"
+                f"{self._where(index, path)!r}"
             )
         try:
             self._rerun()
         except RunFailed as error:  # the model cannot run with it: the override is taken back
-            self.revert(index, name)
-            raise SpecError(f"override {name!r} of {self.graph.keys[index]!r} was reverted: {error}") from error
-        return Override(self.graph.keys[index], name, kind)
+            self.revert(index, name, path)
+            raise SpecError(f"override {name!r} of {self._where(index, path)!r} was reverted: {error}") from error
+        return Override(self.graph.keys[index], name, kind, path)
 
-    def revert(self, node: str | int, name: str) -> None:
+    def _proto(self, index: int, inside: tuple[str, ...]) -> onnx.NodeProto:
+        """The node `index` of the main graph, or the node `inside` its subgraphs names (attribute, inner name…)."""
+        proto: onnx.NodeProto = self.graph.nodes[index]
+        if len(inside) % 2:
+            raise SpecError(f"inside: expected (attribute, inner node name) pairs, got {list(inside)}")
+        for step in range(0, len(inside), 2):
+            attribute, inner = inside[step], inside[step + 1]
+            found = next((a for a in proto.attribute if a.name == attribute and a.HasField("g")), None)
+            if found is None:
+                raise SpecError(f"inside: {self._where(index, inside[:step])!r} has no subgraph {attribute!r}")
+            nodes: list[onnx.NodeProto] = [n for n in found.g.node if n.name == inner]
+            if len(nodes) != 1:
+                raise SpecError(f"inside: subgraph {attribute!r} has {len(nodes)} nodes named {inner!r}, not one")
+            proto = nodes[0]
+        return proto
+
+    def _where(self, index: int, inside: Sequence[str]) -> str:
+        return "/".join([self.graph.keys[index], *inside])
+
+    def revert(self, node: str | int, name: str, inside: Sequence[str] = ()) -> None:
         """Undo one override exactly (the original attribute or initializer comes back)."""
-        index = self._node(node)
-        original = self._originals.pop((index, name), None)
+        index, path = self._node(node), tuple(inside)
+        original = self._originals.pop((index, name, path), None)
         if original is None:
-            raise SpecError(f"revert: node {self.graph.keys[index]!r} has no override of {name!r}")
-        self._restore(index, name, original)
+            raise SpecError(f"revert: node {self._where(index, path)!r} has no override of {name!r}")
+        self._restore(index, name, path, original)
         self._rerun()
 
     def revert_all(self) -> None:
-        for (index, name), original in list(self._originals.items()):
-            self._restore(index, name, original)
+        for (index, name, path), original in list(self._originals.items()):
+            self._restore(index, name, path, original)
         self._originals.clear()
         self._rerun()
 
     def overrides(self) -> list[Override]:
         return [
-            Override(self.graph.keys[i], n, "attribute" if isinstance(o, onnx.AttributeProto) else "initializer")
-            for (i, n), o in self._originals.items()
+            Override(self.graph.keys[i], n, "attribute" if isinstance(o, onnx.AttributeProto) else "initializer", p)
+            for (i, n, p), o in self._originals.items()
         ]
 
-    def _restore(self, index: int, name: str, original: onnx.AttributeProto | onnx.TensorProto) -> None:
+    def _restore(
+        self, index: int, name: str, inside: tuple[str, ...], original: onnx.AttributeProto | onnx.TensorProto
+    ) -> None:
         if isinstance(original, onnx.AttributeProto):
-            attributes = self.graph.nodes[index].attribute
+            attributes = self._proto(index, inside).attribute
             position = next(i for i, a in enumerate(attributes) if a.name == name)
             if original.type == onnx.AttributeProto.UNDEFINED:  # it was the schema's default
                 del attributes[position]

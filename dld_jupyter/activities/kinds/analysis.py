@@ -5,10 +5,11 @@ It shares the session kind's request loop (`session.serve_lines`, one envelope R
 `nodes` (keys and types in execution order), `state`, `add_breakpoint` / `remove_breakpoint` {node}, `run`, `step`,
 `resume`, `finish` (to the end whatever the breakpoints: every value available), `summary` {name} (shape, dtype,
 statistics), `tensor` {name} (the array as base64 NPY bytes), `outputs` {data: bool}, `override` {node, name, value:
-list or base64 NPY}, `revert` {node, name}, `revert_all`, `overrides`, `shapes` (every value computed so far: its
-shape), `set_inputs` {inputs: an .npz, or data: its base64 bytes, from a caller on another machine}, `close`. Node
-arguments are keys (a unique node name or `#<index>` in file order) or indices. The inputs travel as one NPZ file
-named by the spec (the front door writes it; a remote target stages it), so the worker needs no image reader.
+list or base64 NPY, inside: [attribute, inner node name, …] for a node of its subgraphs}, `revert` {node, name,
+inside}, `revert_all`, `overrides`, `shapes` (every value computed so far: its shape), `set_inputs` {inputs: an .npz,
+or data: its base64 bytes, from a caller on another machine}, `close`. Node arguments are keys (a unique node name or
+`#<index>` in file order) or indices. The inputs travel as one NPZ file named by the spec (the front door writes it;
+a remote target stages it), so the worker needs no image reader.
 """
 
 from __future__ import annotations
@@ -105,6 +106,13 @@ def _name(args: dict[str, Any]) -> str | int:
     return name
 
 
+def _inside(args: dict[str, Any]) -> list[str]:
+    inside = args.get("inside") or []
+    if not isinstance(inside, list) or not all(isinstance(step, str) for step in inside):
+        raise SpecError(f"inside: expected a list of subgraph attribute and inner node names, got {inside!r}")
+    return inside
+
+
 def _member(args: dict[str, Any]) -> str:
     name = args.get("name")
     if not isinstance(name, str):
@@ -119,7 +127,8 @@ def state(engine: AnalysisEngine) -> dict[str, object]:
         "position": position,
         "position_key": engine.node_key(position) if position is not None else None,
         "breakpoints": sorted(engine.breakpoints, key=engine.graph.step_of.__getitem__),
-        "overrides": [dataclasses.asdict(o) for o in engine.overrides()],
+        "overrides": [{k: v for k, v in dataclasses.asdict(o).items() if k != "inside" or v}
+                      for o in engine.overrides()],
         "held_bytes": engine.held_bytes(),
         "sessions_built": engine.sessions_built,
         "segments_run": engine.segments_run,
@@ -153,9 +162,9 @@ def answer(engine: AnalysisEngine, action: str, args: dict[str, Any]) -> dict[st
     elif action == "override":
         value = args.get("value")
         value = decode_array(value["npy"]) if isinstance(value, dict) and "npy" in value else value
-        engine.override(_node(args), _member(args), value)
+        engine.override(_node(args), _member(args), value, _inside(args))
     elif action == "revert":
-        engine.revert(_node(args), _member(args))
+        engine.revert(_node(args), _member(args), _inside(args))
     elif action == "revert_all":
         engine.revert_all()
     elif action == "shapes":

@@ -4,6 +4,10 @@ override*: `Analysis.override` applies it to the running session only (never the
 the model, so the Analysis panel's outputs and inspector follow. The views mark each overridden field ("override")
 with its override value, and `revert_override` takes it back.
 
+In a child document (a subgraph tab) opened while analysing, an attribute edit is an override of that node inside
+the analysed model's subgraph (`Analysis.override(..., inside=(attribute, inner node name, …))`); initializer and
+tensor edits there, and edits in a local function's body (every call would change), are refused saying so.
+
 Why one module beside `panels.EditorPanels._dispatch`: that is the one place every editor edit passes through; it
 asks `route` first, so no field needs a case of its own, and the document's own edit code never sees an override.
 """
@@ -15,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from dld_jupyter.document import Document
+from dld_jupyter.document import ChildDocument, Document, SubgraphDocument
 from dld_jupyter.document.literals import format_literal, parse_array
 from dld_jupyter.document.tensors import MAX_EDIT_ELEMENTS
 
@@ -32,12 +36,47 @@ RESET_REFUSED = (
 )
 
 
+CHILD_TENSORS_REFUSED = "In a child document only attributes are analysis overrides: edit the tensor in the main model."
+
+
 def live_analysis(host: Any, doc: Document) -> Any:
-    """The designer's live analysis of `doc` (not of a child document), or None."""
+    """The designer's live analysis of `doc`; for a child document, the live analysis holding its root; else None."""
     analysis = getattr(host, "analysis", None) if host is not None else None
-    if analysis is None or not getattr(analysis, "live", False) or analysis.document is not doc:
+    if analysis is not None and getattr(analysis, "live", False) and analysis.document is doc:
+        return analysis
+    root = doc
+    while isinstance(root, ChildDocument):
+        root = root.parent
+    holders = doc._lock.holders if root is not doc else []
+    live = [h for h in holders if getattr(h, "live", False) and hasattr(h, "override_values")]  # an Analysis
+    return next((h for h in live if h.document is root), None)
+
+
+def child_target(doc: Document, node_id: str, key: str = "attr") -> tuple[str, tuple[str, ...]]:
+    """(the root document's node id, the subgraph path to it) of a node of `doc`; (node_id, ()) in the root."""
+    node = doc.ir_node(node_id)
+    name, inside, current = (node.name if node is not None else "") or "", list[str](), doc
+    while isinstance(current, ChildDocument):
+        if not isinstance(current, SubgraphDocument) or current.index is not None:
+            raise EditError(key, "Analysis overrides reach subgraph documents only: a local function's body is "
+                                 "shared by every call. Override the calling node's attributes instead.")
+        if not name:
+            raise EditError(key, "This node has no name, so the analysed model cannot find it: name it, then launch.")
+        inside = [current.attribute, name, *inside]
+        name, parent = current.owner.name or "", current.parent
+        if not isinstance(parent, ChildDocument):
+            return parent.node_id(current.owner), tuple(inside)
+        current = parent
+    return node_id, ()
+
+
+def _held_key(analysis: Any, doc: Document, node_id: str) -> str | None:
+    """How `analysis.override_values` names `doc`'s node (None: it cannot be overridden)."""
+    try:
+        root_id, inside = child_target(doc, node_id)
+    except EditError:
         return None
-    return analysis
+    return str(analysis.member_key(root_id, inside)) if inside else root_id
 
 
 def _reader(doc: Document, value_id: str) -> tuple[str, str]:
@@ -69,7 +108,17 @@ def route(analysis: Any, doc: Document, selection: Sequence[str], ref: TensorRef
             ids = parameters._op_ids(doc, selection)
             values = {nid: from_text(str(msg["text"]), *parameters._attr_type(doc, nid, name)) for nid in ids}
             for nid, value in values.items():
-                analysis.override(nid, name, value)
+                root_id, inside = child_target(doc, nid, key)
+                analysis.override(root_id, name, value, inside)
+            return
+        if isinstance(doc, ChildDocument):
+            if kind != "revert_override" or not name:
+                raise EditError(key, CHILD_TENSORS_REFUSED)
+            held = analysis.override_values()
+            for nid in parameters._op_ids(doc, selection):
+                root_id, inside = child_target(doc, nid, key)
+                if (_held_key(analysis, doc, nid), name) in held:
+                    analysis.revert(root_id, name, inside)
             return
         if kind == "revert_override":
             held = analysis.override_values()
@@ -105,12 +154,14 @@ def route(analysis: Any, doc: Document, selection: Sequence[str], ref: TensorRef
         raise as_edit_error(key, exc) from exc
 
 
-def decorate_params(view: dict[str, Any], analysis: Any) -> dict[str, Any]:
+def decorate_params(view: dict[str, Any], analysis: Any, doc: Document | None = None) -> dict[str, Any]:
     """Mark the attribute rows an override of `analysis` holds for every selected node, showing its value."""
     held = analysis.override_values() if analysis is not None else {}
     if view.get("mode") != "nodes" or not held:
         return view
     ids = list(view.get("ids") or [])
+    if isinstance(doc, ChildDocument):  # its nodes as the analysis names them
+        ids = [_held_key(analysis, doc, nid) or f"{nid} (no override)" for nid in ids]
     for group in ("attributes", "defaults"):
         for row in view.get(group) or []:
             values = [held.get((nid, row["name"]), held) for nid in ids]

@@ -100,7 +100,8 @@ class EditorPanels(DldWidget, bundle="editors"):
         return analysis
 
     def _params_view(self) -> dict[str, Any]:
-        return analysis_overrides.decorate_params(parameters.view(self.document, self.selection), self._analysis())
+        view = parameters.view(self.document, self.selection)
+        return analysis_overrides.decorate_params(view, self._analysis(), self.document)
 
     def _tensor_view(self) -> dict[str, Any]:
         view = tensor_editor.view(self.document, self.tensor_ref)
