@@ -81,9 +81,9 @@ class LayerEditor(w.VBox):  # type: ignore[misc]
         self.insert_button.disabled = not live
         self.undo_button.disabled = not (live and analysis.analysis_layers)
         self.hint.value = "" if live else small(HINT)
-        if live:
-            names = [*analysis.feeds, *analysis.shapes()]
-            self.first.options = self.second.options = list(dict.fromkeys(names))
+        if live:  # the values to pick: the inputs and every value computed so far (a dead worker: none)
+            names = [*analysis.feeds, *(self.panel._guard(analysis.shapes) or {})]
+            self.first.options = self.second.options = tuple(dict.fromkeys(names))
         layers = analysis.analysis_layers if live else []
         shown = [(layer.name, dict(layer.options)) for layer in layers]
         if shown != getattr(self, "_shown", None):
