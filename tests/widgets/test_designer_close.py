@@ -49,13 +49,24 @@ def census(channel_dir: Path) -> dict[str, Any]:
             links.append(os.readlink(f"/proc/self/fd/{fd}"))
     sockets = {link[8:-1] for link in links if link.startswith("socket:[")}
     return {
-        "threads": Counter(t.name for t in threading.enumerate() if t.name != "dld-check"),  # a check ends alone
+        "named_threads": Counter(t.name for t in threading.enumerate() if t.name[:4] == "dld-" and not _checking(t)),
         "fds": len(links),
         "listening": len(sockets & listening_inodes()),
         "socket_files": sorted(p.name for p in channel_dir.glob("dld-*.sock")),
         "widgets": len(_instances),
         "designers": len(registry),
     }
+
+
+def _checking(thread: threading.Thread) -> bool:
+    return thread.name == "dld-check"  # a check ends alone
+
+
+def _ours(thread: threading.Thread) -> bool:
+    """A thread this package started: its target (or its class) lives in dld_jupyter."""
+    target = getattr(thread, "_target", None)
+    module = getattr(target, "__module__", None) or type(thread).__module__
+    return module.startswith("dld_jupyter") or thread.name.startswith("dld-")
 
 
 async def settle(designer: Designer) -> None:
@@ -102,12 +113,16 @@ def test_open_and_close_leaves_threads_sockets_files_and_widgets_as_they_were(ch
     async def scenario() -> None:
         await open_edit_close(RESNET8, child=False)  # warm-up: lazy imports and module-level state
         await open_edit_close(GRU, child=True)
-        before = census(channel_dir)
+        before, threads_before = census(channel_dir), set(threading.enumerate())
         closed = []
         for _ in range(3):
             closed.append(await open_edit_close(RESNET8, child=False))
             closed.append(await open_edit_close(GRU, child=True))
         assert census(channel_dir) == before
+        # Every thread these cycles started has ended (a check ends alone). Threads left by earlier tests in the same
+        # process (a run's readers, Dask's) may end or start meanwhile: compared by identity, not by default name.
+        left = [t for t in threading.enumerate() if t not in threads_before and not _checking(t)]
+        assert [(t.name, getattr(t, "_target", None)) for t in left if _ours(t)] == []
         gc.collect()
         assert [ref() for ref in closed] == [None] * len(closed), "a closed designer is still referenced"
 

@@ -130,6 +130,8 @@ class FakeDesigner:
 def fake_designer(monkeypatch: pytest.MonkeyPatch) -> type[FakeDesigner]:
     FakeDesigner.instances = []
     monkeypatch.setattr(registry, "_opener", FakeDesigner)
+    # Designers an earlier test of this process left open must not answer this test's links (order-dependent).
+    monkeypatch.setattr(registry, "_open", {})
     return FakeDesigner
 
 
