@@ -16,11 +16,12 @@ import ipywidgets as w
 
 from dld_jupyter.activities.analysis.layers import BLENDS, CATEGORY, KINDS, AnalysisLayer
 from dld_jupyter.formats.html_text import small
+from dld_jupyter.widgets.widget_base import DldVBox
 
 HINT = "Launch Analysis first: analysis layers live in the analysis copy only, never in the model."
 
 
-class LayerEditor(w.VBox):  # type: ignore[misc]
+class LayerEditor(DldVBox):
     """One panel's analysis layers; `refresh()` after each change of the analysis redraws the Parameter Editor."""
 
     def __init__(self, panel: Any) -> None:
