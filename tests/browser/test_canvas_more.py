@@ -69,8 +69,10 @@ def test_copy_paste_graph_input_goto_and_arrange(jupyter: JupyterServer, page: P
     page.mouse.click(at["x"], at["y"])
     wait_cy(page, f"cy.getElementById('{relu}').selected()")
     count = cy_eval(page, "return cy.nodes().length;")
+    wait_cy(page, "document.activeElement && document.activeElement.closest('.dld-canvas') !== null")  # keys reach it
+    before = replies(page)
     page.keyboard.press("Control+c")
-    page.wait_for_timeout(300)
+    wait_replies(page, before)
     page.mouse.move(at["x"] + 260, at["y"])  # paste lands under the pointer: beside the original
     before = replies(page)
     page.keyboard.press("Control+v")

@@ -158,7 +158,13 @@ def test_ort_report(jupyter: JupyterServer, page: Page, ort_reports: dict[str, P
     screenshot(page, "report_ort_zoomed", ".dld-report .dld-r-timeline")
     # A layer name links to its ONNX nodes: the designer opens below the viewer with the node selected.
     target = next(i for i, layer in enumerate(report.layers) if layer.onnx_nodes)
-    row(page, target).locator(".dld-r-link").click()
+    # The table recycles its row elements while it scrolls: bring the row into view and let it settle first, or
+    # the click can land on another layer's link drawn in the same element.
+    link = row(page, target).locator(".dld-r-link")
+    link.scroll_into_view_if_needed()
+    page.wait_for_timeout(200)
+    expect(link).to_have_text(report.layers[target].name)
+    link.click()
     page.wait_for_selector(".dld-stage", timeout=90_000)
     page.wait_for_function(
         "() => { const s = document.querySelector('.dld-stage'); return s && s._cyreg && "

@@ -65,6 +65,9 @@ class Family:
         self._listeners: list[Callable[[Member], None]] = []
         self.bar = w.VBox(layout=w.Layout(width="100%", display="none"))
         self.bar.add_class("dld-doc-tabs")
+        self._shown: list[Member] = []  # the members the strip's buttons were made for, in order
+        self._buttons: list[w.Button] = []
+        self._crumbs: w.HTML | None = None
 
     # ------------------------------------------------------------ membership
     def add(self, child: Member) -> None:
@@ -111,12 +114,17 @@ class Family:
             callback(self.active)
 
     def refresh(self) -> None:
-        """Redraw the tabs and breadcrumb (titles carry the dirty mark) and every member's read-only banner."""
+        """Redraw the tabs and breadcrumb (titles carry the dirty mark) and every member's read-only banner.
+
+        Called on every edit: while the same documents are open, the tab buttons are updated in place. Rebuilding
+        them closed the buttons under the pointer, and a click that reached a closed button's comm was lost.
+        """
         for member in self.members:
             member.refresh_banner()
         if len(self.members) == 1:
             self.bar.layout.display = "none"
             replace_children(self.bar, [])
+            self._shown = []
             return
         self.bar.layout.display = ""
         chain: list[Member] = []
@@ -124,24 +132,37 @@ class Family:
         while up is not None:
             chain.insert(0, up)
             up = up.parent_designer
-        crumbs = join((_crumb(m) for m in chain), " ▸ ")
+        crumbs = tag("div", small(join((_crumb(m) for m in chain), " ▸ ")), class_="dld-breadcrumb")
+        if self._shown == self.members and self._crumbs is not None:
+            self._crumbs.value = crumbs
+            for member, show in zip(self.members, self._buttons, strict=True):
+                self._dress(show, member)
+            return
+        self._crumbs = w.HTML(crumbs)
+        self._buttons = []
         tabs = [self._tab(m) for m in self.members]
+        self._shown = list(self.members)
         replace_children(self.bar, [  # the previous strip's widgets are closed
-            w.HTML(tag("div", small(crumbs), class_="dld-breadcrumb")),
+            self._crumbs,
             w.HBox(tabs, layout=w.Layout(flex_flow="row wrap")),
         ])
 
-    def _tab(self, member: Member) -> w.Widget:
+    def _dress(self, show: w.Button, member: Member) -> None:
+        """A tab button's title, tooltip and highlight for `member` as it is now."""
         active = member is self.active
-        show = w.Button(
-            description=_title(member),
-            tooltip=str(getattr(member.document, "title", "") or ""),
-            button_style="info" if active else "",
-            layout=w.Layout(width="auto"),
-        )
-        show.add_class("dld-doc-tab")
+        show.description = _title(member)
+        show.tooltip = str(getattr(member.document, "title", "") or "")
+        show.button_style = "info" if active else ""
         if active:
             show.add_class("dld-doc-tab-active")
+        else:
+            show.remove_class("dld-doc-tab-active")
+
+    def _tab(self, member: Member) -> w.Widget:
+        show = w.Button(layout=w.Layout(width="auto"))
+        show.add_class("dld-doc-tab")
+        self._dress(show, member)
+        self._buttons.append(show)
         show.on_click(lambda _b: self.show(member))
         if member is self.root:
             return show

@@ -29,15 +29,20 @@ export function installKeys(ctx: CanvasContext, quickAdd: QuickAdd): void {
     }
   });
   // Clicking the canvas focuses it so the shortcuts reach it. The notebook focuses its own node on the same
-  // click (to activate the cell): take the focus back once that handler has run.
-  let timer = 0;
+  // click (to activate the cell), and on a busy machine Lumino runs that activation a frame or more later: take
+  // the focus back once now and once after it, so Ctrl+C copies nodes rather than the cell. Only focus that went
+  // to an enclosing element (the cell, the notebook, the page) is taken back: never a field the user clicked.
+  const timers: number[] = [];
+  const reclaim = () => {
+    const active = document.activeElement;
+    const enclosing = !active || active === document.body || active.contains(ctx.root);
+    if (enclosing && !ctx.root.contains(active)) ctx.root.focus({ preventScroll: true });
+  };
   const focus = () => {
-    clearTimeout(timer);
-    timer = window.setTimeout(() => {
-      if (!ctx.root.contains(document.activeElement)) ctx.root.focus({ preventScroll: true });
-    }, 0);
+    timers.splice(0).forEach((t) => clearTimeout(t));
+    timers.push(window.setTimeout(reclaim, 0), window.setTimeout(reclaim, 150));
   };
   ctx.listeners.dom(ctx.stage, "mousedown", focus, { capture: true });
   ctx.listeners.dom(ctx.stage, "mouseup", focus, { capture: true });
-  ctx.listeners.add(() => clearTimeout(timer));
+  ctx.listeners.add(() => timers.forEach((t) => clearTimeout(t)));
 }
