@@ -14,4 +14,7 @@ mkdir -p sandbox
 for notebook in notebooks/*.ipynb; do
   [ -e "sandbox/${notebook##*/}" ] || cp "$notebook" sandbox/
 done
-exec jupyter lab sandbox/01_quickstart.ipynb --ServerApp.root_dir="$PWD" "${root[@]}" "$@"
+# The quickstart is the default URL, not a file argument: a file argument only reaches the browser jupyter opens
+# itself, so with --no-browser the printed URL opened the Launcher instead.
+exec jupyter lab --LabApp.default_url=/lab/tree/sandbox/01_quickstart.ipynb --ServerApp.root_dir="$PWD" \
+  "${root[@]}" "$@"
