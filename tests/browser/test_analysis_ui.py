@@ -107,6 +107,11 @@ def test_analysis_ui(jupyter: JupyterServer, page: Page) -> None:
     )
     kernel_value(page, jupyter, f"d.select([{conv!r}])")  # centred in the canvas
     right_click_node(page, conv)
+    # The model is read-only while analysed: the menu says so and offers no edit (they would only be refused).
+    labels = page.locator(".dld-menu .dld-menu-item").all_inner_texts()
+    assert labels[0].startswith("Read-only: "), labels
+    assert not {"Delete", "Cut", "Paste", "Create Function from Selection…"} & set(labels), labels
+    assert "Copy" in labels
     page.locator(".dld-menu-item", has_text="Add Breakpoint").click()
     wait_position(page, conv)  # a breakpoint added while not debugging stops there (seed §4.5.2)
     assert page.evaluate(f"(id) => {CY}.$id(id).hasClass('an-bp')", conv)

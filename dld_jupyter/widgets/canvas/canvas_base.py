@@ -34,6 +34,8 @@ class CanvasBase(DldWidget, bundle="canvas"):
     height = traitlets.Unicode("600px").tag(sync=True)
     title = traitlets.Unicode("").tag(sync=True)
     channel_token = traitlets.Unicode("").tag(sync=True)  # the fast channel's socket ("" : every message by comm)
+    # Why the model refuses edits now ("" : editable): the context menu leaves its edit items out while it is set.
+    editing_locked = traitlets.Unicode("").tag(sync=True)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)

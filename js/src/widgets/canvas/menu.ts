@@ -7,6 +7,13 @@ import { openProfileDialog } from "./trt_profile";
 import { childItems, selectionItems } from "./child_menu";
 import { showPopup } from "../../common/popup";
 
+// Items that edit the model: left out while the kernel says it refuses edits (an analysis holds it, a child
+// document is open), so the menu offers only what works.
+const EDIT_ITEMS = [
+  "Delete", "Cut", "Paste", "Delete link", "Delete selection", "Inline Function", "Create Function from Selection…",
+  "Set Layer Precision…", "Set TensorRT Optimization Profile…",
+];
+
 const READ_ONLY_ITEMS = new Set([
   "Go to source", "Go to destination", "Arrange", "Fit to view",
   "Export as PNG", "Export as PNG (transparent)", "Export as SVG", "Export as JPEG",
@@ -103,6 +110,12 @@ export function installMenu(ctx: CanvasContext): void {
       items.push({ label: "Export as PNG (transparent)", run: () => download(ctx, "png", "transparent") });
       items.push({ label: "Export as SVG", run: () => download(ctx, "svg") });
       items.push({ label: "Export as JPEG", run: () => download(ctx, "jpg") });
+    }
+    const locked = String(ctx.model.get("editing_locked") ?? "");
+    if (locked && ctx.root.dataset.readOnly !== "1") {
+      const kept = items.filter((item) => !EDIT_ITEMS.includes(item.label));
+      items.length = 0;
+      items.push({ label: `Read-only: ${locked}`, run: () => undefined, disabled: true }, ...kept);
     }
     if (ctx.root.dataset.readOnly === "1") {
       // A read-only canvas (a TensorRT engine graph) offers no edit; a gesture that edits anyway (Delete, a drag)
