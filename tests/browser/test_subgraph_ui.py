@@ -85,14 +85,10 @@ def test_open_loop_body_edit_confirm_undo(jupyter: JupyterServer, page: Page) ->
     page.wait_for_timeout(300)
     screenshot(page, "subgraph_loop_glyph", f"{ROOT} .dld-canvas")
 
-    # The open button in the glyph's top-right corner: a menu of its subgraphs, then the body.
+    # The open button in the glyph's top-right corner: the Loop's one body opens at once (no one-item menu).
     size = cy_in(page, ROOT, "const n = dld.store.nodes.get(arg); return [n.width, n.height];", loop)
     button = page_point(page, ROOT, loop, size[0] / 2 - 10, -size[1] / 2 + 10)
     page.mouse.click(button["x"], button["y"])
-    menu = page.locator(".dld-menu[data-menu='subgraphs']")  # menus open in the page body, above every panel
-    expect(menu).to_contain_text("body — sub_graph (60 nodes)")
-    screenshot(page, "subgraph_button_menu", f"{ROOT} .dld-canvas")
-    menu.locator(".dld-menu-item").first.click()
     page.wait_for_selector(f"{CHILD} .dld-canvas[data-ready='1']", timeout=60_000)
     expect(page.locator(".dld-breadcrumb")).to_contain_text("gru ▸ /Loop ▸ body")
     expect(page.locator(f"{CHILD} .dld-confirm-edits")).to_have_text("Confirm Subgraph Edits")
@@ -117,7 +113,11 @@ def test_open_loop_body_edit_confirm_undo(jupyter: JupyterServer, page: Page) ->
     size = cy_in(page, CHILD, "const n = dld.store.nodes.get(arg); return [n.width, n.height];", inner)
     button = page_point(page, CHILD, inner, size[0] / 2 - 10, -size[1] / 2 + 10)
     page.mouse.click(button["x"], button["y"])
-    page.locator(".dld-menu[data-menu='subgraphs'] .dld-menu-item", has_text="then_branch").click()
+    menu = page.locator(".dld-menu[data-menu='subgraphs']")  # an If has two: a menu of them, in the page body
+    expect(menu.locator(".dld-menu-item")).to_have_count(2)
+    expect(menu).to_contain_text("else_branch")
+    screenshot(page, "subgraph_button_menu", f"{CHILD} .dld-canvas")
+    menu.locator(".dld-menu-item", has_text="then_branch").click()
     assert not cy_in(page, CHILD, "return cy.getElementById(arg).selected();", inner)  # the button opens, not selects
     expect(page.locator(".dld-breadcrumb")).to_contain_text("gru ▸ /Loop ▸ body ▸ /If ▸ then_branch", timeout=20_000)
     expect(page.locator(f"{CHILD} .dld-canvas[data-ready='1']")).to_have_count(2, timeout=60_000)

@@ -1,7 +1,8 @@
 /**
  * The open button in the top-right corner of a Loop/If/Scan glyph and of a local-function instance (drawn by the
- * stylesheet's `node.opens` background image). A click on it lists the node's subgraphs (asked of the kernel: name
- * and size of each) and opens the one chosen, or opens the instance's function definition (seed 000).
+ * stylesheet's `node.opens` background image). A click on it opens the node's only subgraph, or lists its subgraphs
+ * (asked of the kernel: name and size of each) and opens the one chosen, or opens the instance's function
+ * definition (seed 000).
  */
 import type { NodeData } from "../../common/protocol";
 import type { CanvasContext } from "./context";
@@ -41,6 +42,11 @@ export function installSubgraphButton(ctx: CanvasContext): void {
     void ctx.channel.intent("subgraph_slots", { node: data.id }).then((reply) => {
       if (!reply.ok || !reply.data) return;
       const slots = (reply.data.slots ?? []) as Slot[];
+      if (slots.length === 1) {
+        // A Loop or Scan has one body: open it (a one-item menu read as a tooltip, and cost a second click).
+        openSubgraph(ctx, data.id, slots[0].attribute, slots[0].index);
+        return;
+      }
       const items = slots.map((s) => ({
         label: `${s.index === null ? s.attribute : `${s.attribute}[${s.index}]`} — ${s.name || "(unnamed)"} (${s.node_count} nodes)`,
         run: () => openSubgraph(ctx, data.id, s.attribute, s.index),
