@@ -24,7 +24,7 @@ from dld_jupyter.reports.export import write_csv, write_html, write_trace
 from dld_jupyter.reports.open import open_report
 from dld_jupyter.reports.recommendations import recommend
 from dld_jupyter.reports.stats import NameFilter, layer_sum_ms, time_by_type, top_layers
-from dld_jupyter.reports.summary_text import median_text, optional_rows
+from dld_jupyter.reports.summary_text import median_text, optional_rows, ran_on
 
 NAME_WIDTH = 72
 
@@ -46,13 +46,12 @@ def _short(name: str, width: int = NAME_WIDTH) -> str:
 
 def format_summary(report: Report) -> str:
     s = report.summary
-    where = ("Inference Device", s.device) if s.backend == "tensorrt" else ("Execution Provider", s.provider)
     spread = f"min {s.min_ms:.4f} / p90 {s.p90_ms:.4f} / max {s.max_ms:.4f} ms"
     stability = "stable" if s.stable else f"UNSTABLE: {s.stability_note}"
     rows: list[tuple[str, object]] = [
         ("Network Name", s.model),
         ("Backend", s.backend),
-        where,
+        *ran_on(report),
         ("Median Inference Time", f"{median_text(s)} ({spread}; {stability})"),
         ("Inference Passes", s.passes),
         ("Layers", f"{len(report.layers)} (sum of layer times {layer_sum_ms(report):.4f} ms)"),

@@ -17,7 +17,7 @@ from dld_jupyter.reports.bars_svg import baselines_html
 from dld_jupyter.reports.dashboard.html import dashboard_html
 from dld_jupyter.reports.recommendations import recommend
 from dld_jupyter.reports.stats import precision_by_type, time_by_type
-from dld_jupyter.reports.summary_text import median_text, optional_rows
+from dld_jupyter.reports.summary_text import median_text, optional_rows, ran_on
 from dld_jupyter.reports.table import columns, rows
 
 LAYER_COLOUR = "#0072B2"  # Okabe-Ito blue
@@ -41,12 +41,11 @@ def _e(value: object) -> str:
 
 def _summary(report: Report) -> str:
     s = report.summary
-    where = ("Inference Device", s.device) if s.backend == "tensorrt" else ("Execution Provider", s.provider)
     items = [
         ("Network Name", s.model),
         ("Model Path", s.model_path or "(not given)"),
         ("Backend", s.backend),
-        where,
+        *ran_on(report),
         ("Median Network Inference Time", median_text(s)),
         ("# Inference Passes", s.passes),
         ("Spread", f"min {s.min_ms:.4f} / p90 {s.p90_ms:.4f} / max {s.max_ms:.4f} ms"),

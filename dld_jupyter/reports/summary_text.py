@@ -1,5 +1,7 @@
 """The summary's median and profiling overhead in words, the same in the CLI, `dld-prof` and the HTML export,
-and the summary rows that only some reports have (`optional_rows`), the same in the text and the HTML summary.
+the summary rows that only some reports have (`optional_rows`), the same in the text and the HTML summary, and
+where the run ran (`ran_on`: the target and the device), the same in the viewer's header, the HTML export and
+`dld report show`.
 
 A median alone hides whether two runs differ; its confidence interval says it. A profiling overhead whose two
 medians' intervals overlap is noise, and was printed as it came (-6.9 ms, -18.2 ms): it is now said to be within
@@ -8,7 +10,7 @@ noise, with the figure beside it in parentheses.
 
 from __future__ import annotations
 
-from dld_jupyter.report_format.model import Summary
+from dld_jupyter.report_format.model import Report, Summary
 
 
 def interval_text(ci: list[float] | None, digits: int) -> str:
@@ -42,4 +44,28 @@ def optional_rows(s: Summary) -> list[tuple[str, object]]:
         rows.append(("Profiling Overhead", overhead))
     if "timeline" in s.settings:
         rows.append(("Timeline", s.settings["timeline"]))
+    return rows
+
+
+def target_text(report: Report) -> str | None:
+    """Where the run ran: `local (host vm)`, `gpu-box (remote, host h200-3)`; None when the report does not say (an
+    imported trtexec profile). A remote run's report carries its target's name (`system.target`: set by the SSH
+    target's launcher, and again when its report comes home); `system.host` is the machine's own name."""
+    name, host = report.system.get("target"), report.system.get("host")
+    if name:
+        return f"{name} (remote, host {host})" if host and host != name else f"{name} (remote)"
+    return f"local (host {host})" if host else None
+
+
+def ran_on(report: Report) -> list[tuple[str, str]]:
+    """The rows that say where the run ran, after the backend's: ("Inference Device", ...) for TensorRT or
+    ("Execution Provider", ...) and ("Device", ...) for ONNX Runtime, then ("Target", ...) when the report knows it.
+    A remote report and a local one of one model read the same without them (issue 42)."""
+    s = report.summary
+    rows = [("Inference Device", s.device)] if s.backend == "tensorrt" else [("Execution Provider", s.provider)]
+    if s.backend != "tensorrt" and s.device:
+        rows.append(("Device", s.device))
+    target = target_text(report)
+    if target:
+        rows.append(("Target", target))
     return rows

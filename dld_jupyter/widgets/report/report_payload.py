@@ -20,6 +20,7 @@ from dld_jupyter.report_format.model import Report
 from dld_jupyter.reports.compare import Comparison, colours
 from dld_jupyter.reports.recommendations import recommend
 from dld_jupyter.reports.stats import format_dims
+from dld_jupyter.reports.summary_text import target_text
 
 Ref = list[int]  # [offset, length] in Float64 elements of the shared buffer
 
@@ -85,6 +86,7 @@ def report_payload(packer: Packer, report: Report, label: str, colour: str) -> d
         "colour": colour,
         "summary": _summary(report),
         "system": {k: str(v) for k, v in report.system.items()},
+        "target": target_text(report),  # where it ran, said as `dld report show` and the HTML export say it
         "removed_nodes": len(report.removed_nodes),
         "passes_ms": packer.add(report.passes_ms),
         "layers": {

@@ -29,7 +29,7 @@ interface TimelinePayload {
 interface MetricPayload { name: string; label: string; unit: string; times_ms: Ref; values: Ref }
 export interface ReportPayload {
   label: string; colour: string; summary: SummaryPayload; system: Record<string, string>; removed_nodes: number;
-  passes_ms: Ref; layers: LayersPayload; timeline: TimelinePayload; metrics: MetricPayload[];
+  target?: string | null; passes_ms: Ref; layers: LayersPayload; timeline: TimelinePayload; metrics: MetricPayload[];
   recommendations: RecommendationPayload[];
 }
 export interface SummaryRow {
@@ -67,7 +67,7 @@ export interface Timeline {
 export interface Metric { name: string; label: string; unit: string; times: Float64Array; values: Float64Array }
 export interface ReportData {
   label: string; colour: string; summary: SummaryPayload; system: Record<string, string>; removedNodes: number;
-  passes: Float64Array; layers: Layers; timeline: Timeline; metrics: Metric[];
+  target: string | null; passes: Float64Array; layers: Layers; timeline: Timeline; metrics: Metric[];
   recommendations: RecommendationPayload[]; layerSum: number;
 }
 export interface CompareData {
@@ -109,6 +109,7 @@ function decodeReport(p: ReportPayload, buf: Float64Array): ReportData {
   for (let i = 0; i < layers.count; i++) layerSum += layers.median[i];
   return {
     label: p.label, colour: p.colour, summary: p.summary, system: p.system, removedNodes: p.removed_nodes,
+    target: p.target ?? null,
     passes: at(p.passes_ms), layers, layerSum,
     timeline: {
       count: T.count, layer: at(T.layer), stream: at(T.stream), start: at(T.start_ms), duration: at(T.duration_ms),

@@ -1,7 +1,8 @@
 /**
  * The network summary (seed 000 "Network Summary"): model, backend, execution provider (ONNX Runtime) or inference
  * device (TensorRT), median time, passes, device memory (TensorRT), the spread of the passes with the stability
- * flag, and the per-node profiler's overhead: each median with its 95 % confidence interval, and an overhead whose two
+ * flag, where the run ran (the target: local or a remote's name, and its host: reports/summary_text.py's
+ * `target_text`), and the per-node profiler's overhead: each median with its 95 % confidence interval, and an overhead whose two
  * medians' intervals overlap said to be within noise (as `dld report show` says it, reports/summary_text.py).
  */
 import { ReportData } from "./data";
@@ -20,6 +21,7 @@ export function summaryView(r: ReportData): HTMLElement {
     ["Backend", trt ? "TensorRT" : s.backend === "onnxruntime" ? "ONNX Runtime" : s.backend],
     trt ? ["Inference device", s.device || s.provider] : ["Execution provider", s.provider],
     ["Device", s.device],
+    ...(r.target ? [["Target", r.target, "Where the run ran: local, or the remote target's name, with the machine's host name"] as [string, string, string]] : []),
     ["Median inference time", `${ms(s.median_ms)}${interval(s.median_ci_ms)}`,
       "95 % confidence interval of the median from order statistics: two runs differ beyond noise when theirs do not overlap"],
     ["Inference passes", `${s.passes}${s.warmup_passes ? ` (+${s.warmup_passes} warm-up)` : ""}`],
