@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from dld_jupyter.widgets.designer.designer import Designer
     from dld_jupyter.widgets.engine.engine_designer import EngineDesigner
     from dld_jupyter.widgets.report.report_viewer import ReportViewer
+    from dld_jupyter.widgets.runs.start_activity import StartActivity
     from dld_jupyter.widgets.sweep.sweep_form import SweepPanel
     from dld_jupyter.widgets.sweep.sweep_view import SweepView
 
@@ -48,6 +49,7 @@ __all__ = [
     "profile",
     "report",
     "runs",
+    "start_activity",
     "sweep",
     "sweep_form",
     "sweep_report",
@@ -134,6 +136,17 @@ def sweep_form(model: RunInput, run: bool = False, **fields: Any) -> SweepPanel:
     from dld_jupyter.widgets.sweep.sweep_form import sweep_form as build
 
     return build(model, run=run, **fields)
+
+
+def start_activity(model: str | os.PathLike[str] = "", activity: str = "profile", run: bool = False,
+                   **settings: Any) -> StartActivity:
+    """The Start Activity dialog: profile ("profile"), export a TensorRT engine ("export") or sweep ("sweep") a model
+    FILE without opening it in a designer. The activity's own form (settings pre-filled from `settings`) with its
+    target chooser, Run/Cancel, progress and result; `run=True` starts it at once. JupyterLab's launcher card and
+    command "Start Activity" open it in a tab, where the report opens in a tab beside it."""
+    from dld_jupyter.widgets.runs.start_activity import start_activity as build
+
+    return build(model, activity, run=run, **settings)
 
 
 def sweep_report(folder: str | os.PathLike[str]) -> SweepView:

@@ -12,7 +12,8 @@ loading designer for its document would wait for the load).
 from __future__ import annotations
 
 import os
-from typing import Any, Protocol, Union
+from collections.abc import Callable
+from typing import Any, Protocol, Union, runtime_checkable
 
 from dld_jupyter.document import Document
 from dld_jupyter.frontdoor.designers import LiveDesigner
@@ -34,3 +35,20 @@ RunInput = Union[str, "os.PathLike[str]", Document, RunSource]
 def run_source(model: RunInput) -> RunSource | None:
     """The designer among what a front door was handed; None for a path or a Document."""
     return None if isinstance(model, (str, os.PathLike, Document)) else model
+
+
+@runtime_checkable
+class TabbedRuns(Protocol):
+    """A view that starts runs on a model file and is no designer (the Start Activity dialog). Shown in a JupyterLab
+    tab, its runs' reports open in a tab beside it, as a designer tab's do, and its Browse… asks JupyterLab's file
+    dialog: the tab's link (lab/document_tabs.py) sets both hooks and clears them when it closes."""
+
+    open_report_tab: Callable[[str], bool] | None  # None: a report shows in the view
+
+    def allow_browse(self, pick: Callable[[], None] | None) -> None:
+        """Offer Browse… (`pick` opens the file dialog, whose choice comes back through `set_model`); None hides it."""
+        ...
+
+    def set_model(self, path: str) -> None:
+        """The model file chosen in the file dialog (a path as the kernel sees it)."""
+        ...

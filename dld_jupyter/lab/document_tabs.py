@@ -7,11 +7,15 @@ of the document's dirty state, so closing it asked nothing. Keeping the view by 
 same live widget again (nothing lost, still dirty); the comm lets the tab draw its dirty marker and ask before an
 unsaved close. The key is the tab's session path (js/src/lab/document_tab.ts), stable for the tab's life.
 
+A Start Activity tab (frontdoor.run_source.TabbedRuns: no designer, runs on a model file) gets the same report
+tabs, and its Browse… asks the browser for JupyterLab's file dialog.
+
 Messages (same names in js/src/lab/tab_messages.ts):
-  browser → kernel: save{request, path} (path None: the document's own file)
+  browser → kernel: save{request, path} (path None: the document's own file),
+                    model_picked{path} (the model chosen in the file dialog, relative to the kernel's working directory)
   kernel → browser: state{name, path, dirty, document}, reply{request, ok, error, data},
                     open_report{file} (a finished profile's report, relative to the kernel's working directory: the
-                    tab opens it in a tab split beside it, on this kernel)
+                    tab opens it in a tab split beside it, on this kernel), pick_model (Browse…: open the file dialog)
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from dld_jupyter.formats.envelope import failed, ok
 from dld_jupyter.formats.html_text import bold, join, tag
 from dld_jupyter.frontdoor.designers import LiveDesigner, loading, registry
 from dld_jupyter.frontdoor.operations import SAVE, SAVE_AS, InvalidModel
+from dld_jupyter.frontdoor.run_source import TabbedRuns
 from dld_jupyter.frontdoor.soon import on_loop, running_loop
 from dld_jupyter.report_format.errors import ReportError
 
@@ -79,9 +84,14 @@ class TabLink:
 
     def __init__(self, key: str, send: Callable[[dict[str, Any]], None]) -> None:
         self._send = send
-        self._designer = _designer(_views.get(key))
+        view = _views.get(key)
+        self._designer = _designer(view)
+        self._runs = view if self._designer is None and isinstance(view, TabbedRuns) else None
         self._unsubscribe: Callable[[], None] = lambda: None
-        if self._designer is None:  # a report viewer: nothing to save, never dirty
+        if self._runs is not None:  # Start Activity: reports in tabs beside it, Browse… in the file dialog
+            self._runs.open_report_tab = self._open_report
+            self._runs.allow_browse(lambda: self._send({"kind": "pick_model"}))
+        if self._designer is None:  # a report viewer or Start Activity: nothing to save, never dirty
             self._send({"kind": "state", "name": "", "path": "", "dirty": False, "document": False})
             return
         designer, loop = self._designer, running_loop()
@@ -110,6 +120,10 @@ class TabLink:
                     "dirty": document.dirty, "document": True})
 
     def handle(self, message: dict[str, Any]) -> None:
+        if message.get("kind") == "model_picked":  # no reply: the dialog's field shows the choice
+            if self._runs is not None:
+                self._runs.set_model(str(message.get("path", "")))
+            return
         request = int(message.get("request", 0))
         try:
             if message.get("kind") != "save":
@@ -143,6 +157,10 @@ class TabLink:
 
     def close(self) -> None:
         self._unsubscribe()
+        runs = self._runs
+        if runs is not None and runs.open_report_tab == self._open_report:  # a newer link (reloaded page) keeps its own
+            runs.open_report_tab = None
+            runs.allow_browse(None)
         designer = self._designer
         if designer is not None and designer.open_report_tab == self._open_report:
             designer.open_report_tab = None

@@ -83,3 +83,31 @@ def test_a_profile_in_a_tab_opens_its_report_in_a_tab_beside(tmp_path: Path, mon
     link.close()
     assert designer.open_report_tab is None, "a closed tab link opens no more reports"
     document_tabs.forget("m.onnx")
+
+
+def test_a_start_activity_tab_picks_its_model_and_opens_the_report_beside(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Start Activity dialog in a tab (no designer): Browse… asks the tab for JupyterLab's file dialog, the choice
+    comes back as the model, a real profile of that file asks the tab to open its report; closing the link hides
+    Browse… again and the next report shows in the dialog."""
+    import dld_jupyter as dld
+
+    monkeypatch.chdir(tmp_path)
+    shutil.copy(SAMPLE_MODEL, tmp_path / "m.onnx")
+    sent: list[dict[str, Any]] = []
+    dialog = document_tabs.show("Start Activity", lambda: dld.start_activity())
+    link = TabLink("Start Activity", sent.append)
+    assert sent[-1]["kind"] == "state" and sent[-1]["document"] is False
+    dialog.browse_button.click()
+    assert sent[-1] == {"kind": "pick_model"}
+    link.handle({"kind": "model_picked", "path": "m.onnx"})
+    assert dialog.path.value == "m.onnx" and dialog.form is not None
+    dialog.form.fields["iterations"].value, dialog.form.fields["warmup"].value = 3, 1
+    dialog.run()
+    result = dialog.form.wait(240)
+    assert result is not None and result.ok, result and result.error
+    assert sent[-1] == {"kind": "open_report", "file": "m.dld-report.json"}
+    link.close()
+    assert dialog.open_report_tab is None and dialog.browse_button.layout.display == "none"
+    document_tabs.forget("Start Activity")

@@ -29,7 +29,7 @@ from dld_jupyter.activities.spec import ActivitySpec
 from dld_jupyter.activities.targets.base import Target
 from dld_jupyter.activities.thread_run import RunHandle
 from dld_jupyter.formats.html_text import tag, text
-from dld_jupyter.frontdoor.artifacts import ARTIFACTS, Opened
+from dld_jupyter.frontdoor.artifacts import ARTIFACTS, Opened, Tab
 from dld_jupyter.frontdoor.run_source import RunInput, RunSource, run_source
 from dld_jupyter.frontdoor.runs import track
 from dld_jupyter.widgets.runs.progress import RunProgress
@@ -46,6 +46,7 @@ class RunPanel(DldVBox, css="dld-run-panel"):
     what = "Run"
     error_class = "dld-run-error"
     model_ref: ModelRef | None = None  # what the run reads (set by `make_spec`): its copy of edits goes at the end
+    tab: Tab | None = None  # opens an artifact in a tab of its own (a JupyterLab tab's host; None: shown here)
 
     def __init__(self, source: RunInput, title: w.Widget, form: Sequence[w.Widget], run_label: str, run_icon: str,
                  buttons: Sequence[w.Widget] = (), below: Sequence[w.Widget] = ()) -> None:
@@ -200,7 +201,7 @@ class RunPanel(DldVBox, css="dld-run-panel"):
     def _finish(self, result: ActivityResult) -> None:
         if result.ok:
             self.controls.ended(result, text(self.ended_text(result)))
-            self.opened = ARTIFACTS.act(result.artifacts, self.origin, skip=self.skip(result))
+            self.opened = ARTIFACTS.act(result.artifacts, self.origin, skip=self.skip(result), tab=self.tab)
             self.show_opened(self.opened)
         elif result.status is ActivityStatus.CANCELLED or result.error_kind == "cancelled":
             self.controls.ended(result, "cancelled")
