@@ -47,6 +47,12 @@ describe("model inputs view", () => {
     kind.value = "zeros";
     kind.dispatchEvent(new Event("change", { bubbles: true }));
     expect(model.sent[2]).toMatchObject({ kind: "source", source: "zeros" });
+    const path = el.querySelector(".dld-mi-path") as HTMLInputElement;
+    expect(path.disabled).toBe(true); // a generated kind reads no file, and the field says so
+    expect(path.title).toContain("choose image, npy or video");
+    kind.value = "npy";
+    kind.dispatchEvent(new Event("change", { bubbles: true }));
+    expect(path.disabled).toBe(false);
     cleanup();
     expect(census.total()).toBe(before);
     expect(model.count()).toBe(0);

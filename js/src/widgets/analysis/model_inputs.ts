@@ -51,6 +51,15 @@ export interface InputEntry {
 const KINDS: [string, string][] = [["image", "Image (PNG/JPG)"], ["npy", "NumPy (NPY)"], ["random", "Random"], ["zeros", "Zeros"], ["video", "Video"]];
 const FILE_KINDS = new Set(["image", "npy", "video"]);
 
+/** The path field is for the file kinds only: greyed out otherwise, saying why (it looked broken with no hint). */
+export function pathState(path: HTMLInputElement, kind: string): void {
+  path.disabled = !FILE_KINDS.has(kind);
+  path.title = path.disabled
+    ? `"${kind}" inputs are generated, not read from a file: choose image, npy or video to give a path`
+    : "A file path, relative to the notebook's folder; then Load";
+  path.placeholder = path.disabled ? `no file for ${kind} inputs` : "file path (from the notebook's folder)";
+}
+
 /** Numbers typed as "0.485, 0.456, 0.406" → [0.485, 0.456, 0.406]; NaN kept so the kernel names the bad field. */
 export function parseList(text: string): number[] {
   return text.split(/[,\s]+/).filter((t) => t.length > 0).map(Number);
@@ -143,10 +152,9 @@ function card(entry: InputEntry, thumbs: DataView | null, hint: string): HTMLEle
   const side = element("div", "dld-mi-side");
   const kind = choice("dld-mi-kind", KINDS, entry.kind === "array" ? "npy" : entry.kind);
   const path = element("input", "dld-mi-path");
-  path.placeholder = "file path (from the notebook's folder)";
   path.value = entry.path;
   const load = element("button", "dld-mi-load", "Load");
-  path.disabled = !FILE_KINDS.has(kind.value);
+  pathState(path, kind.value);
   const chooser = element("div", "dld-mi-chooser");
   chooser.append(kind, path, load);
   side.append(chooser, element("div", "dld-mi-label", entry.label));
@@ -187,7 +195,7 @@ export function onCardEvent(type: string, target: HTMLElement, entries: InputEnt
   const is = (name: string) => target.classList.contains(name);
   if (type === "click" && is("dld-mi-load")) sendSource();
   else if (type === "change" && is("dld-mi-kind")) {
-    path.disabled = !FILE_KINDS.has(kind.value);
+    pathState(path, kind.value);
     if (!FILE_KINDS.has(kind.value)) sendSource();
   } else if (type === "change" && is("dld-mi-preset-name")) {
     fill(box, entry.presets[(target as HTMLSelectElement).value]);
