@@ -28,10 +28,22 @@ def test_cli_flag_turns_kernel_records_off() -> None:
 
 
 def test_panel_checkbox_builds_the_spec() -> None:
-    panel = ProfilePanel(str(MODEL))
+    panel = ProfilePanel(str(MODEL), provider="cuda")
     assert panel.spec(str(MODEL)).kernel_records is True
     panel.fields["kernel_records"].value = False
     assert panel.spec(str(MODEL)).kernel_records is False
+
+
+def test_gpu_only_settings_are_greyed_out_for_the_cpu_and_given_back() -> None:
+    panel = ProfilePanel(str(MODEL), provider="cuda", gpu_metrics=True, kernel_records=True)
+    panel.fields["provider"].value = "cpu"
+    for name in ("gpu_metrics", "kernel_records", "lock_clocks", "device", "hide_non_compute"):
+        assert panel.fields[name].disabled, name
+    spec = panel.spec(str(MODEL))
+    assert (spec.gpu_metrics, spec.kernel_records) == (False, False)  # nothing ticked that will not run
+    panel.fields["provider"].value = "cuda"
+    assert not panel.fields["kernel_records"].disabled
+    assert (panel.fields["gpu_metrics"].value, panel.fields["kernel_records"].value) == (True, True)
 
 
 def test_a_cpu_profile_starts_no_recorder(tmp_path: Path) -> None:

@@ -58,6 +58,9 @@ def test_cpu_report_shows_what_applies_and_says_why_the_rest_is_absent(cpu_repor
     assert board.top_ops is not None and len(board.top_ops.rows) == 10
     cpu = [row[4] for row in board.top_ops.rows]
     assert cpu == sorted(cpu, reverse=True) and all(row[5] is None for row in board.top_ops.rows)
+    # nothing on a CPU can use a Tensor Core: no "eligible" tick, and CPU advice instead of Tensor Core advice
+    assert {row[6] for row in board.top_ops.rows} == {None}
+    assert board.guidance[0].startswith("This run used the CPU") and "multiples of 8" not in " ".join(board.guidance)
 
 
 def test_aggregation_range_counts_only_its_passes(cpu_report: Report) -> None:
@@ -108,6 +111,7 @@ def test_gpu_run_without_kernel_records_says_so(trt_report: Report) -> None:
     # TensorRT layer times are GPU times: top ops by GPU ms, and the op table's GPU column holds them
     assert board.top_ops_time == "GPU ms" and "top_gpu_ops" not in board.absent
     assert board.top_ops is not None and board.top_ops.rows[0][5] == max(layer.median_ms for layer in trt_report.layers)
+    assert any(row[6] is True for row in board.top_ops.rows)  # a GPU run marks its Tensor Core eligible ops
 
 
 def test_idle_gaps_split_host_and_gpu_bound() -> None:

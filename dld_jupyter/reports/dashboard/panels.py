@@ -45,6 +45,16 @@ GUIDANCE = (
     "Read more: NVIDIA Deep Learning Performance Guide, docs.nvidia.com/deeplearning/performance/.",
 )
 
+# A run with no GPU: the Tensor Core advice above does not apply; what moves CPU time does.
+CPU_GUIDANCE = (
+    "This run used the CPU: GPU and Tensor Core figures do not apply. Profile with the CUDA provider on a GPU "
+    "(or a remote GPU target) to see kernels, Tensor Core use and idle time.",
+    "On the CPU, ONNX Runtime's intra-op threads (the profile's Intra-op threads setting) and its graph "
+    "optimizations move op time most; the Top Ops table ranks ops by their CPU time.",
+    "Quantization helps CPUs too: an INT8 (QDQ) copy of the model uses the VNNI or AMX instructions of CPUs that "
+    "have them; profile both and compare the reports.",
+)
+
 
 @dataclass(frozen=True)
 class Share:
@@ -149,6 +159,7 @@ def _metric_utilization(board: Dashboard, report: Report, why: str) -> None:
 
 
 def _cpu_panels(board: Dashboard, report: Report, why: str) -> None:
+    board.guidance = CPU_GUIDANCE
     for panel in ("utilization", "kernel_time", "tc_efficiency", "idle"):
         board.absent[panel] = why
     pass_ms = report.summary.profiled_median_ms or report.summary.median_ms

@@ -16,7 +16,7 @@ from typing import Any
 from dld_jupyter.formats.html_text import Html, tag
 from dld_jupyter.report_format.model import Report
 from dld_jupyter.reports.dashboard.iterations import Range, pass_of
-from dld_jupyter.reports.dashboard.kernels import MEMORY, TC_ELIGIBLE, Kernel, median_pass
+from dld_jupyter.reports.dashboard.kernels import MEMORY, TC_ELIGIBLE, Kernel, median_pass, ran_on_gpu
 
 
 @dataclass(frozen=True)
@@ -96,8 +96,10 @@ OPS = ("#", "Op Name", "Op Type", "Calls", "CPU ms", "GPU ms", "TC Eligible", "U
 
 
 def ops_table(report: Report, kernels: Sequence[Kernel], chosen: Range) -> Table:
-    """One row per op (layer): CPU time in the median pass, GPU time per counted pass, Tensor Core use."""
+    """One row per op (layer): CPU time in the median pass, GPU time per counted pass, Tensor Core use (left
+    empty for a run with no GPU: "eligible" said yes on a CPU report, where nothing can use a Tensor Core)."""
     mine, passes = counted(report, kernels, chosen)
+    gpu = ran_on_gpu(report)
     by_layer = _by_layer(mine) if kernels else None
     cpu = report.summary.backend != "tensorrt"
     rows = []
@@ -105,7 +107,7 @@ def ops_table(report: Report, kernels: Sequence[Kernel], chosen: Range) -> Table
         own = by_layer.get(i, []) if by_layer is not None else None
         rows.append((
             i, layer.name, layer.type, chosen.count, layer.median_ms if cpu else None,
-            _gpu_ms(report, own, passes, i), layer.type in TC_ELIGIBLE,
+            _gpu_ms(report, own, passes, i), layer.type in TC_ELIGIBLE if gpu else None,
             any(k.tensor_core for k in own) if own is not None else None,
             len([k for k in own if k.kind != MEMORY]) if own is not None else None, layer.precision,
         ))

@@ -85,8 +85,9 @@ class ChildrenMixin:
     def refresh_banner(self) -> None:
         reason = self.document.read_only if not getattr(self.canvas, "loading", False) else None  # type: ignore[attr-defined]
         self.banner.value = fill(BANNER, reason=reason) if reason else ""
-        if hasattr(self.canvas, "editing_locked"):  # a TensorRT engine canvas is read-only on its own
-            self.canvas.editing_locked = self.document.read_only or ""
+        canvas = getattr(self, "canvas", None)
+        if canvas is not None and hasattr(canvas, "editing_locked"):  # an engine canvas is read-only on its own
+            canvas.editing_locked = self.document.read_only or ""
 
     # ------------------------------------------------------------ open
     def _node_id(self, node: str) -> str:

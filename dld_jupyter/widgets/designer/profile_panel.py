@@ -46,6 +46,9 @@ def _check_settings(settings: dict[str, Any]) -> None:
             raise TypeError(f"profile panel: unknown setting {key!r}{hint} (settings: {', '.join(SETTINGS)})")
 
 
+# Settings that mean something only on a GPU (CUDA provider): disabled in the form while the CPU is chosen.
+GPU_ONLY = ("device", "gpu_metrics", "lock_clocks", "kernel_records", "sampling_ms", "hide_non_compute")
+
 class ProfilePanel(RunPanel):
     """The profile form (ONNX Runtime settings or TensorRT's pages) in the run panel (widgets/runs/panel.py)."""
 
@@ -59,6 +62,9 @@ class ProfilePanel(RunPanel):
         self.model = model
         self.viewer: Any = None
         self.fields = self._form(values)
+        self._gpu_ticks: dict[str, bool] = {}  # the GPU-only ticks as the user left them, while the CPU is chosen
+        self.fields["provider"].observe(lambda _c: self._show_provider(), names="value")
+        self._show_provider()
         columns = "repeat(auto-fill, minmax(240px, 320px))"  # three columns when wide, one in a narrow dock
         # The report file is both backends' (TensorRT's form hid it): its own row above the backend's fields.
         ort_fields = [field for name, field in self.fields.items() if name != "output"]
@@ -151,6 +157,22 @@ class ProfilePanel(RunPanel):
                 tooltip="GPU: inputs copied to the device once, outputs kept there; passes time the compute alone",
             ),
         }
+
+    def _show_provider(self) -> None:
+        """GPU-only settings greyed out and unticked for the CPU provider (they read as if NVML and CUPTI would
+        run), given back as they were when a GPU provider is chosen again."""
+        cpu = self.fields["provider"].value == "cpu"
+        for name in GPU_ONLY:
+            field = self.fields[name]
+            if cpu and not field.disabled:
+                if isinstance(field, w.Checkbox):
+                    self._gpu_ticks[name] = bool(field.value)
+                    field.value = False
+                field.disabled = True
+            elif not cpu and field.disabled:
+                field.disabled = False
+                if name in self._gpu_ticks:
+                    field.value = self._gpu_ticks.pop(name)
 
     def settings(self) -> dict[str, Any]:
         """The form as OrtProfileSpec keyword arguments."""

@@ -33,6 +33,11 @@ export function cellText(value: Cell): string {
   return String(value);
 }
 
+/** A cell as the table shows it: a flag reads "yes"/"no" on screen (the CSV keeps 1/0, like the kernel's). */
+export function shownText(value: Cell): string {
+  return typeof value === "boolean" ? (value ? "yes" : "no") : cellText(value);
+}
+
 const FORMULA = /^[=+\-@\t\r]/;
 const NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 

@@ -117,7 +117,7 @@ export class DashboardView {
       box.append(iterationBars(data, this.setRange, 900, 220));
       const below = el("div", "dld-d-below");
       const rows: TableData = {
-        name: "iterations", columns: ["Iteration", "Duration ms", "Total Kernels", "TC Kernels", "GPU ms", "TC GPU ms", "Counted", "Median"],
+        name: "iterations", columns: ["Iteration", "Duration ms", "Total Kernels", "TC Kernels", "GPU ms", "TC GPU ms", "Counted", "Median pass"],
         rows: data.iterations.map((i) => [i.index, i.duration_ms, i.kernels, i.tc_kernels, i.gpu_ms, i.tc_gpu_ms, i.in_range, i.median]),
       };
       box.append(new DataTable(L, rows, (row) => {

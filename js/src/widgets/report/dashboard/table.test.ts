@@ -1,4 +1,4 @@
-// A dashboard table in the DOM: filter (booleans as 1/0), header-click sort with empty cells last, CSV of the rows
+// A dashboard table in the DOM: filter (flags shown yes/no, exported 1/0), header-click sort with empty cells last, CSV of the rows
 // shown with formula-looking names made inert (as reports/export.csv_cell does), names as text, never HTML.
 import { describe, expect, it } from "vitest";
 import { Listeners } from "../../../common/listeners";
@@ -32,6 +32,10 @@ describe("dashboard table", () => {
     filter.dispatchEvent(new Event("input"));
     expect(table.visible().map((r) => r[0])).toEqual([2]); // any case, any column
     expect(table.root.querySelector(".dld-d-count")?.textContent).toBe("1 of 3 rows");
+    filter.value = "no";
+    filter.dispatchEvent(new Event("input"));
+    expect(table.visible().map((r) => r[0])).toEqual([1]); // a flag filters by what it shows
+    expect([...table.root.querySelectorAll("td")].map((td) => td.textContent)).toContain("no");
     expect(tableCsv(data.columns, [data.rows[1]])).toBe("#,Op Name,GPU ms,Using TC\n1,\"'=HYPERLINK(\"\"x\"\")\",,0\n");
     listeners.dispose();
     table.root.remove();

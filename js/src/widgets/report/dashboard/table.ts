@@ -5,7 +5,7 @@
 import { Listeners } from "../../../common/listeners";
 import { download } from "../csv";
 import { el } from "../format";
-import { Cell, cellText, TableData, tableCsv } from "./data";
+import { Cell, cellText, shownText, TableData, tableCsv } from "./data";
 
 const SHOWN = 400; // rows drawn; the filter and sort still see all of them, the count says how many
 
@@ -24,7 +24,7 @@ export class DataTable {
     this.root.dataset.table = data.name;
     const bar = el("div", "dld-d-toolbar");
     const filter = el("input", "dld-d-filter");
-    filter.placeholder = "Filter (any column; 1/0 for true/false)";
+    filter.placeholder = "Filter (any column; yes/no for ticks)";
     listeners.dom(filter, "input", () => { this.filterText = filter.value.trim().toLowerCase(); this.draw(); });
     const exportButton = el("button", "dld-d-csv", "Export CSV");
     exportButton.type = "button";
@@ -60,7 +60,8 @@ export class DataTable {
   /** The rows the filter keeps, in the current sort order. */
   visible(): Cell[][] {
     const f = this.filterText;
-    let rows = f ? this.data.rows.filter((r) => r.some((c) => cellText(c).toLowerCase().includes(f))) : [...this.data.rows];
+    const hit = (c: Cell) => cellText(c).toLowerCase().includes(f) || shownText(c).toLowerCase().includes(f);
+    let rows = f ? this.data.rows.filter((r) => r.some(hit)) : [...this.data.rows];
     const c = this.sortColumn;
     if (c >= 0) {
       const present = rows.filter((r) => r[c] !== null);
@@ -89,7 +90,7 @@ export class DataTable {
       ...this.rows.slice(0, SHOWN).map((row, i) => {
         const tr = el("tr");
         for (const cell of row) {
-          const td = el("td", typeof cell === "number" ? "num" : "", cellText(cell));
+          const td = el("td", typeof cell === "number" ? "num" : "", shownText(cell));
           if (typeof cell === "string" && cell.length > 60) td.title = cell;
           tr.append(td);
         }
