@@ -116,7 +116,8 @@ def test_the_builders_put_a_documents_outputs_beside_its_own_file(resnet_path: P
         assert engine.engine_path() == str(resnet_path.with_suffix(".engine")) and engine.settings.fp16
         with pytest.raises(SpecError, match="is the input model"):
             profile_spec(ref, "onnxruntime", output=str(resnet_path))  # the report would replace the document's file
-    assert profile_spec(str(resnet_path), "onnxruntime").output is None  # a path: the spec's own default
+    # a path: the default beside it, named by the builder (numbered past existing reports: report_names)
+    assert profile_spec(str(resnet_path), "onnxruntime").output == str(resnet_path.with_name("resnet.dld-report.json"))
     with pytest.raises(SpecError, match=r"unknown option\(s\) \['threads'\]"):
         profile_spec(str(resnet_path), "tensorrt", threads=2)
     with pytest.raises(SpecError, match=r"unknown option\(s\) \['iterations'\]"):

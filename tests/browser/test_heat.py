@@ -64,7 +64,6 @@ def center_on(page: Page, node_id: str) -> None:
 
 def test_heat_on_the_canvas(jupyter: JupyterServer, page: Page) -> None:
     shutil.copy(MODEL, jupyter.root_dir / MODEL.name)
-    report_path = jupyter.root_dir / "mobilenet_v3_small_w05.dld-report.json"
     cells = [
         f"import dld_jupyter as dld\nd = dld.open({MODEL.name!r}, grouping='scopes')\nd",
         "panel = d.profile_panel(run=True, iterations=8, warmup=1, threads=1)\n"
@@ -74,6 +73,8 @@ def test_heat_on_the_canvas(jupyter: JupyterServer, page: Page) -> None:
     page.wait_for_selector(".dld-canvas[data-heat='time']", timeout=60_000)
     legend = page.locator(".dld-canvas .dld-heat-legend")
     expect(legend).to_be_visible()
+    # the report this run wrote (numbered past one an earlier test of the session left: report_names)
+    report_path = Path(kernel_value(page, jupyter, "result.report_path"))
     report = json.loads(report_path.read_text())
     layers = report["layers"]
 

@@ -16,7 +16,9 @@ followed a CPU point (the GPU idle for its ~15 s) measured ResNet-18 b32 3.6 % s
 count-only warm-up of 36 ms.
 
 `profile_spec(model, runtime, **options)` is the one place a profile spec is built, whichever front door asks (the
-API, the CLI, the Profile panel, a sweep point): four builders each branched on "tensorrt" before.
+API, the CLI, the Profile panel, a sweep point): four builders each branched on "tensorrt" before. It is also where
+a report without an output path gets its name: the default, numbered so that no run replaces a report that exists
+or that another run is writing (`report_names`).
 """
 
 from __future__ import annotations
@@ -33,13 +35,14 @@ from dld_jupyter.activities.gpu.clocks import locked_clocks
 from dld_jupyter.activities.gpu.nvml import MetricsSampler, nvml_index
 from dld_jupyter.activities.gpu.tensor_core_names import tensor_core_check
 from dld_jupyter.activities.model_ref import ModelRef
+from dld_jupyter.activities.report_names import default_report
 from dld_jupyter.activities.reporter import Reporter
 from dld_jupyter.activities.runtimes import runtime_for, runtime_named
 from dld_jupyter.activities.runtimes.base import Feeds, LayerTable, PassTimes, Session
 from dld_jupyter.activities.runtimes.onnxruntime.spec import OrtProfileSpec
 from dld_jupyter.activities.runtimes.tensorrt.settings import ProfilerSettings, TrtSettings, grouped
 from dld_jupyter.activities.runtimes.tensorrt.spec import TrtProfileSpec
-from dld_jupyter.activities.spec import ActivitySpec, Measurement
+from dld_jupyter.activities.spec import ActivitySpec, Measurement, default_report_path
 from dld_jupyter.report_format.builder import build_report, layer_pass_index
 from dld_jupyter.report_format.model import MetricSeries, Report
 
@@ -239,14 +242,15 @@ def profile_spec(
     for TensorRT `settings=` / `profiler=` groups and their fields given flat (`fp16=True, iterations=50`). Unknown
     options are refused (SpecError naming the known ones) before a copy of unsaved edits is written. The spec reads
     `model.path`; a document's report goes beside its own file and names it (`source_document`), and no output may
-    replace that file. An unknown runtime is an UnavailableError naming the registered ones."""
+    replace that file. Without `output` the report is `<model>.dld-report.json`, or `<model>-2…` when that exists
+    or a live run writes it (`report_names`). An unknown runtime is an UnavailableError naming the registered ones."""
     runtime_named(runtime)
-    output = options.pop("output", None)
     ref = model if isinstance(model, ModelRef) else ModelRef.of(model)
+    output = options.pop("output", None) or default_report(_default_report(ref))
     if runtime == "tensorrt":
         groups = grouped(options, settings, profiler)  # refused before the copy is written
         spec: OrtProfileSpec | TrtProfileSpec = TrtProfileSpec(
-            model=ref.path, output=output or _document_report(ref), settings=groups[0], profiler=groups[1]
+            model=ref.path, output=output, settings=groups[0], profiler=groups[1]
         )
     elif runtime == "onnxruntime":
         if settings is not None or profiler is not None:
@@ -254,7 +258,7 @@ def profile_spec(
         unknown = sorted(set(options) - set(ORT_OPTIONS))
         if unknown:
             raise SpecError(f"profile: unknown option(s) {unknown}; known options are {sorted(ORT_OPTIONS)}")
-        spec = OrtProfileSpec(model=ref.path, output=output or _document_report(ref), source_document=ref.copy_of,
+        spec = OrtProfileSpec(model=ref.path, output=output, source_document=ref.copy_of,
                               **options)
     else:
         raise SpecError(f"profile: no profile spec for the runtime {runtime!r}")
@@ -262,6 +266,6 @@ def profile_spec(
     return spec
 
 
-def _document_report(ref: ModelRef) -> str | None:
-    """A document's report beside its own file (not beside a copy of its edits); a path's: the spec's default."""
-    return ref.default_report if ref.document is not None else None
+def _default_report(ref: ModelRef) -> str:
+    """A document's report beside its own file (not beside a copy of its edits); a path's beside it."""
+    return ref.default_report if ref.document is not None else default_report_path(ref.path)
