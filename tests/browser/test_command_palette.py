@@ -20,6 +20,7 @@ LABELS = [
     "Show Grid",
     "Show All Constants",
     "New ONNX Model",
+    "Start Activity",
     "Global Model Modifications",
     "Convert Model to FP16",
     "Sanitize Graph",

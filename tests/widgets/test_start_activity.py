@@ -101,12 +101,14 @@ def test_model_and_activity_stay_while_a_run_is_under_way(model: str, tmp_path: 
     dialog = StartActivity(model, iterations=100_000, warmup=0, threads=1)
     form = dialog.form
     assert form is not None and dialog.run() is not None
+    assert dialog.path.disabled and dialog.activity.disabled and dialog.browse_button.disabled
     dialog.activity.value = "sweep"
     dialog.path.value = "other.onnx"
     assert dialog.form is form and dialog.activity.value == "profile" and dialog.path.value == model
     assert "A run is under way" in dialog.problem.value
     form.cancel()
     form.wait(60)
+    assert not (dialog.path.disabled or dialog.activity.disabled)
     dialog.activity.value = "sweep"
     assert isinstance(dialog.form, SweepPanel)
 

@@ -69,14 +69,16 @@ class StartActivity(DldVBox, css="dld-start-activity"):
         self.pick_model: Callable[[], None] | None = None  # set by a JupyterLab tab: Browse… opens its file dialog
         self.form: RunPanel | None = None
         self._settings: dict[str, Any] = dict(settings)
+        # Checked as it is typed: the reason shows at once, the form as soon as the path names a model file.
         self.path = w.Text(value=os.fspath(model), description="ONNX model", placeholder="path/to/model.onnx",
-                           continuous_update=False, layout=w.Layout(width="560px"))
+                           style={"description_width": "90px"}, layout=w.Layout(width="560px"))
         self.path.add_class("dld-start-model")
         self.browse_button = w.Button(description="Browse…", icon="folder-open", layout=w.Layout(display="none"),
                                       tooltip="Choose the model in JupyterLab's file dialog")
         self.browse_button.on_click(lambda _b: self.browse())
         self.activity = w.ToggleButtons(options=[(LABELS[key], key) for key in FORMS], value=activity,
-                                        description="Activity")
+                                        description="Activity", style={"description_width": "90px",
+                                                                       "button_width": "auto"})
         self.problem = w.HTML("")
         self.form_slot = w.VBox([])
         title = w.HTML(join([tag("b", "Start Activity"), " ",
@@ -133,7 +135,12 @@ class StartActivity(DldVBox, css="dld-start-activity"):
         settings, self._settings = self._settings, {}  # the options given at the start fill the first form only
         form = FORMS[activity](model, **settings)
         form.tab = self._tab
+        # Cancel is enabled exactly while the form's run is under way: model and activity are locked meanwhile.
+        form.cancel_button.observe(lambda change: self._lock(not change["new"]), "disabled")
         self.form, self.form_slot.children = form, [form]
+
+    def _lock(self, running: bool) -> None:
+        self.path.disabled = self.activity.disabled = self.browse_button.disabled = running
 
     def _say(self, said: str) -> None:
         self.problem.value = tag("div", text(said), class_="dld-start-error", style="color:#b91c1c") if said else ""

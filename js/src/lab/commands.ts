@@ -25,6 +25,7 @@ export enum CommandIds {
   openEngineFile = "dld:open-engine-file",
   compareReports = "dld:compare-reports",
   newModel = "dld:new-model",
+  startActivity = "dld:start-activity",
   compareWith = "dld:compare-with",
   openNodeData = "dld:open-node-data",
   checkAgainstOriginal = "dld:check-against-original",

@@ -16,6 +16,7 @@ import { Dialog, Notification, showDialog, showErrorMessage } from "@jupyterlab/
 import { ConsolePanel } from "@jupyterlab/console";
 import { PathExt } from "@jupyterlab/coreutils";
 import { IDocumentManager } from "@jupyterlab/docmanager";
+import { FileDialog } from "@jupyterlab/filebrowser";
 import { Kernel } from "@jupyterlab/services";
 import { Message, MessageLoop } from "@lumino/messaging";
 
@@ -197,10 +198,27 @@ export class DesignerTab {
     return true;
   }
 
-  private request(message: Omit<TabToKernel, "request">): Promise<Reply> {
+  private request(message: Omit<Extract<TabToKernel, { kind: "save" }>, "request">): Promise<Reply> {
     const [request, reply] = this.pending.open();
     this.send({ ...message, request });
     return reply;
+  }
+
+  /** A Start Activity tab's Browse…: JupyterLab's file dialog, .onnx files only; the choice goes to the kernel as a
+   * path relative to its working directory, and becomes the model the tab reopens with after a reload. */
+  private async pickModel(): Promise<void> {
+    if (!this.host.docManager) return;
+    const chosen = await FileDialog.getOpenFiles({
+      manager: this.host.docManager,
+      title: "Start Activity: choose the ONNX model",
+      defaultPath: this.kernelDir,
+      filter: (item) => (item.type === "directory" || item.name.toLowerCase().endsWith(".onnx") ? {} : null),
+    });
+    const file = chosen.button.accept ? chosen.value?.find((item) => item.type !== "directory") : undefined;
+    if (!file || this.stale) return;
+    this.send({ kind: "model_picked", path: this.kernelPath(file.path) });
+    this.record = { ...this.record, file: file.path };
+    this.host.saveRecord(this.key, this.record);
   }
 
   /** Ask Save / Discard / Cancel when dirty, then close the tab and shut its kernel down. A stale tab closes without
@@ -251,6 +269,10 @@ export class DesignerTab {
     if (record.kind === "report") return `dld.report(${file})`;
     if (record.kind === "engine") return `dld.open_engine(${file})`;
     if (record.kind === "compare") return `dld.compare(${(record.files ?? []).map((f) => pyString(this.kernelPath(f))).join(", ")})`;
+    if (record.kind === "activity") {
+      const model = record.file ? file : '""';
+      return `dld.start_activity(${model}, activity=${pyString(record.activity ?? "profile")})`;
+    }
     if (record.kind === "open" && record.file) return `dld.open(${file})`;
     return `dld.new(opset=${record.opset ?? 21}, contrib=${record.contrib ? "True" : "False"})`;
   }
@@ -372,6 +394,10 @@ export class DesignerTab {
       this.host.openReport(PathExt.join(this.kernelDir, message.file), this);
       return;
     }
+    if (message.kind === "pick_model") {
+      this.pickModel().catch((reason) => Notification.error(`DL Designer: the file dialog failed: ${reason}`));
+      return;
+    }
     this.hasDocument = message.document;
     this.dirty = message.dirty;
     this.panel.title.className = this.dirty ? "jp-mod-dirty" : "";
@@ -379,6 +405,12 @@ export class DesignerTab {
   }
 
   private retitle(): void {
+    if (this.record.kind === "activity") {
+      this.panel.title.label = PathExt.basename(this.key); // "Start Activity", whichever model it runs
+      this.panel.title.caption = "DL Designer: Start Activity (profile, export or sweep a model file)";
+      void this.panel.sessionContext.session?.setName(this.panel.title.label);
+      return;
+    }
     const files = this.record.kind === "compare" ? this.record.files ?? [] : [];
     const label = files.length
       ? PathExt.basename(this.key) // "compare a vs b", as the console names itself after its session path

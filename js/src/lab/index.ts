@@ -18,6 +18,7 @@ import { registerOpeners } from "./opener";
 import { DesignerSidebar } from "./sidebar";
 import { DesignerTabs } from "./tab_manager";
 import { registerCompare } from "./compare";
+import { registerStartActivity } from "./start_activity";
 import { registerToolCommands, registerToolsMenu, userToolsOf } from "./tools_menu";
 import { reloadWhenPaletteOpens, UserToolPaletteItems } from "./user_tool_palette";
 
@@ -63,13 +64,17 @@ const plugin: JupyterFrontEndPlugin<void> = {
     registerToolCommands(app, current);
     registerChildCommands(app, current);
     if (mainMenu) addChildMenuItems(registerToolsMenu(app, mainMenu, settingRegistry, PLUGIN_ID));
-    registerOpeners(app, tabs, () => {
+    const selectedPath = () => {
       const item = fileBrowser?.selectedItems().next();
       return item && !item.done ? item.value.path : null;
-    });
+    };
+    registerOpeners(app, tabs, selectedPath);
+    registerStartActivity(app, tabs, selectedPath, () => fileBrowser?.model.path ?? "");
     registerDefaultOpeners(app, tabs);
     registerCompare(app, tabs, docManager, () => (fileBrowser ? [...fileBrowser.selectedItems()].map((item) => item.path) : []));
-    launcher?.add({ command: CommandIds.newModel, category: "Other", rank: 1 });
+    // The launcher's DL Designer section: start an activity on a model file, or create a model.
+    launcher?.add({ command: CommandIds.startActivity, category: "DL Designer", rank: 0 });
+    launcher?.add({ command: CommandIds.newModel, category: "DL Designer", rank: 1 });
     if (palette) addToPalette(palette, (id) => app.commands.hasCommand(id));
     const userToolItems = palette ? new UserToolPaletteItems(palette) : null;
 

@@ -121,7 +121,12 @@ export class DesignerTabs implements TabHost {
         }
       }
     }
-    let key = record.kind === "compare" ? this.comparisonKey(record.files ?? []) : record.file || this.untitled(folder);
+    let key =
+      record.kind === "compare"
+        ? this.comparisonKey(record.files ?? [])
+        : record.kind === "activity"
+          ? this.free(folder, (i) => `Start Activity${i === 0 ? "" : ` (${i + 1})`}`) // never the model's own path
+          : record.file || this.untitled(folder);
     // A report on its designer's kernel never shares a session path with a tab of the file on its own kernel (either
     // may open first): the same path would attach the second tab to the first one's kernel, and closing it would
     // shut that kernel down, designer and unsaved edits with it.
@@ -194,10 +199,15 @@ export class DesignerTabs implements TabHost {
 
   /** A new model's session path: untitled.onnx, untitled1.onnx… in `folder`, used by no tab or session. */
   private untitled(folder: string): string {
+    return this.free(folder, (i) => `untitled${i === 0 ? "" : i}.onnx`);
+  }
+
+  /** The first session path `folder/name(i)` (i = 0, 1…) that no tab or session uses. */
+  private free(folder: string, name: (i: number) => string): string {
     const taken = new Set([...this.tabs.keys()]);
     for (const session of this.app.serviceManager.sessions.running()) taken.add(session.path);
     for (let i = 0; ; i++) {
-      const path = PathExt.join(folder, `untitled${i === 0 ? "" : i}.onnx`);
+      const path = PathExt.join(folder, name(i));
       if (!taken.has(path)) return path;
     }
   }

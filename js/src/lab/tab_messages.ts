@@ -6,9 +6,12 @@ export const TAB_TARGET = "dld_jupyter.tab";
 
 /** What a tab shows and how it comes back after a reload: kept in the workspace's state database. */
 export interface TabRecord {
-  kind: "open" | "report" | "engine" | "new" | "compare";
-  /** The file shown, relative to the server root ("" for a new model never saved; the first of a comparison). */
+  kind: "open" | "report" | "engine" | "new" | "compare" | "activity";
+  /** The file shown, relative to the server root ("" for a new model never saved; the first of a comparison; the
+   * model a Start Activity tab was opened on, "" for none). */
   file: string;
+  /** A Start Activity tab's activity when it opened: "profile", "export" or "sweep" (widgets/runs/start_activity.py). */
+  activity?: string;
   /** A comparison's reports (the first is the baseline when it opens), relative to the server root. */
   files?: string[];
   opset?: number;
@@ -19,10 +22,14 @@ export interface TabRecord {
   kernelDir?: string;
 }
 
-/** draft: save an invalid model anyway (Save As first answers `data.invalid`, the checker's errors). */
-export type TabToKernel = { kind: "save"; request: number; path: string | null; draft?: boolean };
+/** draft: save an invalid model anyway (Save As first answers `data.invalid`, the checker's errors). model_picked: the
+ * model a Start Activity tab's Browse… chose in the file dialog, relative to the kernel's working directory. */
+export type TabToKernel =
+  | { kind: "save"; request: number; path: string | null; draft?: boolean }
+  | { kind: "model_picked"; path: string };
 
 export type TabFromKernel =
   | { kind: "state"; name: string; path: string; dirty: boolean; document: boolean }
   | { kind: "open_report"; file: string }
+  | { kind: "pick_model" }
   | ({ kind: "reply" } & Reply);
