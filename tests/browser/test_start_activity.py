@@ -60,6 +60,15 @@ def test_launcher_profiles_a_model_file_that_is_not_open(jupyter: JupyterServer,
     assert (jupyter.root_dir / "launched.dld-report.json").is_file()
     screenshot(page, "start_activity_report")
 
+    # The run is the Runs list's, as any run of the tab's kernel (seed 001's Inference Run Logger).
+    page.evaluate("() => window.jupyterapp.shell.activateById('dld-jupyter-sidebar')")
+    sidebar = page.locator("#dld-jupyter-sidebar")
+    sidebar.locator(".dld-Sidebar-tab", has_text="Runs").click()
+    row = sidebar.locator(".dld-Runs-row").filter(has=page.locator(".dld-Runs-kind", has_text="profile"))
+    expect(row).to_have_count(1, timeout=30_000)
+    expect(row).to_contain_text("launched.onnx")
+    screenshot(page, "start_activity_runs_list")
+
 
 def test_context_menu_opens_it_on_the_model_and_browse_picks_another(jupyter: JupyterServer, page: Page) -> None:
     (jupyter.root_dir / "menu_a.onnx").write_bytes(SAMPLE_MODEL.read_bytes())

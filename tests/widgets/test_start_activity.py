@@ -123,3 +123,18 @@ def test_browse_is_offered_by_a_tab_and_sets_the_model(model: str) -> None:
     assert asked == [True] and isinstance(dialog.form, ProfilePanel)
     dialog.allow_browse(None)
     assert dialog.browse_button.layout.display == "none"
+
+
+def test_every_form_offers_the_saved_remote_targets(
+    model: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The target of the seed's dialog ("define a remote connection to profile on a … remote machine"): each form's
+    chooser lists Local, the saved SSH connections and "+ New connection…", which opens Remote Connections here."""
+    monkeypatch.setenv("DLD_CONFIG_DIR", str(tmp_path / "config"))
+    dld.targets.add("gpu-box.example", user="me", name="gpu-box")
+    dialog = StartActivity(model)
+    for activity in ("profile", "export", "sweep"):
+        dialog.activity.value = activity
+        assert dialog.form is not None and list(dialog.form.target.options) == ["Local", "gpu-box", "+ New connection…"]
+    dialog.form.target.value = "+ New connection…"
+    assert dialog.form.connections is not None and dialog.form.connections in dialog.form.target_slot.children

@@ -7,13 +7,11 @@
  * tab beside it, and its Browse… asks the tab for JupyterLab's file dialog.
  */
 import { JupyterFrontEnd } from "@jupyterlab/application";
-import { PathExt } from "@jupyterlab/coreutils";
 
+import { activityTab } from "./activity_tab";
 import { CommandIds } from "./commands";
 import { dldIcon } from "./icons";
 import { DesignerTabs } from "./tab_manager";
-
-export const ACTIVITIES = ["profile", "export", "sweep"] as const;
 
 /** `selectedPath`: the file browser's selected item; `browserFolder`: the folder it shows. */
 export function registerStartActivity(
@@ -27,14 +25,8 @@ export function registerStartActivity(
     caption: "Profile, export (TensorRT engine) or sweep an ONNX model file without opening it in the designer",
     icon: dldIcon,
     execute: (args) => {
-      const selected = selectedPath();
-      // the model given, else the .onnx selected in the file browser (the context menu's, or a convenience)
-      const file = (args.path as string | undefined) ?? (selected?.toLowerCase().endsWith(".onnx") ? selected : "");
-      const asked = String(args.activity ?? "profile");
-      const activity = (ACTIVITIES as readonly string[]).includes(asked) ? asked : "profile";
-      // the kernel works in the launcher's folder, the model's, or the file browser's: typed paths start there
-      const folder = (args.cwd as string | undefined) ?? (file ? PathExt.dirname(file) : browserFolder());
-      return tabs.open({ kind: "activity", file, activity }, folder);
+      const { record, folder } = activityTab(args, selectedPath(), browserFolder());
+      return tabs.open(record, folder);
     },
   });
 }

@@ -107,13 +107,15 @@ export class DesignerTabs implements TabHost {
     );
   }
 
-  /** Open a tab for `record` (a new model in `folder`); a file already open shows its tab, not a second one.
+  /** Open a tab for `record` (a new model or Start Activity in `folder`); a file already open shows its tab, not a
+   * second one.
    * `ref`: the panel it opens beside, `mode`: split beside it (a first report beside its designer) or a tab after
    * it (a later report beside the previous one). */
   async open(record: TabRecord, folder = "", ref?: string, mode: "split-right" | "tab-after" = "split-right"): Promise<ConsolePanel> {
     const same = (a: TabRecord) =>
       a.kind === record.kind && a.file === record.file && !a.kernel === !record.kernel && (a.files ?? []).join("\n") === (record.files ?? []).join("\n");
-    if (record.file) {
+    // A Start Activity tab is never reused: its model may have changed since it opened; each opens on its file.
+    if (record.file && record.kind !== "activity") {
       for (const tab of this.tabs.values()) {
         if (same(tab.record)) {
           this.app.shell.activateById(tab.panel.id);
