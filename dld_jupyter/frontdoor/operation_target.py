@@ -92,3 +92,28 @@ class EditsTensorRT(Protocol):
     def open_trt_dialog(self, dialog: str, nodes: Sequence[str] = ()) -> None: ...
 
     def export_engine_panel(self, **settings: Any) -> object: ...
+
+
+class PanelLayouts(Protocol):
+    """A designer's named layouts (widgets/designer/layouts.py)."""
+
+    def save(self, name: str, shell: Any = None) -> object: ...
+
+    def apply(self, name: str) -> object: ...
+
+    def reset(self) -> object: ...
+
+
+class Dock(Protocol):
+    def move(self, side: str, size: int | None = None) -> None: ...
+
+
+@runtime_checkable
+class ArrangesPanels(Protocol):
+    """A target whose panels sit in a dock that named layouts arrange (the Designer)."""
+
+    @property
+    def layouts(self) -> PanelLayouts: ...
+
+    @property
+    def side_dock(self) -> Dock: ...

@@ -17,7 +17,14 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from dld_jupyter.frontdoor.operation_target import EditsTensorRT, ExportsImages, OperationTarget, Profiles, ShowsTools
+from dld_jupyter.frontdoor.operation_target import (
+    ArrangesPanels,
+    EditsTensorRT,
+    ExportsImages,
+    OperationTarget,
+    Profiles,
+    ShowsTools,
+)
 
 Enabled = Literal[True] | str
 
@@ -230,6 +237,33 @@ def _sweep(target: OperationTarget, **fields: Any) -> object:
     return target.tools_panel(SWEEP_KIND, **fields)
 
 
+def _can_arrange(target: OperationTarget) -> Enabled:
+    return True if isinstance(target, ArrangesPanels) else "layouts arrange a designer's panels (dld.open)"
+
+
+def _arranging(target: OperationTarget) -> ArrangesPanels:
+    if not isinstance(target, ArrangesPanels):
+        raise OperationUnavailable(str(_can_arrange(target)))
+    return target
+
+
+def _save_layout(target: OperationTarget, name: str = "", shell: dict[str, Any] | None = None) -> object:
+    """Save Layout…: the dock's arrangement (and JupyterLab's side bars, `shell`) under `name`."""
+    return _arranging(target).layouts.save(name, shell=shell)
+
+
+def _apply_layout(target: OperationTarget, name: str = "") -> object:
+    return _arranging(target).layouts.apply(name)
+
+
+def _reset_layout(target: OperationTarget) -> object:
+    return _arranging(target).layouts.reset()
+
+
+def _dock_side(target: OperationTarget, side: str = "right") -> None:
+    _arranging(target).side_dock.move(side)
+
+
 operations = OperationRegistry()
 """Every user operation; front doors dispatch through it."""
 
@@ -260,3 +294,15 @@ SWEEP = operations.add(Operation("dld:sweep", SWEEP_KIND, "Sweep…",
 MANAGE_CONNECTIONS = operations.add(Operation("dld:manage-connections", MANAGE_CONNECTIONS_KIND, "Remote Connections…",
                                               "Manage Remote Connections: saved SSH targets, test, host keys",
                                               _always, _manage_connections))
+SAVE_LAYOUT = operations.add(Operation("dld:save-layout", "save_layout", "Save Layout…",
+                                       "Save the arrangement of the designer's panels under a name", _can_arrange,
+                                       _save_layout))
+APPLY_LAYOUT = operations.add(Operation("dld:apply-layout", "apply_layout", "Apply Layout",
+                                        "Arrange the designer's panels as a saved layout", _can_arrange,
+                                        _apply_layout))
+RESET_LAYOUT = operations.add(Operation("dld:reset-layout", "reset_layout", "Reset Layout",
+                                        "The default arrangement: panels beside the canvas, Parameters in front",
+                                        _can_arrange, _reset_layout))
+DOCK_SIDE = operations.add(Operation("dld:dock-side", "dock_side", "Dock Panels",
+                                     "Dock the designer's panels beside (right) or below (bottom) the canvas",
+                                     _can_arrange, _dock_side))

@@ -27,6 +27,9 @@ LABELS = [
     "Custom Tools",
     "Compare Model With",
     "Check Against Original",
+    "Save Layout",
+    "Reset Layout",
+    "Dock Panels Below the Canvas",
 ]
 
 

@@ -50,6 +50,7 @@ from dld_jupyter.widgets.designer.children import NO_INITIALIZERS, ChildrenMixin
 from dld_jupyter.widgets.designer.compare_actions import CompareActions
 from dld_jupyter.widgets.designer.dock import SideDock
 from dld_jupyter.widgets.designer.family import Family
+from dld_jupyter.widgets.designer.layouts import Layouts
 from dld_jupyter.widgets.designer.node_data_actions import NodeDataActions
 from dld_jupyter.widgets.editors import EditorPanels
 from dld_jupyter.widgets.widget_base import DldVBox, check_keywords
@@ -61,7 +62,7 @@ _OPTIONS = (*_CANVAS_OPTIONS, "dock")  # dock: "right" (default) or "bottom", wh
 class Designer(ChildrenMixin, CompareActions, NodeDataActions, AnalysisMode, DldVBox, css="dld-designer"):
     """Toolbar (new/open/save/undo/redo/arrange/check/export), then the canvas with a docked side panel (dock.py:
     `panels` for the editors, `profiling` and `tools` for the Profile panel and the Tools / Export Engine dialogs),
-    then a profile's report, the status line and messages.
+    then a profile's report, the status line and messages; `layouts` arranges the dock (named layouts, layouts.py).
 
     A child Designer (`parent_designer` set: a subgraph or local function opened from another designer, see
     children.py) has Confirm / Close in its toolbar instead of New / Open / Save and is shown in the root
@@ -87,6 +88,7 @@ class Designer(ChildrenMixin, CompareActions, NodeDataActions, AnalysisMode, Dld
         self.canvas = self._make_canvas(document)
         self.side_dock = SideDock(self.canvas, [self.tools, self.profiling, self.panels],
                                   height=self.canvas.height, side=side)
+        self.layouts = Layouts(self.side_dock, lambda: self._editors, lambda then: self.canvas.on_document(then))
         self.toolbar = self._make_child_toolbar() if parent_designer is not None else self._make_toolbar()
         self.family = Family(self, self._relayout)
         super().__init__(self._parts())
@@ -112,7 +114,6 @@ class Designer(ChildrenMixin, CompareActions, NodeDataActions, AnalysisMode, Dld
         close_shown(self, self.canvas, self._editors, self.family.bar)  # socket, check thread...: closing.py
         super().close()
 
-    # ------------------------------------------------------------ parts
     def own_parts(self) -> list[w.Widget]:
         return [self.banner, self.toolbar, self.ask, *self.comparing, self.side_dock.body, self.reports, self.status,
                 self.output]
@@ -261,7 +262,6 @@ class Designer(ChildrenMixin, CompareActions, NodeDataActions, AnalysisMode, Dld
         if getattr(root, "family", None) is not None and len(root.family.members) > 1:
             root.family.refresh()  # tab titles carry the dirty mark
 
-    # ------------------------------------------------------------ public API
     @property
     def document(self) -> Document:
         return self.canvas.document

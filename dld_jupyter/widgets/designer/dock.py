@@ -1,7 +1,8 @@
 """The designer's side dock (issue 21: "a designer laid out like a tool"): the canvas takes the main area and the
 editors, the Profile panel and the Tools / Export Engine dialogs sit in a docked panel beside it (or below it,
-`side="bottom"`), resized by dragging the splitter between them and hidden or shown by the toolbar's Panels button
-(or a double-click on the splitter). The dock's size is kept for the session: the next designer opens with it.
+`side="bottom"`, or `move()` later), resized by dragging the splitter between them and hidden or shown by the
+toolbar's Panels button (or a double-click on the splitter). The dock's size is kept for the session: the next
+designer opens with it. Named layouts of the dock: layouts.py.
 
 Only plain ipywidgets boxes and one small anywidget (the splitter, js/src/widgets/dock) are used, so the layout is
 the same in a notebook cell, in a JupyterLab designer tab and in front ends without our lab extension; the
@@ -36,9 +37,7 @@ class SideDock:
     """`body` (canvas | splitter | dock) and the toolbar's `toggle`; `dock.children` are the docked panels."""
 
     def __init__(self, canvas: w.Widget, panels: list[w.Widget], *, height: str, side: str = "right") -> None:
-        if side not in SIDES:
-            raise ValueError(f"Designer dock: side {side!r} is not one of {', '.join(SIDES)}; pick one of them.")
-        self.side = side
+        self.side = _checked(side)
         self.dock = w.VBox(panels)
         self.dock.add_class("dld-dock")
         self.splitter = DockSplitter(size=int(_SESSION[side]), bottom=side == "bottom")
@@ -47,9 +46,7 @@ class SideDock:
         self.splitter.on_msg(self._on_msg)
         self.body = w.Box([canvas, self.splitter, self.dock], layout=w.Layout(height=height))
         self.body.add_class("dld-designer-body")
-        if side == "bottom":
-            self.body.add_class("dld-dock-bottom")
-            self.body.layout.height = None  # the canvas keeps its height; the dock adds its own below
+        self._canvas = canvas
         self.toggle = w.ToggleButton(
             value=True,
             description="Panels",
@@ -60,7 +57,7 @@ class SideDock:
         self.toggle.add_class("dld-dock-toggle")
         self.toggle.observe(lambda change: self._show(bool(change["new"])), names="value")
         self.set_canvas(canvas)
-        self.resize(int(_SESSION[side]))
+        self.move(side)
 
     @property
     def size(self) -> int:
@@ -75,9 +72,28 @@ class SideDock:
         closed."""
         canvas.add_class("dld-designer-canvas")
         replace_children(self.body, [canvas, self.splitter, self.dock])
-        if self.side == "right":
-            self.body.layout.height = str(getattr(canvas, "height", "600px"))
-            canvas.observe(lambda change: setattr(self.body.layout, "height", str(change["new"])), names="height")
+        self._canvas = canvas
+        canvas.observe(lambda _change: self._fit_height(), names="height")
+        self._fit_height()
+
+    def _fit_height(self) -> None:
+        """Beside: the body is as high as the canvas (its height option); below: the canvas keeps its height and
+        the dock adds its own."""
+        self.body.layout.height = str(getattr(self._canvas, "height", "600px")) if self.side == "right" else None
+
+    def move(self, side: str, size: int | None = None) -> None:
+        """Dock the panels beside the canvas ("right") or below it ("bottom"), at `size` px (default: the size
+        last used on that side this session)."""
+        self.side = _checked(side)
+        bottom = side == "bottom"
+        if bottom:
+            self.body.add_class("dld-dock-bottom")
+        else:
+            self.body.remove_class("dld-dock-bottom")
+            self.dock.layout.height = None
+        self.splitter.bottom = bottom
+        self._fit_height()
+        self.resize(int(_SESSION[side] if size is None else size))
 
     def resize(self, size: int) -> None:
         """Set the dock's width (its height in a bottom dock), in px; remembered for the session's next designers."""
@@ -107,3 +123,9 @@ class SideDock:
     def _on_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
         if isinstance(content, dict) and content.get("kind") == "collapse":
             self.show(False)
+
+
+def _checked(side: str) -> str:
+    if side not in SIDES:
+        raise ValueError(f"Designer dock: side {side!r} is not one of {', '.join(SIDES)}; pick one of them.")
+    return side

@@ -2,23 +2,30 @@
  * Every DL Designer command in JupyterLab's command palette, under one category. The commands existed (menus,
  * shortcuts, the sidebar) but none was in the palette, where JupyterLab users look first.
  * Commands that need a file-browser selection (open with) stay in their menus; the run-user-tool command is listed
- * once per user tool (user_tool_palette.ts).
+ * once per user tool (user_tool_palette.ts), the apply-layout command once per saved layout (layouts.ts).
  */
 import { ICommandPalette } from "@jupyterlab/apputils";
 
 import { ChildCommandIds } from "./child_commands";
 import { CommandIds } from "./commands";
+import { LayoutCommandIds } from "./layouts";
 import { ToolCommandIds } from "./tools_menu";
 import { PALETTE_CATEGORY } from "./user_tool_palette";
 
 export { PALETTE_CATEGORY };
 const MENU_ONLY = new Set<string>([
   CommandIds.openFile, CommandIds.openReport, CommandIds.openEngine, CommandIds.compareReports, ToolCommandIds.runUserTool,
+  LayoutCommandIds.apply,
 ]);
 
 /** The ids the palette lists, in a stable order. */
 export function paletteCommands(): string[] {
-  return [...Object.values(CommandIds), ...Object.values(ToolCommandIds), ...Object.values(ChildCommandIds)].filter((id) => !MENU_ONLY.has(id));
+  return [
+    ...Object.values(CommandIds),
+    ...Object.values(ToolCommandIds),
+    ...Object.values(ChildCommandIds),
+    ...Object.values(LayoutCommandIds),
+  ].filter((id) => !MENU_ONLY.has(id));
 }
 
 /** Adds the registered ones (`has`: the app's command registry) to the palette. */

@@ -21,7 +21,7 @@ import type { DesignerSidebar } from "./sidebar";
 export interface DesignerTarget {
   readonly isBound: boolean;
   tab(): DesignerTab | null;
-  command(name: SidebarCommand, args?: Record<string, unknown>): void;
+  command(name: SidebarCommand, args?: Record<string, unknown>): Promise<boolean>;
 }
 
 interface ShellLike {
@@ -60,8 +60,8 @@ export class CurrentDesigner implements DesignerTarget {
   }
 
   /** Run the kernel operation `name` on the current designer (see commands.ts, tools_menu.ts). */
-  command(name: SidebarCommand, args?: Record<string, unknown>): void {
-    this.sidebar.command(name, args);
+  command(name: SidebarCommand, args?: Record<string, unknown>): Promise<boolean> {
+    return this.sidebar.command(name, args);
   }
 }
 

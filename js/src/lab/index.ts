@@ -1,6 +1,6 @@
 /** Wires the dld_jupyter JupyterLab plugins together; behaviour lives in the modules it imports. */
 import { ILabShell, JupyterFrontEnd, JupyterFrontEndPlugin } from "@jupyterlab/application";
-import { ICommandPalette } from "@jupyterlab/apputils";
+import { ICommandPalette, InputDialog } from "@jupyterlab/apputils";
 import { IConsoleTracker } from "@jupyterlab/console";
 import { IDocumentManager } from "@jupyterlab/docmanager";
 import { IDefaultFileBrowser } from "@jupyterlab/filebrowser";
@@ -18,6 +18,8 @@ import { registerOpeners } from "./opener";
 import { DesignerSidebar } from "./sidebar";
 import { DesignerTabs } from "./tab_manager";
 import { registerCompare } from "./compare";
+import { LayoutPaletteItems, layoutsMenu, layoutsOf, registerLayoutCommands } from "./layouts";
+import type { LayoutSetting, LayoutStore } from "./layouts";
 import { registerStartActivity } from "./start_activity";
 import { registerToolCommands, registerToolsMenu, userToolsOf } from "./tools_menu";
 import { reloadWhenPaletteOpens, UserToolPaletteItems } from "./user_tool_palette";
@@ -64,6 +66,20 @@ const plugin: JupyterFrontEndPlugin<void> = {
     registerToolCommands(app, current);
     registerChildCommands(app, current);
     if (mainMenu) addChildMenuItems(registerToolsMenu(app, mainMenu, settingRegistry, PLUGIN_ID));
+    // Named layouts (layouts.ts): View → DL Designer Layouts and the palette, following the `layouts` setting.
+    let layouts: LayoutSetting[] = [];
+    const layoutStore: LayoutStore = {
+      layouts: () => layouts,
+      reload: async () => void (await settingRegistry?.reload(PLUGIN_ID)),
+      askName: async () => {
+        const result = await InputDialog.getText({ title: "Save layout as", placeholder: "Wide editors" });
+        return result.button.accept ? result.value : null;
+      },
+    };
+    registerLayoutCommands(app.commands, current, labShell, layoutStore);
+    const layoutsView = mainMenu ? layoutsMenu(app.commands, layoutStore) : null;
+    if (mainMenu && layoutsView) mainMenu.viewMenu.addGroup([{ type: "submenu", submenu: layoutsView.menu }], 40);
+    const layoutItems = palette ? new LayoutPaletteItems(palette) : null;
     const selectedPath = () => {
       const item = fileBrowser?.selectedItems().next();
       return item && !item.done ? item.value.path : null;
@@ -86,6 +102,9 @@ const plugin: JupyterFrontEndPlugin<void> = {
             sidebar.applySettings(settings.composite as Record<string, unknown>);
             tabs.keepKernel = settings.composite.keepKernelOnClose === true;
             userToolItems?.update(userToolsOf(settings.composite as Record<string, unknown>));
+            layouts = layoutsOf(settings.composite as Record<string, unknown>);
+            layoutsView?.fill();
+            layoutItems?.update(layouts);
           };
           settings.changed.connect(apply);
           apply();

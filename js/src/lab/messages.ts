@@ -5,6 +5,8 @@
 import { Reply, Request } from "../common/envelope";
 
 export const SIDEBAR_TARGET = "dld_jupyter.sidebar";
+/** The DL Designer side bar's widget id (sidebar.ts), which layouts name as the left side bar's panel. */
+export const SIDEBAR_ID = "dld-jupyter-sidebar";
 
 export interface LayerColumns {
   ids: string[];
@@ -62,7 +64,11 @@ export type SidebarCommand =
   | "launch_analysis" // Launch Analysis: the designer's Analysis panel, the model read-only until Stop
   | "stop_analysis" // Stop Analysis: back to editing
   | "add_breakpoint" // args {nodes}: as the canvas menu's Add Breakpoint (launches the analysis if needed)
-  | "remove_breakpoint"; // args {nodes}: as the canvas menu's Remove Breakpoint
+  | "remove_breakpoint" // args {nodes}: as the canvas menu's Remove Breakpoint
+  | "save_layout" // args {name, shell}: the dock's arrangement (and JupyterLab's side bars) kept under a name
+  | "apply_layout" // args {name}: the dock arranged as that saved layout
+  | "reset_layout" // the default arrangement of the dock
+  | "dock_side"; // args {side: "right" | "bottom"}: the dock beside or below the canvas
 
 /** One run of the Runs section (dld_jupyter/frontdoor/run_rows.py `RunRow.to_json`): names and paths are text. */
 export interface RunRow {

@@ -12,7 +12,7 @@ import { DesignerConnection, PanelLike } from "./connection";
 import { LayerExplorer } from "./explorer";
 import { showExplorerMenu } from "./explorer_menu";
 import { dldIcon } from "./icons";
-import { FromKernel, SidebarCommand, ToKernel } from "./messages";
+import { FromKernel, SIDEBAR_ID, SidebarCommand, ToKernel } from "./messages";
 import { OperatorPalette } from "./palette";
 import { RunsList } from "./runs";
 import { confirmDraft } from "./save_draft";
@@ -27,7 +27,7 @@ export interface OpenPlace {
 /** Opens a run's artifact (report, layer_info, model, folder) by its path relative to the server's root. */
 export type ArtifactOpener = (artifact: string, file: string, place: OpenPlace) => Promise<unknown>;
 
-export const SIDEBAR_ID = "dld-jupyter-sidebar";
+export { SIDEBAR_ID };
 const NO_RUNS = "Runs of this tab's kernel show here once it has imported dld_jupyter.";
 const NO_DESIGNER =
   "No designer is active. Open an .onnx file with “Open With → DL Designer”, or run " +
@@ -109,15 +109,17 @@ export class DesignerSidebar extends Widget {
     this.connection.setPanel(panel);
   }
 
-  command(name: SidebarCommand, args?: Record<string, unknown>): void {
+  /** Resolves to whether the kernel did it (its error is shown in the sidebar otherwise). */
+  command(name: SidebarCommand, args?: Record<string, unknown>): Promise<boolean> {
     const [request, reply] = this.pending.open();
     this.connection.send({ kind: "command", request, action: name, args: args ?? {} });
-    void reply.then(async (answer) => {
+    return reply.then(async (answer) => {
       const invalid = (answer.data as { invalid?: string[] } | null)?.invalid;
       if (!answer.ok && invalid && !args?.draft) {
         // Save As of an invalid model (a notebook's designer): what is invalid, then a draft only if asked for
-        if (await confirmDraft(invalid)) this.command(name, { ...args, draft: true });
+        if (await confirmDraft(invalid)) return this.command(name, { ...args, draft: true });
       } else if (!answer.ok) this.showError(answer.error ?? `DL Designer sidebar: ${name} failed`);
+      return answer.ok;
     });
   }
 

@@ -86,7 +86,7 @@ export function fillUserTools(menu: Menu, tools: UserToolSetting[]): void {
 }
 
 /** A menu that calls `opening` each time it is shown (a Lumino menu is attached when it opens). */
-class OpeningMenu extends Menu {
+export class OpeningMenu extends Menu {
   constructor(
     options: Menu.IOptions,
     private readonly opening: () => void,

@@ -1,0 +1,201 @@
+/**
+ * Named layouts of the designer's panels (seed 000: "the commands under the Window menu save, apply or reset
+ * layouts"; issue 41), where a JupyterLab user looks: View → DL Designer Layouts (Save Layout…, Apply → <name>,
+ * Reset Layout, Dock Panels Beside / Below the Canvas) and the command palette ("Apply Layout: <name>" per layout).
+ *
+ * A layout has two parts. The designer's dock (side, size, shown, editors' tab) is kernel-held: Save and Apply run
+ * the `save_layout` / `apply_layout` operations on the current designer (dld_jupyter/widgets/designer/layouts.py),
+ * and the kernel writes the `layouts` entry of this plugin's user settings (dld_jupyter/frontdoor/layout_store.py,
+ * atomic). JupyterLab's side bars (collapsed, which panel shows) are the shell's: captured here and sent along with
+ * Save, applied here from the settings on Apply. A running Lab does not watch the settings file, so it is read
+ * again after a Save and whenever the submenu opens; the Apply submenu and the palette follow the settings.
+ */
+import type { ICommandPalette } from "@jupyterlab/apputils";
+import type { CommandRegistry } from "@lumino/commands";
+import type { IDisposable } from "@lumino/disposable";
+import { Menu } from "@lumino/widgets";
+
+import type { DesignerTarget } from "./current_designer";
+import { SIDEBAR_ID } from "./messages";
+import { OpeningMenu } from "./tools_menu";
+import { PALETTE_CATEGORY } from "./user_tool_palette";
+
+export enum LayoutCommandIds {
+  save = "dld:save-layout",
+  apply = "dld:apply-layout",
+  reset = "dld:reset-layout",
+  dockBeside = "dld:dock-beside",
+  dockBelow = "dld:dock-below",
+}
+
+export interface SideBarState {
+  collapsed: boolean;
+  current: string | null;
+}
+
+export type ShellState = Partial<Record<"left" | "right", SideBarState>>;
+
+export interface LayoutSetting {
+  name: string;
+  shell: ShellState;
+}
+
+/** What is used of JupyterLab's shell (ILabShell has it; Notebook 7's shell has none: no shell part then). */
+export interface ShellLike {
+  readonly leftCollapsed: boolean;
+  readonly rightCollapsed: boolean;
+  collapseLeft(): void;
+  collapseRight(): void;
+  expandLeft(): void;
+  expandRight(): void;
+  activateById(id: string): void;
+  saveLayout(): {
+    leftArea: { currentWidget: { id: string } | null } | null;
+    rightArea: { currentWidget: { id: string } | null } | null;
+  };
+}
+
+/** Reset Layout's shell: the DL Designer side bar open on the left, the right side bar folded. */
+export const DEFAULT_SHELL: ShellState = {
+  left: { collapsed: false, current: SIDEBAR_ID },
+  right: { collapsed: true, current: null },
+};
+
+function sideBar(value: unknown): SideBarState | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const { collapsed, current } = value as Record<string, unknown>;
+  if (typeof collapsed !== "boolean" || !(current === null || typeof current === "string")) return undefined;
+  return { collapsed, current };
+}
+
+/** The layouts of the settings, keeping only well-formed names (Python refuses the others when they are applied). */
+export function layoutsOf(composite: Record<string, unknown>): LayoutSetting[] {
+  const layouts = composite["layouts"];
+  if (!Array.isArray(layouts)) return [];
+  const found: LayoutSetting[] = [];
+  for (const entry of layouts) {
+    if (typeof entry !== "object" || entry === null || typeof entry.name !== "string" || !entry.name) continue;
+    const shell = (typeof entry.shell === "object" && entry.shell) || {};
+    const left = sideBar(shell.left);
+    const right = sideBar(shell.right);
+    found.push({ name: entry.name, shell: { ...(left ? { left } : {}), ...(right ? { right } : {}) } });
+  }
+  return found;
+}
+
+/** The side bars as they are now. */
+export function captureShell(shell: ShellLike): ShellState {
+  const layout = shell.saveLayout();
+  return {
+    left: { collapsed: shell.leftCollapsed, current: layout.leftArea?.currentWidget?.id ?? null },
+    right: { collapsed: shell.rightCollapsed, current: layout.rightArea?.currentWidget?.id ?? null },
+  };
+}
+
+/** Show each side bar's panel (activating it expands its bar), then fold the bars the layout had folded. */
+export function applyShell(shell: ShellLike, state: ShellState): void {
+  for (const side of ["left", "right"] as const) {
+    const bar = state[side];
+    if (!bar) continue;
+    if (bar.current && !bar.collapsed) shell.activateById(bar.current);
+    if (bar.collapsed) side === "left" ? shell.collapseLeft() : shell.collapseRight();
+    else side === "left" ? shell.expandLeft() : shell.expandRight();
+  }
+}
+
+/** Where the layouts are read: the settings' composite, and reading the settings file again; `askName` asks the
+ * user for a new layout's name (a JupyterLab dialog; null when cancelled). */
+export interface LayoutStore {
+  layouts(): LayoutSetting[];
+  reload(): Promise<void>;
+  askName(): Promise<string | null>;
+}
+
+export function registerLayoutCommands(
+  commands: CommandRegistry,
+  designer: DesignerTarget,
+  shell: ShellLike | null,
+  store: LayoutStore,
+): void {
+  const bound = () => designer.isBound;
+  commands.addCommand(LayoutCommandIds.save, {
+    label: "Save Layout…",
+    caption: "Keep the arrangement of the designer's panels and JupyterLab's side bars under a name",
+    isEnabled: bound,
+    execute: async () => {
+      const name = (await store.askName())?.trim();
+      if (!name) return;
+      const saved = await designer.command("save_layout", { name, shell: shell ? captureShell(shell) : {} });
+      if (saved) await store.reload(); // the Apply submenu and the palette list it
+    },
+  });
+  commands.addCommand(LayoutCommandIds.apply, {
+    label: (args) => (typeof args.name !== "string" ? "Apply Layout" : args.palette === true ? `Apply Layout: ${args.name}` : args.name),
+    caption: "Arrange the designer's panels and JupyterLab's side bars as this saved layout",
+    isEnabled: (args) => bound() && typeof args.name === "string",
+    execute: async (args) => {
+      const name = String(args.name);
+      const layout = store.layouts().find((l) => l.name === name);
+      if (await designer.command("apply_layout", { name })) if (shell && layout) applyShell(shell, layout.shell);
+    },
+  });
+  commands.addCommand(LayoutCommandIds.reset, {
+    label: "Reset Layout",
+    caption: "The default arrangement: the designer's panels beside the canvas, the DL Designer side bar open",
+    isEnabled: bound,
+    execute: async () => {
+      if ((await designer.command("reset_layout")) && shell) applyShell(shell, DEFAULT_SHELL);
+    },
+  });
+  for (const [id, side, label] of [
+    [LayoutCommandIds.dockBeside, "right", "Dock Panels Beside the Canvas"],
+    [LayoutCommandIds.dockBelow, "bottom", "Dock Panels Below the Canvas"],
+  ] as const) {
+    commands.addCommand(id, {
+      label,
+      caption: `Move the designer's editors, Profile and Tools panels ${side === "right" ? "beside" : "below"} its canvas`,
+      isEnabled: bound,
+      execute: () => designer.command("dock_side", { side }),
+    });
+  }
+}
+
+/** Fill the Apply submenu: one entry per layout, or Save Layout… when there is none. */
+export function fillApplyMenu(menu: Menu, layouts: LayoutSetting[]): void {
+  menu.clearItems();
+  for (const layout of layouts) menu.addItem({ command: LayoutCommandIds.apply, args: { name: layout.name } });
+  if (layouts.length === 0) menu.addItem({ command: LayoutCommandIds.save });
+}
+
+/** View → DL Designer Layouts; `changed` is called back with each new list (the palette follows it too). */
+export function layoutsMenu(commands: CommandRegistry, store: LayoutStore): { menu: Menu; fill: () => void } {
+  const apply = new Menu({ commands });
+  apply.id = "dld-jupyter-apply-layout-menu";
+  apply.title.label = "Apply Layout";
+  const menu = new OpeningMenu({ commands }, () => void store.reload().catch(console.error));
+  menu.id = "dld-jupyter-layouts-menu";
+  menu.title.label = "DL Designer Layouts";
+  menu.addItem({ command: LayoutCommandIds.save });
+  menu.addItem({ type: "submenu", submenu: apply });
+  menu.addItem({ command: LayoutCommandIds.reset });
+  menu.addItem({ type: "separator" });
+  menu.addItem({ command: LayoutCommandIds.dockBeside });
+  menu.addItem({ command: LayoutCommandIds.dockBelow });
+  const fill = () => fillApplyMenu(apply, store.layouts());
+  fill();
+  return { menu, fill };
+}
+
+/** The palette's "Apply Layout: <name>" entries, replaced as a whole whenever the settings are read. */
+export class LayoutPaletteItems {
+  private items: IDisposable[] = [];
+
+  constructor(private readonly palette: Pick<ICommandPalette, "addItem">) {}
+
+  update(layouts: LayoutSetting[]): void {
+    for (const item of this.items) item.dispose();
+    this.items = layouts.map((layout) =>
+      this.palette.addItem({ command: LayoutCommandIds.apply, args: { name: layout.name, palette: true }, category: PALETTE_CATEGORY }),
+    );
+  }
+}
