@@ -43,7 +43,8 @@ def test_names_ids_and_labels() -> None:
 
 
 def test_unknown_operations_are_refused_with_the_known_ones() -> None:
-    with pytest.raises(UnknownOperation, match=r"unknown command 'format_disk'; known: add_breakpoint, apply_layout, arrange, check"):
+    known = r"unknown command 'format_disk'; known: add_breakpoint, apply_layout, arrange, check"
+    with pytest.raises(UnknownOperation, match=known):
         operations.get("format_disk")
 
 
