@@ -10,7 +10,7 @@ from playwright.sync_api import Page, expect
 from dld_jupyter.models import SAMPLE_MODEL
 from tests.browser.jupyter_server import JupyterServer
 from tests.browser.notebook_driver import open_from_file_browser, screenshot
-from tests.browser.tab_driver import TAB, open_workspace
+from tests.browser.tab_driver import TAB, open_workspace, wait_workspace_has
 
 DIALOG = f"{TAB} .dld-start-activity"
 MODEL_FIELD = f"{DIALOG} .dld-start-model input"
@@ -71,10 +71,11 @@ def test_launcher_profiles_a_model_file_that_is_not_open(jupyter: JupyterServer,
 
 
 def test_context_menu_opens_it_on_the_model_and_browse_picks_another(jupyter: JupyterServer, page: Page) -> None:
+    """… and a page reload brings the dialog back as it was, on its live kernel."""
     (jupyter.root_dir / "menu_a.onnx").write_bytes(SAMPLE_MODEL.read_bytes())
     (jupyter.root_dir / "picked").mkdir(exist_ok=True)
     (jupyter.root_dir / "picked" / "menu_b.onnx").write_bytes(SAMPLE_MODEL.read_bytes())
-    open_workspace(page, jupyter)
+    workspace = open_workspace(page, jupyter)
     open_from_file_browser(page, "menu_a.onnx", "Start Activity…")
     dialog = page.locator(DIALOG)
     expect(dialog.locator(".dld-profile-panel")).to_be_visible(timeout=90_000)
@@ -94,3 +95,9 @@ def test_context_menu_opens_it_on_the_model_and_browse_picks_another(jupyter: Ju
     expect(page.locator(MODEL_FIELD)).to_have_value("picked/menu_b.onnx", timeout=15_000)
     expect(dialog.locator(".dld-export-engine-panel input").first).to_have_value("picked/menu_b.engine")
     screenshot(page, "start_activity_export_form")
+
+    wait_workspace_has(jupyter, workspace, "dld-jupyter:tab:Start Activity")
+    open_workspace(page, jupyter, workspace, reset=False)
+    expect(page.locator(MODEL_FIELD)).to_have_value("picked/menu_b.onnx", timeout=90_000)
+    expect(dialog.locator(".dld-export-engine-panel")).to_be_visible()
+    expect(dialog.locator("button", has_text="Browse…")).to_be_visible()  # the new page's link offers it again
