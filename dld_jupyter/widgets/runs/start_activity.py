@@ -11,10 +11,11 @@ and show in the Runs list. A new path or activity builds that form again (its de
 beside the model, follow the model); while a run is under way both are locked.
 
 In JupyterLab the dialog is a tab (launcher card "Start Activity", command palette, the file browser's context menu
-on an .onnx file; js/src/lab/opener.ts) backed by its own kernel, as a designer tab is: the tab sets
-`open_report_tab` (frontdoor.run_source.TabbedRuns) so a finished profile's report opens in the report viewer in a
-tab beside it, and `pick_model` so Browse… asks JupyterLab's file dialog. In a notebook the report shows below the
-form and Browse… is hidden (type the path).
+on an .onnx file; js/src/lab/start_activity.ts) backed by its own kernel, as a designer tab is. The tab's link
+(lab/document_tabs.py, through frontdoor.run_source.TabbedRuns) sets `open_report_tab`, so a finished profile's
+report opens in the report viewer in a tab beside it, and offers Browse… (`allow_browse`), which asks JupyterLab's
+file dialog and gets the choice back through `set_model`. In a notebook the report shows below the form and
+Browse… is hidden (type the path).
 
     dld.start_activity("model.onnx")                         # profile, the form pre-filled
     dld.start_activity("model.onnx", "export", fp16=True)     # export a TensorRT engine
