@@ -16,6 +16,7 @@ import threading
 import time
 from typing import IO
 
+from dld_jupyter.activities import timing
 from dld_jupyter.activities.cache import SettingsStore
 from dld_jupyter.activities.errors import FAILED, ActivityError
 from dld_jupyter.activities.fetched import bring_home
@@ -41,7 +42,11 @@ def _signal_name(number: int) -> str:
 def _read_messages(run: Run, stream: IO[str]) -> None:
     """Drain the worker's stdout to its end, whatever a line holds: a reader that stopped would leave the worker
     blocked on a full pipe, and the run would never end."""
+    started, first = time.monotonic(), True
     for line in stream:
+        if first:  # the worker's interpreter is up and talking (its start dominates a short run)
+            timing.report("worker_first_message", time.monotonic() - started)
+            first = False
         message = decode(line)
         try:
             if message is None:
@@ -85,21 +90,26 @@ def execute(run: Run) -> ActivityResult:
     if run.cancel_event.is_set():
         return _result(run, ActivityStatus.CANCELLED, started, error="cancelled", error_kind=CANCELLED)
     try:
-        target.prepare(spec)
+        with timing.phase("prepare"):
+            target.prepare(spec)
     except ActivityError as error:
         return _result(run, ActivityStatus.FAILED, started, error=str(error), error_kind=error.kind)
-    staged = target.stage(spec)
+    with timing.phase("stage"):
+        staged = target.stage(spec)
     try:
-        process = target.launch(staged)
+        with timing.phase("launch"):
+            process = target.launch(staged)
         run.attach(process.pid, process.stdin)
-        code, cancelled = _supervise(run, process)
+        with timing.phase("worker"):
+            code, cancelled = _supervise(run, process)
         if cancelled:
             return _result(
                 run, ActivityStatus.CANCELLED, started, error="cancelled", error_kind=CANCELLED, exit_code=code
             )
         if code == 0 and run.done_artifacts is not None:
             try:
-                artifacts = bring_home(target, spec, staged, run.done_artifacts)
+                with timing.phase("fetch"):
+                    artifacts = bring_home(target, spec, staged, run.done_artifacts)
             except ActivityError as error:
                 return _result(run, ActivityStatus.FAILED, started, error=str(error), error_kind=error.kind)
             _remember(run)
@@ -108,7 +118,8 @@ def execute(run: Run) -> ActivityResult:
         return _result(run, ActivityStatus.FAILED, started, error=message, error_kind=kind, exit_code=code)
     finally:
         run.close()
-        target.cleanup(staged)
+        with timing.phase("cleanup"):
+            target.cleanup(staged)
 
 
 def _supervise(run: Run, process: WorkerProcess) -> tuple[int, bool]:

@@ -106,6 +106,19 @@ def start_sshd(folder: Path, client_key: Path, env: dict[str, str] | None = None
     raise RuntimeError(f"sshd did not start: {(folder / 'sshd.log').read_text()}")
 
 
+@pytest.fixture(scope="package", autouse=True)
+def local_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """This side's cache (remembered target checks, settings) in a folder of the test session, not the user's."""
+    folder = tmp_path_factory.mktemp("local-cache")
+    before = os.environ.get("DLD_CACHE_DIR")
+    os.environ["DLD_CACHE_DIR"] = str(folder)
+    yield folder
+    if before is None:
+        os.environ.pop("DLD_CACHE_DIR", None)
+    else:
+        os.environ["DLD_CACHE_DIR"] = before
+
+
 @pytest.fixture(scope="session")
 def ssh_keys(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if not os.access(SSHD, os.X_OK):

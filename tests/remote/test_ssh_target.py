@@ -173,6 +173,7 @@ def test_a_new_package_version_reuses_the_environment(
     from dld_jupyter.activities.targets import deploy
 
     data, _ = deploy.payload()
+    monkeypatch.setattr(deploy, "_HASH", "another-version-of-the-package")
     monkeypatch.setattr(deploy, "_PAYLOAD", (data, "another-version-of-the-package"))
     lines: list[str] = []
     target = SshTarget(deployed.connection, deployed.policy, deployed.secrets, lines.append)

@@ -105,25 +105,43 @@ def requirements(nvidia: bool) -> tuple[str, ...]:
 
 
 _PAYLOAD: tuple[bytes, str] | None = None
+_HASH: str | None = None
+
+
+def _package_files() -> list[tuple[str, Path]]:
+    """The files a deployment carries: this package's sources and data, by their name inside the payload."""
+    files = []
+    for path in sorted(PACKAGE_ROOT.rglob("*")):
+        relative = path.relative_to(PACKAGE_ROOT.parent)
+        if path.is_file() and not any(part in SKIPPED for part in relative.parts) and path.suffix != ".pyc":
+            files.append((str(relative), path))
+    return files
+
+
+def package_hash() -> str:
+    """The content hash that names this package's deployment (cached for the process). Hashing alone: the
+    compressed payload cost ~0.5-2 s on every CLI call that only checks a target (issue 40)."""
+    global _HASH
+    if _HASH is None:
+        digest = hashlib.sha256()
+        for name, path in _package_files():
+            digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
+        _HASH = digest.hexdigest()
+    return _HASH
 
 
 def payload() -> tuple[bytes, str]:
-    """This package's Python files as a tar.gz, and their content hash (cached for the process)."""
+    """This package's files as a tar.gz and their content hash, built when a deployment is sent (cached)."""
     global _PAYLOAD
     if _PAYLOAD is None:
-        digest = hashlib.sha256()
         buffer = io.BytesIO()
         with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
-            for path in sorted(PACKAGE_ROOT.rglob("*")):
-                relative = path.relative_to(PACKAGE_ROOT.parent)
-                if not path.is_file() or any(part in SKIPPED for part in relative.parts) or path.suffix == ".pyc":
-                    continue
+            for name, path in _package_files():
                 data = path.read_bytes()
-                digest.update(str(relative).encode() + b"\0" + data + b"\0")
-                info = tarfile.TarInfo(str(relative))
+                info = tarfile.TarInfo(name)
                 info.size, info.mode = len(data), 0o644
                 archive.addfile(info, io.BytesIO(data))
-        _PAYLOAD = (buffer.getvalue(), digest.hexdigest())
+        _PAYLOAD = (buffer.getvalue(), package_hash())
     return _PAYLOAD
 
 
@@ -181,9 +199,8 @@ def check_target(session: SshSession, deploy_dir: str) -> TargetInfo:
             f"target {session.connection.name}: python3 is {'.'.join(map(str, python))}; the worker needs 3.10+"
         )
     reqs = requirements(bool(data["nvidia"]))
-    _, package_hash = payload()
     env_digest = hashlib.sha256(("\n".join(reqs) + str(python[:2])).encode()).hexdigest()[:12]
-    digest = hashlib.sha256((package_hash + env_digest).encode()).hexdigest()[:12]
+    digest = hashlib.sha256((package_hash() + env_digest).encode()).hexdigest()[:12]
     root = data["deploy"].rstrip("/")
     folder, environment = f"{root}/dld-{__version__}-{digest}", f"{root}/env-{env_digest}"
     q = shlex.quote

@@ -1,6 +1,6 @@
 """Runs on the target, inside a deployment: starts the worker in its own process group and never leaves it orphaned.
 
-`python -m dld_jupyter.activities.targets.remote_launcher` (standard library only) starts
+`python <deployment>/lib/dld_jupyter/activities/targets/remote_launcher.py` (standard library only) starts
 `python -m dld_jupyter.activities.worker -` as the leader of a new process group, announces the group on stderr
 (`PID_MARK <pgid>`), relays its own stdin to the worker and lets the worker write to the SSH channel directly.
 A heartbeat line on stderr every half second finds out when the connection is gone (the write fails once sshd has

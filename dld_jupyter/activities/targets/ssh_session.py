@@ -20,6 +20,7 @@ from typing import Any
 
 import asyncssh
 
+from dld_jupyter.activities import timing
 from dld_jupyter.activities.errors import UnavailableError
 from dld_jupyter.activities.targets.connections import SECRETS, Connection, Secrets
 from dld_jupyter.activities.targets.host_keys import HostKeyPolicy
@@ -263,7 +264,8 @@ def connect(connection: Connection, policy: HostKeyPolicy | None = None, secrets
         secrets = secrets or SECRETS
         where = connection.name
         try:
-            session = call(_connect(connection, policy, secrets), CONNECT_TIMEOUT_S + 5)
+            with timing.phase("ssh_connect"):
+                session = call(_connect(connection, policy, secrets), CONNECT_TIMEOUT_S + 5)
         except (asyncssh.HostKeyNotVerifiable, asyncssh.DisconnectError) as error:
             if policy.refusal is not None:
                 raise policy.refusal from None
