@@ -4,7 +4,10 @@ Runs one activity and speaks `protocol` on stdout; a session kind (`kinds.sessio
 answers envelope requests read line by line from stdin (`Run.request`) until stdin ends or asks to close. Anything
 native code prints goes to stderr instead, so the message stream stays clean. Exit status: 0 done, 1 failed,
 2 bad input, 3 unavailable (as `dld`'s exit codes).
-A crash or a kill of this process is the engine's to report: nothing here has to survive it.
+A crash or a kill of this process is the engine's to report: nothing here has to survive it. The other way round,
+on Linux a worker started by the local target ends when the process that started it dies (`DLD_PARENT_PID`,
+prctl's parent-death signal): a kernel killed outright, or a Dask worker of a local cluster gone with its kernel, left
+its worker measuring for as long as the spec asked, holding the CPU or GPU with nobody to read the report (issue 42).
 """
 
 from __future__ import annotations
@@ -37,6 +40,26 @@ def _protocol_stream() -> Channel:
 def _on_terminate(signum: int, frame: FrameType | None) -> None:
     # Cancellation: unwind so `finally` blocks run (GPU clocks get reset, temp files go).
     raise SystemExit(128 + signum)
+
+
+PARENT_ENV = "DLD_PARENT_PID"  # the pid of the process that started the worker (targets/local.py sets it)
+PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent() -> None:
+    """Linux: SIGTERM this process when the process named by DLD_PARENT_PID dies (now, when it has already);
+    elsewhere, or without the variable, nothing."""
+    parent = os.environ.get(PARENT_ENV, "")
+    if not sys.platform.startswith("linux") or not parent.isdigit():
+        return
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    except (OSError, AttributeError):  # no prctl in this libc: the worker outlives a killed parent, as before
+        return
+    if os.getppid() != int(parent):  # gone before the signal was asked for
+        os.kill(os.getpid(), signal.SIGTERM)
 
 
 def run(spec_text: str, channel: Channel, requests: Iterable[str] = ()) -> int:
@@ -91,6 +114,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     spec_text = read_spec(sys.stdin) if args[0] == "-" else Path(args[0]).read_text(encoding="utf-8")
     channel = _protocol_stream()
     signal.signal(signal.SIGTERM, _on_terminate)
+    die_with_parent()
     return run(spec_text, channel, sys.stdin)
 
 

@@ -1,5 +1,6 @@
-"""`dld sweep MODEL... --batch 1,8,32 --provider cpu,cuda --iterations N --out DIR [--executor local|dask|dask://…]`
-and `dld sweep --resume DIR`: every point of the grid profiled with its own report, a manifest beside them.
+"""`dld sweep MODEL... --batch 1,8,32 --provider cpu,cuda --iterations N --out DIR`
+`[--executor local|dask|dask-local|dask://…]` and `dld sweep --resume DIR`: every point of the grid profiled with
+its own report, a manifest beside them.
 
 Run again with the same grid (or `--resume DIR`), only the points not finished run; `--rerun` measures them all.
 Prints one line per point as it ends and the table at the end (`dld report sweep DIR` prints it again).
@@ -32,7 +33,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--warmup", type=int, default=5, help="warm-up passes per point (default 5)")
     parser.add_argument("--out", metavar="DIR", help="the sweep folder (default <first model>-sweep/)")
     parser.add_argument("--executor", default="local",
-                        help="local | dask (the current client) | dask://ADDRESS (host:port, tcp://, tls://, ws://…) "
+                        help="local | dask (the current client) | dask-local (a local cluster for the sweep, "
+                        "stopped at its end) | dask://ADDRESS (host:port, tcp://, tls://, ws://…) "
                         "| dask://SCHEDULER.json (a scheduler file); every worker must read the models")
     parser.add_argument("--foreign", default="warn", choices=("warn", "wait", "fail"),
                         help="another process on a point's GPU: warn, wait for it, or fail the point")

@@ -7,43 +7,65 @@ loop printed a raw traceback when the process ended (issue 36). `Executing.lost(
 (the points are failed with "the Dask scheduler at … is gone", which `--resume` completes), and a client the sweep
 opened itself (`dask://host:port`) is closed when the sweep ends, its reconnect loop with it, without the traceback.
 
-`dask://ADDRESS` takes any address Dask takes (`tcp://`, `tls://`, `ws://`, `wss://`, `inproc://`; `host:port` alone
-is tcp), or a scheduler file (`dask://scheduler.json`, what `dask scheduler --scheduler-file` writes); TLS settings
-come from Dask's own configuration (distributed.comm.tls), as for any Dask client. Before a point is submitted,
-every worker is asked whether it can read every model (`check_models`): a path missing on a worker is said then,
-naming the worker, instead of failing its points one by one.
+`dask-local` starts a `distributed.LocalCluster` in this process for the sweep and stops it at the end
+(`local_cluster.py`: the Sweep form's "Start a local cluster"). `dask://ADDRESS` takes any address Dask takes
+(`tcp://`, `tls://`, `ws://`, `wss://`, `inproc://`; `host:port` alone is tcp), or a scheduler file
+(`dask://scheduler.json`, what `dask scheduler --scheduler-file` writes); TLS settings come from Dask's own
+configuration (distributed.comm.tls), as for any Dask client. Before a point is submitted, every worker is asked
+whether it can read every model (`check_models`): a path missing on a worker is said then, naming the worker,
+instead of failing its points one by one. An address where nothing listens is said at once (a TCP probe of
+host:port) rather than after Dask's 30 s of retries.
 """
 
 from __future__ import annotations
 
 import concurrent.futures as cf
 import contextlib
-import importlib
 import logging
 import os
+import socket
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from dld_jupyter.activities.errors import SpecError
 from dld_jupyter.activities.gpu.nvml import visible_gpus
+from dld_jupyter.activities.sweep.local_cluster import (
+    LOCAL_CLUSTER,
+    distributed_module,
+    start_local_cluster,
+    stop_local_cluster,
+)
 from dld_jupyter.activities.sweep.manifest import Manifest
 
 LIVE = ("running", "newly-created")  # distributed.Client.status while it is connected (or about to be)
 CLOSE_TIMEOUT_S = 5
+CONNECT_TIMEOUT = "10s"  # Dask's own default retries for 30 s: a form waited that long to say "no scheduler"
+PROBE_TIMEOUT_S = 5.0
 QUIET = ("distributed", "distributed.client", "distributed.utils", "distributed.core", "distributed.comm")
 
 
 @dataclass
 class Executing:
     """An executor and what the sweep owes it: `owned` (shut it down at the end), `lock_here` (clocks locked in
-    this process for the whole sweep), `client` (a Dask client opened for the sweep, closed at the end)."""
+    this process for the whole sweep), `client` (a Dask client opened for the sweep, closed at the end),
+    `cluster` (a local cluster started for the sweep, stopped at the end)."""
 
     executor: cf.Executor
     owned: bool = False
     lock_here: bool = False
     client: Any = None
     scheduler: str | None = None  # the Dask scheduler's address, known while it answered
+    cluster: Any = None
+    command: str | None = None  # the --executor that runs the points there again from a shell (None: local)
+
+    def where(self) -> str | None:
+        """Where the points run, said in the sweep's log: the Dask scheduler's address; None for threads here."""
+        if self.scheduler is None:
+            return None
+        started = f" (a local cluster of {len(self.cluster.workers)} worker process(es) started for this sweep, " \
+                  "stopped when it ends)" if self.cluster is not None else ""
+        return f"points run on the Dask scheduler at {self.scheduler}{started}"
 
     def lost(self) -> str | None:
         """Why the Dask scheduler is gone ("the Dask scheduler at tcp://… is gone …"), or None while it answers
@@ -55,12 +77,16 @@ class Executing:
                 "points running there were stopped)")
 
     def close(self) -> None:
-        """Close the client the sweep opened, quietly: a dead scheduler's reconnect loop would log tracebacks."""
-        if self.client is None:
-            return
-        with _quiet(QUIET), contextlib.suppress(Exception):
-            self.client.close(timeout=CLOSE_TIMEOUT_S)
-        self.client = None
+        """Close the client the sweep opened, quietly (a dead scheduler's reconnect loop would log tracebacks),
+        then the local cluster it started."""
+        if self.client is not None:
+            with _quiet(QUIET), contextlib.suppress(Exception):
+                self.client.close(timeout=CLOSE_TIMEOUT_S)
+            self.client = None
+        if self.cluster is not None:
+            with _quiet(QUIET):
+                stop_local_cluster(self.cluster)
+            self.cluster = None
 
 
 @contextlib.contextmanager
@@ -101,34 +127,65 @@ def make_executor(spec: str | cf.Executor | None, manifest: Manifest) -> Executi
 
 
 def _executor(spec: str | cf.Executor | None, manifest: Manifest) -> Executing:
-    """None/"local": threads here (one per device); "dask": the current client; "dask://ADDRESS" or
-    "dask://SCHEDULER.json": a client opened to that scheduler; a distributed.Client; or any Executor."""
+    """None/"local": threads here (one per device); "dask": the current client; "dask-local": a local cluster
+    started for the sweep; "dask://ADDRESS" or "dask://SCHEDULER.json": a client opened to that scheduler; a
+    distributed.Client; or any Executor."""
     if isinstance(spec, cf.Executor):
-        return Executing(spec, scheduler=_address(dask_client(spec)))
+        address = _address(dask_client(spec))
+        return Executing(spec, scheduler=address, command=address and f"dask://{address}")
     if spec is not None and not isinstance(spec, str):  # a distributed.Client
-        return Executing(spec.get_executor(pure=False), scheduler=_address(spec))
+        address = _address(spec)
+        return Executing(spec.get_executor(pure=False), scheduler=address, command=address and f"dask://{address}")
     if spec is None or spec == "local":
-        points = [p.point for p in manifest.points]
-        gpus = len(visible_gpus()) if any(p.uses_gpu for p in points) else 0
-        cpu = 1 if any(not p.uses_gpu for p in points) else 0  # the scheduler runs one CPU point at a time anyway
-        threads = cf.ThreadPoolExecutor(max_workers=max(1, gpus + cpu), thread_name_prefix="dld-sweep")
+        threads = cf.ThreadPoolExecutor(max_workers=_devices(manifest), thread_name_prefix="dld-sweep")
         return Executing(threads, owned=True, lock_here=True)
+    if spec == LOCAL_CLUSTER:
+        cluster, client = start_local_cluster(_devices(manifest))
+        return Executing(client.get_executor(pure=False), client=client, scheduler=_address(client), cluster=cluster,
+                         command=LOCAL_CLUSTER)
     if spec == "dask" or spec.startswith("dask://"):
-        try:
-            distributed: Any = importlib.import_module("distributed")
-        except ImportError as error:
-            raise SpecError("executor='dask' needs distributed: pip install 'dld_jupyter[dask]'") from error
+        distributed = distributed_module()
         if spec == "dask":
             try:
                 client = distributed.get_client()
             except ValueError as error:
-                raise SpecError("executor='dask': no Dask client in this process; create one (distributed.Client(...)) "
-                                "or pass executor='dask://host:port'") from error
-            return Executing(client.get_executor(pure=False), scheduler=_address(client))
+                raise SpecError("executor='dask': no Dask client in this process; give the scheduler's address "
+                                "(executor='dask://host:port': the Sweep form's Scheduler field), start a local "
+                                "cluster (executor='dask-local': its Start a local cluster) or create a "
+                                "distributed.Client first") from error
+            address = _address(client)
+            return Executing(client.get_executor(pure=False), scheduler=address,
+                             command=address and f"dask://{address}")
         client, address = _connect(distributed, spec)
-        return Executing(client.get_executor(pure=False), client=client, scheduler=address)
-    raise SpecError(f"executor: {spec!r} is not 'local', 'dask', 'dask://ADDRESS' (tcp://, tls://, ws://… or "
-                    "host:port), 'dask://SCHEDULER.json' or a concurrent.futures.Executor")
+        return Executing(client.get_executor(pure=False), client=client, scheduler=address, command=spec)
+    raise SpecError(f"executor: {spec!r} is not 'local', 'dask', 'dask-local', 'dask://ADDRESS' (tcp://, tls://, "
+                    "ws://… or host:port), 'dask://SCHEDULER.json' or a concurrent.futures.Executor")
+
+
+def _devices(manifest: Manifest) -> int:
+    """Points that can run at once here: one per GPU the points use, plus one for the CPU points (the scheduler
+    runs one CPU point at a time anyway)."""
+    points = [p.point for p in manifest.points]
+    gpus = len(visible_gpus()) if any(p.uses_gpu for p in points) else 0
+    cpu = 1 if any(not p.uses_gpu for p in points) else 0
+    return max(1, gpus + cpu)
+
+
+def _probe(spec: str, address: str) -> None:
+    """SpecError at once when nothing listens at a tcp:// address (Dask would retry for its whole timeout)."""
+    if not address.startswith("tcp://"):
+        return
+    host, _, port = address.removeprefix("tcp://").rpartition(":")
+    if not host or not port.isdigit():
+        raise SpecError(f"executor {spec}: {address} is no host:port address; give the scheduler's address as "
+                        "tcp://HOST:PORT (Dask's default port is 8786)")
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=PROBE_TIMEOUT_S):
+            pass
+    except OSError as error:
+        why = error.strerror or str(error) or type(error).__name__
+        raise SpecError(f"executor {spec}: no Dask scheduler answers at {address} ({why}); start one there "
+                        "(dask scheduler), check the address, or start a local cluster instead") from error
 
 
 def _connect(distributed: Any, spec: str) -> tuple[Any, str]:
@@ -139,8 +196,11 @@ def _connect(distributed: Any, spec: str) -> tuple[Any, str]:
         raise SpecError(f"executor {spec}: the scheduler file {rest} does not exist (dask scheduler --scheduler-file "
                         "writes it; give its path as the workers see it)")
     address = rest if file or "://" in rest else "tcp://" + rest
+    if not file:
+        _probe(spec, address)
     try:
-        client = distributed.Client(scheduler_file=rest, timeout="10s") if file else distributed.Client(address)
+        client = (distributed.Client(scheduler_file=rest, timeout=CONNECT_TIMEOUT) if file
+                  else distributed.Client(address, timeout=CONNECT_TIMEOUT))
     except (OSError, TimeoutError) as error:
         raise SpecError(f"executor {spec}: no Dask scheduler answers at {address} ({error})") from error
     except (ValueError, TypeError) as error:  # an unknown protocol, a malformed address, TLS without its settings

@@ -101,7 +101,7 @@ class Sweep(RunGroup):
 
     def command_line(self) -> CommandLine:
         """`dld sweep …` measuring the same grid again in the same folder (`Manifest.command_line`)."""
-        return self.manifest.command_line(None if self._owned else self._executor)
+        return self.manifest.command_line(self._executing.command or (None if self._owned else self._executor))
 
     def cancelling(self) -> None:
         """Stop the points not started yet; the manifest says "cancelled" (the running ones are group members)."""
@@ -127,6 +127,9 @@ class Sweep(RunGroup):
             if rerun or not self.manifest.finished(entry):
                 entry.state, entry.reason = QUEUED, None
         self.begin()
+        where = self._executing.where()
+        if where:
+            self.log("info", where)
         self._changed()
         self._thread.start()
         return self

@@ -43,6 +43,7 @@ class LocalTarget:
         root = str(Path(__file__).resolve().parents[3])
         env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH", "")) if p)
         env.setdefault("PYTHONUNBUFFERED", "1")
+        env["DLD_PARENT_PID"] = str(os.getpid())  # the worker ends with this process (worker.die_with_parent)
         process = subprocess.Popen(
             [sys.executable, "-m", WORKER_MODULE, "-"],
             stdin=subprocess.PIPE,
