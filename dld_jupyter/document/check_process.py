@@ -27,7 +27,9 @@ import onnx_ir as ir
 from dld_jupyter.document.checks import CheckResult, check_model
 from dld_jupyter.document.data_size import data_size_diagnostics
 from dld_jupyter.document.diagnostics import Diagnostic
+from dld_jupyter.document.io import GENERATED_NAMES_KEY
 from dld_jupyter.document.skeleton import TOKEN_RE, Skeleton
+from dld_jupyter.formats.node_names import Generated
 
 # From this many nodes a background check runs in a child process (its start-up, ~1 s, is worth it).
 PROCESS_MIN_NODES = int(os.environ.get("DLD_CHECK_PROCESS_MIN_NODES", "2000"))
@@ -43,7 +45,9 @@ class CheckProcess:
         self._dir = tempfile.TemporaryDirectory(prefix="dld-check-")
         folder = Path(self._dir.name)
         (folder / "skeleton.onnx").write_bytes(skeleton.proto.SerializeToString())
-        names = {"nodes": [node.name or "" for node in skeleton.nodes], "inner": skeleton.inner_names}
+        generated = model.meta.get(GENERATED_NAMES_KEY)  # what opening named, said by the check (checks.py)
+        names = {"nodes": [node.name or "" for node in skeleton.nodes], "inner": skeleton.inner_names,
+                 "generated": generated.names if generated is not None else []}
         (folder / "names.json").write_text(json.dumps(names))
         command = [sys.executable, "-m", "dld_jupyter.document.check_process", str(folder)]
         if shutil.which("nice"):  # a background check must not take CPU from the browser and the kernel
@@ -95,6 +99,8 @@ def _child(folder: Path) -> None:
             node.name = names["nodes"][int(match.group(1))]
         else:
             node.name = names["inner"].get(node.name, node.name)
+    if names["generated"]:
+        model.meta[GENERATED_NAMES_KEY] = Generated(names["generated"])
     result = check_model(model, index.get)
     print(json.dumps({
         "diagnostics": [

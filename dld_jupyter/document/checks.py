@@ -20,6 +20,7 @@ import onnx_ir as ir
 
 from dld_jupyter.document.data_size import data_size_problems
 from dld_jupyter.document.diagnostics import Diagnostic, Severity, Source
+from dld_jupyter.document.io import GENERATED_NAMES_KEY
 from dld_jupyter.document.lint import LintRun, start_polygraphy_lint
 from dld_jupyter.document.schema import OpSchemaInfo, registry
 from dld_jupyter.document.skeleton import (
@@ -285,6 +286,11 @@ def _structural_checks(model: ir.Model, collector: _Collector) -> None:
     functions = {(f.domain, f.name) for f in model.functions.values()}
     schemas = _SchemaCache(model)
     with_subgraphs = collector.skeleton.with_subgraphs  # their nodes are reported on the outer node
+    generated = model.meta.get(GENERATED_NAMES_KEY)  # opening named them (io.py): said once, not per node
+    if generated is not None and generated.names:
+        shown = ", ".join(generated.names[:3]) + (", …" if len(generated.names) > 3 else "")
+        message = f"{len(generated.names)} nodes had no name in the file: named on opening ({shown})."
+        collector.add("info", message, None, "Save the model to write these names into its file.", "structure")
     unnamed = sum(1 for node in nodes if not node.name)
     if unnamed > _UNNAMED_LISTED:  # exporters often name nothing: one summary line, not thousands
         message = f"{unnamed} nodes have no name; the first {_UNNAMED_LISTED} are listed."

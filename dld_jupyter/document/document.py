@@ -90,6 +90,7 @@ class Document(LocalFunctions, Subgraphs, TensorRtAttributes):
         if target is None:
             raise DocumentError("Save", "the document has no file yet.", "Pass a path: doc.save('model.onnx').")
         self.save_copy(target)
+        io.names_written(self.model)  # the names opening gave are the file's own now
         self.path = target
         was_dirty = self.dirty
         self._history.mark_saved()

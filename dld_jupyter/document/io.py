@@ -4,8 +4,10 @@ Opening checks, in order, and refuses with a DocumentError saying what and how t
 truncated/corrupt protobuf, not an ONNX model, IR version or opset newer than the installed onnx supports,
 external data whose ``location`` is absolute or escapes the model's folder (CVE-2024-27318/27319), missing or too
 short external data file, a non-numeric external offset/length or a NUL in a location, text fields that are not
-UTF-8, a value defined twice, a cycle. External tensors stay lazy (memory-mapped on use), and so do big embedded
-initializers (lazy_weights.py: opening costs the nodes, not the weight bytes).
+UTF-8, a value defined twice, a cycle. Unnamed nodes get a unique name as Model Explorer names them
+(formats/node_names.py; the ir model's meta keeps which, under GENERATED_NAMES_KEY). External tensors stay lazy
+(memory-mapped on use), and so do big embedded initializers (lazy_weights.py: opening costs the nodes, not the
+weight bytes).
 A graph whose nodes are not in topological order (but acyclic) is sorted: edits keep that order.
 
 Saving is atomic even with external data (atomic_save: a fresh data generation, then one rename of the .onnx), sets
@@ -26,6 +28,7 @@ import onnx_ir as ir
 from google.protobuf.message import DecodeError
 
 from dld_jupyter.formats.atomic_write import atomic_write_bytes
+from dld_jupyter.formats.node_names import GENERATED_META, Generated, name_unnamed_nodes
 
 from . import atomic_save, lazy_weights, sparse_initializers
 from .errors import DocumentError
@@ -36,6 +39,7 @@ from .self_contained import external_tensors, in_memory, tensor_attributes
 ORT_MAX_IR_VERSION = 13  # onnxruntime 1.31 refuses IR 14 (onnx 1.23's default)
 ORT_MAX_OPSET = 26  # newest default-domain opset onnxruntime 1.31 loads
 ML_MAX_OPSET = 5
+GENERATED_NAMES_KEY = "dld_generated_names"  # model.meta: the Generated names of opening (document/io.py)
 
 
 def newest_opset() -> int:
@@ -230,12 +234,15 @@ def _check_cycles(path: pathlib.Path, graph: onnx.GraphProto) -> None:
 class CheckedProto:
     """A parsed .onnx file that passed every check of opening: what `build` turns into the ir model."""
 
-    __slots__ = ("file", "mapped", "may_be_external", "proto", "sorted")
+    __slots__ = ("file", "generated", "mapped", "may_be_external", "proto", "sorted")
 
     def __init__(self, file: pathlib.Path, proto: onnx.ModelProto, may_be_external: bool, sorted_ok: bool,
                  mapped: lazy_weights.MappedFile | None = None) -> None:
         self.file, self.proto, self.may_be_external, self.sorted = file, proto, may_be_external, sorted_ok
         self.mapped = mapped
+        # Seed 000: a node has a unique name "automatically generated … if not present in the ONNX model". Named here,
+        # in file order before any sort (Model Explorer's order), so the outline shows the names the document has.
+        self.generated: Generated = name_unnamed_nodes(proto)
 
 
 def read_checked(path: str | os.PathLike[str]) -> CheckedProto:
@@ -260,6 +267,7 @@ def build(checked: CheckedProto) -> ir.Model:
         why = str(exc) if cause is exc else f"{exc}: {cause}"
         raise _fail(file, f"the model cannot be read ({why}).", "Run onnx.checker on it to find the cause.") from exc
     sparse_initializers.remember(model, sparse)
+    _remember_generated(model, checked.generated)
     if checked.mapped is not None:
         lazy_weights.attach(model, checked.mapped)
     if not checked.sorted:
@@ -268,6 +276,30 @@ def build(checked: CheckedProto) -> ir.Model:
         for tensor in external_tensors(model):
             tensor.base_dir = str(file.parent.absolute())  # a later chdir changes nothing
     return model
+
+
+def _remember_generated(model: ir.Model, generated: Generated) -> None:
+    """Mark the nodes opening named (node.meta: the name given), in the order of the pass's walk: until a save writes
+    the names, Model Explorer (explorer_ids.py) sees them unnamed in the file."""
+    if not generated.names:
+        return
+    model.meta[GENERATED_NAMES_KEY] = generated
+    for tree, positions in generated.positions.items():
+        graph = model.graph if tree is None else model.functions.get(tree)
+        wanted = set(positions)
+        for position, node in enumerate(ir.traversal.RecursiveGraphIterator(graph) if graph is not None else ()):
+            if position in wanted:
+                node.meta[GENERATED_META] = node.name
+
+
+def names_written(model: ir.Model) -> None:
+    """A save wrote the names opening gave: they are the file's own now."""
+    if model.meta.pop(GENERATED_NAMES_KEY, None) is not None:
+        for node in model.graph.all_nodes():
+            node.meta.pop(GENERATED_META, None)
+        for function in model.functions.values():
+            for node in function.all_nodes():
+                node.meta.pop(GENERATED_META, None)
 
 
 def load(path: str | os.PathLike[str]) -> ir.Model:

@@ -15,6 +15,7 @@ import onnx_ir as ir
 
 from .endpoints import has_input_node, input_node_id, output_node_id
 from .ids import IdMap
+from .io import GENERATED_NAMES_KEY
 
 PREFIX = "dld"
 POSITIONS_KEY = "dld.positions"
@@ -59,8 +60,10 @@ def decode_positions(model: ir.Model, ids: IdMap) -> dict[str, tuple[float, floa
         if not isinstance(stored, dict):
             return {}
         out: dict[str, tuple[float, float]] = {}
+        generated = model.meta.get(GENERATED_NAMES_KEY)  # nodes named on opening
+        numbered = {ids.node_id(node): f"#{i}" for i, node in enumerate(model.graph)} if generated else {}
         for nid, key in node_keys(model.graph, ids).items():
-            xy = stored.get(key)
+            xy = stored.get(key, stored.get(numbered.get(nid, "")))  # saved before they had names: by index
             if isinstance(xy, list) and len(xy) == 2:
                 out[nid] = (float(xy[0]), float(xy[1]))
         return out

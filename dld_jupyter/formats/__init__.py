@@ -7,4 +7,6 @@ activities, every `dld` verb and the panels.
 `html_text` is where text becomes HTML (names and paths escaped), for the notebook widgets, the JupyterLab tabs
 and the report's HTML export alike.
 `atomic_write` is the one writer that replaces a file atomically (a model, a report, user tools, settings).
+`node_names` is how unnamed nodes are named (Model Explorer's rule): on opening, and by the activity worker that
+profiles or analyses a file, which has no onnx-ir.
 """

@@ -2,9 +2,10 @@
 Model Explorer's ONNX adapter gives the nodes, so a profile colours the graph there as it does on the canvas.
 
 The values are reports/heat.py's (a node of a fused layer gets the layer's whole time; a node removed by the
-optimizer, or not in the report, has no value and is left out). Reports name an unnamed node `<op_type>_<position>`
-(activities/runtimes/onnxruntime/session.py) where Model Explorer says `node_3`: the model itself maps one to the
-other, so it is needed: the report's own model path, or another given (the model the report was profiled from).
+optimizer, or not in the report, has no value and is left out). A report names an unnamed node as opening the
+model does (formats/node_names.py, `node_3`), which is Model Explorer's id unless a name is repeated: the model
+itself maps one to the other, so it is needed: the report's own model path, or another given (the model the report
+was profiled from).
 """
 
 from __future__ import annotations
@@ -22,8 +23,8 @@ from dld_jupyter.reports.heat import check_metric, heat_of
 
 
 def report_names(graph: ir.Graph) -> list[str]:
-    """The name each node of `graph` has in a report, in graph order (an unnamed one: `<op_type>_<position>`)."""
-    return [node.name or f"{node.op_type}_{position}" for position, node in enumerate(graph)]
+    """The name each node of `graph` (opened by document/io.py: unnamed ones named) has in a report, in graph order."""
+    return [node.name or "" for node in graph]
 
 
 def heat_node_data(report: Report, graph: ir.Graph, metric: str = "time") -> dict[str, Any]:

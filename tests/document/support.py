@@ -8,6 +8,7 @@ from google.protobuf.message import Message
 from onnx import TensorProto, helper
 
 from dld_jupyter.document.io import target_ir_version
+from dld_jupyter.formats.node_names import name_unnamed_nodes
 
 
 def _strip_defaults(msg: Message) -> None:
@@ -44,8 +45,10 @@ def _drop_outer_value_info(graph: onnx.GraphProto, outer: set[str], is_sub: bool
 
 
 def canonical(proto: onnx.ModelProto) -> bytes:
-    """Bytes equal for semantically identical models, ignoring our ``dld*`` metadata keys."""
+    """Bytes equal for semantically identical models, ignoring our ``dld*`` metadata keys; unnamed nodes have the
+    names opening gives them (a save writes them: formats/node_names.py, checked against onnx-ir's NameFixPass)."""
     model = onnx.ModelProto.FromString(proto.SerializeToString())
+    name_unnamed_nodes(model)
     keep = [(e.key, e.value) for e in model.metadata_props if not e.key.startswith("dld")]
     del model.metadata_props[:]
     for key, value in keep:

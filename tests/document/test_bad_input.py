@@ -134,7 +134,7 @@ def test_unsorted_graph_duplicate_empty_names_and_unknown_ops_open(tmp_path: pat
     proto = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid("com.example", 1)])
     doc = Document.open(write(tmp_path / "odd.onnx", proto))
     names = [n.name for n in doc.nodes() if n.kind == "op"]
-    assert names == ["same", "same", ""]
+    assert names == ["same", "same", "node"]  # repeated names kept as they are, the empty one named on opening
     mystery = next(n for n in doc.nodes() if n.op_type == "Mystery")
     assert [t.name for t in mystery.inputs] == ["input_0"]
     assert doc.check()  # the type check list reports what is wrong; opening did not fail

@@ -115,13 +115,18 @@ def test_precision_refusals(resnet: Document, tmp_path: Path) -> None:
     with pytest.raises(DocumentError, match="not an operator"):
         resnet.set_layer_precision(["i0"], "fp16")
     model = models.resnet_like(1)
-    model.graph.node[2].name = ""  # files may hold unnamed nodes
-    doc = _doc(tmp_path, model, "unnamed")
-    first, unnamed = doc.node_id(doc.model.graph.node(1)), doc.node_id(doc.model.graph.node(2))
+    model.graph.node[2].name = model.graph.node[1].name  # files may repeat names (opening keeps them)
+    doc = _doc(tmp_path, model, "repeated")
+    first, repeated = doc.node_id(doc.model.graph.node(1)), doc.node_id(doc.model.graph.node(2))
     with pytest.raises(DocumentError, match="unique name"):
-        doc.set_layer_precision([first, unnamed], "fp16")
+        doc.set_layer_precision([first, repeated], "fp16")
     assert doc.layer_precision(first) is None  # refused as a whole
-    doc.set_layer_precision([unnamed], None)  # releasing needs no name
+    doc.set_layer_precision([repeated], None)  # releasing needs no name
+    model.graph.node[2].name = ""  # an unnamed node is named on opening, so it can hold a precision
+    doc = _doc(tmp_path, model, "unnamed")
+    unnamed = doc.node_id(doc.model.graph.node(2))
+    doc.set_layer_precision([unnamed], "fp16")
+    assert doc.layer_precision(unnamed) == "fp16" and doc.model.graph.node(2).name == "node"
 
 
 def test_attributes_travel_with_the_file(resnet: Document, tmp_path: Path) -> None:

@@ -23,6 +23,7 @@ from onnx_ir.passes.common import NameFixPass
 
 from dld_jupyter.cli.main import main
 from dld_jupyter.document.explorer_ids import explorer_ids, explorer_node_ids
+from dld_jupyter.formats.node_names import name_unnamed_nodes
 from dld_jupyter.model_compare import diverge, read_node_data, to_node_data
 
 MODEL = Path(__file__).resolve().parents[1] / "data" / "real" / "mobilenet_v3_small_w05.onnx"
@@ -117,10 +118,11 @@ def test_cli_report_node_data_keys_the_heat_by_adapter_id(stripped: tuple[Path, 
     values = read_node_data(tmp_path / "heat.json")
     assert values and set(values) <= set(adapter)
     heat = heat_of(report)
-    graph = onnx.load(str(model), load_external_data=False).graph
+    named = onnx.load(str(model), load_external_data=False)
+    name_unnamed_nodes(named)  # the report names unnamed nodes as opening does
     ids = explorer_node_ids(ir.serde.deserialize_model(onnx.load(str(model), load_external_data=False)).graph)
-    for i, (key, node) in enumerate(zip(ids, graph.node, strict=True)):
-        time = heat.node_value(node.name or f"{node.op_type}_{i}")
+    for key, node in zip(ids, named.graph.node, strict=True):
+        time = heat.node_value(node.name)
         assert values.get(key) == (pytest.approx(time) if time is not None else None)
     model.rename(tmp_path / "moved.onnx")  # the report's model is gone: said, and --model given instead works
     assert main(["report", "node-data", str(tmp_path / "m.dld-report.json"), "-o", str(tmp_path / "h2.json")]) == 2

@@ -14,6 +14,8 @@ from collections.abc import Iterable, Sequence
 
 import onnx
 
+from dld_jupyter.formats.node_names import name_unnamed_in
+
 
 def _subgraph_names(node: onnx.NodeProto) -> set[str]:
     """Every name a node's subgraph bodies read (a superset of their outer references is enough for ordering)."""
@@ -32,6 +34,7 @@ class MainGraph:
 
     def __init__(self, graph: onnx.GraphProto) -> None:
         self.graph = graph
+        name_unnamed_in(graph.node)  # as the designer names them on opening: a breakpoint on `node_3` is that node
         self.nodes = list(graph.node)
         self.producer: dict[str, int] = {}
         for index, node in enumerate(self.nodes):

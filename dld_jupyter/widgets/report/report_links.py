@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from dld_jupyter.formats.node_names import name_unnamed_nodes
 from dld_jupyter.frontdoor.designers import LiveDesigner, loading, registry
 
 
@@ -35,9 +36,10 @@ class ModelGraph:
         import onnx  # lazy: only when a user asks for producers/consumers
 
         model = onnx.load(path, load_external_data=False)
+        name_unnamed_nodes(model)  # unnamed nodes: the names opening gives them, as the designer and the report do
         graph = cls()
-        for position, node in enumerate(model.graph.node):
-            name = node.name or f"{node.op_type}_{position}"  # unnamed nodes: the designer's fallback name
+        for node in model.graph.node:
+            name = node.name
             graph.inputs[name] = [v for v in node.input if v]
             graph.outputs[name] = [v for v in node.output if v]
             for value in graph.outputs[name]:

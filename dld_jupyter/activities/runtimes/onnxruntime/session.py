@@ -29,6 +29,7 @@ from dld_jupyter.activities.runtimes.onnxruntime.report import ort_layers, with_
 from dld_jupyter.activities.runtimes.onnxruntime.spec import OrtProfileSpec
 from dld_jupyter.activities.runtimes.onnxruntime.trace import parse_profile
 from dld_jupyter.activities.system import cpu_model, system_info
+from dld_jupyter.formats.node_names import name_unnamed_nodes
 from dld_jupyter.report_format.builder import RunInfo
 
 
@@ -52,15 +53,16 @@ def load_model(spec: OrtProfileSpec, reporter: Reporter) -> tuple[onnx.ModelProt
         model = onnx.load(spec.model, load_external_data=False)
     except Exception as error:
         raise SpecError(f"model: {spec.model} is not a readable ONNX model ({error})") from error
-    if all(node.name for node in model.graph.node):
+    # ORT reports nodes by name: unnamed nodes get the names opening the model gives them (formats/node_names.py),
+    # so every layer maps back to the node the designer shows.
+    generated = name_unnamed_nodes(model)
+    if not generated.main_indices:
         return model, spec.model
-    # ORT reports nodes by name: unnamed nodes get "<op>_<index>" names so every layer maps back to a node.
-    for index, node in enumerate(model.graph.node):
-        node.name = node.name or f"{node.op_type}_{index}"
-    reporter.log("some nodes have no name: profiling a copy where they are named <op_type>_<index>", "warning")
+    shown = ", ".join(generated.names[:3]) + (", …" if len(generated.names) > 3 else "")
+    reporter.log(f"{len(generated.main_indices)} nodes have no name: profiling a copy where they are named as on "
+                 f"opening ({shown})", "warning")
     full = onnx.load(spec.model)
-    for node, named in zip(full.graph.node, model.graph.node, strict=True):
-        node.name = named.name
+    name_unnamed_nodes(full)
     return model, full.SerializeToString()
 
 

@@ -61,11 +61,9 @@ class HeatElements:
 
 
 def node_names(document: Document) -> dict[str, str]:
-    """Node id -> the name reports use for it (an unnamed node: `<op_type>_<position>`, as the report links do)."""
+    """Node id -> the name reports use for it: its name (opening names unnamed nodes as the profiler does)."""
     node_id = document.node_id
-    return {
-        node_id(node): node.name or f"{node.op_type}_{position}" for position, node in enumerate(document.model.graph)
-    }
+    return {node_id(node): node.name or "" for node in document.model.graph}
 
 
 def heat_elements(heat: Heat, document: Document, grouping: Grouping) -> HeatElements:
