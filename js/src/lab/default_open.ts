@@ -12,6 +12,7 @@
 import { JupyterFrontEnd } from "@jupyterlab/application";
 import { ABCWidgetFactory, DocumentModel, DocumentRegistry, DocumentWidget } from "@jupyterlab/docregistry";
 import { Notification } from "@jupyterlab/apputils";
+import { Toolbar } from "@jupyterlab/ui-components";
 import { Widget } from "@lumino/widgets";
 
 import { ENGINE_FILE_TYPE, ONNX_FILE_TYPE, REPORT_FILE_TYPE } from "./opener";
@@ -57,7 +58,9 @@ class HandOffFactory extends ABCWidgetFactory<DocumentWidget> {
   }
 
   protected createNewWidget(context: DocumentRegistry.Context): DocumentWidget {
-    const widget = new DocumentWidget({ content: new Widget(), context });
+    // A plain toolbar: JupyterLab's default (reactive) one measures itself a tick after it is shown, and this
+    // widget is gone by then ("Cannot read properties of null (reading 'promise')" on every double-click).
+    const widget = new DocumentWidget({ content: new Widget(), context, toolbar: new Toolbar() });
     const file = context.localPath;
     // After the document manager has added it to the shell (it does so right after this returns).
     queueMicrotask(() => {
