@@ -1,6 +1,7 @@
 """Operator schema registry: every op of every domain and opset version the installed onnx knows.
 
-The palette, the parameter editor, the type check list and "go to documentation" all read this one registry.
+The palette, the parameter editor, the type check list, "go to documentation" and the operator documentation
+browser (operator_docs.py) all read this one registry.
 ONNX Runtime's contrib schemas (`com.microsoft`, `com.microsoft.nchwc`) are added when onnxruntime imports:
 `onnxruntime.capi.onnxruntime_pybind11_state.get_all_operator_schema()` exposes them (latest version only).
 Building is lazy (first lookup) and cached; it takes tens of milliseconds.
@@ -51,6 +52,15 @@ class AttributeInfo:
 
 
 @dataclasses.dataclass(frozen=True)
+class TypeConstraint:
+    """A type variable of an operator ("T") and the types it may stand for."""
+
+    name: str
+    types: tuple[str, ...]
+    doc: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
 class OpSchemaInfo:
     """An operator as one opset version defines it."""
 
@@ -67,6 +77,7 @@ class OpSchemaInfo:
     max_input: int
     min_output: int
     max_output: int
+    type_constraints: tuple[TypeConstraint, ...] = dataclasses.field(default=(), compare=False)
 
     def attribute(self, name: str) -> AttributeInfo | None:
         return next((a for a in self.attributes if a.name == name), None)
@@ -147,6 +158,10 @@ def _convert(schema: Any) -> OpSchemaInfo:
         max_input=int(schema.max_input),
         min_output=int(schema.min_output),
         max_output=int(schema.max_output),
+        type_constraints=tuple(
+            TypeConstraint(str(c.type_param_str), tuple(c.allowed_type_strs), c.description or "")
+            for c in schema.type_constraints
+        ),
     )
 
 
@@ -220,6 +235,10 @@ class SchemaRegistry:
             if schema is not None and (include_deprecated or not schema.deprecated):
                 found.append(schema)
         return found
+
+    def known_ops(self) -> list[tuple[str, str]]:
+        """Every (domain, op type) known, in any version."""
+        return sorted(self._ensure())
 
     def domains(self) -> list[str]:
         return sorted({domain for domain, _ in self._ensure()})

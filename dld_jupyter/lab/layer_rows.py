@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TypedDict
 
 from dld_jupyter.document import Document
+from dld_jupyter.document.operator_docs import summary_of
 from dld_jupyter.formats.trt_metadata import TRT_PRECISION_KEY  # the format the document writes
 
 
@@ -45,12 +46,6 @@ def layer_columns(document: Document, node_ids: list[str] | None = None) -> Laye
         columns["precisions"].append(node.metadata_props.get(TRT_PRECISION_KEY, ""))
         columns["constants"].append(node.op_type == "Constant" and node.domain in ("", "ai.onnx"))
     return columns
-
-
-def summary_of(doc: str, limit: int = 240) -> str:
-    """First paragraph of an operator's documentation, for a palette tooltip."""
-    text = " ".join(doc.strip().split("\n\n", 1)[0].split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def palette_entries(document: Document) -> list[PaletteEntry]:

@@ -1,5 +1,5 @@
-"""Jupyter Server extension: kernel websockets without Nagle's algorithm, and the relay of the widgets' fast
-channels (``dld_jupyter.lab.channel_relay``).
+"""Jupyter Server extension: kernel websockets without Nagle's algorithm, the relay of the widgets' fast channels
+(``dld_jupyter.lab.channel_relay``) and the operator documentation browser's data (``operator_docs_handler``).
 
 Every message the browser sends a kernel is answered on iopub by three small messages (status busy, the reply, status
 idle), which the server writes to the websocket one by one. With Nagle's algorithm on (tornado's default), the second
@@ -30,9 +30,10 @@ class NoDelayWebsocketConnection(ZMQChannelsWebsocketConnection):
 
 
 def _load_jupyter_server_extension(serverapp: Any) -> None:
-    from dld_jupyter.lab.channel_relay import add_handlers
+    from dld_jupyter.lab import channel_relay, operator_docs_handler
 
-    add_handlers(serverapp)
+    channel_relay.add_handlers(serverapp)
+    operator_docs_handler.add_handlers(serverapp)
     settings = serverapp.web_app.settings
     if settings.get("kernel_websocket_connection_class") is ZMQChannelsWebsocketConnection:
         settings["kernel_websocket_connection_class"] = NoDelayWebsocketConnection

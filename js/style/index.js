@@ -1,2 +1,3 @@
 import './sidebar.css';
 import './stale.css';
+import './operator_docs.css';

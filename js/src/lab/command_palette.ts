@@ -9,6 +9,7 @@ import { ICommandPalette } from "@jupyterlab/apputils";
 import { ChildCommandIds } from "./child_commands";
 import { CommandIds } from "./commands";
 import { LayoutCommandIds } from "./layouts";
+import { OPERATOR_DOCS_COMMAND } from "./operator_docs_command";
 import { ToolCommandIds } from "./tools_menu";
 import { PALETTE_CATEGORY } from "./user_tool_palette";
 
@@ -25,6 +26,7 @@ export function paletteCommands(): string[] {
     ...Object.values(ToolCommandIds),
     ...Object.values(ChildCommandIds),
     ...Object.values(LayoutCommandIds),
+    OPERATOR_DOCS_COMMAND,
   ].filter((id) => !MENU_ONLY.has(id));
 }
 

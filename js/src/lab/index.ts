@@ -20,6 +20,7 @@ import { DesignerTabs } from "./tab_manager";
 import { registerCompare } from "./compare";
 import { LayoutPaletteItems, layoutsMenu, layoutsOf, registerLayoutCommands } from "./layouts";
 import type { LayoutSetting, LayoutStore } from "./layouts";
+import { registerOperatorDocs } from "./operator_docs_command";
 import { registerStartActivity } from "./start_activity";
 import { registerToolCommands, registerToolsMenu, userToolsOf } from "./tools_menu";
 import { reloadWhenPaletteOpens, UserToolPaletteItems } from "./user_tool_palette";
@@ -77,6 +78,7 @@ const plugin: JupyterFrontEndPlugin<void> = {
       },
     };
     registerLayoutCommands(app.commands, current, labShell, layoutStore);
+    registerOperatorDocs(app, mainMenu);
     const layoutsView = mainMenu ? layoutsMenu(app.commands, layoutStore) : null;
     if (mainMenu && layoutsView) mainMenu.viewMenu.addGroup([{ type: "submenu", submenu: layoutsView.menu }], 40);
     const layoutItems = palette ? new LayoutPaletteItems(palette) : null;

@@ -1,0 +1,48 @@
+/**
+ * Help → ONNX Operator Documentation (and the command palette): opens the layer documentation browser
+ * (operator_docs.ts) in the main area, one panel reused while it is open; `{name, domain}` opens it at an
+ * operator. Its data comes from the server extension's `/dld/operators` (dld_jupyter/lab/operator_docs_handler.py).
+ */
+import type { JupyterFrontEnd } from "@jupyterlab/application";
+import { MainAreaWidget } from "@jupyterlab/apputils";
+import { URLExt } from "@jupyterlab/coreutils";
+import type { IMainMenu } from "@jupyterlab/mainmenu";
+import { ServerConnection } from "@jupyterlab/services";
+
+import { OperatorDocsPanel, OperatorSource } from "./operator_docs";
+
+export const OPERATOR_DOCS_COMMAND = "dld:operator-docs";
+
+/** Reads `/dld/operators` of this server; a refusal throws the server's message (an unknown operator: 404). */
+export function serverSource(settings: ServerConnection.ISettings = ServerConnection.makeSettings()): OperatorSource {
+  return async (query) => {
+    const params = query ? `?${new URLSearchParams({ name: query.name, domain: query.domain })}` : "";
+    const response = await ServerConnection.makeRequest(`${URLExt.join(settings.baseUrl, "dld", "operators")}${params}`, {}, settings);
+    const data = await response.json().catch(() => null);
+    if (!response.ok) {
+      throw new Error((data as { message?: string } | null)?.message ?? `the server answered ${response.status}`);
+    }
+    return data;
+  };
+}
+
+export function registerOperatorDocs(app: JupyterFrontEnd, mainMenu: IMainMenu | null): void {
+  let open: MainAreaWidget<OperatorDocsPanel> | null = null;
+  app.commands.addCommand(OPERATOR_DOCS_COMMAND, {
+    label: "ONNX Operator Documentation",
+    caption: "Browse every ONNX and ONNX Runtime operator: description, inputs, outputs, attributes, type constraints, versions",
+    execute: async (args) => {
+      if (!open || open.isDisposed) {
+        open = new MainAreaWidget({ content: new OperatorDocsPanel(serverSource()) });
+        open.id = "dld-jupyter-operator-docs-tab";
+        open.title.label = "ONNX Operator Documentation";
+        open.title.closable = true;
+        app.shell.add(open, "main");
+      }
+      app.shell.activateById(open.id);
+      await open.content.ready;
+      if (typeof args.name === "string") await open.content.showOperator(args.name, typeof args.domain === "string" ? args.domain : "ai.onnx");
+    },
+  });
+  mainMenu?.helpMenu.addGroup([{ command: OPERATOR_DOCS_COMMAND }], 5);
+}
