@@ -52,8 +52,11 @@ def test_show_heat_sends_one_compact_message_with_every_node_and_group(profiled:
     before = len(rec.messages)
     heat = designer.show_heat(str(report_path), metric="share")
     sent = rec.messages[before:]
-    assert [(m["kind"], m["overlay"], m["action"]) for m, _ in sent] == [("overlay", "heat", "set")]  # values only
-    message, buffers = sent[0]
+    # the overlay strip (heat listed, owning the colours), then the values in one message
+    assert [(m["kind"], m["overlay"], m["action"]) for m, _ in sent] == [("overlay", "strip", "set"),
+                                                                         ("overlay", "heat", "set")]
+    assert sent[0][0]["owner"] == "heat"
+    message, buffers = sent[1]
     assert message["metric"] == "share" and message["source"] == "m.dld-report.json"
     got = decode(message, buffers[0])
     names = node_names(designer.document)
@@ -84,7 +87,8 @@ def test_a_new_view_gets_the_heat_after_its_snapshot_and_clear_takes_it_off(prof
     kinds = [(m["kind"], m.get("action")) for m, _ in rec.messages[before:]]
     assert kinds.index(("snapshot", None)) < kinds.index(("overlay", "set"))
     designer.clear_heat()
-    assert rec.messages[-1][0] == {"kind": "overlay", "overlay": "heat", "action": "clear"} and designer.heat is None
+    assert rec.messages[-2][0] == {"kind": "overlay", "overlay": "heat", "action": "clear"} and designer.heat is None
+    assert rec.messages[-1][0]["overlay"] == "strip" and rec.messages[-1][0]["entries"] == []
     before = len(rec.messages)
     designer.canvas._on_msg(designer.canvas, {"kind": "hello", "view": "v3"}, [])
     assert not [m for m, _ in rec.messages[before:] if m["kind"] == "overlay"]  # no heat: nothing to draw

@@ -200,6 +200,11 @@ class GraphCanvas(CanvasBase):
             log.exception("canvas patch failed")
             self._report(f"Patch failed:\n{traceback.format_exc()}")
             self._send_snapshot()
+        try:
+            self.overlays.model_changed(events)  # after the patch: stale overlays cleared, the heat redrawn
+        except Exception:
+            log.exception("overlay update failed")
+            self._report(f"Overlay update failed:\n{traceback.format_exc()}")
 
     def _palette(self) -> list[PaletteOp]:
         imports = dict(self.document.model.opset_imports) if self._load is None else self._load.opsets

@@ -43,7 +43,6 @@ from dld_jupyter.frontdoor.soon import Soon
 from dld_jupyter.frontdoor.tools import GLOBAL_MODIFICATIONS
 from dld_jupyter.widgets.canvas.canvas import GraphCanvas
 from dld_jupyter.widgets.canvas.canvas_base import SCHEMES
-from dld_jupyter.widgets.canvas.overlays.heat import HeatOverlay
 from dld_jupyter.widgets.closing import close_shown, replace_children
 from dld_jupyter.widgets.designer.analysis_mode import AnalysisMode
 from dld_jupyter.widgets.designer.children import NO_INITIALIZERS, ChildrenMixin
@@ -52,6 +51,7 @@ from dld_jupyter.widgets.designer.dock import SideDock
 from dld_jupyter.widgets.designer.family import Family
 from dld_jupyter.widgets.designer.layouts import Layouts
 from dld_jupyter.widgets.designer.node_data_actions import NodeDataActions
+from dld_jupyter.widgets.designer.overlay_actions import OverlayActions
 from dld_jupyter.widgets.editors import EditorPanels
 from dld_jupyter.widgets.widget_base import DldVBox, check_keywords
 
@@ -59,7 +59,8 @@ _CANVAS_OPTIONS = ("grouping", "color_scheme", "show_grid", "show_constants", "h
 _OPTIONS = (*_CANVAS_OPTIONS, "dock")  # dock: "right" (default) or "bottom", where the side panels sit
 
 
-class Designer(ChildrenMixin, CompareActions, NodeDataActions, AnalysisMode, DldVBox, css="dld-designer"):
+class Designer(ChildrenMixin, CompareActions, NodeDataActions, OverlayActions, AnalysisMode, DldVBox,
+               css="dld-designer"):
     """Toolbar (new/open/save/undo/redo/arrange/check/export), then the canvas with a docked side panel (dock.py:
     `panels` for the editors, `profiling` and `tools` for the Profile panel and the Tools / Export Engine dialogs),
     then a profile's report, the status line and messages; `layouts` arranges the dock (named layouts, layouts.py).
@@ -134,7 +135,6 @@ class Designer(ChildrenMixin, CompareActions, NodeDataActions, AnalysisMode, Dld
 
     def _make_canvas(self, document: Document | DocumentLoad) -> GraphCanvas:
         canvas = GraphCanvas(document, on_error=self._show_error, **self._options)
-        self._heat = HeatOverlay(canvas)  # a report's times on this canvas (another model: no heat)
         canvas.host = self  # its intents open subgraphs and functions here
         self._editors: EditorPanels | None = None
         self._unsubscribe: Callable[[], None] = lambda: None
@@ -324,25 +324,6 @@ class Designer(ChildrenMixin, CompareActions, NodeDataActions, AnalysisMode, Dld
         from dld_jupyter.activities.api import profile
 
         return profile(self.document, **options)
-
-    def show_heat(self, report_or_path: Any, metric: str = "time") -> Any:
-        """Colour the canvas by a report's layer times: `metric` "time" (median ms) or "share" (% of the layer
-        sum). A node gets the time of its layer(s); a group the sum of its members' distinct layers; a node without
-        a layer (removed by the optimizer, or new) stays neutral and says why on hover. Returns the Heat."""
-        return self._heat.show(report_or_path, metric)
-
-    def clear_heat(self) -> None:
-        """Back to the category colours (the legend's X does the same)."""
-        self._heat.clear()
-
-    @property
-    def heat(self) -> Any:
-        """The Heat shown on the canvas (reports/heat.py), None when none is."""
-        return self._heat.heat
-
-    @property
-    def heat_metric(self) -> str:
-        return self._heat.metric
 
     def select(self, names: list[str] | str, reveal: bool = False) -> list[str]:
         """Select nodes by ONNX name (or id), expanding their groups; returns their ids. `reveal`: bring the

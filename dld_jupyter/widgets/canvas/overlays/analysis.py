@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
+from dld_jupyter.document import Event
 from dld_jupyter.widgets.canvas.overlays.base import Overlay, OverlayHost
 from dld_jupyter.widgets.canvas.protocol import OverlayMessage
 
@@ -23,6 +24,8 @@ class AnalysisOverlay(Overlay):
     """`show(lines, breakpoints, position)` draws; `clear()` removes; `on_request` gets the menu's requests."""
 
     name: ClassVar[str] = "analysis"
+    label: ClassVar[str] = "Analysis"
+    paints: ClassVar[bool] = False  # lines, badges and an outline: drawn beside the colour owner
 
     def __init__(self, canvas: OverlayHost) -> None:
         super().__init__(canvas)
@@ -33,12 +36,21 @@ class AnalysisOverlay(Overlay):
     def show(self, lines: Mapping[str, str], breakpoints: Sequence[str], position: str | None) -> None:
         """`lines`: node id → the text under its glyph (shape, time); breakpoints and the stop as node ids."""
         self.payload = {"lines": dict(lines), "breakpoints": list(breakpoints), "position": position}
+        self.strip_add()
         self.send(self.message("set", self.payload))
         self._tell()
+
+    @property
+    def active(self) -> bool:
+        return self.payload is not None
+
+    def model_changed(self, events: Sequence[Event]) -> bool:
+        return True  # the model is read-only while analysed; its panel redraws this at each stop
 
     def clear(self) -> None:
         self.payload = None
         self.send(self.message("clear"))
+        self.strip_remove()
         self._tell()
 
     @property

@@ -4,8 +4,8 @@
 Added nodes and changed nodes are coloured on the canvas (each with its changes in the tooltip), collapsed groups
 with the count of changes inside them; removed nodes, which this canvas does not hold, are listed in the legend,
 as are changes of local functions and of the model. Next/previous walk the changes in graph order (the browser
-asks the kernel to focus each: its groups expand). Nodes are marked by their canvas ids when the diff is shown, so
-later edits keep the marks on the same nodes; "Compare with…" again diffs the model as it is then.
+asks the kernel to focus each: its groups expand). A structural edit makes the diff stale: it is cleared (the
+overlay strip says so, strip.py); "Compare with…" again diffs the model as it is then.
 """
 
 from __future__ import annotations
@@ -22,6 +22,8 @@ class DiffOverlay(MarksOverlay):
     """The structural diff shown on the canvas of the diff's `b` side (`diff` None when none is)."""
 
     name: ClassVar[str] = "diff"
+    label: ClassVar[str] = "Changes"
+    again: ClassVar[str] = "Compare with… again"
     diff: ModelDiff | None = None
     source = ""
 

@@ -5,8 +5,10 @@ Each paired node is coloured by the run's metric on a green → red scale betwee
 (past the tolerance: red end; the first node past it outlined), collapsed groups by how many of their nodes are
 past it; the legend names the metric, the tolerance and the first node. The table lists every row (node, op, max
 abs, max rel, cosine, SQNR, NaN/Inf), sortable by any column in the browser; a click focuses the node (its groups
-expand). Rows are keyed on the canvas by the side this canvas shows: `side="candidate"` after an edit (the canvas
-holds the edited model), `side="reference"` for the original.
+expand). It opens in execution order scrolled to the first node past the tolerance, that row highlighted (the first
+rows of a PyTorch export are weight plumbing, all within it: they stay one scroll up). Rows are keyed on the canvas
+by the side this canvas shows: `side="candidate"` after an edit (the canvas holds the edited model),
+`side="reference"` for the original.
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ class DivergenceOverlay(MarksOverlay):
     """The divergence shown on one canvas (`divergence` None when none is)."""
 
     name: ClassVar[str] = "divergence"
+    label: ClassVar[str] = "Divergence"
+    again: ClassVar[str] = "run the divergence again"
     divergence: Divergence | None = None
     side: Side = "candidate"
     source = ""
@@ -66,6 +70,7 @@ class DivergenceOverlay(MarksOverlay):
             "headline": result.headline(),
             "first": ids.get(first_key) if first_key else None,
             "first_name": first_key,
+            "first_row": next((i for i, row in enumerate(result.rows) if row is first), None),
             "rows": rows,
             "groups": group_marks(self.graph_canvas.view.grouping, marks),
         }

@@ -6,18 +6,24 @@ The kernel computes every element's value once (reports/heat.py) and sends it as
 elements a patch or an expanded group brings. A view that connects later (the notebook re-rendered, a page reload)
 gets the heat after its snapshot (Overlays.hello). The legend's metric switch and its close button come back as the
 actions "metric" and "closed", so `designer.heat` always says what the user sees.
+
+A report describes the model it was profiled from: after an edit, the nodes it added, removed or changed (an FP16
+conversion replaces them all) are stale, shown without a time and saying why, while the others keep theirs; when no
+node keeps one, the heat is cleared (the strip says so) instead of a legend of "0.0 µs … 0.0 µs".
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, cast
 
+from dld_jupyter.document import Event, NodesAdded, NodesChanged, NodesRemoved
 from dld_jupyter.report_format.model import Report
 from dld_jupyter.reports.heat import Heat, check_metric, heat_of
 from dld_jupyter.widgets.canvas.overlays.base import Overlay
-from dld_jupyter.widgets.canvas.overlays.heat_payload import HeatMetric, HeatViewMessage, heat_message
+from dld_jupyter.widgets.canvas.overlays.heat_payload import HeatMetric, HeatViewMessage, heat_message, node_names
 from dld_jupyter.widgets.canvas.protocol import OverlayMessage
 
 if TYPE_CHECKING:
@@ -46,6 +52,8 @@ class HeatOverlay(Overlay):
     """The heat shown on one model canvas (`heat` is None when none is)."""
 
     name: ClassVar[str] = "heat"
+    label: ClassVar[str] = "Heat"
+    again: ClassVar[str] = "profile the model again for a new heat"
 
     def __init__(self, canvas: GraphCanvas) -> None:
         super().__init__(canvas)
@@ -53,15 +61,18 @@ class HeatOverlay(Overlay):
         self.heat: Heat | None = None
         self.metric: HeatMetric = "time"
         self.source = ""
+        self.stale: set[str] = set()  # node ids added, removed or changed since the heat was shown
 
     @property
-    def shown(self) -> bool:
+    def active(self) -> bool:
         return self.heat is not None
 
     def show(self, report_or_path: Report | str | os.PathLike[str], metric: str = "time") -> Heat:
         checked = _metric(metric)
         report, source = load_report(report_or_path)
         self.heat, self.metric, self.source = heat_of(report), checked, source
+        self.stale = set()
+        self.strip_add()  # the strip first: the browser knows whether to draw it when its state comes
         found = self.state()
         if found is not None:
             self.send(*found)
@@ -69,20 +80,35 @@ class HeatOverlay(Overlay):
 
     def clear(self) -> None:
         self.heat = None
+        self.stale = set()
         self.send(self.message("clear"))
+        self.strip_remove()
+
+    def model_changed(self, events: Sequence[Event]) -> bool:
+        """The nodes an edit added, removed or changed lose their time; False (cleared) when no node keeps one."""
+        for event in events:
+            if isinstance(event, NodesAdded | NodesRemoved | NodesChanged):
+                self.stale.update(event.node_ids)
+        heat = self.heat
+        assert heat is not None
+        names = node_names(self.graph_canvas.document)
+        if not any(heat.layers_of.get(name) for node, name in names.items() if node not in self.stale):
+            return False
+        found = self.state()
+        if found is not None:
+            self.send(*found)
+        return True
 
     def state(self) -> tuple[OverlayMessage, list[bytes]] | None:
         if self.heat is None:
             return None
         canvas = self.graph_canvas
         view = canvas.view  # waits for a loading model: its groups come with the document
-        message, data = heat_message(self.heat, canvas.document, view.grouping, self.metric, self.source)
+        message, data = heat_message(self.heat, canvas.document, view.grouping, self.metric, self.source, self.stale)
         return message, [data]
 
     def receive(self, message: OverlayMessage, buffers: list[bytes]) -> None:
-        if message["action"] == "closed":
-            self.heat = None
-        elif message["action"] == "metric":
+        if message["action"] == "metric":
             metric = cast(HeatViewMessage, message).get("metric")
             if metric in ("time", "share"):
                 self.metric = _metric(str(metric))

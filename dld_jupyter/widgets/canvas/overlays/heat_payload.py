@@ -16,6 +16,7 @@ three largest layers; `layer_count` says how many it has); `reasons` gives a nod
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Literal
 
@@ -27,6 +28,7 @@ from dld_jupyter.widgets.report.report_payload import Packer, joined
 
 HeatMetric = Literal["time", "share"]
 GROUP_TOP = 3  # layers a group names in its tooltip (largest first)
+STALE = "not in this report: added or changed after it was profiled"
 
 
 class HeatSetMessage(OverlayMessage):
@@ -66,29 +68,30 @@ def node_names(document: Document) -> dict[str, str]:
     return {node_id(node): node.name or "" for node in document.model.graph}
 
 
-def heat_elements(heat: Heat, document: Document, grouping: Grouping) -> HeatElements:
+def heat_elements(heat: Heat, document: Document, grouping: Grouping, stale: Collection[str] = ()) -> HeatElements:
+    """Every node's and group's layers; a `stale` node (changed since the report) has none, and says so."""
     names = node_names(document)
     ids: list[str] = []
     layers: list[list[int]] = []
     reasons: list[str] = []
     for node, name in names.items():
         ids.append(node)
-        layers.append(sorted(heat.layers_of.get(name, ())))
-        reasons.append(heat.reason(name))
+        layers.append([] if node in stale else sorted(heat.layers_of.get(name, ())))
+        reasons.append(STALE if node in stale else heat.reason(name))
     if grouping.enabled:
         paths = {node: grouping.path.get(node, ()) for node in names}
         for path, members in group_members(paths).items():
             ids.append(group_id(path))
-            layers.append(sorted(heat.group_layers(names[m] for m in members)))
+            layers.append(sorted(heat.group_layers(names[m] for m in members if m not in stale)))
             reasons.append("" if layers[-1] else "no layer of this group ran: every node was removed or is new")
     return HeatElements(ids, layers, reasons)
 
 
 def heat_message(
-    heat: Heat, document: Document, grouping: Grouping, metric: HeatMetric, source: str
+    heat: Heat, document: Document, grouping: Grouping, metric: HeatMetric, source: str, stale: Collection[str] = ()
 ) -> tuple[HeatSetMessage, bytes]:
     """The heat overlay's "set" message and its buffer (see the module doc)."""
-    elements = heat_elements(heat, document, grouping)
+    elements = heat_elements(heat, document, grouping, stale)
     report = heat.report
     packer = Packer()
     for name in METRICS:

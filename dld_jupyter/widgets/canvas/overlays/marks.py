@@ -53,11 +53,16 @@ class MarksOverlay(Overlay):
     def payload(self) -> dict[str, Any]:
         raise NotImplementedError
 
+    @property
+    def active(self) -> bool:
+        return self.shown
+
     def state(self) -> tuple[OverlayMessage, list[bytes]] | None:
         return (self.message("set", self.payload()), []) if self.shown else None
 
     def redraw(self) -> None:
         self.shown = True
+        self.strip_add()  # the strip first: the browser knows whether to draw it when its state comes
         found = self.state()
         if found is not None:
             self.send(*found)
@@ -65,11 +70,10 @@ class MarksOverlay(Overlay):
     def clear(self) -> None:
         self.shown = False
         self.send(self.message("clear"))
+        self.strip_remove()
 
     def receive(self, message: OverlayMessage, buffers: list[bytes]) -> None:
-        if message["action"] == "closed":
-            self.shown = False
-        elif message["action"] == "focus":
+        if message["action"] == "focus":
             node = str(message.get("id", ""))
             if node:
                 self.graph_canvas.focus([node])

@@ -33,6 +33,8 @@ class NodeDataOverlay(MarksOverlay):
     """The node data shown on one canvas (`data` None when none is)."""
 
     name: ClassVar[str] = "node_data"
+    label: ClassVar[str] = "Node data"
+    again: ClassVar[str] = "open the node data again"
     data: NodeData | None = None
     source = ""
 

@@ -24,6 +24,7 @@ export function analysisLabel(label: string, line: string): string {
 
 export class AnalysisOverlay implements CanvasOverlay {
   data: AnalysisSetMessage | null = null;
+  drawn = true; // the strip's word: visible (it colours no node, so it is drawn beside the colour owner)
   private breakpoints = new Set<string>();
 
   constructor(private readonly ctx: CanvasContext) {
@@ -40,7 +41,7 @@ export class AnalysisOverlay implements CanvasOverlay {
 
   refresh(): void {
     const data = this.data;
-    if (!data) return;
+    if (!data || !this.drawn) return;
     const { cy } = this.ctx;
     cy.batch(() => {
       cy.nodes().forEach((n) => {
@@ -63,7 +64,7 @@ export class AnalysisOverlay implements CanvasOverlay {
     const { cy } = this.ctx;
     cy.batch(() => {
       cy.edges(".an-in, .an-out").removeClass("an-in an-out");
-      if (!this.data) return;
+      if (!this.data || !this.drawn) return;
       const selected = cy.nodes(":selected");
       selected.incomers("edge").addClass("an-in");
       selected.outgoers("edge").addClass("an-out");
@@ -83,6 +84,17 @@ export class AnalysisOverlay implements CanvasOverlay {
   clear(): void {
     this.data = null;
     this.breakpoints.clear();
+    this.undraw();
+  }
+
+  present(drawn: boolean): void {
+    this.drawn = drawn;
+    if (drawn) this.refresh();
+    else this.undraw();
+  }
+
+  /** Nothing of it on the canvas (its state kept: shown again, it comes back). */
+  private undraw(): void {
     const { cy } = this.ctx;
     cy.batch(() => cy.elements(".an, .an-bp, .an-here, .an-in, .an-out").removeClass("an an-bp an-here an-in an-out"));
     delete this.ctx.root.dataset.analysis;

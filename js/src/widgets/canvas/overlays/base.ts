@@ -1,6 +1,6 @@
 /**
  * Canvas overlays, browser half (Python half: dld_jupyter/widgets/canvas/overlays/base.py, same names): what is drawn
- * over the graph without changing it (heat; divergence, diff, breakpoints and values are to come).
+ * over the graph without changing it (heat, divergence, diff, node data, the analysis's Network Overview).
  *
  * Each overlay kind registers itself here (`OverlayKind`: a name, and how to make it for one rendered canvas); the
  * canvas's message table sends every `overlay` message to `Overlays.receive`, which routes it by name. Overlays are
@@ -8,10 +8,17 @@
  * (each carries its overlay's whole state: "set" or "clear"), and given to the overlay once it exists. The kernel
  * re-sends every active overlay's state after the snapshot a connecting view asks for (its hello).
  *
- * State Python knows: what each overlay shows (sent as "set"). State Python never sees: hover tooltips, drawn DOM.
+ * The overlay strip (strip.ts, Python: overlays/strip.py) is the manager: its "set" lists the active overlays, which
+ * are visible and which one owns the node colours. An overlay is drawn when it is visible and, if it colours nodes
+ * (its kind's `paints`), owns them; otherwise it keeps its state and draws nothing (`present(false)`). Every
+ * overlay message hides the tooltips: a run or step moves the analysis on, the strip changes what is drawn.
+ *
+ * State Python knows: what each overlay shows (sent as "set"), the strip. State Python never sees: hover tooltips,
+ * drawn DOM.
  */
 import type { OverlayMessage } from "../../../common/protocol";
 import type { CanvasContext } from "../context";
+import { STRIP, Strip, StripSetMessage, drawnOf } from "./strip";
 
 /** One overlay on one rendered canvas. */
 export interface CanvasOverlay {
@@ -21,6 +28,10 @@ export interface CanvasOverlay {
   refresh(): void;
   /** Items this overlay adds to a node's context menu (the analysis overlay's breakpoints), if any. */
   menuItems?(id: string): OverlayMenuItem[];
+  /** Drawn or not (the strip: hidden, or another overlay owns the node colours); not drawn, it keeps its state. */
+  present?(drawn: boolean): void;
+  /** Hide its tooltip, if it has one. */
+  hideTip?(): void;
 }
 
 /** A context-menu item an overlay offers (menu.ts's Item). */
@@ -29,9 +40,11 @@ export interface OverlayMenuItem {
   run: () => void;
 }
 
-/** A kind of overlay: its name (the Python overlay's `name`) and how to make it for a canvas. */
+/** A kind of overlay: its name (the Python overlay's `name`), whether it colours nodes, how to make it. */
 export interface OverlayKind {
   name: string;
+  /** It colours nodes (heat, diff, divergence, node data): drawn only while it owns the node colours. */
+  paints?: boolean;
   make(ctx: CanvasContext): CanvasOverlay;
 }
 
@@ -56,10 +69,15 @@ export class Overlays {
   private readonly live = new Map<string, CanvasOverlay>();
   private readonly early = new Map<string, [OverlayMessage, DataView[]]>();
   private ready = false;
+  private ctx: CanvasContext | null = null;
+  private strip: Strip | null = null; // made at the first strip message
+  private stripState: StripSetMessage | null = null;
+  private readonly drawnNow = new Map<string, boolean>();
 
   /** Make every registered overlay for this canvas and hand each the message that came before it existed. */
   attach(ctx: CanvasContext): void {
     for (const kind of this.kinds) this.live.set(kind.name, kind.make(ctx));
+    this.ctx = ctx;
     this.ready = true;
     const early = [...this.early.values()];
     this.early.clear();
@@ -71,6 +89,13 @@ export class Overlays {
       this.early.set(msg.overlay, [msg, buffers]);
       return;
     }
+    this.hideTips(); // the overlays changed (a new state, a step of the analysis, the strip): no stale tooltip
+    if (msg.overlay === STRIP) {
+      this.stripState = msg as StripSetMessage;
+      if (this.ctx) (this.strip ??= new Strip(this.ctx)).draw(this.stripState);
+      this.present();
+      return;
+    }
     const overlay = this.live.get(msg.overlay);
     if (!overlay) {
       throw new Error(
@@ -78,7 +103,30 @@ export class Overlays {
           " the kernel's dld_jupyter and this page's bundle differ; reinstall dld_jupyter and reload the page",
       );
     }
+    // Its drawn state first: a "set" of an overlay that does not own the colours keeps its state, draws nothing.
+    this.presentOne(msg.overlay, overlay);
     overlay.receive(msg, buffers);
+  }
+
+  /** Which overlays are drawn now (the strip's state): those that stop first, so they never unpaint the new owner. */
+  private present(): void {
+    const changes = [...this.live].map(([name, overlay]) => [name, overlay, this.drawn(name)] as const);
+    for (const [name, overlay, drawn] of changes) if (!drawn) this.presentOne(name, overlay, drawn);
+    for (const [name, overlay, drawn] of changes) if (drawn) this.presentOne(name, overlay, drawn);
+  }
+
+  private presentOne(name: string, overlay: CanvasOverlay, drawn = this.drawn(name)): void {
+    if (this.drawnNow.get(name) === drawn) return;
+    this.drawnNow.set(name, drawn);
+    overlay.present?.(drawn);
+  }
+
+  private drawn(name: string): boolean {
+    return drawnOf(this.stripState, name, Boolean(this.kinds.find((k) => k.name === name)?.paints));
+  }
+
+  hideTips(): void {
+    for (const overlay of this.live.values()) overlay.hideTip?.();
   }
 
   get(name: string): CanvasOverlay | undefined {

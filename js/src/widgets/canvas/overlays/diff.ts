@@ -45,7 +45,7 @@ export class DiffOverlay extends MarkedOverlay<DiffSetMessage> {
   }
 
   refresh(): void {
-    if (!this.data) return;
+    if (!this.data || !this.drawn) return;
     paint(this.ctx, (n) => this.markOf(n), null);
     this.mark();
     this.drawLegend();
@@ -104,4 +104,4 @@ export class DiffOverlay extends MarkedOverlay<DiffSetMessage> {
   }
 }
 
-export const diffOverlay: OverlayKind = { name: "diff", make: (ctx) => new DiffOverlay(ctx) };
+export const diffOverlay: OverlayKind = { name: "diff", paints: true, make: (ctx) => new DiffOverlay(ctx) };

@@ -39,6 +39,7 @@ export interface DivergenceSetMessage extends OverlayMessage {
   headline: string;
   first: string | null;
   first_name: string | null;
+  first_row: number | null; // the first row past the tolerance in execution order (rows' index)
   rows: DivergenceRow[];
   groups: GroupCounts;
 }
@@ -83,8 +84,10 @@ export class DivergenceOverlay extends MarkedOverlay<DivergenceSetMessage> {
   protected show(data: DivergenceSetMessage): void {
     this.data = data;
     this.byId = new Map(data.rows.filter((r) => r.id && r.worst).map((r) => [r.id as string, r]));
+    this.sort = { key: "order", ascending: true }; // execution order, scrolled to the first node past the tolerance
+    this.boxes.get("dld-div-table")?.remove();
+    this.boxes.delete("dld-div-table");
     this.refresh();
-    this.drawTable();
   }
 
   private markOf(n: NodeSingular): string | null {
@@ -96,10 +99,11 @@ export class DivergenceOverlay extends MarkedOverlay<DivergenceSetMessage> {
 
   refresh(): void {
     const data = this.data;
-    if (!data) return;
+    if (!data || !this.drawn) return;
     paint(this.ctx, (n) => this.markOf(n), data.first);
     this.mark();
     this.drawLegend();
+    if (!this.boxes.has("dld-div-table")) this.drawTable(true); // a new result, or drawn again: at the first node
   }
 
   clear(): void {
@@ -122,9 +126,11 @@ export class DivergenceOverlay extends MarkedOverlay<DivergenceSetMessage> {
     this.box("dld-div-legend").replaceChildren(head, rule, first, keys, el("div", "dld-cmp-note", data.headline));
   }
 
-  drawTable(): void {
+  /** The table in the sort chosen; `atFirst`: scrolled so the first row past the tolerance is the top one. */
+  drawTable(atFirst = false): void {
     const data = this.data;
     if (!data) return;
+    const first = data.first_row === null ? null : data.rows[data.first_row];
     const { key, ascending } = this.sort;
     const table = el("table");
     const head = el("tr");
@@ -138,12 +144,13 @@ export class DivergenceOverlay extends MarkedOverlay<DivergenceSetMessage> {
     thead.append(head);
     const body = el("tbody");
     for (const row of sortRows(data.rows, key, ascending)) {
-      const tr = el("tr", row.over ? "over" : "");
+      const tr = el("tr", `${row.over ? "over" : ""}${row === first ? " first" : ""}`.trim());
       tr.dataset.node = row.node;
       for (const [column] of COLUMNS) {
         tr.append(el("td", column === "node" ? "name" : "", column === "node" && row.output ? `${row.node} :${row.output}` : formatCell(row[column] as Num)));
       }
       if (row.error) tr.title = row.error;
+      else if (row === first) tr.title = "The first node past the tolerance in execution order";
       if (row.id) tr.dataset.id = row.id;
       body.append(tr);
     }
@@ -152,6 +159,9 @@ export class DivergenceOverlay extends MarkedOverlay<DivergenceSetMessage> {
     const box = this.box("dld-div-table");
     if (fresh) this.ctx.listeners.dom(box, "click", (e: Event) => this.tableClick(e)); // one listener, any number of rows
     box.replaceChildren(table);
+    const top = atFirst ? box.querySelector<HTMLTableRowElement>("tbody tr.first") : null;
+    // Rows before it are all within the tolerance (often weight plumbing): they stay one scroll up.
+    if (top) box.scrollTop = top.offsetTop - thead.offsetHeight;
   }
 
   /** A header sorts by its column (again: reversed); a row focuses its node. */
@@ -186,4 +196,4 @@ export class DivergenceOverlay extends MarkedOverlay<DivergenceSetMessage> {
   }
 }
 
-export const divergenceOverlay: OverlayKind = { name: "divergence", make: (ctx) => new DivergenceOverlay(ctx) };
+export const divergenceOverlay: OverlayKind = { name: "divergence", paints: true, make: (ctx) => new DivergenceOverlay(ctx) };

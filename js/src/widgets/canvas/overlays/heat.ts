@@ -3,7 +3,8 @@
  * collapsed groups coloured by a report's layer time or share (heat_scale.ts), a legend (scale ends with units,
  * metric switch, close), and a tooltip with the layer's figures. Colours are element data + a class, so the
  * category colours come back untouched when the heat is cleared. Re-applied after every snapshot and patch (new
- * elements, an expanded or collapsed group), and the scale always spans what the canvas shows.
+ * elements, an expanded or collapsed group), and the scale always spans what the canvas shows. Drawn only while it
+ * owns the node colours (the overlay strip, strip.ts); otherwise it keeps its data and draws nothing.
  */
 import type { NodeSingular } from "cytoscape";
 import type { OverlayMessage } from "../../../common/protocol";
@@ -30,6 +31,7 @@ export class HeatOverlay implements CanvasOverlay {
   data: HeatData | null = null;
   metric: HeatMetric = "time";
   range = { min: 0, max: 0 };
+  drawn = true; // the strip's word: visible and owning the node colours
   private legend: HTMLDivElement | null = null;
   private tip: HTMLDivElement | null = null;
 
@@ -38,6 +40,7 @@ export class HeatOverlay implements CanvasOverlay {
     listeners.cy(cy, "mouseover", "node", (event) => this.hover(event.target as NodeSingular, event.renderedPosition));
     listeners.cy(cy, "mouseout", "node", () => this.hideTip());
     listeners.cy(cy, "viewport", null, () => this.hideTip());
+    listeners.dom(ctx.root, "mouseleave", () => this.hideTip()); // to the Run / Step buttons: no mouseout comes
     listeners.add(() => this.dispose());
   }
 
@@ -59,6 +62,17 @@ export class HeatOverlay implements CanvasOverlay {
 
   clear(): void {
     this.data = null;
+    this.undraw();
+  }
+
+  present(drawn: boolean): void {
+    this.drawn = drawn;
+    if (drawn) this.refresh();
+    else this.undraw();
+  }
+
+  /** Nothing of the heat on the canvas (its data kept). */
+  private undraw(): void {
     this.hideTip();
     this.legend?.remove();
     this.legend = null;
@@ -69,7 +83,7 @@ export class HeatOverlay implements CanvasOverlay {
   /** Colour what the canvas shows now, the scale spanning its values. */
   refresh(): void {
     const data = this.data;
-    if (!data) return;
+    if (!data || !this.drawn) return;
     const { cy } = this.ctx;
     const values = data.values[this.metric];
     let min = Infinity;
@@ -157,7 +171,7 @@ export class HeatOverlay implements CanvasOverlay {
 
   private hover(node: NodeSingular, at: { x: number; y: number }): void {
     const data = this.data;
-    if (!data || !coloured(node)) return;
+    if (!data || !this.drawn || !coloured(node)) return;
     const i = data.index.get(node.id());
     const lines = this.describe(node, i);
     if (!this.tip) {
@@ -206,7 +220,7 @@ export class HeatOverlay implements CanvasOverlay {
     return lines;
   }
 
-  private hideTip(): void {
+  hideTip(): void {
     if (this.tip) this.tip.style.display = "none";
   }
 
@@ -218,4 +232,4 @@ export class HeatOverlay implements CanvasOverlay {
   }
 }
 
-export const heatOverlay: OverlayKind = { name: "heat", make: (ctx) => new HeatOverlay(ctx) };
+export const heatOverlay: OverlayKind = { name: "heat", paints: true, make: (ctx) => new HeatOverlay(ctx) };

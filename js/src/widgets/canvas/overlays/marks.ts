@@ -3,6 +3,7 @@
  * elements by a mark ("added", "changed", "over", "within"), a collapsed group by the marks inside it, a legend box
  * whose clicks stay out of the canvas, a tooltip, and asking the kernel to focus a node (its groups expand there).
  * Colours are element data + the class `cmp`, so the category colours come back untouched when it is cleared.
+ * One comparison overlay paints at a time: the one the overlay strip (strip.ts) says owns the node colours.
  *
  * State Python knows: the marks (its "set"). State Python never sees: the tooltip, the legend's DOM, sort order.
  */
@@ -113,6 +114,7 @@ export class Tip {
     });
     ctx.listeners.cy(ctx.cy, "mouseout", "node", () => this.hide());
     ctx.listeners.cy(ctx.cy, "viewport", null, () => this.hide());
+    ctx.listeners.dom(ctx.root, "mouseleave", () => this.hide()); // to the Run / Step buttons: no mouseout comes
   }
 
   private show(lines: string[], at: { x: number; y: number }): void {
@@ -139,11 +141,12 @@ export class Tip {
 /** A comparison overlay: "set" shows a state, "clear" (or the legend's X) removes it and its boxes. */
 export abstract class MarkedOverlay<T extends OverlayMessage & { groups: GroupCounts }> implements CanvasOverlay {
   data: T | null = null;
+  drawn = true; // the strip's word: visible and owning the node colours
   protected readonly tip: Tip;
   protected readonly boxes = new Map<string, HTMLDivElement>();
 
   constructor(protected readonly ctx: CanvasContext, private readonly flag: string) {
-    this.tip = new Tip(ctx, (n) => this.lines(n));
+    this.tip = new Tip(ctx, (n) => (this.drawn ? this.lines(n) : null));
     ctx.listeners.add(() => this.dispose());
   }
 
@@ -190,7 +193,23 @@ export abstract class MarkedOverlay<T extends OverlayMessage & { groups: GroupCo
   }
 
   clear(): void {
+    const drawn = this.drawn;
     this.data = null;
+    if (drawn) this.undraw();
+  }
+
+  present(drawn: boolean): void {
+    this.drawn = drawn;
+    if (drawn) this.refresh();
+    else this.undraw();
+  }
+
+  hideTip(): void {
+    this.tip.hide();
+  }
+
+  /** Nothing of it on the canvas (its data kept): the colours are the owner's, which is never another drawn one. */
+  protected undraw(): void {
     this.tip.hide();
     this.removeBoxes();
     delete this.ctx.root.dataset[this.flag];

@@ -85,7 +85,7 @@ export class NodeDataOverlay extends MarkedOverlay<NodeDataSetMessage> {
 
   refresh(): void {
     const data = this.data;
-    if (!data) return;
+    if (!data || !this.drawn) return;
     paint(this.ctx, (n) => (n.hasClass("group") ? null : this.colourOf.get(n.id()) ?? null), null, this.palette);
     this.mark();
     this.drawLegend();
@@ -123,4 +123,4 @@ export class NodeDataOverlay extends MarkedOverlay<NodeDataSetMessage> {
   }
 }
 
-export const nodeDataOverlay: OverlayKind = { name: "node_data", make: (ctx) => new NodeDataOverlay(ctx) };
+export const nodeDataOverlay: OverlayKind = { name: "node_data", paints: true, make: (ctx) => new NodeDataOverlay(ctx) };
