@@ -38,6 +38,11 @@ export class HeatOverlay implements CanvasOverlay {
   constructor(private readonly ctx: CanvasContext) {
     const { cy, listeners } = ctx;
     listeners.cy(cy, "mouseover", "node", (event) => this.hover(event.target as NodeSingular, event.renderedPosition));
+    // Back on the node it last saw (the pointer left the canvas, or the overlays changed under it): cytoscape sends
+    // no second mouseover, so a move over a node whose tooltip is hidden shows it again.
+    listeners.cy(cy, "mousemove", "node", (event) => {
+      if (this.tip?.style.display !== "") this.hover(event.target as NodeSingular, event.renderedPosition);
+    });
     listeners.cy(cy, "mouseout", "node", () => this.hideTip());
     listeners.cy(cy, "viewport", null, () => this.hideTip());
     listeners.dom(ctx.root, "mouseleave", () => this.hideTip()); // to the Run / Step buttons: no mouseout comes

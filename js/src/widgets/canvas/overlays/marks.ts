@@ -112,6 +112,12 @@ export class Tip {
       const found = lines(event.target as NodeSingular);
       if (found) this.show(found, event.renderedPosition);
     });
+    // Back on the node it last saw (the pointer left the canvas, or the overlays changed): no second mouseover.
+    ctx.listeners.cy(ctx.cy, "mousemove", "node", (event) => {
+      if (this.box?.style.display === "") return;
+      const found = lines(event.target as NodeSingular);
+      if (found) this.show(found, event.renderedPosition);
+    });
     ctx.listeners.cy(ctx.cy, "mouseout", "node", () => this.hide());
     ctx.listeners.cy(ctx.cy, "viewport", null, () => this.hide());
     ctx.listeners.dom(ctx.root, "mouseleave", () => this.hide()); // to the Run / Step buttons: no mouseout comes
