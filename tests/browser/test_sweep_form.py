@@ -1,19 +1,26 @@
 """The Sweep form in a real JupyterLab (issue 28): a 2 models x 2 batch sizes grid built in the form runs, the live
 table shows every point done, the Pareto chart draws the four points, and two chosen points open in the report
 comparison. Screenshots: test-artifacts/screenshots/sweep_form.png, sweep_form_pareto.png,
-sweep_form_compare.png.
+sweep_form_compare.png. And Dask from a designer tab's Sweep… form (issue 42): a scheduler's address, then a local
+cluster the form starts.
 """
 
 from __future__ import annotations
 
+import re
+import time
 from pathlib import Path
 
 import onnx
-from playwright.sync_api import Page, expect
+from distributed import LocalCluster
+from playwright.sync_api import Locator, Page, expect
 
 from tests.activities import _models as models
+from tests.activities.test_sweep_dask_local import descendants, free_port
 from tests.browser.jupyter_server import JupyterServer
-from tests.browser.notebook_driver import open_notebook, run_all, screenshot, write_notebook
+from tests.browser.notebook_driver import open_from_file_browser, open_notebook, run_all, screenshot, write_notebook
+from tests.browser.tab_driver import TAB, open_workspace, wait_canvas
+from tests.browser.test_designer_dock import close_launcher
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -52,3 +59,91 @@ def test_build_run_chart_and_compare_a_sweep(jupyter: JupyterServer, page: Page)
     screenshot(page, "sweep_form")
     panel.locator(".dld-report").first.scroll_into_view_if_needed()
     screenshot(page, "sweep_form_compare")
+
+
+def _server_spawned(jupyter: JupyterServer) -> set[int]:
+    """Dask worker processes (multiprocessing's spawn) anywhere under the Jupyter server: its kernels' clusters."""
+    found = set()
+    for pid in descendants(jupyter.process.pid):
+        try:
+            if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                found.add(pid)
+        except OSError:
+            continue
+    return found
+
+
+def finished(panel: Locator, folder: str) -> None:
+    """Wait for the end of the sweep in `folder` (its table names the folder: the bar still says the last
+    sweep's "2 done" while a local cluster starts), then for the panel to say so."""
+    expect(panel.locator("table.dld-sweep")).to_contain_text(f"{folder}: 2 done", timeout=240_000)
+    expect(panel.locator(".dld-run-progress button.mod-primary")).to_be_enabled(timeout=60_000)
+    expect(panel.locator(".dld-run-progress")).to_contain_text("2 done")
+
+
+def test_dask_from_the_designer_form_with_an_address_and_with_a_local_cluster(jupyter: JupyterServer,
+                                                                              page: Page) -> None:
+    """Issue 42: Sweep… in a designer tab with executor "dask" asked for a distributed.Client, and a designer tab
+    has no console. Real Dask: a scheduler started here, given by address in the form; then "Start a local cluster"
+    (a LocalCluster in the tab's kernel, gone when the sweep ends); an address where nothing listens is said at once.
+    Screenshots: sweep_form_dask_address.png, sweep_form_dask_local.png, sweep_form_dask_local_log.png."""
+    root: Path = jupyter.root_dir
+    onnx.save(models.resnet_like(blocks=1, channels=4, size=8), str(root / "dask_sweep.onnx"))
+    open_workspace(page, jupyter)
+    open_from_file_browser(page, "dask_sweep.onnx", "Open With DL Designer")
+    wait_canvas(page, 3)
+    close_launcher(page)
+    page.evaluate("() => { void window.jupyterapp.commands.execute('dld:sweep'); }")  # Sweep… (Tools menu)
+    panel = page.locator(f"{TAB} .dld-sweep-panel").first
+    expect(panel).to_be_visible(timeout=60_000)
+    batch = panel.locator(".widget-text", has_text="Batch sizes").locator("input")
+    batch.fill("1,2")
+    batch.press("Enter")
+    dask = panel.locator(".dld-sweep-dask")
+    expect(dask).to_be_hidden()
+    panel.locator(".widget-dropdown", has_text="Executor").locator("select").select_option("dask")
+    expect(dask).to_be_visible(timeout=30_000)
+    address = dask.locator("input[type='text']")
+    folder = panel.locator(".widget-text", has_text="Folder").locator("input")
+    run = panel.locator(".dld-run-progress button.mod-primary")
+    log = panel.locator("textarea.dld-log-view")  # the run's log
+
+    nowhere = f"127.0.0.1:{free_port()}"
+    address.fill(nowhere)
+    address.press("Enter")
+    run.click()
+    expect(panel.locator(".dld-run-error")).to_contain_text(f"no Dask scheduler answers at tcp://{nowhere}",
+                                                            timeout=30_000)
+
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        address.fill(cluster.scheduler_address)
+        address.press("Enter")
+        folder.fill(str(root / "dask_given"))
+        folder.press("Enter")
+        before = cluster.scheduler.transition_counter
+        run.click()
+        finished(panel, "dask_given")
+        said = f"points run on the Dask scheduler at {cluster.scheduler_address}"
+        expect(log).to_have_value(re.compile(re.escape(said)))
+        assert cluster.scheduler.transition_counter > before  # the points were tasks of this scheduler
+        expect(panel.locator("table.dld-sweep tr.dld-sweep-done")).to_have_count(2)
+        log.scroll_into_view_if_needed()
+        screenshot(page, "sweep_form_dask_address")
+
+    dask.get_by_role("checkbox", name="Start a local cluster").check()
+    expect(address).to_be_disabled()
+    folder.fill(str(root / "dask_local"))
+    folder.press("Enter")
+    run.click()
+    finished(panel, "dask_local")
+    expect(log).to_have_value(re.compile(re.escape("a local cluster of 1 worker process(es) started for this sweep")))
+    expect(panel.locator("table.dld-sweep tr.dld-sweep-done")).to_have_count(2)
+    dask.scroll_into_view_if_needed()
+    screenshot(page, "sweep_form_dask_local")  # the form: the cluster ticked, the address greyed out
+    log.scroll_into_view_if_needed()
+    screenshot(page, "sweep_form_dask_local_log")
+    deadline = time.monotonic() + 30  # stopped with the sweep: no Dask worker process is left under the kernel
+    while _server_spawned(jupyter) and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert not _server_spawned(jupyter)
+    assert (root / "dask_local" / "sweep.json").is_file() and (root / "dask_given" / "sweep.json").is_file()

@@ -37,3 +37,45 @@ def test_form_says_what_is_wrong_and_cancel_stops(tmp_path: Path) -> None:
     assert panel.wait(120)
     states = {p.state for p in panel.sweep.points()} if panel.sweep else set()
     assert "cancelled" in states and states <= {"cancelled", "done"}
+
+
+def test_form_runs_on_a_scheduler_it_is_given_and_on_a_local_cluster_it_starts(tmp_path: Path) -> None:
+    """Issue 42: executor "dask" in the form needed a distributed.Client made in a console. Real Dask: a scheduler
+    given by address in the form, then a local cluster the form starts (stopped when the sweep ends)."""
+    from distributed import LocalCluster
+
+    from dld_jupyter.activities.sweep.local_cluster import open_clusters
+
+    model = save(models.resnet_like(blocks=1, channels=4, size=8), tmp_path, "m")
+    panel = sweep_form(str(model), batch="1", out=str(tmp_path / "given"), iterations=3, executor="dask")
+    assert panel.dask_box.layout.display == "" and not panel.scheduler.disabled
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        panel.scheduler.value = cluster.scheduler_address
+        assert panel.executor_name() == f"dask://{cluster.scheduler_address}"
+        assert panel.run() is not None and panel.wait(240)
+        assert panel.controls.phase.value == "1 done", panel.error.value
+        assert f"points run on the Dask scheduler at {cluster.scheduler_address}" in panel.log_box.value
+
+    panel.local_cluster.value = True
+    assert panel.scheduler.disabled and panel.executor_name() == "dask-local"
+    panel.out.value = str(tmp_path / "local")
+    assert panel.run() is not None
+    assert len(open_clusters()) == 1 and panel.wait(240)
+    assert panel.controls.phase.value == "1 done", panel.error.value
+    assert "local cluster" in panel.log_box.value and open_clusters() == []  # stopped with the sweep
+
+    panel.executor.value = "local"
+    assert panel.dask_box.layout.display == "none" and panel.executor_name() is None
+
+
+def test_form_says_at_once_when_no_scheduler_answers(tmp_path: Path) -> None:
+    from tests.activities.test_sweep_dask_local import free_port
+
+    model = save(models.resnet_like(blocks=1, channels=4, size=8), tmp_path, "m")
+    address = f"127.0.0.1:{free_port()}"
+    panel = sweep_form(str(model), batch="1", out=str(tmp_path / "out"), executor=f"dask://{address}")
+    assert panel.executor.value == "dask" and panel.scheduler.value == address
+    assert panel.run() is None
+    assert f"no Dask scheduler answers at tcp://{address}" in panel.error.value and not panel.batch.disabled
+    panel.scheduler.value = ""  # the kernel's own client: there is none
+    assert panel.run() is None and "Scheduler field" in panel.error.value
