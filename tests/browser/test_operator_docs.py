@@ -2,7 +2,8 @@
 Help → ONNX Operator Documentation opens a main-area panel with every operator listed; searching "Conv" puts the
 Conv operator first, and choosing it shows its description, inputs, attributes (group with its default,
 kernel_shape, pads, strides, dilations, auto_pad) and type constraints; an older version is one click away. The
-server's `/dld/operators` refuses an unauthenticated request and says why an operator does not exist.
+server's `/dld/operators` refuses an unauthenticated request and says why an operator does not exist. A canvas's
+Go To Documentation panel opens the browser at its node's operator.
 Screenshots: test-artifacts/screenshots/operator_docs_*.png."""
 
 from __future__ import annotations
@@ -15,9 +16,10 @@ import onnx.defs
 import pytest
 from playwright.sync_api import Page, expect
 
+from dld_jupyter.models import SAMPLE_MODEL
 from tests.browser.jupyter_server import JupyterServer
-from tests.browser.notebook_driver import screenshot
-from tests.browser.tab_driver import open_workspace
+from tests.browser.notebook_driver import open_from_file_browser, screenshot
+from tests.browser.tab_driver import TAB, open_workspace, wait_canvas
 
 PANEL = ".dld-docs"
 
@@ -70,3 +72,39 @@ def test_help_menu_opens_the_operator_documentation(jupyter: JupyterServer, page
         jupyter.api("/dld/operators?name=conv&domain=ai.onnx")
     assert missing.value.code == 404
     assert "no operator 'conv' in domain 'ai.onnx'" in json.loads(missing.value.read())["message"]
+
+
+CY = "[...document.querySelectorAll('.dld-DesignerDocument .dld-canvas *')].find(e => e._cyreg)._cyreg.cy"
+
+
+def test_go_to_documentation_opens_the_browser_at_the_operator(jupyter: JupyterServer, page: Page) -> None:
+    """A canvas's Go To Documentation panel has "Open in ONNX Operator Documentation", which opens the browser at
+    that node's operator, at the version the model's opset has, its list entry scrolled into view (the canvas
+    reaches JupyterLab through a DOM event, common/operator_docs_event.ts)."""
+    (jupyter.root_dir / "docs.onnx").write_bytes(SAMPLE_MODEL.read_bytes())
+    open_workspace(page, jupyter)
+    open_from_file_browser(page, "docs.onnx", "Open With DL Designer")
+    wait_canvas(page, 10)
+    point = page.evaluate(
+        f"() => {{ const cy = {CY}; const n = cy.nodes().filter(n => n.data('kind') === 'op')[0]; cy.center(n);"
+        " const p = n.renderedPosition(); const r = cy.container().getBoundingClientRect();"
+        " return {x: r.left + p.x, y: r.top + p.y}; }"
+    )
+    page.mouse.click(point["x"], point["y"], button="right")
+    item = page.locator(".dld-menu-item", has_text="Go to documentation")
+    label = item.first.inner_text()
+    op_type = label[label.index("(") + 1: label.rindex(")")]
+    item.first.click()
+    opener = page.locator(f"{TAB} .dld-doc .dld-doc-browser")
+    expect(opener).to_be_visible(timeout=30_000)
+    screenshot(page, "operator_docs_from_canvas_panel")
+    opener.click()
+    expect(page.locator(f"{PANEL} .dld-docs-title")).to_have_text(op_type, timeout=60_000)
+    expect(page.locator(f"{PANEL} .dld-docs-meta")).to_contain_text("ai.onnx")
+    expect(page.locator(f"{PANEL} .dld-docs-item.dld-docs-current")).to_have_attribute("data-name", op_type)
+    expect(page.locator(f"{PANEL} .dld-docs-item.dld-docs-current")).to_be_in_viewport()
+    # the version the model's opset has (the canvas panel's title says it), not the newest
+    version = page.locator(f"{TAB} .dld-doc-head").first.inner_text().split("since opset ")[1].split(")")[0]
+    expect(page.locator(f"{PANEL} .dld-docs-version-button.dld-docs-active")).to_have_text(version)
+    assert page.evaluate("() => window.jupyterapp.shell.currentWidget.title.label") == "ONNX Operator Documentation"
+    screenshot(page, "operator_docs_from_canvas")

@@ -153,6 +153,8 @@ def test_doc_and_check(resnet: Path) -> None:
     conv = next(n.id for n in canvas.document.nodes() if n.op_type == "Conv")
     reply = intent(canvas, "doc", node=conv)
     assert reply["ok"] and "convolution" in reply["data"]["doc"].lower()
+    found = (reply["data"]["name"], reply["data"]["domain"], reply["data"]["since_version"])
+    assert found == ("Conv", "ai.onnx", 11), "the browser opens at Conv as the model's opset has it (changed in 11, 22)"
     assert intent(canvas, "check")["ok"]
     labels = [e["label"] for o in rec.last("patch")[0]["ops"] if o["op"] == "update_edges" for e in o["edges"]]
     assert labels and all(labels)

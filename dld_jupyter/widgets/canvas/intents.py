@@ -225,7 +225,9 @@ def doc(c: IntentCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
         raise DocumentError(f"Documentation of {op_type}", "no schema is known for this operator.",
                             "Local functions and custom domains have no documentation.")
     title = f"{schema.name} ({schema.domain or 'ai.onnx'}, since opset {schema.since_version})"
-    return {"title": title, "doc": schema.doc.strip()}
+    # name, domain, version: JupyterLab's documentation browser opens there (js/src/widgets/canvas/docpanel.ts)
+    return {"title": title, "doc": schema.doc.strip(), "name": schema.name, "domain": schema.domain or "ai.onnx",
+            "since_version": schema.since_version}
 
 
 def ping(_c: IntentCanvas, _a: dict[str, Any], _b: list[bytes]) -> Reply:

@@ -189,11 +189,14 @@ export class OperatorDocsPanel extends Widget {
     );
   }
 
-  /** Shows an operator's reference (its newest version first; the version buttons show the others). */
-  async showOperator(name: string, domain = "ai.onnx"): Promise<void> {
+  /** Shows an operator's reference at `version` (a since_version; default the newest), the version buttons
+   * showing the others. */
+  async showOperator(name: string, domain = "ai.onnx", version?: number): Promise<void> {
     this.shown = `${domain}/${name}`;
     for (const item of this.list.querySelectorAll<HTMLElement>("li")) {
-      item.classList.toggle("dld-docs-current", `${item.dataset.domain}/${item.dataset.name}` === this.shown);
+      const current = `${item.dataset.domain}/${item.dataset.name}` === this.shown;
+      item.classList.toggle("dld-docs-current", current);
+      if (current) item.scrollIntoView?.({ block: "nearest" });
     }
     let reference: OperatorReference;
     try {
@@ -222,6 +225,6 @@ export class OperatorDocsPanel extends Widget {
     head.append(versions);
     this.body.replaceChildren(head, view);
     this.body.scrollTop = 0;
-    pick(0);
+    pick(Math.max(0, reference.versions.findIndex((v) => v.since_version === version)));
   }
 }

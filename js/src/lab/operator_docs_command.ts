@@ -1,7 +1,8 @@
 /**
  * Help → ONNX Operator Documentation (and the command palette): opens the layer documentation browser
  * (operator_docs.ts) in the main area, one panel reused while it is open; `{name, domain}` opens it at an
- * operator. Its data comes from the server extension's `/dld/operators` (dld_jupyter/lab/operator_docs_handler.py).
+ * operator, `version` at that version (a canvas's Go To Documentation panel asks for that through a DOM event). Its data comes from the server
+ * extension's `/dld/operators` (dld_jupyter/lab/operator_docs_handler.py).
  */
 import type { JupyterFrontEnd } from "@jupyterlab/application";
 import { MainAreaWidget } from "@jupyterlab/apputils";
@@ -9,6 +10,7 @@ import { URLExt } from "@jupyterlab/coreutils";
 import type { IMainMenu } from "@jupyterlab/mainmenu";
 import { ServerConnection } from "@jupyterlab/services";
 
+import { OPERATOR_DOCS_EVENT, OPERATOR_DOCS_MARK, OperatorDocsRequest } from "../common/operator_docs_event";
 import { OperatorDocsPanel, OperatorSource } from "./operator_docs";
 
 export const OPERATOR_DOCS_COMMAND = "dld:operator-docs";
@@ -41,8 +43,18 @@ export function registerOperatorDocs(app: JupyterFrontEnd, mainMenu: IMainMenu |
       }
       app.shell.activateById(open.id);
       await open.content.ready;
-      if (typeof args.name === "string") await open.content.showOperator(args.name, typeof args.domain === "string" ? args.domain : "ai.onnx");
+      if (typeof args.name !== "string") return;
+      const domain = typeof args.domain === "string" ? args.domain : "ai.onnx";
+      await open.content.showOperator(args.name, domain, typeof args.version === "number" ? args.version : undefined);
     },
   });
   mainMenu?.helpMenu.addGroup([{ command: OPERATOR_DOCS_COMMAND }], 5);
+  // a canvas's Go To Documentation panel opens the browser at its operator (common/operator_docs_event.ts)
+  document.body.dataset[OPERATOR_DOCS_MARK] = "1";
+  document.addEventListener(OPERATOR_DOCS_EVENT, (event) => {
+    const { name, domain, version } = (event as CustomEvent<OperatorDocsRequest>).detail ?? {};
+    if (typeof name === "string" && typeof domain === "string") {
+      void app.commands.execute(OPERATOR_DOCS_COMMAND, { name, domain, ...(typeof version === "number" ? { version } : {}) });
+    }
+  });
 }

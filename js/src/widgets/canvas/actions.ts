@@ -39,7 +39,11 @@ export const actions = {
   },
   async documentation(ctx: CanvasContext, nodeId: string): Promise<void> {
     const reply = await ctx.channel.intent("doc", { node: nodeId });
-    if (reply.ok && reply.data) showDoc(ctx, String(reply.data.title), String(reply.data.doc));
+    if (!reply.ok || !reply.data) return;
+    const { title, doc, name, domain, since_version: version } = reply.data;
+    const operator =
+      typeof name === "string" && typeof domain === "string" ? { name, domain, version: Number(version) || undefined } : undefined;
+    showDoc(ctx, String(title), String(doc), operator);
   },
   /** Go to one end of a link: select that node and center it. */
   goto(ctx: CanvasContext, edgeId: string, end: "source" | "target"): void {
