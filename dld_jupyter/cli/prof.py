@@ -39,13 +39,14 @@ def build_parser() -> argparse.ArgumentParser:
 def triage(report: Report, top: int = 10) -> str:
     """The text dld-prof prints: summary, the `top` slowest layers, and time per layer type."""
     from dld_jupyter.reports.stats import layer_sum_ms, time_by_type, top_layers
-    from dld_jupyter.reports.summary_text import median_text, overhead_text
+    from dld_jupyter.reports.summary_text import median_text, overhead_text, target_text
 
     s = report.summary
     lines = [
         f"Network:            {s.model}",
         f"Backend:            {s.backend} ({s.provider}, optimization {s.optimization})",
         f"Device:             {s.device}",
+        *([f"Target:             {target}"] if (target := target_text(report)) else []),
         f"Median pass:        {median_text(s, 3)} over {s.passes} passes ({s.warmup_passes} warm-up)",
         f"Spread:             min {s.min_ms:.3f} / p90 {s.p90_ms:.3f} / max {s.max_ms:.3f} / mean {s.mean_ms:.3f} ms",
         f"Stable:             {'yes' if s.stable else 'NO: ' + s.stability_note}",

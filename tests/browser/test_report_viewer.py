@@ -17,6 +17,7 @@ from dld_jupyter.report_format.model import Report
 from dld_jupyter.reports.compare import compare
 from dld_jupyter.reports.export import to_csv
 from dld_jupyter.reports.stats import summarize
+from dld_jupyter.reports.summary_text import target_text
 from dld_jupyter.reports.trtexec import import_trtexec
 from tests.browser.jupyter_server import JupyterServer
 from tests.browser.notebook_driver import open_notebook, run_all, screenshot, write_notebook
@@ -149,6 +150,10 @@ def test_ort_report(jupyter: JupyterServer, page: Page, ort_reports: dict[str, P
     report = load_report(ort_reports["opt"])
     cell = f"import dld_jupyter as dld\nv = dld.report({str(ort_reports['opt'])!r})\nv"
     show(page, jupyter, "report_ort.ipynb", [cell])
+    # where it ran, in the header (issue 42: system.target was in the JSON only)
+    header = page.locator(".dld-report .dld-r-summary-grid", has_text="Median inference time")
+    expect(header).to_contain_text(f"Target{target_text(report)}")
+    expect(header).to_contain_text(f"Device{report.summary.device}")
     screenshot(page, "report_ort_open")
     filter_select_summarize(page, report, "block0/CONV1", [0, 2, 4])
     screenshot(page, "report_ort_selection", ".dld-report")

@@ -114,7 +114,8 @@ def test_dld_prof_prints_the_triage_without_keeping_a_report(model: Path) -> Non
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    for heading in ["Network:", "Median pass:", "Top 10 layers:", "Time by layer type:", "Conv"]:
+    for heading in ["Network:", "Median pass:", "Target:             local (host ", "Top 10 layers:",
+                    "Time by layer type:", "Conv"]:
         assert heading in done.stdout
     assert sorted(p.name for p in model.parent.iterdir()) == ["resnet.onnx"]
 
