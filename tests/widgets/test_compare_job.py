@@ -67,6 +67,20 @@ def test_a_finished_check_fills_the_bar_and_draws_the_overlay(designer: Designer
         "divergence.json"]  # the copies are gone; the table stays (until the process exits) for the runs list
 
 
+def test_a_check_the_model_was_edited_during_is_not_drawn(designer: Designer, temp_root: Path) -> None:
+    """The run divides a private copy made at its start: edited meanwhile, its divergence describes the model as it
+    was, and drawn it would colour nodes that changed (issue 42). It is said under the job instead."""
+    job = designer.compare_job
+    operations.get("dld:check-against-original")(designer, inputs=FEEDS, window=16)
+    node = designer.document.nodes()[5]
+    designer.document.rename_node(node.id, "renamed_while_checking")  # before the worker has even started
+    assert job.wait(60)
+    assert "the model changed while it ran" in job.error.value and "run it again" in job.error.value
+    overlay = designer.canvas.overlays.get("divergence")
+    assert overlay is None or not overlay.shown
+    assert designer.overlays.active == []
+
+
 def test_the_blocking_check_shows_the_same_bar_and_refuses_a_second_run(designer: Designer) -> None:
     result = designer.check_against_original(inputs=FEEDS, window=16)
     job = designer.compare_job

@@ -105,7 +105,10 @@ def test_an_edit_makes_the_heat_of_the_nodes_it_touched_stale_and_clears_the_com
     assert math.isnan(after[renamed.id]) and reasons[renamed.id] == STALE
     assert after[untouched.id] == before[untouched.id]
     doc.move_nodes({untouched.id: (5.0, 5.0)})  # a move describes the same model: nothing cleared
+    sent = len(rec.messages)
+    doc.add_node("Relu", name="added_after_profile")  # untimed: the browser says "not in this report" by itself
     assert entries(designer) == [("heat", True, True)]
+    assert not [m for m, _ in rec.messages[sent:] if m.get("overlay") == "heat"]  # no heat sent again
     convert_to_fp16(doc, compare=False)  # every node replaced: no time left to show
     assert designer.overlays.active == [] and designer.heat is None
     assert designer.overlays.note.startswith("Heat cleared: the model changed after it was drawn (profile")

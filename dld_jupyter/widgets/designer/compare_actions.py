@@ -110,8 +110,10 @@ class CompareActions:
         overlay drawn when it ends, a failure shown under the job; the run (None if the job refused to start)."""
         path, source = self._original()
         job = self.compare_job
+        revision = self.canvas.overlays.revision
 
         def finish(result: Divergence) -> None:
+            self.canvas.overlays.check_revision(revision, "Check against original")  # not edited while it ran
             self.show_divergence(result, "candidate", source)
 
         job.watch("Check against original", lambda heard: start_divergence(path, self.document, on_progress=heard,

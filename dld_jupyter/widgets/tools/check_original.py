@@ -43,10 +43,12 @@ def check_against_original(dialog: Any, in_place: bool, path: str | None, button
         source = f"this model vs. {Path(str(path)).name}"
     if button is not None:
         button.disabled = True
+    revision = target.canvas.overlays.revision
 
     def finish(result: Any) -> None:
         if button is not None:
             button.disabled = False
+        target.canvas.overlays.check_revision(revision, "Check against original")  # not edited while it ran
         target.show_divergence(result, side, source)
         dialog.status_area.children = (*dialog.status_area.children,
                                        w.HTML(tag("div", small(result.headline()), class_="dld-tool-check-result")))

@@ -91,6 +91,7 @@ class Overlays:
         self._canvas = canvas
         self._by_name: dict[str, Overlay] = {}
         self.strip = OverlayStrip(lambda message: canvas.send(message))
+        self.revision = 0  # structural edits seen: a result started before one describes an older model
 
     def register(self, overlay: Overlay) -> None:
         if overlay.name == STRIP:
@@ -146,10 +147,18 @@ class Overlays:
                              "(show_heat, compare_with, show_divergence, show_node_data, analyse).")
         return name
 
+    def check_revision(self, revision: int, what: str) -> None:
+        """Refuse a result started at `revision` (this `revision` then) when the model changed since: it describes
+        the model as it was, and drawn on it would colour nodes that changed."""
+        if revision != self.revision:
+            raise ValueError(f"{what}: the model changed while it ran, so its result describes the model as it was "
+                             "and is not drawn; run it again.")
+
     def model_changed(self, events: Sequence[Event]) -> None:
         """The document changed (its events): overlays that no longer describe it are cleared, the strip says so."""
         if not structural(events):
             return
+        self.revision += 1
         stale = [self._by_name[name] for name in self.strip.names() if not self._by_name[name].model_changed(events)]
         for overlay in stale:
             overlay.clear()

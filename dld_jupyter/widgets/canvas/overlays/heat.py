@@ -62,6 +62,7 @@ class HeatOverlay(Overlay):
         self.metric: HeatMetric = "time"
         self.source = ""
         self.stale: set[str] = set()  # node ids added, removed or changed since the heat was shown
+        self._timed: set[str] = set()  # node ids with a time on the canvas now
 
     @property
     def active(self) -> bool:
@@ -72,6 +73,8 @@ class HeatOverlay(Overlay):
         report, source = load_report(report_or_path)
         self.heat, self.metric, self.source = heat_of(report), checked, source
         self.stale = set()
+        self._timed = {node for node, name in node_names(self.graph_canvas.document).items()
+                       if self.heat.layers_of.get(name)}
         self.strip_add()  # the strip first: the browser knows whether to draw it when its state comes
         found = self.state()
         if found is not None:
@@ -80,19 +83,23 @@ class HeatOverlay(Overlay):
 
     def clear(self) -> None:
         self.heat = None
-        self.stale = set()
+        self.stale, self._timed = set(), set()
         self.send(self.message("clear"))
         self.strip_remove()
 
     def model_changed(self, events: Sequence[Event]) -> bool:
-        """The nodes an edit added, removed or changed lose their time; False (cleared) when no node keeps one."""
+        """The nodes an edit added, removed or changed lose their time; False (cleared) when no node keeps one.
+        Sent again only when a node that had a time lost it (an edit of an untimed node, a weight: nothing to send,
+        so a big model's edit does not pay for the heat)."""
+        touched: set[str] = set()
         for event in events:
             if isinstance(event, NodesAdded | NodesRemoved | NodesChanged):
-                self.stale.update(event.node_ids)
-        heat = self.heat
-        assert heat is not None
-        names = node_names(self.graph_canvas.document)
-        if not any(heat.layers_of.get(name) for node, name in names.items() if node not in self.stale):
+                touched.update(event.node_ids)
+        self.stale |= touched
+        if not touched & self._timed:
+            return True
+        self._timed -= touched
+        if not self._timed:
             return False
         found = self.state()
         if found is not None:
