@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from plotly.graph_objects import Figure
 
     from dld_jupyter.activities.api import EngineExport
+    from dld_jupyter.activities.runtimes.tensorrt.installs import TrtInstall
     from dld_jupyter.frontdoor.analysis import Analysis, Inputs
     from dld_jupyter.frontdoor.run_source import RunInput
     from dld_jupyter.frontdoor.runs_table import RunsTable
@@ -53,6 +54,7 @@ __all__ = [
     "sweep",
     "sweep_form",
     "sweep_report",
+    "tensorrt_installs",
     "timeline_figure",
 ]
 
@@ -89,6 +91,18 @@ def export_engine(model: RunInput, **options: Any) -> EngineExport:
 
     track()  # the live runs registry lists this run
     return run_export(model, **options)
+
+
+def tensorrt_installs(add: str | os.PathLike[str] | None = None) -> list[TrtInstall]:
+    """Every TensorRT found here, with its version (this environment's module, trtexec on PATH, the paths added):
+    what the export and profile forms list; `add` checks a path and keeps it in that list. Choose one in a run with
+    `trt="10.6"` or `trt=path` (or its `settings()`): `dld.export_engine(d, trt="10.6")`."""
+    from dld_jupyter.activities.runtimes.tensorrt.installs import InstallStore, find_installs
+
+    store = InstallStore()
+    if add is not None:
+        store.add(os.fspath(add))
+    return find_installs(store)
 
 
 def runs() -> RunsTable:

@@ -1,6 +1,7 @@
-"""`dld doctor`: what this installation can run, and where: ONNX Runtime builds and providers, CUDA, cuDNN and NVML
-as found here, the Jupyter side (JupyterLab against the support matrix, the labextension and widget manager, the
-server extension; one line when Jupyter is not installed), and every saved remote target with its reachability.
+"""`dld doctor`: what this installation can run, and where: ONNX Runtime builds and providers, CUDA, cuDNN and NVML as
+found here, every TensorRT with its version (this environment's module, trtexec on PATH, added paths), the Jupyter
+side (JupyterLab against the support matrix, the labextension and widget manager, the server extension; one line
+when Jupyter is not installed), and every saved remote target with its reachability.
 
 Exit 0 when one ONNX Runtime build is installed; 3 when none is (or both are: they share one folder), with the
 extra to install. A target that needs a password or an unknown host key is reported, never asked about.
@@ -21,6 +22,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     what = "show runtimes, GPU libraries and remote targets"
     parser = subparsers.add_parser("doctor", help=what, description=__doc__)
     parser.add_argument("--no-targets", action="store_true", help="do not connect to the saved targets")
+    parser.add_argument("--add-trt", metavar="PATH", help="add a TensorRT (a folder holding the tensorrt package, a "
+                        "trtexec binary or a TensorRT folder) to the installations the export and profile forms list")
     parser.set_defaults(func=_doctor)
 
 
@@ -63,6 +66,18 @@ def _gpu_lines() -> list[str]:
     return lines
 
 
+def _tensorrt_lines(add: str | None) -> list[str]:
+    from dld_jupyter.activities.runtimes.tensorrt.installs import InstallStore, find_installs
+
+    store = InstallStore()
+    if add:
+        store.add(add)  # SpecError (exit 2) saying why a path is no TensorRT
+    installs = find_installs(store)
+    if not installs:
+        return ["TensorRT: none found (pip install tensorrt, trtexec on PATH, or dld doctor --add-trt PATH)"]
+    return ["TensorRT:", *(f"  {install.label}" for install in installs)]
+
+
 def _target_lines() -> list[str]:
     from dld_jupyter.activities.errors import ActivityError
     from dld_jupyter.activities.targets.connections import ConnectionStore, Secrets
@@ -87,6 +102,7 @@ def _target_lines() -> list[str]:
 def _doctor(args: argparse.Namespace) -> int:
     lines, code = _runtime_lines()
     lines += _gpu_lines()
+    lines += _tensorrt_lines(args.add_trt)
     lines += jupyter_lines()
     if not args.no_targets:
         try:

@@ -25,6 +25,12 @@ def add_trt_options(parser: argparse.ArgumentParser, *, with_device: bool = True
     )
     group.add_argument("--trt-path", help="the folder holding the tensorrt package, or the trtexec binary")
     group.add_argument(
+        "--trt",
+        metavar="VERSION|PATH",
+        help="the TensorRT to use, as `dld doctor` lists them: a version found here (10.6) or a path (a folder "
+        "holding the tensorrt package, a trtexec binary, a TensorRT folder); sets --trt-source and --trt-path",
+    )
+    group.add_argument(
         "--save-metadata",
         action=argparse.BooleanOptionalAction,
         default=True,
@@ -71,9 +77,15 @@ def add_trt_options(parser: argparse.ArgumentParser, *, with_device: bool = True
 
 
 def settings_from_args(args: argparse.Namespace) -> TrtSettings:
+    source, path = args.trt_source, args.trt_path
+    if args.trt:
+        from dld_jupyter.activities.runtimes.tensorrt.installs import choose, find_installs
+
+        chosen = choose(args.trt, find_installs())
+        source, path = chosen.source, chosen.path
     return TrtSettings(
-        tensorrt=args.trt_source,
-        tensorrt_path=args.trt_path,
+        tensorrt=source,
+        tensorrt_path=path,
         save_metadata=args.save_metadata,
         device=args.device,
         plugins=tuple(args.plugin),

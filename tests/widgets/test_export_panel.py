@@ -52,7 +52,7 @@ def test_unavailable_reason_disables_export_and_errors_show_in_the_panel(tmp_pat
     panel.form.tactics["int8"].value = True
     panel.form.tactics["fp8"].value = True  # exclusive: ticking FP8 clears INT8
     assert not panel.form.tactics["int8"].value
-    panel.form.common["tensorrt"].value = "A trtexec binary"
+    panel.form.version.dropdown.value = "custom"  # "Custom path…" with no path given
     assert panel.show_command() is None and "settings.tensorrt_path" in panel.error.value
 
 

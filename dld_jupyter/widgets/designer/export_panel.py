@@ -22,7 +22,6 @@ from dld_jupyter.activities.errors import ActivityError
 from dld_jupyter.activities.kinds.export_engine import export_spec
 from dld_jupyter.activities.model_ref import ModelRef
 from dld_jupyter.activities.result import ActivityResult
-from dld_jupyter.activities.runtimes import runtime_named
 from dld_jupyter.activities.runtimes.tensorrt.dry_run import dry_run
 from dld_jupyter.activities.runtimes.tensorrt.settings import TrtSettings
 from dld_jupyter.activities.runtimes.tensorrt.spec import ENGINE_SUFFIX, METADATA_SUFFIX, TrtBuildSpec
@@ -58,8 +57,9 @@ class ExportEnginePanel(RunPanel):
                                         indent=False)
         self.show_button = w.Button(description="Show command", icon="terminal")
         self.show_button.on_click(lambda _b: self.show_command())
-        self.reason = runtime_named("tensorrt").available()
+        self.reason = self.form.version.reason()  # the chosen TensorRT's, asked again when another is chosen
         self.unavailable = w.HTML(unavailable_html(self.reason))
+        self.form.version.on_change(self._chosen)
         self.command = command_area()
         pages = w.HBox(self.form.pages(), layout=w.Layout(flex_flow="row wrap"))
         form = [self.engine, self.metadata, self.open_metadata, pages, self.unavailable]
@@ -68,6 +68,11 @@ class ExportEnginePanel(RunPanel):
         self.export_button = self.run_button
         self.export_button.disabled = self.reason is not None
         self.add_class("dld-export-engine-panel")
+
+    def _chosen(self) -> None:
+        self.reason = self.form.version.reason()
+        self.unavailable.value = unavailable_html(self.reason)
+        self.export_button.disabled = self.reason is not None
 
     # -- the spec -----------------------------------------------------------------------------------------------
     def spec(self, model: ModelRef | str) -> TrtBuildSpec:

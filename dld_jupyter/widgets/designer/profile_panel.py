@@ -75,6 +75,7 @@ class ProfilePanel(RunPanel):
 
         self.trt = TrtProfileForm()
         self.trt.box.layout.display = "none"
+        self.trt.settings.version.on_change(lambda: self._show_backend())  # another TensorRT: its reason
         self.backend = w.ToggleButtons(options=BACKENDS, value=BACKENDS[0], description="Backend")
         self.backend.observe(lambda _c: self._show_backend(), names="value")
         title = w.HTML(fill(TITLE, "ONNX Runtime", self._model_label()))

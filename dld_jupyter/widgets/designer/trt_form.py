@@ -16,6 +16,7 @@ import ipywidgets as w
 
 from dld_jupyter.activities.runtimes.tensorrt.settings import MAX_OPTIMIZATION_LEVEL, ProfilerSettings, TrtSettings
 from dld_jupyter.formats.html_text import bold, fill
+from dld_jupyter.widgets.designer.trt_versions import TrtVersionChoice
 
 if TYPE_CHECKING:
     from dld_jupyter.activities.model_ref import ModelRef
@@ -29,8 +30,6 @@ def row() -> w.Layout:
     return w.Layout(width="380px")
 
 
-SOURCES = {"TensorRT of this Python environment": "python", "Another installation (path)": "path",
-           "A trtexec binary": "trtexec"}
 TYPING = {"TensorRT defaults": "default", "Strongly typed": "strongly-typed", "Obey precision constraints": "obey",
           "Prefer precision constraints": "prefer"}
 REFIT = {"Not refittable": "none", "Refittable (weights included)": "refit", "Refittable (weights stripped)": "strip"}
@@ -65,10 +64,8 @@ class TrtSettingsForm:
 
     def __init__(self, settings: TrtSettings | None = None) -> None:
         v = settings or TrtSettings()
+        self.version = TrtVersionChoice(v)  # the installs found, each with its version, and custom paths
         self.common: dict[str, w.Widget] = {
-            "tensorrt": w.Dropdown(options=list(SOURCES), value=_label(SOURCES, v.tensorrt),
-                                   description="TensorRT version", style=STYLE, layout=row()),
-            "tensorrt_path": _text("Installation / trtexec", v.tensorrt_path, "folder of tensorrt, or trtexec path"),
             "save_metadata": _check("save_metadata", "Save engine metadata (detailed)", v.save_metadata),
             "device": w.BoundedIntText(value=v.device, min=0, max=1023, description="Device index", style=STYLE,
                                        layout=row()),
@@ -112,18 +109,22 @@ class TrtSettingsForm:
 
     @property
     def fields(self) -> dict[str, w.Widget]:
-        return {**self.common, **self.tactics, **self.optimizer}
+        """Every setting's widget (the version choice: its dropdown and custom path)."""
+        version = {"tensorrt": self.version.dropdown, "tensorrt_path": self.version.path}
+        return {**version, **self.common, **self.tactics, **self.optimizer}
 
     def pages(self) -> list[w.VBox]:
-        return [page("Common", self.common), page("Tactics", self.tactics), page("Optimizer", self.optimizer)]
+        common = page("Common", self.common)
+        common.children = (common.children[0], self.version.box, *common.children[1:])
+        return [common, page("Tactics", self.tactics), page("Optimizer", self.optimizer)]
 
     def settings(self) -> TrtSettings:
         """The form as TrtSettings; ValueError (SpecError) names the option that is wrong."""
         f = {name: field.value for name, field in self.fields.items()}
-        f["tensorrt"], f["typing"], f["refit"] = SOURCES[f["tensorrt"]], TYPING[f["typing"]], REFIT[f["refit"]]
+        f.update(self.version.settings())  # an install's source and path, or the custom path checked
+        f["typing"], f["refit"] = TYPING[f["typing"]], REFIT[f["refit"]]
         f["plugins"] = tuple(p.strip() for p in f["plugins"].split(",") if p.strip())
-        for name in ("tensorrt_path", "calibration_cache"):
-            f[name] = f[name].strip() or None
+        f["calibration_cache"] = f["calibration_cache"].strip() or None
         for name in ("max_aux_streams", "batch_size", "workspace_mib"):
             text = f[name].strip()
             if text and not text.lstrip("-").isdigit():
@@ -132,6 +133,7 @@ class TrtSettingsForm:
         return TrtSettings(**f)
 
     def disable(self, disabled: bool) -> None:
+        self.version.disable(disabled)
         for field in self.fields.values():
             field.disabled = disabled
 
@@ -200,14 +202,18 @@ class TrtProfileForm:
     TensorRT cannot run here, the backend's reason (the panel then refuses to start)."""
 
     def __init__(self) -> None:
-        from dld_jupyter.activities.runtimes import runtime_named
-
         self.settings = TrtSettingsForm()
         self.profiler = ProfilerForm()
-        self.reason = runtime_named("tensorrt").available()
+        self.reason = self.settings.version.reason()
+        self.unavailable = w.HTML(unavailable_html(self.reason))
         self.box = w.VBox([w.HBox([*self.settings.pages(), *self.profiler.pages()],
-                                  layout=w.Layout(flex_flow="row wrap")), w.HTML(unavailable_html(self.reason))])
+                                  layout=w.Layout(flex_flow="row wrap")), self.unavailable])
         self.box.add_class("dld-trt-profile-settings")
+        self.settings.version.on_change(self._chosen)  # before the panel's listener: it reads the reason
+
+    def _chosen(self) -> None:
+        self.reason = self.settings.version.reason()
+        self.unavailable.value = unavailable_html(self.reason)
 
     def spec(self, model: ModelRef | str, output: str | None) -> TrtProfileSpec:
         """The TensorRT profile spec of these pages (`kinds.profile.profile_spec`, as every front door builds it)."""

@@ -16,6 +16,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from dld_jupyter.activities.errors import RunFailed, SpecError, UnavailableError
@@ -41,6 +42,10 @@ def import_tensorrt(settings: TrtSettings) -> Any:
     except ImportError as error:
         where = f" in {settings.tensorrt_path}" if settings.tensorrt == "path" else " in this Python environment"
         raise UnavailableError(f"TensorRT is not installed{where} ({error}): {INSTALL_HINT}") from error
+    origin = Path(getattr(tensorrt, "__file__", None) or ".").resolve()
+    if settings.tensorrt == "path" and not origin.is_relative_to(Path(settings.tensorrt_path or "").resolve()):
+        raise UnavailableError(f"the tensorrt imported is {origin.parent}, not the chosen installation "
+                               f"{settings.tensorrt_path} (another was imported first): choose that one instead")
     return tensorrt
 
 

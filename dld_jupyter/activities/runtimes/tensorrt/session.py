@@ -49,14 +49,17 @@ def tensorrt_unavailable(settings: TrtSettings | None = None) -> str | None:
         folder = settings.tensorrt_path or ""
         if not (Path(folder) / "tensorrt").is_dir():
             return f"TensorRT is not installed in {folder}: give the folder that holds the tensorrt package"
+        # not imported here: a process imports one tensorrt, and the asking one (a kernel) may hold another; the
+        # worker imports this one and checks it did (live.import_tensorrt)
     elif importlib.util.find_spec("tensorrt") is None:
         return UNAVAILABLE
-    try:
-        from dld_jupyter.activities.runtimes.tensorrt.live import import_tensorrt
+    else:
+        try:
+            from dld_jupyter.activities.runtimes.tensorrt.live import import_tensorrt
 
-        import_tensorrt(settings or TrtSettings())
-    except UnavailableError as error:
-        return str(error).removeprefix("unavailable: ")
+            import_tensorrt(settings or TrtSettings())
+        except UnavailableError as error:
+            return str(error).removeprefix("unavailable: ")
     gpu = str(device_info(settings.device if settings else 0).get("gpu", ""))
     return f"no NVIDIA GPU: {gpu}" if gpu.startswith("unavailable") else None
 

@@ -168,15 +168,23 @@ class ProfilerSettings:
         return from_mapping(cls, data, "profiler")
 
 
-SETTINGS_OPTIONS = tuple(f.name for f in dataclasses.fields(TrtSettings))
+# `trt`: an install by version or path (installs.py), which sets `tensorrt` and `tensorrt_path`
+SETTINGS_OPTIONS = (*(f.name for f in dataclasses.fields(TrtSettings)), "trt")
 PROFILER_OPTIONS = tuple(f.name for f in dataclasses.fields(ProfilerSettings))
 
 
 def with_options(base: TrtSettings | Mapping[str, Any] | None, options: Mapping[str, Any]) -> TrtSettings:
-    """`base` (TrtSettings or its JSON object; None: the defaults) with `options` (TrtSettings fields) replaced."""
+    """`base` (TrtSettings or its JSON object; None: the defaults) with `options` (TrtSettings fields, and `trt`: a
+    version or path of `installs.find_installs`) replaced."""
     settings = TrtSettings.from_dict(base) if base is not None else TrtSettings()
+    options = dict(options)
     if "plugins" in options and isinstance(options["plugins"], list):
-        options = {**options, "plugins": tuple(options["plugins"])}
+        options["plugins"] = tuple(options["plugins"])
+    choice = options.pop("trt", None)
+    if choice is not None:  # found here, in the front door: the worker runs what it names
+        from dld_jupyter.activities.runtimes.tensorrt.installs import choose, find_installs
+
+        options.update(choose(str(choice), find_installs()).settings())
     return dataclasses.replace(settings, **options)
 
 

@@ -1,0 +1,176 @@
+"""The TensorRT installations of this machine, each with its version: the list the export and profile forms choose
+from (seed 000 "Selecting a Version": the system's TensorRT or a custom path), `--trt` and `dld doctor`.
+
+Found: this Python environment's `tensorrt` module, `trtexec` on PATH, and the paths the user adds (a folder that
+holds the `tensorrt` package, a trtexec binary, or a TensorRT folder with `bin/trtexec`), kept in
+`<cache dir>/tensorrt-installs.json`. Versions are read without importing tensorrt (which starts CUDA): the
+package's `__version__` line or its dist-info; a trtexec binary is run (`--help`) and its banner read, `&&&& RUNNING
+TensorRT.trtexec [TensorRT v100600]` being 10.6.0 (v8601: 8.6.1). Each install is a `TrtSettings` choice (`tensorrt`
+and `tensorrt_path`): what the worker imports, or the binary the trtexec command line names.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import importlib.util
+import json
+import os
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from dld_jupyter.activities.cache import cache_dir, write_json_atomic
+from dld_jupyter.activities.errors import SpecError
+
+BANNER = re.compile(r"&&&& RUNNING TensorRT\.trtexec \[TensorRT v(\d+)\]")
+_VERSION_LINE = re.compile(r"""^__version__\s*=\s*["']([^"']+)["']""", re.MULTILINE)
+RUN_TIMEOUT_S = 20.0
+STORE_NAME = "tensorrt-installs.json"
+
+
+@dataclass(frozen=True)
+class TrtInstall:
+    """One TensorRT: `source` ("python", "path", "trtexec" as TrtSettings.tensorrt), its path (None for this
+    environment's module), its version, or why it cannot be used."""
+
+    source: str
+    path: str | None
+    version: str | None
+    problem: str | None = None
+
+    @property
+    def label(self) -> str:
+        where = {"python": "this Python environment", "path": f"installation {self.path}",
+                 "trtexec": f"trtexec {self.path}"}[self.source]
+        return f"TensorRT {self.version} — {where}" if self.problem is None else f"{where}: {self.problem}"
+
+    def settings(self) -> dict[str, str | None]:
+        """The TrtSettings fields that choose this install."""
+        return {"tensorrt": self.source, "tensorrt_path": self.path}
+
+
+def version_of_banner(text: str) -> str | None:
+    """The TensorRT version a trtexec banner names (NV_TENSORRT_VERSION: MMmmpp since 10, Mmpp before)."""
+    match = BANNER.search(text)
+    if match is None:
+        return None
+    number = int(match.group(1))
+    major, rest = divmod(number, 10000) if number >= 100000 else divmod(number, 1000)
+    minor, patch = divmod(rest, 100)
+    return f"{major}.{minor}.{patch}"
+
+
+def trtexec_install(binary: str) -> TrtInstall:
+    """A trtexec binary, run to read its version."""
+    path = str(Path(binary).absolute())
+    try:
+        done = subprocess.run([path, "--help"], capture_output=True, text=True, timeout=RUN_TIMEOUT_S, check=False,
+                              errors="replace")
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return TrtInstall("trtexec", path, None, f"does not run ({error})")
+    version = version_of_banner(done.stdout + done.stderr)
+    if version is None:
+        return TrtInstall("trtexec", path, None, "printed no trtexec banner (&&&& RUNNING TensorRT.trtexec …)")
+    return TrtInstall("trtexec", path, version)
+
+
+def _package_version(package: Path) -> str | None:
+    """The version of the `tensorrt` package folder `package`: its `__version__` line, else its dist-info's."""
+    init = package / "__init__.py"
+    if init.is_file():
+        match = _VERSION_LINE.search(init.read_text(encoding="utf-8", errors="replace"))
+        if match:
+            return match.group(1)
+    for dist in importlib.metadata.distributions(path=[str(package.parent)]):
+        top = dist.read_text("top_level.txt") or ""
+        if "tensorrt" in top.split() or (dist.metadata["Name"] or "").lower() == "tensorrt":
+            return str(dist.version)
+    return None
+
+
+def python_install() -> TrtInstall | None:
+    """This environment's `tensorrt` module, or None when it has none."""
+    spec = importlib.util.find_spec("tensorrt")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    package = Path(next(iter(spec.submodule_search_locations)))
+    version = _package_version(package)
+    return TrtInstall("python", None, version, None if version else f"no version found in {package}")
+
+
+def path_install(path: str) -> TrtInstall:
+    """What a custom path is: a folder holding the `tensorrt` package, a trtexec binary, or a TensorRT folder with
+    `bin/trtexec`; an install with its problem otherwise."""
+    where = Path(path).expanduser().absolute()
+    if (where / "tensorrt").is_dir():
+        version = _package_version(where / "tensorrt")
+        return TrtInstall("path", str(where), version, None if version else "its tensorrt package has no version")
+    if (where / "bin" / "trtexec").is_file():
+        return trtexec_install(str(where / "bin" / "trtexec"))
+    if where.is_file():
+        return trtexec_install(str(where))
+    return TrtInstall("path", str(where), None, "holds no tensorrt package, bin/trtexec or trtexec binary")
+
+
+class InstallStore:
+    """The custom paths the user added, in `<cache dir>/tensorrt-installs.json`."""
+
+    def __init__(self, directory: str | os.PathLike[str] | None = None) -> None:
+        self.path = Path(directory) if directory is not None else cache_dir()
+        self.file = self.path / STORE_NAME
+
+    def paths(self) -> list[str]:
+        try:
+            data = json.loads(self.file.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return []
+        found = data.get("paths") if isinstance(data, dict) else None
+        return [p for p in found if isinstance(p, str)] if isinstance(found, list) else []
+
+    def add(self, path: str) -> TrtInstall:
+        """Check `path` and keep it; SpecError saying why when it is no TensorRT."""
+        install = path_install(path)
+        if install.problem is not None:
+            raise SpecError(f"TensorRT path {path}: {install.problem}")
+        kept = install.path or path
+        paths = self.paths()
+        if kept not in paths:
+            write_json_atomic(self.file, {"paths": [*paths, kept]})
+        return install
+
+    def remove(self, path: str) -> None:
+        write_json_atomic(self.file, {"paths": [p for p in self.paths() if p != path]})
+
+
+def find_installs(store: InstallStore | None = None) -> list[TrtInstall]:
+    """Every TensorRT found: this environment's module, trtexec on PATH, then the paths the user added."""
+    found: list[TrtInstall] = []
+    module = python_install()
+    if module is not None:
+        found.append(module)
+    binary = shutil.which("trtexec")
+    if binary:
+        found.append(trtexec_install(binary))
+    for path in (store or InstallStore()).paths():
+        install = path_install(path)
+        if all(install.path != other.path for other in found):
+            found.append(install)
+    return found
+
+
+def choose(choice: str, installs: list[TrtInstall]) -> TrtInstall:
+    """The install a `--trt` value names: a version (`10.6`, `10.6.0`: the first found of it) or a path (a
+    custom path not added yet is checked as one); SpecError listing what was found."""
+    usable = [install for install in installs if install.problem is None]
+    if re.fullmatch(r"\d+(\.\d+)*", choice):
+        for install in usable:
+            if install.version == choice or (install.version or "").startswith(choice + "."):
+                return install
+        listed = ", ".join(install.label for install in usable) or "none"
+        raise SpecError(f"--trt {choice}: no TensorRT {choice} found (found: {listed}); give a path instead")
+    install = path_install(choice)
+    if install.problem is not None:
+        raise SpecError(f"--trt {choice}: {install.problem}")
+    return install

@@ -1,0 +1,118 @@
+"""The TensorRT version choice of the export and profile forms (seed 000 "Selecting a Version"): a dropdown of the
+installations found here, each with its version (activities/runtimes/tensorrt/installs.py: this environment's
+module, trtexec on PATH, the paths added before), and "Custom path…" with a path field and Add, which checks the
+path (a trtexec binary is run for its version) and keeps it in the list for the next forms.
+
+The choice is the settings' `tensorrt` and `tensorrt_path`: the folder the worker imports tensorrt from (and checks
+it did), or the trtexec binary the equivalent command line names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import ipywidgets as w
+
+from dld_jupyter.activities.errors import SpecError
+from dld_jupyter.activities.runtimes.tensorrt.installs import InstallStore, TrtInstall, find_installs, path_install
+from dld_jupyter.activities.runtimes.tensorrt.settings import TrtSettings
+from dld_jupyter.formats.html_text import fill
+
+CUSTOM = "custom"
+PYTHON_MISSING = TrtInstall("python", None, None, "not installed (pip install tensorrt)")
+
+
+def _key(install: TrtInstall) -> str:
+    return f"{install.source}:{install.path or ''}"
+
+
+class TrtVersionChoice:
+    """The dropdown, the custom path with Add, and a line saying what Add found."""
+
+    def __init__(self, settings: TrtSettings, store: InstallStore | None = None) -> None:
+        self.store = store or InstallStore()
+        self.installs: dict[str, TrtInstall] = {}
+        self._listeners: list[Callable[[], object]] = []
+        self.dropdown = w.Dropdown(description="TensorRT version", style={"description_width": "170px"},
+                                   layout=w.Layout(width="380px"))
+        self.path = w.Text(description="Custom path", placeholder="tensorrt folder, trtexec or TensorRT folder",
+                           style={"description_width": "170px"}, layout=w.Layout(width="310px"))
+        self.add = w.Button(description="Add", tooltip="check this path and list it (kept for the next forms)",
+                            layout=w.Layout(width="64px"))
+        self.note = w.HTML()
+        self.path_row = w.HBox([self.path, self.add])
+        self.box = w.VBox([self.dropdown, self.path_row, self.note])
+        self.box.add_class("dld-trt-version")
+        self.add.on_click(lambda _button: self.add_path())
+        self.dropdown.observe(lambda _change: self._changed(), names="value")
+        self.path.observe(lambda _change: self._changed(), names="value")
+        self.refresh()
+        chosen = f"{settings.tensorrt}:{settings.tensorrt_path or ''}"
+        if chosen in self.installs:
+            self.dropdown.value = chosen
+        elif settings.tensorrt != "python":  # a path not in the list (recalled settings): shown to add or use
+            self.dropdown.value, self.path.value = CUSTOM, settings.tensorrt_path or ""
+        self._show_path()
+
+    def refresh(self) -> None:
+        """List what is found now (the first entry is this environment's module, found or not)."""
+        found = find_installs(self.store)
+        if not any(install.source == "python" for install in found):
+            found.insert(0, PYTHON_MISSING)
+        self.installs = {_key(install): install for install in found}
+        current = self.dropdown.value
+        self.dropdown.options = [(install.label, key) for key, install in self.installs.items()] + [
+            ("Custom path…", CUSTOM)]
+        self.dropdown.value = current if current in {*self.installs, CUSTOM} else next(iter(self.installs))
+
+    def _show_path(self) -> None:
+        self.path_row.layout.display = "" if self.dropdown.value == CUSTOM else "none"
+
+    def _changed(self) -> None:
+        self._show_path()
+        for listener in self._listeners:
+            listener()
+
+    def on_change(self, listener: Callable[[], object]) -> None:
+        """Call `listener()` when another TensorRT is chosen (the panels ask `reason()` again)."""
+        self._listeners.append(listener)
+
+    def reason(self) -> str | None:
+        """Why the chosen TensorRT cannot run here (the runtime's own answer), or None."""
+        from dld_jupyter.activities.runtimes import runtime_named
+
+        try:
+            picked = self.settings()
+            chosen = TrtSettings(tensorrt=picked["tensorrt"] or "python", tensorrt_path=picked["tensorrt_path"])
+        except (ValueError, SpecError) as error:
+            return str(error)
+        return runtime_named("tensorrt").available(chosen)
+
+    def add_path(self) -> TrtInstall | None:
+        """Check the custom path, keep it, list it and choose it; say why not when it is no TensorRT."""
+        try:
+            install = self.store.add(self.path.value.strip())
+        except SpecError as error:
+            self.note.value = fill('<span style="color:#b45309">{}</span>', str(error))
+            return None
+        self.refresh()
+        self.dropdown.value = _key(install)
+        self.note.value = fill("<span>added: {}</span>", install.label)
+        return install
+
+    def settings(self) -> dict[str, str | None]:
+        """The `tensorrt` and `tensorrt_path` of the choice; ValueError saying what is wrong with a custom path."""
+        if self.dropdown.value != CUSTOM:
+            return self.installs[self.dropdown.value].settings()
+        text = self.path.value.strip()
+        if not text:
+            raise ValueError("settings.tensorrt_path: give the custom TensorRT path (a folder holding the tensorrt "
+                             "package, a trtexec binary or a TensorRT folder), or choose a version found")
+        install = path_install(text)
+        if install.problem is not None:
+            raise ValueError(f"settings.tensorrt_path: {text}: {install.problem}")
+        return install.settings()
+
+    def disable(self, disabled: bool) -> None:
+        for widget in (self.dropdown, self.path, self.add):
+            widget.disabled = disabled
