@@ -12,7 +12,8 @@ after ONNX nodes. Cases handled, in the order they are tried:
 4. Each part: `PWN(A, B)` and other capitalised wrappers, nested (`PWN(PWN(A), B + C)`);
    `{ForeignNode[A...B]}` (Myelin): the range of ONNX nodes from A to B (expanded with the model, see
    `OnnxIndex.resolve_range`); `(Unnamed Layer* 7) [Shuffle]` and `__myl_*` kernels: no ONNX source; a
-   trailing `:0` tensor suffix is removed.
+   trailing `:0` tensor suffix is removed; `node_of_T` (the parser's name of an unnamed ONNX node) is the node that
+   writes tensor T, named as the designer names it.
 
 With a model (`OnnxIndex`) candidates are kept only when they name an ONNX node, or an output tensor (mapped
 to its producer), trying the name as given, then without a trailing `_N` that TensorRT or exporters append.
@@ -23,6 +24,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+
+from dld_jupyter.formats.node_names import names_for_unnamed, proto_tree
 
 if TYPE_CHECKING:
     import onnx
@@ -37,6 +40,7 @@ _FOREIGN = re.compile(r"^\{ForeignNode\[(?P<inner>.*)\]\}$")
 _WRAPPER = re.compile(r"^(?P<fn>[A-Z][A-Za-z0-9_]*)\((?P<inner>.*)\)$")
 _TENSOR_SUFFIX = re.compile(r":\d+$")
 _INDEX_SUFFIX = re.compile(r"_+\d+$")
+PARSER_UNNAMED = "node_of_"  # onnx-tensorrt's getNodeName: an unnamed node is "node_of_<its first output>"
 _OPEN, _CLOSE = "([{", ")]}"
 
 
@@ -165,14 +169,18 @@ class OnnxIndex:
 
     @classmethod
     def from_model(cls, model: onnx.ModelProto) -> OnnxIndex:
-        """From an `onnx.ModelProto` (onnx is imported for the type only: this module runs without it)."""
+        """From an `onnx.ModelProto` (onnx is imported for the type only: this module runs without it). Unnamed
+        nodes have the names opening the model gives them (formats/node_names.py), as the designer shows them."""
         graph = model.graph
-        names: list[str] = [node.name for node in graph.node]
-        outputs = {out: node.name for node in graph.node for out in node.output if out and node.name}
+        generated = {index: name for _at, (_node, index), name in names_for_unnamed(proto_tree(graph.node, True))}
+        names: list[str] = [node.name or generated.get(i, "") for i, node in enumerate(graph.node)]
+        outputs = {out: names[i] for i, node in enumerate(graph.node) for out in node.output if out and names[i]}
         return cls(names, outputs)
 
     def resolve(self, candidate: str) -> str | None:
         """The ONNX node `candidate` stands for, or None."""
+        if candidate.startswith(PARSER_UNNAMED):  # the ONNX parser's name of an unnamed node: its first output's
+            candidate = candidate.removeprefix(PARSER_UNNAMED)
         for name in (candidate, _strip_tensor(candidate), _INDEX_SUFFIX.sub("", candidate)):
             if name in self.position:
                 return name

@@ -95,4 +95,6 @@ def test_from_model() -> None:
         [helper.make_tensor_value_info("z", TensorProto.FLOAT, [1])],
     )  # fmt: skip
     idx = OnnxIndex.from_model(helper.make_model(graph))
-    assert idx.order == ["r"] and idx.resolve("y") == "r" and idx.resolve("z") is None
+    assert idx.order == ["r", "node"] and idx.resolve("y") == "r"  # the unnamed Neg: as opening names it
+    assert idx.resolve("z") == "node" and idx.resolve("node_of_z") == "node"  # the TensorRT parser's name for it
+    assert idx.link(parse_layer_name("r + node_of_z")) == ["r", "node"]
