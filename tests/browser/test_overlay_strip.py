@@ -5,7 +5,8 @@ owning the node colours: no heat colour and no divergence colour left under it (
 legend. Picking, hiding and clearing from the strip move the colours; the divergence table opens scrolled to its
 first node past the tolerance, highlighted; the heat tooltip hides when the overlays change and at an analysis step;
 an edit clears the divergence (the strip's note says so) and keeps the heat of the nodes it did not touch; an
-in-place FP16 conversion clears the heat instead of a "0.0 µs" legend. Screenshots:
+in-place FP16 conversion clears the heat instead of a "0.0 µs" legend; the JupyterLab command Clear Canvas Overlays
+clears them all. Screenshots:
 test-artifacts/screenshots/overlays_diff_owner.png, overlays_divergence_table.png, overlays_cleared_note.png."""
 
 from __future__ import annotations
@@ -189,3 +190,12 @@ def test_heat_then_divergence_then_diff_leave_one_strip_and_no_stale_colour(jupy
     note.locator(".dld-ov-dismiss").click()
     expect(page.locator(STRIP)).to_have_count(0)
     assert kernel_value(page, jupyter, "d.overlays.note") == ""
+
+    # The JupyterLab command (palette, View menu) clears every overlay of the current designer at once.
+    run_in_kernel(page, "d.show_heat('mobilenet.dld-report.json')")
+    owner_is(page, "heat")
+    page.wait_for_function("() => window.jupyterapp.commands.isEnabled('dld:clear-overlays')", timeout=60_000)
+    page.evaluate("() => window.jupyterapp.commands.execute('dld:clear-overlays')")
+    expect(page.locator(STRIP)).to_have_count(0)
+    assert cy_eval(page, "return cy.nodes('.heat, .heat-none, .cmp').length;") == 0
+    assert kernel_value(page, jupyter, "[d.overlays.active, d.heat is None]") == [[], True]

@@ -19,6 +19,7 @@ from dld_jupyter.frontdoor.operations import (
 from tests.frontdoor.fakes import FakeDesigner, FakeLoad
 
 import_module("dld_jupyter.frontdoor.comparisons")  # registers dld:compare-with and dld:check-against-original
+import_module("dld_jupyter.frontdoor.overlay_operations")  # dld:clear-overlays
 import_module("dld_jupyter.frontdoor.analysis_operations")  # dld:launch-analysis, stop, Add/Remove Breakpoint
 
 LAB_COMMANDS = Path(__file__).resolve().parents[2] / "js" / "src" / "lab" / "commands.ts"

@@ -15,6 +15,7 @@ import numpy as np
 import onnx
 import pytest
 
+from dld_jupyter.frontdoor.operations import operations
 from dld_jupyter.model_compare import diverge
 from dld_jupyter.transforms.fp16 import convert_to_fp16
 from dld_jupyter.widgets.canvas.overlays.heat_payload import STALE
@@ -127,3 +128,5 @@ def test_the_divergence_table_opens_at_the_first_node_past_the_tolerance(shown: 
     assert message["rows"][first]["node"] == result.first.candidate_node and message["rows"][first]["over"]
     assert not any(row["over"] for row in message["rows"][:first])
     assert [row["order"] for row in message["rows"]] == sorted(row["order"] for row in message["rows"])
+    operations.get("dld:clear-overlays")(designer)  # the JupyterLab command: every overlay at once
+    assert designer.overlays.active == [] and designer.heat is None and strip(rec)["entries"] == []

@@ -2,13 +2,15 @@
 (`designer.overlays`: which overlays are shown, which one owns the node colours; hide, show, clear them).
 
 A mixin of Designer (designer.py), as compare_actions.py is; the overlays themselves live in the canvas overlays room
-(widgets/canvas/overlays/: heat.py, and base.py's Overlays with the strip of strip.py).
+(widgets/canvas/overlays/: heat.py, and base.py's Overlays with the strip of strip.py). `clear_overlays` is the
+registered operation "Clear Canvas Overlays" (frontdoor/overlay_operations.py: the JupyterLab command).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import dld_jupyter.frontdoor.overlay_operations  # noqa: F401  (registers "Clear Canvas Overlays" for the Lab)
 from dld_jupyter.widgets.canvas.overlays.base import Overlays
 from dld_jupyter.widgets.canvas.overlays.heat import HeatOverlay
 
@@ -27,6 +29,10 @@ class OverlayActions:
         order shown), `.owner` (the one whose colours the nodes wear), `.hide(name)`, `.show(name)` (shown again or
         picked: it takes the colours), `.clear(name)` or `.clear()` (all), `.note` (what the last edit cleared)."""
         return self.canvas.overlays
+
+    def clear_overlays(self) -> None:
+        """Clear every overlay of the canvas (JupyterLab: View → Clear Canvas Overlays)."""
+        self.canvas.overlays.clear()
 
     @property
     def _heat(self) -> HeatOverlay:

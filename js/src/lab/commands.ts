@@ -33,6 +33,7 @@ export enum CommandIds {
   sweep = "dld:sweep",
   launchAnalysis = "dld:launch-analysis",
   stopAnalysis = "dld:stop-analysis",
+  clearOverlays = "dld:clear-overlays",
 }
 
 /** Commands that act on the current designer, through its kernel. */
@@ -50,6 +51,7 @@ const DESIGNER_COMMANDS: Array<[CommandIds, SidebarCommand, string, string]> = [
   [CommandIds.checkAgainstOriginal, "check_against_original", "Check Against Original", "Run the edited model and its saved file on the same inputs: the first diverging node, drawn on the canvas"],
   [CommandIds.launchAnalysis, "launch_analysis", "Launch Analysis", "Run the active designer's model on real inputs, step through it and inspect its channels (read-only until Stop Analysis)"],
   [CommandIds.stopAnalysis, "stop_analysis", "Stop Analysis", "End the active designer's analysis and edit the model again"],
+  [CommandIds.clearOverlays, "clear_overlays", "Clear Canvas Overlays", "Clear every overlay of the active designer's canvas (heat, divergence, changes, node data, analysis marks); each has its own × in the canvas's overlay strip"],
   [CommandIds.manageConnections, "manage_connections", "Remote Connections…", "Manage Remote Connections: saved SSH targets, Test connection, host keys"],
 ];
 

@@ -41,6 +41,7 @@ export type SidebarCommand =
   | "profile"
   | "export_image"
   | "show_node_data"
+  | "clear_overlays"
   | "show_grid"
   | "show_constants"
   | "save_as"
