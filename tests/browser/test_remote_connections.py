@@ -1,7 +1,8 @@
 """Remote Connections in a real JupyterLab (issue 27): from a DL Designer tab, the "Remote Connections…" command
 opens the panel in the designer's dock; a new connection to the loopback sshd (tests/remote/conftest.py) is
 tested, its unknown host key shown by SHA256 fingerprint and accepted; the Profile panel's target chooser then
-offers it and the designer's model is profiled there, the report tab opening. The server runs with its own HOME
+offers it and the designer's model is profiled there, the report tab opening; a local profile after it keeps both
+reports, each tab saying where its run ran (issue 42). The server runs with its own HOME
 and settings folder, so known_hosts and targets.json are the test's. Screenshots:
 test-artifacts/screenshots/remote_connections_*.png.
 """
@@ -9,6 +10,7 @@ test-artifacts/screenshots/remote_connections_*.png.
 from __future__ import annotations
 
 import getpass
+import json
 import shutil
 import subprocess
 from collections.abc import Iterator
@@ -18,7 +20,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.jupyter_server import JupyterServer, start_server
-from tests.browser.notebook_driver import open_from_file_browser, screenshot
+from tests.browser.notebook_driver import open_from_file_browser, run_in_kernel, screenshot
 from tests.browser.tab_driver import TAB, open_workspace, profile_from_tab, wait_canvas
 from tests.remote.conftest import Sshd, ssh_keys, sshd  # noqa: F401 (the loopback sshd fixtures)
 
@@ -81,3 +83,27 @@ def test_add_accept_and_profile_on_a_new_connection(own_home_server: JupyterServ
     chooser.select_option("loopback gpu")
     profile_from_tab(page, timeout_ms=400_000)  # the first run deploys on the target
     screenshot(page, "remote_connections_report")
+
+    # Issue 42: a local profile of the same model after the remote one keeps both reports (the default name was
+    # taken by the remote report, which a local run silently replaced), and each report tab says where it ran.
+    root = Path(jupyter.root_dir)
+    remote = root / "mobilenet_v3_small_w05.dld-report.json"
+    assert json.loads(remote.read_text())["system"]["target"] == "loopback gpu"
+    kept = remote.read_bytes()
+    page.locator(".lm-TabBar-tab", has_text=MODEL.name).first.click()
+    page.wait_for_function("(label) => window.jupyterapp.shell.currentWidget.title.label === label",
+                           arg=MODEL.name, timeout=30_000)
+    chooser.select_option("Local")
+    run_in_kernel(page, "_f = _dld_view.profiling.children[0].fields\n"
+                        "_f['iterations'].value, _f['warmup'].value, _f['threads'].value = 5, 1, 1")
+    page.locator(f"{TAB} .dld-profile-panel button", has_text="Profile").first.click()
+    local = root / "mobilenet_v3_small_w05-2.dld-report.json"
+    local_tab = page.locator(".lm-TabBar-tab", has_text=local.name)
+    expect(local_tab).to_have_count(1, timeout=240_000)
+    assert remote.read_bytes() == kept and "target" not in json.loads(local.read_text())["system"]
+    header = page.locator(".dld-report .dld-r-summary-grid:visible", has_text="Median inference time")
+    expect(header).to_contain_text("Targetlocal (host ", timeout=60_000)
+    screenshot(page, "remote_connections_local_report")
+    page.locator(".lm-TabBar-tab", has_text=remote.name).first.click()
+    expect(header).to_contain_text("Targetloopback gpu (remote, host ", timeout=60_000)
+    screenshot(page, "remote_connections_remote_report")
