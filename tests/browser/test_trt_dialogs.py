@@ -13,7 +13,7 @@ from tests.browser.notebook_driver import open_notebook, run_all, screenshot, wr
 from tests.browser.test_sidebar import open_sidebar
 from tests.browser.test_trt_canvas import BERT
 
-COMMON = ["TensorRT version", "Installation / trtexec", "Save engine metadata (detailed)", "Device index",
+COMMON = ["TensorRT version", "Save engine metadata (detailed)", "Device index",
           "Custom plugins"]
 TACTICS = ["Typing mode", "Allow TF32 tactics", "Allow FP16 tactics", "Allow BF16 tactics", "Allow INT8 tactics",
            "Allow FP8 tactics", "Examine weights for sparsity", "Allow cuDNN and cuBLAS tactics",
