@@ -40,10 +40,6 @@ class AnalysisOverlay(Overlay):
         self.send(self.message("set", self.payload))
         self._tell()
 
-    @property
-    def active(self) -> bool:
-        return self.payload is not None
-
     def model_changed(self, events: Sequence[Event]) -> bool:
         return True  # the model is read-only while analysed; its panel redraws this at each stop
 

@@ -45,11 +45,6 @@ class Overlay:
         self.canvas = canvas
         canvas.overlays.register(self)
 
-    @property
-    def active(self) -> bool:
-        """Whether it shows something (it is then in the strip)."""
-        return False
-
     def clear(self) -> None:
         """Take it off every view (and out of the strip)."""
 

@@ -64,10 +64,6 @@ class HeatOverlay(Overlay):
         self.stale: set[str] = set()  # node ids added, removed or changed since the heat was shown
         self._timed: set[str] = set()  # node ids with a time on the canvas now
 
-    @property
-    def active(self) -> bool:
-        return self.heat is not None
-
     def show(self, report_or_path: Report | str | os.PathLike[str], metric: str = "time") -> Heat:
         checked = _metric(metric)
         report, source = load_report(report_or_path)

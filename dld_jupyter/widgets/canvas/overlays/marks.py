@@ -53,10 +53,6 @@ class MarksOverlay(Overlay):
     def payload(self) -> dict[str, Any]:
         raise NotImplementedError
 
-    @property
-    def active(self) -> bool:
-        return self.shown
-
     def state(self) -> tuple[OverlayMessage, list[bytes]] | None:
         return (self.message("set", self.payload()), []) if self.shown else None
 
