@@ -86,8 +86,8 @@ def test_trtexec_on_path_and_added_paths_are_found_with_their_versions(on_path: 
     store.add(str(old))
     assert store.paths() == [str(old / "bin" / "trtexec")]
     impostor = trtexec(tmp_path / "other", "hello")
-    with pytest.raises(SpecError, match="no trtexec banner"):
-        store.add(str(impostor))
+    with pytest.raises(SpecError, match=r"no trtexec banner \(&&&& RUNNING TensorRT\.trtexec …\): hello"):
+        store.add(str(impostor))  # what it printed instead is said
     with pytest.raises(SpecError, match="holds no tensorrt package"):
         store.add(str(tmp_path / "nowhere"))
     assert path_install(str(impostor)).problem and len(store.paths()) == 1
@@ -98,6 +98,7 @@ def test_trt_choice_sets_what_the_run_names(on_path: Path, tmp_path: Path, model
     assert (spec.settings.tensorrt, spec.settings.tensorrt_path) == ("trtexec", str(on_path))
     assert dry_run(spec)["trtexec"]["argv"][0] == str(on_path)  # the equivalent command runs this binary
     old = trtexec(tmp_path / "trt8", TRT8)
+    assert path_install(str(old.parent)).path == str(old)  # the folder of a trtexec names it too
     spec = export_spec(str(model), str(tmp_path / "x.engine"), trt=str(old))
     assert dry_run(spec)["trtexec"]["argv"][0] == str(old)
     with pytest.raises(SpecError, match=r"no TensorRT 9\.1 found \(found: TensorRT 10\.6\.0 — trtexec"):

@@ -70,9 +70,11 @@ def trtexec_install(binary: str) -> TrtInstall:
                               errors="replace")
     except (OSError, subprocess.TimeoutExpired) as error:
         return TrtInstall("trtexec", path, None, f"does not run ({error})")
-    version = version_of_banner(done.stdout + done.stderr)
-    if version is None:
-        return TrtInstall("trtexec", path, None, "printed no trtexec banner (&&&& RUNNING TensorRT.trtexec …)")
+    output = done.stdout + done.stderr
+    version = version_of_banner(output)
+    if version is None:  # not trtexec, or a trtexec that cannot start (its libraries not on LD_LIBRARY_PATH)
+        said = next((line.strip() for line in output.splitlines() if line.strip()), "nothing")[:200]
+        return TrtInstall("trtexec", path, None, f"printed no trtexec banner (&&&& RUNNING TensorRT.trtexec …): {said}")
     return TrtInstall("trtexec", path, version)
 
 
@@ -101,14 +103,15 @@ def python_install() -> TrtInstall | None:
 
 
 def path_install(path: str) -> TrtInstall:
-    """What a custom path is: a folder holding the `tensorrt` package, a trtexec binary, or a TensorRT folder with
-    `bin/trtexec`; an install with its problem otherwise."""
+    """What a custom path is: a folder holding the `tensorrt` package, a trtexec binary, a TensorRT folder with
+    `bin/trtexec` or the folder of a trtexec; an install with its problem otherwise."""
     where = Path(path).expanduser().absolute()
     if (where / "tensorrt").is_dir():
         version = _package_version(where / "tensorrt")
         return TrtInstall("path", str(where), version, None if version else "its tensorrt package has no version")
-    if (where / "bin" / "trtexec").is_file():
-        return trtexec_install(str(where / "bin" / "trtexec"))
+    for binary in (where / "bin" / "trtexec", where / "trtexec"):
+        if binary.is_file():
+            return trtexec_install(str(binary))
     if where.is_file():
         return trtexec_install(str(where))
     return TrtInstall("path", str(where), None, "holds no tensorrt package, bin/trtexec or trtexec binary")
