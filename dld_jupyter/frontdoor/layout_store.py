@@ -5,9 +5,10 @@ formats/lab_settings.py), so JupyterLab's View ▸ DL Designer Layouts menu, the
 
 A layout is what the designer's dock really has (widgets/designer/dock.py): the side the panels are docked on
 (beside or below the canvas), their size in px (width beside, height below), whether they are shown, and the
-editors' tab in front; plus, when saved from JupyterLab, the shell's part (js/src/lab/layouts.ts): for each side
-bar whether it is collapsed and which panel it shows. Python keeps that part as given, after checking its shape,
-and the Lab applies it; a layout saved from Python has none and leaves JupyterLab's side bars as they are.
+editors' tab in front; plus, when saved from JupyterLab, the shell's part (js/src/lab/side_bars.ts): for each
+side bar whether it is collapsed, which panel it shows and its width. Python keeps that part as given, after
+checking its shape, and the Lab applies it; a layout saved from Python has none and leaves JupyterLab's side bars
+as they are.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ SIDES = ("right", "bottom")
 TABS = ("parameters", "initializers", "tensor")
 BARS = ("left", "right")  # JupyterLab's side bars
 MIN_SIZE = 160  # as the dock's splitter allows
+MIN_BAR = 50  # a JupyterLab side bar's width, px (js/src/lab/side_bars.ts)
 MAX_SIZE = 4000
 MAX_NAME = 80
 FIX_FILE = "Correct or remove that entry in Settings ▸ Settings Editor ▸ DL Designer (JSON), or save it again."
@@ -37,7 +39,8 @@ class LayoutError(DocumentError):
 @dataclass(frozen=True)
 class PanelLayout:
     """One arrangement: `side` "right" | "bottom", `size` px, `shown`, editors' `tab`, and JupyterLab's `shell`
-    part ({"left": {"collapsed": bool, "current": panel id or None}, "right": ...}; {} when saved from Python)."""
+    part ({"left": {"collapsed": bool, "current": panel id or None, "width": px}, "right": ...}; {} when saved
+    from Python)."""
 
     side: str = "right"
     size: int = 380
@@ -84,15 +87,16 @@ def _check_shell(shell: Any) -> None:
     for bar, state in shell.items():
         if bar not in BARS:
             raise LayoutError("Layout", f"the shell has no side bar {bar!r}.", f"Use {' or '.join(BARS)}.")
-        if not isinstance(state, Mapping) or set(state) - {"collapsed", "current"}:
+        if not isinstance(state, Mapping) or set(state) - {"collapsed", "current", "width"}:
             raise LayoutError("Layout", f"the {bar} side bar's state {state!r} is not "
-                              '{"collapsed": bool, "current": panel id or null}.', "Give that shape.")
-        current = state.get("current")
+                              '{"collapsed": bool, "current": panel id or null, "width": px}.', "Give that shape.")
+        current, width = state.get("current"), state.get("width")
         if not isinstance(state.get("collapsed", False), bool) or not (
             current is None or (isinstance(current, str) and len(current) <= 200)
-        ):
+        ) or not (width is None or (type(width) is int and MIN_BAR <= width <= MAX_SIZE)):
             raise LayoutError("Layout", f"the {bar} side bar's state {state!r} has a wrong value.",
-                              "collapsed is true or false, current a panel id (or null).")
+                              f"collapsed is true or false, current a panel id (or null), width {MIN_BAR}–{MAX_SIZE}"
+                              " px (or absent).")
 
 
 DEFAULT = PanelLayout()

@@ -1,9 +1,10 @@
 """Named layouts of the designer's panels in a real JupyterLab (issue 41, seed 000 "save, apply or reset layouts"):
 the real MobileNetV3 in a DL Designer tab, its dock widened by dragging the splitter and the Initializers tab in
-front, the DL Designer side bar open; View → DL Designer Layouts → Save Layout… keeps it as "Wide editors" (in the
-settings file the kernel writes, and in the Apply submenu); then the panels are moved below the canvas (Dock Panels
-Below the Canvas), another tab brought forward and the side bar folded; Apply → Wide editors brings every part back;
-Reset Layout gives the default arrangement. Screenshots: test-artifacts/screenshots/layouts_*.png."""
+front, the DL Designer side bar open and dragged to 340 px; View → DL Designer Layouts → Save Layout… keeps it as
+"Wide editors" (in the settings file the kernel writes, in the Apply submenu and the palette); then the side bar is
+narrowed and folded, the panels moved below the canvas (Dock Panels Below the Canvas) and another tab brought
+forward; Apply → Wide editors brings every part back, the side bar's width included; Reset Layout gives the default
+arrangement. Screenshots: test-artifacts/screenshots/layouts_*.png."""
 
 from __future__ import annotations
 
@@ -29,7 +30,8 @@ STATE = """(root) => {
   return {canvas: box('.dld-designer-canvas .dld-canvas'), dock: box('.dld-dock'),
           shown: !!dock && getComputedStyle(dock).display !== 'none',
           tab: (root.querySelector('.dld-dock .dld-ed-tab.dld-ed-active') || {}).dataset?.tab ?? null,
-          leftCollapsed: shell.leftCollapsed, left: shell.saveLayout().leftArea?.currentWidget?.id ?? null};
+          leftCollapsed: shell.leftCollapsed, left: shell.saveLayout().leftArea?.currentWidget?.id ?? null,
+          leftWidth: document.querySelector('#jp-left-stack')?.getBoundingClientRect().width ?? null};
 }"""
 
 
@@ -56,6 +58,20 @@ def below(s: dict[str, Any]) -> bool:
     return bool(s["shown"]) and dock["y"] >= canvas["y"] + canvas["h"] - 1 and abs(dock["w"] - canvas["w"]) <= 3
 
 
+def drag_left_bar_to(page: Page, width: int) -> None:
+    """Drag the handle between JupyterLab's left side bar and the main area until the bar is `width` px wide."""
+    handle = page.locator("#jp-main-split-panel > .lm-SplitPanel-handle:not(.lm-mod-hidden)").first
+    box = handle.bounding_box()
+    stack = page.locator("#jp-left-stack").bounding_box()
+    assert box is not None and stack is not None
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + (stack["x"] + width - x) / 2, y, steps=3)
+    page.mouse.move(stack["x"] + width, y, steps=3)
+    page.mouse.up()
+
+
 def wait_for(page: Page, test: str, timeout: int = 30_000) -> dict[str, Any]:
     """Wait until `test` (a JS expression of `s`, the state) holds, and return the state."""
     page.wait_for_function(f"() => {{ const s = ({STATE})(document.querySelector('{TAB}')); return {test}; }}",
@@ -77,18 +93,20 @@ def test_save_move_apply_and_reset_a_layout(jupyter: JupyterServer, page: Page) 
         expect(page.locator(SIDEBAR_MODEL)).to_have_text(MODEL.name, timeout=30_000)
         page.wait_for_selector(f"{TAB} .dld-dock .dld-ed-tabs", timeout=60_000)
 
-        # arrange: the dock 150 px wider, the Initializers tab in front
+        # arrange: the side bar 340 px wide, the dock 80 px wider (at most half the designer), Initializers in front
+        drag_left_bar_to(page, 340)
+        wait_for(page, "Math.abs(s.leftWidth - 340) <= 6")
         start = wait_for(page, "s.dock && s.dock.w > 100")
         splitter = page.locator(f"{TAB} .dld-splitter").first.bounding_box()
         assert splitter is not None
         x, y = splitter["x"] + splitter["width"] / 2, splitter["y"] + splitter["height"] / 2
         page.mouse.move(x, y)
         page.mouse.down()
+        page.mouse.move(x - 40, y, steps=4)
         page.mouse.move(x - 80, y, steps=4)
-        page.mouse.move(x - 150, y, steps=4)
         page.mouse.up()
         page.locator(f"{TAB} .dld-dock .dld-ed-tab[data-tab='initializers']").click()
-        wide = wait_for(page, f"s.dock.w >= {start['dock']['w'] + 140} && s.tab === 'initializers'")
+        wide = wait_for(page, f"s.dock.w >= {start['dock']['w'] + 75} && s.tab === 'initializers'")
         assert beside(wide) and not wide["leftCollapsed"] and wide["left"] == "dld-jupyter-sidebar", wide
         screenshot(page, "layouts_arranged")
 
@@ -109,14 +127,18 @@ def test_save_move_apply_and_reset_a_layout(jupyter: JupyterServer, page: Page) 
         dock = saved["Wide editors"]["dock"]
         assert dock["side"] == "right" and dock["shown"] and dock["tab"] == "initializers", saved
         assert abs(dock["size"] - wide["dock"]["w"]) <= 3, f"the dragged width is what was saved: {saved}"
-        assert saved["Wide editors"]["shell"]["left"] == {"collapsed": False, "current": "dld-jupyter-sidebar"}
+        left = saved["Wide editors"]["shell"]["left"]
+        assert left["collapsed"] is False and left["current"] == "dld-jupyter-sidebar", saved
+        assert abs(left["width"] - wide["leftWidth"]) <= 2, f"the side bar's width is saved: {saved}"
         page.keyboard.press("Control+Shift+C")  # and the command palette has it
         palette = page.locator(".jp-ModalCommandPalette")
         palette.locator(".lm-CommandPalette-input").fill("Apply Layout")
         expect(palette.locator(".lm-CommandPalette-item", has_text="Apply Layout: Wide editors")).to_be_attached()
         page.keyboard.press("Escape")
 
-        # move: below the canvas, another tab, the side bar folded
+        # move: the side bar narrower then folded, the panels below the canvas, another tab
+        drag_left_bar_to(page, 250)
+        wait_for(page, "Math.abs(s.leftWidth - 250) <= 6")
         layouts_menu(page, "Dock Panels Below the Canvas")
         page.locator(f"{TAB} .dld-dock .dld-ed-tab[data-tab='tensor']").click()
         page.evaluate("() => window.jupyterapp.shell.collapseLeft()")
@@ -126,7 +148,8 @@ def test_save_move_apply_and_reset_a_layout(jupyter: JupyterServer, page: Page) 
 
         # apply it back: every part returns
         layouts_menu(page, "Apply Layout", "Wide editors")
-        back = wait_for(page, "s.dock.x >= s.canvas.x + s.canvas.w - 1 && s.tab === 'initializers' && !s.leftCollapsed")
+        back = wait_for(page, "s.dock.x >= s.canvas.x + s.canvas.w - 1 && s.tab === 'initializers' && !s.leftCollapsed"
+                              f" && Math.abs(s.leftWidth - {wide['leftWidth']}) <= 3")
         assert beside(back) and abs(back["dock"]["w"] - wide["dock"]["w"]) <= 3, (back, wide)
         assert back["left"] == "dld-jupyter-sidebar", back
         screenshot(page, "layouts_applied")

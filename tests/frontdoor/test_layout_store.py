@@ -20,7 +20,8 @@ from dld_jupyter.frontdoor.layout_store import (
     save_layout,
 )
 
-SHELL = {"left": {"collapsed": False, "current": "dld-jupyter-sidebar"}, "right": {"collapsed": True, "current": None}}
+SHELL = {"left": {"collapsed": False, "current": "dld-jupyter-sidebar", "width": 310},
+         "right": {"collapsed": True, "current": None}}
 
 
 def test_layouts_live_beside_the_other_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -62,6 +63,8 @@ def test_bad_layouts_and_names_are_refused_with_the_fix(tmp_path: Path) -> None:
         PanelLayout(shell={"top": {"collapsed": True}})
     with pytest.raises(LayoutError, match="has a wrong value"):
         PanelLayout(shell={"left": {"collapsed": "yes"}})
+    with pytest.raises(LayoutError, match=r"has a wrong value.*width 50–4000 px"):
+        PanelLayout(shell={"left": {"collapsed": False, "width": 10}})
     file.write_text(json.dumps({"layouts": [{"name": "x", "dock": {"side": "up"}}]}))
     with pytest.raises(LayoutError, match=r"Layout 'x': side 'up'.*Settings Editor"):
         load_layouts(file)

@@ -21,6 +21,7 @@ import { registerCompare } from "./compare";
 import { LayoutPaletteItems, layoutsMenu, layoutsOf, registerLayoutCommands } from "./layouts";
 import type { LayoutSetting, LayoutStore } from "./layouts";
 import { registerOperatorDocs } from "./operator_docs_command";
+import { shellOf } from "./side_bars";
 import { registerStartActivity } from "./start_activity";
 import { registerToolCommands, registerToolsMenu, userToolsOf } from "./tools_menu";
 import { reloadWhenPaletteOpens, UserToolPaletteItems } from "./user_tool_palette";
@@ -77,7 +78,7 @@ const plugin: JupyterFrontEndPlugin<void> = {
         return result.button.accept ? result.value : null;
       },
     };
-    registerLayoutCommands(app.commands, current, labShell, layoutStore);
+    registerLayoutCommands(app.commands, current, labShell ? shellOf(labShell) : null, layoutStore);
     registerOperatorDocs(app, mainMenu);
     const layoutsView = mainMenu ? layoutsMenu(app.commands, layoutStore) : null;
     if (mainMenu && layoutsView) mainMenu.viewMenu.addGroup([{ type: "submenu", submenu: layoutsView.menu }], 40);

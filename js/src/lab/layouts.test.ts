@@ -5,10 +5,12 @@ import { beforeAll, describe, expect, it } from "vitest";
 (globalThis as unknown as { DragEvent: unknown }).DragEvent ??= class extends MouseEvent {};
 type Module = typeof import("./layouts");
 let lm: Module;
+let sb: typeof import("./side_bars");
 let MenuClass: typeof import("@lumino/widgets").Menu;
 
 beforeAll(async () => {
   lm = await import("./layouts");
+  sb = await import("./side_bars");
   MenuClass = (await import("@lumino/widgets")).Menu;
 });
 
@@ -24,6 +26,8 @@ function fakeShell(left: string | null, leftCollapsed: boolean) {
     expandRight: () => calls.push("expandRight"),
     activateById: (id: string) => calls.push(`activate ${id}`),
     saveLayout: () => ({ leftArea: { currentWidget: left ? { id: left } : null }, rightArea: { currentWidget: null } }),
+    widthOf: (side: string) => (side === "left" && !shell.leftCollapsed ? 312.4 : null),
+    setWidth: (side: string, px: number) => calls.push(`width ${side} ${px}`),
   };
   return { shell, calls };
 }
@@ -32,7 +36,8 @@ describe("DL Designer layouts", () => {
   it("keeps the well-formed layouts of the settings, and only well-formed side bar states", () => {
     const found = lm.layoutsOf({
       layouts: [
-        { name: "Wide", dock: {}, shell: { left: { collapsed: false, current: "filebrowser" }, right: { collapsed: "no" } } },
+        { name: "Wide", dock: {}, shell: { left: { collapsed: false, current: "filebrowser", width: 300 }, right: { collapsed: "no" } } },
+        { name: "Huge", dock: {}, shell: { left: { collapsed: false, current: null, width: 1e9 } } },
         { name: "" },
         { dock: {} },
         null,
@@ -40,20 +45,26 @@ describe("DL Designer layouts", () => {
       ],
     });
     expect(found).toEqual([
-      { name: "Wide", shell: { left: { collapsed: false, current: "filebrowser" } } },
+      { name: "Wide", shell: { left: { collapsed: false, current: "filebrowser", width: 300 } } },
+      { name: "Huge", shell: { left: { collapsed: false, current: null } } },
       { name: "<img src=x onerror=alert(1)>", shell: {} },
     ]);
     expect(lm.layoutsOf({})).toEqual([]);
   });
 
-  it("captures the side bars and applies them back", () => {
+  it("captures the side bars and applies them back, widths once the bars are laid out", async () => {
     const { shell, calls } = fakeShell("filebrowser", false);
-    const state = lm.captureShell(shell);
-    expect(state).toEqual({ left: { collapsed: false, current: "filebrowser" }, right: { collapsed: true, current: null } });
-    lm.applyShell(shell, state);
-    expect(calls).toEqual(["activate filebrowser", "expandLeft", "collapseRight"]);
+    const state = sb.captureShell(shell);
+    expect(state).toEqual({
+      left: { collapsed: false, current: "filebrowser", width: 312 },
+      right: { collapsed: true, current: null },
+    });
+    const frames: string[] = [];
+    await sb.applyShell(shell, state, async () => void frames.push(`frame after ${calls.length}`));
+    expect(calls).toEqual(["activate filebrowser", "expandLeft", "collapseRight", "width left 312"]);
+    expect(frames).toEqual(["frame after 3"]);
     calls.length = 0;
-    lm.applyShell(shell, { left: { collapsed: true, current: "filebrowser" } });
+    await sb.applyShell(shell, { left: { collapsed: true, current: "filebrowser", width: 200 } }, async () => undefined);
     expect(calls).toEqual(["collapseLeft"]);
   });
 
@@ -83,6 +94,6 @@ describe("DL Designer layouts", () => {
     expect(sent[1]).toEqual(["reset_layout", undefined]);
     expect(calls.slice(1)).toEqual(["activate dld-jupyter-sidebar", "expandLeft", "collapseRight"]);
     await commands.execute(lm.LayoutCommandIds.save);
-    expect(sent[2]).toEqual(["save_layout", { name: "Mine", shell: lm.captureShell(shell) }]);
+    expect(sent[2]).toEqual(["save_layout", { name: "Mine", shell: sb.captureShell(shell) }]);
   });
 });

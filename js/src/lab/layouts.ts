@@ -6,8 +6,8 @@
  * A layout has two parts. The designer's dock (side, size, shown, editors' tab) is kernel-held: Save and Apply run
  * the `save_layout` / `apply_layout` operations on the current designer (dld_jupyter/widgets/designer/layouts.py),
  * and the kernel writes the `layouts` entry of this plugin's user settings (dld_jupyter/frontdoor/layout_store.py,
- * atomic). JupyterLab's side bars (collapsed, which panel shows) are the shell's: captured here and sent along with
- * Save, applied here from the settings on Apply. A running Lab does not watch the settings file, so it is read
+ * atomic). JupyterLab's side bars (folded, which panel shows, width) are the shell's (side_bars.ts): captured here
+ * and sent along with Save, applied here from the settings on Apply. A running Lab does not watch the settings file, so it is read
  * again after a Save and whenever the submenu opens; the Apply submenu and the palette follow the settings.
  */
 import type { ICommandPalette } from "@jupyterlab/apputils";
@@ -16,7 +16,8 @@ import type { IDisposable } from "@lumino/disposable";
 import { Menu } from "@lumino/widgets";
 
 import type { DesignerTarget } from "./current_designer";
-import { SIDEBAR_ID } from "./messages";
+import { applyShell, captureShell, DEFAULT_SHELL, sideBar } from "./side_bars";
+import type { ShellLike, ShellState } from "./side_bars";
 import { OpeningMenu } from "./tools_menu";
 import { PALETTE_CATEGORY } from "./user_tool_palette";
 
@@ -28,44 +29,9 @@ export enum LayoutCommandIds {
   dockBelow = "dld:dock-below",
 }
 
-export interface SideBarState {
-  collapsed: boolean;
-  current: string | null;
-}
-
-export type ShellState = Partial<Record<"left" | "right", SideBarState>>;
-
 export interface LayoutSetting {
   name: string;
   shell: ShellState;
-}
-
-/** What is used of JupyterLab's shell (ILabShell has it; Notebook 7's shell has none: no shell part then). */
-export interface ShellLike {
-  readonly leftCollapsed: boolean;
-  readonly rightCollapsed: boolean;
-  collapseLeft(): void;
-  collapseRight(): void;
-  expandLeft(): void;
-  expandRight(): void;
-  activateById(id: string): void;
-  saveLayout(): {
-    leftArea: { currentWidget: { id: string } | null } | null;
-    rightArea: { currentWidget: { id: string } | null } | null;
-  };
-}
-
-/** Reset Layout's shell: the DL Designer side bar open on the left, the right side bar folded. */
-export const DEFAULT_SHELL: ShellState = {
-  left: { collapsed: false, current: SIDEBAR_ID },
-  right: { collapsed: true, current: null },
-};
-
-function sideBar(value: unknown): SideBarState | undefined {
-  if (typeof value !== "object" || value === null) return undefined;
-  const { collapsed, current } = value as Record<string, unknown>;
-  if (typeof collapsed !== "boolean" || !(current === null || typeof current === "string")) return undefined;
-  return { collapsed, current };
 }
 
 /** The layouts of the settings, keeping only well-formed names (Python refuses the others when they are applied). */
@@ -81,26 +47,6 @@ export function layoutsOf(composite: Record<string, unknown>): LayoutSetting[] {
     found.push({ name: entry.name, shell: { ...(left ? { left } : {}), ...(right ? { right } : {}) } });
   }
   return found;
-}
-
-/** The side bars as they are now. */
-export function captureShell(shell: ShellLike): ShellState {
-  const layout = shell.saveLayout();
-  return {
-    left: { collapsed: shell.leftCollapsed, current: layout.leftArea?.currentWidget?.id ?? null },
-    right: { collapsed: shell.rightCollapsed, current: layout.rightArea?.currentWidget?.id ?? null },
-  };
-}
-
-/** Show each side bar's panel (activating it expands its bar), then fold the bars the layout had folded. */
-export function applyShell(shell: ShellLike, state: ShellState): void {
-  for (const side of ["left", "right"] as const) {
-    const bar = state[side];
-    if (!bar) continue;
-    if (bar.current && !bar.collapsed) shell.activateById(bar.current);
-    if (bar.collapsed) side === "left" ? shell.collapseLeft() : shell.collapseRight();
-    else side === "left" ? shell.expandLeft() : shell.expandRight();
-  }
 }
 
 /** Where the layouts are read: the settings' composite, and reading the settings file again; `askName` asks the
@@ -136,7 +82,7 @@ export function registerLayoutCommands(
     execute: async (args) => {
       const name = String(args.name);
       const layout = store.layouts().find((l) => l.name === name);
-      if (await designer.command("apply_layout", { name })) if (shell && layout) applyShell(shell, layout.shell);
+      if ((await designer.command("apply_layout", { name })) && shell && layout) await applyShell(shell, layout.shell);
     },
   });
   commands.addCommand(LayoutCommandIds.reset, {
@@ -144,7 +90,7 @@ export function registerLayoutCommands(
     caption: "The default arrangement: the designer's panels beside the canvas, the DL Designer side bar open",
     isEnabled: bound,
     execute: async () => {
-      if ((await designer.command("reset_layout")) && shell) applyShell(shell, DEFAULT_SHELL);
+      if ((await designer.command("reset_layout")) && shell) await applyShell(shell, DEFAULT_SHELL);
     },
   });
   for (const [id, side, label] of [
