@@ -31,6 +31,7 @@ export class HeatOverlay implements CanvasOverlay {
   data: HeatData | null = null;
   metric: HeatMetric = "time";
   range = { min: 0, max: 0 };
+  timed = false; // some element on the canvas has a value (else the legend says so, not a 0 … 0 scale)
   drawn = true; // the strip's word: visible and owning the node colours
   private legend: HTMLDivElement | null = null;
   private tip: HTMLDivElement | null = null;
@@ -102,7 +103,8 @@ export class HeatOverlay implements CanvasOverlay {
         max = Math.max(max, v);
       }
     });
-    this.range = Number.isFinite(max) ? { min: Number.isFinite(min) ? min : max, max } : { min: 0, max: 0 };
+    this.timed = Number.isFinite(max);
+    this.range = this.timed ? { min: Number.isFinite(min) ? min : max, max } : { min: 0, max: 0 };
     cy.batch(() => {
       nodes.forEach((n) => {
         const i = data.index.get(n.id());
@@ -150,9 +152,14 @@ export class HeatOverlay implements CanvasOverlay {
     bar.style.background = gradient();
     const ends = el("div", "dld-heat-ends");
     const { min, max } = this.range;
-    const [low, middle, high] = formatEnds([min, middleOf(min, max), max], this.metric);
-    ends.append(el("span", "dld-heat-min", low), el("span", "dld-heat-mid", middle), el("span", "dld-heat-max", high));
-    ends.title = "Logarithmic scale: the middle colour is the geometric mean of the ends";
+    if (this.timed) {
+      const [low, middle, high] = formatEnds([min, middleOf(min, max), max], this.metric);
+      ends.append(el("span", "dld-heat-min", low), el("span", "dld-heat-mid", middle), el("span", "dld-heat-max", high));
+      ends.title = "Logarithmic scale: the middle colour is the geometric mean of the ends";
+    } else {
+      // Not "0.0 µs … 0.0 µs": nothing drawn has a time (another model's report, or only new nodes in view).
+      ends.append(el("span", "dld-heat-empty", "No node on the canvas has a time in this report"));
+    }
     const switcher = el("div", "dld-heat-metric");
     for (const [metric, label] of [["time", "Time"], ["share", "Share %"]] as const) {
       const b = el("button", metric === this.metric ? "active" : "", label);

@@ -92,4 +92,27 @@ describe("overlay strip on a mounted canvas", () => {
     expect(model.sent.filter((m) => (m as { kind: string }).kind === "js_error")).toEqual([]);
     cleanup();
   });
+
+  it("says no node has a time instead of a 0 … 0 scale when nothing drawn is in the report", async () => {
+    const model = new FakeModel();
+    model.state = { selection: [], color_scheme: "default", show_grid: false, height: "400px", title: "t" };
+    const el = document.createElement("div");
+    document.body.appendChild(el);
+    const cleanup = widget.render({ model, el } as never) as () => void;
+    const graph: GraphSnapshot = { nodes: [node("n0")], edges: [] };
+    model.emit("msg:custom", { kind: "snapshot", version: 1, graph, title: "t" }, [new DataView(new Float32Array([0, 0]).buffer)]);
+    await new Promise((r) => setTimeout(r, 10));
+    const values = new Float64Array([0.5, 100, 1, 0.5, 100, NaN, NaN]); // one element "old", not on this canvas
+    model.emit("msg:custom", { ...strip("heat"), entries: [{ name: "heat", label: "Heat", visible: true, paints: true }] }, []);
+    model.emit("msg:custom", {
+      kind: "overlay", overlay: "heat", action: "set", metric: "time", units: { time: "ms", share: "%" },
+      source: "other.dld-report.json", count: 1, ids: "old", layers: "0", reasons: "", reason_texts: [],
+      layer_count: 1, layer_names: "a",
+    }, [new DataView(values.buffer)]);
+    const legend = el.querySelector(".dld-heat-legend") as HTMLElement;
+    expect(legend.querySelector(".dld-heat-empty")?.textContent).toBe("No node on the canvas has a time in this report");
+    expect(legend.querySelector(".dld-heat-min")).toBeNull();
+    expect(legend.textContent).not.toContain("0.0 µs");
+    cleanup();
+  });
 });
