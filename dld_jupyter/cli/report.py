@@ -94,6 +94,7 @@ def format_comparison(result: Comparison, top: int = 10) -> str:
             r.model,
             r.backend,
             r.provider,
+            r.target or "-",
             f"{r.median_ms:.4f}",
             f"{r.diff_ms:+.4f}",
             "" if r.diff_percent is None else f"{r.diff_percent:+.1f}",
@@ -105,9 +106,10 @@ def format_comparison(result: Comparison, top: int = 10) -> str:
     parts = [
         f"Reports (baseline: {base})\n"
         + _text_table(
-            ("Report", "Model", "Backend", "Provider", "Median (ms)", "Diff (ms)", "Diff (%)", "Layers", "Stable"),
+            ("Report", "Model", "Backend", "Provider", "Target", "Median (ms)", "Diff (ms)", "Diff (%)", "Layers",
+             "Stable"),
             rows,
-            (4, 5, 6, 7),
+            (5, 6, 7, 8),
         ),
     ]
     matched = [m for m in result.layers if m.matched and any(d for d in m.diffs_ms if d)]

@@ -22,6 +22,7 @@ from dld_jupyter.report_format.errors import ReportError
 from dld_jupyter.report_format.model import Report
 from dld_jupyter.reports.stats import layer_sum_ms, time_by_type
 from dld_jupyter.reports.structure_pairing import Structure, layer_pairs, structure_of
+from dld_jupyter.reports.summary_text import target_text
 
 # Okabe & Ito (2008), "Color Universal Design": distinguishable with protanopia, deuteranopia and tritanopia.
 # Yellow comes late: it is hard to read on white.
@@ -47,6 +48,7 @@ class SummaryRow:
     stable: bool
     diff_ms: float  # median_ms minus the baseline's
     diff_percent: float | None  # diff_ms in % of the baseline's median (None when that is 0)
+    target: str | None = None  # where it ran: "local (host …)", "gpu-box (remote, host …)" (summary_text)
 
 
 @dataclass(frozen=True)
@@ -289,6 +291,7 @@ def compare(
             r.summary.stable,
             r.summary.median_ms - base_ms,
             100.0 * (r.summary.median_ms - base_ms) / base_ms if base_ms > 0 else None,
+            target_text(r),
         )
         for i, r in enumerate(reports)
     ]

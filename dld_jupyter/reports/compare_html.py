@@ -16,13 +16,15 @@ from dld_jupyter.reports.html_report import _STYLE
 
 
 def _summary(result: Comparison) -> str:
-    head = "<tr><th></th><th>Report</th><th>Backend</th><th>Provider</th><th>Median (ms)</th><th>vs baseline</th></tr>"
+    head = ("<tr><th></th><th>Report</th><th>Backend</th><th>Provider</th><th>Target</th><th>Median (ms)</th>"
+            "<th>vs baseline</th></tr>")
     rows = []
     for i, s in enumerate(result.summaries):
         diff = "baseline" if i == result.baseline else f"{s.diff_ms:+.4f} ms" + (
             "" if s.diff_percent is None else f" ({s.diff_percent:+.1f} %)")
         rows.append(f'<tr><td><span style="color:{s.colour}">&#9632;</span></td><td>{text(s.label)}</td>'
-                    f"<td>{text(s.backend)}</td><td>{text(s.provider)}</td><td class='num'>{s.median_ms:.4f}</td>"
+                    f"<td>{text(s.backend)}</td><td>{text(s.provider)}</td><td>{text(s.target or '-')}</td>"
+                    f"<td class='num'>{s.median_ms:.4f}</td>"
                     f"<td>{text(diff)}</td></tr>")
     return f"<table>{head}{''.join(rows)}</table>"
 

@@ -17,7 +17,7 @@ import { ColumnDef, VirtualTable } from "./vtable";
 function summaryTable(ctx: ViewContext, c: CompareData): HTMLElement {
   const table = el("table", "dld-r-cmp-summary");
   const head = el("tr");
-  for (const h of ["", "Report", "Backend", "Provider / device", "Median", "Passes", "Layers", "Sum of layers", "Stable", "vs baseline"]) head.append(el("th", "", h));
+  for (const h of ["", "Report", "Backend", "Provider / device", "Target", "Median", "Passes", "Layers", "Sum of layers", "Stable", "vs baseline"]) head.append(el("th", "", h));
   table.append(head);
   c.summaries.forEach((s, i) => {
     const tr = el("tr", i === c.baseline ? "baseline" : "");
@@ -26,7 +26,7 @@ function summaryTable(ctx: ViewContext, c: CompareData): HTMLElement {
     swatch.style.background = s.colour;
     sw.append(swatch);
     const diff = i === c.baseline ? "baseline" : `${s.diff_ms >= 0 ? "+" : ""}${ms(s.diff_ms)}${s.diff_percent == null ? "" : ` (${s.diff_percent >= 0 ? "+" : ""}${s.diff_percent.toFixed(1)}%)`}`;
-    const cells = [s.label, s.backend, `${s.provider}${s.device && s.device !== s.provider ? ` · ${s.device}` : ""}`, ms(s.median_ms), String(s.passes), String(s.layers), ms(s.layer_sum_ms), s.stable ? "✓" : "⚠", diff];
+    const cells = [s.label, s.backend, `${s.provider}${s.device && s.device !== s.provider ? ` · ${s.device}` : ""}`, s.target ?? "–", ms(s.median_ms), String(s.passes), String(s.layers), ms(s.layer_sum_ms), s.stable ? "✓" : "⚠", diff];
     tr.append(sw, ...cells.map((x) => el("td", "", x)));
     (tr.lastChild as HTMLElement).className = i === c.baseline ? "" : s.diff_ms > 0 ? "slower" : "faster";
     table.append(tr);

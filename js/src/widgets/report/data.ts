@@ -35,6 +35,7 @@ export interface ReportPayload {
 export interface SummaryRow {
   label: string; colour: string; model: string; backend: string; provider: string; device: string; median_ms: number;
   passes: number; layers: number; layer_sum_ms: number; stable: boolean; diff_ms: number; diff_percent: number | null;
+  target?: string | null; // where it ran (reports/summary_text.py's target_text); absent in older payloads
 }
 export interface ComparePayload {
   baseline: number; summaries: SummaryRow[]; types: { type: string; totals_ms: number[]; diffs_ms: number[] }[];
