@@ -66,12 +66,14 @@ def heat_values(rec: Recorder) -> tuple[dict[str, float], dict[str, str]]:
 def test_heat_divergence_diff_one_strip_the_newest_owns_the_colours(shown: Any) -> None:
     designer, rec = shown
     assert entries(designer) == [("heat", True, False), ("divergence", True, False), ("diff", True, True)]
+    assert repr(designer.overlays) == "<Overlays: heat, divergence, diff (owns the colours)>"
     message = strip(rec)
     assert message["owner"] == "diff" and [e["label"] for e in message["entries"]] == ["Heat", "Divergence", "Changes"]
     designer.overlays.hide("diff")  # the divergence, shown before it, takes the colours
     assert designer.overlays.owner == "divergence" and strip(rec)["owner"] == "divergence"
     designer.overlays.show("heat")  # picked
     assert entries(designer) == [("heat", True, True), ("divergence", True, False), ("diff", False, False)]
+    assert repr(designer.overlays) == "<Overlays: heat (owns the colours), divergence, diff (hidden)>"
     canvas = designer.canvas
     canvas._on_msg(canvas, {"kind": "overlay", "overlay": "strip", "action": "show", "name": "diff"}, [])
     assert designer.overlays.owner == "diff"

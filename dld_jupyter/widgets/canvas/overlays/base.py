@@ -105,6 +105,11 @@ class Overlays:
         return iter(self._by_name.values())
 
     # ------------------------------------------------------------ the manager (designer.overlays)
+    def __repr__(self) -> str:
+        shown = [f"{o.name}{' (owns the colours)' if o.owns_colour else '' if o.visible else ' (hidden)'}"
+                 for o in self.active]
+        return f"<Overlays: {', '.join(shown) or 'none shown'}{'; ' + self.note if self.note else ''}>"
+
     @property
     def active(self) -> list[ShownOverlay]:
         """The overlays shown on this canvas, in the order they were first shown, each visible or hidden, one
