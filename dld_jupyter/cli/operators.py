@@ -13,10 +13,13 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dld_jupyter.cli.verbs import add_verb
 from dld_jupyter.formats.terminal_text import echo
+
+if TYPE_CHECKING:
+    from dld_jupyter.document.operator_docs import OperatorReference, VersionDoc
 
 
 def register(subparsers: Any) -> None:
@@ -29,14 +32,14 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--json", action="store_true", help="print the data as JSON")
 
 
-def _reference_lines(reference: dict[str, Any], version: dict[str, Any]) -> list[str]:
+def _reference_lines(reference: OperatorReference, version: VersionDoc) -> list[str]:
     others = ", ".join(str(v["since_version"]) for v in reference["versions"])
     lines = [f"{reference['name']} ({reference['domain']}, {reference['category']}), version "
              f"{version['since_version']}{' (deprecated)' if version['deprecated'] else ''}; versions: {others}",
              "", version["doc"], ""]
-    for title in ("inputs", "outputs"):
-        lines.append(title.capitalize())
-        for p in version[title]:
+    for title, params in (("Inputs", version["inputs"]), ("Outputs", version["outputs"])):
+        lines.append(title)
+        for p in params:
             flags = "".join(f", {f}" for f in ("optional", "variadic") if p[f])
             lines.append(f"  {p['name']} ({p['type']}{flags}): {' '.join(p['doc'].split())}")
     lines.append("Attributes")

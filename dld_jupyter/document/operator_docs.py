@@ -12,7 +12,7 @@ safe subset of Markdown with DOM text nodes, js/src/lab/doc_markdown.ts). Jupyte
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from dld_jupyter.document.errors import DocumentError
 from dld_jupyter.document.literals import format_literal
@@ -28,6 +28,48 @@ class IndexEntry(TypedDict):
     category: str
     deprecated: bool
     summary: str
+
+
+class ParamDoc(TypedDict):
+    name: str
+    type: str  # the type variable ("T") or the concrete type
+    types: list[str]
+    optional: bool
+    variadic: bool
+    doc: str
+
+
+class AttributeDoc(TypedDict):
+    name: str
+    type: str  # "INT", "INTS", "STRING", "TENSOR", ...
+    required: bool
+    default: str | None  # in the editors' literal syntax ("1", "'NOTSET'", "[1, 1]"), None when there is none
+    doc: str
+
+
+class ConstraintDoc(TypedDict):
+    name: str
+    types: list[str]
+    doc: str
+
+
+class VersionDoc(TypedDict):
+    since_version: int
+    deprecated: bool
+    doc: str  # Markdown, as the schema writes it
+    inputs: list[ParamDoc]
+    outputs: list[ParamDoc]
+    attributes: list[AttributeDoc]
+    type_constraints: list[ConstraintDoc]
+    inputs_range: list[int]  # [min, max] (max 2147483647: any number)
+    outputs_range: list[int]
+
+
+class OperatorReference(TypedDict):
+    name: str
+    domain: str
+    category: str
+    versions: list[VersionDoc]  # newest first
 
 
 def summary_of(doc: str, limit: int = 240) -> str:
@@ -52,37 +94,36 @@ def operator_index(schemas: SchemaRegistry = registry) -> list[IndexEntry]:
     return sorted(found, key=lambda e: (e["name"].lower(), e["name"], e["domain"]))
 
 
-def _param(p: FormalParam) -> dict[str, Any]:
-    return {"name": p.name, "type": p.type_str, "types": list(p.types), "optional": p.optional,
-            "variadic": p.variadic, "doc": p.doc.strip()}
+def _param(p: FormalParam) -> ParamDoc:
+    return ParamDoc(name=p.name, type=p.type_str, types=list(p.types), optional=p.optional, variadic=p.variadic,
+                    doc=p.doc.strip())
 
 
-def _version(s: OpSchemaInfo) -> dict[str, Any]:
-    return {
-        "since_version": s.since_version,
-        "deprecated": s.deprecated,
-        "doc": s.doc.strip(),
-        "inputs": [_param(p) for p in s.inputs],
-        "outputs": [_param(p) for p in s.outputs],
-        "attributes": [
-            {"name": a.name, "type": a.type, "required": a.required,
-             "default": None if a.default is None else format_literal(a.default), "doc": a.doc.strip()}
+def _version(s: OpSchemaInfo) -> VersionDoc:
+    return VersionDoc(
+        since_version=s.since_version,
+        deprecated=s.deprecated,
+        doc=s.doc.strip(),
+        inputs=[_param(p) for p in s.inputs],
+        outputs=[_param(p) for p in s.outputs],
+        attributes=[
+            AttributeDoc(name=a.name, type=a.type, required=a.required,
+                         default=None if a.default is None else format_literal(a.default), doc=a.doc.strip())
             for a in s.attributes
         ],
-        "type_constraints": [{"name": c.name, "types": list(c.types), "doc": c.doc.strip()}
-                             for c in s.type_constraints],
-        "inputs_range": [s.min_input, s.max_input],
-        "outputs_range": [s.min_output, s.max_output],
-    }
+        type_constraints=[ConstraintDoc(name=c.name, types=list(c.types), doc=c.doc.strip())
+                          for c in s.type_constraints],
+        inputs_range=[s.min_input, s.max_input],
+        outputs_range=[s.min_output, s.max_output],
+    )
 
 
 class UnknownOperator(DocumentError):
     """No schema has this name in this domain; says so, where that name is known, and what to do."""
 
 
-def operator_reference(name: str, domain: str = "", schemas: SchemaRegistry = registry) -> dict[str, Any]:
-    """One operator, its versions newest first: {name, domain, category, versions: [{since_version, doc, inputs,
-    outputs, attributes, type_constraints, ...}]}."""
+def operator_reference(name: str, domain: str = "", schemas: SchemaRegistry = registry) -> OperatorReference:
+    """One operator, its versions newest first."""
     key = "" if domain == DEFAULT_DOMAIN else domain
     versions = schemas.versions(name, key)
     if not versions:
@@ -91,5 +132,5 @@ def operator_reference(name: str, domain: str = "", schemas: SchemaRegistry = re
         raise UnknownOperator("Operator documentation", f"no operator {name!r} in domain {_domain(key)!r}{where}.",
                               "`dld operators` lists every operator by name and domain.")
     found = [s for v in reversed(versions) if (s := schemas.get(name, key, v)) is not None]
-    return {"name": name, "domain": _domain(key), "category": found[0].category,
-            "versions": [_version(s) for s in found]}
+    return OperatorReference(name=name, domain=_domain(key), category=found[0].category,
+                             versions=[_version(s) for s in found])

@@ -53,3 +53,12 @@ def test_an_unknown_operator_says_where_the_name_exists() -> None:
     with pytest.raises(UnknownOperator, match="no operator 'Conv' in domain 'nowhere'"):
         operator_reference("Conv", "nowhere")
     assert operator_reference("FusedConv", "com.microsoft")["versions"][0]["since_version"] == 1
+
+
+def test_the_notebook_door_gives_the_same_data() -> None:
+    import dld_jupyter as dld
+
+    assert dld.operator_docs() == operator_index()
+    conv = dld.operator_docs("Conv")
+    assert isinstance(conv, dict) and conv == operator_reference("Conv")
+    assert conv["versions"][0]["since_version"] == onnx.defs.get_schema("Conv").since_version
