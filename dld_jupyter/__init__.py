@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from dld_jupyter.widgets.report.report_viewer import ReportViewer
     from dld_jupyter.widgets.runs.start_activity import StartActivity
     from dld_jupyter.widgets.sweep.sweep_form import SweepPanel
+    from dld_jupyter.widgets.sweep.sweep_results import SweepResults
     from dld_jupyter.widgets.sweep.sweep_view import SweepView
 
     ReportLike = Report | str | os.PathLike[str]
@@ -56,6 +57,7 @@ __all__ = [
     "sweep",
     "sweep_form",
     "sweep_report",
+    "sweep_results",
     "tensorrt_installs",
     "timeline_figure",
 ]
@@ -172,6 +174,13 @@ def start_activity(model: str | os.PathLike[str] = "", activity: str = "profile"
     from dld_jupyter.widgets.runs.start_activity import start_activity as build
 
     return build(model, activity, run=run, **settings)
+
+
+def sweep_results(folder: str | os.PathLike[str]) -> SweepResults:
+    """A sweep folder's results, wide: the table, the labelled Pareto chart and Compare (what its Lab tab shows)."""
+    from dld_jupyter.widgets.sweep.sweep_results import sweep_results as build
+
+    return build(folder)
 
 
 def sweep_report(folder: str | os.PathLike[str]) -> SweepView:

@@ -16,6 +16,7 @@ from typing import Protocol
 
 from dld_jupyter.document import Document
 from dld_jupyter.frontdoor.operation_target import OperationTarget, PendingLoad
+from dld_jupyter.frontdoor.results_tab import ResultsOpener
 
 
 class LiveDesigner(OperationTarget, Protocol):
@@ -23,6 +24,8 @@ class LiveDesigner(OperationTarget, Protocol):
 
     # set by a JupyterLab designer tab: opens a finished profile's report in a tab beside it (lab/document_tabs.py)
     open_report_tab: Callable[[str], bool] | None
+    # set by the same link: opens a wide result (a sweep's, a divergence's table) in a tab beside it
+    open_results_tab: ResultsOpener | None
 
     @property
     def model_id(self) -> str: ...

@@ -18,6 +18,7 @@ from typing import Any, Protocol, Union, runtime_checkable
 from dld_jupyter.document import Document
 from dld_jupyter.frontdoor.designers import LiveDesigner
 from dld_jupyter.frontdoor.operation_target import ShowsTools
+from dld_jupyter.frontdoor.results_tab import ResultsOpener, ResultsTab
 
 
 class RunSource(LiveDesigner, ShowsTools, Protocol):
@@ -25,6 +26,11 @@ class RunSource(LiveDesigner, ShowsTools, Protocol):
 
     def show_heat(self, report_or_path: Any, metric: str = "time") -> object:
         """Colour the canvas by a report's layer times (raises what the report's reading raised)."""
+        ...
+
+    def show_results(self, results: ResultsTab) -> str:
+        """Show a wide result (a sweep's table and chart): in a tab beside the designer ("tab", its
+        `open_results_tab`), else below it ("below")."""
         ...
 
 
@@ -41,9 +47,10 @@ def run_source(model: RunInput) -> RunSource | None:
 class TabbedRuns(Protocol):
     """A view that starts runs on a model file and is no designer (the Start Activity dialog). Shown in a JupyterLab
     tab, its runs' reports open in a tab beside it, as a designer tab's do, and its Browse… asks JupyterLab's file
-    dialog: the tab's link (lab/document_tabs.py) sets both hooks and clears them when it closes."""
+    dialog: the tab's link (lab/document_tabs.py) sets the hooks and clears them when it closes."""
 
     open_report_tab: Callable[[str], bool] | None  # None: a report shows in the view
+    open_results_tab: ResultsOpener | None  # None: a sweep's results show in the view
 
     def allow_browse(self, pick: Callable[[], None] | None) -> None:
         """Offer Browse… (`pick` opens the file dialog, whose choice comes back through `set_model`); None hides it."""

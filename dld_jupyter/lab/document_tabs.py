@@ -8,19 +8,26 @@ same live widget again (nothing lost, still dirty); the comm lets the tab draw i
 unsaved close. The key is the tab's session path (js/src/lab/document_tab.ts), stable for the tab's life.
 
 A Start Activity tab (frontdoor.run_source.TabbedRuns: no designer, runs on a model file) gets the same report
-tabs, and its Browse… asks the browser for JupyterLab's file dialog.
+tabs, and its Browse… asks the browser for JupyterLab's file dialog. Wide results (a sweep's table and Pareto chart,
+frontdoor/results_tab.py) open the same way as reports, in a tab beside the designer or the dialog on this kernel:
+the live view is offered here under a token, which the new tab's `results(...)` takes (a reloaded page finds it
+under the tab's key; a tab whose kernel stopped builds it again from its file).
 
 Messages (same names in js/src/lab/tab_messages.ts):
   browser → kernel: save{request, path} (path None: the document's own file),
                     model_picked{path} (the model chosen in the file dialog, relative to the kernel's working directory)
   kernel → browser: state{name, path, dirty, document}, reply{request, ok, error, data},
                     open_report{file} (a finished profile's report, relative to the kernel's working directory: the
-                    tab opens it in a tab split beside it, on this kernel), pick_model (Browse…: open the file dialog)
+                    tab opens it in a tab split beside it, on this kernel), pick_model (Browse…: open the file dialog),
+                    open_results{token, view, title, file} (a wide result: the tab opens a tab beside it whose view
+                    is `results(token, rebuild)`; `view` one of results_tab.KINDS, `file` relative as above, what
+                    the tab rebuilds the view from: `dld.sweep_results(file)` for a sweep)
 """
 
 from __future__ import annotations
 
 import os
+import uuid
 from collections.abc import Callable
 from typing import Any
 
@@ -30,6 +37,7 @@ from dld_jupyter.formats.envelope import failed, ok
 from dld_jupyter.formats.html_text import bold, join, tag
 from dld_jupyter.frontdoor.designers import LiveDesigner, loading, registry
 from dld_jupyter.frontdoor.operations import SAVE, SAVE_AS, InvalidModel
+from dld_jupyter.frontdoor.results_tab import ResultsTab
 from dld_jupyter.frontdoor.run_source import TabbedRuns
 from dld_jupyter.frontdoor.soon import on_loop, running_loop
 from dld_jupyter.report_format.errors import ReportError
@@ -37,6 +45,7 @@ from dld_jupyter.report_format.errors import ReportError
 TARGET = "dld_jupyter.tab"
 
 _views: dict[str, Any] = {}
+_offered: dict[str, Any] = {}  # results views waiting for their tab, by token
 
 
 def is_live(key: str) -> bool:
@@ -66,6 +75,18 @@ def error_view(text: str) -> Any:
     return view
 
 
+def results(token: str, rebuild: Callable[[], Any] | None = None) -> Any:
+    """The view of a results tab: the live one offered under `token`, else `rebuild()` (from the result's file: the
+    kernel that offered it stopped, or the page reopened it later); a result with no file cannot come back."""
+    view = _offered.pop(token, None)
+    if view is not None:
+        return view
+    if rebuild is None:
+        raise ValueError("these results lived in a kernel that has stopped and were never written to a file; "
+                         "run them again")
+    return rebuild()
+
+
 def forget(key: str) -> None:
     """Drop the view of a tab that closed while its kernel is kept running."""
     view = _views.pop(key, None)
@@ -90,12 +111,14 @@ class TabLink:
         self._unsubscribe: Callable[[], None] = lambda: None
         if self._runs is not None:  # Start Activity: reports in tabs beside it, Browse… in the file dialog
             self._runs.open_report_tab = self._open_report
+            self._runs.open_results_tab = self._open_results
             self._runs.allow_browse(lambda: self._send({"kind": "pick_model"}))
         if self._designer is None:  # a report viewer or Start Activity: nothing to save, never dirty
             self._send({"kind": "state", "name": "", "path": "", "dirty": False, "document": False})
             return
         designer, loop = self._designer, running_loop()
         designer.open_report_tab = self._open_report  # the newest tab link (a reloaded page) opens the reports
+        designer.open_results_tab = self._open_results
         if loading(designer) is not None:  # a big model: its document arrives on the loading thread
             designer.canvas.on_document(lambda document: on_loop(loop, lambda: self._bind(document)))
         else:
@@ -155,15 +178,27 @@ class TabLink:
             return False
         return True
 
+    def _open_results(self, shown: ResultsTab) -> bool:
+        """Ask the tab to open a wide result in a tab beside it, on this kernel; False when the link is gone."""
+        token = uuid.uuid4().hex
+        _offered[token] = shown.view
+        try:
+            self._send({"kind": "open_results", "token": token, "view": shown.kind, "title": shown.title,
+                        "file": os.path.relpath(os.path.abspath(shown.file)) if shown.file else ""})
+        except Exception:  # the comm closed under us: the results show below instead
+            _offered.pop(token, None)
+            return False
+        return True
+
     def close(self) -> None:
         self._unsubscribe()
         runs = self._runs
         if runs is not None and runs.open_report_tab == self._open_report:  # a newer link (reloaded page) keeps its own
-            runs.open_report_tab = None
+            runs.open_report_tab = runs.open_results_tab = None
             runs.allow_browse(None)
         designer = self._designer
         if designer is not None and designer.open_report_tab == self._open_report:
-            designer.open_report_tab = None
+            designer.open_report_tab = designer.open_results_tab = None
 
 
 def register() -> None:

@@ -1,8 +1,8 @@
-"""The Sweep form in a real JupyterLab (issue 28): a 2 models x 2 batch sizes grid built in the form runs, the live
-table shows every point done, the Pareto chart draws the four points, and two chosen points open in the report
-comparison. Screenshots: test-artifacts/screenshots/sweep_form.png, sweep_form_pareto.png,
-sweep_form_compare.png. And Dask from a designer tab's Sweep… form (issue 42): a scheduler's address, then a local
-cluster the form starts.
+"""The Sweep form in a real JupyterLab notebook (issue 28): a 2 models x 2 batch sizes grid built in the form runs,
+the results below the form, the width of the cell (issue 42), show every point done in the table, the labelled Pareto
+chart draws the four points inside its plot, and two chosen points open in the report comparison.
+Screenshots: test-artifacts/screenshots/sweep_form.png, sweep_form_pareto.png, sweep_form_compare.png. And Dask from
+a designer tab's Sweep… form (issue 42): a scheduler's address, then a local cluster the form starts.
 """
 
 from __future__ import annotations
@@ -45,9 +45,15 @@ def test_build_run_chart_and_compare_a_sweep(jupyter: JupyterServer, page: Page)
     panel.locator(".dld-run-progress button.mod-primary").click()
     expect(panel.locator(".dld-run-progress")).to_contain_text("4 done", timeout=240_000)
     expect(panel.locator("table.dld-sweep tr.dld-sweep-done")).to_have_count(4)
-    panel.get_by_role("button", name="Pareto chart").click()
-    expect(panel.locator(".scatterlayer .points path")).to_have_count(4, timeout=120_000)
-    panel.locator(".scatterlayer").first.scroll_into_view_if_needed()
+    expect(panel.locator(".dld-pareto-point")).to_have_count(4, timeout=30_000)
+    inside = page.evaluate("""() => {
+        const plot = document.querySelector('.dld-pareto-plot').getBoundingClientRect();
+        return [...document.querySelectorAll('.dld-pareto-point circle, .dld-pareto-label')].every((e) => {
+            const r = e.getBoundingClientRect();
+            return r.width > 0 && r.left >= plot.left - 0.5 && r.right <= plot.right + 0.5
+                && r.top >= plot.top - 0.5 && r.bottom <= plot.bottom + 0.5; }); }""")
+    assert inside, "every point and label is inside the plot"
+    panel.locator(".dld-pareto").first.scroll_into_view_if_needed()
     screenshot(page, "sweep_form_pareto")
     chosen = panel.locator("select").last
     options = chosen.locator("option")
@@ -73,12 +79,15 @@ def _server_spawned(jupyter: JupyterServer) -> set[int]:
     return found
 
 
-def finished(panel: Locator, folder: str) -> None:
-    """Wait for the end of the sweep in `folder` (its table names the folder: the bar still says the last
-    sweep's "2 done" while a local cluster starts), then for the panel to say so."""
-    expect(panel.locator("table.dld-sweep")).to_contain_text(f"{folder}: 2 done", timeout=240_000)
+def finished(panel: Locator, folder: str) -> Locator:
+    """Wait for the end of the sweep in `folder` (its results table, in a tab beside the designer, names the folder:
+    the bar still says the last sweep's "2 done" while a local cluster starts), then for the panel to say so;
+    returns that table."""
+    table = panel.page.locator(f"{TAB} .dld-sweep-results table.dld-sweep").filter(has_text=f"{folder}:")
+    expect(table).to_contain_text(f"{folder}: 2 done", timeout=240_000)
     expect(panel.locator(".dld-run-progress button.mod-primary")).to_be_enabled(timeout=60_000)
     expect(panel.locator(".dld-run-progress")).to_contain_text("2 done")
+    return table
 
 
 def test_dask_from_the_designer_form_with_an_address_and_with_a_local_cluster(jupyter: JupyterServer,
@@ -122,11 +131,11 @@ def test_dask_from_the_designer_form_with_an_address_and_with_a_local_cluster(ju
         folder.press("Enter")
         before = cluster.scheduler.transition_counter
         run.click()
-        finished(panel, "dask_given")
+        table = finished(panel, "dask_given")
         said = f"points run on the Dask scheduler at {cluster.scheduler_address}"
         expect(log).to_have_value(re.compile(re.escape(said)))
         assert cluster.scheduler.transition_counter > before  # the points were tasks of this scheduler
-        expect(panel.locator("table.dld-sweep tr.dld-sweep-done")).to_have_count(2)
+        expect(table.locator("tr.dld-sweep-done")).to_have_count(2)
         log.scroll_into_view_if_needed()
         screenshot(page, "sweep_form_dask_address")
 
@@ -135,9 +144,9 @@ def test_dask_from_the_designer_form_with_an_address_and_with_a_local_cluster(ju
     folder.fill(str(root / "dask_local"))
     folder.press("Enter")
     run.click()
-    finished(panel, "dask_local")
+    table = finished(panel, "dask_local")
     expect(log).to_have_value(re.compile(re.escape("a local cluster of 1 worker process(es) started for this sweep")))
-    expect(panel.locator("table.dld-sweep tr.dld-sweep-done")).to_have_count(2)
+    expect(table.locator("tr.dld-sweep-done")).to_have_count(2)
     dask.scroll_into_view_if_needed()
     screenshot(page, "sweep_form_dask_local")  # the form: the cluster ticked, the address greyed out
     log.scroll_into_view_if_needed()

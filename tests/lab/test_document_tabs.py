@@ -111,3 +111,42 @@ def test_a_start_activity_tab_picks_its_model_and_opens_the_report_beside(
     link.close()
     assert dialog.open_report_tab is None and dialog.browse_button.layout.display == "none"
     document_tabs.forget("Start Activity")
+
+
+def test_a_sweep_in_a_tab_opens_its_results_in_a_tab_beside(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Sweep form of a designer shown in a tab, and of a Start Activity tab: a real sweep asks the tab to open its
+    results (table, chart) in a tab beside it; the new tab takes the live view by its token, a later one (its kernel
+    stopped) builds it from the folder; nothing is shown in the dock or below the designer."""
+    import dld_jupyter as dld
+
+    monkeypatch.chdir(tmp_path)
+    shutil.copy(SAMPLE_MODEL, tmp_path / "m.onnx")
+    sent: list[dict[str, Any]] = []
+    designer = document_tabs.show("m.onnx", lambda: open_designer(tmp_path / "m.onnx"))
+    link = TabLink("m.onnx", sent.append)
+    panel = designer.tools_panel("sweep", batch="1,2", out="m-sweep", iterations=2)
+    assert panel.run() is not None and panel.wait(240)
+    message = sent[-1]
+    assert {k: message[k] for k in ("kind", "view", "title", "file")} == {
+        "kind": "open_results", "view": "sweep", "title": "Sweep m-sweep", "file": "m-sweep"}
+    assert panel.results_shown == "tab" and designer.reports.children == () and panel.results_area.children == ()
+    rebuild = lambda: dld.sweep_results("m-sweep")  # noqa: E731  (what the tab's code passes)
+    assert document_tabs.results(message["token"], rebuild) is panel.results  # the live view, once
+    again = document_tabs.results(message["token"], rebuild)
+    assert again is not panel.results and again.chart.value.count('class="dld-pareto-point"') == 2
+    with pytest.raises(ValueError, match="kernel that has stopped"):
+        document_tabs.results("gone")
+    link.close()
+    assert designer.open_results_tab is None
+    document_tabs.forget("m.onnx")
+
+    dialog = document_tabs.show("Start Activity", lambda: dld.start_activity("m.onnx", "sweep"))
+    link = TabLink("Start Activity", sent.append)
+    assert dialog.form is not None
+    dialog.form.out.value, dialog.form.iterations.value = "s2", 2
+    dialog.run()
+    assert dialog.form.wait(240)
+    assert sent[-1]["kind"] == "open_results" and sent[-1]["file"] == "s2"
+    link.close()
+    assert dialog.open_results_tab is None
+    document_tabs.forget("Start Activity")

@@ -1,5 +1,7 @@
 """The Sweep form in the run panel: a 2x2 grid built in the form runs, the bar follows the points, Cancel reaches
-the sweep, the Pareto chart and the comparison of two chosen points open below; bad input is said in the panel."""
+the sweep; its results (table, labelled Pareto chart, comparison of two chosen points) open below the form, or below
+a notebook designer or in a tab when a JupyterLab tab's link is set, never in the dock; bad input is said in the
+panel."""
 
 from __future__ import annotations
 
@@ -20,12 +22,15 @@ def test_form_runs_a_two_by_two_sweep(tmp_path: Path) -> None:
     assert panel.wait(240)
     assert panel.controls.progress.value == 1.0 and panel.controls.progress.bar_style == "success"
     assert panel.controls.phase.value == "4 done" and not panel.batch.disabled
-    assert "000-first-b1-cpu-fp32" in panel.table.value and len(panel.chosen.options) == 4
-    figure = panel.pareto()
-    assert {trace.name for trace in figure.data} == {"first", "second", "Pareto front"}
-    panel.chosen.value = panel.chosen.options[1:3]
+    results = panel.results
+    assert results is not None and panel.results_shown == "here" and panel.results_area.children == (results,)
+    assert "000-first-b1-cpu-fp32" in results.table.value and len(results.chosen.options) == 4
+    assert results.chart.value.count('class="dld-pareto-point"') == 4  # every point drawn, labelled
+    assert "first b1" in results.chart.value and "second b2" in results.chart.value
+    assert "white-space:normal" in results.table.value  # the note column reads as text, not a word per line
+    results.chosen.value = results.chosen.options[1:3]
     viewer = panel.compare()
-    assert type(viewer).__name__ == "ReportViewer" and panel.artifacts_area.children == (viewer,)
+    assert type(viewer).__name__ == "ReportViewer" and results.comparison.children == (viewer,)
 
 
 def test_form_says_what_is_wrong_and_cancel_stops(tmp_path: Path) -> None:
@@ -79,3 +84,24 @@ def test_form_says_at_once_when_no_scheduler_answers(tmp_path: Path) -> None:
     assert f"no Dask scheduler answers at tcp://{address}" in panel.error.value and not panel.batch.disabled
     panel.scheduler.value = ""  # the kernel's own client: there is none
     assert panel.run() is None and "Scheduler field" in panel.error.value
+
+
+def test_results_go_below_a_notebook_designer_or_into_its_tab(tmp_path: Path) -> None:
+    from dld_jupyter.frontdoor.results_tab import ResultsTab
+    from dld_jupyter.widgets.designer.designer import open_designer
+
+    model = save(models.resnet_like(blocks=1, channels=4, size=8), tmp_path, "m")
+    designer = open_designer(str(model))
+    try:
+        panel = designer.tools_panel("sweep", batch="1", out=str(tmp_path / "below"), iterations=2)
+        assert panel.run() is not None and panel.wait(240)
+        assert panel.results_shown == "below" and designer.reports.children == (panel.results,)
+        assert panel.results not in designer.tools.children and panel.results_area.children == ()
+        opened: list[ResultsTab] = []
+        designer.open_results_tab = lambda tab: opened.append(tab) is None  # a JupyterLab tab's link
+        panel.out.value = str(tmp_path / "tab")
+        assert panel.run() is not None and panel.wait(240)
+        assert panel.results_shown == "tab" and [tab.view for tab in opened] == [panel.results]
+        assert opened[0].kind == "sweep" and opened[0].file == str(tmp_path / "tab") and opened[0].title == "Sweep tab"
+    finally:
+        designer.close()

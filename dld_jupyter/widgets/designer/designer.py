@@ -39,6 +39,7 @@ from dld_jupyter.frontdoor.operations import (
     UNDO,
     Operation,
 )
+from dld_jupyter.frontdoor.results_tab import ResultsOpener
 from dld_jupyter.frontdoor.soon import Soon
 from dld_jupyter.frontdoor.tools import GLOBAL_MODIFICATIONS
 from dld_jupyter.widgets.canvas.canvas import GraphCanvas
@@ -52,6 +53,7 @@ from dld_jupyter.widgets.designer.family import Family
 from dld_jupyter.widgets.designer.layouts import Layouts
 from dld_jupyter.widgets.designer.node_data_actions import NodeDataActions
 from dld_jupyter.widgets.designer.overlay_actions import OverlayActions
+from dld_jupyter.widgets.designer.run_panels import RunPanels
 from dld_jupyter.widgets.editors import EditorPanels
 from dld_jupyter.widgets.widget_base import DldVBox, check_keywords
 
@@ -59,7 +61,7 @@ _CANVAS_OPTIONS = ("grouping", "color_scheme", "show_grid", "show_constants", "h
 _OPTIONS = (*_CANVAS_OPTIONS, "dock")  # dock: "right" (default) or "bottom", where the side panels sit
 
 
-class Designer(ChildrenMixin, CompareActions, NodeDataActions, OverlayActions, AnalysisMode, DldVBox,
+class Designer(ChildrenMixin, CompareActions, NodeDataActions, OverlayActions, RunPanels, AnalysisMode, DldVBox,
                css="dld-designer"):
     """Toolbar (new/open/save/undo/redo/arrange/check/export), then the canvas with a docked side panel (dock.py:
     `panels` for the editors, `profiling` and `tools` for the Profile panel and the Tools / Export Engine dialogs),
@@ -77,6 +79,7 @@ class Designer(ChildrenMixin, CompareActions, NodeDataActions, OverlayActions, A
         # Set by a JupyterLab designer tab (lab/document_tabs.py): opens a finished profile's report in a tab split
         # beside this one, on this kernel; returns False when it cannot (the report then shows below the designer).
         self.open_report_tab: Callable[[str], bool] | None = None
+        self.open_results_tab: ResultsOpener | None = None  # the same link: a sweep's results, a divergence table
         self.banner = w.HTML()  # the read-only reason while a child document of this one is open
         self.ask = w.Box(layout=w.Layout(width="100%", flex_flow="column"))  # close question, confirm errors
         self.output = w.Output(layout=w.Layout(max_height="160px", overflow="auto"))
@@ -284,41 +287,11 @@ class Designer(ChildrenMixin, CompareActions, NodeDataActions, OverlayActions, A
             self._show_error("check passed: no diagnostics.")
         return found
 
-    def profile_panel(self, run: bool = False, **settings: Any) -> Any:
-        """Show the profiling panel (every ONNX Runtime option, progress, cancel, then the report) below."""
-        from dld_jupyter.widgets.designer.profile_panel import profile_in_notebook
-
-        panel = profile_in_notebook(self, run=run, **settings)
-        # the form in the dock; the report, wide, below the designer (or in its own tab in JupyterLab)
-        panel.children = tuple(part for part in panel.children if part is not panel.report_area)
-        replace_children(self.reports, [panel.report_area])
-        replace_children(self.profiling, [panel])
-        self.side_dock.reveal()
-        return panel
-
-    def tools_panel(self, kind: str, **settings: Any) -> Any:
-        """Show a Tools dialog above the canvas (frontdoor/tools.py: the menu, FP16, sanitize, convert tensors,
-        custom tools, a user tool's run), replacing the one shown; returns it."""
-        from dld_jupyter.widgets.tools import open_tool
-
-        panel = open_tool(self, kind, **settings)
-        replace_children(self.tools, [panel])
-        self.side_dock.reveal()
-        return panel
-
-    def export_engine_panel(self, **settings: Any) -> Any:
-        """Show the Export TensorRT Engine panel (every seed option, the dry run's trtexec line) below."""
-        from dld_jupyter.widgets.designer.export_panel import ExportEnginePanel
-
-        panel = ExportEnginePanel(self, **settings)
-        replace_children(self.profiling, [panel])
-        self.side_dock.reveal()
-        return panel
-
     def open_trt_dialog(self, dialog: str, nodes: Any = ()) -> None:
         """Open the canvas's Set Layer Precision / Set TensorRT Optimization Profile dialog (`nodes`: the layers,
         else the canvas selection); the layer explorer's menu lands here."""
         self.canvas.send({"kind": "trt_dialog", "dialog": dialog, "nodes": list(nodes) or list(self.canvas.selection)})
+
     def profile(self, **options: Any) -> Any:
         """Profile the current model (a dirty one from a saved copy) and return its Report."""
         from dld_jupyter.activities.api import profile

@@ -30,6 +30,7 @@ from dld_jupyter.activities.targets.base import Target
 from dld_jupyter.activities.thread_run import RunHandle
 from dld_jupyter.formats.html_text import tag, text
 from dld_jupyter.frontdoor.artifacts import ARTIFACTS, Opened, Tab
+from dld_jupyter.frontdoor.results_tab import ResultsOpener
 from dld_jupyter.frontdoor.run_source import RunInput, RunSource, run_source
 from dld_jupyter.frontdoor.runs import track
 from dld_jupyter.widgets.runs.progress import RunProgress
@@ -47,6 +48,7 @@ class RunPanel(DldVBox, css="dld-run-panel"):
     error_class = "dld-run-error"
     model_ref: ModelRef | None = None  # what the run reads (set by `make_spec`): its copy of edits goes at the end
     tab: Tab | None = None  # opens an artifact in a tab of its own (a JupyterLab tab's host; None: shown here)
+    results_tab: ResultsOpener | None = None  # opens wide results (a sweep's) in a tab of its own (Start Activity)
 
     def __init__(self, source: RunInput, title: w.Widget, form: Sequence[w.Widget], run_label: str, run_icon: str,
                  buttons: Sequence[w.Widget] = (), below: Sequence[w.Widget] = ()) -> None:

@@ -31,6 +31,7 @@ from typing import Any
 import ipywidgets as w
 
 from dld_jupyter.formats.html_text import join, tag, text
+from dld_jupyter.frontdoor.results_tab import ResultsOpener, ResultsTab
 from dld_jupyter.widgets.designer.export_panel import ExportEnginePanel
 from dld_jupyter.widgets.designer.profile_panel import ProfilePanel
 from dld_jupyter.widgets.runs.panel import RunPanel
@@ -67,6 +68,7 @@ class StartActivity(DldVBox, css="dld-start-activity"):
         if activity not in FORMS:
             raise ValueError(f"activity {activity!r} is not one of {sorted(FORMS)}")
         self.open_report_tab: Callable[[str], bool] | None = None  # set by a JupyterLab tab (TabbedRuns)
+        self.open_results_tab: ResultsOpener | None = None  # the same: a sweep's results in a tab beside it
         self.pick_model: Callable[[], None] | None = None  # set by a JupyterLab tab: Browse… opens its file dialog
         self.form: RunPanel | None = None
         self._settings: dict[str, Any] = dict(settings)
@@ -136,6 +138,7 @@ class StartActivity(DldVBox, css="dld-start-activity"):
         settings, self._settings = self._settings, {}  # the options given at the start fill the first form only
         form = FORMS[activity](model, **settings)
         form.tab = self._tab
+        form.results_tab = self._results_tab
         # Cancel is enabled exactly while the form's run is under way: model and activity are locked meanwhile.
         form.cancel_button.observe(lambda change: self._lock(not change["new"]), "disabled")
         self.form, self.form_slot.children = form, [form]
@@ -150,6 +153,11 @@ class StartActivity(DldVBox, css="dld-start-activity"):
         """A finished run's report opens in a tab beside this one when a JupyterLab tab shows the dialog."""
         opener = self.open_report_tab
         return name == "report" and opener is not None and opener(path)
+
+    def _results_tab(self, results: ResultsTab) -> bool:
+        """A sweep's results open in a tab beside this one when a JupyterLab tab shows the dialog."""
+        opener = self.open_results_tab
+        return opener is not None and opener(results)
 
     # -- scripts and tests -----------------------------------------------------------------------------------------
     def run(self) -> Any:

@@ -1,6 +1,8 @@
 """The Sweep form, plugged into the one run panel (widgets/runs/panel.py): the grid builder (models, batch sizes,
-providers, precisions, iterations, folder, executor), the panel's target chooser, progress per point in the live
-table below, Cancel, then the results: the Pareto chart and a comparison of the points chosen in the list.
+providers, precisions, iterations, folder, executor), the panel's target chooser, the bar, Cancel and the log. The
+results (the live table, the labelled Pareto chart, a comparison of chosen points: widgets/sweep/sweep_results.py)
+open where they have the page's width: in a JupyterLab tab beside the designer or the Start Activity tab, below the
+designer in a notebook, else below this form.
 
 Executor "dask" shows where the points go (issue 42: a designer tab has no console to make a `distributed.Client`):
 the Scheduler field (a scheduler's address, tcp://host:8786 or a scheduler file; empty: the kernel's own client)
@@ -26,11 +28,11 @@ from dld_jupyter.activities.model_ref import ModelRef
 from dld_jupyter.activities.result import ActivityResult
 from dld_jupyter.activities.sweep import Sweep, start_sweep
 from dld_jupyter.activities.sweep.local_cluster import LOCAL_CLUSTER
-from dld_jupyter.activities.sweep.manifest import DONE
 from dld_jupyter.activities.targets.base import Target
 from dld_jupyter.formats.html_text import fill
 from dld_jupyter.frontdoor.run_source import RunInput
 from dld_jupyter.widgets.runs.panel import RunPanel
+from dld_jupyter.widgets.sweep.sweep_results import SweepResults
 from dld_jupyter.widgets.sweep.sweep_view import SweepView
 
 TITLE = "<b>Sweep</b> <small>{}</small>"
@@ -77,18 +79,13 @@ class SweepPanel(RunPanel):
         self.executor.observe(lambda _change: self._show_dask(), "value")
         self.local_cluster.observe(lambda _change: self._show_dask(), "value")
         self._show_dask()
-        self.table = w.HTML("")
-        self.chosen = w.SelectMultiple(options=[], description="Points", rows=4, layout=wide)
-        self.compare_button = w.Button(description="Compare", icon="columns", disabled=True,
-                                       tooltip="The chosen points' reports side by side")
-        self.pareto_button = w.Button(description="Pareto chart", icon="line-chart", disabled=True)
-        self.compare_button.on_click(lambda _b: self.compare())
-        self.pareto_button.on_click(lambda _b: self.pareto())
+        self.results_area = w.VBox([], layout=w.Layout(width="100%"))  # the results when no tab or designer shows them
+        self.results: SweepResults | None = None
+        self.results_shown = ""  # where the last results went: "tab", "below" (the designer) or "here"
         self.view: SweepView | None = None
         form = [self.models, self.batch, self.provider, self.precision, self.iterations, self.out, self.executor,
                 self.dask_box]
-        results = w.HBox([self.chosen, w.VBox([self.compare_button, self.pareto_button])])
-        super().__init__(source, w.HTML(fill(TITLE, model)), form, "Sweep", "th", below=[self.table, results])
+        super().__init__(source, w.HTML(fill(TITLE, model)), form, "Sweep", "th", below=[self.results_area])
         self.add_class("dld-sweep-panel")
 
     @property
@@ -129,8 +126,8 @@ class SweepPanel(RunPanel):
         finally:
             self.phase.value = ""
         self.view = SweepView(sweep.manifest, sweep)
-        sweep.on_change(self._changed)
-        self._changed(sweep)
+        self.results = SweepResults(self.view)
+        self.results_shown = self._show(self.results)
         return sweep
 
     def _start(self, models: list[str], precisions: list[str], executor: str | None, target: Target) -> Sweep:
@@ -139,43 +136,28 @@ class SweepPanel(RunPanel):
                            iterations=int(self.iterations.value), on_progress=self._on_progress,
                            on_log=self._on_log)
 
+    def _show(self, results: SweepResults) -> str:
+        """The results in a tab of their own (a Start Activity tab's, a designer tab's), else below the designer,
+        else below this form."""
+        opener = self.results_tab
+        if opener is not None and opener(results.tab()):
+            return "tab"
+        if self.origin is not None:
+            return self.origin.show_results(results.tab())
+        self.results_area.children = [results]
+        return "here"
+
     def skip(self, result: ActivityResult) -> list[str]:
-        return list(result.artifacts)  # the reports are in the table below: Compare and Pareto chart open them
+        return list(result.artifacts)  # the reports are in the results' table: their Compare opens them
 
     def ended_text(self, result: ActivityResult) -> str:
         sweep = self.sweep
         counts = sweep.manifest.counts() if sweep is not None else {}
         return ", ".join(f"{n} {state}" for state, n in counts.items() if n)
 
-    def _changed(self, sweep: Sweep) -> None:
-        points = sweep.points()
-        assert self.view is not None
-        self.table.value = self.view._repr_html_()
-        self.chosen.options = [p.point.id for p in points if p.state == DONE]
-        self.compare_button.disabled = self.pareto_button.disabled = not self.chosen.options
-
     def compare(self) -> Any:
-        """The chosen points' reports in the comparison view, shown below the form."""
-        if self.view is None:
-            return None
-        try:
-            viewer = self.view.compare(*self.chosen.value)
-        except ValueError as error:
-            self.show_error(str(error))
-            return None
-        self.show_error("")
-        self.artifacts_area.children = [viewer]
-        return viewer
-
-    def pareto(self) -> Any:
-        """The latency-vs-throughput chart, shown below the form."""
-        if self.view is None:
-            return None
-        import plotly.graph_objects as go
-
-        figure = go.FigureWidget(self.view.pareto_figure())
-        self.artifacts_area.children = [figure]
-        return figure
+        """The points chosen in the results' list in the report comparison, shown in the results (None if not)."""
+        return self.results.compare() if self.results is not None else None
 
 
 def sweep_form(model: RunInput, run: bool = False, **fields: Any) -> SweepPanel:

@@ -1,7 +1,8 @@
 """The sweep in a notebook: `dld.sweep(...)` returns a SweepView that shows one row per point and updates itself
 while the sweep runs (an output display updated in place, at most every half second), and is the sweep viewer
-once it has ended: rows with filters, CSV, the latency-vs-throughput Pareto chart as a Plotly figure (like the
-report viewer's figures), and `compare(id, id, ...)` opening the chosen points in the report viewer's comparison.
+once it has ended: rows with filters, CSV, the labelled latency-vs-throughput Pareto chart (SVG, every point
+inside the plot, reports/sweep_chart.py; `pareto_figure()` gives it as a Plotly figure too), and
+`compare(id, id, ...)` opening the chosen points in the report viewer's comparison.
 Every name in the table goes through the one escaping helper (`formats.html_text`).
 """
 
@@ -23,11 +24,16 @@ from dld_jupyter.formats.atomic_write import atomic_write_text
 from dld_jupyter.formats.html_text import Html, join, tag
 from dld_jupyter.frontdoor.run_source import RunInput
 from dld_jupyter.reports.compare import colours
+from dld_jupyter.reports.sweep_chart import pareto_chart, point_labels
 from dld_jupyter.reports.sweep_table import pareto_ids, sweep_csv, sweep_rows
 
 REFRESH_S = 0.5
 SHOWN = (("id", "point"), ("state", "state"), ("median_ms", "median ms"), ("p90_ms", "p90 ms"),
          ("throughput", "items/s"), ("peak_memory_mb", "peak MB"), ("reason", "note"))
+
+
+_NOWRAP = "white-space:nowrap;padding:2px 8px"
+_NOTE = "min-width:24em;white-space:normal;padding:2px 8px"  # a reason reads as a sentence, never a word per line
 
 
 def _cell(value: object) -> str:
@@ -77,10 +83,12 @@ class SweepView:
         rows = [r for r in self.rows(**filters) if r["state"] == DONE]
         models = sorted({r["model"] for r in rows})
         figure = go.Figure()
+        label_of = dict(zip((r["id"] for r in rows), point_labels(rows), strict=True))
         for model, colour in zip(models, colours(len(models)), strict=True):
             mine = [r for r in rows if r["model"] == model]
             figure.add_scatter(
-                name=model, mode="markers", marker={"color": colour, "size": 10},
+                name=model, mode="markers+text", marker={"color": colour, "size": 10}, cliponaxis=False,
+                text=[label_of[r["id"]] for r in mine], textposition="top center",
                 x=[r["median_ms"] for r in mine], y=[r["throughput"] for r in mine],
                 customdata=[[r["id"], r["batch"], r["provider"], r["precision"]] for r in mine],
                 hovertemplate="%{customdata[0]}<br>batch %{customdata[1]}, %{customdata[2]}, %{customdata[3]}"
@@ -90,7 +98,8 @@ class SweepView:
         figure.add_scatter(name="Pareto front", mode="lines", line={"dash": "dot", "color": "#555"},
                            x=[r["median_ms"] for r in front], y=[r["throughput"] for r in front], hoverinfo="skip")
         figure.update_layout(title="Latency vs throughput", xaxis_title="median latency (ms)",
-                             yaxis_title="throughput (items/s)", template="plotly_white", height=420)
+                             yaxis_title="throughput (items/s)", template="plotly_white", height=420,
+                             autosize=True, margin={"l": 60, "r": 60, "t": 60, "b": 50})
         return figure
 
     def dashboard(self) -> Any:
@@ -120,16 +129,30 @@ class SweepView:
         return compare_reports(*(rows[p]["report"] for p in point_ids), **options)
 
     # -- display -------------------------------------------------------------------------------------------------
-    def _repr_html_(self) -> str:
+    def table_html(self) -> Html:
+        """The table: one row per point, Pareto points starred. Numbers and states never wrap and the note column
+        keeps a readable width (it wrapped a word per line in the dock); a narrow place scrolls the table sideways."""
         rows = self.rows()
         front = set(pareto_ids(rows))
-        head = tag("tr", *(tag("th", label) for _, label in SHOWN))
-        body = [tag("tr", *(tag("td", _cell(row[key]) + (" ★" if key == "id" and row["id"] in front else ""))
-                            for key, _ in SHOWN), class_=f"dld-sweep-{row['state'].replace(' ', '-')}")
+        head = tag("tr", *(tag("th", label, style=_NOWRAP) for _, label in SHOWN))
+        body = [tag("tr", *(tag("td", _cell(row[key]) + (" ★" if key == "id" and row["id"] in front else ""),
+                                style=_NOTE if key == "reason" else _NOWRAP) for key, _ in SHOWN),
+                    class_=f"dld-sweep-{row['state'].replace(' ', '-')}")
                 for row in rows]
         counts = ", ".join(f"{n} {state}" for state, n in self.manifest.counts().items() if n)
-        caption = tag("caption", f"Sweep {self.folder}: {counts} (★ Pareto front)")
-        return str(tag("table", caption, head, Html(join(body)), class_="dld-sweep"))
+        caption = tag("caption", f"Sweep {self.folder}: {counts} (★ Pareto front)", style="text-align:left")
+        table = tag("table", caption, head, Html(join(body)), class_="dld-sweep")
+        return tag("div", table, class_="dld-sweep-scroll", style="overflow-x:auto;max-width:100%")
+
+    def chart_html(self) -> Html:
+        """The labelled latency-vs-throughput chart of the finished points (reports/sweep_chart.py), as SVG; empty
+        while no point has finished."""
+        chart = pareto_chart(self.rows())
+        return tag("div", chart.svg(), class_="dld-pareto-scroll", style="overflow-x:auto;max-width:100%") \
+            if chart is not None else Html("")
+
+    def _repr_html_(self) -> str:
+        return str(join([self.table_html(), self.chart_html()]))
 
     def _ipython_display_(self) -> None:
         shown: Any = importlib.import_module("IPython.display")

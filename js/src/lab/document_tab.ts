@@ -44,6 +44,8 @@ export interface TabHost {
   activate(tab: DesignerTab): void;
   /** Open a report (server path) split beside `tab`, on its kernel. */
   openReport(file: string, tab: DesignerTab): void;
+  /** Open a wide result the kernel offered (a sweep's table and chart) split beside `tab`, on its kernel. */
+  openResults(result: { token: string; view: string; title: string; file: string }, tab: DesignerTab): void;
   /** Close the report tabs that share `kernel` (their designer tab is closing and shuts it down). */
   closeSharing(kernel: string): void;
   /** Open `record` again in a new tab on a new kernel (a new model in `folder`): a stale tab's Reopen. */
@@ -160,7 +162,7 @@ export class DesignerTab {
     const name = this.record.kernel ? "_dld_report_view" : "_dld_view";
     const { file, kind } = this.record; // a kernel that cannot see the file gets a copy (transfer.ts)
     const comms = this.host.commsConnection(kernel);
-    const copy = !live && file && kind !== "compare" ? await pathForKernel(comms, file, this.kernelPath(file)) : null;
+    const copy = !live && file && kind !== "compare" && kind !== "results" ? await pathForKernel(comms, file, this.kernelPath(file)) : null;
     lines.push(`${name} = _dld_tabs.show(${pyString(this.key)}, lambda: ${this.makeView(copy)})`, name);
     await this.panel.console.inject(lines.join("\n"));
     // The console scrolls to its end after running: a designer opens at its top (toolbar and canvas in view).
@@ -269,6 +271,11 @@ export class DesignerTab {
     if (record.kind === "report") return `dld.report(${file})`;
     if (record.kind === "engine") return `dld.open_engine(${file})`;
     if (record.kind === "compare") return `dld.compare(${(record.files ?? []).map((f) => pyString(this.kernelPath(f))).join(", ")})`;
+    if (record.kind === "results") {
+      // the live view the kernel offered; after a kernel stop, a sweep's results again from its folder
+      const rebuild = record.view === "sweep" && record.file ? `lambda: dld.sweep_results(${file})` : "None";
+      return `_dld_tabs.results(${pyString(record.token ?? "")}, ${rebuild})`;
+    }
     if (record.kind === "activity") {
       const model = record.file ? file : '""';
       return `dld.start_activity(${model}, activity=${pyString(record.activity ?? "profile")})`;
@@ -394,6 +401,11 @@ export class DesignerTab {
       this.host.openReport(PathExt.join(this.kernelDir, message.file), this);
       return;
     }
+    if (message.kind === "open_results") {
+      const file = message.file ? PathExt.join(this.kernelDir, message.file) : "";
+      this.host.openResults({ ...message, file }, this);
+      return;
+    }
     if (message.kind === "pick_model") {
       this.pickModel().catch((reason) => Notification.error(`DL Designer: the file dialog failed: ${reason}`));
       return;
@@ -405,6 +417,12 @@ export class DesignerTab {
   }
 
   private retitle(): void {
+    if (this.record.kind === "results") {
+      this.panel.title.label = this.record.title || PathExt.basename(this.record.file) || "Results";
+      this.panel.title.caption = `DL Designer: ${this.panel.title.label}${this.record.file ? ` (${this.record.file})` : ""}`;
+      void this.panel.sessionContext.session?.setName(this.panel.title.label);
+      return;
+    }
     if (this.record.kind === "activity") {
       this.panel.title.label = PathExt.basename(this.key); // "Start Activity", whichever model it runs
       this.panel.title.caption = "DL Designer: Start Activity (profile, export or sweep a model file)";

@@ -96,15 +96,49 @@ export class DesignerTabs implements TabHost {
       return;
     }
     const record: TabRecord = { kind: "report", file, kernel, kernelDir: designer.kernelDir };
-    // The report area is reused: a later profile's report opens as a tab beside the previous report, not as one
-    // more split column (each squeezed the designer, which ended ~270 px wide after a few profiles).
-    const area = [...this.tabs.values()].find(
-      (tab) => tab.record.kind === "report" && tab.record.kernel === kernel && tab.panel.isAttached && !tab.isStale,
-    );
-    const place = area ? { ref: area.panel.id, mode: "tab-after" as const } : { ref: designer.panel.id, mode: "split-right" as const };
+    const place = this.besideOf(designer, kernel);
     void this.open(record, "", place.ref, place.mode).catch((reason) =>
       Notification.error(`DL Designer: the report ${file} could not be opened: ${reason}`),
     );
+  }
+
+  /** Where a report or a result opens: the report area is reused, so a later one opens as a tab beside the previous
+   * report or result, not as one more split column (each squeezed the designer, ~270 px wide after a few profiles);
+   * the first splits right of its designer. */
+  private besideOf(designer: DesignerTab, kernel: string): { ref: string; mode: "split-right" | "tab-after" } {
+    const area = [...this.tabs.values()].find(
+      (tab) => (tab.record.kind === "report" || tab.record.kind === "results") && tab.record.kernel === kernel &&
+        tab.panel.isAttached && !tab.isStale,
+    );
+    return area ? { ref: area.panel.id, mode: "tab-after" } : { ref: designer.panel.id, mode: "split-right" };
+  }
+
+  /** A wide result its designer's (or Start Activity's) kernel offered (dld_jupyter/frontdoor/results_tab.py): a tab
+   * in the report area on that kernel. A tab already showing the same result (a sweep run again into its folder)
+   * shows the new one. */
+  openResults(result: { token: string; view: string; title: string; file: string }, designer: DesignerTab): void {
+    const kernel = designer.panel.sessionContext.session?.kernel?.id;
+    if (!kernel) {
+      Notification.error(`DL Designer: ${result.title} could not be shown: its designer has no kernel`);
+      return;
+    }
+    const record: TabRecord = {
+      kind: "results", file: result.file, view: result.view, title: result.title, token: result.token, kernel,
+      kernelDir: designer.kernelDir,
+    };
+    const failed = (reason: unknown) => Notification.error(`DL Designer: ${result.title} could not be shown: ${reason}`);
+    for (const tab of this.tabs.values()) {
+      const same = tab.record.kind === "results" && tab.record.view === result.view && tab.record.kernel === kernel;
+      if (same && result.file && tab.record.file === result.file && !tab.isStale) {
+        tab.record = record;
+        this.saveRecord(tab.key, record);
+        this.app.shell.activateById(tab.panel.id);
+        tab.reload().catch(failed);
+        return;
+      }
+    }
+    const place = this.besideOf(designer, kernel);
+    void this.open(record, "", place.ref, place.mode).catch(failed);
   }
 
   /** Open a tab for `record` (a new model or Start Activity in `folder`); a file already open shows its tab, not a
@@ -115,7 +149,7 @@ export class DesignerTabs implements TabHost {
     const same = (a: TabRecord) =>
       a.kind === record.kind && a.file === record.file && !a.kernel === !record.kernel && (a.files ?? []).join("\n") === (record.files ?? []).join("\n");
     // A Start Activity tab is never reused: its model may have changed since it opened; each opens on its file.
-    if (record.file && record.kind !== "activity") {
+    if (record.file && record.kind !== "activity" && record.kind !== "results") {
       for (const tab of this.tabs.values()) {
         if (same(tab.record)) {
           this.app.shell.activateById(tab.panel.id);
@@ -124,7 +158,9 @@ export class DesignerTabs implements TabHost {
       }
     }
     let key =
-      record.kind === "compare"
+      record.kind === "results"
+        ? this.free(record.kernelDir ?? folder, (i) => `${record.title || "Results"}${i === 0 ? "" : ` (${i + 1})`}`)
+        : record.kind === "compare"
         ? this.comparisonKey(record.files ?? [])
         : record.kind === "activity"
           ? this.free(folder, (i) => `Start Activity${i === 0 ? "" : ` (${i + 1})`}`) // never the model's own path
@@ -132,12 +168,13 @@ export class DesignerTabs implements TabHost {
     // A report on its designer's kernel never shares a session path with a tab of the file on its own kernel (either
     // may open first): the same path would attach the second tab to the first one's kernel, and closing it would
     // shut that kernel down, designer and unsaved edits with it.
-    if (record.kernel) key = `${key} (profile)`;
+    if (record.kernel && record.kind !== "results") key = `${key} (profile)`; // a result's key is free already
     this.creating.add(key);
     try {
       const panel = (await this.app.commands.execute("console:create", {
         path: key,
-        name: PathExt.basename(record.kernel && record.file ? record.file : key), // a report beside its designer: the file's name
+        // a report beside its designer: the file's name; a result: its title
+        name: record.kind === "results" ? record.title || PathExt.basename(key) : PathExt.basename(record.kernel && record.file ? record.file : key),
         activate: true,
         // A file opens as a tab of its own, as JupyterLab's documents do (split-right made every open a narrower
         // column); a report from a designer's profile splits beside that designer.

@@ -6,7 +6,7 @@ export const TAB_TARGET = "dld_jupyter.tab";
 
 /** What a tab shows and how it comes back after a reload: kept in the workspace's state database. */
 export interface TabRecord {
-  kind: "open" | "report" | "engine" | "new" | "compare" | "activity";
+  kind: "open" | "report" | "engine" | "new" | "compare" | "activity" | "results";
   /** The file shown, relative to the server root ("" for a new model never saved; the first of a comparison; the
    * model a Start Activity tab was opened on, "" for none). */
   file: string;
@@ -14,6 +14,11 @@ export interface TabRecord {
   activity?: string;
   /** A comparison's reports (the first is the baseline when it opens), relative to the server root. */
   files?: string[];
+  /** A results tab's (dld_jupyter/frontdoor/results_tab.py): what it shows ("sweep"), its label, and the token of
+   * the live view its kernel offered (gone once taken: a later show builds it again from `file`). */
+  view?: string;
+  title?: string;
+  token?: string;
   opset?: number;
   contrib?: boolean;
   /** A report opened from a designer tab's profile: the designer's kernel, shared (not shut down on close), and
@@ -32,4 +37,5 @@ export type TabFromKernel =
   | { kind: "state"; name: string; path: string; dirty: boolean; document: boolean }
   | { kind: "open_report"; file: string }
   | { kind: "pick_model" }
+  | { kind: "open_results"; token: string; view: string; title: string; file: string }
   | ({ kind: "reply" } & Reply);

@@ -1,0 +1,74 @@
+"""Wide results open as main-area tabs (issue 42), in a real JupyterLab: a 2 x 2 x 2 sweep (batch 1,2 x fp32/fp16 x
+two files of the real MobileNetV3-small export, 8 points on ONNX Runtime CPU) run from a designer tab's Sweep form
+opens its results in a tab split beside the designer: the table, and the Pareto chart with every point and its label
+inside the plot area, no two labels overlapping; the dock keeps the form. Screenshots: results_tab_sweep.png,
+results_tab_sweep_chart.png."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from playwright.sync_api import Page, expect
+
+from tests.browser.jupyter_server import JupyterServer
+from tests.browser.notebook_driver import run_in_kernel, screenshot
+from tests.browser.tab_driver import TAB, open_workspace
+
+REAL = Path(__file__).resolve().parents[1] / "data" / "real"
+RESULTS = f"{TAB}:has(.dld-sweep-results)"
+# Every point's dot and label, as drawn, against the plot's rectangle (client pixels), and whether labels overlap.
+GEOMETRY = f"""() => {{
+    const tab = document.querySelector('{RESULTS}');
+    const plot = tab.querySelector('.dld-pareto-plot').getBoundingClientRect();
+    const inside = (r) => r.left >= plot.left - 0.5 && r.right <= plot.right + 0.5 && r.top >= plot.top - 0.5
+                          && r.bottom <= plot.bottom + 0.5;
+    const points = [...tab.querySelectorAll('.dld-pareto-point')].map((g) => {{
+        const dot = g.querySelector('circle').getBoundingClientRect();
+        const label = g.querySelector('.dld-pareto-label');
+        const box = label.getBoundingClientRect();
+        return {{id: g.dataset.point, label: label.textContent, dot: inside(dot), text: inside(box),
+                 box: [box.left, box.top, box.right, box.bottom], visible: dot.width > 0 && box.width > 0}};
+    }});
+    const overlaps = [];
+    for (let i = 0; i < points.length; i++) for (let j = i + 1; j < points.length; j++) {{
+        const [a, b] = [points[i].box, points[j].box];
+        if (a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3]) overlaps.push([points[i].label, points[j].label]);
+    }}
+    const rows = [...tab.querySelectorAll('table.dld-sweep tr.dld-sweep-done')]
+        .map((r) => r.getBoundingClientRect().height);
+    const main = [...window.jupyterapp.shell.widgets('main')].some((w) => w.node === tab);
+    return {{points, overlaps, plot: [plot.width, plot.height], rows, main, width: tab.getBoundingClientRect().width}};
+}}"""
+
+
+def test_a_sweep_from_a_designer_tab_opens_its_results_beside_it(jupyter: JupyterServer, page: Page) -> None:
+    root = jupyter.root_dir
+    shutil.copy(REAL / "mobilenet_v3_small_w05.onnx", root / "sweep.onnx")
+    shutil.copy(REAL / "mobilenet_v3_small_w05.onnx", root / "sweep_copy.onnx")
+    open_workspace(page, jupyter)
+    page.evaluate("() => { void window.jupyterapp.commands.execute('dld:open-file', {path: 'sweep.onnx'}); }")
+    page.wait_for_function(f"() => document.querySelector('{TAB} .dld-canvas[data-ready=\"1\"]')", timeout=90_000)
+    run_in_kernel(page, "_p = _dld_view.tools_panel('sweep', batch='1,2', precision='fp32,fp16', iterations=3, "
+                        "out='sweep-out')\n_p.models.value = 'sweep.onnx\\nsweep_copy.onnx'")
+    form = page.locator(f"{TAB} .dld-sweep-panel")
+    expect(form).to_be_visible(timeout=30_000)
+    form.locator(".dld-run-progress button.mod-primary").click()
+    results = page.locator(RESULTS)
+    expect(results).to_be_visible(timeout=120_000)
+    expect(form.locator(".dld-run-progress")).to_contain_text("8 done", timeout=600_000)
+    expect(results.locator("table.dld-sweep tr.dld-sweep-done")).to_have_count(8, timeout=30_000)
+    expect(results.locator(".dld-pareto-point")).to_have_count(8, timeout=30_000)
+    expect(form.locator(".dld-sweep-results")).to_have_count(0)  # the dock keeps the form only
+
+    drawn = page.evaluate(GEOMETRY)
+    assert drawn["main"], "the results are a main-area tab"
+    assert drawn["width"] > 500, f"the results tab has room: {drawn['width']} px"
+    assert all(p["visible"] and p["dot"] and p["text"] for p in drawn["points"]), drawn["points"]
+    assert not drawn["overlaps"], drawn["overlaps"]
+    labels = sorted(p["label"] for p in drawn["points"])
+    assert labels == sorted(f"{m} b{b} {p}" for m in ("sweep", "sweep_copy") for b in (1, 2) for p in ("fp32", "fp16"))
+    assert max(drawn["rows"]) < 40, f"each table row is one line high: {drawn['rows']}"
+    screenshot(page, "results_tab_sweep")
+    results.locator(".dld-pareto").scroll_into_view_if_needed()
+    screenshot(page, "results_tab_sweep_chart", RESULTS + " .dld-pareto")
