@@ -76,6 +76,7 @@ export function sortRows(rows: DivergenceRow[], key: keyof DivergenceRow, ascend
 export class DivergenceOverlay extends MarkedOverlay<DivergenceSetMessage> {
   sort: { key: keyof DivergenceRow; ascending: boolean } = { key: "order", ascending: true };
   private byId = new Map<string, DivergenceRow>();
+  private fresh = false; // a new result whose table is not drawn yet
 
   constructor(ctx: CanvasContext) {
     super(ctx, "divergence");
@@ -85,8 +86,7 @@ export class DivergenceOverlay extends MarkedOverlay<DivergenceSetMessage> {
     this.data = data;
     this.byId = new Map(data.rows.filter((r) => r.id && r.worst).map((r) => [r.id as string, r]));
     this.sort = { key: "order", ascending: true }; // execution order, scrolled to the first node past the tolerance
-    this.boxes.get("dld-div-table")?.remove();
-    this.boxes.delete("dld-div-table");
+    this.fresh = true;
     this.refresh();
   }
 
@@ -103,7 +103,10 @@ export class DivergenceOverlay extends MarkedOverlay<DivergenceSetMessage> {
     paint(this.ctx, (n) => this.markOf(n), data.first);
     this.mark();
     this.drawLegend();
-    if (!this.boxes.has("dld-div-table")) this.drawTable(true); // a new result, or drawn again: at the first node
+    if (this.fresh || !this.boxes.has("dld-div-table")) {
+      this.fresh = false;
+      this.drawTable(true); // a new result, or drawn again: at the first node past the tolerance
+    }
   }
 
   clear(): void {
