@@ -7,19 +7,18 @@
  * the `save_layout` / `apply_layout` operations on the current designer (dld_jupyter/widgets/designer/layouts.py),
  * and the kernel writes the `layouts` entry of this plugin's user settings (dld_jupyter/frontdoor/layout_store.py,
  * atomic). JupyterLab's side bars (folded, which panel shows, width) are the shell's (side_bars.ts): captured here
- * and sent along with Save, applied here from the settings on Apply. A running Lab does not watch the settings file, so it is read
- * again after a Save and whenever the submenu opens; the Apply submenu and the palette follow the settings.
+ * and sent along with Save, applied here from the settings on Apply. A running Lab does not watch the settings
+ * file, so it is read again after a Save and whenever the submenu opens; the Apply submenu and the palette follow
+ * the settings.
  */
-import type { ICommandPalette } from "@jupyterlab/apputils";
 import type { CommandRegistry } from "@lumino/commands";
-import type { IDisposable } from "@lumino/disposable";
 import { Menu } from "@lumino/widgets";
 
 import type { DesignerTarget } from "./current_designer";
 import { applyShell, captureShell, DEFAULT_SHELL, sideBar } from "./side_bars";
 import type { ShellLike, ShellState } from "./side_bars";
 import { OpeningMenu } from "./tools_menu";
-import { PALETTE_CATEGORY } from "./user_tool_palette";
+import { PaletteEntries } from "./user_tool_palette";
 
 export enum LayoutCommandIds {
   save = "dld:save-layout",
@@ -113,7 +112,7 @@ export function fillApplyMenu(menu: Menu, layouts: LayoutSetting[]): void {
   if (layouts.length === 0) menu.addItem({ command: LayoutCommandIds.save });
 }
 
-/** View → DL Designer Layouts; `changed` is called back with each new list (the palette follows it too). */
+/** View → DL Designer Layouts; `fill` refreshes its Apply submenu from the store (index.ts: on each settings read). */
 export function layoutsMenu(commands: CommandRegistry, store: LayoutStore): { menu: Menu; fill: () => void } {
   const apply = new Menu({ commands });
   apply.id = "dld-jupyter-apply-layout-menu";
@@ -133,15 +132,8 @@ export function layoutsMenu(commands: CommandRegistry, store: LayoutStore): { me
 }
 
 /** The palette's "Apply Layout: <name>" entries, replaced as a whole whenever the settings are read. */
-export class LayoutPaletteItems {
-  private items: IDisposable[] = [];
-
-  constructor(private readonly palette: Pick<ICommandPalette, "addItem">) {}
-
+export class LayoutPaletteItems extends PaletteEntries {
   update(layouts: LayoutSetting[]): void {
-    for (const item of this.items) item.dispose();
-    this.items = layouts.map((layout) =>
-      this.palette.addItem({ command: LayoutCommandIds.apply, args: { name: layout.name, palette: true }, category: PALETTE_CATEGORY }),
-    );
+    this.replace(layouts.map((layout) => ({ command: LayoutCommandIds.apply, args: { name: layout.name, palette: true } })));
   }
 }

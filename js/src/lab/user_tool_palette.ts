@@ -9,6 +9,7 @@
  */
 import type { ICommandPalette } from "@jupyterlab/apputils";
 import type { CommandRegistry } from "@lumino/commands";
+import type { ReadonlyJSONObject } from "@lumino/coreutils";
 import type { IDisposable } from "@lumino/disposable";
 
 import { ToolCommandIds, UserToolSetting } from "./tools_menu";
@@ -18,11 +19,20 @@ export const PALETTE_CATEGORY = "DL Designer";
 /** JupyterLab's command that opens the palette (Ctrl+Shift+C, View → Activate Command Palette). */
 export const OPEN_PALETTE_COMMAND = "apputils:activate-command-palette";
 
-/** The palette items of the user tools: replaced as a whole whenever the setting is read. */
-export class UserToolPaletteItems {
+/** Palette items made from a setting's list (user tools, layouts): replaced as a whole whenever it is read. */
+export class PaletteEntries {
   private items: IDisposable[] = [];
 
   constructor(private readonly palette: Pick<ICommandPalette, "addItem">) {}
+
+  protected replace(entries: Array<{ command: string; args: ReadonlyJSONObject }>): void {
+    for (const item of this.items) item.dispose();
+    this.items = entries.map((entry) => this.palette.addItem({ ...entry, category: PALETTE_CATEGORY }));
+  }
+}
+
+/** The palette items of the user tools. */
+export class UserToolPaletteItems extends PaletteEntries {
 
   /** The run command with `{tool, palette: true}`, which tools_menu.ts labels "User Tool: <name>". */
   static entries(tools: UserToolSetting[]): Array<{ command: string; args: { tool: string; palette: boolean } }> {
@@ -30,10 +40,7 @@ export class UserToolPaletteItems {
   }
 
   update(tools: UserToolSetting[]): void {
-    for (const item of this.items) item.dispose();
-    this.items = UserToolPaletteItems.entries(tools).map((entry) =>
-      this.palette.addItem({ ...entry, category: PALETTE_CATEGORY }),
-    );
+    this.replace(UserToolPaletteItems.entries(tools));
   }
 }
 
