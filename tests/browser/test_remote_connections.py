@@ -107,3 +107,4 @@ def test_add_accept_and_profile_on_a_new_connection(own_home_server: JupyterServ
     page.locator(".lm-TabBar-tab", has_text=remote.name).first.click()
     expect(header).to_contain_text("Targetloopback gpu (remote, host ", timeout=60_000)
     screenshot(page, "remote_connections_remote_report")
+    assert not page.console_errors, page.console_errors  # type: ignore[attr-defined]

@@ -156,3 +156,4 @@ def test_dask_from_the_designer_form_with_an_address_and_with_a_local_cluster(ju
         time.sleep(0.5)
     assert not _server_spawned(jupyter)
     assert (root / "dask_local" / "sweep.json").is_file() and (root / "dask_given" / "sweep.json").is_file()
+    assert not page.console_errors, page.console_errors  # type: ignore[attr-defined]
