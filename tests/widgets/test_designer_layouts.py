@@ -5,6 +5,7 @@ another; the dock moves between the two sides and back with its classes, sizes a
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -64,6 +65,11 @@ def test_save_move_apply_back_and_reset(model: Path) -> None:
         other.layouts.apply("Nope")
     d.layouts.delete("Wide editors")
     assert d.layouts.names() == []
+    assert repr(d.layouts) == ("Layouts(saved=[], current=PanelLayout(side='right', size=380, shown=True, "
+                               "tab='parameters', shell={}))")
+    settings = Path(os.environ["JUPYTERLAB_SETTINGS_DIR"]) / "dld-jupyter" / "plugin.jupyterlab-settings"
+    settings.write_text("{ broken")
+    assert "saved=unreadable (" in repr(d.layouts), "a repr never raises"
 
 
 def test_the_view_menu_operations(model: Path) -> None:

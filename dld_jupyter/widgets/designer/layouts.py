@@ -9,12 +9,12 @@ designer still loading its model has no editors yet: the tab is set once they ar
 from __future__ import annotations
 
 import dataclasses
-import pathlib
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from dld_jupyter.frontdoor.layout_store import (
     DEFAULT,
+    LayoutError,
     PanelLayout,
     check_name,
     delete_layout,
@@ -26,14 +26,13 @@ from dld_jupyter.widgets.designer.dock import SideDock
 
 
 class Layouts:
-    """The named layouts, applied to one designer's dock and editors; `file` is the settings file (tests)."""
+    """The named layouts (in the user's settings), applied to one designer's dock and editors."""
 
     def __init__(self, dock: SideDock, editors: Callable[[], Any],
-                 on_document: Callable[[Callable[[Any], None]], None], file: pathlib.Path | None = None) -> None:
+                 on_document: Callable[[Callable[[Any], None]], None]) -> None:
         self._dock = dock
         self._editors = editors  # the EditorPanels, None while the model loads
         self._on_document = on_document  # the canvas's: calls back once the model is there (and the editors built)
-        self.file = file
 
     def current(self) -> PanelLayout:
         """The arrangement shown now (no JupyterLab part: Python does not see the shell)."""
@@ -43,18 +42,18 @@ class Layouts:
 
     def names(self) -> list[str]:
         """The saved layouts' names, in the order they were first saved."""
-        return list(load_layouts(self.file))
+        return list(load_layouts())
 
     def save(self, name: str, shell: Mapping[str, Mapping[str, Any]] | None = None) -> PanelLayout:
         """Keep the current arrangement as `name` (replacing a layout of that name); `shell`: JupyterLab's side
         bars, as the Lab's Save Layout… sends them."""
         layout = dataclasses.replace(self.current(), shell=dict(shell or {}))
-        save_layout(check_name(name), layout, self.file)
+        save_layout(check_name(name), layout)
         return layout
 
     def apply(self, name: str | PanelLayout) -> PanelLayout:
         """Arrange the panels as the layout `name` (or a PanelLayout) says; returns it."""
-        layout = name if isinstance(name, PanelLayout) else get_layout(name, self.file)
+        layout = name if isinstance(name, PanelLayout) else get_layout(name)
         self._dock.move(layout.side, layout.size)
         self._dock.show(layout.shown)
         self._on_document(lambda _document: self._set_tab(layout.tab))
@@ -66,7 +65,7 @@ class Layouts:
         return self.apply(DEFAULT)
 
     def delete(self, name: str) -> None:
-        delete_layout(name, self.file)
+        delete_layout(name)
 
     def _set_tab(self, tab: str) -> None:
         editors = self._editors()
@@ -74,6 +73,10 @@ class Layouts:
             editors.tab = tab
 
     def __repr__(self) -> str:
-        return f"Layouts(saved={self.names()!r}, current={self.current()!r})"
+        try:
+            saved = repr(self.names())
+        except LayoutError as error:  # a broken settings file: said, never raised from a repr
+            saved = f"unreadable ({error.why})"
+        return f"Layouts(saved={saved}, current={self.current()!r})"
 
 
