@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 from collections.abc import Collection
 
+from dld_jupyter.activities.errors import SpecError
 from dld_jupyter.activities.spec import REPORT_SUFFIX
 
 MAX_NUMBER = 100_000  # a folder with this many reports of one model is a mistake, said as one
@@ -34,13 +35,13 @@ def numbered(path: str, number: int) -> str:
 
 def free_report_path(path: str, taken: Collection[str] = ()) -> str:
     """The first of `path`, its -2, -3, … names that is no file, link or folder here and not in `taken` (absolute
-    paths that runs will write); OSError when a hundred thousand are taken."""
+    paths that runs will write); SpecError (bad input: name the report) when a hundred thousand are taken."""
     claimed = {os.path.abspath(p) for p in taken}
     for number in range(1, MAX_NUMBER + 1):
         candidate = numbered(path, number)
         if not os.path.lexists(candidate) and os.path.abspath(candidate) not in claimed:
             return candidate
-    raise OSError(f"{MAX_NUMBER} reports named after {path} exist already; give the report an output path")
+    raise SpecError(f"output: {MAX_NUMBER} reports named after {path} exist already; give the report an output path")
 
 
 def reports_being_written() -> set[str]:

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from dld_jupyter.activities import profile
+from dld_jupyter.activities import profile, report_names
+from dld_jupyter.activities.errors import SpecError
 from dld_jupyter.activities.kinds.profile import profile_spec
 from dld_jupyter.activities.report_names import free_report_path, numbered
 from dld_jupyter.activities.scheduler import start_activity
@@ -37,6 +38,15 @@ def test_numbering(tmp_path: Path) -> None:
     os.symlink(tmp_path / "nowhere", tmp_path / "model-3.dld-report.json")  # and a dangling link
     assert free_report_path(first) == numbered(first, 4)
     assert free_report_path(first, [numbered(first, 4), numbered(first, 5)]) == numbered(first, 6)
+
+
+def test_a_folder_full_of_numbered_reports_is_said(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(report_names, "MAX_NUMBER", 3)
+    first = str(tmp_path / "model.dld-report.json")
+    for number in (1, 2, 3):
+        Path(numbered(first, number)).write_text("{}")
+    with pytest.raises(SpecError, match=r"3 reports named after .* give the report an output path"):
+        free_report_path(first)
 
 
 def test_api_and_cli_runs_keep_every_report_and_an_explicit_path_is_replaced(
