@@ -148,7 +148,8 @@ def profile(model: RunInput, **options: Any) -> Report:
 def sweep(models: RunInput | Sequence[RunInput], **options: Any) -> SweepView:
     """Profile every point of models × batch × provider × precision × targets (each its own report, a manifest
     beside them in `out`); returns the live sweep view (rows, Pareto chart, compare, CSV, cancel, wait). The same
-    call again completes missing points; `executor=` takes "dask", "dask://host:port" or any Executor."""
+    call again completes missing points; `executor=` takes "dask" (this kernel's Client), "dask-local" (a local
+    cluster started for the sweep, stopped when it ends), "dask://host:port" or any Executor."""
     from dld_jupyter.frontdoor.runs import track
     from dld_jupyter.widgets.sweep.sweep_view import start
 
@@ -158,8 +159,8 @@ def sweep(models: RunInput | Sequence[RunInput], **options: Any) -> SweepView:
 
 def sweep_form(model: RunInput, run: bool = False, **fields: Any) -> SweepPanel:
     """The Sweep form in the run panel for a model path or Designer (batch="1,8", provider=("cpu", "cuda"),
-    precision, iterations, out, executor): builds the grid, shows each point's progress, then the Pareto chart and
-    a comparison of chosen points."""
+    precision, iterations, out, executor="local"|"dask", scheduler="tcp://host:8786", local_cluster=True): builds
+    the grid, shows each point's progress, then the Pareto chart and a comparison of chosen points."""
     from dld_jupyter.widgets.sweep.sweep_form import sweep_form as build
 
     return build(model, run=run, **fields)
