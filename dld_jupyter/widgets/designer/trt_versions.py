@@ -44,8 +44,8 @@ class TrtVersionChoice:
         self.box = w.VBox([self.dropdown, self.path_row, self.note])
         self.box.add_class("dld-trt-version")
         self.add.on_click(lambda _button: self.add_path())
+        # Not on every keystroke of the path: checking one runs it (a trtexec prints its version); Add checks it.
         self.dropdown.observe(lambda _change: self._changed(), names="value")
-        self.path.observe(lambda _change: self._changed(), names="value")
         self.refresh()
         chosen = f"{settings.tensorrt}:{settings.tensorrt_path or ''}"
         if chosen in self.installs:
