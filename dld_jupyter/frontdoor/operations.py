@@ -256,6 +256,10 @@ def _apply_layout(target: OperationTarget, name: str = "") -> object:
     return _arranging(target).layouts.apply(name)
 
 
+def _delete_layout(target: OperationTarget, name: str = "") -> None:
+    _arranging(target).layouts.delete(name)
+
+
 def _reset_layout(target: OperationTarget) -> object:
     return _arranging(target).layouts.reset()
 
@@ -300,6 +304,9 @@ SAVE_LAYOUT = operations.add(Operation("dld:save-layout", "save_layout", "Save L
 APPLY_LAYOUT = operations.add(Operation("dld:apply-layout", "apply_layout", "Apply Layout",
                                         "Arrange the designer's panels as a saved layout", _can_arrange,
                                         _apply_layout))
+DELETE_LAYOUT = operations.add(Operation("dld:delete-layout", "delete_layout", "Delete Layout",
+                                         "Forget a saved layout of the designer's panels", _can_arrange,
+                                         _delete_layout))
 RESET_LAYOUT = operations.add(Operation("dld:reset-layout", "reset_layout", "Reset Layout",
                                         "The default arrangement: panels beside the canvas, Parameters in front",
                                         _can_arrange, _reset_layout))

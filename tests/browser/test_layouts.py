@@ -4,7 +4,7 @@ front, the DL Designer side bar open and dragged to 340 px; View → DL Designer
 "Wide editors" (in the settings file the kernel writes, in the Apply submenu and the palette); then the side bar is
 narrowed and folded, the panels moved below the canvas (Dock Panels Below the Canvas) and another tab brought
 forward; Apply → Wide editors brings every part back, the side bar's width included; Reset Layout gives the default
-arrangement. Screenshots: test-artifacts/screenshots/layouts_*.png."""
+arrangement; Delete Layout forgets it. Screenshots: test-artifacts/screenshots/layouts_*.png."""
 
 from __future__ import annotations
 
@@ -161,5 +161,17 @@ def test_save_move_apply_and_reset_a_layout(jupyter: JupyterServer, page: Page) 
         reset = wait_for(page, "s.shown && s.tab === 'parameters' && Math.abs(s.dock.w - 380) <= 3")
         assert beside(reset) and not reset["leftCollapsed"], reset
         screenshot(page, "layouts_reset")
+
+        # delete it: gone from the settings and from the Apply submenu
+        layouts_menu(page, "Delete Layout", "Wide editors")
+        page.locator(".lm-MenuBar-itemLabel", has_text="View").click()
+        page.locator(".lm-Menu-itemLabel", has_text="DL Designer Layouts").hover()
+        page.locator(".lm-Menu-itemLabel", has_text="Apply Layout").hover()
+        apply_menu = page.locator("#dld-jupyter-apply-layout-menu")
+        expect(apply_menu.locator(".lm-Menu-itemLabel", has_text="Save Layout…")).to_be_visible(timeout=15_000)
+        expect(apply_menu.locator(".lm-Menu-itemLabel", has_text="Wide editors")).to_have_count(0)
+        page.keyboard.press("Escape")
+        raw = jupyter.api("/lab/api/settings/dld-jupyter:plugin")
+        assert raw["settings"]["layouts"] == [], raw["settings"]
     finally:
         jupyter.api("/lab/api/settings/dld-jupyter:plugin", method="PUT", body={"raw": json.dumps({"layouts": []})})

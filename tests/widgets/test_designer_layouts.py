@@ -82,6 +82,10 @@ def test_the_view_menu_operations(model: Path) -> None:
     assert state(d)[:3] == ("right", False, False)
     operations.run("apply_layout", d, name="Below")
     assert state(d)[:3] == ("bottom", True, True)
+    operations.run("delete_layout", d, name="Below")
+    assert load_layouts() == {}
+    with pytest.raises(LayoutError, match="no layout is named 'Below'"):
+        operations.run("delete_layout", d, name="Below")
     with pytest.raises(LayoutError, match="has no name"):
         operations.run("save_layout", d, name="")
     with pytest.raises(ValueError, match="side 'left' is not one of right, bottom"):

@@ -16,7 +16,7 @@ import { PALETTE_CATEGORY } from "./user_tool_palette";
 export { PALETTE_CATEGORY };
 const MENU_ONLY = new Set<string>([
   CommandIds.openFile, CommandIds.openReport, CommandIds.openEngine, CommandIds.compareReports, ToolCommandIds.runUserTool,
-  LayoutCommandIds.apply,
+  LayoutCommandIds.apply, LayoutCommandIds.delete,
 ]);
 
 /** The ids the palette lists, in a stable order. */

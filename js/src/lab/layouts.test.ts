@@ -77,6 +77,8 @@ describe("DL Designer layouts", () => {
     ]);
     lm.fillApplyMenu(menu, []);
     expect(menu.items.map((i) => i.command)).toEqual([lm.LayoutCommandIds.save]);
+    lm.fillApplyMenu(menu, [{ name: "Wide", shell: {} }], lm.LayoutCommandIds.delete);
+    expect(menu.items.map((i) => [i.command, i.args.name])).toEqual([[lm.LayoutCommandIds.delete, "Wide"]]);
   });
 
   it("applies the designer's part through the kernel, then the side bars from the settings", async () => {
@@ -95,5 +97,7 @@ describe("DL Designer layouts", () => {
     expect(calls.slice(1)).toEqual(["activate dld-jupyter-sidebar", "expandLeft", "collapseRight"]);
     await commands.execute(lm.LayoutCommandIds.save);
     expect(sent[2]).toEqual(["save_layout", { name: "Mine", shell: sb.captureShell(shell) }]);
+    await commands.execute(lm.LayoutCommandIds.delete, { name: "Wide" });
+    expect(sent[3]).toEqual(["delete_layout", { name: "Wide" }]);
   });
 });

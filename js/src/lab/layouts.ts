@@ -1,7 +1,8 @@
 /**
  * Named layouts of the designer's panels (seed 000: "the commands under the Window menu save, apply or reset
  * layouts"; issue 41), where a JupyterLab user looks: View → DL Designer Layouts (Save Layout…, Apply → <name>,
- * Reset Layout, Dock Panels Beside / Below the Canvas) and the command palette ("Apply Layout: <name>" per layout).
+ * Reset Layout, Delete Layout → <name>, Dock Panels Beside / Below the Canvas) and the command palette
+ * ("Apply Layout: <name>" per layout).
  *
  * A layout has two parts. The designer's dock (side, size, shown, editors' tab) is kernel-held: Save and Apply run
  * the `save_layout` / `apply_layout` operations on the current designer (dld_jupyter/widgets/designer/layouts.py),
@@ -24,6 +25,7 @@ export enum LayoutCommandIds {
   save = "dld:save-layout",
   apply = "dld:apply-layout",
   reset = "dld:reset-layout",
+  delete = "dld:delete-layout",
   dockBeside = "dld:dock-beside",
   dockBelow = "dld:dock-below",
 }
@@ -92,6 +94,14 @@ export function registerLayoutCommands(
       if ((await designer.command("reset_layout")) && shell) await applyShell(shell, DEFAULT_SHELL);
     },
   });
+  commands.addCommand(LayoutCommandIds.delete, {
+    label: (args) => (typeof args.name === "string" ? args.name : "Delete Layout"),
+    caption: "Forget this saved layout (the user settings' layouts entry)",
+    isEnabled: (args) => bound() && typeof args.name === "string",
+    execute: async (args) => {
+      if (await designer.command("delete_layout", { name: String(args.name) })) await store.reload();
+    },
+  });
   for (const [id, side, label] of [
     [LayoutCommandIds.dockBeside, "right", "Dock Panels Beside the Canvas"],
     [LayoutCommandIds.dockBelow, "bottom", "Dock Panels Below the Canvas"],
@@ -105,10 +115,10 @@ export function registerLayoutCommands(
   }
 }
 
-/** Fill the Apply submenu: one entry per layout, or Save Layout… when there is none. */
-export function fillApplyMenu(menu: Menu, layouts: LayoutSetting[]): void {
+/** Fill the Apply (or Delete) submenu: one entry per layout, or Save Layout… when there is none. */
+export function fillApplyMenu(menu: Menu, layouts: LayoutSetting[], command: string = LayoutCommandIds.apply): void {
   menu.clearItems();
-  for (const layout of layouts) menu.addItem({ command: LayoutCommandIds.apply, args: { name: layout.name } });
+  for (const layout of layouts) menu.addItem({ command, args: { name: layout.name } });
   if (layouts.length === 0) menu.addItem({ command: LayoutCommandIds.save });
 }
 
@@ -117,16 +127,23 @@ export function layoutsMenu(commands: CommandRegistry, store: LayoutStore): { me
   const apply = new Menu({ commands });
   apply.id = "dld-jupyter-apply-layout-menu";
   apply.title.label = "Apply Layout";
+  const remove = new Menu({ commands });
+  remove.id = "dld-jupyter-delete-layout-menu";
+  remove.title.label = "Delete Layout";
   const menu = new OpeningMenu({ commands }, () => void store.reload().catch(console.error));
   menu.id = "dld-jupyter-layouts-menu";
   menu.title.label = "DL Designer Layouts";
   menu.addItem({ command: LayoutCommandIds.save });
   menu.addItem({ type: "submenu", submenu: apply });
   menu.addItem({ command: LayoutCommandIds.reset });
+  menu.addItem({ type: "submenu", submenu: remove });
   menu.addItem({ type: "separator" });
   menu.addItem({ command: LayoutCommandIds.dockBeside });
   menu.addItem({ command: LayoutCommandIds.dockBelow });
-  const fill = () => fillApplyMenu(apply, store.layouts());
+  const fill = () => {
+    fillApplyMenu(apply, store.layouts());
+    fillApplyMenu(remove, store.layouts(), LayoutCommandIds.delete);
+  };
   fill();
   return { menu, fill };
 }

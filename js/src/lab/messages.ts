@@ -69,6 +69,7 @@ export type SidebarCommand =
   | "save_layout" // args {name, shell}: the dock's arrangement (and JupyterLab's side bars) kept under a name
   | "apply_layout" // args {name}: the dock arranged as that saved layout
   | "reset_layout" // the default arrangement of the dock
+  | "delete_layout" // args {name}: forget that saved layout
   | "dock_side"; // args {side: "right" | "bottom"}: the dock beside or below the canvas
 
 /** One run of the Runs section (dld_jupyter/frontdoor/run_rows.py `RunRow.to_json`): names and paths are text. */
