@@ -158,3 +158,39 @@ def test_export_and_profile_forms_list_and_add_installs(on_path: Path, tmp_path:
     assert profile.refused() == profile.trt.reason and "trtexec binary" in (profile.trt.reason or "")
     spec = profile.trt.spec(str(model), None)
     assert spec.settings.tensorrt_path == str(old)
+
+
+def test_on_a_remote_target_the_forms_offer_the_targets_tensorrt(on_path: Path, tmp_path: Path, model: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """This machine's installs are not the target's: on a saved SSH target the list is the deployment's module and
+    a custom folder there, checked by the run on the target (this machine has no TensorRT, it may)."""
+    from dld_jupyter.activities.targets.connections import Connection, ConnectionStore
+    from dld_jupyter.widgets.designer.export_panel import ExportEnginePanel
+    from dld_jupyter.widgets.designer.profile_panel import ProfilePanel
+    from dld_jupyter.widgets.designer.trt_versions import CUSTOM
+
+    monkeypatch.setenv("DLD_CONFIG_DIR", str(tmp_path / "config"))
+    ConnectionStore().add(Connection(host="gpu-box.invalid", user="me", name="gpu-box"))
+    panel = ExportEnginePanel(str(model))
+    version = panel.form.version
+    assert panel.export_button.disabled  # no TensorRT on this machine
+    panel.target.value = "gpu-box"
+    assert [label for label, _key in version.dropdown.options] == ["TensorRT of the deployment on gpu-box",
+                                                                    "Custom path…"]
+    assert panel.reason is None and not panel.export_button.disabled  # the target's run answers
+    assert panel.form.settings().tensorrt == "python" and version.add.layout.display == "none"
+    version.dropdown.value = CUSTOM
+    version.path.value = "/opt/TensorRT-10.6/python"  # on the target: not checked here
+    chosen = panel.form.settings()
+    assert (chosen.tensorrt, chosen.tensorrt_path) == ("path", "/opt/TensorRT-10.6/python")
+    version.path.value = "TensorRT/python"
+    assert panel.show_command() is None and "absolute path" in panel.error.value  # a relative one means nothing
+    panel.target.value = "Local"  # back: this machine's list and answer
+    assert f"TensorRT 10.6.0 — trtexec {on_path}" in [label for label, _key in version.dropdown.options]
+    assert panel.export_button.disabled
+
+    profile = ProfilePanel(str(model))
+    profile.backend.value = "TensorRT"
+    assert profile.refused() is not None
+    profile.target.value = "gpu-box"
+    assert profile.refused() is None and not profile.run_button.disabled

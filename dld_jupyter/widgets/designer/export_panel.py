@@ -28,7 +28,9 @@ from dld_jupyter.activities.runtimes.tensorrt.spec import ENGINE_SUFFIX, METADAT
 from dld_jupyter.activities.thread_run import RunHandle
 from dld_jupyter.frontdoor.run_source import RunInput
 from dld_jupyter.widgets.designer.trt_form import STYLE, TrtSettingsForm, command_area, command_text, unavailable_html
+from dld_jupyter.widgets.designer.trt_versions import follow_target
 from dld_jupyter.widgets.runs.panel import RunPanel
+from dld_jupyter.widgets.runs.targets import LOCAL, NEW_CONNECTION
 
 
 def _home(model: RunInput) -> Path | None:
@@ -66,6 +68,7 @@ class ExportEnginePanel(RunPanel):
         super().__init__(model, w.HTML("<b>Export TensorRT Engine</b>"), form, "Export", "microchip",
                          buttons=(self.show_button,), below=(self.command,))
         self.export_button = self.run_button
+        follow_target(self.form.version, self.target, LOCAL, NEW_CONNECTION)  # a target's TensorRT is its own
         self.export_button.disabled = self.reason is not None
         self.add_class("dld-export-engine-panel")
 

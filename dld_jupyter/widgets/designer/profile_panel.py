@@ -87,6 +87,10 @@ class ProfilePanel(RunPanel):
                          "play", buttons=(self.show_button,), below=(self.command,))
         self.report_area = self.artifacts_area
         self.add_class("dld-profile-panel")
+        from dld_jupyter.widgets.designer.trt_versions import follow_target
+        from dld_jupyter.widgets.runs.targets import LOCAL, NEW_CONNECTION
+
+        follow_target(self.trt.settings.version, self.target, LOCAL, NEW_CONNECTION)  # a target's TensorRT: its own
 
     def _model_label(self) -> str:
         path = ModelRef.of(self.model).user_file

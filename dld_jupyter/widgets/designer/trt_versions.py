@@ -20,6 +20,7 @@ from dld_jupyter.formats.html_text import fill
 
 CUSTOM = "custom"
 PYTHON_MISSING = TrtInstall("python", None, None, "not installed (pip install tensorrt)")
+REMOTE_PYTHON = TrtInstall("python", None, None)  # a target's: its run says what it is
 
 
 def _key(install: TrtInstall) -> str:
@@ -31,6 +32,7 @@ class TrtVersionChoice:
 
     def __init__(self, settings: TrtSettings, store: InstallStore | None = None) -> None:
         self.store = store or InstallStore()
+        self.target: str | None = None  # a remote target's name (use_target)
         self.installs: dict[str, TrtInstall] = {}
         self._listeners: list[Callable[[], object]] = []
         self.dropdown = w.Dropdown(description="TensorRT version", style={"description_width": "170px"},
@@ -55,15 +57,27 @@ class TrtVersionChoice:
         self._show_path()
 
     def refresh(self) -> None:
-        """List what is found now (the first entry is this environment's module, found or not)."""
-        found = find_installs(self.store)
-        if not any(install.source == "python" for install in found):
-            found.insert(0, PYTHON_MISSING)
-        self.installs = {_key(install): install for install in found}
+        """List what is found now (the first entry is this environment's module, found or not); for a remote
+        target, its deployment's module and a custom path there (what the target has is found by its run)."""
+        if self.target is not None:
+            self.installs = {_key(REMOTE_PYTHON): REMOTE_PYTHON}
+            labels = {_key(REMOTE_PYTHON): f"TensorRT of the deployment on {self.target}"}
+        else:
+            found = find_installs(self.store)
+            if not any(install.source == "python" for install in found):
+                found.insert(0, PYTHON_MISSING)
+            self.installs = {_key(install): install for install in found}
+            labels = {key: install.label for key, install in self.installs.items()}
         current = self.dropdown.value
-        self.dropdown.options = [(install.label, key) for key, install in self.installs.items()] + [
-            ("Custom path…", CUSTOM)]
+        self.dropdown.options = [(labels[key], key) for key in self.installs] + [("Custom path…", CUSTOM)]
         self.dropdown.value = current if current in {*self.installs, CUSTOM} else next(iter(self.installs))
+        self.add.layout.display = "none" if self.target is not None else ""
+
+    def use_target(self, target: str | None) -> None:
+        """The run's target: None this machine, else a saved connection's name (its TensorRT is the target's)."""
+        self.target = target
+        self.refresh()
+        self._changed()
 
     def _show_path(self) -> None:
         self.path_row.layout.display = "" if self.dropdown.value == CUSTOM else "none"
@@ -78,7 +92,8 @@ class TrtVersionChoice:
         self._listeners.append(listener)
 
     def reason(self) -> str | None:
-        """Why the chosen TensorRT cannot run here (the runtime's own answer), or None."""
+        """Why the chosen TensorRT cannot run here (the runtime's own answer), or None; on a remote target the run
+        there answers (None here, unless the choice itself is wrong)."""
         from dld_jupyter.activities.runtimes import runtime_named
 
         try:
@@ -86,7 +101,7 @@ class TrtVersionChoice:
             chosen = TrtSettings(tensorrt=picked["tensorrt"] or "python", tensorrt_path=picked["tensorrt_path"])
         except (ValueError, SpecError) as error:
             return str(error)
-        return runtime_named("tensorrt").available(chosen)
+        return None if self.target is not None else runtime_named("tensorrt").available(chosen)
 
     def add_path(self) -> TrtInstall | None:
         """Check the custom path, keep it, list it and choose it; say why not when it is no TensorRT."""
@@ -108,6 +123,11 @@ class TrtVersionChoice:
         if not text:
             raise ValueError("settings.tensorrt_path: give the custom TensorRT path (a folder holding the tensorrt "
                              "package, a trtexec binary or a TensorRT folder), or choose a version found")
+        if self.target is not None:  # a folder on the target, checked by the run there (this machine cannot)
+            if not text.startswith("/"):
+                raise ValueError(f"settings.tensorrt_path: give the absolute path of the folder holding the tensorrt "
+                                 f"package on {self.target}")
+            return {"tensorrt": "path", "tensorrt_path": text}
         install = path_install(text)
         if install.problem is not None:
             raise ValueError(f"settings.tensorrt_path: {text}: {install.problem}")
@@ -116,3 +136,12 @@ class TrtVersionChoice:
     def disable(self, disabled: bool) -> None:
         for widget in (self.dropdown, self.path, self.add):
             widget.disabled = disabled
+
+
+def follow_target(choice: TrtVersionChoice, target: w.Dropdown, local: str, new_connection: str) -> None:
+    """Keep `choice` on the run panel's chosen target (`target`, whose `local` value is this machine)."""
+    def chosen(change: dict[str, object]) -> None:
+        if change["new"] != new_connection:
+            choice.use_target(None if change["new"] == local else str(change["new"]))
+
+    target.observe(chosen, names="value")
