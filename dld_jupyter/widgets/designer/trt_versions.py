@@ -4,7 +4,9 @@ module, trtexec on PATH, the paths added before), and "Custom path…" with a pa
 path (a trtexec binary is run for its version) and keeps it in the list for the next forms.
 
 The choice is the settings' `tensorrt` and `tensorrt_path`: the folder the worker imports tensorrt from (and checks
-it did), or the trtexec binary the equivalent command line names.
+it did), or the trtexec binary the equivalent command line names. With an SSH target chosen in the run panel the
+installations here mean nothing: the choice is the deployment's module or an absolute folder on the target, which
+the run there checks (`follow_target`).
 """
 
 from __future__ import annotations
