@@ -84,5 +84,21 @@ ${HOSTILE}`));
     expect(panel.node.querySelector(".dld-docs-title")?.textContent).toBe("Conv");
     expect([...panel.node.querySelectorAll(".dld-docs-version-button")].map((b) => b.textContent)).toEqual(["11", "1"]);
     expect(panel.node.querySelector(".dld-docs-current")?.getAttribute("data-name")).toBe("Conv");
+
+    // the keyboard alone: into the list, down to Relu, Enter shows it
+    document.body.append(panel.node);
+    const key = (target: Element, k: string) => target.dispatchEvent(new KeyboardEvent("keydown", { key: k, bubbles: true }));
+    key(panel.node.querySelector(".dld-docs-search") as Element, "ArrowDown");
+    expect((document.activeElement as HTMLElement).dataset.name).toBe("Conv");
+    key(document.activeElement as Element, "ArrowDown");
+    expect((document.activeElement as HTMLElement).dataset.name).toBe("Relu");
+    key(document.activeElement as Element, "Enter");
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(asked[asked.length - 1]).toEqual({ name: "Relu", domain: "ai.onnx" });
+    expect(panel.node.querySelector(".dld-docs-current")?.getAttribute("aria-selected")).toBe("true");
+    key(document.activeElement as Element, "ArrowUp");
+    key(document.activeElement as Element, "ArrowUp");
+    expect(document.activeElement?.classList.contains("dld-docs-search")).toBe(true);
+    panel.node.remove();
   });
 });

@@ -153,10 +153,27 @@ export class OperatorDocsPanel extends Widget {
     side.append(this.search, this.count, this.list);
     this.body.append(el("p", "dld-docs-hint", "Choose an operator on the left."));
     this.node.append(side, this.body);
+    this.list.setAttribute("role", "listbox");
+    this.list.setAttribute("aria-label", "Operators");
     this.search.addEventListener("input", () => this.fill());
+    // keyboard: Enter in the search shows the first match, ArrowDown goes into the list; in the list the arrows move
+    // between operators and Enter or Space shows the one focused (element-owned listeners: they go with the panel)
     this.search.addEventListener("keydown", (event) => {
       const first = this.list.querySelector<HTMLElement>("li");
       if (event.key === "Enter" && first) first.click();
+      if (event.key === "ArrowDown" && first) {
+        event.preventDefault();
+        first.focus();
+      }
+    });
+    this.list.addEventListener("keydown", (event) => {
+      const item = (event.target as HTMLElement).closest<HTMLElement>("li");
+      if (!item) return;
+      if (event.key === "Enter" || event.key === " ") item.click();
+      else if (event.key === "ArrowDown") (item.nextElementSibling as HTMLElement | null)?.focus();
+      else if (event.key === "ArrowUp") ((item.previousElementSibling as HTMLElement | null) ?? this.search).focus();
+      else return;
+      event.preventDefault();
     });
     this.ready = this.load();
   }
@@ -177,6 +194,8 @@ export class OperatorDocsPanel extends Widget {
     this.list.replaceChildren(
       ...found.map((entry) => {
         const item = el("li", "dld-docs-item");
+        item.tabIndex = 0;
+        item.setAttribute("role", "option");
         item.dataset.name = entry.name;
         item.dataset.domain = entry.domain;
         item.title = entry.summary;
@@ -196,6 +215,7 @@ export class OperatorDocsPanel extends Widget {
     for (const item of this.list.querySelectorAll<HTMLElement>("li")) {
       const current = `${item.dataset.domain}/${item.dataset.name}` === this.shown;
       item.classList.toggle("dld-docs-current", current);
+      item.setAttribute("aria-selected", String(current));
       if (current) item.scrollIntoView?.({ block: "nearest" });
     }
     let reference: OperatorReference;
