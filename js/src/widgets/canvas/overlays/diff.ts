@@ -65,16 +65,15 @@ export class DiffOverlay extends MarkedOverlay<DiffSetMessage> {
     if (!data) return;
     const box = this.box("dld-diff-legend");
     const tip = `Compared with ${data.source}: nodes paired by structure, names only a hint.`;
-    const head = legendHead(this.ctx, "Changes", tip, () => this.closed());
+    const head = legendHead("Changes", tip);
     const summary = el("div", "dld-cmp-summary", `From ${data.source}: ${data.headline}`);
     const nav = el("div", "dld-cmp-nav");
     const prev = el("button", "dld-diff-prev", "◀ Previous");
     const next = el("button", "dld-diff-next", "Next ▶");
     const at = el("span", "dld-diff-at", data.order.length ? `${this.position + 1} / ${data.order.length}` : "no change here");
-    for (const [b, by] of [[prev, -1], [next, 1]] as const) {
+    for (const b of [prev, next]) {
       b.type = "button";
       b.disabled = !data.order.length;
-      this.ctx.listeners.dom(b, "click", () => this.step(by));
     }
     nav.append(prev, at, next);
     const keys = el("div", "dld-cmp-keys");
@@ -91,6 +90,13 @@ export class DiffOverlay extends MarkedOverlay<DiffSetMessage> {
     }
     for (const line of data.other) box.append(el("div", "dld-diff-other", line));
     if (data.renamed) box.append(el("div", "dld-cmp-note", `${data.renamed} paired nodes are named differently (not a change)`));
+  }
+
+  protected boxClick(name: string, event: Event): void {
+    const target = event.target as HTMLElement;
+    if (target.closest(".dld-diff-prev")) this.step(-1);
+    else if (target.closest(".dld-diff-next")) this.step(1);
+    else super.boxClick(name, event);
   }
 
   protected groupText(counts: Record<string, number>): string {

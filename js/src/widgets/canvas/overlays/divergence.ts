@@ -103,7 +103,7 @@ export class DivergenceOverlay extends MarkedOverlay<DivergenceSetMessage> {
     paint(this.ctx, (n) => this.markOf(n), data.first);
     this.mark();
     this.drawLegend();
-    if (this.fresh || !this.boxes.has("dld-div-table")) {
+    if (this.fresh || !this.drawnBox("dld-div-table")) {
       this.fresh = false;
       this.drawTable(true); // a new result, or drawn again: at the first node past the tolerance
     }
@@ -118,12 +118,11 @@ export class DivergenceOverlay extends MarkedOverlay<DivergenceSetMessage> {
     const data = this.data;
     if (!data) return;
     const below = data.metric === "cosine" || data.metric === "sqnr";
-    const head = legendHead(this.ctx, "Divergence", data.source, () => this.closed());
+    const head = legendHead("Divergence", data.source);
     const rule = el("div", "dld-cmp-summary", `${data.metric} ${below ? "below" : "above"} ${formatCell(data.tolerance)} is past the tolerance`);
     const first = el("button", "dld-div-first", data.first_name ? `First past it: ${data.first_name}` : "No node past the tolerance");
     first.type = "button";
     first.disabled = !data.first;
-    this.ctx.listeners.dom(first, "click", () => data.first && focusNode(this.ctx, "divergence", data.first));
     const keys = el("div", "dld-cmp-keys");
     keys.append(swatch("over", "past the tolerance (or NaN/Inf)"), swatch("within", "within it"));
     this.box("dld-div-legend").replaceChildren(head, rule, first, keys, el("div", "dld-cmp-note", data.headline));
@@ -158,13 +157,18 @@ export class DivergenceOverlay extends MarkedOverlay<DivergenceSetMessage> {
       body.append(tr);
     }
     table.append(thead, body);
-    const fresh = !this.boxes.has("dld-div-table");
-    const box = this.box("dld-div-table");
-    if (fresh) this.ctx.listeners.dom(box, "click", (e: Event) => this.tableClick(e)); // one listener, any number of rows
+    const box = this.box("dld-div-table"); // its one click listener serves every row (boxClick)
     box.replaceChildren(table);
     const top = atFirst ? box.querySelector<HTMLTableRowElement>("tbody tr.first") : null;
     // Rows before it are all within the tolerance (often weight plumbing): they stay one scroll up.
     if (top) box.scrollTop = top.offsetTop - thead.offsetHeight;
+  }
+
+  protected boxClick(name: string, event: Event): void {
+    const first = this.data?.first;
+    if (name === "dld-div-table") this.tableClick(event);
+    else if ((event.target as HTMLElement).closest(".dld-div-first") && first) focusNode(this.ctx, "divergence", first);
+    else super.boxClick(name, event);
   }
 
   /** A header sorts by its column (again: reversed); a row focuses its node. */

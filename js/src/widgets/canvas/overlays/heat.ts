@@ -80,8 +80,7 @@ export class HeatOverlay implements CanvasOverlay {
   /** Nothing of the heat on the canvas (its data kept). */
   private undraw(): void {
     this.hideTip();
-    this.legend?.remove();
-    this.legend = null;
+    this.legend?.remove(); // kept for the next draw
     delete this.ctx.root.dataset.heat;
     this.ctx.cy.batch(() => this.ctx.cy.nodes(".heat, .heat-none").removeClass("heat heat-none"));
   }
@@ -127,13 +126,15 @@ export class HeatOverlay implements CanvasOverlay {
     const data = this.data;
     if (!data) return;
     if (!this.legend) {
+      // Made once: its listeners (one click listener serves its buttons) stay with it, however often it is drawn.
       this.legend = el("div", "dld-heat-legend");
-      this.ctx.root.appendChild(this.legend);
       // Clicks on the legend stay out of the canvas (no deselect, no rubber band).
       for (const type of ["mousedown", "pointerdown", "click", "dblclick", "wheel"]) {
         this.ctx.listeners.dom(this.legend, type, (e: Event) => e.stopPropagation());
       }
+      this.ctx.listeners.dom(this.legend, "click", (e: Event) => this.legendClick(e));
     }
+    if (!this.legend.isConnected) this.ctx.root.appendChild(this.legend);
     const box = this.legend;
     box.replaceChildren();
     const head = el("div", "dld-heat-head");
@@ -143,10 +144,6 @@ export class HeatOverlay implements CanvasOverlay {
     close.type = "button";
     close.title = "Hide the heat (back to the category colours)";
     close.setAttribute("aria-label", "Hide the heat");
-    this.ctx.listeners.dom(close, "click", () => {
-      this.clear();
-      this.send({ kind: "overlay", overlay: "heat", action: "closed" });
-    });
     head.append(title, close);
     const bar = el("div", "dld-heat-bar");
     bar.style.background = gradient();
@@ -166,12 +163,6 @@ export class HeatOverlay implements CanvasOverlay {
       b.type = "button";
       b.dataset.metric = metric;
       b.setAttribute("aria-pressed", String(metric === this.metric));
-      this.ctx.listeners.dom(b, "click", () => {
-        if (this.metric === metric) return;
-        this.metric = metric;
-        this.refresh();
-        this.send({ kind: "overlay", overlay: "heat", action: "metric", metric });
-      });
       switcher.append(b);
     }
     const none = el("div", "dld-heat-none-key");
@@ -179,6 +170,21 @@ export class HeatOverlay implements CanvasOverlay {
     none.append(swatch, el("span", "", "no time (removed by the optimizer, or new)"));
     const source = el("div", "dld-heat-source", data.source);
     box.append(head, bar, ends, switcher, none, source);
+  }
+
+  /** The legend's close × and metric switch (one listener on the legend). */
+  private legendClick(event: Event): void {
+    const button = (event.target as HTMLElement).closest<HTMLButtonElement>("button");
+    if (button?.classList.contains("dld-heat-close")) {
+      this.clear();
+      this.send({ kind: "overlay", overlay: "heat", action: "closed" });
+      return;
+    }
+    const metric = button?.dataset.metric as HeatMetric | undefined;
+    if (!metric || this.metric === metric) return;
+    this.metric = metric;
+    this.refresh();
+    this.send({ kind: "overlay", overlay: "heat", action: "metric", metric });
   }
 
   private hover(node: NodeSingular, at: { x: number; y: number }): void {

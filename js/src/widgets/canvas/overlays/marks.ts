@@ -76,16 +76,15 @@ export function legendBox(ctx: CanvasContext, cls: string): HTMLDivElement {
   return box;
 }
 
-/** A head line with a title and a close X that calls `close`. */
-export function legendHead(ctx: CanvasContext, title: string, tip: string, close: () => void): HTMLDivElement {
+/** A head line with a title and a close X (its box's one click listener closes the overlay: MarkedOverlay.box). */
+export function legendHead(title: string, tip: string): HTMLDivElement {
   const head = el("div", "dld-cmp-head");
   const t = el("span", "dld-cmp-title", title);
   t.title = tip;
   const x = el("button", "dld-cmp-close", "×");
   x.type = "button";
-  x.title = "Hide (back to the category colours)";
-  x.setAttribute("aria-label", "Hide");
-  ctx.listeners.dom(x, "click", close);
+  x.title = "Clear it (back to the category colours)";
+  x.setAttribute("aria-label", "Clear");
   head.append(t, x);
   return head;
 }
@@ -178,14 +177,26 @@ export abstract class MarkedOverlay<T extends OverlayMessage & { groups: GroupCo
     return counts ? [`${name} (group)`, this.groupText(counts)] : null;
   }
 
-  /** The box of this name (made at the first call: see legendBox). */
+  /** The box of this name, on the canvas: made once (see legendBox) with one click listener for all its buttons,
+   * however often it is drawn again (a listener per button per redraw piled up, each holding a detached button). */
   protected box(name: string): HTMLDivElement {
     let found = this.boxes.get(name);
     if (!found) {
       found = legendBox(this.ctx, name);
+      this.ctx.listeners.dom(found, "click", (e: Event) => this.boxClick(name, e));
       this.boxes.set(name, found);
-    }
+    } else if (!found.isConnected) this.ctx.root.appendChild(found);
     return found;
+  }
+
+  /** Whether the box of this name is on the canvas. */
+  protected drawnBox(name: string): boolean {
+    return this.boxes.get(name)?.isConnected ?? false;
+  }
+
+  /** A click in the box `name`: the close X clears the overlay; subclasses handle their own buttons first. */
+  protected boxClick(_name: string, event: Event): void {
+    if ((event.target as HTMLElement).closest(".dld-cmp-close")) this.closed();
   }
 
   protected mark(): void {
@@ -223,12 +234,12 @@ export abstract class MarkedOverlay<T extends OverlayMessage & { groups: GroupCo
   }
 
   private removeBoxes(): void {
-    for (const box of this.boxes.values()) box.remove();
-    this.boxes.clear();
+    for (const box of this.boxes.values()) box.remove(); // kept for the next draw
   }
 
   dispose(): void {
     this.tip.dispose();
     this.removeBoxes();
+    this.boxes.clear();
   }
 }

@@ -100,7 +100,7 @@ export class NodeDataOverlay extends MarkedOverlay<NodeDataSetMessage> {
     const data = this.data;
     if (!data) return;
     const [low, high] = range(Object.values(data.values));
-    const head = legendHead(this.ctx, "Node data", data.source, () => this.closed());
+    const head = legendHead("Node data", data.source);
     const bar = el("div", "dld-nd-bar");
     bar.style.background = `linear-gradient(to right, ${data.gradient.map(([s, c]) => `${c} ${s * 100}%`).join(", ")})`;
     bar.style.height = "10px";

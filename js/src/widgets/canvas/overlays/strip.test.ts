@@ -3,7 +3,7 @@
 // colour of the other one, and the chips' buttons ask the kernel.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
-import { FakeModel, installCanvasStandIns } from "../../../common/testing";
+import { FakeModel, installCanvasStandIns, installListenerCensus } from "../../../common/testing";
 import type { GraphSnapshot, NodeData } from "../../../common/protocol";
 import widget from "../index";
 import { drawnOf, type StripSetMessage } from "./strip";
@@ -114,5 +114,43 @@ describe("overlay strip on a mounted canvas", () => {
     expect(legend.querySelector(".dld-heat-min")).toBeNull();
     expect(legend.textContent).not.toContain("0.0 µs");
     cleanup();
+  });
+
+  it("adds no listener however often the strip, the legends and the table are drawn again", async () => {
+    const census = installListenerCensus();
+    const model = new FakeModel();
+    model.state = { selection: [], color_scheme: "default", show_grid: false, height: "400px", title: "t" };
+    const el = document.createElement("div");
+    document.body.appendChild(el);
+    const cleanup = widget.render({ model, el } as never) as () => void;
+    const graph: GraphSnapshot = { nodes: [node("n0"), node("n1")], edges: [] };
+    model.emit("msg:custom", { kind: "snapshot", version: 1, graph, title: "t" }, [new DataView(new Float32Array([0, 0, 0, 100]).buffer)]);
+    await new Promise((r) => setTimeout(r, 10));
+    const values = new Float64Array([0.5, 2, 10, 90, 1, 1, 0.5, 100, NaN, NaN, 2, 100, NaN, NaN]);
+    const heat = {
+      kind: "overlay", overlay: "heat", action: "set", metric: "time", units: { time: "ms", share: "%" },
+      source: "m.dld-report.json", count: 2, ids: "n0\x1fn1", layers: "0\x1f1", reasons: "\x1f", reason_texts: [],
+      layer_count: 2, layer_names: "a\x1fb",
+    };
+    const divergence = {
+      kind: "overlay", overlay: "divergence", action: "set", source: "fp16", metric: "max_abs", tolerance: 1e-4,
+      headline: "1 past", first: "n1", first_name: "n1", first_row: 1, groups: {},
+      rows: ["n0", "n1"].map((id, order) => ({ id, node: id, op: "Relu", order, output: 0, max_abs: order, max_rel: 0,
+        cosine: 1, sqnr: 60, nan: 0, inf: 0, over: order === 1, value: order, error: null, worst: true })),
+    };
+    const round = () => {
+      for (const owner of ["heat", "divergence", "heat"]) {
+        model.emit("msg:custom", { ...strip(owner), entries: ["heat", "divergence"].map((name) => ({ name, label: name, visible: true, paints: true })) }, []);
+        model.emit("msg:custom", heat, [new DataView(values.buffer.slice(0))]);
+        model.emit("msg:custom", divergence, []);
+      }
+    };
+    round();
+    const after = census.total();
+    for (let i = 0; i < 5; i++) round();
+    expect(census.total()).toBe(after);
+    expect(el.querySelectorAll(".dld-overlay-strip, .dld-heat-legend").length).toBe(2);
+    cleanup();
+    expect(census.leftovers()).toEqual([]);
   });
 });

@@ -48,29 +48,38 @@ export class Strip {
     this.ctx.model.send({ kind: "overlay", overlay: STRIP, action, name });
   }
 
-  private button(cls: string, text: string, tip: string, run: () => void): HTMLButtonElement {
+  /** A chip's or the note's button: what it asks is its data-action (one listener on the strip serves them all). */
+  private button(cls: string, text: string, tip: string, action: StripAction): HTMLButtonElement {
     const b = el("button", cls, text);
     b.type = "button";
     b.title = tip;
     b.setAttribute("aria-label", tip);
-    this.ctx.listeners.dom(b, "click", run);
+    b.dataset.action = action;
     return b;
+  }
+
+  private click(event: Event): void {
+    const button = (event.target as HTMLElement).closest<HTMLButtonElement>("button[data-action]");
+    if (!button) return;
+    const name = button.closest<HTMLElement>(".dld-ov-chip")?.dataset.overlay ?? "";
+    this.ask(button.dataset.action as StripAction, name);
   }
 
   draw(state: StripSetMessage): void {
     const root = this.ctx.root;
     if (!state.entries.length && !state.note) {
-      this.dispose();
+      this.hide();
       delete root.dataset.overlays;
       delete root.dataset.overlayOwner;
       return;
     }
     const box = this.box ?? this.make();
+    if (!box.isConnected) root.appendChild(box);
     const chips = state.entries.map((entry) => this.chip(entry, entry.name === state.owner));
     box.replaceChildren(...chips);
     if (state.note) {
       const note = el("div", "dld-ov-note");
-      note.append(el("span", "", state.note), this.button("dld-ov-dismiss", "×", "Dismiss this note", () => this.ask("dismiss")));
+      note.append(el("span", "", state.note), this.button("dld-ov-dismiss", "×", "Dismiss this note", "dismiss"));
       box.append(note);
     }
     root.dataset.overlays = state.entries.map((e) => `${e.name}${e.visible ? "" : ":hidden"}`).join(" ");
@@ -83,11 +92,11 @@ export class Strip {
     const what = entry.paints
       ? owner ? "owns the node colours" : entry.visible ? "click to give it the node colours" : "hidden: click to show it with the node colours"
       : entry.visible ? "drawn beside the node colours" : "hidden: click to show it";
-    const name = this.button("dld-ov-name", entry.label, `${entry.label}: ${what}`, () => this.ask("pick", entry.name));
+    const name = this.button("dld-ov-name", entry.label, `${entry.label}: ${what}`, "pick");
     name.setAttribute("aria-pressed", String(owner || (!entry.paints && entry.visible)));
     const eye = this.button("dld-ov-eye", entry.visible ? "●" : "○", entry.visible ? `Hide ${entry.label} (kept)` : `Show ${entry.label}`,
-      () => this.ask(entry.visible ? "hide" : "show", entry.name));
-    const clear = this.button("dld-ov-clear", "×", `Clear ${entry.label}`, () => this.ask("clear", entry.name));
+      entry.visible ? "hide" : "show");
+    const clear = this.button("dld-ov-clear", "×", `Clear ${entry.label}`, "clear");
     chip.append(eye, name, clear);
     return chip;
   }
@@ -100,9 +109,14 @@ export class Strip {
     for (const type of ["mousedown", "pointerdown", "click", "dblclick", "wheel", "keydown"]) {
       this.ctx.listeners.dom(box, type, (e: Event) => e.stopPropagation());
     }
-    this.ctx.root.appendChild(box);
+    this.ctx.listeners.dom(box, "click", (e: Event) => this.click(e));
     this.box = box;
     return box;
+  }
+
+  /** Off the canvas; made once, its listeners stay with it until the canvas goes (no new ones per redraw). */
+  private hide(): void {
+    this.box?.remove();
   }
 
   dispose(): void {
