@@ -14,17 +14,14 @@ from collections.abc import Iterable
 
 from dld_jupyter.formats.lab_settings import (
     PLUGIN_FILE,
-    PLUGIN_FOLDER,
     LabSettingsError,
     lab_settings_path,
     read_settings,
-    settings_dir,
     write_setting,
 )
 from dld_jupyter.usertools.tool import ToolError, UserTool, tools_from_json
 
-__all__ = ["KEY", "PLUGIN_FILE", "PLUGIN_FOLDER", "lab_settings_path", "load_lab_tools", "save_lab_tools",
-           "settings_dir"]
+__all__ = ["KEY", "PLUGIN_FILE", "lab_settings_path", "load_lab_tools", "save_lab_tools"]
 KEY = "userTools"
 
 
