@@ -101,12 +101,12 @@ class OverlayStrip:
         shown); the analysis overlay, redrawn at each step, keeps whether the user hid it."""
         entry = self._entries.get(name)
         if entry is not None and not paints:
-            return
+            return  # nothing changes in the strip (and no message at each step of an analysis)
         self._clock += 1
-        self._entries[name] = _Entry(label, paints, True, self._clock) if entry is None else entry
-        entry = self._entries[name]
+        if entry is None:
+            entry = self._entries[name] = _Entry(label, paints, True, self._clock)
         entry.visible, entry.stamp = True, self._clock
-        self.note = ""
+        self.note = ""  # a new state drawn: the note of what an earlier edit cleared is history
         self.publish()
 
     def deactivated(self, name: str) -> None:
@@ -130,7 +130,7 @@ class OverlayStrip:
         """Overlays cleared because the model changed: the note names them and how to draw them again."""
         if not labels:
             return
-        what = " and ".join(labels)
+        what = labels[0] if len(labels) == 1 else f"{', '.join(labels[:-1])} and {labels[-1]}"
         self.note = (f"{what} cleared: the model changed after {'it was' if len(labels) == 1 else 'they were'} "
                      f"drawn ({'; '.join(h for h in hints if h)}).")
         self.publish()
