@@ -232,15 +232,21 @@ def test_profile_report_opens_split_beside_and_links_focus_the_designer(jupyter:
     assert selected and all(n in name or name in n for n in selected), f"the link {name!r} selected {selected}"
     screenshot(page, "dock_report_link_focused")
 
-    # profiling again writes the report again: its tab (no second one) shows the new report
+    # profiling again keeps the first report (issue 42: a run never replaces a report it was not told to): the new
+    # one, numbered, opens in a tab of its own and the first tab still shows the first report
     page.evaluate("() => { for (const e of document.querySelectorAll('.dld-r-link')) e.dataset.old = '1'; }")
+    old_links = page.locator(".dld-DesignerDocument .dld-r-link[data-old]").count()
     page.locator(f"{TAB} .dld-profile-panel button", has_text="Profile").first.click()
     page.wait_for_function(
         """() => [...document.querySelectorAll('.dld-DesignerDocument .dld-r-link')].some(e => !e.dataset.old)""",
         timeout=240_000,
     )
-    expect(page.locator(".dld-DesignerDocument")).to_have_count(2)
-    expect(page.locator(".dld-DesignerDocument .dld-r-link[data-old]")).to_have_count(0)
+    expect(page.locator(".dld-DesignerDocument")).to_have_count(3)
+    expect(page.locator(".dld-DesignerDocument .dld-r-link[data-old]")).to_have_count(old_links)
+    reports = jupyter.root_dir.glob("mobilenet_v3_small_w05*.dld-report.json")
+    newest = max(reports, key=lambda path: path.stat().st_mtime_ns)
+    assert newest.name != label and (jupyter.root_dir / label).is_file(), (newest, label)
+    expect(page.locator(".lm-TabBar-tab", has_text=newest.name)).to_have_count(1)
 
     # closing the designer tab (its kernel shut down) closes the report tab that shared it; the new report took the
     # focus, so the designer tab is closed by its title
