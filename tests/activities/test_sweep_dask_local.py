@@ -6,6 +6,7 @@ at once, with what to do."""
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
@@ -145,3 +146,15 @@ def test_an_address_where_no_scheduler_listens_is_said_at_once(tmp_path: Path) -
         start_sweep([model], out=str(tmp_path / "out"), executor="dask://tcp://nohost")
     with pytest.raises(SpecError, match=r"Sweep form's Scheduler field.*dask-local"):
         start_sweep([model], out=str(tmp_path / "out"), executor="dask")  # no client in this process
+
+
+def test_dld_sweep_executor_dask_local(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from dld_jupyter.cli.main import main
+
+    model = str(save(models.resnet_like(blocks=1, channels=4, size=8), tmp_path, "m"))
+    out = tmp_path / "out"
+    assert main(["sweep", model, "--batch", "1,2", "--out", str(out), "--executor", "dask-local", "--iterations",
+                 "3", "--warmup", "0"]) == 0
+    assert open_clusters() == []  # stopped before the command returned
+    states = {point["state"] for point in json.loads((out / "sweep.json").read_text())["points"]}
+    assert states == {"done"}, capsys.readouterr()
