@@ -1,7 +1,8 @@
 """The layer documentation browser in a real JupyterLab (issue 41, seed 000 "Help > Layer Documentation"):
 Help → ONNX Operator Documentation opens a main-area panel with every operator listed; searching "Conv" puts the
 Conv operator first, and choosing it shows its description, inputs, attributes (group with its default,
-kernel_shape, pads, strides, dilations, auto_pad) and type constraints; an older version is one click away. The
+kernel_shape, pads, strides, dilations, auto_pad) and type constraints; an older version is one click away; a page
+reload brings the tab back at that operator. The
 server's `/dld/operators` refuses an unauthenticated request and says why an operator does not exist. A canvas's
 Go To Documentation panel opens the browser at its node's operator.
 Screenshots: test-artifacts/screenshots/operator_docs_*.png."""
@@ -19,13 +20,13 @@ from playwright.sync_api import Page, expect
 from dld_jupyter.models import SAMPLE_MODEL
 from tests.browser.jupyter_server import JupyterServer
 from tests.browser.notebook_driver import open_from_file_browser, screenshot
-from tests.browser.tab_driver import TAB, open_workspace, wait_canvas
+from tests.browser.tab_driver import TAB, open_workspace, wait_canvas, wait_workspace_has
 
 PANEL = ".dld-docs"
 
 
 def test_help_menu_opens_the_operator_documentation(jupyter: JupyterServer, page: Page) -> None:
-    open_workspace(page, jupyter)
+    workspace = open_workspace(page, jupyter)
     page.locator(".lm-MenuBar-itemLabel", has_text="Help").click()
     page.locator(".lm-Menu-itemLabel", has_text="ONNX Operator Documentation").click()
     every = len({(s.domain, s.name) for s in onnx.defs.get_all_schemas()})
@@ -63,6 +64,12 @@ def test_help_menu_opens_the_operator_documentation(jupyter: JupyterServer, page
 
     attributes.filter(has_text="auto_pad").scroll_into_view_if_needed()
     screenshot(page, "operator_docs_conv_v1")
+
+    # a page reload brings the tab back at the operator it showed
+    wait_workspace_has(jupyter, workspace, "dld-operator-docs:operator-docs")
+    open_workspace(page, jupyter, workspace, reset=False)
+    expect(page.locator(f"{PANEL} .dld-docs-title")).to_have_text("Conv", timeout=60_000)
+    assert page.evaluate("() => window.jupyterapp.shell.currentWidget.title.label") == "ONNX Operator Documentation"
 
     # the server side: authenticated only, and an unknown operator said as such
     with pytest.raises(urllib.error.HTTPError) as refused:

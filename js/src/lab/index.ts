@@ -1,5 +1,5 @@
 /** Wires the dld_jupyter JupyterLab plugins together; behaviour lives in the modules it imports. */
-import { ILabShell, JupyterFrontEnd, JupyterFrontEndPlugin } from "@jupyterlab/application";
+import { ILabShell, ILayoutRestorer, JupyterFrontEnd, JupyterFrontEndPlugin } from "@jupyterlab/application";
 import { ICommandPalette, InputDialog } from "@jupyterlab/apputils";
 import { IConsoleTracker } from "@jupyterlab/console";
 import { IDocumentManager } from "@jupyterlab/docmanager";
@@ -32,7 +32,7 @@ const plugin: JupyterFrontEndPlugin<void> = {
   id: PLUGIN_ID,
   description: "DL Designer: sidebar (palette, layer explorer), .onnx opener, commands and settings.",
   autoStart: true,
-  optional: [ILabShell, IDefaultFileBrowser, ILauncher, ISettingRegistry, IStateDB, IDocumentManager, IConsoleTracker, IMainMenu, ICommandPalette],
+  optional: [ILabShell, IDefaultFileBrowser, ILauncher, ISettingRegistry, IStateDB, IDocumentManager, IConsoleTracker, IMainMenu, ICommandPalette, ILayoutRestorer],
   activate: (
     app: JupyterFrontEnd,
     labShell: ILabShell | null,
@@ -44,6 +44,7 @@ const plugin: JupyterFrontEndPlugin<void> = {
     consoles: IConsoleTracker | null,
     mainMenu: IMainMenu | null,
     palette: ICommandPalette | null,
+    restorer: ILayoutRestorer | null,
   ) => {
     const sidebar = new DesignerSidebar();
     app.shell.add(sidebar, "left", { rank: 850 });
@@ -79,7 +80,7 @@ const plugin: JupyterFrontEndPlugin<void> = {
       },
     };
     registerLayoutCommands(app.commands, current, labShell ? shellOf(labShell) : null, layoutStore);
-    registerOperatorDocs(app, mainMenu);
+    registerOperatorDocs(app, mainMenu, restorer);
     const layoutsView = mainMenu ? layoutsMenu(app.commands, layoutStore) : null;
     if (mainMenu && layoutsView) mainMenu.viewMenu.addGroup([{ type: "submenu", submenu: layoutsView.menu }], 40);
     const layoutItems = palette ? new LayoutPaletteItems(palette) : null;

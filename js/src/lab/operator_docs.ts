@@ -139,6 +139,9 @@ export class OperatorDocsPanel extends Widget {
   private readonly body = el("div", "dld-docs-body");
   private shown = "";
   readonly ready: Promise<void>;
+  /** The operator shown, once its reference is drawn (the tab's restorer keeps it across page reloads). */
+  current: { name: string; domain: string } | null = null;
+  onShown: () => void = () => undefined;
 
   constructor(private readonly source: OperatorSource) {
     super();
@@ -246,5 +249,7 @@ export class OperatorDocsPanel extends Widget {
     this.body.replaceChildren(head, view);
     this.body.scrollTop = 0;
     pick(Math.max(0, reference.versions.findIndex((v) => v.since_version === version)));
+    this.current = { name, domain };
+    this.onShown();
   }
 }

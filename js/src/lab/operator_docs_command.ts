@@ -4,8 +4,8 @@
  * operator, `version` at that version (a canvas's Go To Documentation panel asks for that through a DOM event). Its data comes from the server
  * extension's `/dld/operators` (dld_jupyter/lab/operator_docs_handler.py).
  */
-import type { JupyterFrontEnd } from "@jupyterlab/application";
-import { MainAreaWidget } from "@jupyterlab/apputils";
+import type { ILayoutRestorer, JupyterFrontEnd } from "@jupyterlab/application";
+import { MainAreaWidget, WidgetTracker } from "@jupyterlab/apputils";
 import { URLExt } from "@jupyterlab/coreutils";
 import type { IMainMenu } from "@jupyterlab/mainmenu";
 import { ServerConnection } from "@jupyterlab/services";
@@ -28,8 +28,15 @@ export function serverSource(settings: ServerConnection.ISettings = ServerConnec
   };
 }
 
-export function registerOperatorDocs(app: JupyterFrontEnd, mainMenu: IMainMenu | null): void {
+/** `restorer`: the tab comes back after a page reload, at the operator it showed. */
+export function registerOperatorDocs(app: JupyterFrontEnd, mainMenu: IMainMenu | null, restorer: ILayoutRestorer | null): void {
   let open: MainAreaWidget<OperatorDocsPanel> | null = null;
+  const tracker = new WidgetTracker<MainAreaWidget<OperatorDocsPanel>>({ namespace: "dld-operator-docs" });
+  void restorer?.restore(tracker, {
+    command: OPERATOR_DOCS_COMMAND,
+    name: () => "operator-docs",
+    args: (widget) => ({ ...(widget.content.current ?? {}) }),
+  });
   app.commands.addCommand(OPERATOR_DOCS_COMMAND, {
     label: "ONNX Operator Documentation",
     caption: "Browse every ONNX and ONNX Runtime operator: description, inputs, outputs, attributes, type constraints, versions",
@@ -39,7 +46,10 @@ export function registerOperatorDocs(app: JupyterFrontEnd, mainMenu: IMainMenu |
         open.id = "dld-jupyter-operator-docs-tab";
         open.title.label = "ONNX Operator Documentation";
         open.title.closable = true;
-        app.shell.add(open, "main");
+        const widget = open;
+        widget.content.onShown = () => void tracker.save(widget);
+        app.shell.add(widget, "main");
+        void tracker.add(widget);
       }
       app.shell.activateById(open.id);
       await open.content.ready;
