@@ -75,3 +75,15 @@ def test_bad_layouts_and_names_are_refused_with_the_fix(tmp_path: Path) -> None:
     with pytest.raises(LayoutError, match="is not valid settings JSON"):
         save_layout("a", DEFAULT, file)
     assert file.read_text() == "{ not json", "a broken file is never overwritten"
+
+
+def test_what_python_writes_is_valid_for_the_lab(tmp_path: Path) -> None:
+    """JupyterLab validates the user settings against the plugin's schema: a layout Python writes must pass it."""
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads((Path(__file__).resolve().parents[2] / "js" / "schema" / "plugin.json").read_text())
+    file = tmp_path / "plugin.jupyterlab-settings"
+    save_layout("Wide editors", PanelLayout(side="bottom", size=300, shown=False, tab="tensor", shell=SHELL), file)
+    save_layout("Plain", DEFAULT, file)
+    jsonschema.validate(json.loads(file.read_text()), schema)
+    with pytest.raises(jsonschema.ValidationError):  # and the schema is no blank cheque
+        jsonschema.validate({"layouts": [{"name": "x", "dock": {"side": "left"}}]}, schema)
