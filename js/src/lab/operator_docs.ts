@@ -204,7 +204,9 @@ export class OperatorDocsPanel extends Widget {
         item.title = entry.summary;
         item.append(el("span", "dld-docs-name", entry.name), el("span", "dld-docs-domain", entry.domain));
         if (entry.deprecated) item.classList.add("dld-docs-deprecated-item");
-        if (`${entry.domain}/${entry.name}` === this.shown) item.classList.add("dld-docs-current");
+        const current = `${entry.domain}/${entry.name}` === this.shown;
+        item.classList.toggle("dld-docs-current", current);
+        item.setAttribute("aria-selected", String(current));
         item.addEventListener("click", () => void this.showOperator(entry.name, entry.domain));
         return item;
       }),
