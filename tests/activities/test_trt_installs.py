@@ -163,7 +163,8 @@ def test_export_and_profile_forms_list_and_add_installs(on_path: Path, tmp_path:
 def test_on_a_remote_target_the_forms_offer_the_targets_tensorrt(on_path: Path, tmp_path: Path, model: Path,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """This machine's installs are not the target's: on a saved SSH target the list is the deployment's module and
-    a custom folder there, checked by the run on the target (this machine has no TensorRT, it may)."""
+    a custom folder there, checked by the run on the target (this machine has no TensorRT, it may); Find on target
+    lists what it has (tests/remote/test_trt_target_installs.py, on a real sshd)."""
     from dld_jupyter.activities.targets.connections import Connection, ConnectionStore
     from dld_jupyter.widgets.designer.export_panel import ExportEnginePanel
     from dld_jupyter.widgets.designer.profile_panel import ProfilePanel
@@ -178,7 +179,7 @@ def test_on_a_remote_target_the_forms_offer_the_targets_tensorrt(on_path: Path, 
     assert [label for label, _key in version.dropdown.options] == ["TensorRT of the deployment on gpu-box",
                                                                     "Custom path…"]
     assert panel.reason is None and not panel.export_button.disabled  # the target's run answers
-    assert panel.form.settings().tensorrt == "python" and version.add.layout.display == "none"
+    assert panel.form.settings().tensorrt == "python" and version.find.layout.display == ""  # Find on target
     version.dropdown.value = CUSTOM
     version.path.value = "/opt/TensorRT-10.6/python"  # on the target: not checked here
     chosen = panel.form.settings()
@@ -187,7 +188,7 @@ def test_on_a_remote_target_the_forms_offer_the_targets_tensorrt(on_path: Path, 
     assert panel.show_command() is None and "absolute path" in panel.error.value  # a relative one means nothing
     panel.target.value = "Local"  # back: this machine's list and answer
     assert f"TensorRT 10.6.0 — trtexec {on_path}" in [label for label, _key in version.dropdown.options]
-    assert panel.export_button.disabled
+    assert panel.export_button.disabled and version.find.layout.display == "none"
 
     profile = ProfilePanel(str(model))
     profile.backend.value = "TensorRT"

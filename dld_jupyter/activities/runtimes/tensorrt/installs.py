@@ -11,6 +11,7 @@ and `tensorrt_path`): what the worker imports, or the binary the trtexec command
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.metadata
 import importlib.util
 import json
@@ -18,6 +19,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -118,37 +120,53 @@ def path_install(path: str) -> TrtInstall:
 
 
 class InstallStore:
-    """The custom paths the user added, in `<cache dir>/tensorrt-installs.json`."""
+    """The custom paths the user added, in `<cache dir>/tensorrt-installs.json`: this machine's, and each SSH
+    target's (by its name: paths on that machine, checked there)."""
 
-    def __init__(self, directory: str | os.PathLike[str] | None = None) -> None:
+    def __init__(self, directory: str | os.PathLike[str] | None = None, target: str | None = None) -> None:
         self.path = Path(directory) if directory is not None else cache_dir()
         self.file = self.path / STORE_NAME
+        self.target = target
 
-    def paths(self) -> list[str]:
+    def _load(self) -> dict[str, object]:
         try:
             data = json.loads(self.file.read_text(encoding="utf-8"))
         except (OSError, ValueError):
-            return []
-        found = data.get("paths") if isinstance(data, dict) else None
+            return {}
+        return data if isinstance(data, dict) else {}
+
+    def paths(self) -> list[str]:
+        data = self._load()
+        targets = data.get("targets")
+        found = data.get("paths") if self.target is None else (
+            targets.get(self.target) if isinstance(targets, dict) else None)
         return [p for p in found if isinstance(p, str)] if isinstance(found, list) else []
 
+    def keep(self, path: str) -> None:
+        """Keep `path` (checked by the caller: here, or on the target)."""
+        paths = self.paths()
+        if path in paths:
+            return
+        data = self._load()
+        if self.target is None:
+            data["paths"] = [*paths, path]
+        else:
+            targets = data.get("targets")
+            data["targets"] = {**(targets if isinstance(targets, dict) else {}), self.target: [*paths, path]}
+        write_json_atomic(self.file, data)
+
     def add(self, path: str) -> TrtInstall:
-        """Check `path` and keep it; SpecError saying why when it is no TensorRT."""
+        """Check `path` on this machine and keep it; SpecError saying why when it is no TensorRT."""
         install = path_install(path)
         if install.problem is not None:
             raise SpecError(f"TensorRT path {path}: {install.problem}")
-        kept = install.path or path
-        paths = self.paths()
-        if kept not in paths:
-            write_json_atomic(self.file, {"paths": [*paths, kept]})
+        self.keep(install.path or path)
         return install
 
-    def remove(self, path: str) -> None:
-        write_json_atomic(self.file, {"paths": [p for p in self.paths() if p != path]})
 
-
-def find_installs(store: InstallStore | None = None) -> list[TrtInstall]:
-    """Every TensorRT found: this environment's module, trtexec on PATH, then the paths the user added."""
+def find_installs(store: InstallStore | None = None, paths: list[str] | None = None) -> list[TrtInstall]:
+    """Every TensorRT found: this environment's module, trtexec on PATH, then the paths the user added (`paths`
+    instead of the store's when given: a target is asked about the paths kept for it here)."""
     found: list[TrtInstall] = []
     module = python_install()
     if module is not None:
@@ -156,7 +174,7 @@ def find_installs(store: InstallStore | None = None) -> list[TrtInstall]:
     binary = shutil.which("trtexec")
     if binary:
         found.append(trtexec_install(binary))
-    for path in (store or InstallStore()).paths():
+    for path in (store or InstallStore()).paths() if paths is None else paths:
         install = path_install(path)
         if all(install.path != other.path for other in found):
             found.append(install)
@@ -177,3 +195,15 @@ def choose(choice: str, installs: list[TrtInstall]) -> TrtInstall:
     if install.problem is not None:
         raise SpecError(f"--trt {choice}: {install.problem}")
     return install
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m dld_jupyter.activities.runtimes.tensorrt.installs [PATH ...]`, run on a target in its deployment
+    (target_installs.py): what is found there and each PATH (relative: from the deployment folder), as JSON."""
+    paths = list(sys.argv[1:] if argv is None else argv)
+    print(json.dumps([dataclasses.asdict(install) for install in find_installs(paths=paths)]))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,66 @@
+"""The TensorRT versions of an SSH target (issue 41, seed 000 "Selecting a Version": the system-installed TensorRT on
+the target, or a custom path relative to the deployment directory there): found by running the discovery in the
+target's deployment over a real sshd on loopback, listed in the export form with "Find on target", a custom path
+checked there and kept here for that target. The trtexec is the one stand-in: a small executable printing a real
+`trtexec --help` banner."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from dld_jupyter.activities.errors import SpecError
+from dld_jupyter.activities.runtimes.tensorrt.installs import InstallStore, TrtInstall
+from dld_jupyter.activities.runtimes.tensorrt.settings import TrtSettings
+from dld_jupyter.activities.runtimes.tensorrt.target_installs import add_target_path, target_installs
+from dld_jupyter.activities.targets.ssh import SshTarget
+from dld_jupyter.widgets.designer.trt_versions import TrtVersionChoice
+from tests.activities.test_trt_installs import TRT8, TRT10, trtexec
+
+
+@pytest.fixture
+def on_target(deployed: SshTarget) -> Iterator[tuple[Path, Path]]:
+    """Two trtexec in a folder of the deployment (loopback: the target's files are this machine's)."""
+    folder = Path(deployed.ensure_deployed().folder) / "trt-test"
+    assert folder.is_absolute()
+    yield trtexec(folder / "a", TRT10), trtexec(folder / "b" / "bin", TRT8)
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_the_target_lists_its_tensorrt_with_versions(deployed: SshTarget, on_target: tuple[Path, Path],
+                                                     tmp_path: Path) -> None:
+    ten, eight = on_target
+    found = target_installs(deployed, ["trt-test/a/trtexec", "trt-test/b"])  # relative: from the deployment folder
+    # nothing else: the deployment's venv has no tensorrt module, the target's PATH no trtexec
+    assert found == [TrtInstall("trtexec", str(ten), "10.6.0"), TrtInstall("trtexec", str(eight), "8.6.1")]
+    store = InstallStore(tmp_path, target=deployed.name)
+    with pytest.raises(SpecError, match=f"TensorRT path nowhere on {deployed.name}: holds no tensorrt package"):
+        add_target_path(deployed, "nowhere", store)
+    assert add_target_path(deployed, "trt-test/b", store).version == "8.6.1"
+    assert store.paths() == [str(eight)] and InstallStore(tmp_path).paths() == []  # kept for that target only
+
+
+def test_the_export_form_finds_and_adds_on_the_target(deployed: SshTarget, on_target: tuple[Path, Path],
+                                                      tmp_path: Path) -> None:
+    ten, _eight = on_target
+    choice = TrtVersionChoice(TrtSettings(), InstallStore(tmp_path))
+    choice.use_target(deployed.name, lambda: deployed)
+    assert [label for label, _key in choice.dropdown.options] == [
+        f"TensorRT of the deployment on {deployed.name}", "Custom path…"]
+    assert choice.find_on_target() is not None
+    assert [label for label, _key in choice.dropdown.options] == [
+        f"no tensorrt module — the deployment on {deployed.name}", "Custom path…"]  # no trtexec on its PATH
+    choice.dropdown.value = "custom"
+    choice.path.value = "trt-test/a/trtexec"
+    assert choice.add_path() is not None  # checked on the target
+    assert choice.dropdown.value == f"trtexec:{ten}"
+    assert choice.settings() == {"tensorrt": "trtexec", "tensorrt_path": str(ten)}
+    again = TrtVersionChoice(TrtSettings(), InstallStore(tmp_path))  # the next form: kept for that target
+    again.use_target(deployed.name, lambda: deployed)
+    again.find_on_target()
+    assert f"TensorRT 10.6.0 — trtexec {ten} (on {deployed.name})" in [label for label, _ in again.dropdown.options]
+    again.use_target(None)
+    assert not any(str(ten) in label for label, _ in again.dropdown.options)  # not this machine's
