@@ -55,7 +55,8 @@ def profile(
     `<model>.dld-report.json` beside the model, or beside the document's own file).
 
     A document with unsaved edits runs from a temporary copy removed after the run; `keep_model=True` keeps it
-    beside the report as `<model>.profiled.onnx`.
+    beside the report as `<report stem>.profiled.onnx` (`model.profiled.onnx`, `model-2.profiled.onnx` beside
+    `model-2.dld-report.json`).
 
     `options` are those of OrtProfileSpec: iterations, warmup, optimize, random_inputs, input_folder, batch_size,
     device, output, seed, threads, gpu_metrics, lock_clocks, sampling_ms, kernel_records (CUDA: CUPTI kernels,

@@ -8,8 +8,9 @@ A ModelRef answers all of it:
 - `path`: the file the run reads: the path given, the document's own file when it is saved and clean, else a copy of
   its unsaved edits, written on first ask to a private temporary folder that `release()` removes (the run's end, a
   `with` block's end, at the latest the process exit; a full copy beside every report was never removed: 46 MB for
-  ResNet-18, 435 MB for BERT-base). With `keep=True` the copy goes beside the default report instead
-  (`<model>.profiled.onnx`) and stays.
+  ResNet-18, 435 MB for BERT-base). With `keep=True` the copy goes beside the run's report instead
+  (`<report stem>.profiled.onnx`: `model-2.dld-report.json` keeps `model-2.profiled.onnx`, so a later kept run
+  never replaces the copy an earlier report names) and stays.
 - `home`: the user's own file (a new model: `<name>.onnx` in the working folder; a subgraph or function document:
   beside its root model's file), where default outputs go; `copy_of`: that file when `path` is a copy of it, which a
   report records (`source_document`) so its links find the live designer, then the file.
@@ -66,6 +67,7 @@ class ModelRef:
         self.document = document
         self.origin = origin
         self.keep = keep
+        self.report: str | None = None  # the run's report, set by the spec builder: a kept copy goes beside it
         self._file = file  # the file to run when no copy is needed
         self._copy: str | None = None
         self._lock = threading.Lock()
@@ -149,7 +151,7 @@ class ModelRef:
     def _write_copy(self) -> str:
         assert self.document is not None
         if self.keep:
-            copy = kept_copy_path(self.default_report)
+            copy = kept_copy_path(self.report or self.default_report)
             self.document.save_copy(copy)
             return copy
         copy = os.path.join(temporary_folder(self.prefix), os.path.basename(self.home))

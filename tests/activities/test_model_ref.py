@@ -92,7 +92,11 @@ def test_profile_of_a_dirty_document_reads_a_copy_removed_after_the_run(resnet_p
     assert "renamed_first" in [layer.name for layer in report.layers] + [
         name for layer in report.layers for name in layer.onnx_nodes]
     kept = profile(_dirty(resnet_path), iterations=2, warmup=0, threads=1, keep_model=True)
-    assert kept.summary.model_path == str(resnet_path.with_name("resnet.profiled.onnx"))
+    # the second report is resnet-2.dld-report.json (report_names): its kept copy pairs with it
+    assert kept.summary.model_path == str(resnet_path.with_name("resnet-2.profiled.onnx"))
+    assert Path(kept.summary.model_path).is_file()
+    again = profile(_dirty(resnet_path), iterations=2, warmup=0, threads=1, keep_model=True)
+    assert again.summary.model_path == str(resnet_path.with_name("resnet-3.profiled.onnx"))  # the first kept stays
     assert Path(kept.summary.model_path).is_file()
 
 

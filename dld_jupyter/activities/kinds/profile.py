@@ -247,6 +247,7 @@ def profile_spec(
     runtime_named(runtime)
     ref = model if isinstance(model, ModelRef) else ModelRef.of(model)
     output = options.pop("output", None) or default_report(_default_report(ref))
+    ref.report = output  # before the copy is written: a kept copy of unsaved edits goes beside this report
     if runtime == "tensorrt":
         groups = grouped(options, settings, profiler)  # refused before the copy is written
         spec: OrtProfileSpec | TrtProfileSpec = TrtProfileSpec(
