@@ -105,3 +105,15 @@ def test_results_go_below_a_notebook_designer_or_into_its_tab(tmp_path: Path) ->
         assert opened[0].kind == "sweep" and opened[0].file == str(tmp_path / "tab") and opened[0].title == "Sweep tab"
     finally:
         designer.close()
+
+
+def test_a_typed_address_is_text_in_the_panel(tmp_path: Path) -> None:
+    model = save(models.resnet_like(blocks=1, channels=4, size=8), tmp_path, "m")
+    panel = sweep_form(str(model), batch="1", out=str(tmp_path / "out"), executor="dask")
+    hostile = "<img src=x onerror=alert(1)>"
+    panel.scheduler.value = f"{hostile}:1"
+    said: list[str] = []
+    panel.phase.observe(lambda change: said.append(change["new"]), "value")
+    assert panel.run() is None
+    assert said and all(hostile not in value for value in [*said, panel.error.value])
+    assert any("&lt;img src=x onerror=alert(1)&gt;" in value for value in said)

@@ -29,7 +29,7 @@ from dld_jupyter.activities.result import ActivityResult
 from dld_jupyter.activities.sweep import Sweep, start_sweep
 from dld_jupyter.activities.sweep.local_cluster import LOCAL_CLUSTER
 from dld_jupyter.activities.targets.base import Target
-from dld_jupyter.formats.html_text import fill
+from dld_jupyter.formats.html_text import fill, text
 from dld_jupyter.frontdoor.run_source import RunInput
 from dld_jupyter.widgets.runs.panel import RunPanel
 from dld_jupyter.widgets.sweep.sweep_results import SweepResults
@@ -120,7 +120,7 @@ class SweepPanel(RunPanel):
         if executor == LOCAL_CLUSTER:
             self.phase.value = "starting a local Dask cluster…"
         elif executor is not None and executor != "dask":
-            self.phase.value = f"connecting to the Dask scheduler at {executor.removeprefix('dask://')}…"
+            self.phase.value = text(f"connecting to the Dask scheduler at {executor.removeprefix('dask://')}…")
         try:
             sweep = self._start(models, precisions, executor, target)
         finally:
