@@ -53,18 +53,18 @@ def test_divergence_overlay_after_fp16(jupyter: JupyterServer, page: Page) -> No
     assert sum(m["cmp"] for m in marks) >= 0.9 * len(marks)
     legend = page.locator(".dld-canvas .dld-div-legend")
     expect(legend).to_contain_text(f"First past it: {expected['first_name']}")
-    rows = page.locator(".dld-canvas .dld-div-table tbody tr")
+    rows = page.locator(".dld-div-results .dld-div-table tbody tr")
     expect(rows).to_have_count(expected["rows"])
-    expect(page.locator(".dld-canvas .dld-div-table tbody tr.over")).to_have_count(expected["over"])
+    expect(page.locator(".dld-div-results .dld-div-table tbody tr.over")).to_have_count(expected["over"])
     # Sort by max abs (descending on the first click): the first row is the worst.
-    page.locator(".dld-canvas .dld-div-table th[data-column='max_abs']").click()
+    page.locator(".dld-div-results .dld-div-table th[data-column='max_abs']").click()
     values = [float(t) for t in rows.locator("td:nth-child(4)").all_inner_texts()]
     assert values == sorted(values, reverse=True), values[:5]
-    page.locator(".dld-canvas .dld-div-table th[data-column='max_abs']").click()
+    page.locator(".dld-div-results .dld-div-table th[data-column='max_abs']").click()
     values = [float(t) for t in rows.locator("td:nth-child(4)").all_inner_texts()]
     assert values == sorted(values), values[:5]
     # A click on a row focuses its node: the kernel selects it (the first node past the tolerance here).
-    page.locator(f".dld-canvas .dld-div-table tbody tr[data-node='{expected['first_name']}']").click()
+    page.locator(f".dld-div-results .dld-div-table tbody tr[data-node='{expected['first_name']}']").click()
     page.wait_for_function(
         "(id) => document.querySelector('.dld-stage')._cyreg.cy.getElementById(id).selected()",
         arg=expected["first"], timeout=20_000)

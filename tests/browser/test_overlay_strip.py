@@ -29,6 +29,7 @@ from tests.model_compare.test_structural_diff import with_weight
 MODEL = Path(__file__).resolve().parents[1] / "data" / "real" / "mobilenet_v3_small_w05.onnx"
 CANVAS = ".dld-canvas"
 STRIP = f"{CANVAS} .dld-overlay-strip"
+TABLE = ".dld-div-results .dld-div-table"  # the divergence table, below the designer in a notebook
 ORANGE, RED, GREEN = "rgb(253,174,97)", "rgb(215,48,39)", "rgb(166,217,106)"
 
 PAINT = """return cy.nodes('.op').map(n => ({id: n.id(), heat: n.hasClass('heat'), none: n.hasClass('heat-none'),
@@ -56,7 +57,7 @@ def chip(page: Page, name: str, button: str) -> None:
 
 def legends(page: Page) -> dict[str, int]:
     return {cls: page.locator(f"{CANVAS} .{cls}").count()
-            for cls in ("dld-heat-legend", "dld-diff-legend", "dld-div-legend", "dld-div-table")}
+            for cls in ("dld-heat-legend", "dld-diff-legend", "dld-div-legend")}
 
 
 def prepare(root: Path) -> str:
@@ -96,22 +97,24 @@ def test_heat_then_divergence_then_diff_leave_one_strip_and_no_stale_colour(jupy
     assert nodes[ids[changed_conv]]["fill"] == ORANGE
     assert not any(p["heat"] or p["none"] for p in nodes.values())
     assert not any(p["fill"] in (RED, GREEN) for p in nodes.values())
-    assert legends(page) == {"dld-heat-legend": 0, "dld-diff-legend": 1, "dld-div-legend": 0, "dld-div-table": 0}
+    assert legends(page) == {"dld-heat-legend": 0, "dld-diff-legend": 1, "dld-div-legend": 0}
     assert kernel_value(page, jupyter, "[(o.name, o.visible, o.owns_colour) for o in d.overlays.active]") == [
         ["heat", True, False], ["divergence", True, False], ["diff", True, True]]
     screenshot(page, "overlays_diff_owner", CANVAS)
 
-    # Picked in the strip: the divergence's colours and its table, opened at the first node past the tolerance.
+    # Picked in the strip: the divergence's colours; its table (below the designer, never over the canvas: issue 42)
+    # opened at the first node past the tolerance.
     chip(page, "divergence", "name")
     owner_is(page, "divergence")
-    page.wait_for_selector(f"{CANVAS} .dld-div-table tbody tr.first", timeout=30_000)
+    page.wait_for_selector(f"{TABLE} tbody tr.first", timeout=30_000)
     first = kernel_value(page, jupyter, "[r.first.node, r.rows.index(r.first)]")
     nodes = paint(page)
     coloured = [p for p in nodes.values() if p["cmp"]]
     assert len(coloured) >= 0.9 * len(nodes) and all(p["fill"] in (RED, GREEN) for p in coloured), coloured[:3]
     assert not any(p["heat"] or p["none"] for p in nodes.values())
-    assert legends(page) == {"dld-heat-legend": 0, "dld-diff-legend": 0, "dld-div-legend": 1, "dld-div-table": 1}
-    table = page.locator(f"{CANVAS} .dld-div-table")
+    assert legends(page) == {"dld-heat-legend": 0, "dld-diff-legend": 0, "dld-div-legend": 1}
+    assert page.locator(f"{CANVAS} .dld-div-table").count() == 0
+    table = page.locator(TABLE)
     row = table.locator("tbody tr.first")
     expect(row).to_have_count(1)
     assert row.get_attribute("data-node") == first[0] and first[1] == 41
@@ -120,13 +123,13 @@ def test_heat_then_divergence_then_diff_leave_one_strip_and_no_stale_colour(jupy
     top = table.evaluate("""t => { const r = t.querySelector('tbody tr.first').getBoundingClientRect();
         const h = t.querySelector('thead th').getBoundingClientRect(); return [r.top - h.bottom, t.scrollTop]; }""")
     assert abs(top[0]) <= 2 and top[1] > 0, top
-    screenshot(page, "overlays_divergence_table", CANVAS)
+    screenshot(page, "overlays_divergence_table", ".dld-div-results")
 
     # Hidden from its eye: the diff, shown after the heat, takes the colours back; cleared from its X: the heat.
     chip(page, "divergence", "eye")
     owner_is(page, "diff")
     assert chips(page) == [("heat", False, False), ("divergence", False, True), ("diff", True, False)]
-    assert legends(page)["dld-div-table"] == 0
+    assert legends(page)["dld-div-legend"] == 0
     chip(page, "diff", "clear")
     owner_is(page, "heat")
     page.wait_for_selector(f"{CANVAS}[data-heat='time'] .dld-heat-legend", timeout=30_000)

@@ -1,18 +1,23 @@
 """Wide results open as main-area tabs (issue 42), in a real JupyterLab: a 2 x 2 x 2 sweep (batch 1,2 x fp32/fp16 x
 two files of the real MobileNetV3-small export, 8 points on ONNX Runtime CPU) run from a designer tab's Sweep form
 opens its results in a tab split beside the designer: the table, and the Pareto chart with every point and its label
-inside the plot area, no two labels overlapping; the dock keeps the form. Screenshots: results_tab_sweep.png,
-results_tab_sweep_chart.png."""
+inside the plot area, no two labels overlapping; the dock keeps the form. A divergence shown by a designer tab (the
+real export against its FP16 conversion) opens its per-node table in a tab beside it, at the first node past the
+tolerance; a click on a row selects that node on the designer's canvas. Screenshots: results_tab_sweep.png,
+results_tab_sweep_chart.png, results_tab_divergence.png."""
 
 from __future__ import annotations
 
 import shutil
+import time
 from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
+from dld_jupyter.document import Document
+from dld_jupyter.transforms.fp16 import convert_to_fp16
 from tests.browser.jupyter_server import JupyterServer
-from tests.browser.notebook_driver import run_in_kernel, screenshot
+from tests.browser.notebook_driver import kernel_value, run_in_kernel, screenshot
 from tests.browser.tab_driver import TAB, open_workspace
 
 REAL = Path(__file__).resolve().parents[1] / "data" / "real"
@@ -72,3 +77,43 @@ def test_a_sweep_from_a_designer_tab_opens_its_results_beside_it(jupyter: Jupyte
     screenshot(page, "results_tab_sweep")
     results.locator(".dld-pareto").scroll_into_view_if_needed()
     screenshot(page, "results_tab_sweep_chart", RESULTS + " .dld-pareto")
+
+
+DIVERGENCE = f"{TAB}:has(.dld-div-results)"
+
+
+def test_a_divergence_from_a_designer_tab_opens_its_table_beside_it(jupyter: JupyterServer, page: Page) -> None:
+    root = jupyter.root_dir
+    shutil.copy(REAL / "mobilenet_v3_small_w05.onnx", root / "div.onnx")
+    document = Document.open(root / "div.onnx")
+    convert_to_fp16(document, compare=False)
+    document.save(root / "div_fp16.onnx")
+    open_workspace(page, jupyter)
+    page.evaluate("() => { void window.jupyterapp.commands.execute('dld:open-file', {path: 'div.onnx'}); }")
+    page.wait_for_function(f"() => document.querySelector('{TAB} .dld-canvas[data-ready=\"1\"]')", timeout=90_000)
+    run_in_kernel(page, "import dld_jupyter as _dld\n_r = _dld.diverge('div.onnx', 'div_fp16.onnx', tolerance=1e-4)\n"
+                        "_dld_view.show_divergence(_r, side='reference', source='FP16 conversion')")
+    tab = page.locator(DIVERGENCE)
+    expect(tab).to_be_visible(timeout=60_000)
+    first = tab.locator(".dld-div-table tbody tr.first")
+    expect(first).to_have_count(1, timeout=30_000)
+    expect(page.locator(f"{TAB} .dld-canvas .dld-div-table")).to_have_count(0)  # nothing floats over the canvas
+    placed = page.evaluate(f"""() => {{
+        const tab = document.querySelector('{DIVERGENCE}');
+        const main = [...window.jupyterapp.shell.widgets('main')];
+        const designer = main.find((w) => w.node.querySelector('.dld-designer'));
+        return {{main: main.some((w) => w.node === tab), width: tab.getBoundingClientRect().width,
+                 title: main.find((w) => w.node === tab).title.label,
+                 beside: designer.node.getBoundingClientRect().right <= tab.getBoundingClientRect().left + 1}};
+    }}""")
+    assert placed["main"] and placed["beside"] and placed["width"] > 500, placed
+    assert placed["title"] == "Divergence: FP16 conversion"
+    name = first.get_attribute("data-node")
+    expect(first).to_be_in_viewport()  # scrolled to it
+    screenshot(page, "results_tab_divergence")
+    first.click()
+    selected = "[n.name for n in _dld_view.document.nodes() if n.id in _dld_view.canvas.selection]"
+    deadline = time.monotonic() + 30
+    while kernel_value(page, jupyter, selected) != [name] and time.monotonic() < deadline:
+        time.sleep(0.3)
+    assert kernel_value(page, jupyter, selected) == [name], "a row's click selects its node on the designer's canvas"

@@ -1,5 +1,6 @@
 """The Designer's comparisons: "Compare with…" (a structural diff drawn on this canvas) and "Check against original"
-(the divergence of the edited model against its saved file, drawn on this canvas with its table).
+(the divergence of the edited model against its saved file, drawn on this canvas; its per-node table in a tab
+beside the designer or below it, widgets/results/divergence_table.py).
 
 A mixin of Designer (designer.py), so the designer module stays one concept; the overlays themselves live in the
 canvas overlays room (widgets/canvas/overlays/diff.py, divergence.py) and are made on first use.
@@ -22,11 +23,13 @@ from dld_jupyter.activities.model_ref import ShowsDocument, document_of
 from dld_jupyter.activities.thread_run import RunHandle
 from dld_jupyter.document import Document
 from dld_jupyter.frontdoor.compare_runs import divergence_of, start_divergence, wait_for
+from dld_jupyter.frontdoor.results_tab import ResultsTab
 from dld_jupyter.model_compare import Divergence, ModelDiff, diff
 from dld_jupyter.model_compare.structural_diff import ModelLike
 from dld_jupyter.widgets.canvas.overlays.base import Overlay
 from dld_jupyter.widgets.canvas.overlays.diff import DiffOverlay
 from dld_jupyter.widgets.canvas.overlays.divergence import DivergenceOverlay, Side
+from dld_jupyter.widgets.results.divergence_table import DivergenceTable
 from dld_jupyter.widgets.tools.job import Job
 
 if TYPE_CHECKING:
@@ -48,10 +51,15 @@ class CompareActions:
     """Designer methods for comparing its model with another one or with its saved file."""
 
     canvas: GraphCanvas  # what the Designer provides
+    divergence_table: DivergenceTable | None = None  # the table of the last divergence shown
     if TYPE_CHECKING:
 
         @property
         def document(self) -> Document: ...
+
+        def show_results(self, results: ResultsTab) -> str: ...
+
+        def select(self, names: list[str] | str, reveal: bool = False) -> list[str]: ...
 
     @functools.cached_property
     def compare_job(self) -> Job:
@@ -74,9 +82,14 @@ class CompareActions:
         return self._overlay(DiffOverlay).show(diff(model, self.document), source)
 
     def show_divergence(self, divergence: Divergence, side: Side = "candidate", source: str = "") -> Divergence:
-        """Draw a divergence run (compare.diverge) on this canvas with its table; `side` is the run's side this
-        canvas shows."""
-        return self._overlay(DivergenceOverlay).show(divergence, side, source)
+        """Draw a divergence run (compare.diverge) on this canvas, and show its per-node table beside the designer
+        (a JupyterLab tab) or below it (a notebook); `side` is the run's side this canvas shows. A row's click
+        focuses its node here."""
+        self._overlay(DivergenceOverlay).show(divergence, side, source)
+        table = DivergenceTable(divergence, side, source, on_focus=lambda node: self.select([node], reveal=True))
+        self.divergence_table = table
+        self.show_results(ResultsTab("divergence", table.title, "", table))
+        return divergence
 
     def _original(self) -> tuple[Path, str]:
         path = self.document.path

@@ -75,5 +75,8 @@ class RunPanels:
         opener = self.open_results_tab
         if opener is not None and opener(results):
             return "tab"
-        replace_children(self.reports, [results.view])
+        # one result of each kind below: a new sweep's replaces the last sweep's, a profile's report stays
+        kept = [shown for shown in self.reports.children if getattr(shown, "_dld_results", None) != results.kind]
+        results.view._dld_results = results.kind
+        replace_children(self.reports, [*kept, results.view])
         return "below"

@@ -114,8 +114,8 @@ export class DesignerTabs implements TabHost {
   }
 
   /** A wide result its designer's (or Start Activity's) kernel offered (dld_jupyter/frontdoor/results_tab.py): a tab
-   * in the report area on that kernel. A tab already showing the same result (a sweep run again into its folder)
-   * shows the new one. */
+   * in the report area on that kernel. A tab already showing the same result (a sweep run again into its folder, a
+   * divergence checked again) shows the new one. */
   openResults(result: { token: string; view: string; title: string; file: string }, designer: DesignerTab): void {
     const kernel = designer.panel.sessionContext.session?.kernel?.id;
     if (!kernel) {
@@ -129,7 +129,9 @@ export class DesignerTabs implements TabHost {
     const failed = (reason: unknown) => Notification.error(`DL Designer: ${result.title} could not be shown: ${reason}`);
     for (const tab of this.tabs.values()) {
       const same = tab.record.kind === "results" && tab.record.view === result.view && tab.record.kernel === kernel;
-      if (same && result.file && tab.record.file === result.file && !tab.isStale) {
+      // the same sweep folder, or (a result with no file: a divergence) the same title
+      const again = result.file ? tab.record.file === result.file : !tab.record.file && tab.record.title === result.title;
+      if (same && again && !tab.isStale) {
         tab.record = record;
         this.saveRecord(tab.key, record);
         this.app.shell.activateById(tab.panel.id);

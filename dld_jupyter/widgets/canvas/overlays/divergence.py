@@ -1,14 +1,12 @@
-"""The divergence overlay (js mirror: overlays/divergence.ts): a divergence run drawn on one side's canvas, with its
-sortable per-node table. `designer.show_divergence(result)` and `designer.check_against_original()` land here.
+"""The divergence overlay (js mirror: overlays/divergence.ts): a divergence run drawn on one side's canvas.
+`designer.show_divergence(result)` and `designer.check_against_original()` land here.
 
 Each paired node is coloured by the run's metric on a green → red scale between the tolerance and the worst value
 (past the tolerance: red end; the first node past it outlined), collapsed groups by how many of their nodes are
-past it; the legend names the metric, the tolerance and the first node. The table lists every row (node, op, max
-abs, max rel, cosine, SQNR, NaN/Inf), sortable by any column in the browser; a click focuses the node (its groups
-expand). It opens in execution order scrolled to the first node past the tolerance, that row highlighted (the first
-rows of a PyTorch export are weight plumbing, all within it: they stay one scroll up). Rows are keyed on the canvas
-by the side this canvas shows: `side="candidate"` after an edit (the canvas holds the edited model),
-`side="reference"` for the original.
+past it; the legend names the metric, the tolerance and the first node. The per-node table (`table_rows`) is shown
+apart, where it has the page's width (widgets/results/divergence_table.py: a tab beside the designer, or below
+it). Rows are keyed on the canvas by the side this canvas shows: `side="candidate"` after an edit (the canvas
+holds the edited model), `side="reference"` for the original.
 """
 
 from __future__ import annotations
@@ -24,6 +22,27 @@ Side = Literal["reference", "candidate"]
 
 def _number(value: float) -> float | str:
     return value if math.isfinite(value) else str(value)
+
+
+def table_rows(result: Divergence, side: Side) -> list[dict[str, Any]]:
+    """One row per compared output, in execution order, named as the `side` canvas names its nodes: what the canvas
+    colours and what the divergence table (widgets/results/divergence_table.py) lists."""
+    worst = result.by_node()
+    rows = []
+    for row in result.rows:
+        m = row.metrics
+        rows.append({"node": row.node if side == "reference" else row.candidate_node, "op": row.op_type,
+                     "order": row.order, "output": row.output, "max_abs": _number(m.max_abs),
+                     "max_rel": _number(m.max_rel), "cosine": _number(m.cosine), "sqnr": _number(m.sqnr),
+                     "nan": m.nan, "inf": m.inf, "over": row.over, "value": _number(m.value(result.metric)),
+                     "error": m.error, "worst": worst.get(row.node) is row})
+    return rows
+
+
+def first_row(result: Divergence) -> int | None:
+    """The index of the first row past the tolerance (execution order), None when none is."""
+    first = result.first
+    return next((i for i, row in enumerate(result.rows) if row is first), None)
 
 
 class DivergenceOverlay(MarksOverlay):
@@ -47,20 +66,8 @@ class DivergenceOverlay(MarksOverlay):
         result = self.divergence
         assert result is not None
         ids = ids_by_label(self.graph_canvas.document)
-        worst = result.by_node()
-        rows = []
-        marks: dict[str, str] = {}
-        for row in result.rows:
-            key = row.node if self.side == "reference" else row.candidate_node
-            nid = ids.get(key)
-            m = row.metrics
-            rows.append({"id": nid, "node": key, "op": row.op_type, "order": row.order, "output": row.output,
-                         "max_abs": _number(m.max_abs), "max_rel": _number(m.max_rel), "cosine": _number(m.cosine),
-                         "sqnr": _number(m.sqnr), "nan": m.nan, "inf": m.inf, "over": row.over,
-                         "value": _number(m.value(result.metric)), "error": m.error,
-                         "worst": worst.get(row.node) is row})
-            if nid is not None and worst.get(row.node) is row:
-                marks[nid] = "over" if row.over else "within"
+        rows = [{"id": ids.get(row["node"]), **row} for row in table_rows(result, self.side)]
+        marks = {row["id"]: "over" if row["over"] else "within" for row in rows if row["id"] and row["worst"]}
         first = result.first
         first_key = None if first is None else (first.node if self.side == "reference" else first.candidate_node)
         return {
@@ -70,7 +77,7 @@ class DivergenceOverlay(MarksOverlay):
             "headline": result.headline(),
             "first": ids.get(first_key) if first_key else None,
             "first_name": first_key,
-            "first_row": next((i for i, row in enumerate(result.rows) if row is first), None),
+            "first_row": first_row(result),
             "rows": rows,
             "groups": group_marks(self.graph_canvas.view.grouping, marks),
         }
