@@ -8,6 +8,7 @@ import argparse
 import json
 
 from dld_jupyter.activities.errors import SpecError
+from dld_jupyter.activities.runtimes.tensorrt.installs import TrtInstall
 from dld_jupyter.activities.runtimes.tensorrt.settings import REFIT_MODES, TYPING_MODES, TrtSettings
 from dld_jupyter.cli.exit_codes import ExitCode
 from dld_jupyter.cli.file_options import declare_files
@@ -28,7 +29,8 @@ def add_trt_options(parser: argparse.ArgumentParser, *, with_device: bool = True
         "--trt",
         metavar="VERSION|PATH",
         help="the TensorRT to use, as `dld doctor` lists them: a version found here (10.6) or a path (a folder "
-        "holding the tensorrt package, a trtexec binary, a TensorRT folder); sets --trt-source and --trt-path",
+        "holding the tensorrt package, a trtexec binary, a TensorRT folder); with --target, found or checked "
+        "there (relative paths: from its deployment folder); sets --trt-source and --trt-path",
     )
     group.add_argument(
         "--save-metadata",
@@ -79,9 +81,7 @@ def add_trt_options(parser: argparse.ArgumentParser, *, with_device: bool = True
 def settings_from_args(args: argparse.Namespace) -> TrtSettings:
     source, path = args.trt_source, args.trt_path
     if args.trt:
-        from dld_jupyter.activities.runtimes.tensorrt.installs import choose, find_installs
-
-        chosen = choose(args.trt, find_installs())
+        chosen = _chosen_install(args)
         source, path = chosen.source, chosen.path
     return TrtSettings(
         tensorrt=source,
@@ -107,6 +107,22 @@ def settings_from_args(args: argparse.Namespace) -> TrtSettings:
         refit=args.refit,
         version_compatible=args.version_compatible,
     )
+
+
+def _chosen_install(args: argparse.Namespace) -> TrtInstall:
+    """The install `--trt` names: found here, or with `--target` on that target (its versions, its paths)."""
+    from dld_jupyter.activities.runtimes.tensorrt.installs import choose, find_installs
+
+    if getattr(args, "target", None):
+        from dld_jupyter.activities.targets.ssh import SshTarget
+        from dld_jupyter.cli.targets import target_from_args
+
+        target = target_from_args(args)
+        if isinstance(target, SshTarget):
+            from dld_jupyter.activities.runtimes.tensorrt.target_installs import choose_on_target
+
+            return choose_on_target(target, args.trt)
+    return choose(args.trt, find_installs())
 
 
 def print_dry_run(spec: object, as_json: bool, prog: str) -> int:

@@ -6,6 +6,7 @@ checked there and kept here for that target. The trtexec is the one stand-in: a 
 
 from __future__ import annotations
 
+import json
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,6 +20,7 @@ from dld_jupyter.activities.runtimes.tensorrt.target_installs import add_target_
 from dld_jupyter.activities.targets.ssh import SshTarget
 from dld_jupyter.widgets.designer.trt_versions import TrtVersionChoice
 from tests.activities.test_trt_installs import TRT8, TRT10, trtexec
+from tests.remote.conftest import Sshd
 
 
 @pytest.fixture
@@ -64,3 +66,33 @@ def test_the_export_form_finds_and_adds_on_the_target(deployed: SshTarget, on_ta
     assert f"TensorRT 10.6.0 — trtexec {ten} (on {deployed.name})" in [label for label, _ in again.dropdown.options]
     again.use_target(None)
     assert not any(str(ten) in label for label, _ in again.dropdown.options)  # not this machine's
+
+
+def test_cli_trt_with_a_target_is_chosen_there(deployed: SshTarget, sshd: Sshd, on_target: tuple[Path, Path],
+                                               tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """`--trt` with `--target`: a path checked on the target (relative: from its deployment folder), a version looked
+    for there, never this machine's."""
+    import onnx
+
+    from dld_jupyter.cli.main import main
+    from dld_jupyter.document import Document
+    from tests import models
+
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))  # a fresh user: the CLI's own known_hosts and settings
+    monkeypatch.setenv("DLD_CONFIG_DIR", str(home / "config"))
+    onnx.save(models.resnet_like(1), str(tmp_path / "src.onnx"))
+    doc = Document.open(tmp_path / "src.onnx")
+    doc.set_optimization_profile("input", [1, 3, 32, 32], [4, 3, 32, 32], [16, 3, 32, 32])
+    doc.save(tmp_path / "net.onnx")
+    _ten, eight = on_target
+    url = f"ssh://{deployed.connection.user}@127.0.0.1:{sshd.port}"
+    common = ["--target", url, "--identity", str(sshd.client_key), "--deploy-dir", deployed.connection.deploy_dir,
+              "--accept-host-key", sshd.fingerprint, "--dry-run", "--json"]
+    export = ["export-engine", str(tmp_path / "net.onnx"), "-o", str(tmp_path / "x.engine")]
+    assert main([*export, "--trt", "trt-test/b", *common]) == 0
+    assert json.loads(capsys.readouterr().out)["trtexec"]["argv"][0] == str(eight)
+    assert main([*export, "--trt", "8.6", *common]) == 2  # not looked for here; the target has no 8.6 listed
+    assert "no TensorRT 8.6 found (found: none)" in capsys.readouterr().out

@@ -20,6 +20,7 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -181,9 +182,11 @@ def find_installs(store: InstallStore | None = None, paths: list[str] | None = N
     return found
 
 
-def choose(choice: str, installs: list[TrtInstall]) -> TrtInstall:
+def choose(choice: str, installs: list[TrtInstall],
+           check: Callable[[str], TrtInstall] | None = None) -> TrtInstall:
     """The install a `--trt` value names: a version (`10.6`, `10.6.0`: the first found of it) or a path (a
-    custom path not added yet is checked as one); SpecError listing what was found."""
+    custom path not added yet is checked as one, by `check`: on a target, there); SpecError listing what was
+    found."""
     usable = [install for install in installs if install.problem is None]
     if re.fullmatch(r"\d+(\.\d+)*", choice):
         for install in usable:
@@ -191,6 +194,8 @@ def choose(choice: str, installs: list[TrtInstall]) -> TrtInstall:
                 return install
         listed = ", ".join(install.label for install in usable) or "none"
         raise SpecError(f"--trt {choice}: no TensorRT {choice} found (found: {listed}); give a path instead")
+    if check is not None:
+        return check(choice)
     install = path_install(choice)
     if install.problem is not None:
         raise SpecError(f"--trt {choice}: {install.problem}")

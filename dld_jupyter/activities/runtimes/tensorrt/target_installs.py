@@ -14,7 +14,7 @@ import shlex
 from collections.abc import Sequence
 
 from dld_jupyter.activities.errors import ActivityError, SpecError
-from dld_jupyter.activities.runtimes.tensorrt.installs import InstallStore, TrtInstall
+from dld_jupyter.activities.runtimes.tensorrt.installs import InstallStore, TrtInstall, choose
 from dld_jupyter.activities.targets.ssh import SshTarget
 
 MODULE = "dld_jupyter.activities.runtimes.tensorrt.installs"
@@ -36,12 +36,24 @@ def target_installs(target: SshTarget, paths: Sequence[str]) -> list[TrtInstall]
         raise ActivityError(f"target {target.name}: an unreadable TensorRT list ({error}): {out[:200]!r}") from error
 
 
-def add_target_path(target: SshTarget, path: str, store: InstallStore) -> TrtInstall:
-    """Check `path` on the target and keep it for that target; SpecError saying why when it is no TensorRT."""
+def target_path_install(target: SshTarget, path: str) -> TrtInstall:
+    """What `path` is on the target (checked there); SpecError saying why when it is no TensorRT."""
     found = target_installs(target, [path])  # the module, trtexec on its PATH, then this path (the same: once)
     install = found[-1] if found and found[-1].source != "python" else None
     if install is None or install.problem is not None:
         why = install.problem if install is not None else "found nothing there"
         raise SpecError(f"TensorRT path {path} on {target.name}: {why}")
+    return install
+
+
+def add_target_path(target: SshTarget, path: str, store: InstallStore) -> TrtInstall:
+    """Check `path` on the target and keep it for that target; SpecError saying why when it is no TensorRT."""
+    install = target_path_install(target, path)
     store.keep(install.path or path)
     return install
+
+
+def choose_on_target(target: SshTarget, choice: str) -> TrtInstall:
+    """The install a `--trt` value names on `target`: a version found there, or a path checked there."""
+    installs = target_installs(target, InstallStore(target=target.name).paths())
+    return choose(choice, installs, lambda path: target_path_install(target, path))
