@@ -70,7 +70,7 @@ def profile(
     if backend != "tensorrt":
         options["provider"] = provider
     with ModelRef.of(model, keep=keep_model) as ref:  # a temporary copy of unsaved edits goes with the run
-        spec = profile_spec(ref, backend, **options)
+        spec = profile_spec(ref, backend, **_trt_on(where, options))
         return _report_of(run_activity(spec, on_progress=on_progress, on_log=on_log, target=where, within=within))
 
 
@@ -104,6 +104,22 @@ class EngineExport:
     trtexec: str  # the equivalent trtexec command line (no report: an export measures nothing)
 
 
+def _trt_on(where: Target, options: dict[str, Any]) -> dict[str, Any]:
+    """`options` with `trt=` (a TensorRT version or path) chosen on an SSH target there, not here."""
+    from dld_jupyter.activities.targets.local import LocalTarget
+
+    if "trt" not in options or isinstance(where, LocalTarget):
+        return options  # chosen here (settings.with_options)
+    from dld_jupyter.activities.targets.ssh import SshTarget  # asyncssh: only for a remote target
+
+    if not isinstance(where, SshTarget):
+        return options
+    from dld_jupyter.activities.runtimes.tensorrt.target_installs import choose_on_target
+
+    rest = {key: value for key, value in options.items() if key != "trt"}
+    return {**rest, **choose_on_target(where, str(options["trt"])).settings()}
+
+
 def export_engine(
     model: ModelLike,
     engine: str | None = None,
@@ -119,10 +135,10 @@ def export_engine(
     the model's profiles and layer precisions; `options` are `TrtSettings` fields; `target` as for `profile` (the
     engine is copied back here). Raises UnavailableError without TensorRT (on the target) or when the target is
     unreachable."""
+    where = target_named(target) if target is None or isinstance(target, str) else target
     with ModelRef.of(model) as ref:  # a temporary copy of unsaved edits goes with the export
-        spec = export_spec(ref, engine, metadata=metadata, settings=settings, **options).resolved()
+        spec = export_spec(ref, engine, metadata=metadata, settings=settings, **_trt_on(where, options)).resolved()
         command = dry_run(spec)["trtexec"]["command"]
-        where = target_named(target) if target is None or isinstance(target, str) else target
         result = run_activity(spec, on_progress=on_progress, on_log=on_log, target=where)
     if not (result.ok and "engine" in result.artifacts):
         _raise_for(result, ExportFailed)

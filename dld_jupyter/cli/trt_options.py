@@ -114,14 +114,16 @@ def _chosen_install(args: argparse.Namespace) -> TrtInstall:
     from dld_jupyter.activities.runtimes.tensorrt.installs import choose, find_installs
 
     if getattr(args, "target", None):
-        from dld_jupyter.activities.targets.ssh import SshTarget
+        from dld_jupyter.activities.targets.local import LocalTarget
         from dld_jupyter.cli.targets import target_from_args
 
         target = target_from_args(args)
-        if isinstance(target, SshTarget):
+        if not isinstance(target, LocalTarget):  # asyncssh is imported only for a remote target
             from dld_jupyter.activities.runtimes.tensorrt.target_installs import choose_on_target
+            from dld_jupyter.activities.targets.ssh import SshTarget
 
-            return choose_on_target(target, args.trt)
+            if isinstance(target, SshTarget):
+                return choose_on_target(target, args.trt)
     return choose(args.trt, find_installs())
 
 

@@ -96,3 +96,25 @@ def test_cli_trt_with_a_target_is_chosen_there(deployed: SshTarget, sshd: Sshd, 
     assert json.loads(capsys.readouterr().out)["trtexec"]["argv"][0] == str(eight)
     assert main([*export, "--trt", "8.6", *common]) == 2  # not looked for here; the target has no 8.6 listed
     assert "no TensorRT 8.6 found (found: none)" in capsys.readouterr().out
+
+
+def test_python_trt_with_a_target_is_chosen_there(deployed: SshTarget, on_target: tuple[Path, Path],
+                                                  tmp_path: Path) -> None:
+    """`trt=` with `target=`: chosen on the target (a path there, relative to its deployment folder: it exists
+    nowhere here), and the run is of that choice (a trtexec, which this backend refuses to run: it runs TensorRT's
+    Python API)."""
+    import onnx
+
+    from dld_jupyter.activities.api import export_engine
+    from dld_jupyter.activities.errors import UnavailableError
+    from dld_jupyter.document import Document
+    from tests import models
+
+    onnx.save(models.resnet_like(1), str(tmp_path / "src.onnx"))
+    doc = Document.open(tmp_path / "src.onnx")
+    doc.set_optimization_profile("input", [1, 3, 32, 32], [4, 3, 32, 32], [16, 3, 32, 32])
+    doc.save(tmp_path / "net.onnx")
+    with pytest.raises(SpecError, match="TensorRT path trt-test/none on"):
+        export_engine(str(tmp_path / "net.onnx"), trt="trt-test/none", target=deployed)
+    with pytest.raises(UnavailableError, match="trtexec binary is not supported"):
+        export_engine(str(tmp_path / "net.onnx"), trt="trt-test/b", target=deployed)
