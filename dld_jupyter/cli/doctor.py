@@ -91,9 +91,16 @@ def _target_lines() -> list[str]:
     lines = [f"targets: {len(connections)} saved"]
     for name, connection in sorted(connections.items()):
         try:
-            info = SshTarget(connection, HostKeyPolicy(), Secrets(no_questions)).check()
+            target = SshTarget(connection, HostKeyPolicy(), Secrets(no_questions))
+            info = target.check()
             state = "deployed" if info.deployed else "reachable, not deployed"
             lines.append(f"  {name}: {state} (python {'.'.join(map(str, info.python))}, {info.requirements[-1]})")
+            if info.deployed:  # its TensorRT, found in the deployment (never deployed just to say)
+                from dld_jupyter.activities.runtimes.tensorrt.installs import InstallStore
+                from dld_jupyter.activities.runtimes.tensorrt.target_installs import target_installs
+
+                found = target_installs(target, InstallStore(target=name).paths())
+                lines += [f"    {i.label}" for i in found] or ["    TensorRT: none found"]
         except (ActivityError, OSError) as error:
             lines.append(f"  {name}: unreachable: {error}")
     return lines

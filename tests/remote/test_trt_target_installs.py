@@ -118,3 +118,24 @@ def test_python_trt_with_a_target_is_chosen_there(deployed: SshTarget, on_target
         export_engine(str(tmp_path / "net.onnx"), trt="trt-test/none", target=deployed)
     with pytest.raises(UnavailableError, match="trtexec binary is not supported"):
         export_engine(str(tmp_path / "net.onnx"), trt="trt-test/b", target=deployed)
+
+
+def test_doctor_lists_a_deployed_targets_tensorrt(deployed: SshTarget, sshd: Sshd, on_target: tuple[Path, Path],
+                                                  tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    from dld_jupyter.cli.main import main
+
+    home = tmp_path / "home"
+    (home / ".ssh").mkdir(parents=True)
+    (home / ".ssh" / "known_hosts").write_text(sshd.known_hosts_line)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("DLD_CONFIG_DIR", str(home / "config"))
+    c = deployed.connection
+    box = ["targets", "add", "127.0.0.1", "--port", str(sshd.port), "--user", str(c.user), "--name", "box"]
+    assert main([*box, "--identity", str(c.identity), "--deploy-dir", c.deploy_dir]) == 0
+    _ten, eight = on_target
+    InstallStore(target="box").keep("trt-test/b")  # kept for that target (Add in the form checks it there)
+    capsys.readouterr()
+    assert main(["doctor"]) == 0
+    out = capsys.readouterr().out
+    assert "  box: deployed (python " in out and f"    TensorRT 8.6.1 — trtexec {eight}\n" in out
