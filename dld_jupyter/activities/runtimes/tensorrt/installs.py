@@ -3,7 +3,8 @@ from (seed 000 "Selecting a Version": the system's TensorRT or a custom path), `
 
 Found: this Python environment's `tensorrt` module, `trtexec` on PATH, and the paths the user adds (a folder that
 holds the `tensorrt` package, a trtexec binary, or a TensorRT folder with `bin/trtexec`), kept in
-`<cache dir>/tensorrt-installs.json`. Versions are read without importing tensorrt (which starts CUDA): the
+`<cache dir>/tensorrt-installs.json`, for this machine and for each SSH target (whose installs are found by `main`
+run in its deployment: target_installs.py). Versions are read without importing tensorrt (which starts CUDA): the
 package's `__version__` line or its dist-info; a trtexec binary is run (`--help`) and its banner read, `&&&& RUNNING
 TensorRT.trtexec [TensorRT v100600]` being 10.6.0 (v8601: 8.6.1). Each install is a `TrtSettings` choice (`tensorrt`
 and `tensorrt_path`): what the worker imports, or the binary the trtexec command line names.
