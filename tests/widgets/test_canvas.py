@@ -224,7 +224,11 @@ def test_designer_api(resnet: Path, tmp_path: Path) -> None:
     ids = d.select([name])
     assert d.canvas.selection == ids
     d.document.rename_node(ids[0], "renamed")
-    assert d.undo() and d.redo()
+    assert "— 1 step" in d.status.value
+    assert d.undo()
+    assert "— 0 steps (1 to redo)" in d.status.value  # the count follows Undo (it said 1 step after it)
+    assert d.redo()
+    assert "— 1 step" in d.status.value and "to redo" not in d.status.value
     d.save(tmp_path / "out.onnx")
     assert "renamed" in {n.name for n in onnx.load(str(tmp_path / "out.onnx")).graph.node}
     d.new(opset=17)

@@ -259,7 +259,10 @@ class Designer(ChildrenMixin, CompareActions, NodeDataActions, OverlayActions, R
         if self.parent_designer is not None:
             where = f"part of {self.parent_designer.document.name}: confirm, then save the model"
             mark = " • unconfirmed edits" if doc.dirty else ""
-        self.status.value = small(doc.name, mark, " — ", where, f" — {len(doc.history)} steps")
+        undone = len(doc.history) - doc.history_index  # the count follows Undo/Redo: it said every step ever made
+        done = doc.history_index
+        steps = f" — {done} step{'' if done == 1 else 's'}" + (f" ({undone} to redo)" if undone else "")
+        self.status.value = small(doc.name, mark, " — ", where, steps)
         self.refresh_banner()  # a child opened or closed through the Python API (ReadOnlyChanged) shows too
         root = self.root_designer
         if getattr(root, "family", None) is not None and len(root.family.members) > 1:
