@@ -167,8 +167,7 @@ def _remember(run: Run) -> None:
     settings = {k: v for k, v in spec.to_dict().items() if k not in ("kind", "model", "source_document")}
     # a run of a copy of unsaved edits is the user's model's run: its settings are recalled for that file, never
     # stored under the copy's temporary path (which no later run names)
-    home = getattr(spec, "source_document", None) or spec.model
     try:
-        SettingsStore().remember(home, spec.KIND, settings)
+        SettingsStore().remember(spec.user_model(), spec.KIND, settings)
     except OSError as error:
         run.log("warning", f"settings not remembered: {error}")

@@ -71,6 +71,11 @@ class ActivitySpec(abc.ABC):
     """Base of every activity spec: a model, a report path, JSON in and out. Subclasses set `KIND`."""
 
     model: str  # path of the ONNX model the activity runs on
+    # When `model` is a copy of a document's unsaved edits (`ModelRef.copy_of`, set by every kind's spec builder):
+    # the document's own file. The report records it, so its links find that document's live designer, then the
+    # file; the run's settings are remembered for it, never for the copy's temporary path. Keyword-only: each kind's
+    # own fields keep their places.
+    source_document: str | None = dataclasses.field(default=None, kw_only=True)
 
     KIND: ClassVar[str] = ""
     RUNTIME: ClassVar[str] = ""  # the runtime that runs it (`activities.runtimes`)
@@ -86,6 +91,18 @@ class ActivitySpec(abc.ABC):
             if kind in _KINDS and _KINDS[kind].__qualname__ != cls.__qualname__:
                 raise TypeError(f"activity kind {kind!r} is already registered by {_KINDS[kind].__qualname__}")
             _KINDS[kind] = cls
+
+    def user_model(self) -> str:
+        """The user's own file this run is of: the document whose unsaved edits `model` copies, else `model`."""
+        return self.source_document or self.model
+
+    def copy_note(self) -> str | None:
+        """What a command line cannot say about a run of a copy of unsaved edits (`Args.unsaid`), or None."""
+        if not self.source_document:
+            return None
+        return (f"the model was a copy of the unsaved edits of {self.source_document} (removed after the run): save "
+                "the designer and run its file; the report's links open that document's designer, the command's "
+                "open the model file")
 
     @abc.abstractmethod
     def report_path(self) -> str:

@@ -155,3 +155,40 @@ def test_python_api_exports_an_unsaved_document_and_profiles(model: Path, monkey
     assert "--optShapes=input_1:8x224x224x3" in trtexec and "--memPoolSize=workspace:64" in trtexec
     report = profile(model, backend="tensorrt", iterations=3, warmup=1, gpu_metrics=False, hide_non_compute=True)
     assert report.summary.passes == 3 and "--noDataTransfers" in report.summary.settings["trtexec"]
+
+
+def test_a_profile_of_unsaved_edits_names_the_users_file(model: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """TensorRT specs carry `source_document` as ONNX Runtime's do (issue 35): the report of a run of a copy of
+    unsaved edits names the user's file, so its links find that document's designer, then the file (it named only
+    the temporary copy), and the run's settings are remembered for that file (an export's were kept for the copy)."""
+    from dld_jupyter.activities.cache import SettingsStore
+    from dld_jupyter.activities.kinds.export_engine import export_spec
+    from dld_jupyter.activities.kinds.profile import profile_spec
+    from dld_jupyter.activities.model_ref import ModelRef
+    from dld_jupyter.widgets.report.report_viewer import ReportViewer
+
+    monkeypatch.setenv("DLD_TENSORRT_RUNTIME", STANDIN)
+    doc = Document.open(model)
+    doc.clear_optimization_profile("input_1")
+    doc.set_optimization_profile("input_1", [1, 224, 224, 3], [8, 224, 224, 3], [16, 224, 224, 3])  # unsaved
+    with ModelRef.of(doc) as ref:
+        spec = profile_spec(ref, "tensorrt", typing="obey", fp16=True, iterations=3, warmup=1, gpu_metrics=False)
+        assert spec.source_document == str(model) and spec.model == ref.path != str(model)
+        assert TrtProfileSpec.from_json(spec.to_json()) == spec  # the worker and a target read it back
+        assert any(str(model) in note and "unsaved" in note for note in spec.command_line().unsaid)
+        result = run_activity(spec)
+        assert result.ok, (result.error, [line.message for line in result.logs])
+        report = load_report(result.report_path or "")
+        assert report.summary.model_path == ref.path and report.summary.model == "resnet50"
+        assert report.summary.settings["source_document"] == str(model)
+        assert "--optShapes=input_1:8x224x224x3" in report.summary.settings["trtexec"]  # the edits ran
+        assert ReportViewer([report])._source_document(0) == str(model)  # what its layer links open first
+        remembered = SettingsStore().recall(model, "tensorrt-profile")
+        assert remembered is not None and remembered["profiler"]["iterations"] == 3
+        assert "source_document" not in remembered
+        build = export_spec(ref, typing="obey", fp16=True)
+        assert build.source_document == str(model) and build.model == ref.path
+        exported = run_activity(build)
+        assert exported.ok, exported.error
+        assert SettingsStore().recall(model, "tensorrt-build") is not None
+        assert SettingsStore().recall(ref.path, "tensorrt-build") is None

@@ -70,6 +70,6 @@ def export_spec(
     if engine is None and ref.document is not None:
         engine = str(Path(ref.home).with_suffix(ENGINE_SUFFIX))
     spec = TrtBuildSpec(model=ref.path, engine=engine, metadata=metadata, open_metadata=open_metadata,
-                        settings=chosen)
+                        settings=chosen, source_document=ref.copy_of)
     spec.check_outputs([ref.copy_of])  # nothing starts that would overwrite the model or the document's own file
     return spec

@@ -251,7 +251,7 @@ def profile_spec(
     if runtime == "tensorrt":
         groups = grouped(options, settings, profiler)  # refused before the copy is written
         spec: OrtProfileSpec | TrtProfileSpec = TrtProfileSpec(
-            model=ref.path, output=output, settings=groups[0], profiler=groups[1]
+            model=ref.path, output=output, settings=groups[0], profiler=groups[1], source_document=ref.copy_of
         )
     elif runtime == "onnxruntime":
         if settings is not None or profiler is not None:
@@ -259,8 +259,7 @@ def profile_spec(
         unknown = sorted(set(options) - set(ORT_OPTIONS))
         if unknown:
             raise SpecError(f"profile: unknown option(s) {unknown}; known options are {sorted(ORT_OPTIONS)}")
-        spec = OrtProfileSpec(model=ref.path, output=output, source_document=ref.copy_of,
-                              **options)
+        spec = OrtProfileSpec(model=ref.path, output=output, source_document=ref.copy_of, **options)
     else:
         raise SpecError(f"profile: no profile spec for the runtime {runtime!r}")
     spec.check_outputs([ref.copy_of])  # the report replaces neither the model nor the document's own file

@@ -245,7 +245,7 @@ class OrtSession:
         if self.gpu:
             system.update(device_info(spec.device))
         run_info = RunInfo(
-            model=Path(spec.source_document or spec.model).stem,  # a kept copy is named after its document
+            model=Path(spec.user_model()).stem,  # a copy of unsaved edits is named after its document
             model_path=spec.model,
             backend="onnxruntime",
             provider=spec.ort_provider,

@@ -44,9 +44,6 @@ class OrtProfileSpec(ActivitySpec):
     # Seed 000 "Hide Non-Compute Operations": inputs are copied to the device once and outputs stay there, so the
     # measured passes hold no host<->device copies (on a GPU); otherwise the copies are timed as their own rows.
     hide_non_compute: bool = False
-    # When `model` is a saved copy of a document's unsaved edits: the document's own file (report links find the
-    # live designer of that document first, then the copy).
-    source_document: str | None = None
 
     KIND: ClassVar[str] = "onnxruntime-profile"
     RUNTIME: ClassVar[str] = "onnxruntime"
@@ -120,12 +117,8 @@ class OrtProfileSpec(ActivitySpec):
         args.switch("--gpu-metrics", self.gpu_metrics, True).flag("--lock-clocks", self.lock_clocks)
         args.option("--sampling-ms", self.sampling_ms, 100.0).switch("--kernel-records", self.kernel_records, True)
         args.flag("--hide-non-compute", self.hide_non_compute)
-        if self.source_document:
-            args.unsaid(
-                f"the model was a copy of the unsaved edits of {self.source_document} (removed after the run): save "
-                "the designer and profile its file; the report's links open that document's designer, the "
-                "command's open the model file"
-            )
+        if (note := self.copy_note()) is not None:
+            args.unsaid(note)
         return args.done()
 
 

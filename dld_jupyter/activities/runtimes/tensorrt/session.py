@@ -124,7 +124,7 @@ def run_info(spec: TrtBuildSpec | TrtProfileSpec, runtime: TrtRuntime, engine: T
     )
     device = str(gpu.get("gpu", "GPU"))
     return RunInfo(
-        model=Path(spec.model).stem,
+        model=Path(spec.user_model()).stem,  # a copy of unsaved edits is named after its document
         model_path=spec.model,
         backend="tensorrt",
         provider=device,

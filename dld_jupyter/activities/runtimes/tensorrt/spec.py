@@ -118,6 +118,8 @@ class TrtBuildSpec(_TrtSpec):
         """`dld export-engine MODEL -o ENGINE [--metadata M] …`."""
         args = self._settings_args(Args("dld", "export-engine", self.model, "-o", self.engine_path()))
         args.option("--metadata", self.metadata)
+        if (note := self.copy_note()) is not None:
+            args.unsaid(note)
         if self.open_metadata:
             args.unsaid("the layer information was opened as an engine graph afterwards: `dld engine show METADATA` "
                         "lists its layers, JupyterLab opens the file as a graph")
@@ -165,7 +167,10 @@ class TrtProfileSpec(_TrtSpec):
         args.option("--iterations", p.iterations, 100).option("--warmup", p.warmup, 10)
         args.option("--sampling-ms", p.sampling_ms, 100.0).switch("--gpu-metrics", p.gpu_metrics, True)
         args.flag("--lock-clocks", p.lock_clocks).flag("--hide-non-compute", p.hide_non_compute)
-        return args.option("--prebuilt-engine", p.prebuilt_engine).option("--seed", p.seed, 0).done()
+        args.option("--prebuilt-engine", p.prebuilt_engine).option("--seed", p.seed, 0)
+        if (note := self.copy_note()) is not None:
+            args.unsaid(note)
+        return args.done()
 
     def resolved(self) -> TrtProfileSpec:
         engine = _abs(self.profiler.prebuilt_engine)
