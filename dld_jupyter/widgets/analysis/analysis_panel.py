@@ -20,6 +20,7 @@ import onnx_ir as ir
 
 from dld_jupyter.activities.analysis.inputs import model_input_specs
 from dld_jupyter.formats.html_text import small
+from dld_jupyter.widgets.analysis import canvas_layers
 from dld_jupyter.widgets.analysis.channel_inspector import ChannelInspector
 from dld_jupyter.widgets.analysis.layer_editor import LayerEditor
 from dld_jupyter.widgets.analysis.layer_timings import layer_times, time_text
@@ -203,8 +204,13 @@ class AnalysisPanel(DldVBox, css="dld-analysis-panel"):
         finally:
             self._busy = False
 
-    def _on_request(self, action: str, node: str) -> None:
-        """The canvas menu: Add/Remove Breakpoint (launching the analysis if needed), Inspect Channels."""
+    def _on_request(self, action: str, node: str, layer: str = "", other: str = "") -> None:
+        """The canvas menu: Add/Remove Breakpoint (launching the analysis if needed), Inspect Channels, Add/Remove
+        Analysis Layer (only while analysing: `layer` the kind to add or the name to remove, `other` a Mix's second
+        node)."""
+        if action in canvas_layers.REQUESTS:
+            canvas_layers.request(self, action, node, layer, other)
+            return
         analysis = self.launch()
         if analysis is None:
             return
@@ -269,7 +275,8 @@ class AnalysisPanel(DldVBox, css="dld-analysis-panel"):
         try:
             self.error.value = ""
             outputs = self._guard(lambda: analysis.outputs(finish=analysis.state != "paused")) or {}
-            self.overlay.show(self._lines(analysis, outputs), analysis.breakpoint_ids, analysis.position_id)
+            self.overlay.show(self._lines(analysis, outputs), analysis.breakpoint_ids, analysis.position_id,
+                              canvas_layers.badges(self.designer.document, analysis.analysis_layers))
             self.outputs_view.show({**outputs, **analysis.snapshots}, self._where(analysis))
             self.inspect()
         finally:

@@ -96,6 +96,8 @@ export function stylesheet(large = false, theme: Theme = LIGHT): StylesheetJson 
       style: { "background-color": "data(cmp)", color: "data(cmpfg)", "background-opacity": 1, "border-width": 3, "border-color": theme.text },
     },
     { selector: "node.cmp-first", style: { "border-width": 5, "border-color": theme.dark ? "#fca5a5" : "#7f1d1d", "border-style": "double" } },
+    // An analysis layer follows this node (overlays/analysis.ts): a dashed violet border, under the selection's colour.
+    { selector: "node.an-layer", style: { "border-width": 3, "border-color": "#7c3aed", "border-style": "dashed" } },
     { selector: "node:selected", style: { "border-width": 3, "border-color": theme.accent } },
     // Analysis (overlays/analysis.ts): the output shape under the label, the breakpoint badge, the debugger's stop.
     { selector: "node.an", style: { label: "data(alabel)" } },

@@ -1,6 +1,8 @@
 // The Network Overview overlay on a headless cytoscape graph: glyphs gain their shape line, the breakpoint badge
 // and the stop outline; a selected node's input links turn yellow (an-in) and output links blue (an-out); its menu
-// offers Add/Remove Breakpoint on op nodes only and asks the kernel; clear restores everything.
+// offers Add/Remove Breakpoint on op nodes only and asks the kernel; the analysis layers: a node they follow wears the
+// an-layer badge and a "+ name" line, its menu adds one after it (a Mix with the one other selected node, graph inputs
+// too) and removes the ones it has; clear restores everything.
 import cytoscape from "cytoscape";
 import { describe, expect, it } from "vitest";
 
@@ -37,9 +39,11 @@ describe("analysis overlay", () => {
     cy.$id("a").select();
     expect(cy.$id("e1").hasClass("an-in")).toBe(true);
     expect(cy.$id("e2").hasClass("an-out")).toBe(true);
-    expect(overlay.menuItems("x")).toEqual([]);
+    expect(overlay.menuItems("x").some((i) => i.label.includes("Breakpoint"))).toBe(false);
     const items = overlay.menuItems("a");
-    expect(items.map((i) => i.label)).toEqual(["Remove Breakpoint", "Inspect Channels"]);
+    expect(items.map((i) => i.label)).toEqual([
+      "Remove Breakpoint", "Inspect Channels", "Add Analysis Layer: Affine", "Add Analysis Layer: Noise", "Add Analysis Layer: Snapshot",
+    ]);
     items[0].run();
     expect(model.sent[0]).toEqual({ kind: "overlay", overlay: "analysis", action: "remove_breakpoint", id: "a" });
     expect(overlay.menuItems("b")[0].label).toBe("Add Breakpoint");
@@ -48,5 +52,33 @@ describe("analysis overlay", () => {
     expect(overlay.menuItems("a")).toEqual([]);
     expect(ctx.root.dataset.analysis).toBeUndefined();
     expect(analysisLabel("", "1×3")).toBe("1×3");
+  });
+
+  it("badges the nodes analysis layers follow and adds or removes them from the menu", () => {
+    const { cy, model, ctx } = context();
+    const overlay = new AnalysisOverlay(ctx);
+    const layers = { a: [{ name: "/analysis/Noise1", kind: "Noise" }, { name: "/analysis/Mix1", kind: "Mix" }], x: [{ name: "/analysis/Mix1", kind: "Mix" }] };
+    overlay.receive({ kind: "overlay", overlay: "analysis", action: "set", lines: { a: "1×8×4×4" }, breakpoints: [], position: null, layers } as never);
+    expect(cy.$id("a").data("alabel")).toBe("conv\nConv\n1×8×4×4\n+ Noise1\n+ Mix1");
+    expect(cy.$id("x").data("alabel")).toBe("input\n+ Mix1");
+    expect(cy.nodes(".an-layer").map((n) => n.id()).sort()).toEqual(["a", "x"]);
+    expect(cy.$id("b").hasClass("an-layer")).toBe(false);
+    cy.$id("x").select();
+    cy.$id("b").select();
+    const items = overlay.menuItems("b");
+    expect(items.map((i) => i.label).slice(2)).toEqual(["Add Analysis Layer: Affine", "Add Analysis Layer: Noise", "Add Analysis Layer: Snapshot", "Add Analysis Layer: Mix with input"]);
+    items[3].run();
+    items[5].run();
+    expect(model.sent).toEqual([
+      { kind: "overlay", overlay: "analysis", action: "add_layer", id: "b", layer: "Noise" },
+      { kind: "overlay", overlay: "analysis", action: "add_layer", id: "b", layer: "Mix", other: "x" },
+    ]);
+    const input = overlay.menuItems("x").map((i) => i.label);  // a graph input: layers, no breakpoint
+    expect(input[0]).toBe("Add Analysis Layer: Affine");
+    expect(input.slice(-1)).toEqual(["Remove Analysis Layer Mix1"]);
+    overlay.menuItems("a").find((i) => i.label === "Remove Analysis Layer Noise1")?.run();
+    expect(model.sent[2]).toEqual({ kind: "overlay", overlay: "analysis", action: "remove_layer", id: "a", layer: "/analysis/Noise1" });
+    overlay.receive({ kind: "overlay", overlay: "analysis", action: "clear" });
+    expect(cy.nodes(".an-layer").length).toBe(0);
   });
 });
