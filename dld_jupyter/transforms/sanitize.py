@@ -165,6 +165,13 @@ def _cleanup(model: onnx.ModelProto, original: onnx.ModelProto) -> onnx.ModelPro
     cleaned.opset_import.extend(original.opset_import)
     if not cleaned.functions:
         cleaned.functions.extend(original.functions)
+    # GraphSurgeon carries no node metadata: the exporter's scopes (pkg.torch.onnx.name_scopes), which group a
+    # torch.export model on the canvas, go back on the nodes it kept, by name (a sanitized BERT opened flat).
+    kept = {n.name: n.metadata_props for n in original.graph.node if n.name and n.metadata_props}
+    for node in cleaned.graph.node:
+        props = kept.get(node.name)
+        if props is not None and not node.metadata_props:
+            node.metadata_props.extend(props)
     return cleaned
 
 

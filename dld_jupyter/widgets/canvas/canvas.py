@@ -192,6 +192,12 @@ class GraphCanvas(CanvasBase):
             self.send(message, buffers)
 
     def _on_events(self, events: list[Event]) -> None:
+        # One patch at a time: events come from the thread that made them (a tool's job, the type check), and two
+        # patches built at once raced on what was sent ("dictionary changed size during iteration").
+        with self._serial:
+            self._patch_for(events)
+
+    def _patch_for(self, events: list[Event]) -> None:
         if tuple(self.document.model.functions) != self._functions:  # created / deleted: palette
             self.send({"kind": "ops", "ops": self._palette()})
         try:

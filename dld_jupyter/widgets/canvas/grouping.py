@@ -37,6 +37,7 @@ class Grouping:
         self.labels: dict[GroupPath, str] = {}
         self.by_id: dict[str, GroupPath] = {}
         self.expanded: set[GroupPath] = set()
+        self._emptied_expanded: set[GroupPath] = set()  # expanded groups whose last node left
         self._rewrite: dict[GroupPath, GroupPath] = {(): ()}
         self._bucket_of: dict[tuple[GroupPath, str], str] = {}
         self._rep_cache: dict[GroupPath, str | None] = {}
@@ -92,12 +93,19 @@ class Grouping:
     def add(self, node_id: str, raw: GroupPath) -> GroupPath:
         """Place a node (a new scope makes a new group); `raw` is its scope as named, wrappers included."""
         raw = without_wrappers(raw, self.wrappers)
-        path = self._effective(self._merge.get(raw, raw)) if self.enabled else ()
+        return self.place(node_id, self._effective(self._merge.get(raw, raw)) if self.enabled else ())
+
+    def place(self, node_id: str, path: GroupPath) -> GroupPath:
+        """Put a node in the group `path` as it is (the group its twin had: a model swapped in keeps its groups,
+        runs of flat ops and merged scopes included, which its scope alone would not give back)."""
         self.path[node_id] = path
         for depth in range(1, len(path) + 1):
             prefix = path[:depth]
             self.count[prefix] = self.count.get(prefix, 0) + 1
             self.by_id.setdefault(group_id(prefix), prefix)
+            if prefix in self._emptied_expanded:  # the group comes back as it was shown (an Undo of a swap)
+                self._emptied_expanded.discard(prefix)
+                self.expanded.add(prefix)
         return path
 
     def remove(self, node_id: str) -> GroupPath:
@@ -108,7 +116,9 @@ class Grouping:
             if not self.count[prefix]:
                 del self.count[prefix]
                 self.by_id.pop(group_id(prefix), None)
-                self.expanded.discard(prefix)
+                if prefix in self.expanded:  # remembered: a model swapped out and back (Sanitize, Undo) reopens it
+                    self.expanded.discard(prefix)
+                    self._emptied_expanded.add(prefix)
                 self._rep_cache.clear()
         return path
 

@@ -30,7 +30,7 @@ from dld_jupyter.document.outline import RawEdge
 from dld_jupyter.widgets.canvas import graph_payload as gp
 from dld_jupyter.widgets.canvas.function_bodies import function_of
 from dld_jupyter.widgets.canvas.grouping import Grouping, GroupPath, group_id
-from dld_jupyter.widgets.canvas.scope_paths import raw_path
+from dld_jupyter.widgets.canvas.scope_paths import ScopePaths
 
 if TYPE_CHECKING:
     from dld_jupyter.widgets.canvas.protocol import EdgeData, NodeData, Severity
@@ -141,6 +141,8 @@ def _apply_events(view: ViewState, events: list[Event]) -> gp.PatchBuilder:
     moved: dict[str, Point] = {}
     twins: dict[str, str] = {}
     relabel = False
+    scope_path = ScopePaths()
+    left: dict[str, GroupPath] = {}  # removed nodes' groups, for their twins
     for event in events:
         if isinstance(event, EdgesRemoved):
             for eid in event.edge_ids:
@@ -155,7 +157,7 @@ def _apply_events(view: ViewState, events: list[Event]) -> gp.PatchBuilder:
                 touched.update({raw.src: None, raw.dst: None})
         elif isinstance(event, NodesRemoved):
             for nid in event.node_ids:
-                path = view.grouping.remove(nid)
+                path = left[nid] = view.grouping.remove(nid)
                 view.op_type.pop(nid, None)
                 if nid in view.order:
                     view.order.remove(nid)
@@ -167,7 +169,15 @@ def _apply_events(view: ViewState, events: list[Event]) -> gp.PatchBuilder:
                 node = doc.node(nid)
                 view.order.append(nid)
                 view.op_type[nid] = node.op_type if node.kind == "op" else node.kind.title()
-                path = view.grouping.add(nid, raw_path(node.name) if node.kind == "op" else ())
+                # The scope a rebuild would give it, from the exporter's metadata too: by its name alone, every node
+                # of a torch.export model (named node_*) swapped in by Sanitize/FP16 or their Undo lost its group.
+                twin = event.twins.get(nid)
+                if twin is not None and twin in left:  # a swapped-in model's node: in the group its twin was in
+                    path = view.grouping.place(nid, left[twin])
+                else:
+                    ir_node = doc.ir_node(nid) if node.kind == "op" else None
+                    meta = ir_node.metadata_props if ir_node is not None else {}
+                    path = view.grouping.add(nid, scope_path(node.name, meta) if node.kind == "op" else ())
                 touched[nid] = None
                 touched.update({group_id(path[:d]): None for d in range(1, len(path) + 1)})
         elif isinstance(event, NodesChanged):
