@@ -1,8 +1,10 @@
 """Launch Analysis and Stop Analysis as registered user operations (seed 001 §4: the quick action menu), so the
 sidebar's `command` messages and any front door name them as they name Save or Profile (`dld:launch-analysis`,
 `launch_analysis`), and Add/Remove Breakpoint on nodes (`dld:add-breakpoint`, args `nodes`: what the layer explorer's
-menu sends, going where the canvas menu's request goes). The target is a designer that can show the Analysis panel
-(widgets/designer/analysis_mode.py); a bare canvas cannot, and is told so.
+menu sends, going where the canvas menu's request goes), and Add Analysis Layer (`dld:add-analysis-layer`, args
+`kind` and `nodes`: the palette's Analysis category dropped on a node or double-clicked with nodes selected, and the
+JupyterLab command; a Mix reads the first two nodes; no nodes: the canvas selection). The target is a designer
+that can show the Analysis panel (widgets/designer/analysis_mode.py); a bare canvas cannot, and is told so.
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ class Analyses(Protocol):
     def set_breakpoints(self, nodes: Sequence[str], add: bool = True) -> None: ...
 
     def watch_breakpoints(self, listener: Callable[[list[str]], object]) -> Callable[[], None]: ...
+
+    def add_analysis_layer(self, kind: str, node: str, other: str = "") -> str: ...
 
 
 def _can_launch(target: OperationTarget) -> Enabled:
@@ -67,6 +71,19 @@ def _breakpoints(add: bool) -> Callable[..., None]:
         target.set_breakpoints([str(node) for node in nodes], add)
 
     return apply
+
+
+def _add_layer(target: OperationTarget, kind: str = "", nodes: Sequence[str] = ()) -> str:
+    if not isinstance(target, Analyses):
+        raise OperationUnavailable(NEEDS_DESIGNER)
+    if target.analysis is None:
+        raise OperationUnavailable("Launch Analysis first: analysis layers live in the analysis copy only, never in "
+                                   "the model")
+    chosen = [str(node) for node in nodes] or list(target.canvas.selection)
+    if not chosen:
+        raise OperationUnavailable(f"drop the {kind or 'analysis'} layer on a node, or select the node it follows "
+                                   "(a Mix: two nodes) first")
+    return target.add_analysis_layer(kind, chosen[0], chosen[1] if len(chosen) > 1 else "")
 
 
 LAUNCH_ANALYSIS = operations.add(
@@ -108,5 +125,16 @@ REMOVE_BREAKPOINT = operations.add(
         "No longer stop the analysis at these nodes",
         _can_stop,
         _breakpoints(False),
+    )
+)
+ADD_ANALYSIS_LAYER = operations.add(
+    Operation(
+        "dld:add-analysis-layer",
+        "add_analysis_layer",
+        "Add Analysis Layer",
+        "While analysing: a Mix, Affine, Noise or Snapshot after the selected node (a Mix: of the two selected), in "
+        "the analysis copy only (never saved); its options are sliders in the Parameter Editor",
+        _can_stop,
+        _add_layer,
     )
 )

@@ -7,7 +7,8 @@ port is involved, so the same works on a remote JupyterHub.
 Messages (same names in js/src/lab/messages.ts):
   browser → kernel: hello{candidates}, bind{model_id}, unbind, select{ids}, focus{id},
                     command{request, action, args} (a request of the shared envelope, formats/envelope.py, whose
-                    action names a registered operation), add_node{op, domain},
+                    action names a registered operation), add_node{op, domain} (domain dld.analysis: an analysis
+                    layer after the selected node, through Add Analysis Layer),
                     attr_filter{request, expression} (reply data {ids}: layers whose attributes match it),
                     settings{color_scheme, hide_constants, auto_check_threshold},
                     runs_watch, run_cancel{id}, run_open{id, name, point} (the Runs section: runs_feed.py)
@@ -21,10 +22,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from dld_jupyter.activities.analysis.layers import PALETTE_DOMAIN
 from dld_jupyter.document import Document
 from dld_jupyter.document.events import NodesAdded, NodesChanged, NodesRemoved
 from dld_jupyter.formats.envelope import failed, ok
-from dld_jupyter.frontdoor.analysis_operations import Analyses
+from dld_jupyter.frontdoor.analysis_operations import ADD_ANALYSIS_LAYER, Analyses
 from dld_jupyter.frontdoor.designers import LiveDesigner, loading, registry
 from dld_jupyter.frontdoor.operation_target import LiveCanvas
 from dld_jupyter.frontdoor.operations import InvalidModel, operations
@@ -77,6 +79,10 @@ class SidebarSession:
                 self._runs.handle(message)
             elif kind == "attr_filter":
                 self._attr_filter(message)
+            elif kind == "add_node" and message.get("domain") == PALETTE_DOMAIN:  # an analysis layer, no node
+                self._require_document()
+                assert self._designer is not None
+                ADD_ANALYSIS_LAYER(self._designer, kind=str(message["op"]))  # after the selected node(s)
             elif kind == "add_node":
                 document = self._require_document()
                 document.add_node(str(message["op"]), domain=_onnx_domain(str(message.get("domain", ""))))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TypedDict
 
+from dld_jupyter.activities.analysis.layers import CATEGORY, PALETTE_DOMAIN, SUMMARIES
 from dld_jupyter.document import Document
 from dld_jupyter.document.operator_docs import summary_of
 from dld_jupyter.formats.trt_metadata import TRT_PRECISION_KEY  # the format the document writes
@@ -49,7 +50,8 @@ def layer_columns(document: Document, node_ids: list[str] | None = None) -> Laye
 
 
 def palette_entries(document: Document) -> list[PaletteEntry]:
-    """Operators of the opsets the model imports, plus its local functions."""
+    """Operators of the opsets the model imports, plus its local functions, plus the Analysis category (analysis
+    layers, seed 001 §4: inserted after a node only while analysing, into the analysis copy, never the model)."""
     from dld_jupyter.document.schema import registry
 
     entries: list[PaletteEntry] = []
@@ -73,6 +75,17 @@ def palette_entries(document: Document) -> list[PaletteEntry]:
                 "since_version": 1,
                 "summary": summary_of(function.doc_string or f"Local function {function.domain}::{function.name}"),
                 "function": True,
+            }
+        )
+    for kind, summary in SUMMARIES.items():
+        entries.append(
+            {
+                "name": kind,
+                "domain": PALETTE_DOMAIN,
+                "category": CATEGORY,
+                "since_version": 1,
+                "summary": f"Analysis layer, while analysing only (never saved): {summary}",
+                "function": False,
             }
         )
     return entries

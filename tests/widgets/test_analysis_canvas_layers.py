@@ -2,7 +2,8 @@
 (through the analysis overlay's request, as the browser sends it) is refused before launch, then inserts the layer
 after the node; the analysed output equals, to the bit, what the Parameter Editor's Insert gives for the same layer
 on the same value; the node wears the layer's badge; "Remove Analysis Layer" brings the output back exactly; a Mix
-reads the node and a second one; the document and the file are never touched."""
+reads the node and a second one; the document and the file are never touched. The palette's Analysis category
+(a drop on a node, the sidebar's double-click, the JupyterLab command) gives the same layer too."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ from typing import Any
 import numpy as np
 import pytest
 
+from dld_jupyter.activities.analysis.layers import PALETTE_DOMAIN
+from dld_jupyter.lab.kernel_sidebar import SidebarSession
 from dld_jupyter.widgets.designer.designer import Designer, open_designer
 
 MODEL = Path(__file__).resolve().parents[1] / "data" / "real" / "mobilenet_v3_small_w05.onnx"
@@ -86,3 +89,60 @@ def test_canvas_menu_adds_the_same_layer_as_the_parameter_editor(designer: Desig
     assert not doc.dirty
     designer.stop_analysis()
     assert MODEL.read_bytes() == saved
+
+
+def test_palette_drop_sidebar_and_command_add_the_same_layer(designer: Designer, tmp_path: Path) -> None:
+    """The palette's Analysis category: dropped on a node (the canvas's intent), double-clicked in the sidebar with
+    the node selected, and the Add Analysis Layer command, each the Parameter Editor's layer, to the bit."""
+    doc = designer.document
+    conv = [n for n in doc.model.graph if n.op_type == "Conv"][5]
+    conv_id = doc.node_id(conv)
+    sent: list[dict[str, Any]] = []
+    session = SidebarSession(sent.append)
+    session.handle({"kind": "bind", "model_id": designer.model_id})
+    analysis_entries = [e for e in sent[0]["palette"] if e["category"] == "Analysis"]
+    assert [e["name"] for e in analysis_entries] == ["Mix", "Affine", "Noise", "Snapshot"]
+    assert {e["domain"] for e in analysis_entries} == {PALETTE_DOMAIN}
+
+    def drop(kind: str, node: str, other: str = "") -> dict[str, Any]:
+        return designer.canvas.handle_intent({"action": "add_analysis_layer", "request": 1,
+                                              "args": {"kind": kind, "node": node, "other": other}})
+
+    refused = drop("Noise", conv_id)  # before launch: the reply (a toast) says why
+    assert not refused["ok"] and "Launch Analysis first" in refused["error"] and designer.analysis is None
+    feeds = tmp_path / "x.npy"
+    np.save(feeds, np.random.default_rng(4).standard_normal((1, 3, 96, 96)).astype(np.float32))
+    analysis = designer.launch_analysis({"input": str(feeds)})
+    assert analysis is not None
+    editor = designer.analysis_panel().layers
+    editor.kind.value, editor.first.value = "Noise", str(conv.outputs[0].name)
+    editor.insert()
+    reference = analysis.outputs(finish=False)["logits"]
+    editor.undo()
+    assert not np.array_equal(analysis.outputs(finish=False)["logits"], reference)  # the default Noise changes it
+
+    empty = drop("Noise", "")
+    assert not empty["ok"] and "dropped on no node" in empty["error"] and analysis.analysis_layers == []
+    dropped = drop("Noise", conv_id)
+    assert dropped["ok"] and dropped["data"] == {"name": "/analysis/Noise1"}
+    assert np.array_equal(analysis.outputs(finish=False)["logits"], reference)
+    assert designer._analysis_panel.overlay.payload["layers"] == {conv_id: [{"name": "/analysis/Noise1",
+                                                                             "kind": "Noise"}]}
+    analysis.undo_layer()
+
+    designer.canvas.selection = [conv_id]  # the sidebar's double-click: after the selected node
+    session.handle({"kind": "add_node", "op": "Noise", "domain": PALETTE_DOMAIN})
+    assert [m for m in sent if m.get("kind") == "error"] == []
+    assert [x.inputs for x in analysis.analysis_layers] == [(conv.outputs[0].name,)]
+    assert np.array_equal(analysis.outputs(finish=False)["logits"], reference)
+    analysis.undo_layer()
+
+    session.handle({"kind": "command", "request": 7, "action": "dld:add-analysis-layer", "args": {"kind": "Noise"}})
+    reply = next(m for m in sent if m.get("kind") == "reply" and m.get("request") == 7)
+    assert reply["ok"] and np.array_equal(analysis.outputs(finish=False)["logits"], reference)
+    designer.canvas.selection = []
+    session.handle({"kind": "command", "request": 8, "action": "add_analysis_layer", "args": {"kind": "Noise"}})
+    reply = next(m for m in sent if m.get("kind") == "reply" and m.get("request") == 8)
+    assert not reply["ok"] and "select the node it follows" in reply["error"]
+    session.close()
+    assert not doc.dirty

@@ -27,6 +27,7 @@ from dld_jupyter.activities.errors import SpecError
 
 Array = np.ndarray[Any, Any]
 CATEGORY = "Analysis"  # the palette category these kinds are listed under
+PALETTE_DOMAIN = "dld.analysis"  # their palette entries' domain: a drop or double-click inserts a layer, no node
 BLENDS = ("linear", "add", "multiply", "difference")
 
 
@@ -45,6 +46,13 @@ KINDS: dict[str, tuple[int, dict[str, Option]]] = {  # kind: (inputs, numeric op
     "Affine": (1, {"scale": Option(1.0, -4.0, 4.0, 0.01), "shift": Option(0.0, -4.0, 4.0, 0.01)}),
     "Noise": (1, {"amplitude": Option(0.1, 0.0, 2.0, 0.01), "seed": Option(0, 0, 1000, 1)}),
     "Snapshot": (1, {}),
+}
+SUMMARIES = {  # the palette's hover text
+    "Mix": "blends two same-shape values (factor, blend: linear, add, multiply, difference); drop on a node with "
+           "a second node selected",
+    "Affine": "x·scale + shift, fed to the node's readers in place of its output",
+    "Noise": "x + amplitude·N(0, 1) from a seed (the same every rerun), fed to the node's readers",
+    "Snapshot": "keeps the node's output as it is now, shown beside the Analysis Output",
 }
 
 

@@ -15,6 +15,7 @@ from dld_jupyter.document.ids import kind_of, parse_edge_id
 from dld_jupyter.frontdoor.operation_target import LiveCanvas
 from dld_jupyter.frontdoor.operations import ARRANGE, CHECK, REDO, SAVE, UNDO
 from dld_jupyter.transforms.clipboard import copy_selection
+from dld_jupyter.widgets.canvas.analysis_intents import ANALYSIS_HANDLERS
 from dld_jupyter.widgets.canvas.canvas_view import CanvasView
 from dld_jupyter.widgets.canvas.child_intents import CHILD_HANDLERS
 from dld_jupyter.widgets.canvas.trt_intents import TRT_HANDLERS
@@ -244,3 +245,4 @@ HANDLERS: dict[str, Handler] = {
 }
 HANDLERS.update(TRT_HANDLERS)  # optimization profiles and layer precisions
 HANDLERS.update(CHILD_HANDLERS)  # subgraphs and local functions
+HANDLERS.update(ANALYSIS_HANDLERS)  # the palette's Analysis category dropped on a node while analysing

@@ -156,6 +156,7 @@ IntentAction = Literal[
     "set_attr", "undo", "redo", "save", "arrange", "copy", "cut", "paste", "expand", "collapse",
     "toggle_constant", "extract", "check", "doc", "ping", "set_precision", "trt_inputs", "set_trt_profile",
     "subgraph_slots", "open_subgraph", "open_function", "create_function_from_selection", "inline_function",
+    "add_analysis_layer",
 ]
 
 

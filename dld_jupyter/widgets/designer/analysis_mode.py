@@ -14,6 +14,7 @@ from typing import Any
 
 import ipywidgets as w
 
+from dld_jupyter.activities.errors import SpecError
 from dld_jupyter.frontdoor.analysis import Analysis, AnalysisActions
 from dld_jupyter.frontdoor.analysis_operations import LAUNCH_ANALYSIS, STOP_ANALYSIS
 from dld_jupyter.widgets.canvas.overlays.analysis import AnalysisOverlay
@@ -95,6 +96,20 @@ class AnalysisMode(AnalysisActions):
         overlay.watchers.append(listener)
         listener(overlay.breakpoints)
         return lambda: overlay.watchers.remove(listener) if listener in overlay.watchers else None
+
+    def add_analysis_layer(self, kind: str, node: str, other: str = "") -> str:
+        """Insert a `kind` analysis layer (Mix, Affine, Noise, Snapshot) after the canvas node `node` (a Mix: of it
+        and `other`) in the live analysis's copy, as the canvas menu and the palette's Analysis category do; the
+        panel (badges, outputs, Parameter Editor) follows. Returns the layer's name."""
+        from dld_jupyter.widgets.analysis.canvas_layers import add_after
+        from dld_jupyter.widgets.analysis.layer_editor import HINT
+
+        analysis, panel = self.analysis, self._analysis_panel
+        if analysis is None or panel is None:
+            raise SpecError(HINT)
+        name = add_after(analysis, self.document, kind, node, other)
+        panel.refresh()
+        return name
 
     @property
     def analysis(self) -> Analysis | None:

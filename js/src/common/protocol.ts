@@ -159,10 +159,15 @@ export type IntentAction =
   | "open_subgraph" // args.node, attribute, index: opens it in a child designer (the designer's document tabs)
   | "open_function" // args.node: the local function an instance calls, opened in a child designer
   | "create_function_from_selection" // args.nodes, name, domain
-  | "inline_function"; // args.node: an instance replaced by its function's body
+  | "inline_function" // args.node: an instance replaced by its function's body
+  | "add_analysis_layer"; // args.kind, node, other: an analysis layer after the node, while analysing only
 
 /** The MIME type a palette drags: JSON {name, domain}. */
 export const OP_DRAG_MIME = "application/x-dld-op";
+
+/** The palette's Analysis category (analysis layers, dld_jupyter/activities/analysis/layers.py PALETTE_DOMAIN): a
+ * drop on a node inserts one after it while analysing, never a node of the model. */
+export const ANALYSIS_DOMAIN = "dld.analysis";
 
 /** The DOM event a canvas dispatches (bubbling) when a report's name link focuses it: the JupyterLab designer tab
  * holding it activates itself (js/src/lab/document_tab.ts). */

@@ -34,7 +34,11 @@ export enum CommandIds {
   launchAnalysis = "dld:launch-analysis",
   stopAnalysis = "dld:stop-analysis",
   clearOverlays = "dld:clear-overlays",
+  addAnalysisLayer = "dld:add-analysis-layer",
 }
+
+/** The palette's Analysis category (dld_jupyter/activities/analysis/layers.py KINDS). */
+export const ANALYSIS_LAYER_KINDS = ["Mix", "Affine", "Noise", "Snapshot"];
 
 /** Commands that act on the current designer, through its kernel. */
 const DESIGNER_COMMANDS: Array<[CommandIds, SidebarCommand, string, string]> = [
@@ -100,6 +104,15 @@ export function registerCommands(app: JupyterFrontEnd, designer: DesignerTarget)
       if (!grid.button.accept) return;
       const colour = (grid.value ?? "").trim();
       designer.command("export_image", colour ? { path: result.value, grid: colour } : { path: result.value });
+    },
+  });
+  app.commands.addCommand(CommandIds.addAnalysisLayer, {
+    label: "Add Analysis Layer…",
+    caption: "While analysing: a Mix, Affine, Noise or Snapshot after the selected node (a Mix: of the two selected), in the analysis copy only (never saved)",
+    isEnabled: () => designer.isBound,
+    execute: async () => {
+      const result = await InputDialog.getItem({ title: "Analysis layer after the selected node", items: ANALYSIS_LAYER_KINDS, current: 0 });
+      if (result.button.accept && result.value) designer.command("add_analysis_layer", { kind: result.value });
     },
   });
   app.commands.addCommand(CommandIds.compareWith, {

@@ -66,6 +66,7 @@ export type SidebarCommand =
   | "stop_analysis" // Stop Analysis: back to editing
   | "add_breakpoint" // args {nodes}: as the canvas menu's Add Breakpoint (launches the analysis if needed)
   | "remove_breakpoint" // args {nodes}: as the canvas menu's Remove Breakpoint
+  | "add_analysis_layer" // args {kind, nodes?}: an analysis layer after the node(s) (none: the selection), analysing only
   | "save_layout" // args {name, shell}: the dock's arrangement (and JupyterLab's side bars) kept under a name
   | "apply_layout" // args {name}: the dock arranged as that saved layout
   | "reset_layout" // the default arrangement of the dock

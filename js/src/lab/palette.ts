@@ -1,8 +1,11 @@
 /**
  * Operator palette: every operator of the bound model's opsets (and its local functions), arranged by name,
  * collection (domain) or category, sortable and filterable. Entries drag onto a canvas (MIME OP_DRAG_MIME);
- * double-click adds one at the canvas centre. Hover shows the operator's documentation summary.
+ * double-click adds one at the canvas centre. Hover shows the operator's documentation summary. The Analysis category
+ * (analysis layers, domain ANALYSIS_DOMAIN) is no operator: dropped on a node while analysing it inserts a layer
+ * after that node; double-clicked, after the selected node.
  */
+import { ANALYSIS_DOMAIN } from "../common/protocol";
 import { OP_DRAG_MIME, PaletteEntry } from "./messages";
 
 export type Arrange = "name" | "domain" | "category";
@@ -100,7 +103,10 @@ export class OperatorPalette {
         item.dataset.name = entry.name;
         item.dataset.domain = entry.domain;
         item.textContent = entry.function ? `f(x) ${entry.name}` : entry.name;
-        item.title = `${entry.domain}::${entry.name} (since opset ${entry.since_version})\n${entry.summary}`;
+        item.title =
+          entry.domain === ANALYSIS_DOMAIN
+            ? `${entry.name}: ${entry.summary}`
+            : `${entry.domain}::${entry.name} (since opset ${entry.since_version})\n${entry.summary}`;
         parts.push(item);
       }
     }

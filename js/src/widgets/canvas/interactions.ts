@@ -1,10 +1,12 @@
 /**
  * Node gestures: selection (synced to Python's `selection` trait), drags (positions go to the document as one
- * `move` intent when the drag ends), double-click on a group to expand/collapse it, drop of an op from the palette.
+ * `move` intent when the drag ends), double-click on a group to expand/collapse it, drop of an op from the palette
+ * (one of its Analysis category: an analysis layer after the node dropped on, a Mix also reading the one other
+ * selected node; the kernel refuses it, as a toast, when nothing is analysed).
  */
 import type { CanvasContext } from "./context";
 import { modelPoint, selectedNodeIds } from "./context";
-import { OP_DRAG_MIME } from "../../common/protocol";
+import { ANALYSIS_DOMAIN, OP_DRAG_MIME } from "../../common/protocol";
 import { terminalAt } from "./geometry";
 
 export function installInteractions(ctx: CanvasContext): void {
@@ -90,10 +92,27 @@ export function installInteractions(ctx: CanvasContext): void {
     event.preventDefault();
     const op = JSON.parse(raw) as { name: string; domain?: string };
     const p = modelPoint(ctx, event);
+    if (op.domain === ANALYSIS_DOMAIN) {
+      void ctx.channel.intent("add_analysis_layer", { kind: op.name, ...analysisDrop(ctx, p) });
+      return;
+    }
     void ctx.channel.intent("add_node", { op_type: op.name, domain: op.domain ?? "", x: p.x, y: p.y });
   });
 
   // Overlay follows every frame cytoscape draws (pan, zoom, drag, style).
   listeners.cy(cy, "render", null, ctx.overlay.schedule);
   listeners.cy(cy, "viewport", null, ctx.overlay.gesture);
+}
+
+/** Where an analysis layer dropped at `p` goes: the op or graph-input node under it ("" for none) and, for a Mix,
+ * the one other selected such node ("" unless exactly one). */
+export function analysisDrop(ctx: CanvasContext, p: { x: number; y: number }): { node: string; other: string } {
+  const usable = (id: string) => ["op", "input"].includes(ctx.store.nodes.get(id)?.kind ?? "");
+  const under = ctx.cy.nodes().filter((n) => {
+    const box = n.boundingBox({ includeLabels: false });
+    return usable(n.id()) && n.visible() && p.x >= box.x1 && p.x <= box.x2 && p.y >= box.y1 && p.y <= box.y2;
+  });
+  const node = under.length ? under[under.length - 1].id() : "";
+  const others = ctx.cy.nodes(":selected").filter((n) => n.id() !== node && usable(n.id()));
+  return { node, other: others.length === 1 ? others[0].id() : "" };
 }

@@ -1,0 +1,37 @@
+// Where a palette's analysis layer dropped on the canvas goes (interactions.ts analysisDrop): the op or graph-input
+// node under the drop point, none on empty canvas or on a graph output, and a Mix's second node only when exactly
+// one other such node is selected.
+import cytoscape from "cytoscape";
+import { describe, expect, it } from "vitest";
+
+import type { CanvasContext } from "./context";
+import { analysisDrop } from "./interactions";
+
+function context() {
+  const cy = cytoscape({
+    headless: true,
+    styleEnabled: true,
+    layout: { name: "preset" },
+    style: [{ selector: "node", style: { width: 40, height: 20, shape: "rectangle" } }],
+    elements: [
+      { data: { id: "x" }, position: { x: 0, y: 0 } }, { data: { id: "a" }, position: { x: 0, y: 100 } },
+      { data: { id: "b" }, position: { x: 0, y: 200 } }, { data: { id: "o" }, position: { x: 0, y: 300 } },
+    ],
+  });
+  const nodes = new Map([["x", { kind: "input" }], ["a", { kind: "op" }], ["b", { kind: "op" }], ["o", { kind: "output" }]]);
+  return { cy, ctx: { cy, store: { nodes } } as unknown as CanvasContext };
+}
+
+describe("analysis layer drop", () => {
+  it("names the node under the point and a Mix's one other selected node", () => {
+    const { cy, ctx } = context();
+    expect(analysisDrop(ctx, { x: 5, y: 102 })).toEqual({ node: "a", other: "" });
+    expect(analysisDrop(ctx, { x: 5, y: 2 })).toEqual({ node: "x", other: "" });
+    expect(analysisDrop(ctx, { x: 200, y: 100 })).toEqual({ node: "", other: "" });
+    expect(analysisDrop(ctx, { x: 0, y: 300 })).toEqual({ node: "", other: "" }); // a graph output reads nothing new
+    cy.$id("x").select();
+    expect(analysisDrop(ctx, { x: 0, y: 200 })).toEqual({ node: "b", other: "x" });
+    cy.$id("a").select();
+    expect(analysisDrop(ctx, { x: 0, y: 200 })).toEqual({ node: "b", other: "" }); // two others: which is unclear
+  });
+});
