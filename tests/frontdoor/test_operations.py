@@ -44,7 +44,7 @@ def test_names_ids_and_labels() -> None:
 
 
 def test_unknown_operations_are_refused_with_the_known_ones() -> None:
-    known = r"unknown command 'format_disk'; known: add_breakpoint, apply_layout, arrange, check"
+    known = r"unknown command 'format_disk'; known: add_analysis_layer, add_breakpoint, apply_layout, arrange, check"
     with pytest.raises(UnknownOperation, match=known):
         operations.get("format_disk")
 
