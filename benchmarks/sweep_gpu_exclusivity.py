@@ -14,8 +14,8 @@ import threading
 import time
 
 from dld_jupyter.activities.gpu.nvml import visible_gpus
+from dld_jupyter.activities.gpu_watch import GpuWatch, gpu_processes
 from dld_jupyter.activities.host_locks import SHARED, HostLocks
-from dld_jupyter.activities.sweep.gpu_watch import GpuWatch, gpu_processes
 
 HOLD = "import torch,time; x=torch.ones(256*2**20, device='cuda:{i}'); torch.cuda.synchronize(); time.sleep({s})"
 

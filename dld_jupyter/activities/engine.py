@@ -109,7 +109,7 @@ def execute(run: Run) -> ActivityResult:
         if code == 0 and run.done_artifacts is not None:
             try:
                 with timing.phase("fetch"):
-                    artifacts = bring_home(target, spec, staged, run.done_artifacts)
+                    artifacts = bring_home(target, spec, staged, run.done_artifacts, run.observed())
             except ActivityError as error:
                 return _result(run, ActivityStatus.FAILED, started, error=str(error), error_kind=error.kind)
             _remember(run)

@@ -20,7 +20,7 @@ import contextlib
 import dataclasses
 import os
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from dld_jupyter.activities.errors import RunFailed
 from dld_jupyter.activities.result import ARTIFACTS
@@ -73,16 +73,18 @@ def wanted(spec: ActivitySpec, staged: ActivitySpec, done: Mapping[str, str]) ->
     return found
 
 
-def bring_home(target: Target, spec: ActivitySpec, staged: ActivitySpec, done: Mapping[str, str]) -> dict[str, str]:
+def bring_home(target: Target, spec: ActivitySpec, staged: ActivitySpec, done: Mapping[str, str],
+               system: Mapping[str, Any] | None = None) -> dict[str, str]:
     """Fetch, check and place every artifact of `done`; name -> its local path. RunFailed when one is refused (the
-    files already in place stay as they were)."""
+    files already in place stay as they were). `system`: what this host saw beside the run (`Run.observed`: other
+    processes on its GPU), added to the report's system table."""
     expected = wanted(spec, staged, done)
     fetched = target.fetch(staged, {name: remote for name, (remote, _) in expected.items()})
     try:
         checked = {}
         for name, (_, destination) in expected.items():
             try:
-                checked[name] = _checked(name, fetched[name], destination, target, spec, staged)
+                checked[name] = _checked(name, fetched[name], destination, target, spec, staged, system or {})
             except RunFailed:
                 raise
             except Exception as error:  # whatever a hostile file makes a reader raise: still the run's failure
@@ -112,7 +114,8 @@ def _place(name: str, file: str, report: Report | None, destination: str) -> Non
 
 
 def _checked(
-    name: str, file: str, destination: str, target: Target, spec: ActivitySpec, staged: ActivitySpec
+    name: str, file: str, destination: str, target: Target, spec: ActivitySpec, staged: ActivitySpec,
+    system: Mapping[str, Any],
 ) -> tuple[str, Report | None]:
     """(file, the report to write instead of it, or None); RunFailed saying what is wrong with the file."""
     if not os.path.isfile(file):
@@ -124,7 +127,7 @@ def _checked(
             "the target wrote something else. Nothing was kept"
         )
     if name == "report":
-        return file, _report(file, target, spec, staged)
+        return file, _report(file, target, spec, staged, system)
     if name == "layer_info" and file != destination:
         from dld_jupyter.report_format.engine_graph import EngineGraphError, load_engine_graph
 
@@ -137,17 +140,19 @@ def _checked(
     return file, None
 
 
-def _report(file: str, target: Target, spec: ActivitySpec, staged: ActivitySpec) -> Report | None:
-    """The report in `file`, validated, naming the local files it was made from when it ran on copies elsewhere;
-    None when it can be renamed as it is."""
+def _report(file: str, target: Target, spec: ActivitySpec, staged: ActivitySpec,
+            system: Mapping[str, Any]) -> Report | None:
+    """The report in `file`, validated, naming the local files it was made from when it ran on copies elsewhere and
+    with what this host saw beside the run (`system`); None when it can be renamed as it is."""
     from dld_jupyter.report_format.io import ReportError, load_report
 
     try:
         report = load_report(file)
     except ReportError as error:
         raise RunFailed(f"report: the run's report is not a valid report ({error}). Nothing was kept") from error
+    report.system.update(system)
     if staged.model == spec.model:
-        return None
+        return report if system else None  # a report made here, as it is: renamed, not rewritten
     summary = report.summary
     summary.model_path = spec.model
     for field in dataclasses.fields(spec):

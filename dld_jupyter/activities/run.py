@@ -17,7 +17,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from dld_jupyter.activities.command_line import CommandLine
 from dld_jupyter.activities.errors import FAILED, RunFailed
@@ -28,6 +28,9 @@ from dld_jupyter.activities.spec import ActivitySpec
 from dld_jupyter.activities.targets.base import Target
 from dld_jupyter.activities.targets.local import LocalTarget
 from dld_jupyter.formats.envelope import Reply, Request
+
+if TYPE_CHECKING:
+    from dld_jupyter.activities.gpu_watch import GpuWatch
 
 ProgressCallback = Callable[[Progress], None]
 LogCallback = Callable[[LogLine], None]
@@ -59,6 +62,9 @@ class Run(RunEnd):
         self.started_at: float | None = None  # time.monotonic() when the worker was launched
         self.done_artifacts: dict[str, str] | None = None  # what the worker's "done" named (target-side paths)
         self.worker_error: tuple[str, str] | None = None  # (kind, message) the worker sent
+        self.gpu_watch: GpuWatch | None = None  # NVML's word on other processes on its GPU (the scheduler's)
+        # What this host saw beside the worker, asked once the worker has exited: into the report's system table
+        self.observers: list[Callable[[], dict[str, Any]]] = []
         self._ready = threading.Event()
         self._stdin: IO[str] | None = None
         self._stdin_lock = threading.Lock()
@@ -72,6 +78,13 @@ class Run(RunEnd):
     def device(self) -> str:
         """The device this run occupies on its target ("cpu", "cuda:0"): one run at a time per (target, device)."""
         return self.spec.device_key()
+
+    def observed(self) -> dict[str, Any]:
+        """What the observers saw (the report's system table gets it when the report comes home)."""
+        seen: dict[str, Any] = {}
+        for observer in self.observers:
+            seen.update(observer())
+        return seen
 
     def command_line(self) -> CommandLine:
         """The `dld` command that runs this spec again from a shell (`ActivitySpec.command_line`), or the one its

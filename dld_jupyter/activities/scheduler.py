@@ -22,9 +22,11 @@ things go on at the same time. What a run needs on its target (a host):
   share of the host's cores; a run whose lock another process holds waits, queued, and says so in its log.
 A run submitted with `anywhere` (a sweep point that may go on any of several GPUs) takes the first of those devices
 that is free. A run submitted `within` another (the analysis's own layer-timings profile, on the GPU the analysis
-holds) may use what that run holds, ahead of the queue. `before_start(run)` runs in the run's thread once it holds
-its device and before its worker starts (a sweep's NVML check of other processes on the GPU, clock locking); an
-exception there fails the run.
+holds) may use what that run holds, ahead of the queue. Once a GPU run of this host holds its GPU, NVML is asked
+about processes dld did not start there, before and during the run (`gpu_watch.py`: warned, or waited for, or
+refused as its `foreign` policy says; recorded in the report): every GPU run, whichever front door started it.
+`before_start(run)` runs in the run's thread after that check and before its worker starts (a sweep's clock
+locking); an exception there fails the run.
 Cancelling a queued run takes it out of the queue; the next ones start when a run ends, however it ends.
 Every run is told to the watchers (`watch_runs`: the live runs registry of the front doors) when it is submitted.
 """
@@ -32,6 +34,7 @@ Every run is told to the watchers (`watch_runs`: the live runs registry of the f
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -40,11 +43,13 @@ from typing import Any
 from dld_jupyter.activities.command_line import CommandLine
 from dld_jupyter.activities.engine import execute
 from dld_jupyter.activities.errors import FAILED
+from dld_jupyter.activities.gpu_watch import WARN, ForeignPolicy, GpuWatch, watch_for
 from dld_jupyter.activities.host_locks import EXCLUSIVE, SHARED, Held, HostLocks
 from dld_jupyter.activities.result import ActivityResult, ActivityStatus
 from dld_jupyter.activities.run import LogCallback, ProgressCallback, Run
 from dld_jupyter.activities.spec import ActivitySpec
 from dld_jupyter.activities.targets.base import Target
+from dld_jupyter.activities.targets.local import LocalTarget
 
 __all__ = ["SCHEDULER", "Scheduler", "run_activity", "start_activity", "watch_runs"]
 
@@ -82,6 +87,7 @@ class _Entry:
     choices: list[ActivitySpec]  # the specs it may run as, one per device (one unless submitted `anywhere`)
     before: BeforeStart | None
     within: Run | None = None
+    foreign: ForeignPolicy = WARN
     held: Held | None = None
     said: str = ""  # what its log was last told it waits for
     devices: list[str] = field(default_factory=list)
@@ -120,12 +126,14 @@ class Scheduler:
         anywhere: Sequence[ActivitySpec] = (),
         before_start: BeforeStart | None = None,
         within: Run | None = None,
+        foreign: ForeignPolicy = WARN,
     ) -> Run:
         """Queue a spec (a Run on the local target) or a Run made with its target and callbacks; it starts as soon
-        as what it needs is free. `anywhere`: the specs it may run as instead, one per device (the first free wins)."""
+        as what it needs is free. `anywhere`: the specs it may run as instead, one per device (the first free wins);
+        `foreign`: what a GPU run does about another process on its GPU (`gpu_watch.ForeignPolicy`)."""
         run = spec_or_run if isinstance(spec_or_run, Run) else Run(spec_or_run)
         choices = [spec.resolved() for spec in anywhere] or [run.spec]
-        entry = _Entry(run, choices, before_start, within)
+        entry = _Entry(run, choices, before_start, within, foreign)
         with self._lock:
             self._runs.append(run)
             self._queued.append(entry)
@@ -242,13 +250,29 @@ class Scheduler:
 
     def _executor(self, entry: _Entry) -> Callable[[Run], ActivityResult]:
         def go(run: Run) -> ActivityResult:
-            if entry.before is not None:
-                try:
+            watch: GpuWatch | None = None
+            try:
+                watch = _watch(entry)
+                if watch is not None:  # cancelled while it waits: the engine ends the run as cancelled
+                    watch.check_before(run.cancel_event.is_set)
+                if entry.before is not None:
                     entry.before(run)
-                except Exception as error:  # the run's own failure: said as its error, the device given back
-                    message = str(error) or type(error).__name__
-                    return ActivityResult(ActivityStatus.FAILED, error=message, error_kind=FAILED, logs=list(run.logs))
-            return self._execute(run)
+            except Exception as error:  # the run's own failure: said as its error, the device given back
+                message = str(error) or type(error).__name__
+                return ActivityResult(ActivityStatus.FAILED, error=message, error_kind=FAILED, logs=list(run.logs))
+            if watch is None:
+                return self._execute(run)
+            watch.start(lambda: run.pid, lambda message: _foreign(run, entry.foreign, message))
+            run.observers.append(watch.finish)
+            try:
+                result = self._execute(run)
+            finally:
+                watch.stop()
+            failed = watch.failed
+            if failed is not None:  # a process appeared under "fail": nothing it measured is kept as a result
+                return dataclasses.replace(result, status=ActivityStatus.FAILED, artifacts={}, error=failed,
+                                           error_kind=FAILED)
+            return result
 
         return go
 
@@ -263,6 +287,24 @@ class Scheduler:
         if entry is not None and entry.held is not None:
             entry.held.release()
         self._advance()
+
+
+def _watch(entry: _Entry) -> GpuWatch | None:
+    """The NVML watch of the entry's run (its GPU, this host), told to its log; None when there is nothing to watch."""
+    run = entry.run
+    parent = entry.within.pid if entry.within is not None else None
+    watch = watch_for(run.spec, isinstance(run.target, LocalTarget), entry.foreign, () if parent is None else (parent,))
+    if watch is not None:
+        watch.log = lambda message: run.log("warning", message)
+        run.gpu_watch = watch
+    return watch
+
+
+def _foreign(run: Run, policy: ForeignPolicy, message: str) -> None:
+    """A process appeared on the run's GPU during it: a warning; under "fail" the run stops."""
+    run.log("warning", message)
+    if policy.policy == "fail":
+        run.cancel()
 
 
 SCHEDULER = Scheduler()  # the process's scheduler: every front door starts its runs here

@@ -5,7 +5,8 @@ remote worker needs no shared folder for the results: the sweep writes them atom
 The task decides applicability on the host that runs it (a provider missing from that host's ONNX Runtime, no GPU
 visible) and runs the point as a normal profile Run through the process's scheduler (`activities.scheduler`: it
 holds the GPU, across processes too, and keeps CPU points apart from GPU points of the host), on whichever allowed
-GPU is free first; once the run holds its GPU, NVML is asked about other processes there (`GpuWatch`). A worker
+GPU is free first; once the run holds its GPU, the scheduler asks NVML about other processes there as for every GPU
+run (`gpu_watch.py`), under the sweep's `foreign` policy, and the point keeps what it saw. A worker
 error of kind "unavailable" becomes "not applicable" too. Run in this process (a thread pool), the task is given
 its sweep (a `RunGroup`): the point's Run joins it, so cancelling the sweep cancels the run.
 """
@@ -28,11 +29,11 @@ from typing import Any
 from dld_jupyter.activities.errors import UNAVAILABLE
 from dld_jupyter.activities.gpu.clocks import locked_clocks
 from dld_jupyter.activities.gpu.nvml import Gpu, visible_gpus
+from dld_jupyter.activities.gpu_watch import ForeignPolicy, peak_rss_mb
 from dld_jupyter.activities.group import RunGroup
 from dld_jupyter.activities.run import Run
 from dld_jupyter.activities.scheduler import SCHEDULER
 from dld_jupyter.activities.spec import ActivitySpec
-from dld_jupyter.activities.sweep.gpu_watch import GpuWatch, peak_rss_mb
 from dld_jupyter.activities.sweep.grid import (
     LOCAL_NAMES,
     TENSORRT,
@@ -147,9 +148,7 @@ def _measure(
     group: RunGroup | None, started: Started | None,
 ) -> dict[str, Any]:
     target = resolve_target(point.target)
-    problems: list[str] = []
     nvml_here = bool(gpus) and point.target in LOCAL_NAMES  # NVML sees this host's GPUs only
-    watches: list[GpuWatch] = []
     with tempfile.TemporaryDirectory(prefix="dld-sweep-") as folder, contextlib.ExitStack() as stack:
         output = str(Path(folder) / point.report_name)
         in_worker = dataclasses.replace(settings, lock_clocks=lock and not nvml_here)  # a remote worker locks there
@@ -159,48 +158,33 @@ def _measure(
         if group is not None:
             group.add(run)
 
-        def foreign(message: str) -> None:
-            problems.append(message)
-            run.log("warning", message)
-
         def before_start(run: Run) -> None:
-            """The run holds its device: NVML's word on other processes there, clocks locked, then the worker."""
+            """The run holds its device (NVML checked it for other processes): clocks locked, then the worker."""
             if started is not None:
                 started(point.id)
             gpu = next((g for g in gpus if f"cuda:{g.cuda_index}" == run.spec.device_key()), None)
-            if gpu is None or not nvml_here:
-                return
-            watch = GpuWatch(gpu, settings.foreign, settings.foreign_wait_s, log=lambda m: run.log("warning", m))
-            watches.append(watch)
-            watch.check_before(lambda: _cancelled(sweep_id, group))  # RuntimeError: the run fails saying why
-            if lock:
+            if gpu is not None and nvml_here and lock:
                 stack.enter_context(locked_clocks(gpu.nvml_index, lambda m: run.log("info", m)))
-            watch.start(lambda: run.pid, foreign)
-            stack.callback(watch.stop)
 
-        SCHEDULER.submit(run, anywhere=specs if len(specs) > 1 else (), before_start=before_start)
+        SCHEDULER.submit(run, anywhere=specs if len(specs) > 1 else (), before_start=before_start,
+                         foreign=ForeignPolicy(settings.foreign, settings.foreign_wait_s))
         peak_rss: float | None = None
         while run.wait(0.05) is None:  # often enough to read the resident peak of a short run
             peak_rss = peak_rss_mb(run.pid) or peak_rss
-            if _cancelled(sweep_id, group) or (problems and settings.foreign == "fail"):
+            if _cancelled(sweep_id, group):
                 run.cancel()
-        for watch in watches:
-            watch.stop()
         result = run.result
         assert result is not None
-        check = watches[0].record() if watches else {}
-        memory = (watches[0].peak_bytes / 2**20 if watches and watches[0].peak_bytes else None) or peak_rss
+        watch = run.gpu_watch
+        check = watch.record() if watch is not None else {}
+        memory = (watch.peak_bytes / 2**20 if watch is not None and watch.peak_bytes else None) or peak_rss
         extra: dict[str, Any] = {"device": run.spec.device_key(), "gpu_check": check, "peak_memory_mb": memory}
-        if problems and settings.foreign == "fail":
-            return _outcome(point, FAILED, "; ".join(problems) + " (foreign='fail')", **extra)
         if not (result.ok and result.report_path):
             if result.error_kind == UNAVAILABLE:
                 return _outcome(point, NOT_APPLICABLE, result.error, **extra)
             state = CANCELLED if result.status.value == "cancelled" else FAILED
             return _outcome(point, state, result.error, **extra)
-        data = json.loads(Path(result.report_path).read_text(encoding="utf-8"))
-    if check:  # the report says what else was on its GPU
-        data.setdefault("system", {})["gpu_exclusivity"] = check
+        data = json.loads(Path(result.report_path).read_text(encoding="utf-8"))  # with its `gpu_exclusivity`
     summary = data["summary"]
     median = float(summary["median_ms"])
     return _outcome(
