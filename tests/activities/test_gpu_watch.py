@@ -20,6 +20,7 @@ import onnx
 import pynvml
 import pytest
 
+from dld_jupyter.activities.errors import SpecError
 from dld_jupyter.activities.gpu.nvml import Gpu
 from dld_jupyter.activities.gpu_watch import ForeignPolicy, GpuWatch, watch_for
 from dld_jupyter.activities.kinds.profile import profile_spec
@@ -111,7 +112,7 @@ def test_fail_refuses_before_the_worker_and_wait_waits_for_the_gpu(tmp_path: Pat
     stopped = SCHEDULER.submit(Run(spec, remember=False), foreign=ForeignPolicy("fail")).wait(120)
     assert stopped is not None and stopped.status.value == "failed" and not stopped.artifacts  # nothing it measured
     assert stopped.error == "another process appeared on GPU 0 during the run: PIDs [7777] (foreign='fail')"
-    with pytest.raises(Exception, match="foreign: 'sometimes' is not one of 'warn', 'wait', 'fail'"):
+    with pytest.raises(SpecError, match="foreign: 'sometimes' is not one of 'warn', 'wait', 'fail'"):
         ForeignPolicy("sometimes")
 
 

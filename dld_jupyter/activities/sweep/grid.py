@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from dld_jupyter.activities.errors import SpecError
+from dld_jupyter.activities.gpu_watch import ForeignPolicy
 from dld_jupyter.activities.runtimes.onnxruntime.spec import PROVIDERS
 from dld_jupyter.activities.spec import REPORT_SUFFIX, ActivitySpec
 from dld_jupyter.activities.spec_fields import check_fields
@@ -76,8 +77,7 @@ class Settings:
         check_fields(self)  # every field against its annotation (a manifest is JSON a user may edit)
         if self.iterations < 1 or self.warmup < 0:
             raise SpecError(f"iterations must be >= 1 and warmup >= 0, got {self.iterations} and {self.warmup}")
-        if self.foreign not in ("warn", "wait", "fail"):
-            raise SpecError(f"foreign: {self.foreign!r} is not one of 'warn', 'wait', 'fail'")
+        ForeignPolicy(self.foreign, self.foreign_wait_s)  # SpecError naming the policies (the scheduler's)
 
     def to_dict(self) -> dict[str, Any]:
         data = dataclasses.asdict(self)
