@@ -1,4 +1,4 @@
-"""A wide result a run or a comparison made (a sweep's table and Pareto chart, a divergence's per-node table), as
+"""A wide result a run or a comparison made (a sweep's table and Pareto chart, a divergence's or a diff's table), as
 handed to whatever shows it: a JupyterLab tab beside the designer or the Start Activity tab, else below the cell.
 
 Why: these views are tables and charts that need the width of the page; in the designer's ~330 px dock the sweep
@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-KINDS = ("sweep", "divergence")
+KINDS = ("sweep", "divergence", "diff")
 
 
 @dataclass(frozen=True)

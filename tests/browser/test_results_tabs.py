@@ -3,8 +3,9 @@ two files of the real MobileNetV3-small export, 8 points on ONNX Runtime CPU) ru
 opens its results in a tab split beside the designer: the table, and the Pareto chart with every point and its label
 inside the plot area, no two labels overlapping; the dock keeps the form. A divergence shown by a designer tab (the
 real export against its FP16 conversion) opens its per-node table in a tab beside it, at the first node past the
-tolerance; a click on a row selects that node on the designer's canvas. Screenshots: results_tab_sweep.png,
-results_tab_sweep_chart.png, results_tab_divergence.png."""
+tolerance; a click on a row selects that node on the designer's canvas; then Compare with… a copy with one weight
+changed opens its table of changes in the same area. Screenshots: results_tab_sweep.png, results_tab_sweep_chart.png,
+results_tab_divergence.png, results_tab_diff.png."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import shutil
 import time
 from pathlib import Path
 
+import onnx
 from playwright.sync_api import Page, expect
 
 from dld_jupyter.document import Document
@@ -19,6 +21,7 @@ from dld_jupyter.transforms.fp16 import convert_to_fp16
 from tests.browser.jupyter_server import JupyterServer
 from tests.browser.notebook_driver import kernel_value, run_in_kernel, screenshot
 from tests.browser.tab_driver import TAB, open_workspace
+from tests.model_compare.test_structural_diff import with_weight
 
 REAL = Path(__file__).resolve().parents[1] / "data" / "real"
 RESULTS = f"{TAB}:has(.dld-sweep-results)"
@@ -82,12 +85,16 @@ def test_a_sweep_from_a_designer_tab_opens_its_results_beside_it(jupyter: Jupyte
 DIVERGENCE = f"{TAB}:has(.dld-div-results)"
 
 
-def test_a_divergence_from_a_designer_tab_opens_its_table_beside_it(jupyter: JupyterServer, page: Page) -> None:
+def test_divergence_and_diff_tables_from_a_designer_tab_open_beside_it(jupyter: JupyterServer, page: Page) -> None:
     root = jupyter.root_dir
     shutil.copy(REAL / "mobilenet_v3_small_w05.onnx", root / "div.onnx")
     document = Document.open(root / "div.onnx")
     convert_to_fp16(document, compare=False)
     document.save(root / "div_fp16.onnx")
+    model = onnx.load(str(REAL / "mobilenet_v3_small_w05.onnx"))
+    conv = next(n.name for n in model.graph.node if n.op_type == "Conv" and n.name.startswith("/features/features.3"))
+    weight = next(n.input[1] for n in model.graph.node if n.name == conv)
+    onnx.save(with_weight(model, weight, 1.0), str(root / "div_other.onnx"))
     open_workspace(page, jupyter)
     page.evaluate("() => { void window.jupyterapp.commands.execute('dld:open-file', {path: 'div.onnx'}); }")
     page.wait_for_function(f"() => document.querySelector('{TAB} .dld-canvas[data-ready=\"1\"]')", timeout=90_000)
@@ -117,3 +124,18 @@ def test_a_divergence_from_a_designer_tab_opens_its_table_beside_it(jupyter: Jup
     while kernel_value(page, jupyter, selected) != [name] and time.monotonic() < deadline:
         time.sleep(0.3)
     assert kernel_value(page, jupyter, selected) == [name], "a row's click selects its node on the designer's canvas"
+
+    # Compare with… a copy with one weight changed: its table of changes opens in the same area, beside the designer.
+    run_in_kernel(page, "_dld_view.compare_with('div_other.onnx')")
+    changes = page.locator(f"{TAB}:has(.dld-diff-results)")
+    expect(changes).to_be_visible(timeout=60_000)
+    row = changes.locator(".dld-diff-table tbody tr.changed")
+    expect(row).to_have_count(1, timeout=30_000)
+    expect(row).to_contain_text(conv)
+    expect(page.locator(DIVERGENCE)).to_be_hidden()  # a tab of the same area, behind the new one
+    screenshot(page, "results_tab_diff")
+    row.click()
+    deadline = time.monotonic() + 30
+    while kernel_value(page, jupyter, selected) != [conv] and time.monotonic() < deadline:
+        time.sleep(0.3)
+    assert kernel_value(page, jupyter, selected) == [conv]

@@ -29,7 +29,9 @@ from dld_jupyter.model_compare.structural_diff import ModelLike
 from dld_jupyter.widgets.canvas.overlays.base import Overlay
 from dld_jupyter.widgets.canvas.overlays.diff import DiffOverlay
 from dld_jupyter.widgets.canvas.overlays.divergence import DivergenceOverlay, Side
-from dld_jupyter.widgets.results.divergence_table import DivergenceTable
+from dld_jupyter.widgets.results.diff_table import diff_table
+from dld_jupyter.widgets.results.divergence_table import divergence_table
+from dld_jupyter.widgets.results.results_table import ResultsTable
 from dld_jupyter.widgets.tools.job import Job
 
 if TYPE_CHECKING:
@@ -51,7 +53,8 @@ class CompareActions:
     """Designer methods for comparing its model with another one or with its saved file."""
 
     canvas: GraphCanvas  # what the Designer provides
-    divergence_table: DivergenceTable | None = None  # the table of the last divergence shown
+    divergence_table: ResultsTable | None = None  # the table of the last divergence shown
+    diff_table: ResultsTable | None = None  # the table of the last diff shown
     if TYPE_CHECKING:
 
         @property
@@ -77,16 +80,21 @@ class CompareActions:
 
     def compare_with(self, other: ModelLike | ShowsDocument) -> ModelDiff:
         """Diff `other` (the older model: a path, Designer or Document) against this designer's model and draw it on
-        this canvas: added and changed nodes coloured, removed ones listed, next/previous change in the legend."""
+        this canvas: added and changed nodes coloured, next/previous change in the legend; every change listed in a
+        table beside the designer (a JupyterLab tab) or below it (a notebook)."""
         model, source = _model_of(other)
-        return self._overlay(DiffOverlay).show(diff(model, self.document), source)
+        found = self._overlay(DiffOverlay).show(diff(model, self.document), source)
+        table = diff_table(found, self.document, source, on_focus=lambda node: self.select([node], reveal=True))
+        self.diff_table = table
+        self.show_results(ResultsTab("diff", table.title, "", table))
+        return found
 
     def show_divergence(self, divergence: Divergence, side: Side = "candidate", source: str = "") -> Divergence:
         """Draw a divergence run (compare.diverge) on this canvas, and show its per-node table beside the designer
         (a JupyterLab tab) or below it (a notebook); `side` is the run's side this canvas shows. A row's click
         focuses its node here."""
         self._overlay(DivergenceOverlay).show(divergence, side, source)
-        table = DivergenceTable(divergence, side, source, on_focus=lambda node: self.select([node], reveal=True))
+        table = divergence_table(divergence, side, source, on_focus=lambda node: self.select([node], reveal=True))
         self.divergence_table = table
         self.show_results(ResultsTab("divergence", table.title, "", table))
         return divergence

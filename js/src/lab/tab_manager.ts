@@ -134,13 +134,21 @@ export class DesignerTabs implements TabHost {
       if (same && again && !tab.isStale) {
         tab.record = record;
         this.saveRecord(tab.key, record);
-        this.app.shell.activateById(tab.panel.id);
+        this.app.shell.activateById(tab.panel.id); // in front of its area, the designer current again
+        this.app.shell.activateById(designer.panel.id);
         tab.reload().catch(failed);
         return;
       }
     }
     const place = this.besideOf(designer, kernel);
-    void this.open(record, "", place.ref, place.mode).catch(failed);
+    // Shown in front of its area, while the designer stays the current tab: the commands (Check Against Original,
+    // Compare Model With…, Save) and the sidebar keep acting on the model the user works on.
+    this.open(record, "", place.ref, place.mode)
+      .then((panel) => {
+        this.app.shell.activateById(panel.id); // in front of its area…
+        this.app.shell.activateById(designer.panel.id); // …and the designer current again, in the same task
+      })
+      .catch(failed);
   }
 
   /** Open a tab for `record` (a new model or Start Activity in `folder`); a file already open shows its tab, not a
@@ -177,7 +185,7 @@ export class DesignerTabs implements TabHost {
         path: key,
         // a report beside its designer: the file's name; a result: its title
         name: record.kind === "results" ? record.title || PathExt.basename(key) : PathExt.basename(record.kernel && record.file ? record.file : key),
-        activate: true,
+        activate: record.kind !== "results", // a result never takes the focus from its designer (openResults)
         // A file opens as a tab of its own, as JupyterLab's documents do (split-right made every open a narrower
         // column); a report from a designer's profile splits beside that designer.
         insertMode: ref ? mode : "tab-after",
@@ -192,7 +200,7 @@ export class DesignerTabs implements TabHost {
       this.tabs.set(key, tab);
       this.saveRecord(key, record);
       await tab.show(false);
-      this.app.shell.activateById(panel.id); // the sidebar follows the current panel
+      if (record.kind !== "results") this.app.shell.activateById(panel.id); // the sidebar follows the current panel
       return panel;
     } finally {
       this.creating.delete(key);
