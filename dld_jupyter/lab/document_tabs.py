@@ -109,6 +109,7 @@ class TabLink:
         self._designer = _designer(view)
         self._runs = view if self._designer is None and isinstance(view, TabbedRuns) else None
         self._unsubscribe: Callable[[], None] = lambda: None
+        self._tokens: list[str] = []  # results offered to a tab not opened yet
         if self._runs is not None:  # Start Activity: reports in tabs beside it, Browse… in the file dialog
             self._runs.open_report_tab = self._open_report
             self._runs.open_results_tab = self._open_results
@@ -182,6 +183,7 @@ class TabLink:
         """Ask the tab to open a wide result in a tab beside it, on this kernel; False when the link is gone."""
         token = uuid.uuid4().hex
         _offered[token] = shown.view
+        self._tokens.append(token)
         try:
             self._send({"kind": "open_results", "token": token, "view": shown.kind, "title": shown.title,
                         "file": os.path.relpath(os.path.abspath(shown.file)) if shown.file else ""})
@@ -192,6 +194,8 @@ class TabLink:
 
     def close(self) -> None:
         self._unsubscribe()
+        for token in self._tokens:  # offered to a tab that never opened: nothing will take them
+            _offered.pop(token, None)
         runs = self._runs
         if runs is not None and runs.open_report_tab == self._open_report:  # a newer link (reloaded page) keeps its own
             runs.open_report_tab = runs.open_results_tab = None

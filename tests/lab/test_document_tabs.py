@@ -149,4 +149,6 @@ def test_a_sweep_in_a_tab_opens_its_results_in_a_tab_beside(tmp_path: Path, monk
     assert sent[-1]["kind"] == "open_results" and sent[-1]["file"] == "s2"
     link.close()
     assert dialog.open_results_tab is None
+    with pytest.raises(ValueError, match="kernel that has stopped"):  # never claimed: dropped with its link
+        document_tabs.results(sent[-1]["token"])
     document_tabs.forget("Start Activity")

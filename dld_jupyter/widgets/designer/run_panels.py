@@ -9,6 +9,7 @@ the designer is declared below with its type.
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any, Protocol
 
 import ipywidgets as w
@@ -76,7 +77,12 @@ class RunPanels:
         if opener is not None and opener(results):
             return "tab"
         # one result of each kind below: a new sweep's replaces the last sweep's, a profile's report stays
-        kept = [shown for shown in self.reports.children if getattr(shown, "_dld_results", None) != results.kind]
-        results.view._dld_results = results.kind
-        replace_children(self.reports, [*kept, results.view])
+        last = self._below.get(results.kind)
+        self._below[results.kind] = results.view
+        replace_children(self.reports, [*(shown for shown in self.reports.children if shown is not last), results.view])
         return "below"
+
+    @functools.cached_property
+    def _below(self) -> dict[str, Any]:
+        """The result of each kind shown below the designer."""
+        return {}

@@ -179,13 +179,14 @@ export class DesignerTabs implements TabHost {
     // may open first): the same path would attach the second tab to the first one's kernel, and closing it would
     // shut that kernel down, designer and unsaved edits with it.
     if (record.kernel && record.kind !== "results") key = `${key} (profile)`; // a result's key is free already
+    const quiet = record.kind === "results" && !!record.kernel; // beside its designer: openResults activates it
     this.creating.add(key);
     try {
       const panel = (await this.app.commands.execute("console:create", {
         path: key,
         // a report beside its designer: the file's name; a result: its title
         name: record.kind === "results" ? record.title || PathExt.basename(key) : PathExt.basename(record.kernel && record.file ? record.file : key),
-        activate: record.kind !== "results", // a result never takes the focus from its designer (openResults)
+        activate: !quiet, // a result never takes the focus from its designer (openResults)
         // A file opens as a tab of its own, as JupyterLab's documents do (split-right made every open a narrower
         // column); a report from a designer's profile splits beside that designer.
         insertMode: ref ? mode : "tab-after",
@@ -200,7 +201,7 @@ export class DesignerTabs implements TabHost {
       this.tabs.set(key, tab);
       this.saveRecord(key, record);
       await tab.show(false);
-      if (record.kind !== "results") this.app.shell.activateById(panel.id); // the sidebar follows the current panel
+      if (!quiet) this.app.shell.activateById(panel.id); // the sidebar follows the current panel
       return panel;
     } finally {
       this.creating.delete(key);
