@@ -31,6 +31,7 @@ def test_viewer_of_a_sweep(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
     assert updates and "4 done" in updates[-1]  # the shown table followed the sweep to its end
     html = view._repr_html_()
     assert "<b>" not in html and "<i>" not in html and "&lt;i&gt;out" in html  # a folder name is text
+    assert html.count('class="dld-pareto-point"') == 4 and "&lt;b&gt;m b1" in html  # the chart below, labelled
     rows = view.rows(model="plain")
     assert len(rows) == 2 and {r["batch"] for r in rows} == {1, 2}
     assert len(view.rows(batch=[1, 2], state="done")) == 4
