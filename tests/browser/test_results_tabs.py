@@ -5,7 +5,8 @@ inside the plot area, no two labels overlapping; the dock keeps the form. A dive
 real export against its FP16 conversion) opens its per-node table in a tab beside it, at the first node past the
 tolerance; a click on a row selects that node on the designer's canvas; then Compare with… a copy with one weight
 changed opens its table of changes in the same area. Screenshots: results_tab_sweep.png, results_tab_sweep_chart.png,
-results_tab_divergence.png, results_tab_diff.png."""
+results_tab_divergence.png, results_tab_diff.png; a results tab comes back after a page reload
+(results_tab_after_reload.png)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from dld_jupyter.document import Document
 from dld_jupyter.transforms.fp16 import convert_to_fp16
 from tests.browser.jupyter_server import JupyterServer
 from tests.browser.notebook_driver import kernel_value, run_in_kernel, screenshot
-from tests.browser.tab_driver import TAB, open_workspace
+from tests.browser.tab_driver import TAB, open_workspace, wait_workspace_has
 from tests.model_compare.test_structural_diff import with_weight
 
 REAL = Path(__file__).resolve().parents[1] / "data" / "real"
@@ -139,3 +140,22 @@ def test_divergence_and_diff_tables_from_a_designer_tab_open_beside_it(jupyter: 
     while kernel_value(page, jupyter, selected) != [conv] and time.monotonic() < deadline:
         time.sleep(0.3)
     assert kernel_value(page, jupyter, selected) == [conv]
+
+
+def test_a_results_tab_comes_back_after_a_page_reload(jupyter: JupyterServer, page: Page) -> None:
+    """The results tab is restored by the workspace like a report tab: after a reload it shows the same live view
+    (its kernel still holds it), and the designer beside it is still the tab in front."""
+    root = jupyter.root_dir
+    shutil.copy(REAL / "mobilenet_v3_small_w05.onnx", root / "reload.onnx")
+    workspace = open_workspace(page, jupyter)
+    page.evaluate("() => { void window.jupyterapp.commands.execute('dld:open-file', {path: 'reload.onnx'}); }")
+    page.wait_for_function(f"() => document.querySelector('{TAB} .dld-canvas[data-ready=\"1\"]')", timeout=90_000)
+    run_in_kernel(page, "_p = _dld_view.tools_panel('sweep', batch='1,2', iterations=2, out='reload-sweep')\n_p.run()")
+    results = page.locator(RESULTS)
+    expect(results.locator(".dld-pareto-point")).to_have_count(2, timeout=240_000)
+    assert page.evaluate("() => window.jupyterapp.shell.currentWidget.title.label") == "reload.onnx"
+    wait_workspace_has(jupyter, workspace, "Sweep reload-sweep")
+    open_workspace(page, jupyter, workspace, reset=False)
+    expect(page.locator(RESULTS).locator(".dld-pareto-point")).to_have_count(2, timeout=90_000)
+    expect(page.locator(RESULTS).locator("table.dld-sweep tr.dld-sweep-done")).to_have_count(2)
+    screenshot(page, "results_tab_after_reload")
