@@ -4,8 +4,9 @@ layer's runtime options as sliders (a Mix's blend function as a choice) that rer
 them, the Analysis Output following.
 
 Why a widget of its own: the options change the live `Analysis` (frontdoor/analysis_layers.py) and nothing else;
-the document stays read-only and never sees a layer, so this is no canvas edit and the palette's drop (a document
-edit) is no way in. Undo takes the last layer back out.
+the document stays read-only and never sees a layer, so no document edit is a way in. The canvas (its node menu, the
+sidebar palette's Analysis category dropped on a node: canvas_layers.py) adds layers through the same
+`Analysis.add_layer`, and their sliders show here. Undo takes the last layer back out.
 """
 
 from __future__ import annotations
