@@ -273,10 +273,11 @@ def register(subparsers: Any) -> None:
     sweep = verbs.add_parser("sweep", help="the table of a sweep folder (dld sweep), Pareto points starred")
     sweep.add_argument("folder", metavar="DIR")
     sweep.add_argument("--csv", metavar="FILE", help="also write the table as CSV")
+    sweep.add_argument("--chart", metavar="FILE.svg", help="also write the labelled Pareto chart as SVG")
     sweep.add_argument("--dashboard", action="store_true",
                        help="also the dashboard of every finished point (one column each) and the GPUs view")
     sweep.set_defaults(func=_sweep)
-    declare_files(sweep, inputs={"folder": "sweep folder"}, outputs=["--csv"])
+    declare_files(sweep, inputs={"folder": "sweep folder"}, outputs=["--csv", "--chart"])
 
     for name, what in (
         ("csv", "the layer table as CSV"),
@@ -375,11 +376,23 @@ def _sweep(args: argparse.Namespace) -> int:
         gpus = sweep_gpus(manifest)
         echo(f"\nDashboard per point\n{table_text(sweep_dashboard(manifest))}\n\nGPUs\n"
              + (table_text(gpus) if gpus.rows else "  none: no point ran on a GPU"))
-    if args.csv:
+    chart = None
+    if args.chart:
+        from dld_jupyter.reports.sweep_chart import pareto_chart
+
+        chart = pareto_chart(sweep_rows(manifest))
+        if chart is None:
+            echo(f"dld report sweep: error: --chart: no point of {args.folder} has finished: nothing to draw; "
+                 "run or resume the sweep first (dld sweep --resume DIR)", err=True)
+            return int(ExitCode.BAD_INPUT)
+    if args.csv or args.chart:
         from dld_jupyter.formats.output_paths import check_outputs
 
         read: dict[str, str | Path | None] = {"sweep manifest": manifest.path}
         read |= {f"report of {e.point.id}": manifest.folder / e.report for e in manifest.points if e.report}
-        check_outputs({"--csv": args.csv}, read)  # the folder's files, which the declared check cannot see
+        check_outputs({"--csv": args.csv, "--chart": args.chart}, read)  # the folder's files: not declared inputs
+    if args.csv:
         atomic_write_text(args.csv, sweep_csv(sweep_rows(manifest)))
+    if chart is not None:
+        atomic_write_text(args.chart, chart.svg_file())
     return int(ExitCode.OK)

@@ -94,7 +94,14 @@ class ParetoChart:
     models: tuple[tuple[str, str], ...]  # (model, colour), in legend order
 
     def svg(self) -> Html:
+        """The chart as inline SVG, for HTML (whose parser fixes the case of `viewBox`)."""
         return _svg(self)
+
+    def svg_file(self) -> str:
+        """The chart as an SVG file of its own (`dld report sweep --chart`): XML, so its namespace and the
+        case-sensitive attribute names are written out."""
+        text = str(self.svg()).replace("<svg ", '<svg xmlns="http://www.w3.org/2000/svg" ', 1)
+        return text.replace("viewbox=", "viewBox=").replace("preserveaspectratio=", "preserveAspectRatio=")
 
 
 def _nice_step(span: float, count: int = 5) -> float:

@@ -85,6 +85,7 @@ CASES: dict[tuple[str, str], tuple[list[str], list[str]]] = {
     ("dld export-engine", "metadata"): (["export-engine", "MODEL", "--metadata", OUT, "--dry-run"], ["MODEL"]),
     ("dld report dashboard", "--csv"): (["report", "dashboard", "REPORT", "--csv", OUT], ["REPORT"]),
     ("dld report sweep", "--csv"): (["report", "sweep", "SWEEP", "--csv", OUT], ["MANIFEST"]),
+    ("dld report sweep", "--chart"): (["report", "sweep", "SWEEP", "--chart", OUT], ["MANIFEST"]),
     ("dld report compare", "--html"): (["report", "compare", "REPORT", "REPORT", "--html", OUT], ["REPORT"]),
     ("dld report csv", "output (-o)"): (["report", "csv", "REPORT", "-o", OUT], ["REPORT"]),
     ("dld report html", "output (-o)"): (["report", "html", "REPORT", "-o", OUT], ["REPORT"]),

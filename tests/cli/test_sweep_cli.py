@@ -30,7 +30,18 @@ def test_sweep_resume_and_report(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert "Pareto" in capsys.readouterr().out
     lines = (tmp_path / "t.csv").read_text().splitlines()
     assert lines[0].startswith("id,model,batch,provider") and len(lines) == 5
+    assert main(["report", "sweep", str(out), "--chart", str(tmp_path / "pareto.svg")]) == 0
+    import xml.etree.ElementTree as ET
+
+    svg = ET.parse(tmp_path / "pareto.svg").getroot()  # a well-formed SVG file, every finished point labelled
+    points = [g for g in svg.iter("{http://www.w3.org/2000/svg}g") if g.get("class") == "dld-pareto-point"]
+    assert svg.get("viewBox") and len(points) == 3
     assert [p.runs for p in load_manifest(out).points][:3] == [1, 1, 1]
+    none = tmp_path / "none"  # no point can run: no chart, said, nothing written
+    assert main(["sweep", fixed, "--batch", "2", "--iterations", "1", "--out", str(none)]) == 0
+    capsys.readouterr()
+    assert main(["report", "sweep", str(none), "--chart", str(tmp_path / "none.svg")]) == 2
+    assert "no point of" in capsys.readouterr().err and not (tmp_path / "none.svg").exists()
 
 
 def test_bad_input_says_what(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
