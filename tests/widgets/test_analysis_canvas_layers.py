@@ -103,6 +103,8 @@ def test_palette_drop_sidebar_and_command_add_the_same_layer(designer: Designer,
     analysis_entries = [e for e in sent[0]["palette"] if e["category"] == "Analysis"]
     assert [e["name"] for e in analysis_entries] == ["Mix", "Affine", "Noise", "Snapshot"]
     assert {e["domain"] for e in analysis_entries} == {PALETTE_DOMAIN}
+    quick_add = [o["name"] for o in designer.canvas._palette() if o["category"] == "Analysis"]  # Ctrl+Space's list
+    assert quick_add == ["Mix", "Affine", "Noise", "Snapshot"]
 
     def drop(kind: str, node: str, other: str = "") -> dict[str, Any]:
         return designer.canvas.handle_intent({"action": "add_analysis_layer", "request": 1,

@@ -1,5 +1,8 @@
-/** Quick add (Ctrl+Space): a searchable op list; arrows move, Enter adds the op under the pointer, Esc closes. */
+/** Quick add (Ctrl+Space): a searchable op list; arrows move, Enter adds the op under the pointer, Esc closes. An
+ * entry of the Analysis category (analysis layers) goes after the node under the pointer, as a palette drop there. */
+import { ANALYSIS_DOMAIN } from "../../common/protocol";
 import type { CanvasContext } from "./context";
+import { analysisDrop } from "./interactions";
 
 const MAX_ROWS = 12;
 
@@ -54,7 +57,8 @@ export class QuickAdd {
     const choose = () => {
       const op = matches[active];
       this.close();
-      if (op) void ctx.channel.intent("add_node", { op_type: op.name, domain: op.domain, x: at.x, y: at.y });
+      if (op && op.domain === ANALYSIS_DOMAIN) void ctx.channel.intent("add_analysis_layer", { kind: op.name, ...analysisDrop(ctx, at) });
+      else if (op) void ctx.channel.intent("add_node", { op_type: op.name, domain: op.domain, x: at.x, y: at.y });
     };
     // Handlers are properties of elements the panel owns: removing the panel removes them.
     input.oninput = () => {
