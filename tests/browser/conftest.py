@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser.console_errors import check, collect
 from tests.browser.jupyter_server import JupyterServer, start_server
 
 CHROMIUM = os.environ.get("DLD_CHROMIUM", "/usr/bin/chromium")
@@ -66,16 +67,19 @@ def browser() -> Iterator[object]:
 def page(browser: object, request: pytest.FixtureRequest) -> Iterator[object]:
     context = browser.new_context(viewport={"width": 1400, "height": 900})  # type: ignore[attr-defined]
     page = context.new_page()
-    console_errors: list[str] = []
-    page.on("console", lambda m: console_errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: console_errors.append(str(e)))
-    page.console_errors = console_errors  # type: ignore[attr-defined]
+    console_errors = collect(page)
     yield page
-    if request.node.stash.get(FAILED, False):  # what the page showed when the test failed
+    failed = request.node.stash.get(FAILED, False)
+    if failed:  # what the page showed when the test failed
         from tests.browser.notebook_driver import screenshot
 
         screenshot(page, f"FAILED-{request.node.name}")
         print("browser console errors:", *console_errors[-20:], sep="\n  ")
+    # What the test left, taken before the page closes: closing drops kernel connections with requests in flight,
+    # which JupyterLab logs ("Canceled future ...") on the way out, unseen by anyone.
+    left = None if failed else check(page, request.node.nodeid, REPO / "test-artifacts")
     context.close()
     if "jupyter" in request.fixturenames:  # stop this test's kernels: later tests get the cores and memory
         request.getfixturevalue("jupyter").delete_sessions()
+    if left:
+        pytest.fail(left, pytrace=False)

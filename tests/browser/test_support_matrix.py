@@ -25,6 +25,7 @@ from onnx import TensorProto, helper, numpy_helper
 from playwright.sync_api import Page, expect
 
 from dld_jupyter.models import SAMPLE_MODEL
+from tests.browser.console_errors import expect_console_error
 from tests.browser.jupyter_server import JupyterServer, start_server
 from tests.browser.notebook_driver import open_notebook, run_all, run_in_kernel, screenshot, write_notebook
 from tests.browser.tab_driver import TAB, open_workspace, wait_canvas
@@ -85,6 +86,10 @@ def dld_errors(page: Page) -> list[str]:
 def test_oldest_jupyterlab_opens_a_model_in_a_designer_tab(tmp_path: Path, page: Page,
                                                            servers: list[JupyterServer]) -> None:
     python = overlay_venv(f"jupyterlab-{OLDEST_JUPYTERLAB}", [f"jupyterlab=={OLDEST_JUPYTERLAB}.*"])
+    # Known, not yet fixed: the oldest JupyterLab's module federation cannot hand our rspack-built extension its
+    # @jupyterlab/docregistry (RUNTIME-012). What this test proves (a model opens in a designer tab, the sidebar
+    # activates) works regardless; the error is allowed here only, by its message.
+    expect_console_error(page, r"The getter for the shared module is not a function")
     root = tmp_path / "root"
     root.mkdir()
     (root / "old_lab.onnx").write_bytes(SAMPLE_MODEL.read_bytes())

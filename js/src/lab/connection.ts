@@ -125,7 +125,17 @@ export class DesignerConnection {
   }
 
   send(message: ToKernel): void {
-    this.comm?.send(message as unknown as Record<string, never>);
+    const comm = this.comm;
+    if (!comm) return;
+    try {
+      if (comm.isDisposed) throw new Error("the comm is closed");
+      comm.send(message as unknown as Record<string, never>);
+    } catch {
+      // The kernel connection went away under the comm (a kernel shut down or replaced between two events): look
+      // for the designer again rather than throw "Cannot send" into the page.
+      this.closeComm();
+      this.scheduleRescan(300, true);
+    }
   }
 
   dispose(): void {

@@ -135,3 +135,24 @@ describe("the fast channel after its kernel is gone", () => {
     c.dispose();
   });
 });
+
+describe("a canvas whose comm is gone with its kernel", () => {
+  it("says so once, refuses edits with the reason, and throws nothing into the page", async () => {
+    RelaySocket.answer = () => "open";
+    const toastsEl = document.createElement("div");
+    const m = model("cd".repeat(16));
+    const c = new Channel(m, new Toasts(toastsEl), () => {});
+    await connected(c);
+    (m as { send: unknown }).send = () => {
+      throw new Error("Cannot send"); // what the comm says once its kernel connection is disposed
+    };
+    RelaySocket.made[0].socket.drop(1006); // the socket closes with the kernel: the channel says hello on the comm
+    await vi.advanceTimersByTimeAsync(60 * 1000);
+    expect(RelaySocket.made).toHaveLength(1); // nothing retried for a kernel that is gone
+    const reply = await c.intent("move", { positions: {} });
+    expect(reply.ok).toBe(false);
+    expect(reply.error).toContain("kernel is gone");
+    expect(toastsEl.textContent?.match(/kernel is gone/g)?.length).toBe(1);
+    c.dispose();
+  });
+});

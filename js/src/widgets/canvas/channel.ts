@@ -11,6 +11,7 @@ import type { Toasts } from "./toasts";
 
 type Reply = Extract<KernelMessage, { kind: "reply" }>;
 
+const NO_KERNEL = "This canvas's kernel is gone (shut down or restarted): run the cell again to edit the model.";
 const LOST = "The connection to the kernel dropped before this edit was answered; the canvas was redrawn from the kernel.";
 
 export class Channel {
@@ -36,6 +37,7 @@ export class Channel {
   private fastRequests = new Set<number>();
   readonly inbox: Inbox<KernelMessage, DataView[]>;
   private closed = false;
+  private kernelGone = false; // a comm send failed: the kernel is gone; said once, nothing retried
 
   constructor(
     private readonly model: AnyModel,
@@ -48,7 +50,20 @@ export class Channel {
   /** Ask the kernel for a snapshot over the comm: on first render, to resync, or (lost) after the fast channel
    * dropped, when the kernel must stop counting on that socket even before it notices the drop itself. */
   hello(lost = false): void {
-    this.model.send(lost ? { kind: "hello", view: this.view, lost } : { kind: "hello", view: this.view });
+    this.toKernel(lost ? { kind: "hello", view: this.view, lost } : { kind: "hello", view: this.view });
+  }
+
+  /** Send over the comm; false when the kernel is gone (shut down, restarted), which is said once, never thrown:
+   * a socket closing with its kernel used to throw "Cannot send" into the page from this very path. */
+  private toKernel(message: Record<string, unknown>, buffers: ArrayBuffer[] = []): boolean {
+    try {
+      this.model.send(message, undefined, buffers);
+      return true;
+    } catch {
+      if (!this.kernelGone) this.toasts.show(NO_KERNEL, "error");
+      this.kernelGone = true;
+      return false;
+    }
   }
 
   /** Open the fast channel named by the model's channel_token; stays on the comm where that is not possible. */
@@ -99,7 +114,7 @@ export class Channel {
     this.fastRequests.clear();
     if (this.closed) return;
     this.hello(true);
-    this.retry();
+    if (!this.kernelGone) this.retry();
   }
 
   /** A dropped fast channel (a network blip, a restarted server) is tried again 5 times, 1 s to 16 s apart; the
@@ -123,9 +138,10 @@ export class Channel {
       this.fastRequests.add(request);
       this.fast.send(message, buffers);
       this.sent.fast++;
-    } else {
-      this.model.send(message, undefined, buffers);
+    } else if (this.toKernel(message, buffers)) {
       this.sent.comm++;
+    } else {
+      this.reply({ kind: "reply", request, ok: false, error: NO_KERNEL, data: null, view: this.view });
     }
     return promise;
   }

@@ -80,6 +80,7 @@ export class PanelContext {
     const commit = () => {
       if (el.value === committed && !this.errors()[key]) return;
       committed = el.value;
+      el.dataset.drawn = el.value; // sent: no longer text a re-render must keep (keepTyping)
       onCommit(el.value);
     };
     if (!opts.explicit) {
@@ -101,4 +102,23 @@ export function button(ls: Listeners, label: string, title: string, fn: () => vo
   const b = h("button", { class: `dld-ed-btn ${cls}`.trim(), title, type: "button", text: label });
   ls.on(b, "click", (e) => { e.stopPropagation(); fn(); });
   return b;
+}
+
+/** Re-render `root` with `render`; when it shows the same `subject` as before, the field being typed in (focused,
+ * its text changed since it was drawn) gets its text, focus and caret back in the new drawing. */
+export function keepTyping(root: HTMLElement, subject: string, render: () => void): void {
+  const active = document.activeElement as HTMLInputElement | HTMLTextAreaElement | null;
+  const same = root.dataset.subject === subject;
+  const typing = same && active && root.contains(active) && active.dataset.key && active.value !== active.dataset.drawn
+    ? { key: active.dataset.key, value: active.value, start: active.selectionStart, end: active.selectionEnd }
+    : null;
+  render();
+  root.dataset.subject = subject;
+  const fields = [...root.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>(".dld-ed-input[data-key]")];
+  for (const field of fields) field.dataset.drawn = field.value;
+  const field = typing ? fields.find((f) => f.dataset.key === typing.key) : undefined;
+  if (!typing || !field) return;
+  field.value = typing.value;
+  field.focus();
+  if (typing.start !== null && typing.end !== null) field.setSelectionRange(typing.start, typing.end);
 }

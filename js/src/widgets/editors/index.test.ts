@@ -122,4 +122,30 @@ describe("editor panels lifecycle", () => {
     expect(model.sent.at(-1)).toMatchObject({ action: "revert_override", args: { key: "tensor" } });
     cleanup();
   });
+
+  it("keeps a field being typed in when the kernel answers an earlier edit of the same input", () => {
+    const model = new FakeModel();
+    const io = { mode: "io", ids: ["i:x"], kind: "input", name: "x", dtype: "", shape: "", dtypes: ["float", "int64"] };
+    model.state.params = io;
+    const el = document.createElement("div");
+    document.body.append(el);
+    const cleanup = widget.render({ model: model as never, el, experimental: {} as never });
+    const dtype = el.querySelector(".dld-ed-io-dtype") as HTMLSelectElement;
+    dtype.value = "int64";
+    dtype.dispatchEvent(new Event("change"));
+    const shape = el.querySelector(".dld-ed-io-shape") as HTMLInputElement;
+    shape.focus();
+    shape.value = "2, 3"; // typed before the element type's answer arrives
+    model.set("params", { ...io, dtype: "int64" }); // the answer: the panel is drawn again
+    const again = el.querySelector(".dld-ed-io-shape") as HTMLInputElement;
+    expect(again).not.toBe(shape);
+    expect(again.value).toBe("2, 3");
+    expect(document.activeElement).toBe(again);
+    again.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter" }));
+    expect(model.sent.at(-1)).toMatchObject({ kind: "request", action: "set_io_type", args: { shape: "2, 3" } });
+    model.set("params", { ...io, ids: ["i:y"], name: "y" }); // another input shown: nothing carried over
+    expect((el.querySelector(".dld-ed-io-shape") as HTMLInputElement).value).toBe("");
+    cleanup();
+    el.remove();
+  });
 });

@@ -1,5 +1,5 @@
 // Parameter editor: name, attributes (set ones, then "Default Value Parameters"), op docs, or model information.
-import { button, PanelContext } from "./context";
+import { button, keepTyping, PanelContext } from "./context";
 import { h, Listeners } from "./dom";
 import type { AttributeRow, ModelInfo, ParamsState } from "./messages";
 import { childInfo, functionSettingsButton, instanceParameters, referenceControl, setReferenceForm, subgraphControl } from "./child_rows";
@@ -145,8 +145,16 @@ function modelView(ctx: PanelContext, ls: Listeners, m: ModelInfo, state: Params
 }
 
 export function renderParameters(ctx: PanelContext, ls: Listeners, root: HTMLElement): void {
-  ls.clear();
   const state = ctx.model.get("params") as ParamsState | undefined;
+  // The same node or graph input shown again (the kernel answered an earlier edit): a field being typed in keeps
+  // its text, focus and caret. Re-rendering dropped them: a shape typed right after choosing an element type was
+  // lost when that choice's answer arrived.
+  const subject = state && "mode" in state ? JSON.stringify([state.mode, "ids" in state ? state.ids : null]) : "";
+  keepTyping(root, subject, () => renderParametersNow(ctx, ls, root, state));
+}
+
+function renderParametersNow(ctx: PanelContext, ls: Listeners, root: HTMLElement, state: ParamsState | undefined): void {
+  ls.clear();
   if (!state || !("mode" in state)) { root.replaceChildren(); return; }
   if (state.mode === "model" && state.child) {
     const info = childInfo(state) as HTMLElement;
