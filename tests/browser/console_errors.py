@@ -54,8 +54,8 @@ def expect_console_error(page: Any, pattern: str) -> None:
     page.expected_console_errors.append(re.compile(pattern))
 
 
-# Notebook 7's pages ask JupyterLab's static folder for two icon fonts that its server refuses (403): its own files.
-NOTEBOOK_FONT = re.compile(r"^403 https?://[^/]+/static/lab/[0-9a-f]+\.woff2$")
+# Notebook 7's pages ask for two icon fonts of its own static folders that its server refuses (403): its own files.
+NOTEBOOK_FONT = re.compile(r"^403 https?://[^/]+/static/(lab|notebook)/[0-9a-f]+\.woff2$")
 FORBIDDEN = "Failed to load resource: the server responded with a status of 403 (Forbidden)"
 
 
