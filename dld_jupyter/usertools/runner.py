@@ -143,6 +143,9 @@ def run_tool(
             encoding="utf-8",
             errors="replace",
             bufsize=1,
+            # A Python tool's prints come as it makes them: piped, its stdout was block-buffered and arrived at its
+            # exit, after its stderr lines (the log read out of order, and showed nothing while it ran).
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
             **extra,
         )
     except OSError as error:
