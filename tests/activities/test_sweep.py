@@ -126,9 +126,11 @@ def test_medians_agree_with_the_points_run_one_by_one(two_models: list[str], tmp
     for entry in sweep.points():
         alone = profile(entry.point.model, batch_size=2, output=str(tmp_path / f"{entry.point.id}.json"), **options)
         swept = load_report(tmp_path / "out" / str(entry.report)).summary
-        # they agree when the medians differ by less than the two runs' spreads (min to p90) together
+        # they agree when the medians differ by less than the two runs' spreads (min to p90) together, plus 20 µs:
+        # these passes take ~12 µs, the scale of one scheduler wake-up on a 2-core runner (a CI run saw 12 vs 23 µs
+        # with spreads of 1 and 4 µs); a sweep that moved a real model's median (the issue's 2.5x) still fails
         assert abs(swept.median_ms - alone.summary.median_ms) <= (
-            (swept.p90_ms - swept.min_ms) + (alone.summary.p90_ms - alone.summary.min_ms)
+            (swept.p90_ms - swept.min_ms) + (alone.summary.p90_ms - alone.summary.min_ms) + 0.02
         ), (swept, alone.summary)
 
 
