@@ -118,5 +118,9 @@ def test_open_with_dl_designer_from_the_file_browser(jupyter: JupyterServer, pag
     expect(page.locator(".lm-TabBar-tab", has_text="opened.onnx").first).to_be_visible()
     page.locator(".dld-DesignerDocument .dld-canvas").first.click()  # work in it, as a user would
     open_sidebar(page)
+    # first that the sidebar follows the designer tab (JupyterLab's current widget), then that it bound its designer
+    tab_id = page.evaluate("() => document.querySelector('.dld-DesignerDocument').id")
+    assert tab_id, "the designer tab's panel has no id to compare with"
+    expect(page.locator(PANEL)).to_have_attribute("data-follows", tab_id, timeout=30_000)
     expect(page.locator(PANEL).locator(".dld-Explorer-count")).to_contain_text("29 of 29 layers", timeout=60_000)
     screenshot(page, "open_with_dl_designer")

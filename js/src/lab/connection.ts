@@ -18,6 +18,8 @@ const REGISTER_CODE = [
   "    import dld_jupyter.lab.kernel_sidebar as _dld_sidebar",
   "    _dld_sidebar.register()",
 ].join("\n");
+/** How long the silent registration may take: behind a cell that imports dld_jupyter on a busy machine, seconds. */
+const REGISTER_WAIT_MS = 60_000;
 const REGISTERED_EXPR = "'dld_jupyter.lab.kernel_sidebar' in __import__('sys').modules";
 
 /** The outputs of a panel as (model id, DOM node) pairs: notebook cells or console cells alike. */
@@ -117,6 +119,11 @@ export class DesignerConnection {
     // Unbound until this panel's designer is found: a command meanwhile never reaches the previous panel's designer.
     this.callbacks.status("Looking for a designer in this tab…");
     this.scheduleRescan(0);
+  }
+
+  /** Look for the followed panel's designer again (the sidebar was shown). */
+  refresh(): void {
+    if (this.panel) this.scheduleRescan(0, true);
   }
 
   /** The kernel the comm talks to and the panel it follows (a run's report opens beside it, on that kernel). */
@@ -264,16 +271,23 @@ export class DesignerConnection {
 
   private async openComm(kernel: Kernel.IKernelConnection): Promise<boolean> {
     const comms = this.commsOf(kernel);
-    let reply: KernelMessage.IExecuteReplyMsg;
+    let reply: KernelMessage.IExecuteReplyMsg | null;
     try {
-      reply = await comms.requestExecute({
+      const future = comms.requestExecute({
         code: REGISTER_CODE,
         silent: true,
         store_history: false,
         user_expressions: { registered: REGISTERED_EXPR },
-      }).done;
+      });
+      // Bounded: every later rescan waits for this one, so a reply that never comes must not leave the sidebar
+      // unbound for good (it asks again at the kernel's next idle).
+      reply = await Promise.race([future.done, nullAfter(REGISTER_WAIT_MS)]);
     } catch {
       return false; // the kernel went away while asked (a restart, a closed tab)
+    }
+    if (!reply) {
+      this.scheduleRescan(1000, true);
+      return false;
     }
     const content = reply.content as KernelMessage.IExecuteReply;
     const expr = content.status === "ok" ? (content.user_expressions?.registered as { data?: Record<string, string> }) : undefined;
@@ -299,4 +313,8 @@ export class DesignerConnection {
     this.callbacks.connected(true);
     return true;
   }
+}
+
+function nullAfter(ms: number): Promise<null> {
+  return new Promise((resolve) => window.setTimeout(() => resolve(null), ms));
 }

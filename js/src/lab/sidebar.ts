@@ -106,7 +106,15 @@ export class DesignerSidebar extends Widget {
   }
 
   follow(panel: PanelLike | null): void {
+    // which tab the sidebar follows, for a test's failure message (the status text says only that none is bound)
+    this.node.dataset.follows = panel?.id ?? "";
     this.connection.setPanel(panel);
+  }
+
+  /** Shown again (its tab clicked): look at the followed tab once more, in case a designer appeared meanwhile
+   * without an event the connection heard. */
+  protected onAfterShow(): void {
+    if (!this.boundModel) this.connection.refresh();
   }
 
   /** Resolves to whether the kernel did it (its error is shown in the sidebar otherwise). */
