@@ -1,10 +1,11 @@
 """The Channel Inspector (seed 001 §4.5): a node's output or weights as N×C tiles of H×W on a red/green colour map.
 
-Python half of js/src/widgets/analysis/channel_inspector.ts. State Python knows (synced): the title (data, drawn as
-text), the tensor's ``meta`` and its values as one binary buffer (channel_tiles.py decides the layout, the encoding
-and the bounds), and the colour map's ``shift`` and ``scale``, which the page's controls and Reset write back, so
-``inspector.shift = 0.5`` in a cell and the page's field are the same value. State Python never sees: which tiles
-are painted (only those in view, painted when they scroll in), the pointer and its value readout, the scroll.
+Python half of js/src/widgets/analysis/channel_inspector/ (index.ts). State Python knows (synced): the title
+(data, drawn as text), the tensor's ``meta`` and its values as one binary buffer (channel_tiles.py decides the
+layout, the encoding and the bounds), and the colour map's ``shift`` and ``scale``, which the page's controls and
+Reset write back, so ``inspector.shift = 0.5`` in a cell and the page's field are the same value. State Python never
+sees: which tiles are painted (only those in view, painted when they scroll in), the pointer and its value readout,
+the scroll.
 """
 
 from __future__ import annotations

@@ -7,7 +7,8 @@ the wire as one binary buffer: float32 while small, quantised to uint8 (step and
 above ``FLOAT_LIMIT`` elements, so a 1×512×28×28 map is 401 KB instead of 1.6 MB (BROWSER.md: ~0.4 s per 10 MiB
 kernel → browser). At most ``ELEMENT_LIMIT`` elements are sent; a larger tensor shows its first whole tiles and says
 so, which keeps the kernel and the page bounded for an embedding table. The colour map's default scale maps the
-largest finite magnitude to full red/green with no shift (js/src/widgets/analysis/channel_paint.ts draws it).
+largest finite magnitude to full red/green with no shift (js/src/widgets/analysis/channel_inspector/paint.ts draws
+it).
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@
 import type { RenderProps } from "@anywidget/types";
 import "./output_view.css";
 import { element, redrawOn } from "./dom";
-import { formatValue } from "./channel_paint";
+import { formatValue } from "./channel_inspector/paint";
 
 interface OutputModel {
   outputs: OutputEntry[];

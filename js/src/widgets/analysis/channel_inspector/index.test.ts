@@ -3,8 +3,8 @@
 // listener.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
-import { FakeModel, installCanvasStandIns, installListenerCensus, ListenerCensus } from "../../common/testing";
-import widget, { statsLine } from "./channel_inspector";
+import { FakeModel, installCanvasStandIns, installListenerCensus, ListenerCensus } from "../../../common/testing";
+import widget, { statsLine } from "./index";
 
 class FakeObserver {
   static last: FakeObserver | null = null;

@@ -2,7 +2,7 @@
 // table painting the same colours as float32 values, non-finite values in blue, tile sizes and the readout text.
 import { describe, expect, it } from "vitest";
 
-import { Encoding, colourOf, lookupTable, paintInto, readout, tileBox, valueAt, valuesOf } from "./channel_paint";
+import { Encoding, colourOf, lookupTable, paintInto, readout, tileBox, valueAt, valuesOf } from "./paint";
 
 const f32: Encoding = { dtype: "float32", offset: 0, step: 1 };
 
