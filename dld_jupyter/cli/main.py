@@ -25,6 +25,7 @@ VERBS += ("diff", "diverge")  # comparing two models (issue 30)
 VERBS += ("targets", "doctor")  # remote targets over SSH, what runs where (issue 27)
 VERBS += ("sweep",)  # grids of profiles (issue 28)
 VERBS += ("run",)  # one run on real inputs, outputs and inner values saved (issue 29)
+VERBS += ("analyze",)  # the analysis debugger: stops at breakpoints, values dumped (issue 37)
 VERBS += ("operators",)  # the layer documentation (issue 41)
 
 

@@ -33,20 +33,27 @@ def _input(text: str) -> tuple[str, str]:
 
 def register(subparsers: Any) -> None:
     parser = add_verb(subparsers, "run", __doc__, func=run, help="run a model on real inputs, save outputs (.npz)")
+    add_input_options(parser)
+    parser.add_argument("--dump", action="append", default=[], metavar="VALUE",
+                        help="also save this inner value (or a node's first output); repeat per value")
+    parser.add_argument("-o", "--output", required=True, metavar="OUT.npz", help="where the .npz goes")
+    declare_files(parser, outputs=["--output"])
+
+
+def add_input_options(parser: argparse.ArgumentParser) -> None:
+    """The model and what an analysis runs on, as `dld run` and `dld analyze` take them (`analysis_arguments`
+    reads them back): --input NAME=FILE, --inputs FILE.npz, --provider, --seed, --device, --threads."""
     parser.add_argument("model", help="path of the .onnx file")
     parser.add_argument("--input", action="append", type=_input, default=[], metavar="NAME=FILE",
                         help="an input: image, .npy, random or zeros; repeat per input")
     parser.add_argument("--inputs", metavar="FILE.npz",
                         help="every input from one .npz (keys: input names), as an analysis holds them; "
                              "--input NAME=FILE given too replaces that one")
-    parser.add_argument("--dump", action="append", default=[], metavar="VALUE",
-                        help="also save this inner value (or a node's first output); repeat per value")
-    parser.add_argument("-o", "--output", required=True, metavar="OUT.npz", help="where the .npz goes")
     parser.add_argument("--provider", default="cpu", choices=["cpu", "cuda"])
     parser.add_argument("--seed", type=int, default=0, help="seed of random inputs")
     parser.add_argument("--device", type=int, default=0, help="GPU index for the CUDA provider (default 0)")
     parser.add_argument("--threads", type=int, default=0, help="ONNX Runtime intra-op threads (default 0: it decides)")
-    declare_files(parser, models=["model"], inputs=["--input", "--inputs"], outputs=["--output"])
+    declare_files(parser, models=["model"], inputs=["--input", "--inputs"])
 
 
 def analysis_arguments(args: argparse.Namespace) -> dict[str, Any]:

@@ -106,6 +106,7 @@ CASES: dict[tuple[str, str], tuple[list[str], list[str]]] = {
                                      ["MODEL", "OTHER", "NPY"]),
     ("dld sweep", "--out"): (["sweep", "MODEL", "--iterations", "1", "--out", OUT], ["MODEL"]),
     ("dld sweep", "--resume"): (["sweep", "--resume", OUT], ["MODEL"]),
+    ("dld analyze", "--dump"): (["analyze", "MODEL", "--input", "input=NPY", "--dump", OUT], ["MODEL", "NPY"]),
     ("dld run", "--output"): (["run", "MODEL", "--input", "input=NPY", "-o", OUT], ["MODEL", "NPY"]),
     ("dld-prof", "report"): (["MODEL", "-o", OUT, "-n", "1", "--save"], ["MODEL"]),
 }
