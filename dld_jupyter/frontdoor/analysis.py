@@ -304,7 +304,8 @@ class Analysis(LayerActions, VideoActions):
     def override(self, node: str | int, name: str, value: Any, inside: tuple[str, ...] = ()) -> None:
         """Set attribute `name` of `node`, or the initializer `name` it reads, for this analysis only (never the
         document, never saved); the outputs and the current stop are computed again. `inside` (attribute, inner node
-        name, …): an attribute of a node of `node`'s subgraphs instead (a child document's node)."""
+        name, …): an attribute of a node of `node`'s subgraphs instead (a child document's node), or an initializer
+        of the subgraph bodies around it that it reads."""
         sent = {"npy": encode_array(np.asarray(value))} if isinstance(value, (np.ndarray, np.generic)) else value
         key = (self.member_key(self._id_of(node), inside), name)
         self._values[key], self._inside[key[0]] = value, (self._id_of(node), tuple(inside))  # the editors show it

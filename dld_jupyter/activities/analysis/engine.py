@@ -253,7 +253,8 @@ class AnalysisEngine:
     def override(self, node: str | int, name: str, value: Any, inside: Sequence[str] = ()) -> Override:
         """Set attribute `name` of `node`, or the initializer `name` it reads, to `value` in this session only; the
         model's outputs and the current stop are computed again. `inside` names a node of its subgraphs instead
-        (attribute, inner node name, and so on deeper): a child document's node; its attributes only."""
+        (attribute, inner node name, and so on deeper): a child document's node; an attribute of it (a Constant's
+        value too) or an initializer of the subgraph bodies around it that it reads."""
         index, path = self._node(node), tuple(inside)
         proto = self._proto(index, path)
         key = (index, name, path)
@@ -265,8 +266,7 @@ class AnalysisEngine:
             self._originals.setdefault(key, copy_proto(attribute))
             attribute.CopyFrom(attribute_value(name, value, attribute.type))
             kind: Literal["attribute", "initializer"] = "attribute"
-        elif not path and name in self.graph.reads[index] and name in self._initializers:  # subgraph bodies read some
-            tensor = self._initializers[name]
+        elif (tensor := self._initializer(index, path, name)) is not None:
             original = numpy_helper.to_array(tensor, str(self._windows.folder))
             array = np.asarray(value, dtype=original.dtype)
             if array.shape != original.shape:
@@ -276,7 +276,7 @@ class AnalysisEngine:
             kind = "initializer"
         else:
             attrs = [a.name for a in proto.attribute]
-            inits = sorted(n for n in self.graph.reads[index] if n in self._initializers) if not path else []
+            inits = sorted(n for n in {*self.graph.reads[index], *proto.input} if self._initializer(index, path, n))
             raise SpecError(
                 f"override: {name!r} is neither an attribute {attrs} nor an initializer {inits} of node "
                 f"{self._where(index, path)!r}"
@@ -290,7 +290,26 @@ class AnalysisEngine:
 
     def _proto(self, index: int, inside: tuple[str, ...]) -> onnx.NodeProto:
         """The node `index` of the main graph, or the node `inside` its subgraphs names (attribute, inner name…)."""
+        return self._scopes(index, inside)[1]
+
+    def _initializer(self, index: int, inside: tuple[str, ...], name: str) -> onnx.TensorProto | None:
+        """The initializer `name` the node reads: of the main graph (the node's subgraph bodies may read it), or
+        for a node `inside` subgraphs, of the innermost body around it that declares it (None: none does)."""
+        if not inside:
+            return self._initializers.get(name) if name in self.graph.reads[index] else None
+        bodies, proto = self._scopes(index, inside)
+        if name not in proto.input:
+            return None
+        for body in reversed(bodies):  # the innermost declaration shadows an outer one
+            found: list[onnx.TensorProto] = [t for t in body.initializer if t.name == name]
+            if found:
+                return found[0]
+        return None
+
+    def _scopes(self, index: int, inside: tuple[str, ...]) -> tuple[list[onnx.GraphProto], onnx.NodeProto]:
+        """(the subgraph bodies `inside` walks through, outermost first; the node it names)."""
         proto: onnx.NodeProto = self.graph.nodes[index]
+        bodies: list[onnx.GraphProto] = []
         if len(inside) % 2:
             raise SpecError(f"inside: expected (attribute, inner node name) pairs, got {list(inside)}")
         for step in range(0, len(inside), 2):
@@ -302,7 +321,8 @@ class AnalysisEngine:
             if len(nodes) != 1:
                 raise SpecError(f"inside: subgraph {attribute!r} has {len(nodes)} nodes named {inner!r}, not one")
             proto = nodes[0]
-        return proto
+            bodies.append(found.g)
+        return bodies, proto
 
     def _where(self, index: int, inside: Sequence[str]) -> str:
         return "/".join([self.graph.keys[index], *inside])
@@ -339,7 +359,9 @@ class AnalysisEngine:
             else:
                 attributes[position].CopyFrom(original)
         else:
-            self._initializers[name].CopyFrom(original)
+            tensor = self._initializer(index, inside, name)
+            assert tensor is not None  # the override found it; the graph's structure never changes
+            tensor.CopyFrom(original)
 
     def set_feeds(self, feeds: Mapping[str, Array]) -> None:
         """New inputs (the Model Inputs window changed one): the current stop and the outputs are computed again."""

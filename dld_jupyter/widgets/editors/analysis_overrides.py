@@ -4,9 +4,11 @@ override*: `Analysis.override` applies it to the running session only (never the
 the model, so the Analysis panel's outputs and inspector follow. The views mark each overridden field ("override")
 with its override value, and `revert_override` takes it back.
 
-In a child document (a subgraph tab) opened while analysing, an attribute edit is an override of that node inside
-the analysed model's subgraph (`Analysis.override(..., inside=(attribute, inner node name, …))`); initializer and
-tensor edits there, and edits in a local function's body (every call would change), are refused saying so.
+In a child document (a subgraph tab: an If branch, a Loop or Scan body, nested too) opened while analysing, an
+attribute edit is an override of that node inside the analysed model's subgraph (`Analysis.override(...,
+inside=(attribute, inner node name, …))`), and so is a tensor edit: a node's tensor attribute (a Constant's value)
+or an initializer of the body (named through the first body node that reads it). Edits in a local function's body
+(every call would change) are refused saying so.
 
 Why one module beside `panels.EditorPanels._dispatch`: that is the one place every editor edit passes through; it
 asks `route` first, so no field needs a case of its own, and the document's own edit code never sees an override.
@@ -34,9 +36,6 @@ RESET_REFUSED = (
     "Resetting an attribute to its default is an edit of the model: Stop Analysis to reset it, or type the "
     "default value to override it for this analysis only."
 )
-
-
-CHILD_TENSORS_REFUSED = "In a child document only attributes are analysis overrides: edit the tensor in the main model."
 
 
 def live_analysis(host: Any, doc: Document) -> Any:
@@ -85,7 +84,7 @@ def _reader(doc: Document, value_id: str) -> tuple[str, str]:
     users = [use.node for use in value.uses()] if value is not None else []
     main = [node for node in users if node.graph is doc.model.graph]
     if value is None or not main:
-        raise EditError("tensor", "No node of the main graph reads this initializer: nothing to override.")
+        raise EditError("tensor", "No node of this graph reads this initializer: nothing to override.")
     return doc.node_id(main[0]), str(value.name)
 
 
@@ -94,6 +93,40 @@ def _target(doc: Document, ref: TensorRef) -> tuple[str, str]:
         return _reader(doc, ref.value_id)
     assert ref.node_id is not None and ref.attribute is not None
     return ref.node_id, ref.attribute
+
+
+def _child_target(doc: Document, ref: TensorRef) -> tuple[str, tuple[str, ...], str]:
+    """(root node id, subgraph path, member) of the open tensor of a child document: always the same node for an
+    initializer (its first reader in the body), so one override of it is found again to revert or show."""
+    node, member = _target(doc, ref)
+    return (*child_target(doc, node, "tensor"), member)
+
+
+def _child_tensor(analysis: Any, doc: Document, ref: TensorRef | None, kind: str, msg: dict[str, Any]) -> None:
+    """A tensor edit (or its revert) in a child document as an override inside the analysed model's subgraph."""
+    if ref is None:
+        raise EditError("tensor", "No tensor is open.")
+    root_id, inside, member = _child_target(doc, ref)
+    if kind == "revert_override":
+        if (analysis.member_key(root_id, inside), member) in analysis.override_values():
+            analysis.revert(root_id, member, inside)
+        return
+    analysis.override(root_id, member, _edited(doc, ref, kind, msg), inside)
+
+
+def _edited(doc: Document, ref: TensorRef, kind: str, msg: dict[str, Any]) -> Any:
+    """The value a tensor_set (typed literal) or tensor_load (.npy) edit gives the open tensor, in its dtype (a list
+    attribute's as a list)."""
+    _dtype, current = _current(doc, ref)
+    if kind == "tensor_set":
+        if current.size > MAX_EDIT_ELEMENTS:
+            raise EditError("tensor", f"Tensors above {MAX_EDIT_ELEMENTS:,} elements are replaced from a .npy file.")
+        array = parse_array(str(msg.get("text", "")), current.dtype)
+    else:
+        array = np.asarray(load_npy(str(msg.get("path", "")), "tensor"), dtype=current.dtype)
+    listed = ref.node_id is not None and not isinstance(doc.node(ref.node_id).attributes.get(str(ref.attribute)),
+                                                        np.ndarray)
+    return array.tolist() if listed else array
 
 
 def route(analysis: Any, doc: Document, selection: Sequence[str], ref: TensorRef | None, msg: dict[str, Any]) -> None:
@@ -113,7 +146,8 @@ def route(analysis: Any, doc: Document, selection: Sequence[str], ref: TensorRef
             return
         if isinstance(doc, ChildDocument):
             if kind != "revert_override" or not name:
-                raise EditError(key, CHILD_TENSORS_REFUSED)
+                _child_tensor(analysis, doc, ref, kind, msg)
+                return
             held = analysis.override_values()
             for nid in parameters._op_ids(doc, selection):
                 root_id, inside = child_target(doc, nid, key)
@@ -133,21 +167,12 @@ def route(analysis: Any, doc: Document, selection: Sequence[str], ref: TensorRef
         if ref is None:
             raise EditError("tensor", "No tensor is open.")
         node, member = _target(doc, ref)
-        _dtype, current = _current(doc, ref)
-        if kind == "tensor_set":
-            if current.size > MAX_EDIT_ELEMENTS:
-                raise EditError(
-                    "tensor", f"Tensors above {MAX_EDIT_ELEMENTS:,} elements are replaced from a .npy file."
-                )
-            array = parse_array(str(msg.get("text", "")), current.dtype)
-        else:
-            array = np.asarray(load_npy(str(msg.get("path", "")), "tensor"), dtype=current.dtype)
+        value = _edited(doc, ref, kind, msg)
         if ref.value_id is not None:  # one override of the initializer, whichever node it was made through
             for held_node, held_name in analysis.override_values():
                 if held_name == member:
                     node = held_node
-        listed = ref.node_id is not None and not isinstance(doc.node(ref.node_id).attributes.get(member), np.ndarray)
-        analysis.override(node, member, array.tolist() if listed else array)
+        analysis.override(node, member, value)
     except EditError:
         raise
     except Exception as exc:
@@ -181,7 +206,11 @@ def decorate_tensor(view: dict[str, Any], doc: Document, ref: TensorRef | None, 
     if not view.get("open") or ref is None or not held:
         return view
     try:
-        node, member = _target(doc, ref)
+        if isinstance(doc, ChildDocument):
+            root_id, inside, member = _child_target(doc, ref)
+            node = analysis.member_key(root_id, inside)
+        else:
+            node, member = _target(doc, ref)
     except EditError:
         return view
     found = [v for (n, m), v in held.items() if m == member and (n == node or ref.value_id is not None)]
