@@ -1,5 +1,6 @@
-"""A wide result a run or a comparison made (a sweep's table and Pareto chart, a divergence's or a diff's table), as
-handed to whatever shows it: a JupyterLab tab beside the designer or the Start Activity tab, else below the cell.
+"""A wide result a run or a comparison made (a sweep's table and Pareto chart, a divergence's or a diff's table, the
+analysis's popped-out Channel Inspector), as handed to whatever shows it: a JupyterLab tab beside the designer or
+the Start Activity tab, else below the cell.
 
 Why: these views are tables and charts that need the width of the page; in the designer's ~330 px dock the sweep
 table's note column wrapped a word per line and the Pareto chart was cut. A designer tab's link (lab/
@@ -14,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-KINDS = ("sweep", "divergence", "diff")
+KINDS = ("sweep", "divergence", "diff", "channels")
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ import onnx_ir as ir
 from dld_jupyter.activities.analysis.inputs import model_input_specs
 from dld_jupyter.formats.html_text import small
 from dld_jupyter.widgets.analysis import canvas_layers
-from dld_jupyter.widgets.analysis.channel_inspector import ChannelInspector
+from dld_jupyter.widgets.analysis.inspector_views import InspectorViews
 from dld_jupyter.widgets.analysis.layer_editor import LayerEditor
 from dld_jupyter.widgets.analysis.layer_timings import layer_times, time_text
 from dld_jupyter.widgets.analysis.model_inputs import ModelInputs
@@ -32,7 +32,6 @@ from dld_jupyter.widgets.canvas.overlays.analysis import AnalysisOverlay
 from dld_jupyter.widgets.widget_base import DldVBox
 
 TABS = ("Model Inputs", "Analysis Output", "Channel Inspector", "Parameter Editor")
-NOT_YET = "{name} has not run yet at this stop: Step or Resume past it, or Run to the end (no breakpoint)."
 
 
 def _button(label: str, icon: str, tip: str, action: Any, css: str) -> w.Button:
@@ -66,7 +65,8 @@ class AnalysisPanel(DldVBox, css="dld-analysis-panel"):
         self.model_inputs.on_change(lambda _sources: self._inputs_changed())
         self.video = VideoControls(self)  # Play / Pause / Step frame of a video input, in step with the debugger
         self.outputs_view = AnalysisOutput()
-        self.inspector = ChannelInspector(height="300px")
+        self.channels = InspectorViews(designer)  # the docked inspector and its pop-out
+        self.inspector = self.channels.docked
         canvas = designer.canvas
         found = canvas.overlays.get(AnalysisOverlay.name)
         self.overlay: AnalysisOverlay = found if isinstance(found, AnalysisOverlay) else AnalysisOverlay(canvas)
@@ -157,11 +157,12 @@ class AnalysisPanel(DldVBox, css="dld-analysis-panel"):
             analysis.stop()
         self.overlay.clear()
         self.outputs_view.clear("Analysis stopped: Launch Analysis to run the model again.")
-        self.inspector.clear("Launch Analysis, then select a node to inspect its output or its weights.")
+        self.channels.clear("Launch Analysis, then select a node to inspect its output or its weights.")
         self._refresh_controls()
 
     def close(self) -> None:
         self.stop()
+        self.channels.close()
         self.overlay.on_request = None
         with contextlib.suppress(ValueError):
             self.designer.canvas.unobserve(self._selected, names="selection")
@@ -323,37 +324,10 @@ class AnalysisPanel(DldVBox, css="dld-analysis-panel"):
             self.inspect()
 
     def inspect(self) -> None:
-        """The Channel Inspector shows the selected node's output or weights (else the stop's output)."""
+        """The Channel Inspectors show the selected node's output or weights (else the stop's output)."""
         analysis = self.analysis
         node = self._selected_node() or (analysis.position_id if analysis is not None else None)
-        if analysis is None or node is None:
-            self.inspector.clear("Select a node to inspect its output or its weights.")
-            return
-        if self.show_weights.value == "Weights":
-            self._inspect_weights(node)
-            return
-        if node not in self._computed(analysis):
-            self.inspector.clear(NOT_YET.format(name=self._label(node)))
-            return
-        tensor = self._guard(lambda: analysis.tensor(node))
-        if tensor is not None:
-            self.inspector.show(tensor, f"{self._label(node)} output")
-
-    def _computed(self, analysis: Any) -> set[str]:
-        """The nodes that have run: none before Run or Step, all once it ran to the end, else up to the stop."""
-        order, position = analysis.order_ids, analysis.position_id
-        if analysis.state == "finished":
-            return set(order)
-        return set(order[: order.index(position) + 1]) if position in order else set()
-
-    def _inspect_weights(self, node_id: str) -> None:
-        node = self.designer.document.ir_node(node_id)
-        weights = [v for v in (node.inputs if node is not None else ()) if v is not None and v.const_value is not None]
-        if not weights:
-            self.inspector.clear(f"{self._label(node_id)} reads no weights (initializers).")
-            return
-        value = max(weights, key=lambda v: v.const_value.size)  # the kernel of a Conv, the matrix of a Gemm
-        self.inspector.show(value.const_value.numpy(), f"{self._label(node_id)} weights {value.name}")
+        self.channels.inspect(analysis, node, self.show_weights.value == "Weights", self._label, self._guard)
 
     def _refresh_controls(self) -> None:
         live = self.analysis is not None

@@ -22,7 +22,8 @@ from dld_jupyter.widgets.closing import replace_children
 
 
 class AnalysisMode(AnalysisActions):
-    """What a Designer gains: `analysis_panel()`, `launch_analysis()`, `stop_analysis()`, `analysis`."""
+    """What a Designer gains: `analysis_panel()`, `launch_analysis()`, `pop_out_channels()`, `stop_analysis()`,
+    `analysis`."""
 
     _analysis_panel: Any = None
     _analysis_toolbar_button: w.Button | None = None
@@ -74,6 +75,12 @@ class AnalysisMode(AnalysisActions):
             panel.model_inputs.set_source(name, value)
         analysis: Analysis | None = panel.launch()
         return analysis
+
+    def pop_out_channels(self) -> Any:
+        """Open the Channel Inspector in a tab beside the designer (JupyterLab; below it in a notebook): large tiles,
+        each with its histogram and min/max/mean/std, following the debugger and the selection as the docked one does
+        (Pop out in the dock does the same). Returns that ChannelInspector."""
+        return self.analysis_panel().channels.pop_out()
 
     def stop_analysis(self) -> None:
         """Stop Analysis: back to editing."""

@@ -1,6 +1,7 @@
 /**
  * The Channel Inspector's bar: the title (data, drawn as text), the colour map's Shift and Scale fields, Reset
- * Parameters, and the readout of the value under the pointer; the statistics line under it.
+ * Parameters, Pop out (the docked inspector of an analysis: the kernel opens the large view in a tab), and the
+ * readout of the value under the pointer; the statistics line under it.
  */
 import { element } from "../dom";
 
@@ -35,12 +36,14 @@ export class Controls {
   readonly shift = numberField("Shift");
   readonly scale = numberField("Scale");
   readonly reset = element("button", "dld-ci-reset", "Reset");
+  readonly popOut = element("button", "dld-ci-popout", "Pop out ↗");
   readonly readout = element("span", "dld-ci-readout");
   readonly note = element("div", "dld-ci-note");
 
   constructor() {
     this.reset.title = "Reset Parameters: the default shift and scale";
-    this.bar.append(this.title, this.shift.box, this.scale.box, this.reset, this.readout);
+    this.popOut.title = "Open this inspector in a tab of its own: large tiles, each with its histogram and statistics";
+    this.bar.append(this.title, this.shift.box, this.scale.box, this.reset, this.popOut, this.readout);
   }
 
   showMapping(shift: number, scale: number): void {

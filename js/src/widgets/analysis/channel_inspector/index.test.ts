@@ -73,6 +73,48 @@ describe("channel inspector view", () => {
     expect(model.count()).toBe(0);
   });
 
+  it("pops out on request, and the pop-out shows each tile in a card with its histogram", async () => {
+    vi.spyOn(HTMLCanvasElement.prototype, "getContext").mockImplementation(() => ({
+      createImageData: (w: number, h: number) => ({ data: new Uint8ClampedArray(w * h * 4) }),
+      putImageData: () => undefined, clearRect: () => undefined, fillRect: () => undefined,
+    }) as never);
+    const values = Float32Array.from({ length: 24 }, (_, i) => i / 8 - 1);
+    const docked = new FakeModel();
+    docked.state = { title: "t", message: "", meta, data: new DataView(values.buffer), shift: 0, scale: 0.5, height: "200px", poppable: false };
+    const el = document.createElement("div");
+    const cleanDocked = widget.render({ model: docked, el } as never) as () => void;
+    const popOut = el.querySelector(".dld-ci-popout") as HTMLButtonElement;
+    expect(popOut.hidden).toBe(true); // nowhere to pop out to
+    docked.state.poppable = true;
+    docked.emit("change:poppable");
+    expect(popOut.hidden).toBe(false);
+    popOut.click();
+    expect(docked.sent).toEqual([{ kind: "pop_out" }]);
+    cleanDocked();
+
+    const stats = new Float32Array(6 * 5).map((_, i) => (i % 5 === 4 ? 0 : i % 5)); // min 0 max 1 mean 2 std 3
+    const counts = new Uint32Array(6 * 4).fill(1);
+    const bytes = new Uint8Array(stats.byteLength + counts.byteLength);
+    bytes.set(new Uint8Array(stats.buffer), 0);
+    bytes.set(new Uint8Array(counts.buffer), stats.byteLength);
+    const popped = new FakeModel();
+    popped.state = {
+      ...docked.state, poppable: false, detail: true, histograms: { bins: 4, tiles: 6 }, histogram_data: new DataView(bytes.buffer),
+    };
+    const big = document.createElement("div");
+    const cleanPopped = widget.render({ model: popped, el: big } as never) as () => void;
+    const cards = big.querySelectorAll(".dld-ci-card");
+    expect(cards.length).toBe(6);
+    expect(big.querySelectorAll(".dld-ci-card canvas.dld-ci-tile").length).toBe(6);
+    expect(big.querySelectorAll("canvas.dld-ci-hist").length).toBe(6);
+    expect(cards[4].querySelector(".dld-ci-card-name")?.textContent).toBe("c 4");
+    expect(cards[4].querySelector(".dld-ci-card-stats")?.textContent).toBe("min 0 · max 1\nmean 2 · std 3");
+    expect((big.querySelector(".dld-ci") as HTMLElement).dataset.histograms).toBe("6");
+    expect((big.querySelector(".dld-ci-tile") as HTMLCanvasElement).style.width).toBe("16px"); // 2 px ×8, docked ×4
+    cleanPopped();
+    expect(popped.count()).toBe(0);
+  });
+
   it("says when only the first tiles are shown", () => {
     expect(statsLine({ ...meta, shown: 2 } as never)).toContain("showing the first 2 of 6 tiles");
   });

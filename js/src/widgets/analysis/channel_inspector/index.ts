@@ -2,15 +2,17 @@
  * The Channel Inspector anywidget (Python half: dld_jupyter/widgets/analysis/channel_inspector.py).
  *
  * Synced state (Python knows it): `title`, `message`, `meta` (layout, encoding, stats, defaults), `data` (the values
- * as one binary buffer), `shift` and `scale` (the fields and Reset write them back). Page-only state: which tiles are
- * painted, the pointer's readout, the scroll. render() builds the parts (the bar: controls.ts; the tiles: tiles.ts)
- * and wires them through two tables, the page's events and the model's; a burst of synced changes (a new tensor
- * sends meta and data together) rebuilds the tiles once.
+ * as one binary buffer), `shift` and `scale` (the fields and Reset write them back); the pop-out's `detail` with its
+ * per-channel `histograms` and `histogram_data`; `poppable` (Pop out sends {kind: "pop_out"}). Page-only state:
+ * which tiles are painted, the pointer's readout, the scroll. render() builds the parts (the bar: controls.ts; the
+ * tiles: tiles.ts, in cards with histograms: cards.ts, histograms.ts) and wires them through two tables, the page's
+ * events and the model's; a burst of synced changes (a new tensor sends meta and data together) rebuilds once.
  */
 import type { RenderProps } from "@anywidget/types";
 import "./inspector.css";
 import { element } from "../dom";
 import { Controls, typedValue } from "./controls";
+import { HistogramSet } from "./histograms";
 import { statsLine } from "./labels";
 import { valuesOf } from "./paint";
 import { TileGrid } from "./tiles";
@@ -39,7 +41,9 @@ function render({ model, el }: RenderProps<InspectorModel>): () => void {
       return;
     }
     controls.note.textContent = statsLine(meta);
-    grid.show(meta, valuesOf(model.get("data"), meta.encoding));
+    const detail = Boolean(model.get("detail"));
+    const histograms = detail ? HistogramSet.of(model.get("histograms"), model.get("histogram_data")) : null;
+    grid.show(meta, valuesOf(model.get("data"), meta.encoding), detail, histograms);
   };
   const queueRebuild = (): void => {
     if (rebuildQueued) return;
@@ -76,6 +80,10 @@ function render({ model, el }: RenderProps<InspectorModel>): () => void {
   const onLeave = (): void => {
     controls.readout.textContent = "";
   };
+  const onPopOut = (): void => model.send({ kind: "pop_out" });
+  const onPoppable = (): void => {
+    controls.popOut.hidden = !model.get("poppable");
+  };
   const onHeight = (): void => {
     grid.element.style.height = model.get("height");
   };
@@ -88,16 +96,19 @@ function render({ model, el }: RenderProps<InspectorModel>): () => void {
     [controls.shift.input, "change", onField("shift", controls.shift.input)],
     [controls.scale.input, "change", onField("scale", controls.scale.input)],
     [controls.reset, "click", onReset],
+    [controls.popOut, "click", onPopOut],
     [grid.element, "mousemove", onPointer as EventListener],
     [grid.element, "mouseleave", onLeave],
   ];
   const modelEvents: [string, () => void][] = [
     ["change:data", queueRebuild], ["change:meta", queueRebuild], ["change:shift", onMapping],
     ["change:scale", onMapping], ["change:title", onTitle], ["change:message", onTitle], ["change:height", onHeight],
+    ["change:histogram_data", queueRebuild], ["change:detail", queueRebuild], ["change:poppable", onPoppable],
   ];
   domEvents.forEach(([target, type, fn]) => target.addEventListener(type, fn));
   modelEvents.forEach(([name, fn]) => model.on(name, fn));
   onHeight();
+  onPoppable();
   showFields();
   rebuild();
   return () => {

@@ -81,11 +81,12 @@ export function paintInto(
   }
 }
 
-/** The CSS size of one tile: small maps enlarged (at most ×4, up to 96 px wide), large ones at 1:1, strips as wide
- *  as the view and 14 px high. */
-export function tileBox(layout: Layout, viewWidth: number): { width: number; height: number } {
-  if (layout.kind === "strips") return { width: Math.max(64, viewWidth - 8), height: 14 };
-  const zoom = Math.max(1, Math.min(4, Math.floor(96 / Math.max(1, layout.w))));
+/** The CSS size of one tile: small maps enlarged (docked: at most ×4, up to 96 px wide; `large`, the pop-out: at
+ *  most ×8, up to 224 px), large ones at 1:1, strips as wide as the view and 14 px high (28 px large). */
+export function tileBox(layout: Layout, viewWidth: number, large = false): { width: number; height: number } {
+  if (layout.kind === "strips") return { width: Math.max(64, viewWidth - 8), height: large ? 28 : 14 };
+  const [most, room] = large ? [8, 224] : [4, 96];
+  const zoom = Math.max(1, Math.min(most, Math.floor(room / Math.max(1, layout.w))));
   return { width: layout.w * zoom, height: layout.h * zoom };
 }
 

@@ -3,10 +3,13 @@
  * view. An IntersectionObserver paints a tile when it scrolls in; a shift/scale change (a new generation) repaints
  * the tiles in view and leaves the others to their scroll, so a 1×512×28×28 map paints its first screen at once.
  * When the first screen is on the page, the inspector's root gets `data-paint-ms` (from the data's arrival) and a
- * `dld-channel-painted` event; `data-generation` counts the recolourings.
+ * `dld-channel-painted` event; `data-generation` counts the recolourings. The pop-out (`detail`) shows large tiles,
+ * each in a card with its histogram (cards.ts), painted with its tile.
  */
+import { makeCard, paintCard } from "./cards";
+import { binReadout, channelName, HistogramSet } from "./histograms";
 import {
-  Layout, Values, lookupTable, paintInto, readout, tileBox, valueAt,
+  colourOf, Layout, Values, lookupTable, paintInto, readout, tileBox, valueAt,
 } from "./paint";
 import type { Meta } from "./types";
 
@@ -43,6 +46,8 @@ export class TileGrid {
   private meta: Meta | null = null;
   private values: Values = new Float32Array(0);
   private canvases: HTMLCanvasElement[] = [];
+  private cells: HTMLElement[] = []; // what is observed: the tile's card, else the tile
+  private histograms: HistogramSet | null = null;
   private painted: number[] = []; // the generation each tile was painted at
   private generation = 0;
   private table: Uint32Array | undefined;
@@ -63,22 +68,28 @@ export class TileGrid {
     this.visible.clear();
     this.element.replaceChildren();
     this.canvases = [];
+    this.cells = [];
     this.painted = [];
     this.meta = null;
+    this.histograms = null;
+    this.root.dataset.histograms = "0";
   }
 
-  /** Build one canvas per tile shown of `meta` over `values`, and paint those in view. */
-  show(meta: Meta, values: Values): void {
+  /** Build one canvas per tile shown of `meta` over `values` (`detail`: large, in cards with their histograms), and
+   *  paint those in view. */
+  show(meta: Meta, values: Values, detail = false, histograms: HistogramSet | null = null): void {
     this.clear();
     this.reported = false;
     this.arrived = performance.now();
     this.meta = meta;
     this.values = values;
+    this.histograms = histograms;
     const layout = meta.layout;
     const strips = layout.kind === "strips";
     const { cw, ch } = tileGeometry(layout);
-    const box = tileBox(layout, this.element.clientWidth || 600);
+    const box = tileBox(layout, this.element.clientWidth || 600, detail);
     this.element.classList.toggle("dld-ci-strips", strips);
+    this.element.classList.toggle("dld-ci-detail", detail);
     const fragment = document.createDocumentFragment();
     for (let i = 0; i < meta.shown; i++) {
       const canvas = document.createElement("canvas");
@@ -88,11 +99,14 @@ export class TileGrid {
       canvas.style.width = strips ? "100%" : `${box.width}px`;
       canvas.style.height = `${box.height * (strips ? ch : 1)}px`;
       canvas.dataset.tile = String(i);
-      fragment.appendChild(canvas);
+      const cell = detail ? makeCard(layout, i, canvas, box.width, histograms?.at(i) ?? null) : canvas;
+      fragment.appendChild(cell);
+      this.cells.push(cell);
       this.canvases.push(canvas);
       this.painted.push(-1);
     }
     this.element.appendChild(fragment);
+    this.root.dataset.histograms = String(histograms ? Math.min(histograms.tiles, meta.shown) : 0);
     this.recolour();
     if (typeof IntersectionObserver === "undefined") {
       this.canvases.slice(0, 64).forEach((_, i) => this.visible.add(i));
@@ -103,7 +117,7 @@ export class TileGrid {
     this.observer = new IntersectionObserver((entries) => this.onIntersect(entries), {
       root: this.element, rootMargin: "256px",
     });
-    this.canvases.forEach((c) => this.observer?.observe(c));
+    this.cells.forEach((c) => this.observer?.observe(c));
   }
 
   /** A new shift/scale: the tiles in view repaint now, the others when they scroll in. */
@@ -120,14 +134,17 @@ export class TileGrid {
   readoutAt(event: MouseEvent): string | null {
     const target = event.target as HTMLElement;
     const meta = this.meta;
-    if (!meta || !target.dataset || target.dataset.tile === undefined) return null;
-    const i = Number(target.dataset.tile);
+    if (!meta || !target.dataset) return null;
     const rect = target.getBoundingClientRect();
-    const at = pixelAt(
-      meta.layout,
-      (event.clientX - rect.left) / Math.max(1, rect.width),
-      (event.clientY - rect.top) / Math.max(1, rect.height),
-    );
+    const fx = (event.clientX - rect.left) / Math.max(1, rect.width);
+    if (target.dataset.hist !== undefined) {
+      const i = Number(target.dataset.hist);
+      const h = this.histograms?.at(i);
+      return h ? binReadout(channelName(meta.layout, i), h, fx) : null;
+    }
+    if (target.tagName !== "CANVAS" || target.dataset.tile === undefined) return null; // a card's label
+    const i = Number(target.dataset.tile);
+    const at = pixelAt(meta.layout, fx, (event.clientY - rect.top) / Math.max(1, rect.height));
     if (!at) return null;
     const v = valueAt(this.values, meta.encoding, i * tileGeometry(meta.layout).size + at.offset);
     return readout(meta.layout, i, at.y, at.x, v, meta.encoding.dtype === "uint8");
@@ -148,6 +165,8 @@ export class TileGrid {
     const image = ctx.createImageData(cw, ch);
     paintInto(image.data, this.values, meta.encoding, i * size, size, shift, scale, this.table);
     ctx.putImageData(image, 0, 0);
+    if (this.cells[i] !== this.canvases[i])
+      paintCard(this.cells[i], this.histograms?.at(i) ?? null, (v) => colourOf(v, shift, scale));
     this.painted[i] = this.generation;
   }
 
@@ -174,3 +193,4 @@ export class TileGrid {
     });
   }
 }
+

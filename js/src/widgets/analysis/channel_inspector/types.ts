@@ -2,6 +2,7 @@
  * What the Channel Inspector's kernel half sends (dld_jupyter/widgets/analysis/channel_inspector.py, channel_tiles.py):
  * the synced traits and the tensor's description. Types only, so every part of the view reads the same names.
  */
+import type { HistogramMeta } from "./histograms";
 import type { Encoding, Layout } from "./paint";
 
 export interface Stats {
@@ -36,6 +37,12 @@ export interface InspectorModel {
   shift: number;
   scale: number;
   height: string;
+  /** The pop-out: large tiles, each with its histogram (histograms/histogram_data, sent only then). */
+  detail: boolean;
+  histograms: HistogramMeta | Record<string, never>;
+  histogram_data: DataView | null;
+  /** Whether the bar shows Pop out (the kernel has somewhere to open the pop-out). */
+  poppable: boolean;
 }
 
 /** The meta, when the kernel sent a tensor (an empty dict when it shows a message instead). */
