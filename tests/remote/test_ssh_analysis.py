@@ -11,9 +11,11 @@ import numpy as np
 import onnx
 import pytest
 
+from dld_jupyter.activities.targets.connections import ConnectionStore
 from dld_jupyter.activities.targets.ssh import SshTarget
 from dld_jupyter.frontdoor.analysis import analyse
 from dld_jupyter.widgets.designer.designer import open_designer
+from tests.remote.conftest import Sshd
 
 MODEL = Path(__file__).resolve().parents[1] / "data" / "real" / "mobilenet_v3_small_w05.onnx"
 
@@ -60,3 +62,40 @@ def test_designer_panel_on_the_target_inspects_the_same_values(deployed: SshTarg
             d.stop_analysis()
             d.close()
     assert shown[0] == shown[1] and shown[0][0]
+
+
+def test_the_panel_target_chooser_runs_the_analysis_on_a_saved_connection(
+    deployed: SshTarget, sshd: Sshd, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Analysis panel's Target chooser (the run panels' own) lists the saved connection; chosen, the launch runs
+    there and the status says so; chosen while analysing locally, the analysis moves there with its breakpoint; the
+    values equal the local ones. "+ New connection…" opens Manage Remote Connections in the designer's dock."""
+    home = tmp_path / "home"
+    (home / ".ssh").mkdir(parents=True)
+    (home / ".ssh" / "known_hosts").write_text(sshd.known_hosts_line)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("DLD_CONFIG_DIR", str(home / "config"))
+    ConnectionStore().add(sshd.connection(name="loopback", deploy_dir=deployed.connection.deploy_dir))
+    d = open_designer(MODEL)
+    try:
+        panel = d.analysis_panel()
+        assert panel.targets.dropdown.options == ("Local", "loopback", "+ New connection…")
+        local = d.launch_analysis({"input": "zeros"})
+        assert local is not None and local.target is None and "Analysis on Local — " in panel.status.value
+        conv = next(n.name for n in d.document.model.graph if n.op_type == "Conv")
+        local.add_breakpoint(conv)
+        logits = local.outputs()["logits"]
+        panel.targets.dropdown.value = "loopback"  # while analysing: it moves there
+        remote = d.analysis
+        assert remote is not None and remote is not local and not local.live
+        assert type(remote.activity.target).__name__ == "SshTarget" and remote.target.name == "loopback"
+        assert remote.breakpoints == [conv] and "Analysis on loopback — " in panel.status.value
+        assert np.array_equal(remote.outputs()["logits"], logits)
+        d.stop_analysis()
+        panel.targets.dropdown.value = "+ New connection…"
+        assert panel.targets.dropdown.value == "loopback" and type(panel.targets.connections).__name__ == \
+            "ConnectionsPanel"
+        assert d.launch_analysis(target="local").target is None and panel.targets.label == "Local"
+    finally:
+        d.stop_analysis()
+        d.close()

@@ -6,6 +6,9 @@ follow the same analysis state, and that state changes from this panel, from the
 (`d.analysis.step()`); the analysis calls `_changed` after each of those, and this panel redraws what follows it
 (reentry guarded: redrawing asks the worker for outputs and tensors, which are requests too). Selecting a node on
 the canvas shows its output (or its weights) in the Channel Inspector, as the seed's Network Overview does.
+The Target chooser (the run panels' own, widgets/runs/target_chooser.py) says where the analysis worker runs: this
+machine or a saved SSH connection; the status line names it, and choosing another while analysing starts the analysis
+again there, breakpoints and analysis layers kept, as a new input source does.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from dld_jupyter.widgets.analysis.layer_timings import layer_times, time_text
 from dld_jupyter.widgets.analysis.model_inputs import ModelInputs
 from dld_jupyter.widgets.analysis.output_view import AnalysisOutput
 from dld_jupyter.widgets.analysis.overview import inferred_shapes, node_lines
+from dld_jupyter.widgets.analysis.panel_target import AnalysisPlace
 from dld_jupyter.widgets.analysis.video_controls import VideoControls
 from dld_jupyter.widgets.canvas.overlays.analysis import AnalysisOverlay
 from dld_jupyter.widgets.widget_base import DldVBox
@@ -49,13 +53,13 @@ def parse_value(text: str) -> Any:
         return text.strip()
 
 
-class AnalysisPanel(DldVBox, css="dld-analysis-panel"):
+class AnalysisPanel(AnalysisPlace, DldVBox, css="dld-analysis-panel"):
     """The panel of one designer; `launch()` starts an analysis with the Model Inputs' sources, `stop()` ends it."""
 
     def __init__(self, designer: Any, provider: str = "cpu") -> None:
         self.designer = designer
         self.provider = provider
-        self.target: Any = None  # where the analysis worker runs (None: this machine; see Analysis's target)
+        self.targets = self._target_chooser(designer)  # where it runs (panel_target.py)
         self.analysis: Any = None
         self._busy = False
         self._detach: Any = lambda: None
@@ -122,6 +126,7 @@ class AnalysisPanel(DldVBox, css="dld-analysis-panel"):
         super().__init__(
             [
                 self.status,
+                self.targets.slot,
                 w.HBox(
                     [self.launch_button, self.run_button, self.step_button, self.resume_button, self.timings],
                     layout=w.Layout(flex_flow="row wrap"),
@@ -170,6 +175,11 @@ class AnalysisPanel(DldVBox, css="dld-analysis-panel"):
 
     def _inputs_changed(self) -> None:
         if self.analysis is not None:  # the analysis reads its inputs once: a new source starts it again
+            self._relaunch()
+
+    def _relaunch(self) -> None:
+        """Stop and launch again (new inputs, another target), with the breakpoints and analysis layers."""
+        if self.analysis is not None:
             breakpoints = list(self.analysis.breakpoints)
             layers = [layer for layer in self.analysis.analysis_layers if layer.kind != "Snapshot"]
             self.stop()
@@ -337,7 +347,8 @@ class AnalysisPanel(DldVBox, css="dld-analysis-panel"):
         paused = live and self.analysis.state == "paused"
         self.step_button.disabled = self.resume_button.disabled = not paused
         where = self._where(self.analysis) if live else "Not analysing: choose the Model Inputs, then Launch."
-        self.status.value = small("Analysis — ", where)
+        place = f" on {self.place(self.analysis)}" if live else ""
+        self.status.value = small(f"Analysis{place} — ", where)
 
     def _guard(self, action: Any) -> Any:
         try:

@@ -67,10 +67,12 @@ class AnalysisMode(AnalysisActions):
         self, inputs: Mapping[str, Any] | None = None, provider: str = "cpu", target: Any = None
     ) -> Analysis | None:
         """Open the panel, feed `inputs` ({input: "cat.png", "x.npy", an array, "random", "zeros"}) and launch
-        (`target`: a saved connection's name, ssh://…, or a Target: the worker runs there, the panel shows its
-        values as local ones); returns the live Analysis (None when it could not start: the panel says why)."""
+        (`target`: "local", a saved connection's name (chosen in the panel's Target chooser), ssh://…, or a Target:
+        the worker runs there, the panel shows its values as local ones; None: the chooser's choice); returns the
+        live Analysis (None when it could not start: the panel says why)."""
         panel = self.analysis_panel(provider)
-        panel.target = target
+        if target is not None:
+            panel.target = target
         for name, value in (inputs or {}).items():
             panel.model_inputs.set_source(name, value)
         analysis: Analysis | None = panel.launch()

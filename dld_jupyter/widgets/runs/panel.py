@@ -8,9 +8,9 @@ open, e.g. layer information when "open as an engine graph" is off). Artifacts a
 (frontdoor/artifacts.py): a report opens the viewer and heats the designer the run came from, layer information
 opens the engine graph. Errors are shown in the panel, never raised into the notebook.
 
-Slots: `form_slot` holds the form's widgets; `target_slot` holds the target chooser (the choices of targets.py;
-the remote-target work adds its own there and may replace the chooser widget in the slot: `chosen_target()` reads
-`target.value`). The run's callbacks arrive on the engine's reader threads; ipykernel sends updates from any thread.
+Slots: `form_slot` holds the form's widgets; `target_slot` holds the target chooser (target_chooser.py, the
+choices of targets.py; `target` is its drop-down, `chosen_target()` reads it). The run's callbacks arrive on the
+engine's reader threads; ipykernel sends updates from any thread.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from dld_jupyter.frontdoor.results_tab import ResultsOpener
 from dld_jupyter.frontdoor.run_source import RunInput, RunSource, run_source
 from dld_jupyter.frontdoor.runs import track
 from dld_jupyter.widgets.runs.progress import RunProgress
-from dld_jupyter.widgets.runs.targets import LOCAL, NEW_CONNECTION, chooser_options, make_target
+from dld_jupyter.widgets.runs.target_chooser import TargetChooser
 from dld_jupyter.widgets.tools.log_view import LogView
 from dld_jupyter.widgets.widget_base import DldVBox
 
@@ -60,11 +60,8 @@ class RunPanel(DldVBox, css="dld-run-panel"):
         self._done = threading.Event()
         self.title = title
         self.form_slot = w.VBox(list(form))
-        self.target = w.Dropdown(options=chooser_options(), value=LOCAL, description="Target",
-                                 layout=w.Layout(width="auto", max_width="300px"))
-        self.target.observe(self._target_chosen, "value")
-        self.target_slot = w.HBox([self.target])
-        self.connections: w.Widget | None = None  # the Remote Connections panel "+ New connection…" opened
+        self.targets = TargetChooser(self.origin)  # the target drop-down, shared with the designer's Analysis panel
+        self.target, self.target_slot = self.targets.dropdown, self.targets.slot
         self.run_button = w.Button(description=run_label, icon=run_icon, button_style="primary")
         self.run_button.on_click(lambda _b: self.run())
         self.controls = RunProgress(leading=(*buttons, self.run_button))
@@ -105,32 +102,20 @@ class RunPanel(DldVBox, css="dld-run-panel"):
         return ()
 
     def chosen_target(self) -> Target:
-        return make_target(str(self.target.value))
+        return self.targets.chosen_target()
 
-    def _target_chosen(self, change: dict[str, Any]) -> None:
-        if change["new"] == NEW_CONNECTION:
-            self.target.value = change["old"] if change["old"] != NEW_CONNECTION else LOCAL
-            self.new_connection()
+    @property
+    def connections(self) -> w.Widget | None:
+        """The Remote Connections panel "+ New connection…" opened (None before)."""
+        return self.targets.connections
 
     def new_connection(self) -> w.Widget | None:
-        """Open Manage Remote Connections: in the designer's dock when the run came from one, else under the
-        chooser; a saved connection is offered (and chosen) here at once."""
-        if self.origin is not None:
-            shown = self.origin.tools_panel("manage_connections", on_saved=self.refresh_targets)
-            self.connections = shown if isinstance(shown, w.Widget) else None
-        else:
-            from dld_jupyter.widgets.runs.connections import ConnectionsPanel
-
-            self.connections = ConnectionsPanel(on_saved=self.refresh_targets)
-            self.target_slot.children = (self.target, self.connections)
-        return self.connections
+        """Open Manage Remote Connections (target_chooser.py): a connection saved there is chosen here at once."""
+        return self.targets.new_connection()
 
     def refresh_targets(self, chosen: str = "") -> None:
         """List the targets again (after a save or a removal); `chosen`: select that one."""
-        current = str(self.target.value)
-        options = chooser_options()
-        self.target.options = options
-        self.target.value = chosen if chosen in options else current if current in options else LOCAL
+        self.targets.refresh(chosen)
 
     # -- running ---------------------------------------------------------------------------------------------------
     def run(self) -> RunHandle | None:

@@ -4,7 +4,7 @@ Other work adds choices with `add_target(label, make)`; the saved connections (`
 `dld.targets.add`) are read again each time a panel is built, so a connection saved in another cell or a shell
 shows up in the next panel. `make()` builds the `activities.targets` Target a run is started on.
 The chooser's last entry, "+ New connection…", is no target: choosing it opens Manage Remote Connections
-(the run panel's `new_connection`).
+(target_chooser.py, the run panels' and the Analysis panel's chooser).
 """
 
 from __future__ import annotations
