@@ -6,7 +6,9 @@ Issue 29's target: a 1×512×28×28 output paints in the Channel Inspector in �
   view are painted; the first run also loads the widget bundle, later ones build a fresh inspector in the same page;
 - data → painted: the widget's own figure (``data-paint-ms``), from the data's arrival in the view to that frame;
 - recolour: a real Scale edit (``change`` event) to the next frame, repainting the tiles in view;
-- the kernel side: ``describe`` (statistics, uint8 quantisation) of the same tensor.
+- the kernel side: ``describe`` (statistics, uint8 quantisation) of the same tensor, and the pop-out's per-channel
+  histograms (channel_histograms.py);
+- the pop-out (``detail=True``: large tiles in cards, each with its histogram): cell run -> first screen painted.
 
     python benchmarks/channel_inspector_bench.py [--runs 5] [--json out.json]
 """
@@ -28,7 +30,8 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from dld_jupyter.widgets.analysis.channel_tiles import describe  # noqa: E402
+from dld_jupyter.widgets.analysis.channel_histograms import channel_histograms  # noqa: E402
+from dld_jupyter.widgets.analysis.channel_tiles import describe, layout_of  # noqa: E402
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from tests.browser.jupyter_server import start_server  # noqa: E402
 from tests.browser.notebook_driver import open_notebook, run_in_kernel, screenshot, write_notebook  # noqa: E402
@@ -77,6 +80,10 @@ def measure(runs: int) -> dict[str, Any]:
         "wire_kib": len(data) / 1024,
         "encoding": meta["encoding"]["dtype"],
     }
+    started = time.perf_counter()
+    found = channel_histograms(values, layout_of(SHAPE), int(meta["shown"]))
+    results["kernel_histograms_ms"] = (time.perf_counter() - started) * 1000
+    results["histograms_kib"] = len(found.data()) / 1024
     with tempfile.TemporaryDirectory(prefix="dld-bench-") as folder:
         root = Path(folder)
         np.save(root / "map.npy", values)
@@ -90,7 +97,8 @@ def measure(runs: int) -> dict[str, Any]:
                     f"values = np.load({str(root / 'map.npy')!r})"
                 )
                 cell = "ChannelInspector(values, title='layer4 output', height='600px')"
-                write_notebook(root / "bench.ipynb", [cell])
+                popped = "ChannelInspector(values, title='layer4 output', height='600px', detail=True)"
+                write_notebook(root / "bench.ipynb", [cell, popped])
                 open_notebook(page, server, "bench.ipynb")
                 run_in_kernel(page, imports)  # not timed: the first timed run still loads the bundle in the page
                 cell_ms, data_ms, tiles = [], [], []
@@ -105,6 +113,12 @@ def measure(runs: int) -> dict[str, Any]:
                 results["data_to_painted_ms"] = data_ms
                 results["tiles_painted_first"] = tiles
                 results["recolour_ms"] = [page.evaluate(RECOLOUR, 0.2 * (k + 1))[0] for k in range(5)]
+                popped_ms = []
+                for _ in range(runs):
+                    page.evaluate(RUN_CELL, 1)
+                    popped_ms.append(page.evaluate(WAIT_PAINT)[0])
+                    page.wait_for_timeout(300)
+                results["popped_cell_to_painted_ms"] = popped_ms
                 screenshot(page, "channel_inspector_bench", ".dld-ci")
                 browser.close()
         finally:
@@ -120,13 +134,16 @@ def summary(results: dict[str, Any]) -> str:
             f"Channel Inspector, {'×'.join(map(str, results['shape']))} (target: paints in <= {TARGET_MS:.0f} ms); "
             f"load average {results['load_average']:.1f} on {results['cpus']} CPUs",
             f"  kernel: describe {results['kernel_describe_ms']:.0f} ms, {results['wire_kib']:.0f} KiB "
-            f"{results['encoding']} on the wire",
+            f"{results['encoding']} on the wire; the pop-out's histograms {results['kernel_histograms_ms']:.0f} ms, "
+            f"{results['histograms_kib']:.0f} KiB",
             f"  cell run -> tiles in view painted: first in the page (bundle load) {cell[0]:.0f} ms, then "
             + ", ".join(f"{x:.0f}" for x in cell[1:])
             + f" ms (median {statistics.median(later):.0f})",
             "  data arrival -> painted (widget's own): " + ", ".join(f"{x:.0f}" for x in own) + " ms",
             f"  tiles painted in the first screen: {results['tiles_painted_first']}",
             "  Scale edit -> repainted frame: " + ", ".join(f"{x:.1f}" for x in results["recolour_ms"]) + " ms",
+            "  pop-out (large tiles + histograms), cell run -> first screen painted: "
+            + ", ".join(f"{x:.0f}" for x in results["popped_cell_to_painted_ms"]) + " ms",
         ]
     )
 
