@@ -1,6 +1,7 @@
 """The Channel Inspector popped out into a tab of its own (issue 42), in a real JupyterLab: a designer tab of the real
 MobileNetV3-small export, analysing, stopped at its first Conv; the docked inspector's Pop out opens a main-area tab
-beside the designer with one card per channel: a large tile, its histogram drawn (bars painted) and its statistics;
+beside the designer with one card per channel: a large tile, its histogram drawn (bars painted) and its statistics,
+the bar and the value under the pointer read out;
 Step in the dock moves the pop-out to the next node's output, its cards and histograms rebuilt. Screenshots, looked
 at: test-artifacts/screenshots/channel_inspector_{pop_out_button,popped,popped_step}.png."""
 
@@ -79,6 +80,10 @@ def test_pop_out_channel_inspector_follows_step(jupyter: JupyterServer, page: Pa
     assert drawn["title"] == "Channels: channels", drawn
     assert drawn["tile"] >= 1.9 * drawn["docked"], drawn  # large tiles (48×48 maps: ×4, docked ×2)
     assert all(n > 0 for n in drawn["inked"]), drawn  # each histogram in view has its bars
+    popped.locator("canvas.dld-ci-hist").first.hover()  # the bar under the pointer, read out
+    expect(popped.locator(".dld-ci-readout")).to_contain_text(re.compile(r"^c 0 · \[.+, .+[)\]] · \d+ values?$"))
+    popped.locator("canvas.dld-ci-tile").nth(1).hover()  # and a tile's value, as docked
+    expect(popped.locator(".dld-ci-readout")).to_contain_text(re.compile(r"^n 0, c 1 · y \d+, x \d+ · "))
     screenshot(page, "channel_inspector_popped")
 
     page.locator(f"{PANEL} .dld-an-step").click()  # the pop-out follows the debugger

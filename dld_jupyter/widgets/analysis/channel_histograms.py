@@ -20,7 +20,7 @@ import numpy as np
 
 from dld_jupyter.widgets.analysis.channel_tiles import TileLayout
 
-BINS = 32  # bars per histogram: ~5 px each under a 168 px tile
+BINS = 32  # bars per histogram: 5-7 px each under a 168-224 px card
 LIMIT = 1024  # tiles with a histogram at most (the first ones; the meta says how many)
 STATS = 5  # float32 statistics per tile, before the counts
 

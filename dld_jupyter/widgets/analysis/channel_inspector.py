@@ -37,7 +37,7 @@ class ChannelInspector(DldWidget, bundle="channel_inspector"):
     shift = traitlets.Float(0.0).tag(sync=True)
     scale = traitlets.Float(1.0).tag(sync=True)
     height = traitlets.Unicode("360px").tag(sync=True)
-    detail = traitlets.Bool(False).tag(sync=True)  # large tiles with a histogram each (the pop-out)
+    detail = traitlets.Bool(False).tag(sync=True)  # large tiles, a histogram each (the pop-out; binned at each show)
     histograms = traitlets.Dict({}).tag(sync=True)  # {bins, tiles} of histogram_data (detail only)
     histogram_data = traitlets.Bytes(b"").tag(sync=True)
     poppable = traitlets.Bool(False).tag(sync=True)  # the page shows Pop out (on_pop_out is set)

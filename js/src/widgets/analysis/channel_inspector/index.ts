@@ -40,9 +40,9 @@ function render({ model, el }: RenderProps<InspectorModel>): () => void {
       controls.note.textContent = model.get("message");
       return;
     }
-    controls.note.textContent = statsLine(meta);
     const detail = Boolean(model.get("detail"));
     const histograms = detail ? HistogramSet.of(model.get("histograms"), model.get("histogram_data")) : null;
+    controls.note.textContent = statsLine(meta, histograms?.tiles);
     grid.show(meta, valuesOf(model.get("data"), meta.encoding), detail, histograms);
   };
   const queueRebuild = (): void => {

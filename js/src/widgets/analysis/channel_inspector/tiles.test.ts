@@ -44,5 +44,8 @@ describe("channel inspector fields and labels", () => {
     } as const;
     expect(valueText(null)).toBe("—");
     expect(statsLine(meta as never)).toBe("scalar float32 · min — · max — · mean — · std — · NaN 1, Inf 0");
+    const many = { ...meta, shape: [1, 2000, 2, 2], shown: 2000, tiles: 2000 };
+    expect(statsLine(many as never, 1024)).toContain("· histograms of the first 1024");
+    expect(statsLine(many as never, 2000)).not.toContain("histograms");
   });
 });
