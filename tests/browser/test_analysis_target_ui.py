@@ -9,7 +9,6 @@ folder (known_hosts and targets.json are the test's). Screenshots: test-artifact
 
 from __future__ import annotations
 
-import os
 import shutil
 import time
 from collections.abc import Iterator
@@ -32,22 +31,19 @@ NAME = "loopback gpu"
 
 
 @pytest.fixture
-def saved_target_server(tmp_path: Path, sshd: Sshd, deployed: SshTarget) -> Iterator[JupyterServer]:  # noqa: F811
+def saved_target_server(tmp_path: Path, sshd: Sshd, monkeypatch: pytest.MonkeyPatch,  # noqa: F811
+                        request: pytest.FixtureRequest) -> Iterator[JupyterServer]:
     """A JupyterLab whose HOME knows the sshd's host key and whose settings hold the connection `NAME` (deployed
-    already by the session's `deployed` fixture, so the analysis starts without a deployment)."""
+    already by the session's `deployed` fixture, so the analysis starts without a deployment; asked for once this
+    process's cache is the test's, so what a check of the target remembers stays out of the user's)."""
+    monkeypatch.setenv("DLD_CACHE_DIR", str(tmp_path / "cache"))
+    target: SshTarget = request.getfixturevalue("deployed")
     home = tmp_path / "home"
     (home / ".ssh").mkdir(parents=True)
     (home / ".ssh" / "known_hosts").write_text(sshd.known_hosts_line)
     config = home / "dld-config"
-    before = os.environ.get("DLD_CONFIG_DIR")
-    os.environ["DLD_CONFIG_DIR"] = str(config)
-    try:
-        ConnectionStore().add(sshd.connection(name=NAME, deploy_dir=deployed.connection.deploy_dir))
-    finally:
-        if before is None:
-            os.environ.pop("DLD_CONFIG_DIR")
-        else:
-            os.environ["DLD_CONFIG_DIR"] = before
+    monkeypatch.setenv("DLD_CONFIG_DIR", str(config))  # the server's too (its env below)
+    ConnectionStore().add(sshd.connection(name=NAME, deploy_dir=target.connection.deploy_dir))
     server = start_server(tmp_path / "root", tmp_path / "logs", env={"HOME": str(home), "DLD_CONFIG_DIR": str(config)})
     yield server
     server.delete_sessions()
