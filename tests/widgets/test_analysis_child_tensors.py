@@ -1,10 +1,10 @@
-"""Tensor edits in child documents during analysis (issue 37): in a subgraph tab, a tensor edit is an analysis
-override of that tensor in the analysed model's subgraph, never the document or its file. On the scripted GRU export,
-the Constant inside the If branch inside the Loop body (`1 - z`, nested two tabs deep) edited in the tensor editor
-gives the outputs ORT gives the model edited the same way, is marked in the editor with its value, and reverted
-there gives the original outputs exactly; an initializer of an If branch (a model built here: ONNX exporters fold
-body weights into Constants) the same. The saved files stay byte-identical and the documents clean. A tensor edit in
-a local function's body is refused saying why."""
+"""Tensor edits in child documents during analysis (issue 37): in a subgraph tab, a tensor edit is an analysis override
+of that tensor in the analysed model's subgraph, never the document or its file. On the scripted GRU export, the
+Constant inside the If branch inside the Loop body (`1 - z`, nested two tabs deep) edited in the tensor editor gives
+the outputs ORT gives the model edited the same way, is marked in the editor with its value, and reverted there
+gives the original outputs exactly; an initializer of an If branch (a model built here: ONNX exporters fold body
+weights into Constants) the same, the other branch's initializer of the same name untouched. The saved files stay
+byte-identical and the documents clean. A tensor edit in a local function's body is refused saying why."""
 
 from __future__ import annotations
 
@@ -83,7 +83,8 @@ def test_a_constant_in_a_nested_branch_is_overridden_and_reverted() -> None:
 
 
 def if_with_branch_weights(path: Path) -> None:
-    """y = If(flag, then: x * w, else: x + b), each branch holding its own initializer."""
+    """y = If(flag, then: x * w, else: x + w), each branch holding its own initializer `w` (the same name, two
+    scopes)."""
     x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])
     then_out = helper.make_tensor_value_info("then_y", TensorProto.FLOAT, [2, 3])
     else_out = helper.make_tensor_value_info("else_y", TensorProto.FLOAT, [2, 3])
@@ -91,8 +92,8 @@ def if_with_branch_weights(path: Path) -> None:
         [helper.make_node("Mul", ["x", "w"], ["then_y"], name="then_mul")], "then", [], [then_out],
         [numpy_helper.from_array(np.array([1.5, -2.0, 0.5], dtype=np.float32), "w")])
     else_branch = helper.make_graph(
-        [helper.make_node("Add", ["x", "b"], ["else_y"], name="else_add")], "else", [], [else_out],
-        [numpy_helper.from_array(np.array([0.1, 0.2, 0.3], dtype=np.float32), "b")])
+        [helper.make_node("Add", ["x", "w"], ["else_y"], name="else_add")], "else", [], [else_out],
+        [numpy_helper.from_array(np.array([0.1, 0.2, 0.3], dtype=np.float32), "w")])
     node = helper.make_node("If", ["flag"], ["y"], name="/If", then_branch=then_branch, else_branch=else_branch)
     graph = helper.make_graph([node], "if_weights",
                               [helper.make_tensor_value_info("flag", TensorProto.BOOL, []), x],
@@ -108,6 +109,7 @@ def test_an_initializer_of_an_if_branch_is_overridden_and_reverted(tmp_path: Pat
     feeds = {"flag": np.array(True), "x": x}
     d = open_designer(path)
     branch = d.open_subgraph("/If", "then_branch")
+    other = d.open_subgraph("/If", "else_branch")
     try:
         a = d.launch_analysis(feeds)
         assert a is not None
@@ -125,11 +127,18 @@ def test_an_initializer_of_an_if_branch_is_overridden_and_reverted(tmp_path: Pat
         assert np.array_equal(a.outputs()["y"], ort_outputs(edited, feeds)["y"])
         assert np.array_equal(a.outputs()["y"], x * np.array([3.0, 0.0, -1.0], np.float32))
         assert editors.tensor["override"] and editors.tensor["text"] == "[3.0, 0.0, -1.0]"
+        other._editors.open_tensor(value_id=other.document.value_id(other.document.model.graph.initializers["w"]))
+        assert "override" not in other._editors.tensor  # the else branch's own w is not the one overridden
+        assert other._editors.tensor["text"] == "[0.1, 0.2, 0.3]"
+        a.set_inputs({"flag": np.array(False)})
+        assert np.array_equal(a.outputs()["y"], x + np.array([0.1, 0.2, 0.3], np.float32))
+        a.set_inputs({"flag": np.array(True)})
         assert editors.handle({"kind": "revert_override", "key": "tensor"}), editors.errors
         assert a.overrides == [] and np.array_equal(a.outputs()["y"], before["y"])
-        assert not d.document.dirty and not branch.document.dirty
+        assert not d.document.dirty and not branch.document.dirty and not other.document.dirty
     finally:
         d.stop_analysis()
+        other.close()
         branch.close()
         d.close()
     assert path.read_bytes() == saved

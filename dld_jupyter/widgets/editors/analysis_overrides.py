@@ -213,7 +213,8 @@ def decorate_tensor(view: dict[str, Any], doc: Document, ref: TensorRef | None, 
             node, member = _target(doc, ref)
     except EditError:
         return view
-    found = [v for (n, m), v in held.items() if m == member and (n == node or ref.value_id is not None)]
+    anywhere = ref.value_id is not None and not isinstance(doc, ChildDocument)  # a main initializer: any reader's
+    found = [v for (n, m), v in held.items() if m == member and (n == node or anywhere)]
     if found:
         view.update(override=True, text=format_literal(np.asarray(found[0])), sparse=None, targets=[])
     return view
