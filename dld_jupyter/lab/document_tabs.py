@@ -31,6 +31,7 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
+from dld_jupyter.activities import timing
 from dld_jupyter.document import Document, DocumentError
 from dld_jupyter.document.events import DirtyChanged
 from dld_jupyter.formats.envelope import failed, ok
@@ -59,7 +60,8 @@ def show(key: str, make: Callable[[], Any]) -> Any:
     view = _views.get(key)
     if view is None:
         try:
-            view = make()
+            with timing.phase("tab_view"):
+                view = make()
         except (DocumentError, ReportError, ValueError, OSError) as error:  # a file this tab cannot show
             return error_view(str(error))
         _views[key] = view

@@ -72,9 +72,15 @@ def start_server(
     python: str = sys.executable,
     args: tuple[str, ...] = (),
     env: dict[str, str] | None = None,
+    warm_kernel: bool = False,
 ) -> JupyterServer:
     """Start `jupyter lab` from `python`'s environment (this interpreter's by default; another venv for the support
-    matrix, tests/browser/test_support_matrix.py) with extra `args` and `env`, and wait until its API answers."""
+    matrix, tests/browser/test_support_matrix.py) with extra `args` and `env`, and wait until its API answers.
+
+    `warm_kernel`: the extension's spare kernel (setting warmKernel, js/src/lab/warm_kernel.ts) keeps its default
+    (on); else it defaults to off on this server, so that tests counting kernels and 2-core runners see only the
+    kernels their tests start (tests/browser/test_warm_kernel.py covers it, on a server of its own). A user
+    setting still wins over this default."""
     root_dir.mkdir(parents=True, exist_ok=True)
     settings_dir = log_dir / "lab-settings"
     settings_dir.mkdir(parents=True, exist_ok=True)
@@ -85,6 +91,11 @@ def start_server(
     env["JUPYTERLAB_SETTINGS_DIR"] = str(log_dir / "user-settings")
     env["JUPYTERLAB_WORKSPACES_DIR"] = str(log_dir / "workspaces")
     env.pop("JUPYTER_TOKEN", None)
+    config_dir = log_dir / f"config-warm-{'on' if warm_kernel else 'off'}"  # <config dir>/labconfig: defaults
+    (config_dir / "labconfig").mkdir(parents=True, exist_ok=True)
+    overrides = {} if warm_kernel else {"dld-jupyter:plugin": {"warmKernel": False}}
+    (config_dir / "labconfig" / "default_setting_overrides.json").write_text(json.dumps(overrides))
+    env["JUPYTER_CONFIG_PATH"] = os.pathsep.join(p for p in (str(config_dir), env.get("JUPYTER_CONFIG_PATH")) if p)
     # overrides.json is read from <app dir>/settings; point the app dir's settings at ours via a copy.
     app_settings = Path(sys.prefix) / "share" / "jupyter" / "lab" / "settings"
     app_settings.mkdir(parents=True, exist_ok=True)

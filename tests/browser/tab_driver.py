@@ -24,6 +24,13 @@ def open_workspace(page: Page, server: JupyterServer, workspace: str | None = No
     return workspace
 
 
+def double_click(page: Page, file_name: str) -> None:
+    """Double-click an item of the file browser's current folder (a file opens, a folder is entered)."""
+    item = page.locator(f".jp-DirListing-item[title*='{file_name}']").first
+    item.wait_for(state="visible", timeout=30_000)
+    item.dblclick()
+
+
 def wait_canvas(page: Page, min_nodes: int = 1, timeout_ms: int = 90_000) -> None:
     """Wait until a designer tab's canvas shows at least `min_nodes` nodes."""
     page.wait_for_function(

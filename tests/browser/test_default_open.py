@@ -16,15 +16,9 @@ from dld_jupyter.report_format.io import save_report
 from dld_jupyter.reports.open import open_report
 from tests.browser.jupyter_server import JupyterServer
 from tests.browser.notebook_driver import screenshot
-from tests.browser.tab_driver import TAB, open_workspace, wait_canvas
+from tests.browser.tab_driver import TAB, double_click, open_workspace, wait_canvas
 
 TRT = Path(__file__).resolve().parents[1] / "data" / "trt"
-
-
-def double_click(page: Page, file_name: str) -> None:
-    item = page.locator(f".jp-DirListing-item[title*='{file_name}']").first
-    item.wait_for(state="visible", timeout=30_000)
-    item.dblclick()
 
 
 def test_double_click_opens_models_reports_and_engines_in_the_designer(jupyter: JupyterServer, page: Page) -> None:

@@ -12,6 +12,7 @@ from typing import Any
 
 import ipywidgets as w
 
+from dld_jupyter.activities import timing
 from dld_jupyter.document import Document, DocumentError
 from dld_jupyter.document.loading import DocumentLoad, open_for_view
 from dld_jupyter.formats.html_text import small
@@ -344,7 +345,10 @@ class Designer(ChildrenMixin, CompareActions, NodeDataActions, OverlayActions, R
 
 def open_designer(path: str | pathlib.Path, **options: Any) -> Designer:
     check_keywords("open_designer", options, _OPTIONS)
-    return Designer(_open(path, options), **options)
+    with timing.phase("open_read"):  # the phases of a designer tab's open (benchmarks/open_time_bench.py)
+        document = _open(path, options)
+    with timing.phase("open_view"):
+        return Designer(document, **options)
 
 
 def _open(path: str | pathlib.Path, options: dict[str, Any]) -> Document | DocumentLoad:

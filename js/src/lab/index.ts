@@ -105,6 +105,7 @@ const plugin: JupyterFrontEndPlugin<void> = {
           const apply = () => {
             sidebar.applySettings(settings.composite as Record<string, unknown>);
             tabs.keepKernel = settings.composite.keepKernelOnClose === true;
+            tabs.spare.enabled = settings.composite.warmKernel !== false;
             userToolItems?.update(userToolsOf(settings.composite as Record<string, unknown>));
             layouts = layoutsOf(settings.composite as Record<string, unknown>);
             layoutsView?.fill();

@@ -19,13 +19,18 @@ import { Widget } from "@lumino/widgets";
 
 import { DesignerTab, TabHost } from "./document_tab";
 import { TabRecord } from "./tab_messages";
+import { SpareKernel } from "./warm_kernel";
 
 const RECORD_PREFIX = "dld-jupyter:tab:";
+/** Performance marks of a tab's open (benchmarks/open_time_bench.py reads them): asked to open, its kernel ready
+ * (connected and answering), its view shown (the kernel ran the cell that builds it). */
+export const OPEN_MARKS = { start: "dld-open:start", kernelReady: "dld-open:kernel-ready", shown: "dld-open:shown" };
 
 export class DesignerTabs implements TabHost {
   private readonly tabs = new Map<string, DesignerTab>();
   private readonly creating = new Set<string>();
   keepKernel = false;
+  readonly spare: SpareKernel;
 
   constructor(
     private readonly app: JupyterFrontEnd,
@@ -36,6 +41,7 @@ export class DesignerTabs implements TabHost {
     consoles?.widgetAdded.connect((_, panel) => void this.adopt(panel));
     consoles?.forEach((panel) => void this.adopt(panel));
     document.addEventListener("keydown", this.onBodyKeydown, true);
+    this.spare = new SpareKernel(app);
   }
 
   /** Ctrl+S with the focus on the page body saves the current designer tab: a click in its canvas leaves the focus
@@ -181,11 +187,16 @@ export class DesignerTabs implements TabHost {
     if (record.kernel && record.kind !== "results") key = `${key} (profile)`; // a result's key is free already
     const quiet = record.kind === "results" && !!record.kernel; // beside its designer: openResults activates it
     this.creating.add(key);
+    performance.mark(OPEN_MARKS.start);
+    // a report beside its designer: the file's name; a result: its title
+    const name = record.kind === "results" ? record.title || PathExt.basename(key) : PathExt.basename(record.kernel && record.file ? record.file : key);
     try {
+      // A tab on a kernel of its own takes the warm spare (warm_kernel.ts): its console finds the spare's session at
+      // its path. Not where a session is there already (the console joins that one).
+      if (!record.kernel && !(await this.hasSession(key))) await this.spare.take(key, name, record.kernelDir ?? PathExt.dirname(key));
       const panel = (await this.app.commands.execute("console:create", {
         path: key,
-        // a report beside its designer: the file's name; a result: its title
-        name: record.kind === "results" ? record.title || PathExt.basename(key) : PathExt.basename(record.kernel && record.file ? record.file : key),
+        name,
         activate: !quiet, // a result never takes the focus from its designer (openResults)
         // A file opens as a tab of its own, as JupyterLab's documents do (split-right made every open a narrower
         // column); a report from a designer's profile splits beside that designer.
@@ -200,12 +211,27 @@ export class DesignerTabs implements TabHost {
       const tab = new DesignerTab(panel, key, record, this);
       this.tabs.set(key, tab);
       this.saveRecord(key, record);
+      await panel.sessionContext.ready;
+      await panel.sessionContext.session?.kernel?.info; // the kernel answers (its process up and connected)
+      performance.mark(OPEN_MARKS.kernelReady);
       await tab.show(false);
+      performance.mark(OPEN_MARKS.shown);
+      this.spare.schedule(); // the next tab's spare, now that this one has shown its model
       if (!quiet) this.app.shell.activateById(panel.id); // the sidebar follows the current panel
       return panel;
     } finally {
       this.creating.delete(key);
     }
+  }
+
+  /** Whether a session runs at `path` (asking the server when the list known here says so: a stale tab's session is
+   * gone with its kernel, and its Reopen takes the spare). */
+  private async hasSession(path: string): Promise<boolean> {
+    const sessions = this.app.serviceManager.sessions;
+    const at = () => [...sessions.running()].some((session) => session.path === path);
+    if (!at()) return false;
+    await sessions.refreshRunning();
+    return at();
   }
 
   keepKernelOnClose(): boolean {

@@ -1,0 +1,209 @@
+"""Where the seconds go when a designer tab opens: a real JupyterLab in headless Chromium, a double-click on a real
+export in the file browser with no kernel of the tab running, to an interactive canvas, per phase; Netron on the
+same file in the same Chromium, alternating round by round.
+
+Run: python benchmarks/open_time_bench.py [--rounds 3] [--models resnet18,mobilenet_v3_small] [--spare on|off|none]
+                                          [--label NAME]
+
+`--spare`: on (the extension's warm spare kernel, its default setting: each round waits until the new page has
+warmed it, and says how long that took), off (the setting's default turned off on the server), none (the extension
+has no spare kernel: code from before it; nothing to wait for).
+
+Each round: every session deleted and every kernel exited, a fresh JupyterLab page on a workspace of its own, then
+the double-click. Phases, in seconds from the double-click (browser marks of tab_manager.ts: OPEN_MARKS; kernel
+phases from dld_jupyter.activities.timing.recent(), in epoch seconds, on the page's clock through
+performance.timeOrigin):
+- tab: the opener has its command (JupyterLab's double-click handling, the file's type looked up);
+- kernel: until the tab's kernel answers (a session created, a kernel process started and connected; on a warm
+  spare: the spare's session moved to the tab);
+- import: until the kernel starts building the view (the tab's size check of the file, `import dld_jupyter`);
+- read: the model read (`Document.open`, phase open_read);
+- view: the first view built (grouping, layout, widgets; tab_view minus open_read);
+- send: until the tab has the kernel's reply (the widget's state sent);
+- paint: until the canvas is interactive, defined as in canvas_bench.py for the designer: the snapshot applied
+  (`.dld-canvas[data-ready="1"]`) and two animation frames painted.
+Netron: canvas_bench.netron_time (navigation to its graph drawn). Results: a table of medians and
+test-artifacts/bench/open_time[_LABEL].json. Models: benchmarks/real_models_bench.model_path (the real-models cache,
+exported with scripts/export_real_models.py when missing).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.canvas_bench import netron_time  # noqa: E402
+from benchmarks.real_models_bench import model_path  # noqa: E402
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from tests.browser.jupyter_server import JupyterServer, start_server  # noqa: E402
+
+PHASES = ["tab", "kernel", "import", "read", "view", "send", "paint"]
+READY = "() => { const c = document.querySelector('.dld-DesignerDocument .dld-canvas');" \
+        " return !!c && c.dataset.ready === '1'; }"
+SPARE_READY = "() => document.body.dataset.dldSpareKernel === 'ready'"
+# The tab's kernel: its process's start and the phases it timed (epoch seconds).
+KERNEL_FACTS = """async () => {
+  const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+  const reply = await kernel.requestExecute({code: '', silent: true, store_history: false, user_expressions: {
+    phases: "__import__('dld_jupyter.activities.timing').activities.timing.recent()",
+    stat: "open('/proc/self/stat').read()"}}).done;
+  const value = (name) => reply.content.user_expressions[name].data['text/plain'];
+  return {phases: value('phases'), stat: value('stat'), id: kernel.id};
+}"""
+MARKS = """() => {
+  const at = (name) => {
+    const m = performance.getEntriesByName(name); return m.length ? m[m.length - 1].startTime : null; };
+  return {t0: window.__dldClick, origin: performance.timeOrigin, start: at('dld-open:start'),
+          kernelReady: at('dld-open:kernel-ready'), shown: at('dld-open:shown')};
+}"""
+
+
+def process_started(stat: str) -> float:
+    """Epoch seconds at which a process started, from its /proc/<pid>/stat text (field 22: clock ticks after boot)."""
+    ticks = int(stat.rsplit(")", 1)[1].split()[19])
+    uptime = float(Path("/proc/uptime").read_text().split()[0])
+    return time.time() - uptime + ticks / os.sysconf("SC_CLK_TCK")
+
+
+def wait_no_kernel(server: JupyterServer, timeout_s: float = 60.0) -> None:
+    """Wait until the server runs no kernel (the last page's tab and spare shut down)."""
+    deadline = time.monotonic() + timeout_s
+    while server.api("/api/kernels"):
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"kernels still running after {timeout_s:.0f} s: {server.api('/api/kernels')}")
+        server.delete_sessions()
+        time.sleep(0.2)
+
+
+def open_once(page: Any, server: JupyterServer, name: str, spare: str) -> dict[str, float]:
+    """One cold open of `name` by a double-click; phases in seconds."""
+    page.goto("about:blank")
+    server.delete_sessions()
+    wait_no_kernel(server)
+    loaded = time.monotonic()
+    page.goto(f"{server.url}/lab/workspaces/{uuid.uuid4().hex}?reset&token={server.token}")
+    page.wait_for_function("() => window.jupyterapp !== undefined", timeout=90_000)
+    item = page.locator(f".jp-DirListing-item[title*='{name}']").first
+    item.wait_for(state="visible", timeout=60_000)
+    result: dict[str, float] = {}
+    if spare == "on":
+        page.wait_for_function(SPARE_READY, timeout=180_000, polling=50)
+        result["spare_warm_after_page_load"] = time.monotonic() - loaded
+    page.evaluate("""() => { performance.clearMarks();
+        document.addEventListener('dblclick', () => { window.__dldClick = performance.now(); },
+                                  {capture: true, once: true}); }""")
+    item.dblclick()
+    page.wait_for_function(READY, timeout=180_000, polling=20)
+    interactive = float(page.evaluate(
+        "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() =>"
+        " r((performance.now() - window.__dldClick) / 1000))))"))
+    marks = page.evaluate(MARKS)
+    kernel = page.evaluate(KERNEL_FACTS)
+    t0 = marks["t0"]
+    click_epoch = (marks["origin"] + t0) / 1000
+
+    def since_click(ms: float) -> float:
+        return (ms - t0) / 1000
+
+    phases = {phase: (start - click_epoch, seconds) for phase, start, seconds in ast.literal_eval(kernel["phases"])}
+    view_start, view_s = phases["tab_view"]
+    read_s = phases["open_read"][1]
+    result.update({
+        "tab": since_click(marks["start"]),
+        "kernel": since_click(marks["kernelReady"]) - since_click(marks["start"]),
+        "import": view_start - since_click(marks["kernelReady"]),
+        "read": read_s,
+        "view": view_s - read_s,
+        "send": since_click(marks["shown"]) - (view_start + view_s),
+        "paint": interactive - since_click(marks["shown"]),
+        "interactive": interactive,
+        "kernel_process_started": process_started(kernel["stat"]) - click_epoch,
+    })
+    page.evaluate("() => window.jupyterapp.shell.currentWidget.close()")
+    return result
+
+
+def clear_user_settings(server_log_dir: Path) -> None:
+    """No user setting of ours (JUPYTERLAB_SETTINGS_DIR of tests/browser/jupyter_server.py): the server's default
+    for the spare kernel applies (start_server's warm_kernel)."""
+    shutil.rmtree(server_log_dir / "user-settings" / "dld-jupyter", ignore_errors=True)
+
+
+def median_row(rows: list[dict[str, float]]) -> dict[str, float]:
+    return {key: statistics.median(row[key] for row in rows) for key in rows[0]}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--models", default="resnet18,mobilenet_v3_small")
+    parser.add_argument("--spare", choices=["on", "off", "none"], default="on")
+    parser.add_argument("--label", default="")
+    parser.add_argument("--no-netron", action="store_true")
+    args = parser.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    models = [m for m in args.models.split(",") if m]
+    results: dict[str, Any] = {"rounds": args.rounds, "spare": args.spare, "load": os.getloadavg(),
+                               "designer": {m: [] for m in models}, "netron": {m: [] for m in models}}
+    log_dir = ROOT / "test-artifacts" / "jupyter-open-bench"
+    clear_user_settings(log_dir)
+    out = ROOT / "test-artifacts" / "bench" / f"open_time{'_' + args.label if args.label else ''}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        paths = {}
+        for model in models:
+            found = model_path(model)
+            if found is None:
+                sys.exit(f"no export of {model}: run scripts/export_real_models.py with a torch Python")
+            paths[model] = root / f"{model}.onnx"
+            shutil.copy(found, paths[model])
+        server = start_server(root, log_dir, warm_kernel=args.spare == "on")
+        try:
+            with sync_playwright() as pw:
+                browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+                page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+                for round_ in range(args.rounds):
+                    for model in models:  # alternating: ours, then Netron, on each model in turn
+                        row = open_once(page, server, paths[model].name, args.spare)
+                        results["designer"][model].append(row)
+                        print(f"round {round_} {model}: " + ", ".join(f"{k} {v:.2f}" for k, v in row.items()),
+                              flush=True)
+                        if not args.no_netron:
+                            netron = netron_time(browser, paths[model], 200.0)
+                            results["netron"][model].append(netron)
+                            print(f"round {round_} {model}: netron {netron}", flush=True)
+                        out.write_text(json.dumps(results, indent=2))
+                browser.close()
+        finally:
+            server.delete_sessions()
+            server.stop()
+    results["load_after"] = os.getloadavg()
+    results["medians"] = {m: median_row(rows) for m, rows in results["designer"].items()}
+    results["netron_medians"] = {m: statistics.median(t for t in found if t is not None)
+                                 for m, found in results["netron"].items() if any(t is not None for t in found)}
+    out.write_text(json.dumps(results, indent=2))
+    print(f"\nmedians of {args.rounds} rounds (s from the double-click), spare kernel: {args.spare}")
+    print(f"{'model':20}" + "".join(f"{p:>8}" for p in PHASES) + f"{'total':>8}{'netron':>8}")
+    for model, row in results["medians"].items():
+        netron = results["netron_medians"].get(model)
+        print(f"{model:20}" + "".join(f"{row[p]:8.2f}" for p in PHASES) + f"{row['interactive']:8.2f}"
+              + (f"{netron:8.2f}" if netron is not None else f"{'-':>8}"))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,54 @@
+"""The kernel side of the warm spare kernel (dld_jupyter/lab/spare_kernel.py) and the open phases a designer tab's
+kernel keeps for benchmarks/open_time_bench.py (activities/timing.recent)."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from dld_jupyter.activities import timing
+from dld_jupyter.lab import spare_kernel
+from dld_jupyter.models import SAMPLE_MODEL
+
+
+@pytest.fixture
+def fresh(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """A spare that has not warmed yet, started in `tmp_path` (the server's root)."""
+    monkeypatch.setattr(spare_kernel, "_root", None)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_warm_imports_what_a_tab_needs_and_adopt_moves_to_the_tabs_folder(fresh: Path) -> None:
+    (fresh / "models" / "deep").mkdir(parents=True)
+    spare_kernel.warm()
+    for name in spare_kernel.WARM_MODULES:
+        assert name in sys.modules
+    spare_kernel.adopt("models/deep")
+    assert Path.cwd() == fresh / "models" / "deep"
+    spare_kernel.warm()  # warmed again (a second warm call) it keeps the root it started in
+    spare_kernel.adopt("")
+    assert Path.cwd() == fresh
+
+
+def test_adopt_refuses_a_folder_that_is_not_there(fresh: Path) -> None:
+    spare_kernel.warm()
+    with pytest.raises(ValueError, match="'gone' is not a folder under"):
+        spare_kernel.adopt("gone")
+    assert Path.cwd() == fresh
+
+
+def test_a_designers_open_leaves_its_phases_in_recent() -> None:
+    designer = importlib.import_module("dld_jupyter.widgets.designer.designer")
+    before = time.time()
+    designer.open_designer(str(SAMPLE_MODEL))
+    phases = {name: (start, seconds) for name, start, seconds in timing.recent() if start >= before - 0.001}
+    assert set(phases) >= {"open_read", "open_view"}
+    read_start, read_s = phases["open_read"]
+    view_start, view_s = phases["open_view"]
+    assert read_start <= view_start and read_s >= 0 and view_s > 0
+    assert view_start + view_s <= time.time()
