@@ -26,10 +26,10 @@ import onnx_ir as ir
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from dld_jupyter.document.checks import check_model
-from dld_jupyter.document.layout import layout_groups, sugiyama_layout
-from dld_jupyter.document.schema import SchemaRegistry
-from dld_jupyter.document.skeleton import Skeleton
+from dld_jupyter.document.checks.checks import check_model
+from dld_jupyter.document.checks.skeleton import Skeleton
+from dld_jupyter.document.layout.layered_layout import layout_groups, sugiyama_layout
+from dld_jupyter.document.operators.schema import SchemaRegistry
 from tests.models import generated_graph, transformer_like
 
 Row = tuple[str, float, float, str]  # name, wall seconds, CPU seconds, notes

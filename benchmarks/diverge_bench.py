@@ -39,7 +39,7 @@ def measure(folder: pathlib.Path, window: int) -> None:
 
     import numpy as np
 
-    from dld_jupyter.document import io as doc_io
+    from dld_jupyter.document.files import io as doc_io
     from dld_jupyter.model_compare.divergence import diverge
 
     def weights(path: pathlib.Path) -> int:  # from the file's structure: no weight is read

@@ -20,7 +20,7 @@ import onnx
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
 from dld_jupyter.document import Document
-from dld_jupyter.document import io as doc_io
+from dld_jupyter.document.files import io as doc_io
 from tests import models
 
 

@@ -30,7 +30,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from dld_jupyter.document import Document, layout, lazy_weights  # noqa: E402
+from dld_jupyter.document import Document  # noqa: E402
+from dld_jupyter.document.files import lazy_weights  # noqa: E402
+from dld_jupyter.document.layout import layered_layout as layout  # noqa: E402
 from dld_jupyter.widgets.canvas.canvas_view import CanvasView  # noqa: E402
 
 CACHE = Path(os.environ.get("DLD_REAL_MODELS", Path.home() / ".cache" / "dld_jupyter" / "real_models"))

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
     from dld_jupyter.activities.api import EngineExport
     from dld_jupyter.activities.runtimes.tensorrt.installs import TrtInstall
-    from dld_jupyter.document.operator_docs import IndexEntry, OperatorReference
+    from dld_jupyter.document.operators.operator_docs import IndexEntry, OperatorReference
     from dld_jupyter.frontdoor.analysis import Analysis, Inputs
     from dld_jupyter.frontdoor.run_source import RunInput
     from dld_jupyter.frontdoor.runs_table import RunsTable
@@ -81,7 +81,7 @@ def operator_docs(name: str | None = None, domain: str = "ai.onnx") -> OperatorR
     """The layer documentation (JupyterLab: Help ▸ ONNX Operator Documentation; `dld operators`): without a name,
     every operator (name, domain, newest version, category, summary); with one, that operator's every version
     (description, inputs, outputs, attributes with defaults, type constraints), newest first."""
-    from dld_jupyter.document.operator_docs import operator_index, operator_reference
+    from dld_jupyter.document.operators.operator_docs import operator_index, operator_reference
 
     return operator_index() if name is None else operator_reference(name, domain)
 

@@ -182,7 +182,7 @@ def document_of(model: object) -> object:
 def _new_home(document: Document) -> str:
     """Where a document without a file of its own would live: beside its root model's file (a subgraph or function
     document), else in the working folder; named after the document, made fit for a file name (`../x` stays in)."""
-    from dld_jupyter.document.child_document import ChildDocument
+    from dld_jupyter.document.subgraphs.child_document import ChildDocument
 
     root: Document = document
     while isinstance(root, ChildDocument):

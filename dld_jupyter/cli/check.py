@@ -32,8 +32,9 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Check the model; a bad file is exit 2 with its message (an unexpected error: cli.errors' guard)."""
-    from dld_jupyter.document import Document, DocumentError, io
-    from dld_jupyter.document.proto_checks import check_proto
+    from dld_jupyter.document import Document, DocumentError
+    from dld_jupyter.document.checks.proto_checks import check_proto
+    from dld_jupyter.document.files import io
 
     try:
         checked = io.read_checked(args.model)
@@ -46,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
         names = {node.name: node.id for node in document.nodes() if node.name}
         diagnostics.extend(check_proto(checked.proto, names))
     if args.polygraphy:
-        from dld_jupyter.document.lint import start_polygraphy_lint
+        from dld_jupyter.document.checks.lint import start_polygraphy_lint
 
         names = {node.name: node.id for node in document.nodes() if node.name}
         lint = start_polygraphy_lint(args.model, names)

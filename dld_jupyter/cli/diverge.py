@@ -61,7 +61,7 @@ def register(subparsers: Any) -> None:
 
 def _read_input(path: str) -> np.ndarray:
     from dld_jupyter.activities.errors import SpecError
-    from dld_jupyter.document.npy_input import read_npy
+    from dld_jupyter.document.files.npy_input import read_npy
 
     if path.endswith(".npy"):
         return read_npy(path)

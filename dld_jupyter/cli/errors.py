@@ -22,8 +22,8 @@ from dld_jupyter.cli.exit_codes import ExitCode
 from dld_jupyter.formats.terminal_text import echo
 
 EXIT_CODES: dict[tuple[str, str], ExitCode] = {
-    ("dld_jupyter.document.errors", "DocumentError"): ExitCode.BAD_INPUT,
-    ("dld_jupyter.document.literals", "LiteralError"): ExitCode.BAD_INPUT,
+    ("dld_jupyter.document.model.errors", "DocumentError"): ExitCode.BAD_INPUT,
+    ("dld_jupyter.document.edits.literals", "LiteralError"): ExitCode.BAD_INPUT,
     ("dld_jupyter.report_format.errors", "ReportError"): ExitCode.BAD_INPUT,
     ("dld_jupyter.formats.output_paths", "OutputPathError"): ExitCode.BAD_INPUT,
     ("dld_jupyter.activities.errors", "SpecError"): ExitCode.BAD_INPUT,

@@ -1,5 +1,5 @@
 """`dld operators [NAME]`: the layer documentation on the command line (JupyterLab's Help ▸ ONNX Operator
-Documentation reads the same data, document/operator_docs.py).
+Documentation reads the same data, document/operators/operator_docs.py).
 
 Without NAME: every operator the installed onnx and onnxruntime define, one line each (name, domain, newest
 version, category, summary); --search keeps those whose name, domain or category contains a text. With NAME:
@@ -19,7 +19,7 @@ from dld_jupyter.cli.verbs import add_verb
 from dld_jupyter.formats.terminal_text import echo
 
 if TYPE_CHECKING:
-    from dld_jupyter.document.operator_docs import OperatorReference, VersionDoc
+    from dld_jupyter.document.operators.operator_docs import OperatorReference, VersionDoc
 
 
 def register(subparsers: Any) -> None:
@@ -52,7 +52,7 @@ def _reference_lines(reference: OperatorReference, version: VersionDoc) -> list[
 
 
 def run(args: argparse.Namespace) -> int:
-    from dld_jupyter.document.operator_docs import UnknownOperator, operator_index, operator_reference
+    from dld_jupyter.document.operators.operator_docs import UnknownOperator, operator_index, operator_reference
 
     if not args.name:
         needle = args.search.lower()

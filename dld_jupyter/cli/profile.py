@@ -151,7 +151,8 @@ def input_problem(model: str, batch_size: int | None) -> str | None:
     """
     import onnx.helper
 
-    from dld_jupyter.document import DocumentError, io
+    from dld_jupyter.document import DocumentError
+    from dld_jupyter.document.files import io
 
     try:
         graph = io.read_checked(model).proto.graph

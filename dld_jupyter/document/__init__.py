@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from .child_document import ChildDocument
-from .document import Document
-from .errors import DocumentError
-from .events import (
+from .functions.function_document import FunctionDocument
+from .functions.function_model import FunctionInfo, FunctionParameter
+from .functions.function_parameters import ReferenceChoice
+from .model.document import Document
+from .model.errors import DocumentError
+from .model.events import (
     DiagnosticsChanged,
     DirtyChanged,
     EdgesAdded,
@@ -19,12 +21,10 @@ from .events import (
     NodesRemoved,
     ReadOnlyChanged,
 )
-from .function_document import FunctionDocument
-from .function_model import FunctionInfo, FunctionParameter
-from .function_parameters import ReferenceChoice
-from .subgraph_document import SubgraphDocument
-from .subgraph_scope import SubgraphSlot
-from .views import EdgeView, NodeView, TerminalView
+from .model.views import EdgeView, NodeView, TerminalView
+from .subgraphs.child_document import ChildDocument
+from .subgraphs.subgraph_document import SubgraphDocument
+from .subgraphs.subgraph_scope import SubgraphSlot
 
 __all__ = [
     "ChildDocument",

@@ -23,7 +23,7 @@ from typing import Any, Generic, TypeVar
 
 K = TypeVar("K")
 PREFERRED = "node"  # what the pass's SimpleNameGenerator prefers for an unnamed node
-GENERATED_META = "dld_generated_name"  # ir node.meta: the name opening gave it (document/io.py), until saved
+GENERATED_META = "dld_generated_name"  # ir node.meta: the name opening gave it (document/files/io.py), until saved
 _GRAPH, _GRAPHS = 5, 10  # onnx.AttributeProto.GRAPH / GRAPHS (no onnx import: plain codecs)
 
 

@@ -1,10 +1,9 @@
 """The protobuf wire format's length-delimited field, written by hand, for splicing bytes into an ONNX model.
 
-`document/lazy_weights.py` writes a model whose weights are copied as raw byte ranges of the original file, without
-parsing them into messages (a multi-gigabyte model would be held twice): a field is its key and length put before
-bytes already encoded. Messages built field by field use their generated classes instead (the Perfetto export uses
-the `perfetto` package's protos).
-"""
+`document/files/lazy_weights.py` writes a model whose weights are copied as raw byte ranges of the original file,
+without parsing them into messages (a multi-gigabyte model would be held twice): a field is its key and length put
+before bytes already encoded. Messages built field by field use their generated classes instead (the Perfetto export
+uses the `perfetto` package's protos). """
 
 from __future__ import annotations
 

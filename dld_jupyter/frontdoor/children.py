@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from dld_jupyter.document import DocumentError
-from dld_jupyter.document.child_document import ChildDocument
-from dld_jupyter.document.ids import kind_of
+from dld_jupyter.document.model.ids import kind_of
+from dld_jupyter.document.subgraphs.child_document import ChildDocument
 from dld_jupyter.frontdoor.operation_target import OperationTarget
 from dld_jupyter.frontdoor.operations import Enabled, Operation, OperationUnavailable, operations, ready
 

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from dld_jupyter.document.errors import DocumentError
+from dld_jupyter.document.model.errors import DocumentError
 from dld_jupyter.formats.lab_settings import LabSettingsError, lab_settings_path, read_settings, write_setting
 
 KEY = "layouts"

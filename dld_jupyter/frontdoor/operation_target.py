@@ -14,7 +14,7 @@ from dld_jupyter.document import Document
 
 
 class PendingLoad(Protocol):
-    """A big model still loading (document/loading.py): where it comes from and whether it failed."""
+    """A big model still loading (document/files/loading.py): where it comes from and whether it failed."""
 
     @property
     def path(self) -> Path: ...

@@ -33,7 +33,7 @@ from typing import Any
 
 from dld_jupyter.activities import timing
 from dld_jupyter.document import Document, DocumentError
-from dld_jupyter.document.events import DirtyChanged
+from dld_jupyter.document.model.events import DirtyChanged
 from dld_jupyter.formats.envelope import failed, ok
 from dld_jupyter.formats.html_text import bold, join, tag
 from dld_jupyter.frontdoor.designers import LiveDesigner, loading, registry

@@ -24,7 +24,7 @@ from typing import Any
 
 from dld_jupyter.activities.analysis.layers import PALETTE_DOMAIN
 from dld_jupyter.document import Document
-from dld_jupyter.document.events import NodesAdded, NodesChanged, NodesRemoved
+from dld_jupyter.document.model.events import NodesAdded, NodesChanged, NodesRemoved
 from dld_jupyter.formats.envelope import failed, ok
 from dld_jupyter.frontdoor.analysis_operations import ADD_ANALYSIS_LAYER, Analyses
 from dld_jupyter.frontdoor.designers import LiveDesigner, loading, registry
@@ -206,7 +206,7 @@ class SidebarSession:
 
     def _attr_filter(self, message: dict[str, Any]) -> None:
         """The layer explorer's attribute filter: the ids of the layers it keeps, or why the expression is wrong."""
-        from dld_jupyter.document.attribute_filter import matching_layers
+        from dld_jupyter.document.model.attribute_filter import matching_layers
 
         request = int(message.get("request", 0))
         try:

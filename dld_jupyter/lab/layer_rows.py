@@ -9,7 +9,7 @@ from typing import TypedDict
 
 from dld_jupyter.activities.analysis.layers import CATEGORY, PALETTE_DOMAIN, SUMMARIES
 from dld_jupyter.document import Document
-from dld_jupyter.document.operator_docs import summary_of
+from dld_jupyter.document.operators.operator_docs import summary_of
 from dld_jupyter.formats.trt_metadata import TRT_PRECISION_KEY  # the format the document writes
 
 
@@ -52,7 +52,7 @@ def layer_columns(document: Document, node_ids: list[str] | None = None) -> Laye
 def palette_entries(document: Document) -> list[PaletteEntry]:
     """Operators of the opsets the model imports, plus its local functions, plus the Analysis category (analysis
     layers, seed 001 §4: inserted after a node only while analysing, into the analysis copy, never the model)."""
-    from dld_jupyter.document.schema import registry
+    from dld_jupyter.document.operators.schema import registry
 
     entries: list[PaletteEntry] = []
     for schema in registry.ops_for(dict(document.model.opset_imports)):

@@ -1,6 +1,6 @@
 """Jupyter Server handler of the operator documentation browser (Help ▸ ONNX Operator Documentation, issue 41):
 `GET /dld/operators` lists every operator, `GET /dld/operators?name=Conv&domain=ai.onnx` gives one operator's
-reference (document/operator_docs.py), as JSON.
+reference (document/operators/operator_docs.py), as JSON.
 
 Why the server and not a kernel: the browser opens from the Help menu with no designer and no kernel running, and the
 schemas are those of the onnx (and onnxruntime) installed beside this extension. The handler is an authenticated
@@ -19,7 +19,7 @@ from jupyter_core.utils import ensure_async
 from jupyter_server.base.handlers import APIHandler
 from tornado import web
 
-from dld_jupyter.document.operator_docs import UnknownOperator, operator_index, operator_reference
+from dld_jupyter.document.operators.operator_docs import UnknownOperator, operator_index, operator_reference
 
 PATH = "/dld/operators"
 

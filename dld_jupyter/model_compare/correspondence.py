@@ -18,7 +18,7 @@ from collections.abc import Iterable
 
 import onnx_ir as ir
 
-from dld_jupyter.document import io as doc_io
+from dld_jupyter.document.files import io as doc_io
 from dld_jupyter.report_format.engine_graph import EngineGraph
 
 from .graph_index import GraphIndex

@@ -34,7 +34,7 @@ import onnx_ir as ir
 from dld_jupyter.activities.errors import SpecError
 from dld_jupyter.activities.runtimes.onnxruntime.inputs import random_feeds
 from dld_jupyter.activities.runtimes.onnxruntime.windows import Windows, ort_provider
-from dld_jupyter.document.explorer_ids import explorer_node_ids
+from dld_jupyter.document.layout.explorer_ids import explorer_node_ids
 from dld_jupyter.transforms.progress import CancelToken, Progress, step
 
 from .graph_index import GraphIndex
@@ -61,7 +61,8 @@ class NodeDivergence:
     tensor: str
     metrics: TensorMetrics
     over: bool
-    explorer_id: str = ""  # the reference node's id in Model Explorer (document/explorer_ids.py): its node-data key
+    # the reference node's id in Model Explorer (document/layout/explorer_ids.py): its node-data key
+    explorer_id: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {"order": self.order, "node": self.node, "candidate_node": self.candidate_node,

@@ -4,7 +4,7 @@ Model Explorer's documented format (model_explorer/node_data_builder.py, `GraphN
 `results` (node key → {"value": number, optional "bgColor"/"textColor"}) and an optional `gradient` (items
 {"stop": 0..1, "bgColor": hex}, stops 0 and 1 present; 0 is the smallest value, 1 the largest); a `ModelNodeData`
 file is an object of such objects by graph id. Keys are the ids Model Explorer's ONNX adapter gives the nodes
-(document/explorer_ids.py: NameFixPass's names, so an unnamed node is `node_3` there and here). Written: a
+(document/layout/explorer_ids.py: NameFixPass's names, so an unnamed node is `node_3` there and here). Written: a
 divergence (per node its worst output, green → red oriented so red is always "worse": for cosine and SQNR, where
 lower is worse, the gradient runs red → green), a structural diff (diff_node_data) and a report's heat
 (reports/heat_node_data.py), all through `graph_node_data`. Read: either form; every value must be a finite number,
@@ -25,7 +25,7 @@ from typing import Any
 import onnx_ir as ir
 
 from dld_jupyter.activities.errors import SpecError
-from dld_jupyter.document.explorer_ids import explorer_node_ids
+from dld_jupyter.document.layout.explorer_ids import explorer_node_ids
 from dld_jupyter.formats.atomic_write import atomic_write_text
 
 from .divergence import Divergence, NodeDivergence, worse

@@ -6,7 +6,7 @@ matching.py), paired nodes are compared field by field (node_changes.py), and th
 removed and changed nodes of the main graph, of every subgraph (nested under its node) and of every local function
 (functions pair by their (domain, name, overload), which is how nodes call them). `by_scope()` sums the changes per
 name-scope group, so a collapsed group on the canvas can say what changed inside it. The models are opened without
-reading weights (document/io.py); weights are read only to compare the pairs that need it (tensor_content.py).
+reading weights (document/files/io.py); weights are read only to compare the pairs that need it (tensor_content.py).
 Measured: two 7k-node Llama-shaped graphs in ~0.5 s, opening included (benchmarks/diff_bench.py).
 """
 
@@ -20,8 +20,8 @@ from typing import Any
 import onnx
 import onnx_ir as ir
 
-from dld_jupyter.document import io as doc_io
-from dld_jupyter.document.document import Document
+from dld_jupyter.document.files import io as doc_io
+from dld_jupyter.document.model.document import Document
 
 from .graph_index import GraphIndex, attribute_key, scope
 from .matching import Matching

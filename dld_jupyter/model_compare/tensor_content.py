@@ -1,8 +1,8 @@
 """Whether two weights hold the same bytes, read in bounded memory, and their content hash when it is shown.
 
-Both models' weights may be hundreds of MB each, embedded (lazily mapped, document/lazy_weights.py) or external.
+Both models' weights may be hundreds of MB each, embedded (lazily mapped, document/files/lazy_weights.py) or external.
 Contents are compared chunk by chunk (a memcmp, several GB/s, where a cryptographic hash of both sides would run at
-~1 GB/s), and an external tensor is read from its own folder through document/self_contained.py, so a model opened
+~1 GB/s), and an external tensor is read from its own folder through document/files/self_contained.py, so a model opened
 from one folder and compared with a copy in another never reads the other's `weights.bin`. A hash is computed only
 for a weight whose content differs (the report shows it) and cached per tensor. At most two tensors are in memory
 at a time, one per side; an embedded lazily mapped tensor is a view of the file, not a copy.
@@ -15,7 +15,7 @@ import hashlib
 import numpy as np
 import onnx_ir as ir
 
-from dld_jupyter.document.self_contained import in_memory
+from dld_jupyter.document.files.self_contained import in_memory
 
 CHUNK = 16 << 20  # bytes compared or hashed at a time
 WHAT = "Compare the weights"

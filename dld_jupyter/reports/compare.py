@@ -17,7 +17,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from dld_jupyter.document.errors import DocumentError
+from dld_jupyter.document.model.errors import DocumentError
 from dld_jupyter.report_format.errors import ReportError
 from dld_jupyter.report_format.model import Report
 from dld_jupyter.reports.stats import layer_sum_ms, time_by_type

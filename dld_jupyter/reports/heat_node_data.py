@@ -16,14 +16,15 @@ from typing import Any
 import onnx_ir as ir
 
 from dld_jupyter.activities.errors import SpecError
-from dld_jupyter.document.explorer_ids import explorer_node_ids
+from dld_jupyter.document.layout.explorer_ids import explorer_node_ids
 from dld_jupyter.model_compare.node_data import graph_node_data
 from dld_jupyter.report_format.model import Report
 from dld_jupyter.reports.heat import check_metric, heat_of
 
 
 def report_names(graph: ir.Graph) -> list[str]:
-    """The name each node of `graph` (opened by document/io.py: unnamed ones named) has in a report, in graph order."""
+    """The name each node of `graph` (opened by document/files/io.py: unnamed ones named) has in a report, in graph
+    order."""
     return [node.name or "" for node in graph]
 
 
@@ -44,7 +45,7 @@ def heat_node_data(report: Report, graph: ir.Graph, metric: str = "time") -> dic
 
 def report_model(report: Report, model: str | os.PathLike[str] | None = None) -> ir.Graph:
     """The graph of `model`, else of the model the report names (SpecError saying to give one when neither opens)."""
-    from dld_jupyter.document import io as doc_io
+    from dld_jupyter.document.files import io as doc_io
 
     path = os.fspath(model) if model is not None else report.summary.model_path
     if not path:

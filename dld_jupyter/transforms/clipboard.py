@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dld_jupyter.document import Document, DocumentError
-from dld_jupyter.document.ids import kind_of
+from dld_jupyter.document.model.ids import kind_of
 
 
 @dataclass

@@ -8,7 +8,7 @@ Writes a new file; the document is not changed. Cases handled, in order:
    selected node reads (a dangling output); none is refused;
 4. the selected nodes are cut from a shape-inferred copy, so the new inputs and outputs carry types and shapes,
    with the initializers the selection uses (those only a body reads included); the external ones among them
-   are read then, each from its own model's folder (document/self_contained.py), not from the working folder;
+   are read then, each from its own model's folder (document/files/self_contained.py), not from the working folder;
    an input or output whose rank inference left unknown gets the type the document knows, and one still
    without a shape is refused with the value's name; the result must pass onnx.checker (full check), else the
    error says to run Check;
@@ -25,9 +25,9 @@ import onnx
 import onnx_ir as ir
 
 from dld_jupyter.document import Document, DocumentError
-from dld_jupyter.document import io as document_io
-from dld_jupyter.document.self_contained import load_initializers_data, load_nodes_data
-from dld_jupyter.document.subgraph_scope import outer_names, subtree
+from dld_jupyter.document.files import io as document_io
+from dld_jupyter.document.files.self_contained import load_initializers_data, load_nodes_data
+from dld_jupyter.document.subgraphs.subgraph_scope import outer_names, subtree
 from dld_jupyter.transforms.transform import FilePlan, Requirement, Transform, selected_ops
 
 

@@ -34,7 +34,7 @@ import onnx
 import onnx.numpy_helper
 
 from dld_jupyter.document import Document, DocumentError
-from dld_jupyter.document.proto_tensors import all_tensors
+from dld_jupyter.document.files.proto_tensors import all_tensors
 from dld_jupyter.transforms.compare import Comparison, compare_models
 from dld_jupyter.transforms.constant_forms import canonical_constants
 from dld_jupyter.transforms.fp16_legal import (

@@ -1,14 +1,14 @@
-"""What the function transforms share (besides document/function_body.py): fresh unique names, and the opsets a
-body needs in the model that receives it."""
+"""What the function transforms share (besides document/functions/function_body.py): fresh unique names, and the opsets
+a body needs in the model that receives it."""
 
 from __future__ import annotations
 
 import onnx_ir as ir
 
 from dld_jupyter.document import DocumentError
-from dld_jupyter.document.commands import Context
-from dld_jupyter.document.function_commands import SetOpsetImport
-from dld_jupyter.document.names import NameIndex, to_identifier
+from dld_jupyter.document.edits.commands import Context
+from dld_jupyter.document.functions.function_commands import SetOpsetImport
+from dld_jupyter.document.model.names import NameIndex, to_identifier
 
 
 class FreshNames:

@@ -27,12 +27,12 @@ import onnx_ir as ir
 from onnx_ir import _cloner
 
 from dld_jupyter.document import Document, DocumentError
-from dld_jupyter.document import commands as c
-from dld_jupyter.document import graph_commands as gc
-from dld_jupyter.document.commands import Context
-from dld_jupyter.document.function_commands import import_domain, with_function
-from dld_jupyter.document.function_model import FunctionKey, check_function_name
-from dld_jupyter.document.nested_graphs import subgraphs
+from dld_jupyter.document.edits import commands as c
+from dld_jupyter.document.edits import structure_commands as gc
+from dld_jupyter.document.edits.commands import Context
+from dld_jupyter.document.functions.function_commands import import_domain, with_function
+from dld_jupyter.document.functions.function_model import FunctionKey, check_function_name
+from dld_jupyter.document.subgraphs.nested_graphs import subgraphs
 from dld_jupyter.transforms.function_body import FreshNames
 from dld_jupyter.transforms.transform import Do, EditPlan, Requirement, Transform, selected_ops
 

@@ -22,10 +22,10 @@ import onnx
 import onnx_ir as ir
 
 from dld_jupyter.document import Document, DocumentError
-from dld_jupyter.document import io as document_io
-from dld_jupyter.document.function_body import instance_types, model_types, standalone_model
-from dld_jupyter.document.function_model import find_function, instances_of
-from dld_jupyter.document.self_contained import self_contained_proto
+from dld_jupyter.document.files import io as document_io
+from dld_jupyter.document.files.self_contained import self_contained_proto
+from dld_jupyter.document.functions.function_body import instance_types, model_types, standalone_model
+from dld_jupyter.document.functions.function_model import find_function, instances_of
 from dld_jupyter.transforms.transform import FilePlan, Transform
 
 

@@ -20,11 +20,11 @@ from typing import Any, ClassVar
 import onnx_ir as ir
 
 from dld_jupyter.document import Document, DocumentError
-from dld_jupyter.document import commands as c
-from dld_jupyter.document import graph_commands as gc
-from dld_jupyter.document.commands import Context
-from dld_jupyter.document.function_body import resolved_body
-from dld_jupyter.document.ids import kind_of
+from dld_jupyter.document.edits import commands as c
+from dld_jupyter.document.edits import structure_commands as gc
+from dld_jupyter.document.edits.commands import Context
+from dld_jupyter.document.functions.function_body import resolved_body
+from dld_jupyter.document.model.ids import kind_of
 from dld_jupyter.transforms.function_body import FreshNames, body_imports
 from dld_jupyter.transforms.transform import Do, EditPlan, Transform
 

@@ -2,7 +2,7 @@
 
 Polygraphy and onnxconverter-common read tensor bytes from the protobuf, so external data is loaded here rather than
 passed on as references they would skip or misread; each tensor from the folder its own model was read from
-(document/self_contained.py), never from the document's current folder, which "Save As" changes (issue 31).
+(document/files/self_contained.py), never from the document's current folder, which "Save As" changes (issue 31).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pathlib
 import onnx
 
 from dld_jupyter.document import Document
-from dld_jupyter.document.self_contained import self_contained_proto
+from dld_jupyter.document.files.self_contained import self_contained_proto
 
 
 def model_proto(doc: Document) -> onnx.ModelProto:

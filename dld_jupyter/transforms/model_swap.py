@@ -17,10 +17,10 @@ import onnx
 import onnx_ir as ir
 
 from dld_jupyter.document import Document, DocumentError
-from dld_jupyter.document import io as document_io
-from dld_jupyter.document.commands import Context
-from dld_jupyter.document.metadata import POSITIONS_KEY, decode_positions, encode_positions
-from dld_jupyter.document.model_commands import ReplaceModel
+from dld_jupyter.document.edits.commands import Context
+from dld_jupyter.document.edits.model_commands import ReplaceModel
+from dld_jupyter.document.files import io as document_io
+from dld_jupyter.document.layout.metadata import POSITIONS_KEY, decode_positions, encode_positions
 from dld_jupyter.transforms.model_source import open_document
 from dld_jupyter.transforms.transform import Do, EditPlan, FilePlan, Plan, Transform
 

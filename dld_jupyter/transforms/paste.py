@@ -13,9 +13,9 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from dld_jupyter.document import Document
-from dld_jupyter.document import graph_edits as g
-from dld_jupyter.document import value_edits as v
-from dld_jupyter.document.commands import Context
+from dld_jupyter.document.edits import property_edits as v
+from dld_jupyter.document.edits import structure_edits as g
+from dld_jupyter.document.edits.commands import Context
 from dld_jupyter.transforms.clipboard import Clip, current_clip
 from dld_jupyter.transforms.transform import Do, EditPlan, Requirement, Transform
 

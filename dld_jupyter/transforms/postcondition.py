@@ -24,8 +24,8 @@ import onnx
 import onnx.checker
 import onnx_ir as ir
 
-from dld_jupyter.document.self_contained import external_tensors, self_contained_proto
-from dld_jupyter.document.skeleton import TOKEN_RE, Skeleton
+from dld_jupyter.document.checks.skeleton import TOKEN_RE, Skeleton
+from dld_jupyter.document.files.self_contained import external_tensors, self_contained_proto
 from dld_jupyter.transforms.batch_errors import InvalidResult
 
 CHECKER = "onnx.checker (full check)"

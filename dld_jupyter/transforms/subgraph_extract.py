@@ -22,10 +22,10 @@ import onnx
 import onnx_ir as ir
 
 from dld_jupyter.document import ChildDocument, Document, DocumentError
-from dld_jupyter.document import io as document_io
-from dld_jupyter.document.self_contained import self_contained_proto
-from dld_jupyter.document.subgraph_document import outer_value_types, standalone_model
-from dld_jupyter.document.subgraph_scope import copy_graph, graph_at, slot_label
+from dld_jupyter.document.files import io as document_io
+from dld_jupyter.document.files.self_contained import self_contained_proto
+from dld_jupyter.document.subgraphs.subgraph_document import outer_value_types, standalone_model
+from dld_jupyter.document.subgraphs.subgraph_scope import copy_graph, graph_at, slot_label
 from dld_jupyter.transforms.transform import FilePlan, Transform
 
 

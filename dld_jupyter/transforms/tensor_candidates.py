@@ -16,7 +16,7 @@ from typing import Any
 import onnx_ir as ir
 
 from dld_jupyter.document import Document
-from dld_jupyter.document.tensors import convertible, parse_dtype
+from dld_jupyter.document.edits.tensors import convertible, parse_dtype
 from dld_jupyter.transforms.batch_errors import BadOption
 
 DT = ir.DataType

@@ -29,10 +29,10 @@ import numpy as np
 import onnx_ir as ir
 
 from dld_jupyter.document import Document, DocumentError
-from dld_jupyter.document import commands as c
-from dld_jupyter.document.commands import Context
-from dld_jupyter.document.initializer_commands import convert_initializer
-from dld_jupyter.document.tensors import convert, numpy_dtype, parse_dtype
+from dld_jupyter.document.edits import commands as c
+from dld_jupyter.document.edits.commands import Context
+from dld_jupyter.document.edits.initializer_commands import convert_initializer
+from dld_jupyter.document.edits.tensors import convert, numpy_dtype, parse_dtype
 from dld_jupyter.transforms.batch_errors import BadOption
 from dld_jupyter.transforms.postcondition import Verdict
 from dld_jupyter.transforms.progress import CancelToken, Progress, step

@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
 from dld_jupyter.document import Document, DocumentError
-from dld_jupyter.document.commands import Command, Context
-from dld_jupyter.document.ids import kind_of
+from dld_jupyter.document.edits.commands import Command, Context
+from dld_jupyter.document.model.ids import kind_of
 from dld_jupyter.transforms.clipboard import has_clip
 from dld_jupyter.transforms.postcondition import Verdict, judged, verify
 

@@ -20,8 +20,8 @@ import onnx
 import onnx.shape_inference
 import onnx_ir as ir
 
-from dld_jupyter.document.schema import OpSchemaInfo, registry
-from dld_jupyter.document.skeleton import InferredTypes, Skeleton
+from dld_jupyter.document.checks.skeleton import InferredTypes, Skeleton
+from dld_jupyter.document.operators.schema import OpSchemaInfo, registry
 
 DT = ir.DataType
 LIST_KINDS = {ir.AttributeType.INTS: "INTS", ir.AttributeType.FLOATS: "FLOATS"}

@@ -14,8 +14,8 @@ from dld_jupyter.cli import prof
 from dld_jupyter.cli.errors import EXIT_CODES, exit_code_for, run_guarded
 from dld_jupyter.cli.exit_codes import ExitCode
 from dld_jupyter.cli.main import main
-from dld_jupyter.document.errors import DocumentError
-from dld_jupyter.document.literals import LiteralError
+from dld_jupyter.document.edits.literals import LiteralError
+from dld_jupyter.document.model.errors import DocumentError
 from dld_jupyter.report_format.io import ReportError, save_report
 from tests.reports._factory import make_report
 

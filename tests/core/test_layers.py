@@ -204,7 +204,7 @@ def test_rule_catches_an_offence(tmp_path: Path) -> None:
 
 def test_relative_imports_and_circles_are_found() -> None:
     init = PACKAGE / "document" / "__init__.py"
-    assert "dld_jupyter.document.document" in imported_modules(init, package_modules())  # `from .document import`
+    assert "dld_jupyter.document.model.document" in imported_modules(init, package_modules())  # `from .document import`
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": set()}
     assert circles(graph) == [["a", "b", "c"]]
 
@@ -230,6 +230,19 @@ MAX_LINES = 400
 
 def _in(module: str, room: str) -> bool:
     return module == room or module.startswith(room + ".")
+
+
+DOCUMENT_ROOMS = ("model", "edits", "checks", "files", "functions", "subgraphs", "tensorrt", "operators", "layout")
+
+
+def test_the_document_layer_lives_in_rooms() -> None:
+    """`document/` in sub-rooms along its floors, each small enough to read as one concept (issue 38)."""
+    top = sorted(p.name for p in (PACKAGE / "document").glob("*.py") if p.name != "__init__.py")
+    assert not top, f"document/ keeps only its __init__ at the top; move these into a room: {top}"
+    rooms = sorted(p.name for p in (PACKAGE / "document").iterdir() if (p / "__init__.py").is_file())
+    assert rooms == sorted(DOCUMENT_ROOMS)
+    crowded = {room: n for room in rooms if (n := len(list((PACKAGE / "document" / room).glob("*.py"))) - 1) > 15}
+    assert not crowded, f"rooms of over 15 modules: {crowded}"
 
 
 def test_the_run_rooms_exist() -> None:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import onnx.defs
 
-from dld_jupyter.document import categories
-from dld_jupyter.document.categories import CATEGORIES, OTHER, category_for
-from dld_jupyter.document.schema import registry
+from dld_jupyter.document.operators import categories
+from dld_jupyter.document.operators.categories import CATEGORIES, OTHER, category_for
+from dld_jupyter.document.operators.schema import registry
 
 
 def test_every_default_domain_op_has_a_category() -> None:

@@ -7,8 +7,8 @@ import onnx_ir as ir
 from onnx import TensorProto, helper
 
 from dld_jupyter.document import Document
-from dld_jupyter.document.check_process import CheckProcess
-from dld_jupyter.document.checks import check_model
+from dld_jupyter.document.checks.check_process import CheckProcess
+from dld_jupyter.document.checks.checks import check_model
 from tests.models import transformer_like
 
 

@@ -14,11 +14,11 @@ import onnx_ir as ir
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
-from dld_jupyter.document import checks
-from dld_jupyter.document.checks import CheckResult, check_model, should_check_automatically
-from dld_jupyter.document.diagnostics import Diagnostic
-from dld_jupyter.document.lint import LintRun, parse_lint_report, start_polygraphy_lint
-from dld_jupyter.document.skeleton import Skeleton
+from dld_jupyter.document.checks import checks
+from dld_jupyter.document.checks.checks import CheckResult, check_model, should_check_automatically
+from dld_jupyter.document.checks.diagnostics import Diagnostic
+from dld_jupyter.document.checks.lint import LintRun, parse_lint_report, start_polygraphy_lint
+from dld_jupyter.document.checks.skeleton import Skeleton
 
 
 def _model(
@@ -475,7 +475,7 @@ def test_lint_report_lives_in_a_private_folder_removed_afterwards(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The old lint reserved a name in the shared temp folder, deleted it, and read back whatever JSON appeared."""
-    import dld_jupyter.document.lint as lint
+    import dld_jupyter.document.checks.lint as lint
 
     monkeypatch.setattr(lint, "lint_unavailable_reason", lambda: "")
     monkeypatch.setattr(lint, "_RUNNER", "import sys, time; time.sleep(0.2)")

@@ -9,10 +9,10 @@ import onnx_ir as ir
 import pytest
 
 from dld_jupyter.document import Document, DocumentError
-from dld_jupyter.document.child_document import ChildDocument
-from dld_jupyter.document.commands import Command
-from dld_jupyter.document.events import DirtyChanged, Event, ReadOnlyChanged
-from dld_jupyter.document.model_commands import ReplaceModel
+from dld_jupyter.document.edits.commands import Command
+from dld_jupyter.document.edits.model_commands import ReplaceModel
+from dld_jupyter.document.model.events import DirtyChanged, Event, ReadOnlyChanged
+from dld_jupyter.document.subgraphs.child_document import ChildDocument
 
 REASON = "Model copy 'test' is open for editing: confirm or close it first."
 

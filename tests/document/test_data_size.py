@@ -17,7 +17,7 @@ from onnx import TensorProto, helper
 
 from dld_jupyter.cli.main import main
 from dld_jupyter.document import Document
-from dld_jupyter.document.check_process import CheckProcess
+from dld_jupyter.document.checks.check_process import CheckProcess
 
 
 def _model(weights: TensorProto, constant: TensorProto | None = None) -> onnx.ModelProto:

@@ -11,7 +11,7 @@ import onnx
 import pytest
 
 from dld_jupyter.document import Document, DocumentError, FunctionDocument, NodesChanged
-from dld_jupyter.document.checks import check_model
+from dld_jupyter.document.checks.checks import check_model
 from dld_jupyter.transforms.function_inline import inline_function
 from tests.function_support import BLOCK, SHUFFLENET, run, run_file
 

@@ -21,8 +21,8 @@ from onnx import helper as h
 from onnx_ir.passes.common import NameFixPass
 
 from dld_jupyter.document import Document
-from dld_jupyter.document.explorer_ids import explorer_node_ids
-from dld_jupyter.document.metadata import POSITIONS_KEY
+from dld_jupyter.document.layout.explorer_ids import explorer_node_ids
+from dld_jupyter.document.layout.metadata import POSITIONS_KEY
 from dld_jupyter.formats.node_names import NameNode, names_for_unnamed, pass_names, proto_tree
 
 REAL = Path(__file__).resolve().parents[1] / "data" / "real"

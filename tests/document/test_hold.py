@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from dld_jupyter.document import Document, DocumentError
-from dld_jupyter.document.events import ReadOnlyChanged
+from dld_jupyter.document.model.events import ReadOnlyChanged
 
 REAL = Path(__file__).resolve().parents[1] / "data" / "real"
 

@@ -19,8 +19,8 @@ import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 from dld_jupyter.document import Document, DocumentError
-from dld_jupyter.document import initializer_commands as ic
-from dld_jupyter.document.attribute_rules import check_attribute
+from dld_jupyter.document.edits import initializer_commands as ic
+from dld_jupyter.document.edits.attribute_rules import check_attribute
 from tests.document.support import snapshot
 
 Edit = Callable[[Document], object]

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dld_jupyter.document.literals import LiteralError, parse_array, parse_literal
+from dld_jupyter.document.edits.literals import LiteralError, parse_array, parse_literal
 
 FUZZ = int(os.environ.get("DLD_FUZZ_EXAMPLES", "400"))
 FOREIGN_DIGITS = "٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹०१२३४५६७८९０１２３４５６７８９𝟎𝟏²³¹"

@@ -16,8 +16,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dld_jupyter.document.errors import DocumentError
-from dld_jupyter.document.npy_input import read_npy
+from dld_jupyter.document.files.npy_input import read_npy
+from dld_jupyter.document.model.errors import DocumentError
 
 FUZZ = int(os.environ.get("DLD_FUZZ_EXAMPLES", "300"))
 

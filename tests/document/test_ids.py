@@ -1,4 +1,4 @@
-"""The one id scheme (document/ids.py): every kind of element id is read back as what it names, and edge ids round
+"""The one id scheme (document/model/ids.py): every kind of element id is read back as what it names, and edge ids round
 trip, so no module needs its own prefix check."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from dld_jupyter.document import Document, DocumentError
-from dld_jupyter.document.ids import edge_id, kind_of, parse_edge_id, value_node_id, value_of_node
+from dld_jupyter.document.model.ids import edge_id, kind_of, parse_edge_id, value_node_id, value_of_node
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""Crossing reduction and placement of layered drawings (document/layer_order.py) on small cases checked by brute
+"""Crossing reduction and placement of layered drawings (document/layout/layer_order.py) on small cases checked by brute
 force; the real-model figures are in tests/widgets/test_real_models.py and benchmarks/real_models_bench.py."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dld_jupyter.document.layer_order import _crossings, _drawn_quality, _Layered, _pack, order_and_place
-from dld_jupyter.document.layout import sugiyama_layout
+from dld_jupyter.document.layout.layer_order import _crossings, _drawn_quality, _Layered, _pack, order_and_place
+from dld_jupyter.document.layout.layered_layout import sugiyama_layout
 
 
 def brute_crossings(upper: list[int], lower_rank: dict[int, int], links: list[tuple[int, int]]) -> int:

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dld_jupyter.document.layout import DEFAULT_SIZE, GroupPath, layout_groups, sugiyama_layout
+from dld_jupyter.document.layout.layered_layout import DEFAULT_SIZE, GroupPath, layout_groups, sugiyama_layout
 
 Box = tuple[float, float, float, float]  # centre x, centre y, width, height
 

@@ -1,5 +1,5 @@
-"""Embedded weights are read lazily (document/lazy_weights.py): opening does not copy them, values read back right,
-and saving writes them byte for byte, also over the file they are mapped from, unless edited."""
+"""Embedded weights are read lazily (document/files/lazy_weights.py): opening does not copy them, values read back
+right, and saving writes them byte for byte, also over the file they are mapped from, unless edited."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ import onnx
 import onnx_ir as ir
 import pytest
 
-from dld_jupyter.document import Document, lazy_weights
+from dld_jupyter.document import Document
+from dld_jupyter.document.files import lazy_weights
 
 REAL = Path(__file__).resolve().parents[1] / "data" / "real"
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dld_jupyter.document.literals import LiteralError, format_literal, parse_array, parse_literal
+from dld_jupyter.document.edits.literals import LiteralError, format_literal, parse_array, parse_literal
 
 
 @pytest.mark.parametrize(

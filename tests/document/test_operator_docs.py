@@ -1,7 +1,7 @@
-"""The layer documentation's data (document/operator_docs.py) checked against onnx.defs itself: the index lists
-every operator of every domain at its newest version (ONNX Runtime's contrib ones too), and an operator's reference
-has each of its versions with the inputs, outputs, attributes (required flags, defaults) and type constraints that
-onnx defines; an unknown operator is refused naming where that name exists."""
+"""The layer documentation's data (document/operators/operator_docs.py) checked against onnx.defs itself: the index
+lists every operator of every domain at its newest version (ONNX Runtime's contrib ones too), and an operator's
+reference has each of its versions with the inputs, outputs, attributes (required flags, defaults) and type constraints
+that onnx defines; an unknown operator is refused naming where that name exists."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import onnx
 import onnx.defs
 import pytest
 
-from dld_jupyter.document.operator_docs import UnknownOperator, operator_index, operator_reference
+from dld_jupyter.document.operators.operator_docs import UnknownOperator, operator_index, operator_reference
 
 
 def test_the_index_lists_every_onnx_operator_and_the_contrib_ones() -> None:

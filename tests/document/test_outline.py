@@ -1,5 +1,5 @@
 """The outline read from a protobuf hands out the Document's ids and draws the Document's node views; a big model
-opens in two halves (document/loading.py) and its document is the one Document.open gives."""
+opens in two halves (document/files/loading.py) and its document is the one Document.open gives."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 from dld_jupyter.document import Document, DocumentError
-from dld_jupyter.document.loading import DocumentLoad, open_for_view
-from dld_jupyter.document.outline import Outline
+from dld_jupyter.document.files.loading import DocumentLoad, open_for_view
+from dld_jupyter.document.layout.outline import Outline
 from tests.models import generated_graph, resnet_like, transformer_like
 
 

@@ -7,8 +7,8 @@ import time
 import onnx.defs
 import pytest
 
-from dld_jupyter.document.categories import CONVOLUTION
-from dld_jupyter.document.schema import SchemaRegistry, registry
+from dld_jupyter.document.operators.categories import CONVOLUTION
+from dld_jupyter.document.operators.schema import SchemaRegistry, registry
 
 
 def test_conv_version_in_force_depends_on_opset() -> None:

@@ -21,7 +21,7 @@ from dld_jupyter.document import (
     SubgraphDocument,
     SubgraphSlot,
 )
-from dld_jupyter.document.events import Event
+from dld_jupyter.document.model.events import Event
 
 GRU = pathlib.Path(__file__).resolve().parents[1] / "data" / "real" / "gru_scripted.onnx"
 LOCK = "Subgraph 'body' of node '/Loop' is open for editing: confirm or close it first."

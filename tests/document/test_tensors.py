@@ -10,9 +10,9 @@ import onnx_ir as ir
 import pytest
 
 from dld_jupyter.document import Document, DocumentError
-from dld_jupyter.document import initializer_commands as ic
-from dld_jupyter.document.tensor_layouts import dense_to_sparse, sparse_to_dense, validate_external
-from dld_jupyter.document.tensors import (
+from dld_jupyter.document.edits import initializer_commands as ic
+from dld_jupyter.document.edits.tensor_layouts import dense_to_sparse, sparse_to_dense, validate_external
+from dld_jupyter.document.edits.tensors import (
     conversion_targets,
     convert,
     convertible,

@@ -11,7 +11,7 @@ import pytest
 
 from dld_jupyter.activities.runtimes.tensorrt.model import read_model_attributes
 from dld_jupyter.document import Document
-from dld_jupyter.document.errors import DocumentError
+from dld_jupyter.document.model.errors import DocumentError
 
 REAL = Path(__file__).resolve().parents[1] / "data" / "real"
 

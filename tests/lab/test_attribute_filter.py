@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from dld_jupyter.document import Document
-from dld_jupyter.document.attribute_filter import matching_layers, parse
+from dld_jupyter.document.model.attribute_filter import matching_layers, parse
 
 REAL = Path(__file__).resolve().parents[1] / "data" / "real" / "mobilenet_v3_small_w05.onnx"
 

@@ -1,11 +1,10 @@
 """Node data lands on Model Explorer's nodes: keys are the ids its ONNX adapter gives them, unnamed nodes included.
 
-model-explorer-onnx names nodes with onnx-ir's NameFixPass; document/explorer_ids.py runs that pass on a skeleton.
-Checked against the pass itself (subgraphs, repeated names, generated names colliding with given ones) and against the
-real adapter (its `convert`, key by key) on a real export whose nodes lost their names, for the divergence, the heat
-of a real ONNX Runtime profile and the structural diff, each written by its CLI verb. Before the ids, the divergence
-wrote `Conv #48` for an unnamed node, which matched none of the adapter's ids.
-"""
+model-explorer-onnx names nodes with onnx-ir's NameFixPass; document/layout/explorer_ids.py runs that pass on a
+skeleton. Checked against the pass itself (subgraphs, repeated names, generated names colliding with given ones) and
+against the real adapter (its `convert`, key by key) on a real export whose nodes lost their names, for the divergence,
+the heat of a real ONNX Runtime profile and the structural diff, each written by its CLI verb. Before the ids, the
+divergence wrote `Conv #48` for an unnamed node, which matched none of the adapter's ids. """
 
 from __future__ import annotations
 
@@ -22,7 +21,7 @@ from onnx import numpy_helper
 from onnx_ir.passes.common import NameFixPass
 
 from dld_jupyter.cli.main import main
-from dld_jupyter.document.explorer_ids import explorer_ids, explorer_node_ids
+from dld_jupyter.document.layout.explorer_ids import explorer_ids, explorer_node_ids
 from dld_jupyter.formats.node_names import name_unnamed_nodes
 from dld_jupyter.model_compare import diverge, read_node_data, to_node_data
 

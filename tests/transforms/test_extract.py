@@ -27,7 +27,7 @@ def test_extract_writes_a_valid_model_and_leaves_the_document(resnet: Path) -> N
 
 
 def test_extract_saves_through_the_document_layer(resnet: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from dld_jupyter.document import io
+    from dld_jupyter.document.files import io
 
     saved: list[Path] = []
     real = io.save

@@ -11,7 +11,7 @@ import numpy as np
 import onnx
 import onnxruntime as ort
 
-from dld_jupyter.document.literals import format_literal
+from dld_jupyter.document.edits.literals import format_literal
 from dld_jupyter.widgets.designer.designer import Designer
 
 MODEL = Path(__file__).resolve().parents[1] / "data" / "real" / "mobilenet_v3_small_w05.onnx"

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dld_jupyter.document import Document
-from dld_jupyter.document.literals import LiteralError
+from dld_jupyter.document.edits.literals import LiteralError
 from dld_jupyter.widgets.editors import EditorPanels
 from dld_jupyter.widgets.editors.attribute_text import from_text
 
@@ -368,7 +368,7 @@ def test_unknown_arguments_are_rejected(doc: Document) -> None:
 
 
 def test_automatic_checks_are_off_above_the_size_threshold(doc: Document, monkeypatch: pytest.MonkeyPatch) -> None:
-    from dld_jupyter.document import checks
+    from dld_jupyter.document.checks import checks
 
     monkeypatch.setattr(checks, "AUTO_CHECK_MAX_NODES", 2)
     p = EditorPanels(doc, auto_check=True)

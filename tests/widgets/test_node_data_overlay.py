@@ -1,7 +1,7 @@
 """Model Explorer node data into the canvas and out of it, kernel side (widgets/canvas/overlays/node_data.py,
 widgets/designer/node_data_actions.py) on a real designer of a real export whose nodes have no names: a file written
-by `dld diff --node-data` lands on the changed node (keys are Model Explorer ids, document/explorer_ids.py), a file of
-another model is refused saying how many keys matched, and the designer exports what its canvas shows."""
+by `dld diff --node-data` lands on the changed node (keys are Model Explorer ids, document/layout/explorer_ids.py), a
+file of another model is refused saying how many keys matched, and the designer exports what its canvas shows."""
 
 from __future__ import annotations
 

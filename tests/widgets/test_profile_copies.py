@@ -73,7 +73,8 @@ def test_a_model_never_saved_keeps_its_report_in_the_working_folder(tmp_path: Pa
     removed with the report; it now goes where `ModelRef` says the model lives (`<name>.dld-report.json` in the
     working folder)."""
     from dld_jupyter.activities.model_ref import ModelRef
-    from dld_jupyter.document import Document, io
+    from dld_jupyter.document import Document
+    from dld_jupyter.document.files import io
 
     monkeypatch.chdir(tmp_path)
     document = Document(io.load(MODEL))  # no file of its own (a model built or received in the kernel)

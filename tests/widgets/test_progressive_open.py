@@ -10,9 +10,9 @@ from typing import Any
 import onnx
 import pytest
 
-import dld_jupyter.document.loading as loading
+import dld_jupyter.document.files.loading as loading
 from dld_jupyter.document import Document
-from dld_jupyter.document.loading import DocumentLoad, open_for_view
+from dld_jupyter.document.files.loading import DocumentLoad, open_for_view
 from dld_jupyter.lab.kernel_sidebar import SidebarSession
 from dld_jupyter.widgets.canvas.canvas import GraphCanvas
 from dld_jupyter.widgets.canvas.canvas_view import CanvasView

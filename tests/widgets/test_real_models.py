@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from dld_jupyter.document import Document
-from dld_jupyter.document.layout import sugiyama_layout
+from dld_jupyter.document.layout.layered_layout import sugiyama_layout
 from dld_jupyter.widgets.canvas.canvas_view import CanvasView
 from dld_jupyter.widgets.canvas.first_view import (
     RUN_PREFIX,

@@ -16,7 +16,7 @@ from typing import Any
 from dld_jupyter.activities.analysis.layers import KINDS, AnalysisLayer
 from dld_jupyter.activities.errors import SpecError
 from dld_jupyter.document import Document
-from dld_jupyter.document.ids import IO_KINDS, kind_of, value_node_id
+from dld_jupyter.document.model.ids import IO_KINDS, kind_of, value_node_id
 from dld_jupyter.formats.html_text import small
 from dld_jupyter.widgets.analysis.layer_editor import HINT
 

@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from dld_jupyter.document import Document, DocumentError, Event
-from dld_jupyter.document.loading import DocumentLoad
+from dld_jupyter.document.files.loading import DocumentLoad
 from dld_jupyter.frontdoor.soon import running_loop
 from dld_jupyter.widgets.canvas import graph_payload as gp
 from dld_jupyter.widgets.canvas.canvas_base import CanvasBase
@@ -74,7 +74,7 @@ class GraphCanvas(CanvasBase):
     # ------------------------------------------------------------ the document (maybe still loading)
     @property
     def document(self) -> Document:
-        """The model's Document; while it loads (a big model: document/loading.py) this waits for it."""
+        """The model's Document; while it loads (a big model: document/files/loading.py) this waits for it."""
         return self._loaded()[0]
 
     @property

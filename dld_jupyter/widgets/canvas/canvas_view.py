@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from dld_jupyter.document import Document, NodeView
-from dld_jupyter.document.endpoints import is_outer, outer_values
-from dld_jupyter.document.layout import layout_groups, sugiyama_layout
-from dld_jupyter.document.outline import RawEdge
-from dld_jupyter.document.views import shape_list
+from dld_jupyter.document.layout.layered_layout import layout_groups, sugiyama_layout
+from dld_jupyter.document.layout.outline import RawEdge
+from dld_jupyter.document.model.endpoints import is_outer, outer_values
+from dld_jupyter.document.model.views import shape_list
 from dld_jupyter.formats.trt_metadata import TRT_PRECISION_KEY
 from dld_jupyter.widgets.canvas import graph_payload as gp
 from dld_jupyter.widgets.canvas.first_view import layout_links, opens_grouped, tidy_paths

@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 from dld_jupyter.activities.model_ref import document_of
 from dld_jupyter.document import Document, DocumentError
-from dld_jupyter.document.child_document import ChildDocument
+from dld_jupyter.document.subgraphs.child_document import ChildDocument
 from dld_jupyter.frontdoor.children import (
     CREATE_FUNCTION_FROM_SELECTION,
     INLINE_FUNCTION,

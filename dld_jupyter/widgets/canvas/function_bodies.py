@@ -16,9 +16,9 @@ from typing import Literal
 import onnx_ir as ir
 
 from dld_jupyter.document import Document
-from dld_jupyter.document.categories import category_for
-from dld_jupyter.document.ids import BODY_PREFIX, edge_id
-from dld_jupyter.document.layout import sugiyama_layout
+from dld_jupyter.document.layout.layered_layout import sugiyama_layout
+from dld_jupyter.document.model.ids import BODY_PREFIX, edge_id
+from dld_jupyter.document.operators.categories import category_for
 from dld_jupyter.widgets.canvas import graph_payload as gp
 from dld_jupyter.widgets.canvas.glyph_text import informative_name
 from dld_jupyter.widgets.canvas.protocol import EdgeData, NodeData, TerminalData

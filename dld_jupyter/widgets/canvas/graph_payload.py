@@ -9,8 +9,8 @@ import array
 from collections.abc import Iterable, Mapping
 from typing import cast
 
-from dld_jupyter.document.categories import category_for
-from dld_jupyter.document.views import EdgeView, NodeView, TerminalView
+from dld_jupyter.document.model.views import EdgeView, NodeView, TerminalView
+from dld_jupyter.document.operators.categories import category_for
 from dld_jupyter.widgets.canvas.glyph_text import detail_line, informative_name
 from dld_jupyter.widgets.canvas.protocol import EdgeData, NodeData, PatchMessage, Severity, TerminalData
 

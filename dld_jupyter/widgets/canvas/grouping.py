@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 
-from dld_jupyter.document.ids import GROUP_PREFIX
+from dld_jupyter.document.model.ids import GROUP_PREFIX
 from dld_jupyter.widgets.canvas.first_view import blocks_shown, is_run, without_wrappers
 
 GroupPath = tuple[str, ...]

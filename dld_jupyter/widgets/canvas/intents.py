@@ -11,7 +11,7 @@ from typing import Any, Protocol
 
 from dld_jupyter import transforms
 from dld_jupyter.document import Document, DocumentError
-from dld_jupyter.document.ids import kind_of, parse_edge_id
+from dld_jupyter.document.model.ids import kind_of, parse_edge_id
 from dld_jupyter.frontdoor.operation_target import LiveCanvas
 from dld_jupyter.frontdoor.operations import ARRANGE, CHECK, REDO, SAVE, UNDO
 from dld_jupyter.transforms.clipboard import copy_selection
@@ -211,7 +211,7 @@ def extract(c: IntentCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
 
 
 def doc(c: IntentCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
-    from dld_jupyter.document.schema import registry
+    from dld_jupyter.document.operators.schema import registry
 
     node_id = arg(a, "node", str, "doc")
     body_node = next((b.nodes[node_id] for b in c.view.bodies.values() if node_id in b.nodes), None)

@@ -13,7 +13,7 @@ FunctionKey = tuple[str, str, str]  # (domain, name, overload), as onnx_ir keys 
 
 
 def palette_ops(imports: Mapping[str, int], functions: Iterable[FunctionKey] = ()) -> list[PaletteOp]:
-    from dld_jupyter.document.schema import registry
+    from dld_jupyter.document.operators.schema import registry
 
     ops: list[PaletteOp] = [
         {

@@ -1,4 +1,4 @@
-"""The first view of a big model whose Document is still loading (document/loading.py), drawn from its outline.
+"""The first view of a big model whose Document is still loading (document/files/loading.py), drawn from its outline.
 
 `PreviewView` draws what CanvasView would draw of the loaded document, with the same ids and layout, from the
 file's outline. Computing it is most of a 50,000-node model's time to its first view, so `overview_in_child`
@@ -17,9 +17,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from dld_jupyter.document import Document, NodeView
-from dld_jupyter.document.ids import kind_of
-from dld_jupyter.document.loading import DocumentLoad
-from dld_jupyter.document.outline import Outline, RawEdge
+from dld_jupyter.document.files.loading import DocumentLoad
+from dld_jupyter.document.layout.outline import Outline, RawEdge
+from dld_jupyter.document.model.ids import kind_of
 from dld_jupyter.widgets.canvas.canvas_view import CanvasView, visible_links
 from dld_jupyter.widgets.canvas.grouping import GroupPath
 from dld_jupyter.widgets.canvas.protocol import EdgeData, NodeData

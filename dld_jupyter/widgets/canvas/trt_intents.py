@@ -14,8 +14,8 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from dld_jupyter.document import Document, DocumentError
-from dld_jupyter.document.ids import kind_of
-from dld_jupyter.document.trt_edits import input_dims
+from dld_jupyter.document.model.ids import kind_of
+from dld_jupyter.document.tensorrt.trt_edits import input_dims
 from dld_jupyter.formats.trt_metadata import LAYER_PRECISIONS, is_dynamic, single_leading_wildcard
 
 Reply = dict[str, object] | None

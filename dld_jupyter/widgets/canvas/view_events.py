@@ -25,8 +25,8 @@ from dld_jupyter.document import (
     NodesMoved,
     NodesRemoved,
 )
-from dld_jupyter.document.ids import parse_edge_id
-from dld_jupyter.document.outline import RawEdge
+from dld_jupyter.document.layout.outline import RawEdge
+from dld_jupyter.document.model.ids import parse_edge_id
 from dld_jupyter.widgets.canvas import graph_payload as gp
 from dld_jupyter.widgets.canvas.function_bodies import function_of
 from dld_jupyter.widgets.canvas.grouping import Grouping, GroupPath, group_id

@@ -14,7 +14,7 @@ import ipywidgets as w
 
 from dld_jupyter.activities import timing
 from dld_jupyter.document import Document, DocumentError
-from dld_jupyter.document.loading import DocumentLoad, open_for_view
+from dld_jupyter.document.files.loading import DocumentLoad, open_for_view
 from dld_jupyter.formats.html_text import small
 from dld_jupyter.frontdoor.children import (
     CLOSE_CHILD,

@@ -15,7 +15,7 @@ from typing import Any
 import ipywidgets as w
 
 from dld_jupyter.document import DocumentError
-from dld_jupyter.document.literals import LiteralError
+from dld_jupyter.document.edits.literals import LiteralError
 from dld_jupyter.formats.html_text import Html, bold, join, small, tag
 from dld_jupyter.widgets.designer.document_panel import DocumentPanel
 from dld_jupyter.widgets.editors.attribute_text import from_text, to_text

@@ -1,6 +1,6 @@
 """The Designer's node data, both ways with Model Explorer: `show_node_data(path)` draws a node-data file on this
 canvas (overlays/node_data.py), `export_node_data(path)` writes what the canvas shows (heat, divergence or diff) as
-one, keyed by the ids Model Explorer's ONNX adapter gives this model's nodes (document/explorer_ids.py).
+one, keyed by the ids Model Explorer's ONNX adapter gives this model's nodes (document/layout/explorer_ids.py).
 
 A mixin of Designer (designer.py), as compare_actions.py is; "Open Node Data…" (frontdoor/comparisons.py, the
 JupyterLab command) lands on `show_node_data`.
@@ -78,7 +78,7 @@ class NodeDataActions:
 
     def _candidate_ids(self) -> dict[str, str]:
         """A comparison's label of each node of this canvas's model -> its Model Explorer id."""
-        from dld_jupyter.document.explorer_ids import explorer_node_ids
+        from dld_jupyter.document.layout.explorer_ids import explorer_node_ids
         from dld_jupyter.model_compare.graph_index import label
 
         graph = self.document.model.graph

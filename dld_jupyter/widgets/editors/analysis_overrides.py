@@ -22,8 +22,8 @@ from typing import Any
 import numpy as np
 
 from dld_jupyter.document import ChildDocument, Document, SubgraphDocument
-from dld_jupyter.document.literals import format_literal, parse_array
-from dld_jupyter.document.tensors import MAX_EDIT_ELEMENTS
+from dld_jupyter.document.edits.literals import format_literal, parse_array
+from dld_jupyter.document.edits.tensors import MAX_EDIT_ELEMENTS
 
 from . import parameters
 from .attribute_text import from_text, to_text

@@ -10,8 +10,8 @@ from typing import Any
 
 import numpy as np
 
-from dld_jupyter.document.literals import LiteralError, format_literal, parse_array, parse_literal
-from dld_jupyter.document.tensors import MAX_EDIT_ELEMENTS
+from dld_jupyter.document.edits.literals import LiteralError, format_literal, parse_array, parse_literal
+from dld_jupyter.document.edits.tensors import MAX_EDIT_ELEMENTS
 
 LIST_TYPES = {"INTS": "int", "FLOATS": "float", "STRINGS": "str"}
 EDITABLE = {"INT", "FLOAT", "STRING", "INTS", "FLOATS", "STRINGS", "TENSOR"}

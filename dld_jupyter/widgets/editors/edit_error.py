@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from dld_jupyter.document import DocumentError
-from dld_jupyter.document.literals import LiteralError
+from dld_jupyter.document.edits.literals import LiteralError
 
 
 class EditError(Exception):

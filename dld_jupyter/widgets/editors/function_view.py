@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from dld_jupyter.document import Document, FunctionDocument, FunctionParameter
-from dld_jupyter.document.function_model import PARAMETER_TYPES
+from dld_jupyter.document.functions.function_model import PARAMETER_TYPES
 
 from .attribute_text import to_text
 

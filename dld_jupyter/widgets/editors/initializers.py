@@ -16,11 +16,11 @@ import numpy as np
 import onnx_ir as ir
 
 from dld_jupyter.document import Document, DocumentError
-from dld_jupyter.document import initializer_commands as ic
-from dld_jupyter.document.ids import kind_of
-from dld_jupyter.document.literals import format_literal, parse_array, parse_literal
-from dld_jupyter.document.npy_input import read_npy
-from dld_jupyter.document.tensors import GENERATORS, element_types, generate, generators_for, parse_dtype
+from dld_jupyter.document.edits import initializer_commands as ic
+from dld_jupyter.document.edits.literals import format_literal, parse_array, parse_literal
+from dld_jupyter.document.edits.tensors import GENERATORS, element_types, generate, generators_for, parse_dtype
+from dld_jupyter.document.files.npy_input import read_npy
+from dld_jupyter.document.model.ids import kind_of
 
 from .edit_error import EditError, as_edit_error
 

@@ -14,7 +14,7 @@ from typing import Any
 import onnx_ir as ir
 
 from dld_jupyter.document import Document, DocumentError
-from dld_jupyter.document.ids import kind_of
+from dld_jupyter.document.model.ids import kind_of
 
 from .edit_error import EditError, as_edit_error
 

@@ -13,9 +13,9 @@ from typing import Any
 import onnx_ir as ir
 
 from dld_jupyter.document import Document, DocumentError
-from dld_jupyter.document.metadata import POSITIONS_KEY
-from dld_jupyter.document.model_commands import set_ir_version
-from dld_jupyter.document.schema import AttributeInfo, OpSchemaInfo, registry
+from dld_jupyter.document.edits.model_commands import set_ir_version
+from dld_jupyter.document.layout.metadata import POSITIONS_KEY
+from dld_jupyter.document.operators.schema import AttributeInfo, OpSchemaInfo, registry
 
 from . import child_edits, io_types
 from .attribute_text import EDITABLE, from_text, to_text

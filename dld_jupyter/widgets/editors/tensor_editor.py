@@ -17,10 +17,10 @@ import numpy as np
 import onnx_ir as ir
 
 from dld_jupyter.document import Document
-from dld_jupyter.document import initializer_commands as ic
-from dld_jupyter.document.literals import format_literal, parse_array
-from dld_jupyter.document.tensor_layouts import dense_to_sparse
-from dld_jupyter.document.tensors import MAX_EDIT_ELEMENTS, conversion_targets, convert, parse_dtype
+from dld_jupyter.document.edits import initializer_commands as ic
+from dld_jupyter.document.edits.literals import format_literal, parse_array
+from dld_jupyter.document.edits.tensor_layouts import dense_to_sparse
+from dld_jupyter.document.edits.tensors import MAX_EDIT_ELEMENTS, conversion_targets, convert, parse_dtype
 
 from .edit_error import EditError, as_edit_error
 from .initializers import load_npy

@@ -3,10 +3,10 @@
 Why a thread: checker + shape inference take seconds on large models and must not block the kernel. The check
 reads the model while the user may edit it; a result computed for an older history position is dropped (and the
 check re-runs), so a diagnostic never describes a model the user no longer has. From PROCESS_MIN_NODES nodes the
-thread hands the check to a child process (document/check_process.py): onnx's C++ checks hold the GIL, which
+thread hands the check to a child process (document/checks/check_process.py): onnx's C++ checks hold the GIL, which
 stalled edits, and a crash in them ends the child, not the kernel; cancel kills it. Smaller checks run in the
 thread, where cancel drops the result (onnx's C++ checker cannot be interrupted). Above the size threshold of
-document/checks.py, automatic checks are off; "Check model" still runs. Polygraphy lint runs in its own process.
+document/checks/checks.py, automatic checks are off; "Check model" still runs. Polygraphy lint runs in its own process.
 """
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from dld_jupyter.document import Document
-from dld_jupyter.document.check_process import PROCESS_MIN_NODES, CheckProcess
-from dld_jupyter.document.checks import CheckResult, check_model, should_check_automatically
-from dld_jupyter.document.diagnostics import Diagnostic
-from dld_jupyter.document.lint import LintRun, start_polygraphy_lint
+from dld_jupyter.document.checks.check_process import PROCESS_MIN_NODES, CheckProcess
+from dld_jupyter.document.checks.checks import CheckResult, check_model, should_check_automatically
+from dld_jupyter.document.checks.diagnostics import Diagnostic
+from dld_jupyter.document.checks.lint import LintRun, start_polygraphy_lint
 from dld_jupyter.frontdoor.soon import on_loop, running_loop
 
 from .debounce import Debouncer
@@ -139,7 +139,7 @@ class CheckRunner:
             self._lint.cancel()
         folder = Path(tempfile.mkdtemp(prefix="dld-lint-"))
         path = folder / "model.onnx"
-        from dld_jupyter.document import io
+        from dld_jupyter.document.files import io
 
         io.save(self.doc.model, path, {})
         names = {n.name: n.id for n in self.doc.nodes() if n.name}

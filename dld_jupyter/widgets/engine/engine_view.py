@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from dld_jupyter.document.layout import sugiyama_layout
+from dld_jupyter.document.layout.layered_layout import sugiyama_layout
 from dld_jupyter.report_format.engine_graph import EngineGraph, EngineLayer, EngineTensor
 from dld_jupyter.widgets.canvas.graph_payload import IO_SIZE, LINE_HEIGHT, NODE_HEIGHT
 from dld_jupyter.widgets.canvas.protocol import EdgeData, NodeData, NodeKind, TerminalData

@@ -16,7 +16,7 @@ from typing import Any
 import ipywidgets as w
 
 from dld_jupyter.document import Document, DocumentError
-from dld_jupyter.document.tensors import element_types
+from dld_jupyter.document.edits.tensors import element_types
 from dld_jupyter.formats.html_text import bold
 from dld_jupyter.transforms.progress import CancelToken, Progress
 from dld_jupyter.transforms.tensor_candidates import (

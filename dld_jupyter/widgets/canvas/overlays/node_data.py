@@ -1,12 +1,11 @@
 """The node-data overlay (js mirror: overlays/node_data.ts): a Model Explorer node-data file drawn on the canvas.
 `designer.show_node_data(path)` and the "Open Node Data…" command land here.
 
-The file's keys are Model Explorer ids (document/explorer_ids.py: what its ONNX adapter calls each node), so a file
-written by Model Explorer, by a plugin of it or by `dld … --node-data` lands on the same nodes here. Each node with a
-value gets the file's colour for it, else its value's colour on the file's gradient (Model Explorer's default
-green → red when it has none); the legend shows the gradient with the smallest and largest value, the file, and how
-many of its keys matched a node. A file none of whose keys is a node of this model is refused, saying so.
-"""
+The file's keys are Model Explorer ids (document/layout/explorer_ids.py: what its ONNX adapter calls each node), so a
+file written by Model Explorer, by a plugin of it or by `dld … --node-data` lands on the same nodes here. Each node with
+a value gets the file's colour for it, else its value's colour on the file's gradient (Model Explorer's default green →
+red when it has none); the legend shows the gradient with the smallest and largest value, the file, and how many of its
+keys matched a node. A file none of whose keys is a node of this model is refused, saying so. """
 
 from __future__ import annotations
 
@@ -15,7 +14,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from dld_jupyter.document import Document
-from dld_jupyter.document.explorer_ids import explorer_node_ids
+from dld_jupyter.document.layout.explorer_ids import explorer_node_ids
 from dld_jupyter.model_compare.node_data import NodeData, gradient, read_node_data_file
 from dld_jupyter.widgets.canvas.overlays.marks import MarksOverlay, group_marks
 

@@ -1,0 +1,1 @@
+"""The type check list: onnx.checker, shape inference, structure, data sizes, Polygraphy lint."""

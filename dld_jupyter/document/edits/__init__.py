@@ -1,0 +1,1 @@
+"""Edits of a model: commands (the reversible steps that mutate it) and the edits that validate and issue them."""

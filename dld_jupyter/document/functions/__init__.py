@@ -1,0 +1,1 @@
+"""Local functions: the function table, function documents, parameters and reference attributes."""

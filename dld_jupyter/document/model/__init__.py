@@ -1,0 +1,1 @@
+"""The document itself and its read-model: history, events, ids, names, views."""

@@ -1,0 +1,1 @@
+"""What the document knows of operators: schemas, signatures, reference docs, palette categories."""

@@ -1,0 +1,1 @@
+"""Subgraphs (If/Loop/Scan bodies) and child documents: opening, contracts, write-back, locks."""

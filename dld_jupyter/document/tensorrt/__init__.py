@@ -1,0 +1,1 @@
+"""The TensorRT attributes a model carries: optimization profiles, the inferred batch size."""
