@@ -1,4 +1,4 @@
-"""`dld analyze MODEL [--inputs FILE.npz] [--break NODE ...] [--dump DIR] [--target NAME|ssh://...]`: the analysis
+"""`dld analyze MODEL [--inputs FILE.npz] [--break NODE]... [--dump DIR] [--target NAME|ssh://...]`: the analysis
 debugger from a shell (seed 001 §4, issue 37). It runs the model to each breakpoint in turn, in execution order,
 then to the end, printing each stop (node name, op type, index in execution order); with --dump DIR it writes the
 outputs of each stopped node, and the model's outputs at the end, as .npy files into DIR (one per value; the file
@@ -37,8 +37,9 @@ def register(subparsers: Any) -> None:
     parser = add_verb(subparsers, "analyze", __doc__, func=analyze,
                       help="run a model to each breakpoint, print the stops, dump values (.npy)")
     add_input_options(parser)
-    parser.add_argument("--break", dest="breaks", action="extend", nargs="+", default=[], metavar="NODE",
-                        help="stop at this node (its ONNX name); several names or the option repeated")
+    # one name per --break (repeated for several): a list option would swallow a MODEL written after it
+    parser.add_argument("--break", dest="breaks", action="append", default=[], metavar="NODE",
+                        help="stop at this node (its ONNX name); repeat the option for several stops")
     parser.add_argument("--dump", metavar="DIR",
                         help="folder the .npy files are written into: each stop's node outputs, the model outputs")
     add_target_options(parser)

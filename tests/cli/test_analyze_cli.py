@@ -47,10 +47,15 @@ def gpt2_case(tmp_path: Path) -> tuple[Path, dict[str, np.ndarray], list[str], d
     return inputs, {"input_ids": ids}, [later.name, split.name], files
 
 
+def break_options(breaks: list[str]) -> list[str]:
+    return [word for name in breaks for word in ("--break", name)]
+
+
 def test_the_real_process_stops_at_each_breakpoint_and_dumps_what_ort_computes(tmp_path: Path) -> None:
     inputs, feeds, breaks, files = gpt2_case(tmp_path)
     out = tmp_path / "dump"
-    done = dld("analyze", str(GPT2), "--inputs", str(inputs), "--break", *breaks, "--dump", str(out))
+    # the model named after the --break options: each takes one name, so none swallows it
+    done = dld("analyze", "--inputs", str(inputs), *break_options(breaks), str(GPT2), "--dump", str(out))
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     stops = [line for line in lines if line.startswith("stop ")]

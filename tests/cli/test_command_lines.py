@@ -153,8 +153,8 @@ def test_quoting_survives_a_real_shell(tmp_path: Path) -> None:
     assert json.loads(out) == list(line.argv[1:])
 
 
-def test_an_analysis_is_run_by_dld_run_on_its_inputs(tmp_path: Path) -> None:
-    """`dld run` starts an analysis with what the line says: the model, provider, seed, device, threads and the
+def test_an_analysis_is_run_by_dld_analyze_on_its_inputs(tmp_path: Path) -> None:
+    """`dld analyze` starts an analysis with what the line says: the model, provider, seed, device, threads and the
     analysis's own inputs (an .npz), every array of it; the interactive part (breakpoints, overrides) is said."""
     import numpy as np
 
@@ -165,14 +165,14 @@ def test_an_analysis_is_run_by_dld_run_on_its_inputs(tmp_path: Path) -> None:
     spec = OrtAnalysisSpec(ODD + "m.onnx", provider="cuda", seed=4, device=1, threads=3, inputs=str(inputs),
                            window=2).resolved()
     line = spec.command_line()
-    assert line.argv[:2] == ("dld", "run")
+    assert line.argv[:2] == ("dld", "analyze")
     given = analysis_arguments(parsed(line))  # type: ignore[arg-type]
     assert {k: v for k, v in given.items() if k != "inputs"} == {
         "model": spec.model, "provider": "cuda", "seed": 4, "device": 1, "threads": 3}
     assert list(given["inputs"]) == ["x"] and given["inputs"]["x"].tolist() == [[0, 1, 2], [3, 4, 5]]
     notes = " ".join(line.unsaid)
     assert "breakpoints" in notes and "window=2" in notes and "removed when the analysis stops" in notes
-    assert parsed(line).output.endswith("m.outputs.npz")  # type: ignore[attr-defined]
+    assert parsed(line).dump.endswith("m.analysis")  # type: ignore[attr-defined]
 
 
 def sweep_manifest(settings: Settings, **grid: object) -> Manifest:

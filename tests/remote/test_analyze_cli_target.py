@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from dld_jupyter.activities.targets.ssh import SshTarget
-from tests.cli.test_analyze_cli import GPT2, dld, gpt2_case, plain_ort
+from tests.cli.test_analyze_cli import GPT2, break_options, dld, gpt2_case, plain_ort
 from tests.remote.conftest import Sshd
 
 
@@ -25,7 +25,7 @@ def test_analyze_on_the_target_dumps_the_local_values(deployed: SshTarget, sshd:
     runs = {}
     for where, extra in (("local", []), ("remote", remote)):
         out = tmp_path / where
-        done = dld("analyze", str(GPT2), "--inputs", str(inputs), "--break", *breaks, "--dump", str(out), *extra,
+        done = dld("analyze", str(GPT2), "--inputs", str(inputs), *break_options(breaks), "--dump", str(out), *extra,
                    env=env)
         assert done.returncode == 0, done.stderr
         assert ("staging gpt2_tiny.onnx" in done.stderr) == (where == "remote"), done.stderr  # ran there

@@ -63,13 +63,15 @@ class OrtAnalysisSpec(OrtSessionSpec):
         return {"inputs": self.inputs}
 
     def command_line(self) -> CommandLine:
-        """`dld run MODEL --inputs NPZ -o <model>.outputs.npz …`: the model once to the end on the same inputs."""
+        """`dld analyze MODEL --inputs NPZ --dump <model>.analysis …`: the analysis run to the end on the same inputs,
+        its outputs dumped (breakpoints are the session's, set while it runs: the line says so)."""
         stem = self.model.removesuffix(".onnx")
-        args = Args("dld", "run", self.model).option("--inputs", self.inputs).option("-o", stem + ".outputs.npz")
+        args = Args("dld", "analyze", self.model).option("--inputs", self.inputs).option("--dump", stem + ".analysis")
         args.option("--provider", self.provider, "cpu").option("--seed", self.seed, 0)
         args.option("--device", self.device, 0).option("--threads", self.threads, 0)
-        args.unsaid("an interactive analysis: the command runs the model once to the end on its inputs and saves the "
-                    "outputs (add --dump VALUE for inner values); breakpoints, steps and overrides are not replayed")
+        args.unsaid("an interactive analysis: the command runs it to the end on its inputs and dumps the outputs "
+                    "(add --break NODE for each stop); breakpoints, steps and overrides made while it ran are not "
+                    "replayed")
         if self.inputs:
             args.unsaid("--inputs is the analysis's own copy of its inputs, removed when the analysis stops")
         for name, default in (("window", 8), ("keep_mb", 256)):
