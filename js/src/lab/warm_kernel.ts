@@ -18,7 +18,7 @@
  */
 import { JupyterFrontEnd } from "@jupyterlab/application";
 import { URLExt } from "@jupyterlab/coreutils";
-import { Kernel, ServerConnection, Session } from "@jupyterlab/services";
+import { Kernel, ServerConnection, Session, SessionAPI } from "@jupyterlab/services";
 
 export const SPARE_PATH = ".dld-jupyter-spare-kernel";
 const SPARE_TYPE = "dld-spare";
@@ -94,10 +94,11 @@ export class SpareKernel {
     this.ready = false;
     this.setState(this.on ? "warming" : "off"); // until the next one is warm (schedule, after the tab is shown)
     try {
-      await run(session.kernel, `${MODULE}.adopt(${JSON.stringify(folder)})`);
-      await session.setPath(path);
-      await session.setName(name);
-      await session.setType("console");
+      // the working directory and the session move together (one request each, in parallel: the tab waits on both)
+      await Promise.all([
+        run(session.kernel, `${MODULE}.adopt(${JSON.stringify(folder)})`),
+        SessionAPI.updateSession({ id: session.id, path, name, type: "console" }, this.app.serviceManager.serverSettings),
+      ]);
       return true;
     } catch (reason) {
       console.warn("DL Designer: the spare kernel could not be used; the tab starts its own", reason);
