@@ -34,6 +34,7 @@ from dld_jupyter.activities.targets.base import Target
 from dld_jupyter.activities.targets.choose import target_named
 from dld_jupyter.activities.targets.local import LocalTarget
 from dld_jupyter.document import Document
+from dld_jupyter.document.model.ids import kind_of
 from dld_jupyter.frontdoor.analysis_layers import LayerActions
 from dld_jupyter.frontdoor.analysis_video import VideoActions
 from dld_jupyter.frontdoor.run_source import RunInput
@@ -159,9 +160,9 @@ class Analysis(LayerActions, VideoActions):
         return node
 
     def _value(self, node_or_value: str | int) -> str | int:
-        if self.document is not None and isinstance(node_or_value, str) and node_or_value[:1] == "v":
+        if self.document is not None and isinstance(node_or_value, str):
             with contextlib.suppress(Exception):  # not a value id of the document: a value name
-                name = self.document._ctx.ids.value(node_or_value).name
+                name = self.document._ctx.ids.value(node_or_value).name if kind_of(node_or_value) == "value" else None
                 if name:
                     return str(name)
         return self._node(node_or_value)

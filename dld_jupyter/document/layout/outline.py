@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import onnx
 
-from dld_jupyter.document.model.ids import edge_id, kind_of, value_node_id
+from dld_jupyter.document.model.ids import edge_id, kind_of, nth_node_id, nth_value_id, value_node_id
 from dld_jupyter.document.model.views import NodeView, TerminalView, lay_out_terminals
 from dld_jupyter.document.operators.signature import Formal, Signature, op_signature
 
@@ -40,7 +40,7 @@ class Outline:
         self.initializer_dims: dict[str, list[int | str]] = {t.name: list(t.dims) for t in graph.initializer}
         value_ids: dict[str, str] = {}
         for name in [v.name for v in graph.input] + [v.name for v in graph.output]:
-            value_ids.setdefault(name, f"v{len(value_ids)}")
+            value_ids.setdefault(name, nth_value_id(len(value_ids)))
         self.value_ids = value_ids
         self.order: list[str] = []
         self.op_type: dict[str, str] = {}
@@ -57,7 +57,7 @@ class Outline:
                 names[iid] = v.name
                 producer[v.name] = (iid, 0)
         protos = list(graph.node)
-        node_ids = [f"n{k}" for k in range(len(protos))]
+        node_ids = [nth_node_id(k) for k in range(len(protos))]
         # One pass over the nodes, in file order (a loading model is sorted, so producers come first): these tight
         # loops over protobuf fields are most of the time to a big model's first view. `x[:]` copies a repeated
         # field in C, faster than iterating it.

@@ -13,6 +13,7 @@ group, ``f:<instance>/…`` an element of an expanded function body, ``<src>:<i>
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Literal, TypeVar
 
 import onnx_ir as ir
@@ -23,6 +24,7 @@ IdKind = Literal["op", "value", "input", "output", "outer", "group", "body", "ed
 GROUP_PREFIX = "g:"
 BODY_PREFIX = "f:"
 IO_KINDS: frozenset[IdKind] = frozenset({"input", "output", "outer"})  # nodes that stand for a value
+_NODE_PREFIX, _VALUE_PREFIX = "n", "v"
 _VALUE_NODE_PREFIX: dict[str, IdKind] = {"i": "input", "o": "output", "r": "outer"}
 _PREFIX_OF_KIND = {kind: prefix for prefix, kind in _VALUE_NODE_PREFIX.items()}
 _EDGE = re.compile(r"(.+):(-?\d+)->(.+):(-?\d+)", re.DOTALL)  # a collapsed group's link has index -1
@@ -37,9 +39,9 @@ def kind_of(element_id: str) -> IdKind:
     if element_id.startswith(BODY_PREFIX):
         return "body"
     head = element_id[:1]
-    if head == "n":
+    if head == _NODE_PREFIX:
         return "op"
-    if head == "v":
+    if head == _VALUE_PREFIX:
         return "value"
     kind = _VALUE_NODE_PREFIX.get(head)
     if kind is None:
@@ -49,6 +51,16 @@ def kind_of(element_id: str) -> IdKind:
             "Use an id from doc.nodes(), doc.edges() or the canvas selection.",
         )
     return kind
+
+
+def nth_node_id(index: int) -> str:
+    """The id the `index`-th node handed an id gets (a document numbers its nodes in file order first)."""
+    return f"{_NODE_PREFIX}{index}"
+
+
+def nth_value_id(index: int) -> str:
+    """The id the `index`-th value handed an id gets."""
+    return f"{_VALUE_PREFIX}{index}"
 
 
 def value_node_id(kind: IdKind, value_id: str) -> str:
@@ -86,9 +98,9 @@ def parse_edge_id(element_id: str) -> tuple[str, int, str, int]:
 _Element = TypeVar("_Element", ir.Node, ir.Value)
 
 
-def _mint(prefix: str, element: _Element, ids: dict[int, str], elements: dict[str, _Element]) -> str:
-    """The next id of ``prefix``: ids are never dropped, so the count of ids handed out numbers the new one."""
-    new = f"{prefix}{len(elements)}"
+def _mint(nth: Callable[[int], str], element: _Element, ids: dict[int, str], elements: dict[str, _Element]) -> str:
+    """The next id of its kind (`nth`): ids are never dropped, so the count of ids handed out numbers the new one."""
+    new = nth(len(elements))
     ids[id(element)] = new
     elements[new] = element
     return new
@@ -105,11 +117,11 @@ class IdMap:
 
     def node_id(self, node: ir.Node) -> str:
         nid = self._node_ids.get(id(node))  # the hit stays inline: a 50k-node model asks once per link
-        return nid if nid is not None else _mint("n", node, self._node_ids, self._nodes)
+        return nid if nid is not None else _mint(nth_node_id, node, self._node_ids, self._nodes)
 
     def value_id(self, value: ir.Value) -> str:
         vid = self._value_ids.get(id(value))
-        return vid if vid is not None else _mint("v", value, self._value_ids, self._values)
+        return vid if vid is not None else _mint(nth_value_id, value, self._value_ids, self._values)
 
     def node(self, node_id: str) -> ir.Node:
         node = self._nodes.get(node_id)

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable
 from dld_jupyter.document import Document, NodeView
 from dld_jupyter.document.layout.layered_layout import layout_groups, sugiyama_layout
 from dld_jupyter.document.layout.outline import RawEdge
+from dld_jupyter.document.model import ids
 from dld_jupyter.document.model.endpoints import is_outer, outer_values
 from dld_jupyter.document.model.views import shape_list
 from dld_jupyter.formats.trt_metadata import TRT_PRECISION_KEY
@@ -34,8 +35,8 @@ def read_edges(doc: Document) -> dict[str, RawEdge]:
     graph = doc.model.graph
     value_id = doc.value_id
     nodes = list(graph)
-    ids = [doc.node_id(node) for node in nodes]
-    by_object = {id(node): nid for node, nid in zip(nodes, ids, strict=True)}  # one id lookup per node, not link
+    node_ids = [doc.node_id(node) for node in nodes]
+    by_object = {id(node): nid for node, nid in zip(nodes, node_ids, strict=True)}  # one id lookup per node, not link
     out: dict[str, RawEdge] = {}
 
     def source(value: object) -> tuple[str, int] | None:
@@ -46,24 +47,24 @@ def read_edges(doc: Document) -> dict[str, RawEdge]:
             index = value.index()  # type: ignore[attr-defined]
             return by_object[id(producer)], 0 if index is None else index
         if value.is_graph_input() and not value.is_initializer() and value.graph is graph:  # type: ignore[attr-defined]
-            return "i" + value_id(value), 0  # type: ignore[arg-type]
+            return ids.value_node_id("input", value_id(value)), 0  # type: ignore[arg-type]
         if is_outer(value):  # type: ignore[arg-type]  # a subgraph reading its enclosing scope: an outer node
-            return "r" + value_id(value), 0  # type: ignore[arg-type]
+            return ids.value_node_id("outer", value_id(value)), 0  # type: ignore[arg-type]
         return None
 
-    for node, dst in zip(nodes, ids, strict=True):
+    for node, dst in zip(nodes, node_ids, strict=True):
         for di, value in enumerate(node.inputs):
             if value is None:
                 continue
             src = source(value)
             if src is not None:
-                eid = f"{src[0]}:{src[1]}->{dst}:{di}"
+                eid = ids.edge_id(src[0], src[1], dst, di)
                 out[eid] = RawEdge(src[0], src[1], dst, di, value.name or "", None)
     for value in graph.outputs:
         src = source(value)
         if src is not None:
-            dst = "o" + value_id(value)
-            out[f"{src[0]}:{src[1]}->{dst}:0"] = RawEdge(src[0], src[1], dst, 0, value.name or "", None)
+            dst = ids.value_node_id("output", value_id(value))
+            out[ids.edge_id(src[0], src[1], dst, 0)] = RawEdge(src[0], src[1], dst, 0, value.name or "", None)
     return out
 
 
@@ -122,16 +123,16 @@ class CanvasView(ViewEvents):
         doc, graph = self.doc, self.doc.model.graph
         for value in graph.inputs:
             if not value.is_initializer():
-                self._register("i" + doc.value_id(value), "Input", (), paths)
+                self._register(ids.value_node_id("input", doc.value_id(value)), "Input", (), paths)
         for value in outer_values(graph):  # subgraph documents: values of the enclosing scope (outer references)
-            self._register("r" + doc.value_id(value), "Outer", (), paths)
+            self._register(ids.value_node_id("outer", doc.value_id(value)), "Outer", (), paths)
         scope_path = ScopePaths()
         for node in graph:
             name = node.name or ""
             self._count_scope(name)
             self._register(doc.node_id(node), node.op_type, scope_path(name, node.metadata_props), paths)
         for value in graph.outputs:
-            self._register("o" + doc.value_id(value), "Output", (), paths)
+            self._register(ids.value_node_id("output", doc.value_id(value)), "Output", (), paths)
         return read_edges(doc)
 
     def find_plumbing(self) -> None:
@@ -259,7 +260,7 @@ class CanvasView(ViewEvents):
             return edge_id, gp.edge_data(edge_id, raw.src, raw.si, raw.dst, raw.di, raw.value, raw.label)
         si = raw.si if rs == raw.src else -1
         di = raw.di if rd == raw.dst else -1
-        vid = f"{rs}:{si}->{rd}:{di}"
+        vid = ids.edge_id(rs, si, rd, di)
         return vid, gp.edge_data(vid, rs, si, rd, di, raw.value, None)
 
     def compute(self) -> tuple[dict[str, NodeData], dict[str, EdgeData]]:
@@ -376,13 +377,13 @@ def visible_links(
         if rs is None or rd is None or rs == rd:
             continue
         if rs == src and rd == dst:
-            edge_id = f"{src}:{si}->{dst}:{di}"
+            edge_id = ids.edge_id(src, si, dst, di)
             if edge_id not in edges:
                 edges[edge_id] = gp.edge_data(edge_id, src, si, dst, di, value, label)
             continue
         vsi = si if rs == src else -1
         vdi = di if rd == dst else -1
-        edge_id = f"{rs}:{vsi}->{rd}:{vdi}"
+        edge_id = ids.edge_id(rs, vsi, rd, vdi)
         if edge_id not in edges:
             edges[edge_id] = gp.edge_data(edge_id, rs, vsi, rd, vdi, value, None)
     return edges

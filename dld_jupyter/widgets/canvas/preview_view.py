@@ -41,7 +41,7 @@ class PreviewView(CanvasView):
         names, scope_path = outline.names, ScopePaths()
         protos = outline.node_protos
         for node_id in self.order:
-            if node_id[0] != "n":
+            if node_id not in protos:  # an input or output node (the outline holds op nodes' protos)
                 paths[node_id] = ()
                 continue
             node = protos[node_id]

@@ -26,7 +26,7 @@ from dld_jupyter.document import (
     NodesRemoved,
 )
 from dld_jupyter.document.layout.outline import RawEdge
-from dld_jupyter.document.model.ids import parse_edge_id
+from dld_jupyter.document.model.ids import GROUP_PREFIX, parse_edge_id
 from dld_jupyter.widgets.canvas import graph_payload as gp
 from dld_jupyter.widgets.canvas.function_bodies import function_of
 from dld_jupyter.widgets.canvas.grouping import Grouping, GroupPath, group_id
@@ -240,7 +240,7 @@ def _emit(
     sent_n, sent_e = view.sent_nodes, view.sent_edges
     want_n: dict[str, NodeData | None] = {}
     for nid in touched:
-        if nid.startswith("g:"):
+        if nid.startswith(GROUP_PREFIX):
             path = view.grouping.by_id.get(nid)
             visible = path is not None and view.grouping.open_depth(path[:-1]) == len(path) - 1
             want_n[nid] = view.group_node(path, path not in view.grouping.expanded) if visible and path else None
@@ -318,7 +318,7 @@ def _placements(
 
 def _stored(view: ViewState, nid: str) -> Point | None:
     try:
-        pos = view.doc.node(nid).position if not nid.startswith("g:") else None
+        pos = view.doc.node(nid).position if not nid.startswith(GROUP_PREFIX) else None
     except Exception:
         pos = None
     return None if pos is None else (float(pos[0]), float(pos[1]))
