@@ -334,7 +334,7 @@ class CanvasView(ViewEvents):
             else:
                 groups[n] = self.grouping.path.get(n, ())
         sizes = {n: (nodes[n]["width"], nodes[n]["height"]) for n in items}
-        found = layout_groups(items, layout_links(nodes, edges.values()), sizes, groups)
+        found = layout_groups(items, layout_links(nodes, edges.values()), sizes, groups, padding=gp.GROUP_PADDING)
         return dict(found.positions)
 
     # ------------------------------------------------------------ snapshot and diffs

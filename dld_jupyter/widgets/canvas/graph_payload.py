@@ -15,6 +15,10 @@ from dld_jupyter.widgets.canvas.glyph_text import detail_line, informative_name
 from dld_jupyter.widgets.canvas.protocol import EdgeData, NodeData, PatchMessage, Severity, TerminalData
 
 GROUP_SIZE = (200.0, 48.0)
+# The padding the page draws around an expanded group's children (style.ts, `node.group.expanded`): the layout must
+# keep at least this much room, or two sibling boxes drawn wider than laid out overlap (SSDlite's anchor_generator
+# and head did, by 16 px).
+GROUP_PADDING = 24.0
 IO_SIZE = (72.0, 44.0)
 NODE_HEIGHT = 50.0
 LINE_HEIGHT = 14.0
