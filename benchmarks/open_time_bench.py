@@ -20,6 +20,8 @@ performance.timeOrigin):
 - read: the model read (`Document.open`, phase open_read);
 - view: the first view built (grouping, layout, widgets; tab_view minus open_read);
 - send: until the tab has the kernel's reply (the widget's state sent);
+- hello: until the kernel starts the canvas's first snapshot (the canvas rendered and asked for it: its "hello");
+- snapshot: the first snapshot built (the first view's layout) and sent (phase canvas_snapshot);
 - paint: until the canvas is interactive, defined as in canvas_bench.py for the designer: the snapshot applied
   (`.dld-canvas[data-ready="1"]`) and two animation frames painted.
 Netron: canvas_bench.netron_time (navigation to its graph drawn). Results: a table of medians and
@@ -50,7 +52,7 @@ from benchmarks.real_models_bench import model_path  # noqa: E402
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from tests.browser.jupyter_server import JupyterServer, start_server  # noqa: E402
 
-PHASES = ["tab", "kernel", "import", "read", "view", "send", "paint"]
+PHASES = ["tab", "kernel", "import", "read", "view", "send", "hello", "snapshot", "paint"]
 READY = "() => { const c = document.querySelector('.dld-DesignerDocument .dld-canvas');" \
         " return !!c && c.dataset.ready === '1'; }"
 SPARE_READY = "() => document.body.dataset.dldSpareKernel === 'ready'"
@@ -121,6 +123,7 @@ def open_once(page: Any, server: JupyterServer, name: str, spare: str) -> dict[s
     phases = {phase: (start - click_epoch, seconds) for phase, start, seconds in ast.literal_eval(kernel["phases"])}
     view_start, view_s = phases["tab_view"]
     read_s = phases["open_read"][1]
+    snapshot_start, snapshot_s = phases["canvas_snapshot"]
     result.update({
         "tab": since_click(marks["start"]),
         "kernel": since_click(marks["kernelReady"]) - since_click(marks["start"]),
@@ -128,7 +131,9 @@ def open_once(page: Any, server: JupyterServer, name: str, spare: str) -> dict[s
         "read": read_s,
         "view": view_s - read_s,
         "send": since_click(marks["shown"]) - (view_start + view_s),
-        "paint": interactive - since_click(marks["shown"]),
+        "hello": snapshot_start - since_click(marks["shown"]),
+        "snapshot": snapshot_s,
+        "paint": interactive - (snapshot_start + snapshot_s),
         "interactive": interactive,
         "kernel_process_started": process_started(kernel["stat"]) - click_epoch,
     })

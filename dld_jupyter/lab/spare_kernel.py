@@ -15,7 +15,8 @@ import os
 
 # What a designer tab's first cell imports (document_tab.ts: dld_jupyter, lab.document_tabs; the size check's
 # lab.transfer) and what `dld.open` / `dld.report` import lazily (the designer with its canvas and editors, the
-# report viewer): ~0.6 s of imports in a fresh kernel.
+# report viewer): ~0.6 s of imports in a fresh kernel. Then the operator schema registry, which the canvas's first
+# snapshot needed (0.3 s of the first snapshot of ResNet-18 in the kernel).
 WARM_MODULES = (
     "dld_jupyter",
     "dld_jupyter.lab.document_tabs",
@@ -34,6 +35,9 @@ def warm() -> None:
         _root = os.getcwd()
     for name in WARM_MODULES:
         importlib.import_module(name)
+    from dld_jupyter.document.operators.schema import registry
+
+    len(registry)  # the operator schemas (ONNX's and onnxruntime's), built when a first graph is drawn: ~0.25 s
 
 
 def adopt(folder: str) -> None:

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from dld_jupyter.activities import timing
+from dld_jupyter.document.operators import schema
 from dld_jupyter.lab import spare_kernel
 from dld_jupyter.models import SAMPLE_MODEL
 
@@ -23,11 +24,16 @@ def fresh(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     return tmp_path
 
 
-def test_warm_imports_what_a_tab_needs_and_adopt_moves_to_the_tabs_folder(fresh: Path) -> None:
+def test_warm_imports_what_a_tab_needs_and_adopt_moves_to_the_tabs_folder(
+    fresh: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     (fresh / "models" / "deep").mkdir(parents=True)
+    unbuilt = schema.SchemaRegistry()
+    monkeypatch.setattr(schema, "registry", unbuilt)
     spare_kernel.warm()
     for name in spare_kernel.WARM_MODULES:
         assert name in sys.modules
+    assert unbuilt._by_key is not None, "the operator schemas are built"
     spare_kernel.adopt("models/deep")
     assert Path.cwd() == fresh / "models" / "deep"
     spare_kernel.warm()  # warmed again (a second warm call) it keeps the root it started in

@@ -15,6 +15,7 @@ import traceback
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from dld_jupyter.activities import timing
 from dld_jupyter.document import Document, DocumentError, Event
 from dld_jupyter.document.files.loading import DocumentLoad
 from dld_jupyter.frontdoor.soon import running_loop
@@ -228,7 +229,8 @@ class GraphCanvas(CanvasBase):
         if kind == "hello":
             self._routes.hello(content.get("view"), bool(content.get("lost")))
             self._overview_ready.wait()
-            self._send_snapshot()  # without an overview (it failed), this waits for the document
+            with timing.phase("canvas_snapshot"):  # the first view's layout, sent (benchmarks/open_time_bench.py)
+                self._send_snapshot()  # without an overview (it failed), this waits for the document
             if self._load is not None and self._document is None:
                 # A big model's overview: its palette and the document's build (seconds of CPU) wait for the
                 # browser to have drawn it ("painted"), or 2 s at most.
