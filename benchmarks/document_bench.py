@@ -20,7 +20,7 @@ import onnx
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
 from dld_jupyter.document import Document
-from dld_jupyter.document.files import io as doc_io
+from dld_jupyter.document.files import opening_checks
 from tests import models
 
 
@@ -76,7 +76,7 @@ def bench(label: str, proto: onnx.ModelProto, folder: pathlib.Path, repeat: int)
     path = folder / f"{label}.onnx"
     onnx.save(proto, path)
     rows = [(label, "nodes", float(len(proto.graph.node)))]
-    rows.append((label, "open: parse protobuf (ms)", median_ms(lambda: doc_io._read_proto(path), repeat)))
+    rows.append((label, "open: parse protobuf (ms)", median_ms(lambda: opening_checks.read_proto(path), repeat)))
     rows.append((label, "open: Document.open (ms)", median_ms(lambda: Document.open(path), repeat)))
     doc = Document.open(path)
     rows.append((label, "read-model, first nodes()+edges() (ms)", median_ms(lambda: (doc.nodes(), doc.edges()), 1)))

@@ -56,5 +56,5 @@ def run(args: argparse.Namespace) -> int:
         if depth == len(slots) - 1:
             echo(extract_model_subgraph(doc, ids[0], attribute, index, args.output))
             return 0
-        doc = doc.open_subgraph(ids[0], attribute, index)
+        doc = doc.subgraphs.open(ids[0], attribute, index)
     return 0

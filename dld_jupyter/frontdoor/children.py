@@ -123,11 +123,11 @@ def _panel(kind: str) -> Callable[..., object]:
 def _create_function(target: OperationTarget, name: str = "", domain: str = "", **io: Any) -> None:
     if not name:
         raise OperationUnavailable("Create local function: give its name (and domain).")
-    target.document.create_function(name, domain, **io)
+    target.document.functions.create(name, domain, **io)
 
 
 def _delete_function(target: OperationTarget, name: str = "", domain: str = "", overload: str = "") -> None:
-    target.document.delete_function(name, domain, overload)
+    target.document.functions.delete(name, domain, overload)
 
 
 def _extract_function(target: OperationTarget, name: str = "", domain: str = "", path: str = "") -> Path:
@@ -173,14 +173,14 @@ def _create_subgraph(
     duplicate_of: int | None = None,
     open: bool = False,
 ) -> int | None:
-    index: int | None = target.document.create_subgraph(node, attribute, name or None, duplicate_of)
+    index: int | None = target.document.subgraphs.create(node, attribute, name or None, duplicate_of)
     if open:
         _needs_host(target).open_subgraph(node, attribute, index)
     return index
 
 
 def _remove_subgraph(target: OperationTarget, node: str = "", attribute: str = "", index: int = 0) -> None:
-    target.document.remove_subgraph(node, attribute, index)
+    target.document.subgraphs.remove(node, attribute, index)
 
 
 def _add(

@@ -176,7 +176,7 @@ class CreateFunctionFromSelection(Transform):
     def plan(self, doc: Document, **args: Any) -> EditPlan[str]:
         """`node_ids`: the selection; `name`, `domain`: the new function's. Returns the instance's node id."""
         self.check(doc, **args)
-        doc.require_main_model(self.label)
+        doc.functions.require_main_model(self.label)
         cut = analyse(doc, list(args["node_ids"]), args.get("name", ""), args.get("domain", ""))
         function = body_of(doc, cut)
 

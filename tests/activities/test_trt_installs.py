@@ -61,7 +61,7 @@ def model(tmp_path: Path) -> Path:
     source = tmp_path / "src.onnx"
     onnx.save(models.resnet_like(1), str(source))
     doc = Document.open(source)
-    doc.set_optimization_profile("input", [1, 3, 32, 32], [4, 3, 32, 32], [16, 3, 32, 32])
+    doc.trt.set_optimization_profile("input", [1, 3, 32, 32], [4, 3, 32, 32], [16, 3, 32, 32])
     path = tmp_path / "net.onnx"
     doc.save(path)
     return path

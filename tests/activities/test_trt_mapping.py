@@ -31,10 +31,10 @@ def model(tmp_path_factory: pytest.TempPathFactory) -> Path:
     source = folder / "src.onnx"
     onnx.save(models.resnet_like(1), str(source))
     doc = Document.open(source)
-    doc.set_optimization_profile("input", [1, 3, 32, 32], [4, 3, 32, 32], [8, 3, 32, 32])
+    doc.trt.set_optimization_profile("input", [1, 3, 32, 32], [4, 3, 32, 32], [8, 3, 32, 32])
     first, second = (doc.node_id(doc.model.graph.node(i)) for i in (0, 1))
-    doc.set_layer_precision([first], "fp16")
-    doc.set_layer_precision([second], "fp8")
+    doc.trt.set_layer_precision([first], "fp16")
+    doc.trt.set_layer_precision([second], "fp8")
     path = folder / "net.onnx"
     doc.save(path)
     return path

@@ -43,9 +43,9 @@ def _sample_model(path: Path) -> Path:
     source = path / "source.onnx"
     onnx.save(model, str(source))
     doc = Document.open(source)
-    doc.set_optimization_profile("input_1", [1, 224, 224, 3], [32, 224, 224, 3], [32, 224, 224, 3])
+    doc.trt.set_optimization_profile("input_1", [1, 224, 224, 3], [32, 224, 224, 3], [32, 224, 224, 3])
     conv = next(n for n in doc.model.graph if n.name == "Conv__435")
-    doc.set_layer_precision([doc.node_id(conv)], "fp16")
+    doc.trt.set_layer_precision([doc.node_id(conv)], "fp16")
     target = path / "resnet50.onnx"
     doc.save(target)
     return target
@@ -147,8 +147,8 @@ def test_python_api_exports_an_unsaved_document_and_profiles(model: Path, monkey
 
     monkeypatch.setenv("DLD_TENSORRT_RUNTIME", STANDIN)
     doc = Document.open(model)
-    doc.clear_optimization_profile("input_1")
-    doc.set_optimization_profile("input_1", [1, 224, 224, 3], [8, 224, 224, 3], [16, 224, 224, 3])  # unsaved
+    doc.trt.clear_optimization_profile("input_1")
+    doc.trt.set_optimization_profile("input_1", [1, 224, 224, 3], [8, 224, 224, 3], [16, 224, 224, 3])  # unsaved
     exported = export_engine(doc, typing="obey", fp16=True, workspace_mib=64)
     assert exported.engine == str(model.with_suffix(".engine")) and Path(exported.engine).read_bytes() == ENGINE_MAGIC
     trtexec = exported.trtexec
@@ -169,8 +169,8 @@ def test_a_profile_of_unsaved_edits_names_the_users_file(model: Path, monkeypatc
 
     monkeypatch.setenv("DLD_TENSORRT_RUNTIME", STANDIN)
     doc = Document.open(model)
-    doc.clear_optimization_profile("input_1")
-    doc.set_optimization_profile("input_1", [1, 224, 224, 3], [8, 224, 224, 3], [16, 224, 224, 3])  # unsaved
+    doc.trt.clear_optimization_profile("input_1")
+    doc.trt.set_optimization_profile("input_1", [1, 224, 224, 3], [8, 224, 224, 3], [16, 224, 224, 3])  # unsaved
     with ModelRef.of(doc) as ref:
         spec = profile_spec(ref, "tensorrt", typing="obey", fp16=True, iterations=3, warmup=1, gpu_metrics=False)
         assert spec.source_document == str(model) and spec.model == ref.path != str(model)

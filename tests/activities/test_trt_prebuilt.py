@@ -76,7 +76,7 @@ def test_a_refittable_engine_is_refitted_and_another_refused(tmp_path: Path, mon
     assert "was not built from this model" in (result.error or "")
     assert not (tmp_path / "mobilenet.dld-report.json").exists()
     doc = Document.open(model)  # the model's profile now asks for batch 8; the engine was built at 32
-    doc.set_optimization_profile("input_1", [1, 224, 224, 3], [8, 224, 224, 3], [32, 224, 224, 3])
+    doc.trt.set_optimization_profile("input_1", [1, 224, 224, 3], [8, 224, 224, 3], [32, 224, 224, 3])
     doc.save()
     result = _profile(model, refittable)
     assert not result.ok and "the engine takes [32, 224, 224, 3], the run would feed [8, 224, 224, 3]" in (

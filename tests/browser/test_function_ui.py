@@ -36,7 +36,7 @@ def test_function_window_settings_reference_confirm(jupyter: JupyterServer, page
     shutil.copy(REAL / "shufflenet_functions_small.onnx", root / "shufflenet.onnx")
     run_notebook(page, jupyter, "functions.ipynb", [
         "import dld_jupyter as dld\nd = dld.open('shufflenet.onnx', height='380px')\n"
-        "f = d.document.functions()[0]\nkey = (f.domain, f.name, f.overload)\nd",
+        "f = d.document.functions.list()[0]\nkey = (f.domain, f.name, f.overload)\nd",
     ])
     page.wait_for_selector(f"{ROOT} .dld-canvas[data-ready='1']", timeout=90_000)
     # The JupyterLab command (palette, Tools menu) opens the window in the designer; so does the toolbar's button.
@@ -138,7 +138,7 @@ def test_create_function_from_selection_and_inline_from_the_canvas(jupyter: Jupy
             break
         page.wait_for_timeout(300)
     assert instance, "no instance of the new function on the canvas"
-    functions = kernel_value(page, jupyter, "sorted(f.name for f in d.document.functions())")
+    functions = kernel_value(page, jupyter, "sorted(f.name for f in d.document.functions.list())")
     assert "Stem" in functions
     cy_in(page, ROOT, "cy.center(cy.getElementById(arg));", instance)
     page.wait_for_timeout(300)

@@ -37,7 +37,7 @@ def test_export_and_profile_dialogs_show_every_option_and_why_they_cannot_run(
     write_notebook(jupyter.root_dir / "trt_dialogs.ipynb", [
         "import dld_jupyter as dld\nd = dld.open('bert_x.onnx', grouping='none')\n"
         "for name in ('input_ids', 'attention_mask'):\n"
-        "    d.document.set_optimization_profile(name, [1, 1], [8, 64], [16, 128])\nd",
+        "    d.document.trt.set_optimization_profile(name, [1, 1], [8, 64], [16, 128])\nd",
     ])
     open_notebook(page, jupyter, "trt_dialogs.ipynb")
     run_all(page)

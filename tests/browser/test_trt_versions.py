@@ -34,7 +34,7 @@ os.environ['DLD_CACHE_DIR'] = os.path.abspath('trt-cache')
 import dld_jupyter as dld
 d = dld.open('bert_v.onnx', grouping='none')
 for name in ('input_ids', 'attention_mask'):
-    d.document.set_optimization_profile(name, [1, 1], [8, 64], [16, 128])
+    d.document.trt.set_optimization_profile(name, [1, 1], [8, 64], [16, 128])
 d
 """
 

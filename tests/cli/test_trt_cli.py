@@ -28,8 +28,8 @@ def model(tmp_path: Path) -> Path:
     source = tmp_path / "src.onnx"
     onnx.save(models.resnet_like(1), str(source))
     doc = Document.open(source)
-    doc.set_optimization_profile("input", [1, 3, 32, 32], [4, 3, 32, 32], [16, 3, 32, 32])
-    doc.set_layer_precision([doc.node_id(doc.model.graph.node(0))], "fp16")
+    doc.trt.set_optimization_profile("input", [1, 3, 32, 32], [4, 3, 32, 32], [16, 3, 32, 32])
+    doc.trt.set_layer_precision([doc.node_id(doc.model.graph.node(0))], "fp16")
     path = tmp_path / "net.onnx"
     doc.save(path)
     return path

@@ -7,7 +7,7 @@ import onnx_ir as ir
 from google.protobuf.message import Message
 from onnx import TensorProto, helper
 
-from dld_jupyter.document.files.io import target_ir_version
+from dld_jupyter.document.files.versions import target_ir_version
 from dld_jupyter.formats.node_names import name_unnamed_nodes
 
 

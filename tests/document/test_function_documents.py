@@ -18,7 +18,7 @@ from tests.function_support import BLOCK, SHUFFLENET, run, run_file
 
 def _open() -> tuple[Document, FunctionDocument]:
     doc = Document.open(SHUFFLENET)
-    fdoc = doc.open_function(*BLOCK)
+    fdoc = doc.functions.open(*BLOCK)
     assert isinstance(fdoc, FunctionDocument)
     return doc, fdoc
 
@@ -46,7 +46,7 @@ def test_open_shows_the_body_as_a_graph_and_locks_the_parent() -> None:
     with pytest.raises(DocumentError, match="open for editing"):
         doc.add_node("Relu")
     with pytest.raises(DocumentError, match="open already"):
-        Document.open_function(doc, *BLOCK)
+        doc.functions.open(*BLOCK)
     fdoc.close()
     assert doc.read_only is None and fdoc.closed
 
@@ -72,7 +72,7 @@ def test_check_binds_diagnostics_to_the_function_documents_nodes() -> None:
 def test_semantics_preserving_edit_confirm_save_reload_and_undo(tmp_path: Path) -> None:
     doc, fdoc = _open()
     reference = run(doc, tmp_path)[0]
-    instances = next(f for f in doc.functions() if (f.name, f.domain) == BLOCK).instances
+    instances = next(f for f in doc.functions.list() if (f.name, f.domain) == BLOCK).instances
     old_definition = doc.model.functions[(BLOCK[1], BLOCK[0], "")]
     events: list[object] = []
     doc.subscribe(events.extend)
@@ -96,7 +96,7 @@ def test_semantics_preserving_edit_confirm_save_reload_and_undo(tmp_path: Path) 
     keep = next(n for n in body.node if n.name == "KeepBranch")
     assert reshape.input[0] == keep.output[0]
     reloaded = Document.open(tmp_path / "edited.onnx")
-    assert next(f for f in reloaded.functions() if (f.name, f.domain) == BLOCK).instances == instances
+    assert next(f for f in reloaded.functions.list() if (f.name, f.domain) == BLOCK).instances == instances
     assert np.array_equal(run_file(tmp_path / "edited.onnx")[0], reference)
     doc.undo()
     assert doc.model.functions[(BLOCK[1], BLOCK[0], "")] is old_definition
@@ -119,7 +119,7 @@ def test_semantics_changing_edit_changes_every_instance_and_undo_restores(tmp_pa
     assert not np.allclose(changed, reference)
     # every instance calls the new definition: inlined, each of the three brings its own Neg
     reloaded = Document.open(tmp_path / "negated.onnx")
-    for instance in next(f for f in reloaded.functions() if (f.name, f.domain) == BLOCK).instances:
+    for instance in next(f for f in reloaded.functions.list() if (f.name, f.domain) == BLOCK).instances:
         inline_function(reloaded, instance)
     assert sum(n.op_type == "Neg" for n in reloaded.nodes()) == 3
     assert np.array_equal(run(reloaded, tmp_path)[0], changed)
@@ -164,7 +164,7 @@ def test_parameters_and_references_round_trip_through_save_reload_and_onnxruntim
     # the default keeps the channel shuffle: same outputs
     assert np.array_equal(run_file(tmp_path / "params.onnx")[0], reference)
     reloaded = Document.open(tmp_path / "params.onnx")
-    info = next(f for f in reloaded.functions() if (f.name, f.domain) == BLOCK)
+    info = next(f for f in reloaded.functions.list() if (f.name, f.domain) == BLOCK)
     assert ("shuffle_perm", "INTS", [0, 2, 1, 3, 4]) in [(p.name, p.type, p.default) for p in info.parameters]
     # an instance passes its own value: no shuffle in that block, other outputs
     reloaded.set_attribute(info.instances[0], "shuffle_perm", [0, 1, 2, 3, 4])
@@ -172,7 +172,7 @@ def test_parameters_and_references_round_trip_through_save_reload_and_onnxruntim
     reloaded.reset_attribute(info.instances[0], "shuffle_perm")
     assert np.array_equal(run(reloaded, tmp_path)[0], reference)
     # the reloaded function document shows the reference and lets it go
-    fdoc2 = reloaded.open_function(*BLOCK)
+    fdoc2 = reloaded.functions.open(*BLOCK)
     transpose2 = _op(fdoc2, "Transpose_88")
     assert fdoc2.node(transpose2).attributes["perm"] == "@shuffle_perm"
     fdoc2.clear_reference_attribute(transpose2, "perm")
@@ -183,7 +183,7 @@ def test_parameters_and_references_round_trip_through_save_reload_and_onnxruntim
 def test_instances_pass_values_for_undefined_parameters(tmp_path: Path) -> None:
     doc = Document.open(SHUFFLENET)
     reference = run(doc, tmp_path)[0]
-    instance = next(f for f in doc.functions() if (f.name, f.domain) == BLOCK).instances[0]
+    instance = next(f for f in doc.functions.list() if (f.name, f.domain) == BLOCK).instances[0]
     assert doc.node(instance).attributes["inferred::Conv_group"] == 24
     doc.set_attribute(instance, "inferred::Conv_group", 24)
     assert np.array_equal(run(doc, tmp_path)[0], reference)
@@ -202,13 +202,13 @@ def test_function_documents_hold_no_initializers_and_close_drops_edits() -> None
     with pytest.raises(DocumentError, match="is closed"):
         fdoc.confirm()
     with pytest.raises(DocumentError, match="not saved on its own"):
-        doc.open_function(*BLOCK).save()
+        doc.functions.open(*BLOCK).save()
 
 
 def test_a_created_function_is_edited_and_called(tmp_path: Path) -> None:
     doc = Document.new(opset=17)
-    doc.create_function("Double", "my.ops")
-    fdoc = doc.open_function("Double", "my.ops")
+    doc.functions.create("Double", "my.ops")
+    fdoc = doc.functions.open("Double", "my.ops")
     add = fdoc.add_node("Add")
     x = next(n.id for n in fdoc.nodes() if n.kind == "input")
     fdoc.connect(x, 0, add, 0)
@@ -229,12 +229,12 @@ def test_function_definitions_are_edited_from_the_main_model_only() -> None:
     from dld_jupyter.transforms.function_create import create_function_from_selection
 
     doc = Document.open(SHUFFLENET)
-    fdoc = doc.open_function("InvertedResidual.1", BLOCK[1])
+    fdoc = doc.functions.open("InvertedResidual.1", BLOCK[1])
     relu = next(n.id for n in fdoc.nodes() if n.op_type == "Relu")
     for attempt in (
-        lambda: fdoc.create_function("Inner", "my.ops"),
-        lambda: fdoc.delete_function(*BLOCK),
-        lambda: fdoc.open_function(*BLOCK),
+        lambda: fdoc.functions.create("Inner", "my.ops"),
+        lambda: fdoc.functions.delete(*BLOCK),
+        lambda: fdoc.functions.open(*BLOCK),
         lambda: create_function_from_selection(fdoc, [relu], "Inner", "my.ops"),
     ):
         with pytest.raises(DocumentError, match="main model's document"):
@@ -258,9 +258,9 @@ def test_save_copy_of_a_function_document_is_the_body_as_a_runnable_model(tmp_pa
     assert run_file(tmp_path / "body.onnx", feeds)[0].shape == (1, 48, 8, 8)
     assert not doc.dirty and fdoc.path is None
     lonely = Document.new(opset=17)
-    lonely.create_function("Alone", "my.ops")
+    lonely.functions.create("Alone", "my.ops")
     with pytest.raises(DocumentError, match="type of input 'x' is not known"):
-        lonely.open_function("Alone", "my.ops").save_copy(tmp_path / "alone.onnx")
+        lonely.functions.open("Alone", "my.ops").save_copy(tmp_path / "alone.onnx")
 
 
 def test_the_bodys_layout_is_kept_in_the_definition(tmp_path: Path) -> None:
@@ -271,7 +271,7 @@ def test_the_bodys_layout_is_kept_in_the_definition(tmp_path: Path) -> None:
     fdoc.close()
     doc.save(tmp_path / "placed.onnx")
     assert "dld.positions" in {p.key for p in _body(tmp_path / "placed.onnx").metadata_props}
-    again = Document.open(tmp_path / "placed.onnx").open_function(*BLOCK)
+    again = Document.open(tmp_path / "placed.onnx").functions.open(*BLOCK)
     assert {n.name: n.position for n in again.nodes()} == {n.name: spots[n.id] for n in fdoc.nodes()}
 
 
@@ -302,8 +302,8 @@ def test_bad_parameter_and_reference_edits_say_why_and_change_nothing() -> None:
 
 def test_confirm_imports_a_domain_only_the_body_uses_and_refuses_a_second_version() -> None:
     doc = Document.new(opset=17)
-    doc.create_function("Smooth", "my.ops")
-    fdoc = doc.open_function("Smooth", "my.ops")
+    doc.functions.create("Smooth", "my.ops")
+    fdoc = doc.functions.open("Smooth", "my.ops")
     fdoc.set_model_info(opset_imports={"": 17, "com.microsoft": 1})
     fdoc.add_node("Gelu", "com.microsoft")
     fdoc.confirm()

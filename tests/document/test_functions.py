@@ -16,7 +16,7 @@ from tests.function_support import BLOCK, BLOCK_1, IMAGE, SHUFFLENET, run
 
 def test_functions_lists_the_real_exports_functions() -> None:
     doc = Document.open(SHUFFLENET)
-    infos = {(f.name, f.domain): f for f in doc.functions()}
+    infos = {(f.name, f.domain): f for f in doc.functions.list()}
     assert set(infos) == {BLOCK, BLOCK_1}
     block = infos[BLOCK]
     assert block.overload == "" and block.outputs == ["onnx::Shape_580"] and len(block.inputs) == 11
@@ -31,8 +31,8 @@ def test_create_function_is_valid_saved_and_undoable(tmp_path: Path) -> None:
     doc = Document.open(SHUFFLENET)
     events: list[object] = []
     doc.subscribe(events.extend)
-    doc.create_function("Scale", "my.ops", inputs=("a", "b"), outputs=("y", "z"))
-    info = next(f for f in doc.functions() if f.name == "Scale")
+    doc.functions.create("Scale", "my.ops", inputs=("a", "b"), outputs=("y", "z"))
+    info = next(f for f in doc.functions.list() if f.name == "Scale")
     assert (info.inputs, info.outputs, info.node_count, info.instances) == (["a", "b"], ["y", "z"], 2, [])
     assert doc.model.opset_imports["my.ops"] == 1 and doc.history == ["Create function my.ops::Scale"]
     assert any(isinstance(e, ModelInfoChanged) for e in events)
@@ -46,10 +46,10 @@ def test_create_function_is_valid_saved_and_undoable(tmp_path: Path) -> None:
     p = np.array([1.5, 2.5], np.float32)
     outputs = session.run(["z_out"], {"input": IMAGE, "p": p, "q": 2 * p})
     assert np.array_equal(outputs[0], 2 * p)
-    assert any(f.name == "Scale" for f in Document.open(tmp_path / "scale.onnx").functions())
+    assert any(f.name == "Scale" for f in Document.open(tmp_path / "scale.onnx").functions.list())
     for _ in range(5):
         doc.undo()
-    assert "my.ops" not in doc.model.opset_imports and len(doc.functions()) == 2
+    assert "my.ops" not in doc.model.opset_imports and len(doc.functions.list()) == 2
 
 
 @pytest.mark.parametrize(
@@ -70,17 +70,17 @@ def test_create_function_refuses_bad_names(
 ) -> None:
     doc = Document.open(SHUFFLENET)
     with pytest.raises(DocumentError, match=why):
-        doc.create_function(name, domain, inputs, outputs)
-    assert doc.history == [] and len(doc.functions()) == 2
+        doc.functions.create(name, domain, inputs, outputs)
+    assert doc.history == [] and len(doc.functions.list()) == 2
 
 
 def test_delete_function_leaves_custom_operators_and_undo_restores(tmp_path: Path) -> None:
     doc = Document.open(SHUFFLENET)
     reference = run(doc, tmp_path)[0]
-    instances = next(f for f in doc.functions() if (f.name, f.domain) == BLOCK).instances
+    instances = next(f for f in doc.functions.list() if (f.name, f.domain) == BLOCK).instances
     events: list[object] = []
     doc.subscribe(events.extend)
-    doc.delete_function(*BLOCK)
+    doc.functions.delete(*BLOCK)
     changed = {n for e in events if isinstance(e, NodesChanged) for n in e.node_ids}
     assert set(instances) <= changed
     for node_id in instances:
@@ -95,7 +95,7 @@ def test_delete_function_leaves_custom_operators_and_undo_restores(tmp_path: Pat
         ort.InferenceSession(str(tmp_path / "custom.onnx"), providers=["CPUExecutionProvider"])
     doc.undo()
     assert doc.node(instances[0]).function == f"{BLOCK[1]}::{BLOCK[0]}"
-    assert [f.name for f in doc.functions()] == [BLOCK_1[0], BLOCK[0]]
+    assert [f.name for f in doc.functions.list()] == [BLOCK_1[0], BLOCK[0]]
     assert np.array_equal(run(doc, tmp_path)[0], reference)
     with pytest.raises(DocumentError, match=r"no local function my\.ops::Nope"):
-        doc.delete_function("Nope", "my.ops")
+        doc.functions.delete("Nope", "my.ops")

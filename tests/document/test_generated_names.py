@@ -114,7 +114,7 @@ def test_subgraph_and_function_bodies_are_named(tmp_path: Path) -> None:
     every = [node.name for node in ir.traversal.RecursiveGraphIterator(doc.model.graph)]
     assert all(every) and every == pass_names_of(path)  # subgraphs share the pass's counter with the main graph
     loop = next(view.id for view in doc.nodes() if view.op_type == "Loop")
-    body = doc.open_subgraph(loop, "body")
+    body = doc.subgraphs.open(loop, "body")
     assert all(view.name for view in body.nodes() if view.kind == "op")
 
     path = saved(stripped("shufflenet_functions_small.onnx"), tmp_path / "functions.onnx")

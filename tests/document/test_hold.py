@@ -31,7 +31,7 @@ def test_hold_refuses_edits_of_the_document_and_its_children() -> None:
         doc.rename_node(loop, "other")
     with pytest.raises(DocumentError, match="being analysed"):
         doc.undo()
-    body = doc.open_subgraph(loop, "body")  # opened while held: held too
+    body = doc.subgraphs.open(loop, "body")  # opened while held: held too
     with pytest.raises(DocumentError, match="being analysed"):
         body.rename_node(next(n.id for n in body.nodes()), "x")
     doc.hold(holder, release=True)

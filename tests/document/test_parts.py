@@ -9,7 +9,7 @@ import onnx_ir as ir
 from onnx import TensorProto, helper
 
 from dld_jupyter.document import Document, EdgesAdded, EdgesRemoved, NodesAdded, NodesChanged, NodesRemoved
-from dld_jupyter.document.files.io import ORT_MAX_IR_VERSION, ir_version_for_opset, target_ir_version
+from dld_jupyter.document.files.versions import ORT_MAX_IR_VERSION, ir_version_for_opset, target_ir_version
 from dld_jupyter.document.layout.metadata import POSITIONS_KEY, decode_positions, encode_positions
 from dld_jupyter.document.model.events import Changes
 from dld_jupyter.document.model.ids import IdMap

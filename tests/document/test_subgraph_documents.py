@@ -62,8 +62,8 @@ def doc() -> Document:
 
 def test_open_the_loop_body_outer_references_are_outer_nodes_not_inputs(doc: Document) -> None:
     loop = op(doc, "Loop")
-    assert doc.subgraph_slots(loop) == [SubgraphSlot("body", None, "sub_graph", 60)]
-    body = doc.open_subgraph(loop, "body")
+    assert doc.subgraphs.slots(loop) == [SubgraphSlot("body", None, "sub_graph", 60)]
+    body = doc.subgraphs.open(loop, "body")
     assert isinstance(body, SubgraphDocument) and body.kind == "subgraph" and body.parent is doc
     assert body.title == "gru_scripted / /Loop / body" and body.owner_id == loop
     assert doc.read_only == LOCK and doc.open_children == [body] and body.read_only is None
@@ -85,13 +85,13 @@ def test_open_the_loop_body_outer_references_are_outer_nodes_not_inputs(doc: Doc
 def test_parent_is_locked_while_the_body_is_open(doc: Document) -> None:
     loop = op(doc, "Loop")
     gather = op(doc, "Gather", "/Gather")
-    body = doc.open_subgraph(loop, "body")
+    body = doc.subgraphs.open(loop, "body")
     for edit in (lambda: doc.rename_node(gather, "g"), lambda: doc.remove_nodes([loop]), doc.arrange):
         with pytest.raises(DocumentError) as refused:
             edit()
         assert refused.value.why == LOCK
     with pytest.raises(DocumentError, match="open already"):
-        doc.open_subgraph(loop, "body")
+        doc.subgraphs.open(loop, "body")
     with pytest.raises(DocumentError, match="not saved on its own"):
         body.save()
     body.close()
@@ -102,7 +102,7 @@ def test_parent_is_locked_while_the_body_is_open(doc: Document) -> None:
 def test_semantics_preserving_body_edit_confirm_save_reload(doc: Document, tmp_path: pathlib.Path) -> None:
     expected = run(GRU)
     loop = op(doc, "Loop")
-    body = doc.open_subgraph(loop, "body")
+    body = doc.subgraphs.open(loop, "body")
     split = op(body, "SplitToSequence", "/SplitToSequence")
     gemm = op(body, "Gemm", "/x2h/Gemm")
     body.rename_node(op(body, "If"), "MaskedStep")  # rename
@@ -136,8 +136,8 @@ def test_nested_if_branch_semantics_changing_edit_and_undo_of_the_confirm(
     original = run(GRU)
     loop = op(doc, "Loop")
     old_body = body_names(doc, loop)
-    body = doc.open_subgraph(loop, "body")
-    branch = body.open_subgraph(op(body, "If"), "else_branch")  # nested: opened from the body's document
+    body = doc.subgraphs.open(loop, "body")
+    branch = body.subgraphs.open(op(body, "If"), "else_branch")  # nested: opened from the body's document
     assert branch.parent is body and branch.title == "gru_scripted / /Loop / body / /If / else_branch"
     assert body.read_only is not None and "else_branch" in body.read_only and doc.read_only == LOCK
     assert branch.outer_references() == ["h.31"]  # the Loop body's state, read from the enclosing body
@@ -170,7 +170,7 @@ def test_the_loop_contract_is_checked_on_confirm_and_a_refusal_changes_nothing(d
     loop = op(doc, "Loop")
     before = doc.ir_node(loop).attributes["body"].as_graph()  # type: ignore[union-attr]
     history = list(doc.history)
-    body = doc.open_subgraph(loop, "body")
+    body = doc.subgraphs.open(loop, "body")
     condition_out = next(n.id for n in body.nodes() if n.kind == "output")
     body.remove_nodes([condition_out])
     with pytest.raises(DocumentError, match=r"the body has 1 outputs; Loop '/Loop' .* needs 2"):
@@ -183,7 +183,7 @@ def test_the_loop_contract_is_checked_on_confirm_and_a_refusal_changes_nothing(d
 
 
 def test_opset_imports_are_the_model_s_and_a_body_cannot_change_them(doc: Document) -> None:
-    body = doc.open_subgraph(op(doc, "Loop"), "body")
+    body = doc.subgraphs.open(op(doc, "Loop"), "body")
     body.set_model_info(opset_imports={"": 17, "com.microsoft": 1})
     with pytest.raises(DocumentError, match=r"imports opsets its model does not \(com.microsoft 1\)"):
         body.confirm()
@@ -193,8 +193,8 @@ def test_opset_imports_are_the_model_s_and_a_body_cannot_change_them(doc: Docume
 
 
 def test_if_branch_contract_no_inputs_matching_outputs(doc: Document) -> None:
-    body = doc.open_subgraph(op(doc, "Loop"), "body")
-    then = body.open_subgraph(op(body, "If"), "then_branch")
+    body = doc.subgraphs.open(op(doc, "Loop"), "body")
+    then = body.subgraphs.open(op(body, "If"), "then_branch")
     add = op(then, "Add", "/Add_6")
     then.add_graph_input(then.add_node("Abs"), 0, "stray", "float", [1])
     with pytest.raises(DocumentError, match="an If branch"):
@@ -211,7 +211,7 @@ def test_if_branch_contract_no_inputs_matching_outputs(doc: Document) -> None:
 
 
 def test_check_in_a_body_reports_on_the_body_s_node_ids(doc: Document) -> None:
-    body = doc.open_subgraph(op(doc, "Loop"), "body")
+    body = doc.subgraphs.open(op(doc, "Loop"), "body")
     gemm = op(body, "Gemm", "/h2h/Gemm")
     body.disconnect(gemm, 0)  # Gemm loses its A input (the state)
     found = body.check()
@@ -219,7 +219,7 @@ def test_check_in_a_body_reports_on_the_body_s_node_ids(doc: Document) -> None:
     assert body.diagnostics == found
     body.close()
     with pytest.raises(DocumentError, match="closed"):
-        body.open_subgraph(op(body, "If"), "then_branch")
+        body.subgraphs.open(op(body, "If"), "then_branch")
 
 
 def test_scan_body_contract(tmp_path: pathlib.Path) -> None:
@@ -242,7 +242,7 @@ def test_scan_body_contract(tmp_path: pathlib.Path) -> None:
     path = tmp_path / "scan.onnx"
     onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21)]), str(path))
     doc = Document.open(path)
-    child = doc.open_subgraph(op(doc, "Scan"), "body")
+    child = doc.subgraphs.open(op(doc, "Scan"), "body")
     assert child.outer_references() == [] and [n.kind for n in child.nodes()].count("input") == 2
     child.remove_nodes([next(n.id for n in child.nodes() if n.kind == "output" and n.name == "scan")])
     with pytest.raises(DocumentError, match=r"the body has 1 outputs; Scan 'node' \(one per node output\) needs 2"):
@@ -264,8 +264,8 @@ def test_save_copy_of_a_body_is_a_standalone_model_for_profiling(
 ) -> None:
     from dld_jupyter.activities.model_ref import ModelRef
 
-    body = doc.open_subgraph(op(doc, "Loop"), "body")
-    branch = body.open_subgraph(op(body, "If"), "then_branch")
+    body = doc.subgraphs.open(op(doc, "Loop"), "body")
+    branch = body.subgraphs.open(op(body, "If"), "then_branch")
     assert branch.name == "gru_scripted_Loop_body_If_then_branch"  # fit for a file name
     path = saved(branch, tmp_path, "then")  # checker (full) passes
     session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
@@ -274,7 +274,7 @@ def test_save_copy_of_a_body_is_a_standalone_model_for_profiling(
     (out,) = session.run(None, {"/Sigmoid_1_output_0": z, "/Tanh_output_0": n, "h.31": h})
     np.testing.assert_allclose(out, (1 - z) * n + z * h, rtol=1e-6, atol=1e-6)
     model = Document.open(shutil.copy(GRU, tmp_path / "gru.onnx"))
-    branch = model.open_subgraph(op(model, "Loop"), "body").open_subgraph(op(body, "If"), "then_branch")
+    branch = model.subgraphs.open(op(model, "Loop"), "body").subgraphs.open(op(body, "If"), "then_branch")
     branch.rename_node(op(branch, "Neg"), "Negate")  # unsaved edits: profiling writes a copy of them (kept: asked)
     monkeypatch.chdir(tmp_path / "..")
     ref = ModelRef.of(branch, keep=True)
@@ -289,7 +289,7 @@ def test_save_copy_of_a_body_is_a_standalone_model_for_profiling(
 
 
 def test_initializers_are_not_edited_in_a_subgraph_document(doc: Document) -> None:
-    body = doc.open_subgraph(op(doc, "Loop"), "body")
+    body = doc.subgraphs.open(op(doc, "Loop"), "body")
     history = list(body.history)
     with pytest.raises(DocumentError, match="initializers of a subgraph are not edited"):
         body.create_initializer("w", np.zeros(2, np.float32))
@@ -297,7 +297,7 @@ def test_initializers_are_not_edited_in_a_subgraph_document(doc: Document) -> No
 
 
 def test_outer_nodes_follow_their_readers_and_can_be_linked_from(doc: Document) -> None:
-    body = doc.open_subgraph(op(doc, "Loop"), "body")
+    body = doc.subgraphs.open(op(doc, "Loop"), "body")
     events: list[list[Event]] = []
     body.subscribe(events.append)
     mask = next(n.id for n in body.nodes() if n.kind == "outer" and n.name == "mask")
@@ -313,7 +313,7 @@ def test_outer_nodes_follow_their_readers_and_can_be_linked_from(doc: Document) 
     assert body.node(gather).inputs[0].state == "free" and mask in {n.id for n in body.nodes()}
     body.undo()
     assert body.node(gather).inputs[0].value_name == "mask"
-    branch = body.open_subgraph(op(body, "If"), "then_branch")
+    branch = body.subgraphs.open(op(body, "If"), "then_branch")
     tanh = next(n for n in branch.nodes() if n.kind == "outer" and n.name == "/Tanh_output_0")
     mul = op(branch, "Mul", "/Mul_5")
     branch.disconnect(mul, 1)
@@ -328,31 +328,31 @@ def test_outer_nodes_follow_their_readers_and_can_be_linked_from(doc: Document) 
 
 def test_positions_of_a_body_travel_with_the_confirm(doc: Document) -> None:
     loop = op(doc, "Loop")
-    body = doc.open_subgraph(loop, "body")
+    body = doc.subgraphs.open(loop, "body")
     body.arrange()
     where = {n.name: n.position for n in body.nodes() if n.kind == "op"}
     body.confirm()
     body.close()
-    again = doc.open_subgraph(loop, "body")
+    again = doc.subgraphs.open(loop, "body")
     assert {n.name: n.position for n in again.nodes() if n.kind == "op"} == where
 
 
 def test_create_and_remove_subgraphs(doc: Document, tmp_path: pathlib.Path) -> None:
     original = run(GRU)
-    body = doc.open_subgraph(op(doc, "Loop"), "body")
+    body = doc.subgraphs.open(op(doc, "Loop"), "body")
     if_id = op(body, "If")
-    slots = body.subgraph_slots(if_id)
+    slots = body.subgraphs.slots(if_id)
     assert sorted((s.attribute, s.index) for s in slots) == [("else_branch", None), ("then_branch", None)]
     then_slot = next(i for i, s in enumerate(slots) if s.attribute == "then_branch")
-    assert body.create_subgraph(if_id, "else_branch", duplicate_of=then_slot) is None  # else = copy of then
-    names = {s.attribute: s.name for s in body.subgraph_slots(if_id)}
+    assert body.subgraphs.create(if_id, "else_branch", duplicate_of=then_slot) is None  # else = copy of then
+    names = {s.attribute: s.name for s in body.subgraphs.slots(if_id)}
     assert names["else_branch"] == "/If_else_branch" and names["then_branch"] != names["else_branch"]
     with pytest.raises(DocumentError, match="already named"):
-        body.create_subgraph(if_id, "else_branch", name=names["then_branch"])
+        body.subgraphs.create(if_id, "else_branch", name=names["then_branch"])
     with pytest.raises(DocumentError, match="only entries of subgraph lists"):
-        body.remove_subgraph(if_id, "then_branch", 0)
+        body.subgraphs.remove(if_id, "then_branch", 0)
     with pytest.raises(DocumentError, match="no subgraph attribute 'body'"):
-        body.create_subgraph(if_id, "body")
+        body.subgraphs.create(if_id, "body")
     body.confirm()
     body.close()
     unmasked = run(saved(doc, tmp_path, "no_mask"))  # every step now updates the state
@@ -383,19 +383,19 @@ def test_graphs_lists_create_duplicate_remove_and_open(tmp_path: pathlib.Path) -
     onnx.save(model, str(tmp_path / "switch.onnx"))
     doc = Document.open(tmp_path / "switch.onnx")
     switch = op(doc, "Switch")
-    assert doc.create_subgraph(switch, "cases") == 1
-    assert doc.create_subgraph(switch, "cases", name="copy", duplicate_of=0) == 2
-    slots = doc.subgraph_slots(switch)
+    assert doc.subgraphs.create(switch, "cases") == 1
+    assert doc.subgraphs.create(switch, "cases", name="copy", duplicate_of=0) == 2
+    slots = doc.subgraphs.slots(switch)
     assert [(s.index, s.name, s.node_count) for s in slots] == [(0, "case0", 1), (1, "node_cases", 0), (2, "copy", 1)]
-    copy = doc.open_subgraph(switch, "cases", 2)
+    copy = doc.subgraphs.open(switch, "cases", 2)
     assert copy.outer_references() == ["x"] and copy.title.endswith("cases[2]")
     copy.rename_node(op(copy, "Relu"), "CopiedRelu")
     copy.confirm()
     copy.close()
-    doc.remove_subgraph(switch, "cases", 1)
-    assert [s.name for s in doc.subgraph_slots(switch)] == ["case0", "copy"]
+    doc.subgraphs.remove(switch, "cases", 1)
+    assert [s.name for s in doc.subgraphs.slots(switch)] == ["case0", "copy"]
     with pytest.raises(DocumentError, match="a list of 2 graphs"):
-        doc.remove_subgraph(switch, "cases", 5)
+        doc.subgraphs.remove(switch, "cases", 5)
     doc.save(tmp_path / "switch2.onnx")
     saved_node = onnx.load(str(tmp_path / "switch2.onnx")).graph.node[0]
     assert [g.name for g in saved_node.attribute[0].graphs] == ["case0", "copy"]
@@ -403,7 +403,7 @@ def test_graphs_lists_create_duplicate_remove_and_open(tmp_path: pathlib.Path) -
     doc.undo()
     doc.undo()
     doc.undo()
-    assert [s.name for s in doc.subgraph_slots(switch)] == ["case0", "node_cases"]  # the Switch was named on opening
+    assert [s.name for s in doc.subgraphs.slots(switch)] == ["case0", "node_cases"]  # the Switch was named on opening
 
 
 def test_a_branch_reading_the_main_graph_through_the_loop_body(tmp_path: pathlib.Path) -> None:
@@ -442,9 +442,9 @@ def test_a_branch_reading_the_main_graph_through_the_loop_body(tmp_path: pathlib
     before = ort.InferenceSession(str(tmp_path / "deep.onnx")).run(None, feed)[0]
     doc = Document.open(tmp_path / "deep.onnx")
     loop = op(doc, "Loop")
-    child = doc.open_subgraph(loop, "body")
+    child = doc.subgraphs.open(loop, "body")
     assert child.outer_references() == ["zero", "x"]  # x is read only inside the If: drawn, no link
-    then_doc = child.open_subgraph(op(child, "If"), "then_branch")
+    then_doc = child.subgraphs.open(op(child, "If"), "then_branch")
     outer = {n.name: n.outputs[0] for n in then_doc.nodes() if n.kind == "outer"}
     assert set(outer) == {"acc", "x"} and (outer["x"].dtype, outer["x"].shape) == ("float", [2])
     then_doc.rename_node(op(then_doc, "Add"), "AddX")

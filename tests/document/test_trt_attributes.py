@@ -36,16 +36,16 @@ def resnet(tmp_path: Path) -> Document:
 
 
 def test_profile_set_read_undo_redo(bert: Document) -> None:
-    profile = bert.set_optimization_profile("input_ids", [1, 8], [4, 64], [8, 128])
+    profile = bert.trt.set_optimization_profile("input_ids", [1, 8], [4, 64], [8, 128])
     assert profile == OptimizationProfile((1, 8), (4, 64), (8, 128))
-    assert bert.optimization_profiles() == {"input_ids": profile}
+    assert bert.trt.optimization_profiles() == {"input_ids": profile}
     assert bert.history[-1] == "Set optimization profile of input_ids" and bert.dirty
     bert.undo()
-    assert bert.optimization_profiles() == {}
+    assert bert.trt.optimization_profiles() == {}
     bert.redo()
-    assert bert.optimization_profiles() == {"input_ids": profile}
-    bert.clear_optimization_profile("input_ids")
-    assert bert.optimization_profiles() == {} and PROFILES_KEY not in bert.model.metadata_props
+    assert bert.trt.optimization_profiles() == {"input_ids": profile}
+    bert.trt.clear_optimization_profile("input_ids")
+    assert bert.trt.optimization_profiles() == {} and PROFILES_KEY not in bert.model.metadata_props
 
 
 @pytest.mark.parametrize(
@@ -61,79 +61,79 @@ def test_profile_set_read_undo_redo(bert: Document) -> None:
 )
 def test_profile_refusals_say_why(bert: Document, name: str, shapes: tuple[object, ...], why: str) -> None:
     with pytest.raises(DocumentError, match="Fix:") as info:
-        bert.set_optimization_profile(name, *shapes)
+        bert.trt.set_optimization_profile(name, *shapes)
     assert why in str(info.value)
-    assert bert.optimization_profiles() == {} and not bert.dirty
+    assert bert.trt.optimization_profiles() == {} and not bert.dirty
 
 
 def test_static_dims_must_match_and_static_inputs_need_none(resnet: Document, tmp_path: Path) -> None:
     with pytest.raises(DocumentError, match=r"axis 1 of input 'input' is static \(3\) but the opt shape gives 4"):
-        resnet.set_optimization_profile("input", [1, 3, 32, 32], [1, 4, 32, 32], [8, 3, 32, 32])
-    resnet.set_optimization_profile("input", [1, 3, 32, 32], [4, 3, 32, 32], [8, 3, 32, 32])
+        resnet.trt.set_optimization_profile("input", [1, 3, 32, 32], [1, 4, 32, 32], [8, 3, 32, 32])
+    resnet.trt.set_optimization_profile("input", [1, 3, 32, 32], [4, 3, 32, 32], [8, 3, 32, 32])
     static = _doc(tmp_path, models.generated_graph(20), "static")
     name = static.model.graph.inputs[0].name
     assert name is not None
     with pytest.raises(DocumentError, match="static shape"):
-        static.set_optimization_profile(name, [1], [1], [1])
+        static.trt.set_optimization_profile(name, [1], [1], [1])
 
 
 def test_inferred_batch_only_for_a_single_leading_wildcard(resnet: Document, bert: Document) -> None:
-    resnet.set_inferred_batch_size(8)
-    assert resnet.inferred_batch_size() == 8
+    resnet.trt.set_inferred_batch_size(8)
+    assert resnet.trt.inferred_batch_size() == 8
     resnet.undo()
-    assert resnet.inferred_batch_size() is None
+    assert resnet.trt.inferred_batch_size() is None
     with pytest.raises(DocumentError, match="single leading wildcard"):
-        bert.set_inferred_batch_size(4)  # ['batch', 'seq']: two wildcards
+        bert.trt.set_inferred_batch_size(4)  # ['batch', 'seq']: two wildcards
     with pytest.raises(DocumentError, match="whole number"):
-        resnet.set_inferred_batch_size(0)
+        resnet.trt.set_inferred_batch_size(0)
 
 
 def test_precision_on_many_nodes_is_one_undo_step(resnet: Document) -> None:
     ids = [view.id for view in resnet.nodes() if view.id.startswith("n")][:3]
-    assert resnet.set_layer_precision(ids, "FP16") == 3
-    assert [resnet.layer_precision(i) for i in ids] == ["fp16"] * 3
+    assert resnet.trt.set_layer_precision(ids, "FP16") == 3
+    assert [resnet.trt.layer_precision(i) for i in ids] == ["fp16"] * 3
     steps = resnet.history_index
-    assert resnet.set_layer_precision(ids, None) == 3  # No Constraint
-    assert [resnet.layer_precision(i) for i in ids] == [None] * 3
+    assert resnet.trt.set_layer_precision(ids, None) == 3  # No Constraint
+    assert [resnet.trt.layer_precision(i) for i in ids] == [None] * 3
     resnet.undo()
-    assert [resnet.layer_precision(i) for i in ids] == ["fp16"] * 3
+    assert [resnet.trt.layer_precision(i) for i in ids] == ["fp16"] * 3
     resnet.undo()
-    assert [resnet.layer_precision(i) for i in ids] == [None] * 3 and resnet.history_index == steps - 1
+    assert [resnet.trt.layer_precision(i) for i in ids] == [None] * 3 and resnet.history_index == steps - 1
 
 
 @pytest.mark.parametrize("precision", LAYER_PRECISIONS)
 def test_every_seed_precision_is_accepted(resnet: Document, precision: str) -> None:
     node_id = resnet.nodes()[1].id
-    resnet.set_layer_precision([node_id], precision)
-    assert resnet.layer_precision(node_id) == precision
+    resnet.trt.set_layer_precision([node_id], precision)
+    assert resnet.trt.layer_precision(node_id) == precision
 
 
 def test_precision_refusals(resnet: Document, tmp_path: Path) -> None:
     node_id = resnet.nodes()[1].id
     with pytest.raises(DocumentError, match="not a TensorRT layer precision"):
-        resnet.set_layer_precision([node_id], "fp64")
+        resnet.trt.set_layer_precision([node_id], "fp64")
     with pytest.raises(DocumentError, match="not an operator"):
-        resnet.set_layer_precision(["i0"], "fp16")
+        resnet.trt.set_layer_precision(["i0"], "fp16")
     model = models.resnet_like(1)
     model.graph.node[2].name = model.graph.node[1].name  # files may repeat names (opening keeps them)
     doc = _doc(tmp_path, model, "repeated")
     first, repeated = doc.node_id(doc.model.graph.node(1)), doc.node_id(doc.model.graph.node(2))
     with pytest.raises(DocumentError, match="unique name"):
-        doc.set_layer_precision([first, repeated], "fp16")
-    assert doc.layer_precision(first) is None  # refused as a whole
-    doc.set_layer_precision([repeated], None)  # releasing needs no name
+        doc.trt.set_layer_precision([first, repeated], "fp16")
+    assert doc.trt.layer_precision(first) is None  # refused as a whole
+    doc.trt.set_layer_precision([repeated], None)  # releasing needs no name
     model.graph.node[2].name = ""  # an unnamed node is named on opening, so it can hold a precision
     doc = _doc(tmp_path, model, "unnamed")
     unnamed = doc.node_id(doc.model.graph.node(2))
-    doc.set_layer_precision([unnamed], "fp16")
-    assert doc.layer_precision(unnamed) == "fp16" and doc.model.graph.node(2).name == "node"
+    doc.trt.set_layer_precision([unnamed], "fp16")
+    assert doc.trt.layer_precision(unnamed) == "fp16" and doc.model.graph.node(2).name == "node"
 
 
 def test_attributes_travel_with_the_file(resnet: Document, tmp_path: Path) -> None:
     node_id = next(view.id for view in resnet.nodes() if view.id.startswith("n"))
-    resnet.set_optimization_profile("input", [1, 3, 32, 32], [4, 3, 32, 32], [8, 3, 32, 32])
-    resnet.set_inferred_batch_size(2)
-    resnet.set_layer_precision([node_id], "int8")
+    resnet.trt.set_optimization_profile("input", [1, 3, 32, 32], [4, 3, 32, 32], [8, 3, 32, 32])
+    resnet.trt.set_inferred_batch_size(2)
+    resnet.trt.set_layer_precision([node_id], "int8")
     path = tmp_path / "saved.onnx"
     resnet.save(path)
     proto = onnx.load(str(path))
@@ -141,15 +141,15 @@ def test_attributes_travel_with_the_file(resnet: Document, tmp_path: Path) -> No
     node_props = {p.key: p.value for p in proto.graph.node[0].metadata_props}
     assert node_props[TRT_PRECISION_KEY] == "int8"
     again = Document.open(path)
-    assert again.optimization_profiles()["input"].max == (8, 3, 32, 32)
-    assert again.inferred_batch_size() == 2
-    assert again.layer_precision(node_id) == "int8"
+    assert again.trt.optimization_profiles()["input"].max == (8, 3, 32, 32)
+    assert again.trt.inferred_batch_size() == 2
+    assert again.trt.layer_precision(node_id) == "int8"
 
 
 def test_layer_rows_read_the_document(resnet: Document) -> None:
     from dld_jupyter.lab.layer_rows import layer_columns
 
     node_id = resnet.nodes()[1].id
-    resnet.set_layer_precision([node_id], "bf16")
+    resnet.trt.set_layer_precision([node_id], "bf16")
     columns = layer_columns(resnet, [node_id])
     assert columns["precisions"] == ["bf16"]

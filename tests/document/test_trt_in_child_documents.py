@@ -19,18 +19,18 @@ REAL = Path(__file__).resolve().parents[1] / "data" / "real"
 def test_loop_body_refuses_profiles_and_batch_and_precisions(tmp_path: Path) -> None:
     doc = Document.open(REAL / "gru_scripted.onnx")
     loop = next(n.id for n in doc.nodes() if n.op_type == "Loop")
-    body = doc.open_subgraph(loop, "body")
+    body = doc.subgraphs.open(loop, "body")
     steps = len(body.history)
     with pytest.raises(DocumentError, match="reads profiles, the inferred batch and layer precisions from the main"):
-        body.set_optimization_profile("h.31", [1, 16], [2, 16], [4, 16])
+        body.trt.set_optimization_profile("h.31", [1, 16], [2, 16], [4, 16])
     with pytest.raises(DocumentError, match="main model's document"):
-        body.set_inferred_batch_size(2)
+        body.trt.set_inferred_batch_size(2)
     node = next(n.id for n in body.nodes() if n.op_type in ("MatMul", "Gemm", "Add"))
     with pytest.raises(DocumentError, match="subgraph document writes back its graph"):
-        body.set_layer_precision([node], "fp16")
-    assert len(body.history) == steps and body.optimization_profiles() == {}
+        body.trt.set_layer_precision([node], "fp16")
+    assert len(body.history) == steps and body.trt.optimization_profiles() == {}
     body.close()
-    doc.set_optimization_profile("h0", [1, 16], [2, 16], [4, 16])  # the main model's input: kept
+    doc.trt.set_optimization_profile("h0", [1, 16], [2, 16], [4, 16])  # the main model's input: kept
     doc.save_copy(tmp_path / "gru.onnx")
     assert set(read_model_attributes(str(tmp_path / "gru.onnx")).profiles) == {"h0"}
 
@@ -39,16 +39,16 @@ def test_function_body_refuses_a_precision_the_build_would_ignore(tmp_path: Path
     path = tmp_path / "shufflenet.onnx"
     shutil.copy(REAL / "shufflenet_functions_small.onnx", path)
     doc = Document.open(path)
-    info = doc.functions()[0]
-    body = doc.open_function(info.name, info.domain)
+    info = doc.functions.list()[0]
+    body = doc.functions.open(info.name, info.domain)
     conv = next(n.id for n in body.nodes() if n.op_type == "Conv")
     with pytest.raises(DocumentError, match="TensorRT inlines a local function") as error:
-        body.set_layer_precision([conv], "fp16")
+        body.trt.set_layer_precision([conv], "fp16")
     assert "Inline Function" in str(error.value)
-    assert body.set_layer_precision([conv], None) == 0  # releasing stays possible
+    assert body.trt.set_layer_precision([conv], None) == 0  # releasing stays possible
     body.close()
     main_conv = next(n for n in doc.nodes() if n.op_type == "Conv")
-    assert doc.set_layer_precision([main_conv.id], "fp16") == 1
+    assert doc.trt.set_layer_precision([main_conv.id], "fp16") == 1
 
 
 def test_a_precision_stored_inside_a_function_is_said_to_be_ignored(tmp_path: Path) -> None:

@@ -80,7 +80,7 @@ def test_bert_in_the_worker_by_document_ids(tmp_path: Path) -> None:
 def test_children_are_read_only_and_overrides_never_reach_the_document() -> None:
     doc = Document.open(REAL / "gru_scripted.onnx")
     loop = next(n.id for n in doc.nodes() if n.op_type == "Loop")
-    body = doc.open_subgraph(loop, "body")
+    body = doc.subgraphs.open(loop, "body")
     with analyse(doc, inputs={"h0": "zeros"}) as a:
         constants = [n for n in a.order_ids if doc.node(n).op_type == "Constant"]
         first = a.outputs()

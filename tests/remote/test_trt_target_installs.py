@@ -85,7 +85,7 @@ def test_cli_trt_with_a_target_is_chosen_there(deployed: SshTarget, sshd: Sshd, 
     monkeypatch.setenv("DLD_CONFIG_DIR", str(home / "config"))
     onnx.save(models.resnet_like(1), str(tmp_path / "src.onnx"))
     doc = Document.open(tmp_path / "src.onnx")
-    doc.set_optimization_profile("input", [1, 3, 32, 32], [4, 3, 32, 32], [16, 3, 32, 32])
+    doc.trt.set_optimization_profile("input", [1, 3, 32, 32], [4, 3, 32, 32], [16, 3, 32, 32])
     doc.save(tmp_path / "net.onnx")
     _ten, eight = on_target
     url = f"ssh://{deployed.connection.user}@127.0.0.1:{sshd.port}"
@@ -112,7 +112,7 @@ def test_python_trt_with_a_target_is_chosen_there(deployed: SshTarget, on_target
 
     onnx.save(models.resnet_like(1), str(tmp_path / "src.onnx"))
     doc = Document.open(tmp_path / "src.onnx")
-    doc.set_optimization_profile("input", [1, 3, 32, 32], [4, 3, 32, 32], [16, 3, 32, 32])
+    doc.trt.set_optimization_profile("input", [1, 3, 32, 32], [4, 3, 32, 32], [16, 3, 32, 32])
     doc.save(tmp_path / "net.onnx")
     with pytest.raises(SpecError, match="TensorRT path trt-test/none on"):
         export_engine(str(tmp_path / "net.onnx"), trt="trt-test/none", target=deployed)

@@ -29,7 +29,7 @@ def _ops(doc: Document) -> dict[str, str]:
 
 def test_inline_then_create_back_gives_identical_outputs(doc: Document, tmp_path: Path) -> None:
     reference = run(doc, tmp_path)[0]
-    info = next(f for f in doc.functions() if (f.name, f.domain) == BLOCK)
+    info = next(f for f in doc.functions.list() if (f.name, f.domain) == BLOCK)
     instance = info.instances[1]
     passed = doc.node(instance).attributes["inferred::Conv_group"]
     events: list[object] = []
@@ -48,13 +48,13 @@ def test_inline_then_create_back_gives_identical_outputs(doc: Document, tmp_path
     again = create_function_from_selection(doc, body, "Block", "my.blocks")
     assert doc.node(again).function == "my.blocks::Block"
     assert doc.model.opset_imports["my.blocks"] == 1
-    made = next(f for f in doc.functions() if f.name == "Block")
+    made = next(f for f in doc.functions.list() if f.name == "Block")
     assert made.node_count == info.node_count and made.instances == [again]
     assert np.array_equal(run(doc, tmp_path)[0], reference)
 
     doc.save(tmp_path / "block.onnx")
     reloaded = Document.open(tmp_path / "block.onnx")
-    assert any(f.name == "Block" for f in reloaded.functions())
+    assert any(f.name == "Block" for f in reloaded.functions.list())
     assert np.array_equal(run_file(tmp_path / "block.onnx")[0], reference)
 
     inline_function(doc, again)
@@ -90,7 +90,7 @@ def test_create_function_is_one_undo_step_through_the_registry(doc: Document) ->
     transform.apply(doc, node_ids=[relu], name="JustRelu", domain="my.blocks")
     assert doc.history == ["Create Function from Selection my.blocks::JustRelu"]
     doc.undo()
-    assert all(f.name != "JustRelu" for f in doc.functions()) and "my.blocks" not in doc.model.opset_imports
+    assert all(f.name != "JustRelu" for f in doc.functions.list()) and "my.blocks" not in doc.model.opset_imports
 
 
 def test_refusals_say_why_and_change_nothing(doc: Document) -> None:
@@ -113,7 +113,7 @@ def test_refusals_say_why_and_change_nothing(doc: Document) -> None:
 
 
 def test_extracted_function_model_matches_the_instance_inside_the_model(doc: Document, tmp_path: Path) -> None:
-    info = next(f for f in doc.functions() if (f.name, f.domain) == BLOCK_1)
+    info = next(f for f in doc.functions.list() if (f.name, f.domain) == BLOCK_1)
     instance = doc.node(info.instances[0])
     path = extract_function_model(doc, *BLOCK_1, tmp_path / "block1.onnx")
     onnx.checker.check_model(onnx.load(path), full_check=True)
@@ -134,7 +134,7 @@ def test_extracted_function_model_matches_the_instance_inside_the_model(doc: Doc
 
 
 def test_extract_needs_known_input_types(doc: Document, tmp_path: Path) -> None:
-    doc.create_function("Fresh", "my.blocks")
+    doc.functions.create("Fresh", "my.blocks")
     with pytest.raises(DocumentError, match="type of input 'x' is not known"):
         extract_function_model(doc, "Fresh", "my.blocks", tmp_path / "fresh.onnx")
     assert not (tmp_path / "fresh.onnx").exists() and IMAGE.shape == (1, 3, 64, 64)
@@ -219,6 +219,6 @@ def test_inline_handles_pass_through_outputs_and_parameter_defaults(tmp_path: Pa
     assert [n.attributes["value_float"] for n in doc.nodes() if n.op_type == "Constant"] == [3.0, 3.0]
     assert sum(n.op_type == "Identity" for n in doc.nodes()) == 2  # the pass-through output, per call
     assert [v.name for v in doc.model.graph.outputs] == ["p", "q", "q2"]
-    doc.delete_function("Odd", "my.odd")  # no instance left; onnxruntime would still validate the definition
+    doc.functions.delete("Odd", "my.odd")  # no instance left; onnxruntime would still validate the definition
     for got, want in zip(run(doc, tmp_path, feeds), reference, strict=True):
         np.testing.assert_allclose(got, want, rtol=1e-6)

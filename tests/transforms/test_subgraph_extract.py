@@ -75,7 +75,7 @@ def test_loop_body_as_a_model_computes_one_step(model: Path) -> None:
 
 def test_nested_if_branch_from_the_body_document(model: Path, tmp_path: Path) -> None:
     doc = Document.open(model)
-    body = doc.open_subgraph(op(doc, "Loop"), "body")
+    body = doc.subgraphs.open(op(doc, "Loop"), "body")
     path = extract_model_subgraph(body, op(body, "If"), "then_branch", None, tmp_path / "then.onnx")
     run = session(path)
     assert [i.name for i in run.get_inputs()] == ["/Sigmoid_1_output_0", "/Tanh_output_0", "h.31"]

@@ -72,7 +72,7 @@ def test_a_subgraph_document_checks_its_standalone_body(
     monkeypatch.setattr(type_check, "PROCESS_MIN_NODES", 10 if in_child_process else 10**6)
     gru = Path(__file__).resolve().parents[1] / "data" / "real" / "gru_scripted.onnx"
     doc = Document.open(gru)
-    body = doc.open_subgraph(next(n.id for n in doc.nodes() if n.op_type == "Loop"), "body")
+    body = doc.subgraphs.open(next(n.id for n in doc.nodes() if n.op_type == "Loop"), "body")
     runner = type_check.CheckRunner(body, lambda: None)
     runner.start()
     wait(lambda: runner.checked_version is not None)

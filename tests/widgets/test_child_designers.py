@@ -136,7 +136,7 @@ def test_extract_model_subgraph_dialog(tmp_path: Path) -> None:
 
 def test_a_child_opened_through_the_document_api_shows_the_banner() -> None:
     d = open_designer(GRU)
-    body = d.document.open_subgraph(loop_id(d), "body")  # not through the designer
+    body = d.document.subgraphs.open(loop_id(d), "body")  # not through the designer
     assert "open for editing" in d.banner.value
     body.close()
     assert d.banner.value == ""
@@ -152,7 +152,7 @@ def test_create_a_duplicate_of_another_branch() -> None:
     assert body.editors.handle(
         {"kind": "create_subgraph", "attribute": "else_branch", "name": "else_copy", "duplicate_of": then}
     )
-    slots = {s.attribute: s for s in body.document.subgraph_slots(branch_if)}
+    slots = {s.attribute: s for s in body.document.subgraphs.slots(branch_if)}
     assert slots["else_branch"].name == "else_copy" and slots["else_branch"].node_count == 6
 
 

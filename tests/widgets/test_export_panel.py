@@ -23,9 +23,9 @@ def designer(tmp_path: Path) -> object:
     shutil.copy(BERT, model)
     d = open_designer(model, grouping="none")
     for name in ("input_ids", "attention_mask"):
-        d.document.set_optimization_profile(name, [1, 1], [8, 64], [16, 128])
+        d.document.trt.set_optimization_profile(name, [1, 1], [8, 64], [16, 128])
     layer = next(d.document.node_id(n) for n in d.document.model.graph if n.op_type == "MatMul")
-    d.document.set_layer_precision([layer], "fp16")
+    d.document.trt.set_layer_precision([layer], "fp16")
     return d
 
 

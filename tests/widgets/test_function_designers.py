@@ -33,14 +33,14 @@ def test_functions_window(tmp_path: Path) -> None:
     window.filter.value = ""
     window.create("Block", "my.blocks")
     assert window.list.value == ("Block", "my.blocks", "")
-    assert any(f.name == "Block" for f in d.document.functions())
+    assert any(f.name == "Block" for f in d.document.functions.list())
     assert any(op["name"] == "Block" and op["category"] == "local function" for op in d.canvas._palette())
     window._ask_create()
     window._guard(lambda: window.create("Block", "my.blocks"))  # taken: refused, shown in the window
     assert "already has a function" in window.message.value
     window.select("Block", "my.blocks")
     window.delete("Block", "my.blocks")
-    assert not any(f.name == "Block" for f in d.document.functions())
+    assert not any(f.name == "Block" for f in d.document.functions.list())
     window.select("InvertedResidual.1", "torchvision.models.shufflenetv2")
     written = window.extract(str(tmp_path / "block.onnx"))
     onnx.checker.check_model(onnx.load(written))
@@ -51,7 +51,7 @@ def test_functions_window(tmp_path: Path) -> None:
 
 def test_settings_reference_and_confirm() -> None:
     d = open_designer(SHUFFLENET)
-    f = d.document.functions()[0]
+    f = d.document.functions.list()[0]
     child = d.open_function(f.name, f.domain)
     settings = child.child_panel("function_settings")
     settings.add("gather_axis", "int", "0")

@@ -10,7 +10,7 @@ from tests.function_support import BLOCK, SHUFFLENET
 
 def test_function_document_rows_show_references_and_choices() -> None:
     doc = Document.open(SHUFFLENET)
-    fdoc = doc.open_function(*BLOCK)
+    fdoc = doc.functions.open(*BLOCK)
     fdoc.add_parameter("shuffle_perm", "ints", [0, 2, 1, 3, 4])
     fdoc.add_parameter("width", "int", 1)
     transpose = next(n.id for n in fdoc.nodes() if n.op_type == "Transpose")
@@ -29,7 +29,7 @@ def test_function_document_rows_show_references_and_choices() -> None:
 
 def test_instance_rows_show_the_values_it_passes() -> None:
     doc = Document.open(SHUFFLENET)
-    instance = next(f for f in doc.functions() if (f.name, f.domain) == BLOCK).instances[0]
+    instance = next(f for f in doc.functions.list() if (f.name, f.domain) == BLOCK).instances[0]
     function = parameters.view(doc, [instance])["function"]
     assert function["instance_of"] == f"{BLOCK[1]}::{BLOCK[0]}"
     rows = {p["name"]: p for p in function["parameters"]}

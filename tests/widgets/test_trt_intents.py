@@ -27,7 +27,7 @@ def test_precision_on_three_layers_is_one_undo_step_and_reaches_the_badge() -> N
     sent = [n for p in reply["patches"] for op in p["ops"] for n in op.get("nodes", [])]
     assert {n["id"]: n["precision"] for n in sent if n["id"] in ops} == dict.fromkeys(ops, "fp16")
     document.undo()
-    assert [document.layer_precision(n) for n in ops] == [None, None, None]
+    assert [document.trt.layer_precision(n) for n in ops] == [None, None, None]
     refused = c.handle_intent({"action": "set_precision", "args": {"nodes": ops, "precision": "fp64"}})
     assert not refused["ok"] and "not a TensorRT layer precision" in refused["error"]
 
@@ -42,12 +42,12 @@ def test_profile_dialog_data_validation_and_inferred_batch() -> None:
     assert not reply["ok"] and "min 1 <= opt 8 <= max 4 does not hold" in reply["error"]
     good = {**bad, "max": [16, 128]}
     assert c.handle_intent({"action": "set_trt_profile", "args": good})["ok"]
-    assert document.optimization_profiles()["input_ids"].max == (16, 128)
+    assert document.trt.optimization_profiles()["input_ids"].max == (16, 128)
     inferred = c.handle_intent({"action": "set_trt_profile", "args": {"input": "input_ids", "mode": "inferred",
                                                                          "batch": 4}})
     assert not inferred["ok"] and "exactly one wildcard" in inferred["error"]
     assert c.handle_intent({"action": "set_trt_profile", "args": {"input": "input_ids", "mode": "clear"}})["ok"]
-    assert document.optimization_profiles() == {}
+    assert document.trt.optimization_profiles() == {}
 
 
 def test_browser_precision_list_is_the_formats() -> None:

@@ -1,6 +1,6 @@
 """FunctionDocument: a local function's body edited as a model (seed 000 "Local Functions").
 
-``doc.open_function(name, domain)`` opens a copy of the definition: its graph is the body (function inputs and
+``doc.functions.open(name, domain)`` opens a copy of the definition: its graph is the body (function inputs and
 outputs are the graph's inputs and outputs; untyped ones have no type), the model imports the function's opsets
 and holds copies of the parent's other functions (so calls to them keep their signatures). It is edited like a
 model, except that a function holds no initializers (refused: use a Constant). Parameters and references are

@@ -11,7 +11,7 @@ import contextlib
 import os
 import pathlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 import onnx_ir as ir
 
@@ -19,21 +19,29 @@ from dld_jupyter.document.edits import property_edits as v
 from dld_jupyter.document.edits import structure_edits as g
 from dld_jupyter.document.edits.commands import Command, Context, SetPositions
 from dld_jupyter.document.files import io
-from dld_jupyter.document.functions.function_api import LocalFunctions
+from dld_jupyter.document.files.versions import empty_model
+from dld_jupyter.document.functions.local_functions import LocalFunctions
 from dld_jupyter.document.layout.metadata import POSITIONS_KEY, decode_positions, encode_positions
-from dld_jupyter.document.model.endpoints import edges_from_value
+from dld_jupyter.document.model import inferred_types
 from dld_jupyter.document.model.errors import DocumentError
-from dld_jupyter.document.model.events import Changes, DiagnosticsChanged, DirtyChanged, Event, ReadOnlyChanged
+from dld_jupyter.document.model.events import (
+    Changes,
+    DiagnosticsChanged,
+    DirtyChanged,
+    Event,
+    ReadOnlyChanged,
+    Subscriber,
+    Subscribers,
+)
 from dld_jupyter.document.model.history import History
 from dld_jupyter.document.model.ids import IdMap
 from dld_jupyter.document.model.names import NameIndex
 from dld_jupyter.document.model.view_cache import ViewCache
 from dld_jupyter.document.model.views import EdgeView, NodeView, ReadModel
 from dld_jupyter.document.subgraphs.child_lock import ChildLock
-from dld_jupyter.document.subgraphs.subgraph_api import Subgraphs
-from dld_jupyter.document.tensorrt.trt_api import TensorRtAttributes
+from dld_jupyter.document.subgraphs.node_subgraphs import Subgraphs
+from dld_jupyter.document.tensorrt.trt_attributes import TensorRtAttributes
 
-Subscriber = Callable[[list[Event]], None]
 T = TypeVar("T")
 
 
@@ -48,19 +56,28 @@ def _numbered(graph: ir.Graph) -> IdMap:
     return ids
 
 
-class Document(LocalFunctions, Subgraphs, TensorRtAttributes):
-    """An editable ONNX model. Create with ``Document.open(path)`` or ``Document.new(opset=...)``."""
+class Document:
+    """An editable ONNX model. Create with ``Document.open(path)`` or ``Document.new(opset=...)``.
+
+    Its local functions, the subgraphs of its nodes and its TensorRT attributes are collaborators it owns:
+    ``doc.functions``, ``doc.subgraphs``, ``doc.trt``."""
+
+    kind: ClassVar[str] = ""  # a child document's kind ("subgraph" | "function"); "" for a main model
 
     def __init__(self, model: ir.Model, path: pathlib.Path | None = None) -> None:
         self._ctx = Context(model, _numbered(model.graph), NameIndex(model.graph))
         self._ctx.positions.update(decode_positions(model, self._ctx.ids))
         self._history = History()
-        self._subscribers: list[Subscriber] = []
+        self._subscribers = Subscribers()
         self.path: pathlib.Path | None = path
         self.inferred: dict[str, tuple[str | None, list[int | str] | None]] = {}
         self.diagnostics: list[Any] = []
         self._views = ViewCache()
         self._lock = ChildLock()
+        self.parent: Document | None = None  # the document a child document edits a part of (child_document.py)
+        self.functions = LocalFunctions(self)
+        self.subgraphs = Subgraphs(self)
+        self.trt = TensorRtAttributes(self)
 
     # ------------------------------------------------------------ files
     @classmethod
@@ -72,17 +89,7 @@ class Document(LocalFunctions, Subgraphs, TensorRtAttributes):
     @classmethod
     def new(cls, opset: int = 21, contrib: bool = False, name: str = "model") -> Document:
         """An empty model importing ai.onnx ``opset`` (and com.microsoft 1 with ``contrib``)."""
-        newest = io.newest_opset()
-        if not isinstance(opset, int) or not 1 <= opset <= newest:
-            raise DocumentError("Create a model", f"opset {opset!r} is not in 1..{newest}.", f"Pick 1..{newest}.")
-        opsets = {"": opset}
-        if contrib:
-            opsets["com.microsoft"] = 1
-        graph = ir.Graph([], [], nodes=[], opset_imports=opsets, name=name)
-        model = ir.Model(
-            graph, ir_version=io.ir_version_for_opset(opset), producer_name="dld_jupyter", producer_version="0"
-        )
-        return cls(model)
+        return cls(empty_model(opset, contrib, name))
 
     def save(self, path: str | os.PathLike[str] | None = None) -> None:
         """Save atomically to ``path`` (save as) or to the document's path."""
@@ -120,17 +127,13 @@ class Document(LocalFunctions, Subgraphs, TensorRtAttributes):
 
     def nodes(self) -> list[NodeView]:
         """Op and I/O nodes in graph order (cached between edits: do not mutate the views)."""
-        if self._history.in_transaction:
-            return self._read().nodes()
-        return self._views.nodes(self._read())
+        return self._views.nodes(self._read(), cached=not self._history.in_transaction)
 
     def node(self, node_id: str) -> NodeView:
         return self._read().node(node_id)
 
     def edges(self) -> list[EdgeView]:
-        if self._history.in_transaction:
-            return self._read().edges()
-        return self._views.edges(self._read())
+        return self._views.edges(self._read(), cached=not self._history.in_transaction)
 
     def node_id(self, node: ir.Node) -> str:
         """The UI id of an ir node of the graph (for transforms that walk ``doc.model``)."""
@@ -170,18 +173,10 @@ class Document(LocalFunctions, Subgraphs, TensorRtAttributes):
 
     def subscribe(self, callback: Subscriber) -> Callable[[], None]:
         """Call ``callback(events)`` after every committed step, undo and redo; returns the unsubscriber."""
-        self._subscribers.append(callback)
-
-        def unsubscribe() -> None:
-            with contextlib.suppress(ValueError):
-                self._subscribers.remove(callback)
-
-        return unsubscribe
+        return self._subscribers.add(callback)
 
     def _emit(self, events: list[Event]) -> None:
-        if events:
-            for callback in list(self._subscribers):
-                callback(events)
+        self._subscribers.emit(events)
 
     def _finish(self, changes: Changes, was_dirty: bool) -> None:
         self._views.invalidate(changes)
@@ -199,11 +194,8 @@ class Document(LocalFunctions, Subgraphs, TensorRtAttributes):
     def hold(self, holder: Any, release: bool = False) -> None:
         """Make this document and its children read-only while ``holder`` (a live analysis; its ``lock_reason`` and
         ``lock_fix`` are the refusal's text) holds it, or no longer (``release``)."""
-        was, holders = self.read_only, self._lock.holders
-        if not release:
-            holders.append(holder)
-        elif holder in holders:
-            holders.remove(holder)
+        was = self.read_only
+        self._lock.hold(holder, release)
         if self.read_only != was:
             self._emit([ReadOnlyChanged(self.read_only)])
 
@@ -214,12 +206,8 @@ class Document(LocalFunctions, Subgraphs, TensorRtAttributes):
 
     def _write_back(self, label: str, command: Command) -> None:
         """Apply a child's write-back ``command`` as one undo step, past the lock its child holds."""
-        self._lock.bypass = True
-        try:
-            with self.transaction(label):
-                self._do(command)
-        finally:
-            self._lock.bypass = False
+        with self._lock.bypassed(), self.transaction(label):
+            self._do(command)
 
     @contextlib.contextmanager
     def transaction(self, label: str) -> Iterator[None]:
@@ -353,6 +341,10 @@ class Document(LocalFunctions, Subgraphs, TensorRtAttributes):
         with self.transaction(label):
             return function(self._ctx, self._do)
 
+    def query(self, function: Callable[[Context], T]) -> T:
+        """``function(ctx)`` of a sibling module that reads the model through the edit context (trt_edits)."""
+        return function(self._ctx)
+
     # ------------------------------------------------------------ checks and layout
     def check_input(self) -> tuple[ir.Model, Callable[[ir.Node], str | None]]:
         """The model a check runs on and how its nodes map to this document's ids (a subgraph document checks a
@@ -368,22 +360,7 @@ class Document(LocalFunctions, Subgraphs, TensorRtAttributes):
     def apply_check(self, result: Any) -> list[Any]:
         """Adopt a CheckResult computed off the main thread (editor panels' background checks)."""
         self.diagnostics = list(result.diagnostics)
-        graph = self.model.graph
-        by_name = {value.name: value for value in (*graph.inputs, *graph.initializers.values())}
-        by_name.update((out.name, out) for node in graph for out in node.outputs)
-        ids = self._ctx.ids
-        old, self.inferred = (
-            self.inferred,
-            {
-                ids.value_id(by_name[name]): (dtype.lower() if dtype else None, shape)
-                for name, (dtype, shape) in result.inferred.items()
-                if name in by_name
-            },
-        )
-        stale = Changes()
-        for value_id in {k for k in (*old, *self.inferred) if old.get(k) != self.inferred.get(k)}:
-            Context(self.model, ids, self._ctx.names, changes=stale).value_changed(ids.value(value_id))
-            stale.edges.update({edge: [True, True] for edge in edges_from_value(ids, graph, ids.value(value_id))})
+        self.inferred, stale = inferred_types.adopt(self._ctx, self.inferred, result.inferred)
         self._views.invalidate(stale)
         self._emit([DiagnosticsChanged()])
         return self.diagnostics

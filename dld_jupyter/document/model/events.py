@@ -7,6 +7,8 @@ An edge whose value changed (renamed, retyped) is reported removed and added aga
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 
@@ -133,3 +135,28 @@ class Changes:
         if self.model_info:
             out.append(ModelInfoChanged())
         return out
+
+
+Subscriber = Callable[[list[Event]], None]
+
+
+class Subscribers:
+    """Who hears a document's events, in subscription order (a callback may unsubscribe while it is called)."""
+
+    def __init__(self) -> None:
+        self._callbacks: list[Subscriber] = []
+
+    def add(self, callback: Subscriber) -> Callable[[], None]:
+        """Subscribe ``callback``; returns the unsubscriber."""
+        self._callbacks.append(callback)
+
+        def unsubscribe() -> None:
+            with contextlib.suppress(ValueError):
+                self._callbacks.remove(callback)
+
+        return unsubscribe
+
+    def emit(self, events: list[Event]) -> None:
+        if events:
+            for callback in list(self._callbacks):
+                callback(events)

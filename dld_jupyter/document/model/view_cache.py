@@ -40,7 +40,10 @@ class ViewCache:
             self._nodes.pop(node_id, None)
             self._edges.pop(node_id, None)
 
-    def nodes(self, read: ReadModel) -> list[NodeView]:
+    def nodes(self, read: ReadModel, cached: bool = True) -> list[NodeView]:
+        """The node views, reusing those no change touched (``cached`` False inside a transaction: read afresh)."""
+        if not cached:
+            return read.nodes()
         cache, ids, graph = self._nodes, read.ids, read.graph
         out: list[NodeView] = []
         for value in graph.inputs:
@@ -70,7 +73,9 @@ class ViewCache:
             out.append(view)
         return out
 
-    def edges(self, read: ReadModel) -> list[EdgeView]:
+    def edges(self, read: ReadModel, cached: bool = True) -> list[EdgeView]:
+        if not cached:
+            return read.edges()
         cache, ids = self._edges, read.ids
         out: list[EdgeView] = []
         for node in read.graph:

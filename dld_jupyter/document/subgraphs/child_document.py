@@ -36,7 +36,7 @@ class ChildDocument(Document, abc.ABC):
 
     def __init__(self, parent: Document, model: ir.Model, title: str) -> None:
         super().__init__(model, None)
-        self.parent = parent
+        self.parent: Document = parent
         self.title = title
         self._closed = False
         self._lock.holders = parent._lock.holders  # shared: what holds the parent read-only holds its children

@@ -4,12 +4,13 @@ write-back. A document with an open child document (a subgraph or a local functi
 edit, undo and redo refuses with the first open child's reason. The child writes back through ``write_back``, the
 one way past the lock. Child document classes live in modules that import ``document.py`` (they subclass Document),
 so ``document.py`` cannot import them: each registers its opener here (``register_opener``) when the package loads,
-and ``Document.open_subgraph`` / ``open_function`` look it up by kind.
+and ``doc.subgraphs.open`` / ``doc.functions.open`` look it up by kind.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import Callable, Iterator
 from typing import Any, Protocol
 
 from dld_jupyter.document.model.errors import DocumentError
@@ -71,6 +72,22 @@ class ChildLock:
         if reason is not None:
             fix = self.holders[0].lock_fix if self.holders else "Confirm or close the open child document first."
             raise DocumentError(what, reason, str(fix))
+
+    def hold(self, holder: Any, release: bool) -> None:
+        """Add ``holder`` to what holds the document read-only, or remove it (``release``)."""
+        if not release:
+            self.holders.append(holder)
+        elif holder in self.holders:
+            self.holders.remove(holder)
+
+    @contextlib.contextmanager
+    def bypassed(self) -> Iterator[None]:
+        """Let a child's write-back past the lock its child holds (no holder's lock is bypassed)."""
+        self.bypass = True
+        try:
+            yield
+        finally:
+            self.bypass = False
 
     def attach(self, child: Any) -> None:
         self.children.append(child)

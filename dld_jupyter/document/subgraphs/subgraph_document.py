@@ -1,6 +1,6 @@
 """Subgraph documents: a Loop/Scan body, an If branch or a GRAPHS list entry edited as a document of its own.
 
-``doc.open_subgraph(node_id, attribute, index=None)`` copies the body into a child document (ids stable within the
+``doc.subgraphs.open(node_id, attribute, index=None)`` copies the body into a child document (ids stable within the
 child). Values the body reads from the graphs around it stay outer references: placeholders typed like the values
 they stand for, drawn as ``outer`` nodes, never graph inputs. ``confirm()`` checks the operator's contract
 (subgraph_contract.py) and swaps the edited body into the node (``SetSubgraphs``: one undo step of the parent, the

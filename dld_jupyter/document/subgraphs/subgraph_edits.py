@@ -71,7 +71,7 @@ def create_subgraph(
     else:
         existing = slots(node)
         if not isinstance(duplicate_of, int) or not 0 <= duplicate_of < len(existing):
-            why = f"{node.op_type} has {len(existing)} subgraphs (doc.subgraph_slots)."
+            why = f"{node.op_type} has {len(existing)} subgraphs (doc.subgraphs.slots)."
             raise DocumentError(what, why, f"Pass duplicate_of in 0..{len(existing) - 1}, or None.")
         slot = existing[duplicate_of]
         source = graphs_of(node, slot.attribute, what)[slot.index or 0]

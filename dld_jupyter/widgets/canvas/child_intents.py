@@ -59,7 +59,7 @@ def _run(operation: Any, target: Any, what: str, **args: Any) -> object:
 
 def subgraph_slots(c: ChildCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
     node = _string(a, "node", "subgraph_slots")
-    slots = c.document.subgraph_slots(node)
+    slots = c.document.subgraphs.slots(node)
     return {
         "slots": [
             {"attribute": s.attribute, "index": s.index, "name": s.name, "node_count": s.node_count} for s in slots

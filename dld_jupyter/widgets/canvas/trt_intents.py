@@ -52,7 +52,7 @@ def set_precision(c: TrtCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
     if not nodes:
         raise DocumentError("Set layer precision", "the selection holds no layer (graph inputs, outputs and groups"
                             " have no TensorRT precision).", "Select operator nodes.")
-    changed = c.document.set_layer_precision(nodes, precision)
+    changed = c.document.trt.set_layer_precision(nodes, precision)
     return {"changed": changed, "layers": len(nodes)}
 
 
@@ -65,7 +65,7 @@ def trt_inputs(c: TrtCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
     profile), the Inferred Batch Size, and which input the dialog was opened on (a canvas input node's id)."""
     document = c.document
     graph = document.model.graph
-    profiles = document.optimization_profiles()
+    profiles = document.trt.optimization_profiles()
     inputs = []
     for value in graph.inputs:
         if value.name in graph.initializers:
@@ -87,7 +87,7 @@ def trt_inputs(c: TrtCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
             raise DocumentError("Set TensorRT optimization profile", f"{view.name or node!r} is not a graph input.",
                                 "Right-click a graph input (a diamond at the top of the graph).")
         chosen = view.name
-    return {"inputs": inputs, "input": chosen, "inferred_batch": document.inferred_batch_size(),
+    return {"inputs": inputs, "input": chosen, "inferred_batch": document.trt.inferred_batch_size(),
             "precisions": list(LAYER_PRECISIONS)}
 
 
@@ -99,10 +99,10 @@ def set_trt_profile(c: TrtCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
     if not isinstance(name, str) or mode not in PROFILE_MODES:
         raise _refuse("set_trt_profile", f"needs an input name and a mode of {PROFILE_MODES}, got {name!r}, {mode!r}.")
     if mode == "profile":
-        profile = document.set_optimization_profile(name, a.get("min"), a.get("opt"), a.get("max"))
+        profile = document.trt.set_optimization_profile(name, a.get("min"), a.get("opt"), a.get("max"))
         return {"profile": profile.to_json()}
     if mode == "clear":
-        document.clear_optimization_profile(name)
+        document.trt.clear_optimization_profile(name)
         return None
     batch = a.get("batch")
     dims = next((input_dims(v) for v in document.model.graph.inputs if v.name == name), None)
@@ -114,10 +114,10 @@ def set_trt_profile(c: TrtCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
         raise DocumentError(f"Use the inferred batch size for {name!r}", "no batch size was given.",
                             "Type a whole number of 1 or more, e.g. 1 or 8.")
     with document.transaction(f"Use inferred batch size {batch} for {name}"):
-        document.set_inferred_batch_size(batch)  # validated there: a refused size names itself
-        if name in document.optimization_profiles():
-            document.clear_optimization_profile(name)
-    return {"inferred_batch": document.inferred_batch_size()}
+        document.trt.set_inferred_batch_size(batch)  # validated there: a refused size names itself
+        if name in document.trt.optimization_profiles():
+            document.trt.clear_optimization_profile(name)
+    return {"inferred_batch": document.trt.inferred_batch_size()}
 
 
 TRT_HANDLERS: dict[str, Callable[[TrtCanvas, dict[str, Any], list[bytes]], Reply]] = {

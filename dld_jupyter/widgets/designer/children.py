@@ -1,7 +1,7 @@
 """The Designer's side of subgraph and local-function documents (seed 000 "Subgraphs", "Local Functions").
 
 `d.open_subgraph(node, "body")` / `d.open_function(name, domain)` open the child document (the core's
-`Document.open_subgraph` / `open_function`) in a child Designer hosted by the root designer's document tabs
+`doc.subgraphs.open` / `doc.functions.open`) in a child Designer hosted by the root designer's document tabs
 (family.py) and return it; `child.confirm()` writes it back into its parent as one undo step there; `child.close()`
 drops unconfirmed edits and releases the parent. While a child is open its parent is read-only: the parent shows a
 banner with the reason and refuses edits (the refusal is shown where the gesture was made). Closing a child with
@@ -102,12 +102,12 @@ class ChildrenMixin:
     def open_subgraph(self, node_id: str, attribute: str, index: int | None = None) -> Any:
         """Open the subgraph `attribute` (`index` in a list) of `node_id` (an id or a node name) in a child
         Designer shown in this designer's document tabs; returns it."""
-        child_doc = self.document.open_subgraph(self._node_id(node_id), attribute, index)
+        child_doc = self.document.subgraphs.open(self._node_id(node_id), attribute, index)
         return self._adopt(child_doc)
 
     def open_function(self, name: str, domain: str, overload: str = "") -> Any:
         """Open the local function `domain::name` in a child Designer shown in the document tabs; returns it."""
-        child_doc = self.document.open_function(name, domain, overload)
+        child_doc = self.document.functions.open(name, domain, overload)
         return self._adopt(child_doc)
 
     def _adopt(self, child_doc: Any) -> Any:

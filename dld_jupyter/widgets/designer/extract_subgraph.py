@@ -79,7 +79,7 @@ class ExtractSubgraphDialog(DldVBox, css="dld-extract-subgraph"):
 
     def _fill_subgraphs(self) -> None:
         node = self.scope.value
-        slots = self.document.subgraph_slots(node) if node else []
+        slots = self.document.subgraphs.slots(node) if node else []
         self.subgraph.options = [
             (
                 f"{s.name or '(unnamed)'} — {s.attribute}"

@@ -76,7 +76,7 @@ class FunctionsPanel(DocumentPanel):
         needle = self.filter.value.strip().lower()
         previous = self.list.value
         options = []
-        for f in self.document.functions():
+        for f in self.document.functions.list():
             if needle and needle not in f.qualified_name.lower():
                 continue
             label = (
@@ -138,7 +138,7 @@ class FunctionsPanel(DocumentPanel):
         count = next(
             (
                 len(f.instances)
-                for f in self.document.functions()
+                for f in self.document.functions.list()
                 if (f.name, f.domain, f.overload) == (name, domain, overload)
             ),
             0,

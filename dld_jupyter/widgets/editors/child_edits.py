@@ -29,7 +29,7 @@ def parameter_type(doc: Document, function: str, name: str) -> str | None:
     """The type of parameter `name` of the function `domain::name` an instance calls (None: no such parameter);
     an undefined one is typed by what the user writes: "INT" here, the literal decides below."""
     domain, _, fname = function.partition("::")
-    info = next((f for f in doc.functions() if (f.domain, f.name) == (domain, fname)), None)
+    info = next((f for f in doc.functions.list() if (f.domain, f.name) == (domain, fname)), None)
     found = next((p for p in info.parameters if p.name == name), None) if info is not None else None
     if found is None:
         return None
@@ -37,8 +37,7 @@ def parameter_type(doc: Document, function: str, name: str) -> str | None:
 
 
 def _slots(doc: Document, node_id: str) -> list[Any]:
-    slots = getattr(doc, "subgraph_slots", None)
-    return list(slots(node_id)) if slots is not None else []
+    return list(doc.subgraphs.slots(node_id))
 
 
 def decorate(doc: Document, view: dict[str, Any]) -> dict[str, Any]:
@@ -46,7 +45,7 @@ def decorate(doc: Document, view: dict[str, Any]) -> dict[str, Any]:
     ``view["function"]`` (function_view.py) describes the function; ``in_function`` says the document is one."""
     function = doc if is_function_document(doc) else None
     view["in_function"] = function is not None
-    kind = getattr(doc, "kind", None)
+    kind = doc.kind
     if view.get("mode") == "model" and kind in ("subgraph", "function"):  # a part of a model, not a model
         outer = doc.outer_references() if hasattr(doc, "outer_references") else []
         view["child"] = {
@@ -108,13 +107,13 @@ def handle(doc: Document, host: Any, selection: Sequence[str], msg: dict[str, An
             _need(host, key).open_subgraph(node, attribute, index)
         elif kind == "create_subgraph":
             dup = msg.get("duplicate_of")
-            created = doc.create_subgraph(
+            created = doc.subgraphs.create(
                 node, attribute, str(msg.get("name") or "") or None, None if dup in (None, "") else int(dup)
             )
             if msg.get("open"):
                 _need(host, key).open_subgraph(node, attribute, created)
         elif kind == "remove_subgraph":
-            doc.remove_subgraph(node, attribute, int(index or 0))
+            doc.subgraphs.remove(node, attribute, int(index or 0))
         elif kind == "set_ref":
             _function(doc, key).set_reference_attribute(node, attribute, str(msg.get("parameter") or ""))
         elif kind == "clear_ref":

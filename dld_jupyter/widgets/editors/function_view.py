@@ -65,7 +65,7 @@ def function_view(doc: Document, ids: Sequence[str]) -> dict[str, Any] | None:
         if node.function is None:
             return None
         domain, _, name = node.function.partition("::")
-        info = next((f for f in doc.functions() if (f.domain, f.name) == (domain, name)), None)
+        info = next((f for f in doc.functions.list() if (f.domain, f.name) == (domain, name)), None)
         if info is None:
             return None
         return {
