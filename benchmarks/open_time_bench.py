@@ -20,7 +20,8 @@ performance.timeOrigin):
 - read: the model read (`Document.open`, phase open_read);
 - view: the first view built (grouping, layout, widgets; tab_view minus open_read);
 - send: until the tab has the kernel's reply (the widget's state sent);
-- hello: until the kernel starts the canvas's first snapshot (the canvas rendered and asked for it: its "hello");
+- hello: until the kernel starts the canvas's first snapshot (the canvas rendered and asked for it: its "hello";
+  slightly negative when the kernel takes it before the page has handled the cell's reply);
 - snapshot: the first snapshot built (the first view's layout) and sent (phase canvas_snapshot);
 - paint: until the canvas is interactive, defined as in canvas_bench.py for the designer: the snapshot applied
   (`.dld-canvas[data-ready="1"]`) and two animation frames painted.
@@ -203,11 +204,11 @@ def main() -> None:
                                  for m, found in results["netron"].items() if any(t is not None for t in found)}
     out.write_text(json.dumps(results, indent=2))
     print(f"\nmedians of {args.rounds} rounds (s from the double-click), spare kernel: {args.spare}")
-    print(f"{'model':20}" + "".join(f"{p:>8}" for p in PHASES) + f"{'total':>8}{'netron':>8}")
+    print(f"{'model':20}" + "".join(f"{p:>9}" for p in PHASES) + f"{'total':>9}{'netron':>9}")
     for model, row in results["medians"].items():
         netron = results["netron_medians"].get(model)
-        print(f"{model:20}" + "".join(f"{row[p]:8.2f}" for p in PHASES) + f"{row['interactive']:8.2f}"
-              + (f"{netron:8.2f}" if netron is not None else f"{'-':>8}"))
+        print(f"{model:20}" + "".join(f"{row[p]:9.2f}" for p in PHASES) + f"{row['interactive']:9.2f}"
+              + (f"{netron:9.2f}" if netron is not None else f"{'-':>9}"))
 
 
 if __name__ == "__main__":

@@ -105,7 +105,8 @@ const plugin: JupyterFrontEndPlugin<void> = {
           const apply = () => {
             sidebar.applySettings(settings.composite as Record<string, unknown>);
             tabs.keepKernel = settings.composite.keepKernelOnClose === true;
-            tabs.spare.enabled = settings.composite.warmKernel !== false;
+            // JupyterLab only: a Notebook 7 page opens a designer in a new browser tab, a page with no spare of its own
+            tabs.spare.enabled = labShell !== null && settings.composite.warmKernel !== false;
             userToolItems?.update(userToolsOf(settings.composite as Record<string, unknown>));
             layouts = layoutsOf(settings.composite as Record<string, unknown>);
             layoutsView?.fill();
