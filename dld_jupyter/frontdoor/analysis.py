@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from dld_jupyter.activities.analysis.actions import AnalysisAction
 from dld_jupyter.activities.analysis.inputs import InputSource, load_inputs, model_input_specs
 from dld_jupyter.activities.analysis.layers import AnalysisLayer
 from dld_jupyter.activities.errors import RunFailed, SpecError
@@ -120,7 +121,7 @@ class Analysis(LayerActions, VideoActions):
         """A worker on `spec` (at launch, and again on the analysis copy when analysis layers change)."""
         self.activity: Run = start_activity(spec, target=self.target, remember=False)
         try:
-            nodes = self._ask("nodes", timeout=START_TIMEOUT_S)
+            nodes = self._ask(AnalysisAction.NODES, timeout=START_TIMEOUT_S)
         except BaseException:
             self.stop()
             raise
@@ -129,11 +130,11 @@ class Analysis(LayerActions, VideoActions):
         self.ops: list[str] = list(nodes["ops"])
         self._weights: list[list[str]] = [list(names) for names in nodes["weights"]]
         self._ids = self._document_ids()
-        self._ask("state")
+        self._ask(AnalysisAction.STATE)
 
     def _end_worker(self) -> None:
         with contextlib.suppress(Exception):
-            self.activity.request("close", timeout=10.0)
+            self.activity.request(AnalysisAction.CLOSE, timeout=10.0)
         self.activity.close()
         with contextlib.suppress(Exception):
             self.activity.wait(30.0)
@@ -168,7 +169,7 @@ class Analysis(LayerActions, VideoActions):
         return self._node(node_or_value)
 
     # -- requests ------------------------------------------------------------------------------------------------
-    def _ask(self, action: str, timeout: float = REQUEST_TIMEOUT_S, **args: Any) -> dict[str, Any]:
+    def _ask(self, action: AnalysisAction, timeout: float = REQUEST_TIMEOUT_S, **args: Any) -> dict[str, Any]:
         if not self.live:
             raise RunFailed(f"{action}: the analysis is stopped; start another with d.analyse(...)")
         try:
@@ -231,24 +232,24 @@ class Analysis(LayerActions, VideoActions):
 
     def add_breakpoint(self, node: str | int) -> None:
         """Break at `node` (its ONNX name; a document id or a file index also work)."""
-        self._ask("add_breakpoint", node=self._node(node))
+        self._ask(AnalysisAction.ADD_BREAKPOINT, node=self._node(node))
 
     def remove_breakpoint(self, node: str | int) -> None:
-        self._ask("remove_breakpoint", node=self._node(node))
+        self._ask(AnalysisAction.REMOVE_BREAKPOINT, node=self._node(node))
 
     def run(self) -> Stop | None:
         """From the start to the first breakpoint in execution order, or to the end (None)."""
-        self._ask("run")
+        self._ask(AnalysisAction.RUN)
         return self.stopped_at()
 
     def step(self) -> Stop | None:
         """To the next node in execution order (None: past the last, the run finished)."""
-        self._ask("step")
+        self._ask(AnalysisAction.STEP)
         return self.stopped_at()
 
     def resume(self) -> Stop | None:
         """To the next breakpoint, or to the end (None)."""
-        self._ask("resume")
+        self._ask(AnalysisAction.RESUME)
         return self.stopped_at()
 
     def stopped_at(self) -> Stop | None:
@@ -261,19 +262,19 @@ class Analysis(LayerActions, VideoActions):
     # -- tensors -------------------------------------------------------------------------------------------------
     def tensor(self, node_or_value: str | int) -> Array:
         """A value computed so far (a node: its first output), as numpy."""
-        return decode_array(str(self._ask("tensor", name=self._value(node_or_value))["npy"]))
+        return decode_array(str(self._ask(AnalysisAction.TENSOR, name=self._value(node_or_value))["npy"]))
 
     def summary(self, node_or_value: str | int) -> dict[str, Any]:
         """Shape, dtype, min, max and mean of a value computed so far, without shipping it."""
-        return self._ask("summary", name=self._value(node_or_value))
+        return self._ask(AnalysisAction.SUMMARY, name=self._value(node_or_value))
 
     def outputs(self, finish: bool = True) -> dict[str, Array]:
         """The model's outputs on the inputs, with the overrides applied. It leaves the debugger at the end (state
         "finished", as `run()` with no breakpoint left would), so every value is available afterwards; `finish=False`
         reads them without leaving the current stop (the Analysis Output view while paused)."""
         if finish and self.state != "finished":
-            self._ask("finish")
-        data = self._ask("outputs", data=True)
+            self._ask(AnalysisAction.FINISH)
+        data = self._ask(AnalysisAction.OUTPUTS, data=True)
         return {name: decode_array(str(entry["npy"])) for name, entry in data.items()}
 
     def weights(self, node: str | int) -> dict[str, Array]:
@@ -288,7 +289,7 @@ class Analysis(LayerActions, VideoActions):
 
     def shapes(self) -> dict[str, list[int]]:
         """The shape of every value computed so far, by value name (what the Network Overview labels)."""
-        return {str(k): list(v) for k, v in self._ask("shapes")["shapes"].items()}
+        return {str(k): list(v) for k, v in self._ask(AnalysisAction.SHAPES)["shapes"].items()}
 
     def set_inputs(self, inputs: Inputs) -> None:
         """Change some inputs (the others keep theirs); the current stop and the outputs are computed again."""
@@ -297,9 +298,9 @@ class Analysis(LayerActions, VideoActions):
         self.feeds = {**self.feeds, **load_inputs(specs, inputs, 0, only_given=True)}
         np.savez(path, **self.feeds)  # type: ignore[arg-type]
         if self.target is None:
-            self._ask("set_inputs", inputs=str(path))
+            self._ask(AnalysisAction.SET_INPUTS, inputs=str(path))
         else:  # the worker's machine cannot read this one's files: the NPZ travels in the request
-            self._ask("set_inputs", data=base64.b64encode(path.read_bytes()).decode("ascii"))
+            self._ask(AnalysisAction.SET_INPUTS, data=base64.b64encode(path.read_bytes()).decode("ascii"))
 
     # -- runtime options -----------------------------------------------------------------------------------------
     def override(self, node: str | int, name: str, value: Any, inside: tuple[str, ...] = ()) -> None:
@@ -311,14 +312,14 @@ class Analysis(LayerActions, VideoActions):
         key = (self.member_key(self._id_of(node), inside), name)
         self._values[key], self._inside[key[0]] = value, (self._id_of(node), tuple(inside))  # the editors show it
         try:
-            self._ask("override", node=self._node(node), name=name, value=sent, inside=list(inside))
+            self._ask(AnalysisAction.OVERRIDE, node=self._node(node), name=name, value=sent, inside=list(inside))
         except BaseException:
             self._values.pop(key, None)  # a refused override is taken back whole (the engine restores the model's)
             raise
 
     def revert(self, node: str | int, name: str, inside: tuple[str, ...] = ()) -> None:
         self._values.pop((self.member_key(self._id_of(node), inside), name), None)
-        self._ask("revert", node=self._node(node), name=name, inside=list(inside))
+        self._ask(AnalysisAction.REVERT, node=self._node(node), name=name, inside=list(inside))
 
     @staticmethod
     def member_key(node_id: str, inside: tuple[str, ...] = ()) -> str:
@@ -328,7 +329,7 @@ class Analysis(LayerActions, VideoActions):
     def revert_all(self) -> None:
         """Drop every override; the analysis layers keep their options (those are no override of the model)."""
         self._values.clear()
-        self._ask("revert_all")
+        self._ask(AnalysisAction.REVERT_ALL)
         self._reapply_options()
 
     def override_values(self) -> dict[tuple[str, str], Any]:

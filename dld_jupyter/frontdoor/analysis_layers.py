@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import onnx
 
+from dld_jupyter.activities.analysis.actions import AnalysisAction
 from dld_jupyter.activities.analysis.layers import KINDS, AnalysisLayer, new_layer, option_reader, with_layers
 from dld_jupyter.activities.errors import SpecError
 from dld_jupyter.activities.kinds.analysis import OrtAnalysisSpec, encode_array
@@ -43,7 +44,7 @@ class LayerActions:
 
     if TYPE_CHECKING:
 
-        def _ask(self, action: str, timeout: float = ..., **args: Any) -> dict[str, Any]: ...
+        def _ask(self, action: AnalysisAction, timeout: float = ..., **args: Any) -> dict[str, Any]: ...
         def _start(self, spec: OrtAnalysisSpec) -> None: ...
         def _end_worker(self) -> None: ...
         def outputs(self, finish: bool = True) -> dict[str, Array]: ...
@@ -103,7 +104,7 @@ class LayerActions:
         if option not in known:
             raise SpecError(f"{found.kind} {layer!r} has no option {option!r}; its options are {sorted(known)}")
         tensor = found.option_tensor(option, value)
-        self._ask("override", node=option_reader(found, option), name=found.initializer(option),
+        self._ask(AnalysisAction.OVERRIDE, node=option_reader(found, option), name=found.initializer(option),
                   value={"npy": encode_array(tensor)})
         found.options[option] = value
 
@@ -136,7 +137,8 @@ class LayerActions:
         for layer in self._layers:
             for option, value in layer.options.items():
                 if option in KINDS[layer.kind][1] and value != self._built.get((layer.name, option), value):
-                    self._ask("override", node=option_reader(layer, option), name=layer.initializer(option),
+                    self._ask(AnalysisAction.OVERRIDE, node=option_reader(layer, option),
+                              name=layer.initializer(option),
                               value={"npy": encode_array(layer.option_tensor(option, value))})
 
     def _layer(self, name: str) -> AnalysisLayer:

@@ -4,7 +4,7 @@ Checked on the source, not by grep: a module outside ids.py that concatenates an
 an f-string with one (`f"n{k}"`), formats one (`"v%d" % k`, `"o{}".format(v)`), writes an edge id inline
 (`f"{src}:{i}->{dst}:{j}"`) or tests a prefix (`x[:1] == "v"`, `x.startswith("r")`) fails here, naming the line.
 Before this test canvas_view.py and outline.py wrote input/output/outer node ids, node and value ids and edge ids
-inline (14 places) and two modules read prefixes.
+inline (13 places) and three modules tested prefixes by hand (4 places).
 """
 
 from __future__ import annotations

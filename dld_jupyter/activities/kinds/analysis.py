@@ -1,15 +1,16 @@
 """The analysis activity (seed 001 §4, issue 29): a session kind of run whose worker holds an `AnalysisEngine` and
 answers the debugger's requests until it is stopped.
 
-It shares the session kind's request loop (`session.serve_lines`, one envelope Request per stdin line). Actions:
-`nodes` (keys and types in execution order), `state`, `add_breakpoint` / `remove_breakpoint` {node}, `run`, `step`,
+It shares the session kind's request loop (`session.serve_lines`, one envelope Request per stdin line). Actions
+(`AnalysisAction`, activities/analysis/actions.py; `HANDLERS` answers each, an unknown one is refused): `nodes`
+(keys and types in execution order), `state`, `add_breakpoint` / `remove_breakpoint` {node}, `run`, `step`,
 `resume`, `finish` (to the end whatever the breakpoints: every value available), `summary` {name} (shape, dtype,
 statistics), `tensor` {name} (the array as base64 NPY bytes), `outputs` {data: bool}, `override` {node, name, value:
 list or base64 NPY, inside: [attribute, inner node name, …] for a node of its subgraphs}, `revert` {node, name,
-inside}, `revert_all`, `overrides`, `shapes` (every value computed so far: its shape), `set_inputs` {inputs: an .npz,
-or data: its base64 bytes, from a caller on another machine}, `close`. Node arguments are keys (a unique node name or
-`#<index>` in file order) or indices. The inputs travel as one NPZ file named by the spec (the front door writes it;
-a remote target stages it), so the worker needs no image reader.
+inside}, `revert_all`, `overrides`, `shapes` (every value computed so far: its shape), `set_inputs` {inputs: an
+.npz, or data: its base64 bytes, from a caller on another machine}, `close`. Node arguments are keys (a unique node
+name or `#<index>` in file order) or indices. The inputs travel as one NPZ file named by the spec (the front door
+writes it; a remote target stages it), so the worker needs no image reader.
 """
 
 from __future__ import annotations
@@ -18,12 +19,13 @@ import base64
 import dataclasses
 import io
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
 
+from dld_jupyter.activities.analysis.actions import AnalysisAction
 from dld_jupyter.activities.analysis.engine import AnalysisEngine
 from dld_jupyter.activities.analysis.inputs import load_inputs, model_input_specs
 from dld_jupyter.activities.command_line import Args, CommandLine
@@ -137,52 +139,85 @@ def state(engine: AnalysisEngine) -> dict[str, object]:
     }
 
 
+def _nodes(engine: AnalysisEngine, args: dict[str, Any]) -> dict[str, object]:
+    graph = engine.graph
+    inits = {t.name for t in graph.graph.initializer}
+    weights = [[n for n in node.input if n in inits] for node in graph.nodes]
+    return {"order": graph.order, "keys": graph.keys, "ops": [n.op_type for n in graph.nodes], "weights": weights}
+
+
+def _value(engine: AnalysisEngine, args: dict[str, Any], with_data: bool) -> dict[str, object]:
+    name = engine.value_name(_name(args))
+    array = engine.tensor(name)
+    return {"name": name, **summary(array), **({"npy": encode_array(array)} if with_data else {})}
+
+
+def _outputs(engine: AnalysisEngine, args: dict[str, Any]) -> dict[str, object]:
+    with_data = bool(args.get("data", False))
+    return {k: {**summary(v), **({"npy": encode_array(v)} if with_data else {})} for k, v in engine.outputs().items()}
+
+
+def _override(engine: AnalysisEngine, args: dict[str, Any]) -> None:
+    value = args.get("value")
+    value = decode_array(value["npy"]) if isinstance(value, dict) and "npy" in value else value
+    engine.override(_node(args), _member(args), value, _inside(args))
+
+
+def _set_inputs(engine: AnalysisEngine, args: dict[str, Any]) -> None:
+    given, encoded = args.get("inputs"), args.get("data")
+    if isinstance(encoded, str):  # a remote target's caller: the NPZ's bytes, base64
+        source: str | io.BytesIO = io.BytesIO(base64.b64decode(encoded))
+    elif isinstance(given, str):
+        source = given
+    else:
+        raise SpecError(f"inputs: expected the path of an .npz (or data: its base64 bytes), got {given!r}")
+    engine.set_feeds(read_feeds(engine.model_path, source, 0))
+
+
+Handler = Callable[[AnalysisEngine, dict[str, Any]], dict[str, object]]
+Change = Callable[[AnalysisEngine, dict[str, Any]], object]
+
+
+def then_state(change: Change) -> Handler:
+    """A handler that makes `change` and replies with the debugger's state (what every change of it replies)."""
+
+    def handle(engine: AnalysisEngine, args: dict[str, Any]) -> dict[str, object]:
+        change(engine, args)
+        return state(engine)
+
+    return handle
+
+
+A = AnalysisAction
+# Each action's handler (CLOSE is the request loop's: session.serve_lines ends the session on it).
+HANDLERS: dict[AnalysisAction, Handler] = {
+    A.PING: lambda engine, args: {"pong": True},
+    A.NODES: _nodes,
+    A.STATE: then_state(lambda engine, args: None),
+    A.OVERRIDES: then_state(lambda engine, args: None),  # the state carries them
+    A.ADD_BREAKPOINT: then_state(lambda engine, args: engine.add_breakpoint(_node(args))),
+    A.REMOVE_BREAKPOINT: then_state(lambda engine, args: engine.remove_breakpoint(_node(args))),
+    A.RUN: then_state(lambda engine, args: engine.run()),
+    A.STEP: then_state(lambda engine, args: engine.step()),
+    A.RESUME: then_state(lambda engine, args: engine.resume()),
+    A.FINISH: then_state(lambda engine, args: engine.finish()),
+    A.SUMMARY: lambda engine, args: _value(engine, args, False),
+    A.TENSOR: lambda engine, args: _value(engine, args, True),
+    A.OUTPUTS: _outputs,
+    A.OVERRIDE: then_state(_override),
+    A.REVERT: then_state(lambda engine, args: engine.revert(_node(args), _member(args), _inside(args))),
+    A.REVERT_ALL: then_state(lambda engine, args: engine.revert_all()),
+    A.SHAPES: lambda engine, args: {"shapes": dict(engine.shapes)},
+    A.SET_INPUTS: then_state(_set_inputs),
+}
+
+
 def answer(engine: AnalysisEngine, action: str, args: dict[str, Any]) -> dict[str, object]:
-    """The data of the reply to `action` (SpecError for an unknown action or bad arguments)."""
-    if action == "ping":
-        return {"pong": True}
-    if action == "nodes":
-        graph = engine.graph
-        inits = {t.name for t in graph.graph.initializer}
-        weights = [[n for n in node.input if n in inits] for node in graph.nodes]
-        return {"order": graph.order, "keys": graph.keys, "ops": [n.op_type for n in graph.nodes], "weights": weights}
-    if action in ("add_breakpoint", "remove_breakpoint"):
-        getattr(engine, action)(_node(args))
-    elif action in ("run", "step", "resume", "finish"):
-        getattr(engine, action)()
-    elif action in ("summary", "tensor"):
-        name = engine.value_name(_name(args))
-        array = engine.tensor(name)
-        data: dict[str, object] = {"name": name, **summary(array)}
-        if action == "tensor":
-            data["npy"] = encode_array(array)
-        return data
-    elif action == "outputs":
-        outputs = engine.outputs()
-        with_data = bool(args.get("data", False))
-        return {k: {**summary(v), **({"npy": encode_array(v)} if with_data else {})} for k, v in outputs.items()}
-    elif action == "override":
-        value = args.get("value")
-        value = decode_array(value["npy"]) if isinstance(value, dict) and "npy" in value else value
-        engine.override(_node(args), _member(args), value, _inside(args))
-    elif action == "revert":
-        engine.revert(_node(args), _member(args), _inside(args))
-    elif action == "revert_all":
-        engine.revert_all()
-    elif action == "shapes":
-        return {"shapes": dict(engine.shapes)}
-    elif action == "set_inputs":
-        given, encoded = args.get("inputs"), args.get("data")
-        if isinstance(encoded, str):  # a remote target's caller: the NPZ's bytes, base64
-            source: str | io.BytesIO = io.BytesIO(base64.b64decode(encoded))
-        elif isinstance(given, str):
-            source = given
-        else:
-            raise SpecError(f"inputs: expected the path of an .npz (or data: its base64 bytes), got {given!r}")
-        engine.set_feeds(read_feeds(engine.model_path, source, 0))
-    elif action not in ("state", "overrides"):
-        raise SpecError(f"action: {action!r} is not an analysis action (see dld_jupyter.activities.kinds.analysis)")
-    return state(engine)
+    """The data of the reply to `action`, from its handler (SpecError for an unknown action or bad arguments)."""
+    handler = HANDLERS.get(AnalysisAction.parse(action))
+    if handler is None:
+        raise SpecError(f"action: {action!r} is answered by the request loop, not the analysis")
+    return handler(engine, args)
 
 
 def read_feeds(model: str, inputs: str | io.BytesIO | None, seed: int) -> dict[str, np.ndarray[Any, Any]]:

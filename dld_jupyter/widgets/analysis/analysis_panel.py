@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import ast
 import contextlib
+from collections.abc import Callable
 from typing import Any
 
 import ipywidgets as w
 import numpy as np
 import onnx_ir as ir
 
+from dld_jupyter.activities.analysis.actions import AnalysisAction
 from dld_jupyter.activities.analysis.inputs import model_input_specs
 from dld_jupyter.formats.html_text import small
 from dld_jupyter.widgets.analysis import canvas_layers
@@ -32,7 +34,7 @@ from dld_jupyter.widgets.analysis.output_view import AnalysisOutput
 from dld_jupyter.widgets.analysis.overview import inferred_shapes, node_lines
 from dld_jupyter.widgets.analysis.panel_target import AnalysisPlace
 from dld_jupyter.widgets.analysis.video_controls import VideoControls
-from dld_jupyter.widgets.canvas.overlays.analysis import AnalysisOverlay
+from dld_jupyter.widgets.canvas.overlays.analysis import AnalysisOverlay, AnalysisRequest
 from dld_jupyter.widgets.widget_base import DldVBox
 
 TABS = ("Model Inputs", "Analysis Output", "Channel Inspector", "Parameter Editor")
@@ -193,18 +195,19 @@ class AnalysisPanel(AnalysisPlace, DldVBox, css="dld-analysis-panel"):
 
     # ------------------------------------------------------------ debugger
     def run(self) -> None:
-        self._act("run")
+        self._act(AnalysisAction.RUN)
 
     def step(self) -> None:
-        self._act("step")
+        self._act(AnalysisAction.STEP)
 
     def resume(self) -> None:
-        self._act("resume")
+        self._act(AnalysisAction.RESUME)
 
-    def _act(self, action: str) -> None:
+    def _act(self, action: AnalysisAction) -> None:
+        """Run, Step or Resume (`MOVES`), launching first if needed."""
         analysis = self.launch()
         if analysis is not None:
-            self._quiet(getattr(analysis, action))
+            self._quiet(lambda: MOVES[action](analysis))
             self.refresh()
 
     def _quiet(self, action: Any) -> Any:
@@ -215,24 +218,25 @@ class AnalysisPanel(AnalysisPlace, DldVBox, css="dld-analysis-panel"):
         finally:
             self._busy = False
 
-    def _on_request(self, action: str, node: str, layer: str = "", other: str = "") -> None:
-        """The canvas menu: Add/Remove Breakpoint (launching the analysis if needed), Inspect Channels, Add/Remove
-        Analysis Layer (only while analysing: `layer` the kind to add or the name to remove, `other` a Mix's second
-        node)."""
-        if action in canvas_layers.REQUESTS:
-            canvas_layers.request(self, action, node, layer, other)
-            return
+    def _on_request(self, request: AnalysisRequest, node: str, layer: str = "", other: str = "") -> None:
+        """The canvas menu's `request` (`MENU`: Add/Remove Breakpoint, launching the analysis if needed, Inspect
+        Channels, Add/Remove Analysis Layer only while analysing: `layer` the kind to add or the name to remove,
+        `other` a Mix's second node)."""
+        MENU[AnalysisRequest.parse(request)](self, node, layer, other)
+
+    def _breakpoint(self, node: str, add: bool) -> None:
         analysis = self.launch()
         if analysis is None:
             return
-        if action == "inspect":
-            self.designer.canvas.selection = [node]
-            self.tabs.selected_index = TABS.index("Channel Inspector")
-            return
-        self._quiet(lambda: getattr(analysis, action)(node))
-        if action == "add_breakpoint" and analysis.state != "paused":  # the seed: it also stops there
+        self._quiet(lambda: analysis.add_breakpoint(node) if add else analysis.remove_breakpoint(node))
+        if add and analysis.state != "paused":  # the seed: it also stops there
             self._quiet(analysis.run)
         self.refresh()
+
+    def _inspect(self, node: str) -> None:
+        if self.launch() is not None:
+            self.designer.canvas.selection = [node]
+            self.tabs.selected_index = TABS.index("Channel Inspector")
 
     def apply_override(self) -> None:
         """Override the typed attribute or initializer of the selected node for this analysis only."""
@@ -356,3 +360,17 @@ class AnalysisPanel(AnalysisPlace, DldVBox, css="dld-analysis-panel"):
         except (ValueError, OSError, RuntimeError) as error:  # SpecError, RunFailed, UnavailableError say the fix
             self.error.value = small(str(error))
             return None
+
+
+MOVES: dict[AnalysisAction, Callable[[Any], object]] = {  # the debugger buttons' moves, by the Analysis's methods
+    AnalysisAction.RUN: lambda analysis: analysis.run(),
+    AnalysisAction.STEP: lambda analysis: analysis.step(),
+    AnalysisAction.RESUME: lambda analysis: analysis.resume(),
+}
+MENU: dict[AnalysisRequest, Callable[[AnalysisPanel, str, str, str], None]] = {  # the canvas menu's requests
+    AnalysisRequest.ADD_BREAKPOINT: lambda panel, node, layer, other: panel._breakpoint(node, True),
+    AnalysisRequest.REMOVE_BREAKPOINT: lambda panel, node, layer, other: panel._breakpoint(node, False),
+    AnalysisRequest.INSPECT: lambda panel, node, layer, other: panel._inspect(node),
+    AnalysisRequest.ADD_LAYER: lambda panel, node, layer, other: canvas_layers.add_requested(panel, layer, node, other),
+    AnalysisRequest.REMOVE_LAYER: lambda panel, node, layer, other: canvas_layers.remove_requested(panel, layer),
+}

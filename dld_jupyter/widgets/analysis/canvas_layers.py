@@ -11,6 +11,7 @@ the document stays read-only and never sees one.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from dld_jupyter.activities.analysis.layers import KINDS, AnalysisLayer
@@ -19,8 +20,6 @@ from dld_jupyter.document import Document
 from dld_jupyter.document.model.ids import IO_KINDS, kind_of, value_node_id
 from dld_jupyter.formats.html_text import small
 from dld_jupyter.widgets.analysis.layer_editor import HINT
-
-REQUESTS = ("add_layer", "remove_layer")  # the canvas menu's, through the analysis overlay
 
 
 def value_of(document: Document, node_id: str) -> str:
@@ -77,19 +76,25 @@ def add_after(analysis: Any, document: Document, kind: str, node_id: str, other:
     return name
 
 
-def request(panel: Any, action: str, node: str, layer: str, other: str) -> None:
-    """The canvas menu's request through the panel: add a `layer` kind after `node` (a Mix: and `other`), or remove
-    the layer named `layer`; refused before launch saying why; the panel redraws (badges, outputs, sliders), or,
-    when the analysis refused (the panel's error says why), keeps that message (a redraw clears it)."""
+def add_requested(panel: Any, kind: str, node: str, other: str) -> None:
+    """The canvas menu's Add Analysis Layer through the panel: a `kind` layer after `node` (a Mix: and `other`)."""
+    document = panel.designer.document
+    _through(panel, lambda live: add_after(live, document, kind, node, other))
+
+
+def remove_requested(panel: Any, layer: str) -> None:
+    """The canvas menu's Remove Analysis Layer through the panel: the layer named `layer`."""
+    _through(panel, lambda live: live.remove_layer(layer))
+
+
+def _through(panel: Any, change: Callable[[Any], object]) -> None:
+    """`change` the live analysis: refused before launch saying why; the panel redraws (badges, outputs, sliders),
+    or, when the analysis refused (the panel's error says why), keeps that message (a redraw clears it)."""
     live = panel.analysis
     if live is None:
         panel.error.value = small(HINT)
         return
     panel.error.value = ""
-    document = panel.designer.document
-    if action == "add_layer":
-        panel._quiet(lambda: add_after(live, document, layer, node, other))
-    else:
-        panel._quiet(lambda: live.remove_layer(layer))
+    panel._quiet(lambda: change(live))
     if not panel.error.value:
         panel.refresh()

@@ -17,7 +17,7 @@ import ipywidgets as w
 from dld_jupyter.activities.errors import SpecError
 from dld_jupyter.frontdoor.analysis import Analysis, AnalysisActions
 from dld_jupyter.frontdoor.analysis_operations import LAUNCH_ANALYSIS, STOP_ANALYSIS
-from dld_jupyter.widgets.canvas.overlays.analysis import AnalysisOverlay
+from dld_jupyter.widgets.canvas.overlays.analysis import AnalysisOverlay, AnalysisRequest
 from dld_jupyter.widgets.closing import replace_children
 
 
@@ -94,7 +94,7 @@ class AnalysisMode(AnalysisActions):
         analysis if it is not running and stops at the first breakpoint; the overlay and the panel follow."""
         panel = self.analysis_panel()
         for node in nodes:
-            panel._on_request("add_breakpoint" if add else "remove_breakpoint", node)
+            panel._on_request(AnalysisRequest.ADD_BREAKPOINT if add else AnalysisRequest.REMOVE_BREAKPOINT, node)
 
     def watch_breakpoints(self, listener: Callable[[list[str]], object]) -> Callable[[], None]:
         """Call `listener(node ids)` now and whenever the breakpoints change (none once stopped): the layer

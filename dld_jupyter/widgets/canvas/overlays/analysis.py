@@ -5,20 +5,47 @@ links yellow and its output links blue; a node an analysis layer follows wears t
 
 State Python knows: the per-node lines, the breakpoints, the stop, the analysis layers (one "set"). The browser asks
 through the canvas context menu ("Add Breakpoint" / "Remove Breakpoint" on a node, "Inspect Channels", "Add Analysis
-Layer: <kind>" with an optional second node `other`, "Remove Analysis Layer <name>" with its `layer`):
-`on_request(action, node_id, layer, other)` takes them (the analysis panel). Selection colours are the browser's own.
+Layer: <kind>" with an optional second node `other`, "Remove Analysis Layer <name>" with its `layer`), each an
+`AnalysisRequest` (the browser's ANALYSIS_REQUESTS, the same words): `on_request(request, node_id, layer, other)`
+takes them (the analysis panel); one it does not know is refused in the log, naming the known ones. Selection
+colours are the browser's own.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping, Sequence
+from enum import Enum
 from typing import Any, ClassVar
 
+from dld_jupyter.activities.analysis.actions import AnalysisAction
 from dld_jupyter.document import Event
 from dld_jupyter.widgets.canvas.overlays.base import Overlay, OverlayHost
 from dld_jupyter.widgets.canvas.protocol import OverlayMessage
 
-REQUESTS = ("add_breakpoint", "remove_breakpoint", "inspect", "add_layer", "remove_layer")
+log = logging.getLogger(__name__)
+
+
+class AnalysisRequest(str, Enum):
+    """What a node's menu asks of the analysis (js: ANALYSIS_REQUESTS in overlays/analysis.ts, the same words)."""
+
+    ADD_BREAKPOINT = AnalysisAction.ADD_BREAKPOINT.value  # launching the analysis if needed
+    REMOVE_BREAKPOINT = AnalysisAction.REMOVE_BREAKPOINT.value
+    INSPECT = "inspect"  # the node in the Channel Inspector
+    ADD_LAYER = "add_layer"  # `layer`: the analysis layer's kind; `other`: a Mix's second node
+    REMOVE_LAYER = "remove_layer"  # `layer`: the analysis layer's name
+
+    def __str__(self) -> str:
+        return self.value
+
+    @classmethod
+    def parse(cls, text: object) -> AnalysisRequest:
+        """The request `text` names; ValueError naming the known ones for anything else."""
+        try:
+            return cls(text)
+        except ValueError:
+            known = ", ".join(request.value for request in cls)
+            raise ValueError(f"{text!r} is no request of the analysis overlay (one of {known})") from None
 
 
 class AnalysisOverlay(Overlay):
@@ -31,7 +58,7 @@ class AnalysisOverlay(Overlay):
     def __init__(self, canvas: OverlayHost) -> None:
         super().__init__(canvas)
         self.payload: dict[str, Any] | None = None
-        self.on_request: Callable[[str, str, str, str], object] | None = None
+        self.on_request: Callable[[AnalysisRequest, str, str, str], object] | None = None
         self.watchers: list[Callable[[list[str]], object]] = []  # told the breakpoints at each change (layer explorer)
 
     def show(self, lines: Mapping[str, str], breakpoints: Sequence[str], position: str | None,
@@ -65,6 +92,12 @@ class AnalysisOverlay(Overlay):
         return (self.message("set", self.payload), []) if self.payload is not None else None
 
     def receive(self, message: OverlayMessage, buffers: list[bytes]) -> None:
-        action, node = str(message.get("action")), str(message.get("id", ""))
-        if action in REQUESTS and node and self.on_request is not None:
-            self.on_request(action, node, str(message.get("layer", "")), str(message.get("other", "")))
+        try:
+            request = AnalysisRequest.parse(message.get("action"))
+        except ValueError as error:
+            log.warning("the analysis overlay was asked %s: the browser bundle and the kernel's dld_jupyter differ; "
+                        "reinstall dld_jupyter and reload the page.", error)
+            return
+        node = str(message.get("id", ""))
+        if node and self.on_request is not None:
+            self.on_request(request, node, str(message.get("layer", "")), str(message.get("other", "")))

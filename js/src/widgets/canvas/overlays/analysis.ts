@@ -22,6 +22,11 @@ export interface AnalysisSetMessage extends OverlayMessage {
   layers?: Record<string, { name: string; kind: string }[]>;
 }
 
+/** What a node's menu asks of the kernel: the words of AnalysisRequest (widgets/canvas/overlays/analysis.py; a
+ * Python test reads this list and checks they are equal). */
+export const ANALYSIS_REQUESTS = ["add_breakpoint", "remove_breakpoint", "inspect", "add_layer", "remove_layer"] as const;
+export type AnalysisRequest = (typeof ANALYSIS_REQUESTS)[number];
+
 /** The Analysis category's kinds a node's menu adds after it (a Mix also reads a second selected node). */
 export const LAYER_KINDS = ["Affine", "Noise", "Snapshot"];
 
@@ -89,7 +94,7 @@ export class AnalysisOverlay implements CanvasOverlay {
   menuItems(id: string): OverlayMenuItem[] {
     const kind = this.ctx.store.nodes.get(id)?.kind;
     if (!this.data || (kind !== "op" && kind !== "input")) return [];
-    const ask = (action: string, extra: Record<string, string> = {}) => () =>
+    const ask = (action: AnalysisRequest, extra: Record<string, string> = {}) => () =>
       this.ctx.model.send({ kind: "overlay", overlay: "analysis", action, id, ...extra });
     const items: OverlayMenuItem[] = [];
     if (kind === "op") {
