@@ -2,9 +2,9 @@
 
 It holds what was last sent to the browser (visible nodes, links, positions) and answers every change with a patch:
 document events are applied incrementally (an edit never resends the graph); a visibility change (expand,
-collapse, show constants) is recomputed and diffed. Only the view changes its state (events: view_events.py's
-`apply`, which it inherits). Collapsed groups stand for the nodes inside them and links
-between groups are merged (ids with index -1 at a group's end).
+collapse, show constants) is recomputed and diffed (view_patch.py; the links themselves: view_links.py). Only the
+view changes its state (events: view_events.py's `apply`, which it inherits). Collapsed groups stand for the nodes
+inside them and links between groups are merged (ids with index -1 at a group's end).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from dld_jupyter.document import Document, NodeView
 from dld_jupyter.document.layout.layered_layout import layout_groups, sugiyama_layout
 from dld_jupyter.document.layout.outline import RawEdge
 from dld_jupyter.document.model import ids
-from dld_jupyter.document.model.endpoints import is_outer, outer_values
+from dld_jupyter.document.model.endpoints import outer_values
 from dld_jupyter.document.model.views import shape_list
 from dld_jupyter.formats.trt_metadata import TRT_PRECISION_KEY
 from dld_jupyter.widgets.canvas import graph_payload as gp
@@ -26,46 +26,9 @@ from dld_jupyter.widgets.canvas.protocol import EdgeData, NodeData, Severity
 from dld_jupyter.widgets.canvas.scope_paths import ScopePaths
 from dld_jupyter.widgets.canvas.structural_groups import structural_paths
 from dld_jupyter.widgets.canvas.view_events import Point, ViewEvents
+from dld_jupyter.widgets.canvas.view_links import read_edges, visible_links
+from dld_jupyter.widgets.canvas.view_patch import patch_between
 from dld_jupyter.widgets.canvas.weight_plumbing import PLUMBING_OPS, NodeRow, plumbing_nodes
-
-
-def read_edges(doc: Document) -> dict[str, RawEdge]:
-    """Every link, read straight from the graph (the same ids as doc.edges(), without building EdgeViews:
-    this is most of the open time of a 50k-node model otherwise)."""
-    graph = doc.model.graph
-    value_id = doc.value_id
-    nodes = list(graph)
-    node_ids = [doc.node_id(node) for node in nodes]
-    by_object = {id(node): nid for node, nid in zip(nodes, node_ids, strict=True)}  # one id lookup per node, not link
-    out: dict[str, RawEdge] = {}
-
-    def source(value: object) -> tuple[str, int] | None:
-        producer = value.producer()  # type: ignore[attr-defined]
-        if producer is not None:
-            if producer.graph is not graph:
-                return None
-            index = value.index()  # type: ignore[attr-defined]
-            return by_object[id(producer)], 0 if index is None else index
-        if value.is_graph_input() and not value.is_initializer() and value.graph is graph:  # type: ignore[attr-defined]
-            return ids.value_node_id("input", value_id(value)), 0  # type: ignore[arg-type]
-        if is_outer(value):  # type: ignore[arg-type]  # a subgraph reading its enclosing scope: an outer node
-            return ids.value_node_id("outer", value_id(value)), 0  # type: ignore[arg-type]
-        return None
-
-    for node, dst in zip(nodes, node_ids, strict=True):
-        for di, value in enumerate(node.inputs):
-            if value is None:
-                continue
-            src = source(value)
-            if src is not None:
-                eid = ids.edge_id(src[0], src[1], dst, di)
-                out[eid] = RawEdge(src[0], src[1], dst, di, value.name or "", None)
-    for value in graph.outputs:
-        src = source(value)
-        if src is not None:
-            dst = ids.value_node_id("output", value_id(value))
-            out[ids.edge_id(src[0], src[1], dst, 0)] = RawEdge(src[0], src[1], dst, 0, value.name or "", None)
-    return out
 
 
 class CanvasView(ViewEvents):
@@ -165,24 +128,23 @@ class CanvasView(ViewEvents):
         self.op_type[node_id] = op_type
         paths[node_id] = path
 
-    def _index(self) -> None:
+    def _index(self) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
         """Links by node, built on first need (an edit), not when a big model opens."""
-        self._into, self._outof = {}, {}
+        into: dict[str, set[str]] = {}
+        outof: dict[str, set[str]] = {}
         for edge_id, raw in self.edges.items():
-            self._into.setdefault(raw.dst, set()).add(edge_id)
-            self._outof.setdefault(raw.src, set()).add(edge_id)
+            into.setdefault(raw.dst, set()).add(edge_id)
+            outof.setdefault(raw.src, set()).add(edge_id)
+        self._into, self._outof = into, outof
+        return into, outof
 
     @property
     def into(self) -> dict[str, set[str]]:
-        if self._into is None:
-            self._index()
-        return self._into  # type: ignore[return-value]
+        return self._into if self._into is not None else self._index()[0]
 
     @property
     def outof(self) -> dict[str, set[str]]:
-        if self._outof is None:
-            self._index()
-        return self._outof  # type: ignore[return-value]
+        return self._outof if self._outof is not None else self._index()[1]
 
     @property
     def grouped(self) -> bool:
@@ -348,52 +310,6 @@ class CanvasView(ViewEvents):
         """Recompute what is visible (after expand/collapse/constants/arrange) and diff it against what was sent."""
         nodes, edges = self.compute()
         pos = self.positions(nodes, edges, relayout=True)
-        pb = gp.PatchBuilder()
-        old_n, old_e = self.sent_nodes, self.sent_edges
-        recreated = [n for n in nodes if n in old_n and _reshaped(old_n[n], nodes[n])]
-        # Removing a node removes its links in the browser: links of re-created nodes are sent again.
-        again = set(recreated)
-        redo = {e for e, d in edges.items() if e in old_e and (d["source"] in again or d["target"] in again)}
-        pb.remove_edges([e for e in old_e if e not in edges or _recreated(old_e[e], edges[e]) or e in redo])
-        pb.remove_nodes([n for n in old_n if n not in nodes])
-        pb.add_nodes([nodes[n] for n in nodes if n not in old_n or n in recreated], pos)
-        pb.update_nodes([nodes[n] for n in nodes if n in old_n and n not in recreated and old_n[n] != nodes[n]])
-        pb.add_edges([d for e, d in edges.items() if e not in old_e or _recreated(old_e[e], d) or e in redo])
-        pb.update_edges([d for e, d in edges.items()
-                         if e in old_e and e not in redo and not _recreated(old_e[e], d) and old_e[e] != d])
-        pb.move({n: p for n, p in pos.items() if n in old_n and n not in recreated and self.sent_pos.get(n) != p})
+        pb = patch_between((self.sent_nodes, self.sent_edges, self.sent_pos), (nodes, edges, pos))
         self.sent_nodes, self.sent_edges, self.sent_pos = nodes, edges, pos
         return pb
-
-
-def visible_links(
-    links: Iterable[tuple[str, int, str, int, str, str | None]], rep: dict[str, str | None]
-) -> dict[str, EdgeData]:
-    """The links drawn when each node is drawn as rep[node] (itself, its collapsed group, or None: hidden): links
-    inside one group vanish, links between groups merge (index -1 at a group's end; the first link names them)."""
-    edges: dict[str, EdgeData] = {}
-    for src, si, dst, di, value, label in links:
-        rs, rd = rep[src], rep[dst]
-        if rs is None or rd is None or rs == rd:
-            continue
-        if rs == src and rd == dst:
-            edge_id = ids.edge_id(src, si, dst, di)
-            if edge_id not in edges:
-                edges[edge_id] = gp.edge_data(edge_id, src, si, dst, di, value, label)
-            continue
-        vsi = si if rs == src else -1
-        vdi = di if rd == dst else -1
-        edge_id = ids.edge_id(rs, vsi, rd, vdi)
-        if edge_id not in edges:
-            edges[edge_id] = gp.edge_data(edge_id, rs, vsi, rd, vdi, value, None)
-    return edges
-
-
-def _reshaped(old: NodeData, new: NodeData) -> bool:
-    """A node whose element must be re-created (cytoscape cannot change a node's parent or compound-ness)."""
-    return old["parent"] != new["parent"] or old["collapsed"] != new["collapsed"] or old["kind"] != new["kind"]
-
-
-def _recreated(old: EdgeData, new: EdgeData) -> bool:
-    return old["source"] != new["source"] or old["target"] != new["target"]
-

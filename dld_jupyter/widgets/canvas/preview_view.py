@@ -20,11 +20,12 @@ from dld_jupyter.document import Document, NodeView
 from dld_jupyter.document.files.loading import DocumentLoad
 from dld_jupyter.document.layout.outline import Outline, RawEdge
 from dld_jupyter.document.model.ids import kind_of
-from dld_jupyter.widgets.canvas.canvas_view import CanvasView, visible_links
+from dld_jupyter.widgets.canvas.canvas_view import CanvasView
 from dld_jupyter.widgets.canvas.grouping import GroupPath
 from dld_jupyter.widgets.canvas.protocol import EdgeData, NodeData
 from dld_jupyter.widgets.canvas.scope_paths import ScopePaths
 from dld_jupyter.widgets.canvas.view_events import Point
+from dld_jupyter.widgets.canvas.view_links import visible_links
 from dld_jupyter.widgets.canvas.weight_plumbing import PLUMBING_OPS, NodeRow
 
 
