@@ -3,7 +3,8 @@ double-click no longer waits for a kernel to start and for dld_jupyter to be imp
 against Netron's 1.3 s). JupyterLab keeps one spare kernel warm; a double-clicked model opens on it, in its own
 folder as a kernel started for it would be, a new spare follows, and nothing piles up: closing the tab shuts its
 kernel down, a reload leaves exactly one spare, and with the setting off no spare is ever started. A tab on the
-spare still goes stale when its kernel stops, and Reopen gives it a kernel again.
+spare shares its kernel with the reports it opens, still goes stale when its kernel stops, and Reopen gives it a
+kernel again.
 
 On a server of its own (the other browser tests run with the spare off by default: tests/browser/jupyter_server.py).
 """
@@ -21,6 +22,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
+from dld_jupyter.report_format.io import save_report
+from dld_jupyter.reports.open import open_report
 from tests.browser.conftest import REPO
 from tests.browser.console_errors import expect_console_error
 from tests.browser.jupyter_server import JupyterServer, start_server
@@ -29,6 +32,7 @@ from tests.browser.tab_driver import TAB, current_tab_kernel, double_click, kern
 SPARE_PATH = ".dld-jupyter-spare-kernel"  # warm_kernel.ts
 SETTINGS = "/lab/api/settings/dld-jupyter:plugin"
 MODEL = REPO / "tests" / "data" / "real" / "mobilenet_v3_small_w05.onnx"
+TRT = REPO / "tests" / "data" / "trt"
 
 
 @pytest.fixture(scope="module")
@@ -119,6 +123,16 @@ def test_a_double_clicked_model_opens_on_the_warm_spare_and_leaves_one_spare(
     sessions = server.api("/api/sessions")
     assert isinstance(sessions, list)
     assert [s["path"] for s in sessions if s["kernel"]["id"] == spare] == ["models/warm.onnx"]
+
+    # the shared kernel: a report the designer opens (as after a profile) joins it, found from its new folder
+    report = open_report(TRT / "tf-resnet50-rtx3090-fp16.engine.profile.json")
+    save_report(report, server.root_dir / "models" / "warm.dld-report.json")
+    page.evaluate("""() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.requestExecute(
+        {code: "_dld_view.open_report_tab('warm.dld-report.json')", silent: true, store_history: false}).done""")
+    expect(page.locator(f"{TAB} .dld-report").first).to_be_visible(timeout=90_000)
+    page.wait_for_function("() => window.jupyterapp.shell.currentWidget.title.label === 'warm.dld-report.json'")
+    assert current_tab_kernel(page) == spare, "the report tab shares the designer's kernel"
+    close_current(page, 1)  # the report's tab; the designer and its kernel stay
 
     # a new spare follows the tab, and only one
     spare_state(page, "ready")
