@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from dld_jupyter.formats.atomic_write import atomic_write_bytes
+from dld_jupyter.report_format.capabilities import Capabilities
 from dld_jupyter.report_format.errors import ReportError
 from dld_jupyter.report_format.json_input import parse_json, read_text
 from dld_jupyter.report_format.model import (
@@ -95,6 +96,7 @@ def report_from_data(data: object, source: str = "report") -> Report:
         kernel_capture=dict(data.get("kernel_capture", {})),
         format=FORMAT,
         version=VERSION,
+        capabilities=Capabilities(**_known(Capabilities, data.get("capabilities", {}))),
     )
 
 
@@ -127,6 +129,7 @@ def to_data(report: Report) -> dict[str, Any]:
     data["timeline"] = [vars(event) for event in report.timeline]
     data["gpu_metrics"] = [vars(series) for series in report.gpu_metrics]
     data["kernels"] = [vars(record) for record in report.kernels]
+    data["capabilities"] = vars(report.capabilities)
     return data
 
 

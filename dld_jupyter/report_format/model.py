@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from dld_jupyter.report_format.capabilities import Capabilities, derive
+
 FORMAT = "dld-report"
 VERSION = 2  # 2: kernel records (`kernels`, `kernel_capture`); version 1 reports still load (no kernels)
 
@@ -127,6 +129,11 @@ class Report:
     kernel_capture: dict[str, Any] = field(default_factory=dict)  # how the kernels were recorded (source, passes)
     format: str = FORMAT
     version: int = VERSION
+    capabilities: Capabilities = field(default_factory=Capabilities)  # derived from the summary when not stated
+
+    def __post_init__(self) -> None:
+        if not self.capabilities.device_kind:  # built without them, or read from a file written before them
+            self.capabilities = derive(self.summary)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -147,4 +154,5 @@ class Report:
             kernel_capture=dict(data.get("kernel_capture", {})),
             format=data.get("format", FORMAT),
             version=int(data.get("version", VERSION)),
+            capabilities=Capabilities(**data.get("capabilities", {})),
         )

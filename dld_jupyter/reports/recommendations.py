@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from dld_jupyter.report_format.capabilities import BUILD_PRECISION, PROVIDER
 from dld_jupyter.report_format.model import Report
 from dld_jupyter.reports.dashboard.iterations import idle_gaps
 from dld_jupyter.reports.dashboard.kernels import KERNEL, TC_ELIGIBLE, kernel_pass_ms, kernels_of, median_pass
@@ -39,7 +40,7 @@ def _pct(part: float, whole: float) -> float:
 
 
 def _fp32_layers(report: Report) -> Recommendation | None:
-    if report.summary.backend != "tensorrt":
+    if not report.capabilities.has(BUILD_PRECISION):  # FP32 layers left by a build that could lower them
         return None
     build = str(report.summary.settings.get("build_options", {}).get("Precision", ""))
     low = [i for i, layer in enumerate(report.layers) if layer.precision in LOW_PRECISION]
@@ -173,7 +174,7 @@ def _outside_layers(report: Report) -> Recommendation | None:
 
 def _cpu_fallback(report: Report) -> Recommendation | None:
     main = report.summary.provider
-    if report.summary.backend != "onnxruntime" or main.startswith("CPU"):
+    if not (report.capabilities.has(PROVIDER) and report.capabilities.on_gpu):
         return None
     cpu = [i for i, layer in enumerate(report.layers) if layer.provider.startswith("CPU")]
     if not cpu:
@@ -200,7 +201,7 @@ def _gpu_available(report: Report) -> bool:
 
 
 def _cpu_with_gpu(report: Report) -> Recommendation | None:
-    if report.summary.backend != "onnxruntime" or not report.summary.provider.startswith("CPU"):
+    if report.capabilities.device_kind != "cpu":
         return None
     if not _gpu_available(report):
         return None

@@ -10,6 +10,7 @@ noise, with the figure beside it in parentheses.
 
 from __future__ import annotations
 
+from dld_jupyter.report_format.capabilities import PROVIDER
 from dld_jupyter.report_format.model import Report, Summary
 
 
@@ -62,8 +63,9 @@ def ran_on(report: Report) -> list[tuple[str, str]]:
     ("Execution Provider", ...) and ("Device", ...) for ONNX Runtime, then ("Target", ...) when the report knows it.
     A remote report and a local one of one model read the same without them (issue 42)."""
     s = report.summary
-    rows = [("Inference Device", s.device)] if s.backend == "tensorrt" else [("Execution Provider", s.provider)]
-    if s.backend != "tensorrt" and s.device:
+    providers = report.capabilities.has(PROVIDER)
+    rows = [("Execution Provider", s.provider)] if providers else [("Inference Device", s.device)]
+    if providers and s.device:
         rows.append(("Device", s.device))
     target = target_text(report)
     if target:

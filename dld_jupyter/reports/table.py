@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from dld_jupyter.report_format.capabilities import PROVIDER
 from dld_jupyter.report_format.model import Layer, Report
 from dld_jupyter.reports.stats import format_dims, percentages
 
@@ -16,8 +17,8 @@ TIME_COLUMNS = ("Inference Time (%)", "Inference Time (ms)")
 
 
 def shows_provider(report: Report) -> bool:
-    """The Execution Provider column exists for ONNX Runtime reports only (TensorRT has none)."""
-    return report.summary.backend != "tensorrt"
+    """The Execution Provider column exists for reports whose layers name one (ONNX Runtime; TensorRT has none)."""
+    return report.capabilities.has(PROVIDER)
 
 
 def columns(report: Report) -> tuple[str, ...]:

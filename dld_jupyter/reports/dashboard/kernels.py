@@ -79,8 +79,7 @@ def kernel_pass_ms(report: Report, index: int) -> float:
 
 def ran_on_gpu(report: Report) -> bool:
     """The run used a GPU: a CUDA/TensorRT provider or a TensorRT engine."""
-    provider = report.summary.provider
-    return report.summary.backend == "tensorrt" or not provider.startswith("CPU")
+    return report.capabilities.on_gpu
 
 
 def absence(report: Report) -> str:

@@ -73,7 +73,7 @@ def gpus_view(labels: Sequence[str], reports: Sequence[Report]) -> Table:
     CPU runs are no GPU's and are left out."""
     groups: dict[tuple[int, str], list[Dashboard]] = {}
     for report in reports:
-        if report.summary.provider.startswith("CPU") and report.summary.backend == "onnxruntime":
+        if not report.capabilities.on_gpu:
             continue
         index = report.system.get("gpu_index", report.summary.settings.get("device", 0))
         key = (int(index) if isinstance(index, (int, float, str)) and str(index).isdigit() else 0,

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from dld_jupyter.report_format.capabilities import HOST_MS
 from dld_jupyter.report_format.model import Report
 from dld_jupyter.reports.dashboard.iterations import (
     Gap,
@@ -213,10 +214,11 @@ def dashboard(report: Report, start: int | None = None, stop: int | None = None)
     else:
         _metric_utilization(board, report, why)
     ops = ops_table(report, kernels, chosen)
-    board.top_ops_time = "GPU ms" if kernels or report.summary.backend == "tensorrt" else "CPU ms"
+    host_times = report.capabilities.has(HOST_MS)  # else the layer times are the GPU's (a TensorRT engine's)
+    board.top_ops_time = "GPU ms" if kernels or not host_times else "CPU ms"
     top = ops.sort(board.top_ops_time)
     board.top_ops = Table("top_ops", top.columns, top.rows[:10])
-    if not kernels and report.summary.backend != "tensorrt":
+    if not kernels and host_times:
         board.absent["top_gpu_ops"] = f"{why}; the top ops are ranked by CPU (host) time instead"
     using = next((s.percent for s in board.utilization if s.label == "Using GPU"), None)
     board.summary = [

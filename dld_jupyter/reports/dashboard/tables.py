@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from dld_jupyter.formats.html_text import Html, tag
+from dld_jupyter.report_format.capabilities import DEVICE_MS, HOST_MS
 from dld_jupyter.report_format.model import Report
 from dld_jupyter.reports.dashboard.iterations import Range, pass_of
 from dld_jupyter.reports.dashboard.kernels import MEMORY, TC_ELIGIBLE, Kernel, median_pass, ran_on_gpu
@@ -85,7 +86,7 @@ def _by_layer(kernels: Sequence[Kernel]) -> dict[int, list[Kernel]]:
 
 
 def _gpu_ms(report: Report, kernels: Sequence[Kernel] | None, passes: int, position: int) -> float | None:
-    if report.summary.backend == "tensorrt" and kernels is None:
+    if report.capabilities.has(DEVICE_MS) and kernels is None:  # the layer's own GPU time (a TensorRT engine's)
         return report.layers[position].median_ms
     if kernels is None or passes == 0:
         return None
@@ -101,7 +102,7 @@ def ops_table(report: Report, kernels: Sequence[Kernel], chosen: Range) -> Table
     mine, passes = counted(report, kernels, chosen)
     gpu = ran_on_gpu(report)
     by_layer = _by_layer(mine) if kernels else None
-    cpu = report.summary.backend != "tensorrt"
+    cpu = report.capabilities.has(HOST_MS)
     rows = []
     for i, layer in enumerate(report.layers):
         own = by_layer.get(i, []) if by_layer is not None else None

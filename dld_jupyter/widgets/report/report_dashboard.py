@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from dld_jupyter.report_format.capabilities import PROVIDER
 from dld_jupyter.report_format.model import Report
 from dld_jupyter.reports.dashboard.data import dashboard_data, table_data
 from dld_jupyter.reports.dashboard.kernels import kernels_of, ran_on_gpu
@@ -24,7 +25,7 @@ def default_tab(reports: Sequence[Report]) -> str:
     if not reports:
         return "layers"
     first = reports[0]
-    onnxruntime_gpu = first.summary.backend == "onnxruntime" and ran_on_gpu(first)
+    onnxruntime_gpu = first.capabilities.has(PROVIDER) and ran_on_gpu(first)  # ORT on CUDA or TensorRT EP
     return "dashboard" if onnxruntime_gpu or kernels_of(first) else "layers"
 
 
