@@ -87,7 +87,8 @@ export class SpareKernel {
    */
   async take(path: string, name: string, folder: string): Promise<boolean> {
     if (!this.on) return false;
-    if (!this.ready && this.warming) await this.warming; // sooner than starting another kernel
+    // a spare whose kernel is starting: sooner than starting another (not one still waiting for a gone page's spare)
+    if (!this.ready && this.warming && this.spare) await this.warming;
     const session = this.spare;
     if (!session || !this.ready || session.isDisposed || !session.kernel || session.kernel.status === "dead") return false;
     this.spare = null;
