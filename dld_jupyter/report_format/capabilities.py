@@ -9,10 +9,6 @@ without them, gets them derived from its summary here, the one place that knows 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from dld_jupyter.report_format.model import Summary
 
 PROVIDER = "provider"  # each layer names the execution provider that ran it (the Execution Provider column)
 HOST_MS = "host_ms"  # layer times are host (CPU) clock times around each node (the dashboards' CPU ms)
@@ -38,9 +34,9 @@ class Capabilities:
         return self.device_kind == "gpu"
 
 
-def derive(summary: Summary) -> Capabilities:
-    """The capabilities of a report of `summary`'s backend and provider (reports that do not state theirs)."""
-    if summary.backend == "tensorrt":  # an engine's per-layer GPU times; its builder chose each layer's precision
+def derive(backend: str, provider: str) -> Capabilities:
+    """The capabilities of a report of `backend` and `provider` (its summary's; reports that do not state theirs)."""
+    if backend == "tensorrt":  # an engine's per-layer GPU times; its builder chose each layer's precision
         return Capabilities("gpu", [DEVICE_MS, BUILD_PRECISION])
     # ONNX Runtime (profiled or imported): host time around each node, and the provider that ran it
-    return Capabilities("cpu" if summary.provider.startswith("CPU") else "gpu", [PROVIDER, HOST_MS])
+    return Capabilities("cpu" if provider.startswith("CPU") else "gpu", [PROVIDER, HOST_MS])

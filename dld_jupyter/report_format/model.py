@@ -133,7 +133,7 @@ class Report:
 
     def __post_init__(self) -> None:
         if not self.capabilities.device_kind:  # built without them, or read from a file written before them
-            self.capabilities = derive(self.summary)
+            self.capabilities = derive(self.summary.backend, self.summary.provider)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
