@@ -2,20 +2,21 @@
 export in the file browser with no kernel of the tab running, to an interactive canvas, per phase; Netron on the
 same file in the same Chromium, alternating round by round.
 
-Run: python benchmarks/open_time_bench.py [--rounds 3] [--models resnet18,mobilenet_v3_small] [--spare on|off|none]
+Run: python benchmarks/open_time_bench.py [--rounds 3] [--models resnet18,mobilenet_v3_small] [--spare on|off]
                                           [--label NAME]
 
 `--spare`: on (the extension's warm spare kernel, its default setting: each round waits until the new page has
-warmed it, and says how long that took), off (the setting's default turned off on the server), none (the extension
-has no spare kernel: code from before it; nothing to wait for).
+warmed it, and says how long that took), off (the setting's default turned off on the server: each tab starts its
+kernel, as before the spare existed).
 
 Each round: every session deleted and every kernel exited, a fresh JupyterLab page on a workspace of its own, then
 the double-click. Phases, in seconds from the double-click (browser marks of tab_manager.ts: OPEN_MARKS; kernel
 phases from dld_jupyter.activities.timing.recent(), in epoch seconds, on the page's clock through
 performance.timeOrigin):
 - tab: the opener has its command (JupyterLab's double-click handling, the file's type looked up);
-- kernel: until the tab's kernel answers (a session created, a kernel process started and connected; on a warm
-  spare: the spare's session moved to the tab);
+- spare: the warm spare taken (its working directory and session moved to the tab's; ~0 without a spare);
+- kernel: until the tab's kernel answers (the console created; a session created and a kernel process started, or
+  the spare's session found; connected);
 - import: until the kernel starts building the view (the tab's size check of the file, `import dld_jupyter`);
 - read: the model read (`Document.open`, phase open_read);
 - view: the first view built (grouping, layout, widgets; tab_view minus open_read);
@@ -53,7 +54,7 @@ from benchmarks.real_models_bench import model_path  # noqa: E402
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from tests.browser.jupyter_server import JupyterServer, start_server  # noqa: E402
 
-PHASES = ["tab", "kernel", "import", "read", "view", "send", "hello", "snapshot", "paint"]
+PHASES = ["tab", "spare", "kernel", "import", "read", "view", "send", "hello", "snapshot", "paint"]
 READY = "() => { const c = document.querySelector('.dld-DesignerDocument .dld-canvas');" \
         " return !!c && c.dataset.ready === '1'; }"
 SPARE_READY = "() => document.body.dataset.dldSpareKernel === 'ready'"
@@ -70,7 +71,7 @@ MARKS = """() => {
   const at = (name) => {
     const m = performance.getEntriesByName(name); return m.length ? m[m.length - 1].startTime : null; };
   return {t0: window.__dldClick, origin: performance.timeOrigin, start: at('dld-open:start'),
-          kernelReady: at('dld-open:kernel-ready'), shown: at('dld-open:shown')};
+          spare: at('dld-open:spare'), kernelReady: at('dld-open:kernel-ready'), shown: at('dld-open:shown')};
 }"""
 
 
@@ -127,7 +128,8 @@ def open_once(page: Any, server: JupyterServer, name: str, spare: str) -> dict[s
     snapshot_start, snapshot_s = phases["canvas_snapshot"]
     result.update({
         "tab": since_click(marks["start"]),
-        "kernel": since_click(marks["kernelReady"]) - since_click(marks["start"]),
+        "spare": since_click(marks["spare"]) - since_click(marks["start"]),
+        "kernel": since_click(marks["kernelReady"]) - since_click(marks["spare"]),
         "import": view_start - since_click(marks["kernelReady"]),
         "read": read_s,
         "view": view_s - read_s,
@@ -156,7 +158,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--models", default="resnet18,mobilenet_v3_small")
-    parser.add_argument("--spare", choices=["on", "off", "none"], default="on")
+    parser.add_argument("--spare", choices=["on", "off"], default="on")
     parser.add_argument("--label", default="")
     parser.add_argument("--no-netron", action="store_true")
     args = parser.parse_args()

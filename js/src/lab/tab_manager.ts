@@ -22,9 +22,14 @@ import { TabRecord } from "./tab_messages";
 import { SpareKernel } from "./warm_kernel";
 
 const RECORD_PREFIX = "dld-jupyter:tab:";
-/** Performance marks of a tab's open (benchmarks/open_time_bench.py reads them): asked to open, its kernel ready
- * (connected and answering), its view shown (the kernel ran the cell that builds it). */
-export const OPEN_MARKS = { start: "dld-open:start", kernelReady: "dld-open:kernel-ready", shown: "dld-open:shown" };
+/** Performance marks of a tab's open (benchmarks/open_time_bench.py reads them): asked to open, the spare taken, its
+ * kernel ready (connected and answering), its view shown (the kernel ran the cell that builds it). */
+export const OPEN_MARKS = {
+  start: "dld-open:start",
+  spare: "dld-open:spare", // the warm spare taken (or none to take)
+  kernelReady: "dld-open:kernel-ready",
+  shown: "dld-open:shown",
+};
 
 export class DesignerTabs implements TabHost {
   private readonly tabs = new Map<string, DesignerTab>();
@@ -194,6 +199,7 @@ export class DesignerTabs implements TabHost {
       // A tab on a kernel of its own takes the warm spare (warm_kernel.ts): its console finds the spare's session at
       // its path. Not where a session is there already (the console joins that one).
       if (!record.kernel && !(await this.hasSession(key))) await this.spare.take(key, name, record.kernelDir ?? PathExt.dirname(key));
+      performance.mark(OPEN_MARKS.spare);
       const panel = (await this.app.commands.execute("console:create", {
         path: key,
         name,
