@@ -188,27 +188,27 @@ def then_state(change: Change) -> Handler:
     return handle
 
 
-A = AnalysisAction
+_A = AnalysisAction
 # Each action's handler (CLOSE is the request loop's: session.serve_lines ends the session on it).
 HANDLERS: dict[AnalysisAction, Handler] = {
-    A.PING: lambda engine, args: {"pong": True},
-    A.NODES: _nodes,
-    A.STATE: then_state(lambda engine, args: None),
-    A.OVERRIDES: then_state(lambda engine, args: None),  # the state carries them
-    A.ADD_BREAKPOINT: then_state(lambda engine, args: engine.add_breakpoint(_node(args))),
-    A.REMOVE_BREAKPOINT: then_state(lambda engine, args: engine.remove_breakpoint(_node(args))),
-    A.RUN: then_state(lambda engine, args: engine.run()),
-    A.STEP: then_state(lambda engine, args: engine.step()),
-    A.RESUME: then_state(lambda engine, args: engine.resume()),
-    A.FINISH: then_state(lambda engine, args: engine.finish()),
-    A.SUMMARY: lambda engine, args: _value(engine, args, False),
-    A.TENSOR: lambda engine, args: _value(engine, args, True),
-    A.OUTPUTS: _outputs,
-    A.OVERRIDE: then_state(_override),
-    A.REVERT: then_state(lambda engine, args: engine.revert(_node(args), _member(args), _inside(args))),
-    A.REVERT_ALL: then_state(lambda engine, args: engine.revert_all()),
-    A.SHAPES: lambda engine, args: {"shapes": dict(engine.shapes)},
-    A.SET_INPUTS: then_state(_set_inputs),
+    _A.PING: lambda engine, args: {"pong": True},
+    _A.NODES: _nodes,
+    _A.STATE: then_state(lambda engine, args: None),
+    _A.OVERRIDES: then_state(lambda engine, args: None),  # the state carries them
+    _A.ADD_BREAKPOINT: then_state(lambda engine, args: engine.add_breakpoint(_node(args))),
+    _A.REMOVE_BREAKPOINT: then_state(lambda engine, args: engine.remove_breakpoint(_node(args))),
+    _A.RUN: then_state(lambda engine, args: engine.run()),
+    _A.STEP: then_state(lambda engine, args: engine.step()),
+    _A.RESUME: then_state(lambda engine, args: engine.resume()),
+    _A.FINISH: then_state(lambda engine, args: engine.finish()),
+    _A.SUMMARY: lambda engine, args: _value(engine, args, False),
+    _A.TENSOR: lambda engine, args: _value(engine, args, True),
+    _A.OUTPUTS: _outputs,
+    _A.OVERRIDE: then_state(_override),
+    _A.REVERT: then_state(lambda engine, args: engine.revert(_node(args), _member(args), _inside(args))),
+    _A.REVERT_ALL: then_state(lambda engine, args: engine.revert_all()),
+    _A.SHAPES: lambda engine, args: {"shapes": dict(engine.shapes)},
+    _A.SET_INPUTS: then_state(_set_inputs),
 }
 
 
