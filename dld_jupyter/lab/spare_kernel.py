@@ -40,11 +40,14 @@ def warm() -> None:
     len(registry)  # the operator schemas (ONNX's and onnxruntime's), built when a first graph is drawn: ~0.25 s
 
 
-def adopt(folder: str) -> None:
+def adopt(folder: str) -> bool:
     """The spare becomes the kernel of a tab in `folder` (relative to the server's root; "" for the root): its
-    working directory moves there, where a kernel started for the tab would have started."""
+    working directory moves there, where a kernel started for the tab would have started. A kernel that does not see
+    the server's folders (a remote kernel) stays where it is, as a remote kernel started for the tab would: the tab
+    sends it the file (lab/transfer.py). Whether it moved."""
     root = _root if _root is not None else os.getcwd()
     target = os.path.join(root, folder)
     if not os.path.isdir(target):
-        raise ValueError(f"the designer tab's folder {folder!r} is not a folder under {root}")
+        return False
     os.chdir(target)
+    return True
