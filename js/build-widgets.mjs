@@ -1,7 +1,7 @@
 // Bundles the anywidget front-end modules (one ESM file per widget, dependencies inlined: no CDN on air-gapped hubs).
 import { build } from "esbuild";
 import { writeNotices } from "./notices.mjs";
-import { cytoscapeBackgrounding } from "./patches/cytoscape-backgrounding.mjs";
+import { cytoscapePatches } from "./patches/cytoscape.mjs";
 
 const entries = { canvas: "src/widgets/canvas/index.ts", report: "src/widgets/report/index.ts", editors: "src/widgets/editors/index.ts", dock: "src/widgets/dock/index.ts", log_view: "src/widgets/tools/log_view.ts", channel_inspector: "src/widgets/analysis/channel_inspector/index.ts", output_view: "src/widgets/analysis/output_view.ts", model_inputs: "src/widgets/analysis/model_inputs.ts", results_table: "src/widgets/results/results_table.ts" };
 const watch = process.argv.includes("--watch");
@@ -18,7 +18,7 @@ for (const [name, entry] of Object.entries(entries)) {
     outdir: "../dld_jupyter/static",
     loader: { ".css": "css" },
     logLevel: "warning",
-    plugins: [cytoscapeBackgrounding],
+    plugins: [cytoscapePatches],
     metafile: true,
   };
   metafiles.push((await build(options)).metafile);

@@ -23,6 +23,8 @@ export class HitIndex {
   private cells = new Map<string, SingularElementArgument[]>();
   private where = new Map<SingularElementArgument, string[]>(); // the cells each element is in
   private dirty = true;
+  /** Bumped whenever an element is filed anew (a rebuild or a drag): what was read from the grid is stale. */
+  version = 0;
   private moved = new Set<NodeSingular>();
 
   constructor(private readonly cy: Core) {
@@ -49,10 +51,21 @@ export class HitIndex {
 
   /** Elements whose box overlaps the square of half-side `pad` around (x, y). */
   near(x: number, y: number, pad: number): Set<SingularElementArgument> {
+    return this.elementsIn({ x1: x - pad, y1: y - pad, x2: x + pad, y2: y + pad });
+  }
+
+  /** The grid cells `box` overlaps, as a key, with the grid brought up to date (its version is current after). */
+  cellsKey(box: Box): string {
+    this.update();
+    return [box.x1, box.y1, box.x2, box.y2].map((v) => Math.floor(v / CELL)).join(",");
+  }
+
+  /** Every element (nodes and links) in the grid cells that `box` overlaps: a superset of those in it. */
+  elementsIn(box: Box): Set<SingularElementArgument> {
     this.update();
     const found = new Set<SingularElementArgument>();
-    for (let cx = Math.floor((x - pad) / CELL); cx <= Math.floor((x + pad) / CELL); cx++) {
-      for (let cy = Math.floor((y - pad) / CELL); cy <= Math.floor((y + pad) / CELL); cy++) {
+    for (let cx = Math.floor(box.x1 / CELL); cx <= Math.floor(box.x2 / CELL); cx++) {
+      for (let cy = Math.floor(box.y1 / CELL); cy <= Math.floor(box.y2 / CELL); cy++) {
         for (const ele of this.cells.get(`${cx},${cy}`) ?? []) found.add(ele);
       }
     }
@@ -61,14 +74,7 @@ export class HitIndex {
 
   /** Nodes in the grid cells that `box` overlaps: a superset of those in it (the overlay culls exactly). */
   nodesIn(box: Box): NodeSingular[] {
-    this.update();
-    const found = new Set<NodeSingular>();
-    for (let cx = Math.floor(box.x1 / CELL); cx <= Math.floor(box.x2 / CELL); cx++) {
-      for (let cy = Math.floor(box.y1 / CELL); cy <= Math.floor(box.y2 / CELL); cy++) {
-        for (const ele of this.cells.get(`${cx},${cy}`) ?? []) if (ele.isNode()) found.add(ele as NodeSingular);
-      }
-    }
-    return [...found];
+    return [...this.elementsIn(box)].filter((ele) => ele.isNode()) as NodeSingular[];
   }
 
   private update(): void {
@@ -89,6 +95,7 @@ export class HitIndex {
       });
     }
     this.moved.clear();
+    this.version++;
     for (const edge of edges) {
       this.remove(edge);
       this.insert(edge, edgeBox(nodeBox(edge.source()), nodeBox(edge.target())));
@@ -97,6 +104,7 @@ export class HitIndex {
 
   private build(): void {
     this.dirty = false;
+    this.version++;
     this.moved.clear();
     this.cells.clear();
     this.where.clear();

@@ -21,6 +21,7 @@ import { installPrecisionBadges } from "./trt_badge";
 import { QuickAdd } from "./quickadd";
 import { applyGrid } from "./grid";
 import { installHitIndex } from "./hit_index";
+import { Culling } from "./cull";
 import { installWheel } from "./wheel";
 import { installReadability } from "./readability";
 import type { SchemeName } from "./colors";
@@ -221,6 +222,10 @@ export function setupContext(shell: CanvasShell, count: number): CanvasContext {
   const hits = installHitIndex(cy);
   store.onChange = hits.index.invalidate;
   parts.add(hits.restore);
+  // A big graph's redraws draw what is around the view only (cull.ts); not while it is still being created.
+  const culling = new Culling(cy, hits.index, () => !store.loading && store.nodes.size + store.edges.size > LARGE);
+  parts.add(() => culling.restore());
+  (stage as unknown as { _culling: Culling })._culling = culling; // for tests
   c.overlay.hits = hits.index;
   shell.overlays.attach(c); // the overlays draw over it; messages that came before are handed to them now
   return c;
