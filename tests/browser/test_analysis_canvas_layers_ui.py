@@ -98,7 +98,7 @@ def test_canvas_menu_palette_and_command_add_analysis_layers(jupyter: JupyterSer
     affine.drag_to(page.locator(".dld-canvas").first, target_position={"x": at["cx"], "y": at["cy"]})
     wait_kernel(page, jupyter, f"[(x.kind, x.inputs) for x in {LAYERS}] == [('Affine', ('r',))]")
     has_badge(page, relu, "+ Affine1")
-    wait_kernel(page, jupyter, "len(d._analysis_panel.layers.parameters.children) == 1")  # its sliders
+    wait_kernel(page, jupyter, "len(d.analysis_mode.panel.layers.parameters.children) == 1")  # its sliders
     screenshot(page, "analysis_canvas_layers_affine", ".dld-canvas")
 
     kernel_value(page, jupyter, f"d.select([{dec!r}])")

@@ -44,7 +44,7 @@ def test_mix_slider_changes_the_analysis_output(jupyter: JupyterServer, page: Pa
     page.locator(f"{PANEL} .dld-an-layer-a input").fill("image")
     page.locator(f"{PANEL} .dld-an-layer-b input").fill("clean")
     page.locator(f"{PANEL} .dld-an-layer-b input").press("Enter")
-    wait_kernel(page, jupyter, "d._analysis_panel.layers.second.value == 'clean'")
+    wait_kernel(page, jupyter, "d.analysis_mode.panel.layers.second.value == 'clean'")
     page.locator(f"{PANEL} .dld-an-layer-insert").click()
     handle = page.locator(f"{PANEL} .dld-an-option-factor .noUi-handle").first
     expect(handle).to_be_visible(timeout=120_000)

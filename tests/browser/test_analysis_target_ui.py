@@ -77,7 +77,7 @@ def test_analysis_on_a_saved_connection_from_the_panel(saved_target_server: Jupy
     expect(chooser.locator("option")).to_have_text(["Local", NAME, "+ New connection…"])
     chooser.select_option(NAME)
     deadline = time.monotonic() + 30  # the kernel has the choice before Launch reads it
-    while kernel_value(page, jupyter, "_dld_view._analysis_panel.targets.label") != NAME:
+    while kernel_value(page, jupyter, "_dld_view.analysis_mode.panel.targets.label") != NAME:
         assert time.monotonic() < deadline, "the kernel never got the chosen target"
         page.wait_for_timeout(250)
     page.locator(f"{PANEL} .dld-an-launch").click()  # Launch Analysis, on the target

@@ -94,7 +94,7 @@ def test_analysis_ui(jupyter: JupyterServer, page: Page) -> None:
     expect(page.locator(f"{PANEL} .dld-mi-label").first).to_have_text("cat.png")
     status = page.locator(f"{PANEL} > .widget-html small").first  # the analysis starts again on the new input
     expect(status).to_contain_text("Ran to the end", timeout=120_000)  # launching runs to the end (issue 37)
-    fed = "d.analysis.feeds['input'] == d._analysis_panel.model_inputs.tensors()['input']"
+    fed = "d.analysis.feeds['input'] == d.analysis_mode.panel.model_inputs.tensors()['input']"
     wait_kernel(page, jupyter, f"d.analysis is not None and d.analysis.live and ({fed}).all()")
     open_tab(page, "Model Inputs")
     screenshot(page, "analysis_inputs", PANEL)
@@ -141,7 +141,7 @@ def test_analysis_ui(jupyter: JupyterServer, page: Page) -> None:
     open_tab(page, "Channel Inspector")
     inspector = page.locator(f"{PANEL} .dld-ci").first
     expect(inspector).to_have_attribute("data-paint-ms", re.compile(r"\d"), timeout=60_000)
-    shown = kernel_value(page, jupyter, "d._analysis_panel.inspector.meta['shown']")
+    shown = kernel_value(page, jupyter, "d.analysis_mode.panel.inspector.meta['shown']")
     assert inspector.locator("canvas.dld-ci-tile").count() == shown  # one canvas per tile, painted when in view
     fields = inspector.locator("input.dld-ci-input")
     painted = int(inspector.get_attribute("data-generation") or 0)
@@ -149,7 +149,8 @@ def test_analysis_ui(jupyter: JupyterServer, page: Page) -> None:
     fields.nth(0).dispatch_event("change")
     fields.nth(1).fill("2")
     fields.nth(1).dispatch_event("change")
-    wait_kernel(page, jupyter, "(d._analysis_panel.inspector.shift, d._analysis_panel.inspector.scale) == (0.25, 2.0)")
+    shift_scale = "(d.analysis_mode.panel.inspector.shift, d.analysis_mode.panel.inspector.scale)"
+    wait_kernel(page, jupyter, f"{shift_scale} == (0.25, 2.0)")
     assert int(inspector.get_attribute("data-generation") or 0) >= painted + 2  # repainted after each edit
     screenshot(page, "analysis_channel_inspector", PANEL)
 

@@ -20,7 +20,7 @@ from tests.models import resnet_like
 iio = pytest.importorskip("imageio.v3")
 pytest.importorskip("av")
 PANEL = ".dld-analysis-panel"
-FEED = "d._analysis_panel.video.feeds['input']"
+FEED = "d.analysis_mode.panel.video.feeds['input']"
 
 
 def wait_kernel(page: Page, jupyter: JupyterServer, expression: str, timeout_s: float = 120) -> None:
@@ -38,7 +38,7 @@ def test_video_plays_in_step_with_the_debugger(jupyter: JupyterServer, page: Pag
     conv = next(n.name for n in model.graph.node if n.name.startswith("/layer1/conv1/"))
     cells = [
         "import dld_jupyter as dld\nd = dld.open('r.onnx')\nd",
-        "p = d.analysis_panel()\np.model_inputs.set_source('input', 'clip.mp4')",
+        "p = d.analysis_mode.show_panel()\np.model_inputs.set_source('input', 'clip.mp4')",
     ]
     write_notebook(jupyter.root_dir / "video.ipynb", cells)
     open_notebook(page, jupyter, "video.ipynb")

@@ -21,7 +21,7 @@ from tests.browser.tab_driver import TAB, open_workspace
 REAL = Path(__file__).resolve().parents[1] / "data" / "real"
 PANEL = f"{TAB} .dld-analysis-panel"
 POPPED = f"{TAB}:has(.dld-ci-detail)"
-INSPECTOR = "_dld_view._analysis_panel.channels"
+INSPECTOR = "_dld_view.analysis_mode.panel.channels"
 # Bars drawn in each histogram in view (pixels not of the canvas's own ground), the tile sizes, where the tab is.
 DRAWN = f"""() => {{
     const tab = document.querySelector('{POPPED}');

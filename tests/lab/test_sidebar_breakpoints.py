@@ -31,7 +31,7 @@ def test_explorer_breakpoints_reach_the_analysis(mobilenet_designer: Designer) -
     analysis = designer.analysis
     assert analysis is not None and analysis.breakpoint_ids == convs  # launched, both breakpoints in execution order
     assert analysis.position_id == convs[0]  # and stopped at the first, as the canvas menu does
-    assert designer._analysis_panel.overlay.payload["breakpoints"] == convs  # the canvas badges follow
+    assert designer.analysis_mode.panel.overlay.payload["breakpoints"] == convs  # the canvas badges follow
 
     assert sent[0]["kind"] == "state" and sent[0]["breakpoints"] == []
     badges = [m["ids"] for m in sent if m.get("kind") == "breakpoints"]

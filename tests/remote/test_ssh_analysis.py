@@ -52,7 +52,7 @@ def test_designer_panel_on_the_target_inspects_the_same_values(deployed: SshTarg
         try:
             analysis = d.launch_analysis({"input": "zeros"}, target=target)
             assert analysis is not None and analysis.target is target
-            panel = d._analysis_panel
+            panel = d.analysis_mode.panel
             conv = next(d.document.node_id(n) for n in d.document.model.graph if n.op_type == "Conv")
             request = {"kind": "overlay", "overlay": "analysis", "action": "add_breakpoint", "id": conv}
             panel.overlay.receive(request, [])
@@ -78,7 +78,7 @@ def test_the_panel_target_chooser_runs_the_analysis_on_a_saved_connection(
     ConnectionStore().add(sshd.connection(name="loopback", deploy_dir=deployed.connection.deploy_dir))
     d = open_designer(MODEL)
     try:
-        panel = d.analysis_panel()
+        panel = d.analysis_mode.show_panel()
         assert panel.targets.dropdown.options == ("Local", "loopback", "+ New connection…")
         local = d.launch_analysis({"input": "zeros"})
         assert local is not None and local.target is None and "Analysis on Local — " in panel.status.value

@@ -40,7 +40,7 @@ def test_canvas_menu_adds_the_same_layer_as_the_parameter_editor(designer: Desig
     convs = [n for n in doc.model.graph if n.op_type == "Conv"]
     conv = convs[5]
     conv_id = doc.node_id(conv)
-    panel = designer.analysis_panel()
+    panel = designer.analysis_mode.show_panel()
     _menu(panel, "add_layer", conv_id, layer="Noise")  # before launch: refused, saying why, nothing launched
     assert designer.analysis is None and "Launch Analysis first" in panel.error.value
     feeds = tmp_path / "x.npy"
@@ -116,7 +116,7 @@ def test_palette_drop_sidebar_and_command_add_the_same_layer(designer: Designer,
     np.save(feeds, np.random.default_rng(4).standard_normal((1, 3, 96, 96)).astype(np.float32))
     analysis = designer.launch_analysis({"input": str(feeds)})
     assert analysis is not None
-    editor = designer.analysis_panel().layers
+    editor = designer.analysis_mode.show_panel().layers
     editor.kind.value, editor.first.value = "Noise", str(conv.outputs[0].name)
     editor.insert()
     reference = analysis.outputs(finish=False)["logits"]
@@ -128,7 +128,7 @@ def test_palette_drop_sidebar_and_command_add_the_same_layer(designer: Designer,
     dropped = drop("Noise", conv_id)
     assert dropped["ok"] and dropped["data"] == {"name": "/analysis/Noise1"}
     assert np.array_equal(analysis.outputs(finish=False)["logits"], reference)
-    assert designer._analysis_panel.overlay.payload["layers"] == {conv_id: [{"name": "/analysis/Noise1",
+    assert designer.analysis_mode.panel.overlay.payload["layers"] == {conv_id: [{"name": "/analysis/Noise1",
                                                                              "kind": "Noise"}]}
     analysis.undo_layer()
 

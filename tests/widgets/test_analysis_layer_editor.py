@@ -20,7 +20,7 @@ def test_insert_a_mix_and_slide_its_factor(tmp_path: Path, monkeypatch: pytest.M
     saved = path.read_bytes()
     d = open_designer(path)
     try:
-        panel = d.analysis_panel()
+        panel = d.analysis_mode.show_panel()
         editor = panel.layers
         assert editor.insert_button.disabled and "Launch Analysis first" in editor.hint.value
         analysis = d.launch_analysis({"image": "random"})

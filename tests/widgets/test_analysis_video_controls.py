@@ -32,7 +32,7 @@ def designer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Design
 def test_play_pause_step_frame_messages(designer: Designer, tmp_path: Path) -> None:
     frames = np.stack([np.full((32, 32, 3), 30 * i, dtype=np.uint8) for i in range(5)])
     iio.imwrite(tmp_path / "clip.mp4", frames, fps=10, codec="libx264", plugin="pyav")
-    panel = designer.analysis_panel()
+    panel = designer.analysis_mode.show_panel()
     inputs = panel.model_inputs
     inputs.set_source("input", str(tmp_path / "clip.mp4"))
 

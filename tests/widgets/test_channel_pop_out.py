@@ -92,7 +92,7 @@ def designer() -> Iterator[Designer]:
 
 def test_pop_out_follows_the_debugger(designer: Designer) -> None:
     analysis = designer.launch_analysis({"input": "random"})
-    panel = designer._analysis_panel
+    panel = designer.analysis_mode.panel
     assert analysis is not None and panel.inspector.poppable  # the docked inspector shows Pop out
     doc = designer.document
     conv = next(doc.node_id(n) for n in doc.model.graph if n.op_type == "Conv")
@@ -106,7 +106,7 @@ def test_pop_out_follows_the_debugger(designer: Designer) -> None:
         return True
 
     designer.open_results_tab = open_tab  # what a designer tab's link sets (lab/document_tabs.py)
-    popped = designer.pop_out_channels()
+    popped = designer.analysis_mode.pop_out_channels()
     assert [(t.kind, t.title, t.file, t.view) for t in offered] == [("channels", f"Channels: {doc.name}", "", popped)]
     assert popped.detail and not popped.poppable and popped is not panel.inspector
     assert popped.title == panel.inspector.title and popped.meta == panel.inspector.meta
@@ -125,7 +125,7 @@ def test_pop_out_follows_the_debugger(designer: Designer) -> None:
     popped.close()  # its tab closed (lab/document_tabs.forget)
     panel.step()
     assert popped.comm is None
-    again = designer.pop_out_channels()
+    again = designer.analysis_mode.pop_out_channels()
     assert again is not popped and again.meta == panel.inspector.meta
     designer.stop_analysis()
     assert again.meta == {} and again.message.startswith("Launch Analysis")
@@ -133,8 +133,8 @@ def test_pop_out_follows_the_debugger(designer: Designer) -> None:
 
 def test_pop_out_in_a_notebook_shows_below_the_designer(designer: Designer) -> None:
     assert designer.launch_analysis({"input": "zeros"}) is not None
-    popped: Any = designer.pop_out_channels()  # no tab link: below the designer, the width of the cell
-    panel = designer._analysis_panel
+    popped: Any = designer.analysis_mode.pop_out_channels()  # no tab link: below the designer, the width of the cell
+    panel = designer.analysis_mode.panel
     assert popped in designer.reports.children and popped.detail
     assert (popped.title, popped.meta, popped.message) == (panel.inspector.title, panel.inspector.meta,
                                                            panel.inspector.message)  # what the docked one shows

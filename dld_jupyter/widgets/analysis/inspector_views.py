@@ -2,13 +2,12 @@
 tensor that is (the selected node's output or weights, else the stop's output).
 
 Why: the dock is ~330 px wide, so a 64-channel map there is 64 tiles of ~50 px (issue 42). Pop out (the docked
-inspector's button, or `d.pop_out_channels()`) opens a second inspector with large tiles and a histogram under each
-(`detail`, channel_histograms.py) where wide results go: a JupyterLab tab beside the designer, through the same
-`show_results` seam as the sweep and divergence results (frontdoor/results_tab.py), or below the designer in a
-notebook. It follows the debugger as the docked one does: every show and clear reaches both. When its tab closes,
-the kernel closes its widget (lab/document_tabs.forget) and it stops being drawn; Pop out again makes a new one, and
-while one is open Pop out brings its tab to the front.
-"""
+inspector's button, or `d.analysis_mode.pop_out_channels()`) opens a second inspector with large tiles and a histogram
+under each (`detail`, channel_histograms.py) where wide results go: a JupyterLab tab beside the designer, through the
+same `show_results` seam as the sweep and divergence results (frontdoor/results_tab.py), or below the designer in a
+notebook. It follows the debugger as the docked one does: every show and clear reaches both. When its tab closes, the
+kernel closes its widget (lab/document_tabs.forget) and it stops being drawn; Pop out again makes a new one, and while
+one is open Pop out brings its tab to the front."""
 
 from __future__ import annotations
 

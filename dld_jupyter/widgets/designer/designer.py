@@ -7,7 +7,7 @@ Errors from the browser (JS exceptions, failed patches) print in the Designer's 
 from __future__ import annotations
 
 import pathlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import ipywidgets as w
@@ -16,38 +16,17 @@ from dld_jupyter.activities import timing
 from dld_jupyter.document import Document, DocumentError
 from dld_jupyter.document.files.loading import DocumentLoad, open_for_view
 from dld_jupyter.formats.html_text import small
+from dld_jupyter.frontdoor.analysis import Analysis, Inputs, analyse
 from dld_jupyter.frontdoor.children import (
-    CLOSE_CHILD,
-    CONFIRM_EDITS,
-    EXTRACT_MODEL_SUBGRAPH,
-    FUNCTION_SETTINGS,
-    LOCAL_FUNCTIONS,
     child_kind,
 )
-from dld_jupyter.frontdoor.comparisons import CHECK_AGAINST_ORIGINAL, COMPARE_WITH
 from dld_jupyter.frontdoor.designers import registry
-from dld_jupyter.frontdoor.operations import (
-    ARRANGE,
-    CHECK,
-    EXPORT_ENGINE,
-    EXPORT_IMAGE,
-    PROFILE,
-    REDO,
-    SAVE,
-    SHOW_CONSTANTS,
-    SHOW_GRID,
-    SWEEP,
-    UNDO,
-    Operation,
-)
 from dld_jupyter.frontdoor.results_tab import ResultsOpener
 from dld_jupyter.frontdoor.soon import Soon
-from dld_jupyter.frontdoor.tools import GLOBAL_MODIFICATIONS
 from dld_jupyter.widgets.canvas.canvas import GraphCanvas
-from dld_jupyter.widgets.canvas.canvas_base import SCHEMES
 from dld_jupyter.widgets.closing import close_shown, replace_children
 from dld_jupyter.widgets.designer.analysis_mode import AnalysisMode
-from dld_jupyter.widgets.designer.children import NO_INITIALIZERS, ChildrenMixin
+from dld_jupyter.widgets.designer.children import NO_INITIALIZERS, ChildDocuments
 from dld_jupyter.widgets.designer.compare_actions import CompareActions
 from dld_jupyter.widgets.designer.dock import SideDock
 from dld_jupyter.widgets.designer.family import Family
@@ -55,6 +34,7 @@ from dld_jupyter.widgets.designer.layouts import Layouts
 from dld_jupyter.widgets.designer.node_data_actions import NodeDataActions
 from dld_jupyter.widgets.designer.overlay_actions import OverlayActions
 from dld_jupyter.widgets.designer.run_panels import RunPanels
+from dld_jupyter.widgets.designer.toolbar import child_toolbar, model_toolbar
 from dld_jupyter.widgets.editors import EditorPanels
 from dld_jupyter.widgets.widget_base import DldVBox, check_keywords
 
@@ -62,7 +42,7 @@ _CANVAS_OPTIONS = ("grouping", "color_scheme", "show_grid", "show_constants", "h
 _OPTIONS = (*_CANVAS_OPTIONS, "dock")  # dock: "right" (default) or "bottom", where the side panels sit
 
 
-class Designer(ChildrenMixin, CompareActions, NodeDataActions, OverlayActions, RunPanels, AnalysisMode, DldVBox,
+class Designer(CompareActions, NodeDataActions, OverlayActions, RunPanels, DldVBox,
                css="dld-designer"):
     """Toolbar (new/open/save/undo/redo/arrange/check/export), then the canvas with a docked side panel (dock.py:
     `panels` for the editors, `profiling` and `tools` for the Profile panel and the Tools / Export Engine dialogs),
@@ -70,7 +50,10 @@ class Designer(ChildrenMixin, CompareActions, NodeDataActions, OverlayActions, R
 
     A child Designer (`parent_designer` set: a subgraph or local function opened from another designer, see
     children.py) has Confirm / Close in its toolbar instead of New / Open / Save and is shown in the root
-    designer's document tabs (family.py)."""
+    designer's document tabs (family.py).
+
+    Collaborators it owns: `analysis_mode` (the Analysis panel, analysis_mode.py), `child_documents` (children.py)
+    and its toolbar (toolbar.py); the names front doors and users call stay on the Designer."""
 
     def __init__(self, document: Document | DocumentLoad, *, parent_designer: Designer | None = None,
                  **options: Any) -> None:
@@ -90,11 +73,13 @@ class Designer(ChildrenMixin, CompareActions, NodeDataActions, OverlayActions, R
         self.tools = w.Box(layout=w.Layout(width="100%", flex_flow="column"))  # a Tools dialog, when opened
         self.reports = w.Box(layout=w.Layout(width="100%", flex_flow="column"))  # a finished profile's report
         self._options = options
+        self.analysis_mode = AnalysisMode(self)  # the Analysis panel and the toolbar's Launch / Stop Analysis
+        self.child_documents = ChildDocuments(self, lambda doc, **opts: Designer(doc, parent_designer=self, **opts))
         self.canvas = self._make_canvas(document)
         self.side_dock = SideDock(self.canvas, [self.tools, self.profiling, self.panels],
                                   height=self.canvas.height, side=side)
         self.layouts = Layouts(self.side_dock, lambda: self._editors, lambda then: self.canvas.on_document(then))
-        self.toolbar = self._make_child_toolbar() if parent_designer is not None else self._make_toolbar()
+        self.toolbar = child_toolbar(self) if parent_designer is not None else model_toolbar(self)
         self.family = Family(self, self._relayout)
         super().__init__(self._parts())
         if parent_designer is not None:
@@ -165,72 +150,6 @@ class Designer(ChildrenMixin, CompareActions, NodeDataActions, OverlayActions, R
         assert self._editors is not None
         return self._editors
 
-    def _button(self, label: str, icon: str, tip: str, action: Any) -> w.Button:
-        b = w.Button(description=label, icon=icon, tooltip=tip, layout=w.Layout(width="auto"))
-        b.on_click(lambda _b: self._guard(action))
-        return b
-
-    def _operation(self, op: Operation, icon: str, label: str = "", **args: Callable[[], object]) -> w.Button:
-        """A button running a registered operation on this designer (args are read when it is clicked)."""
-        return self._button(label or op.label, icon, op.caption,
-                            lambda: op(self, **{k: get() for k, get in args.items()}))
-
-    def _view_controls(self) -> list[w.Widget]:
-        self.path_box = w.Text(placeholder="path/to/model.onnx or image.png", layout=w.Layout(width="180px"))
-        self.scheme = w.Dropdown(options=SCHEMES, value=self.canvas.color_scheme, layout=w.Layout(width="110px"),
-                                 tooltip="Colour scheme (okabe-ito and tol-muted are colour-blind safe)")
-        self.scheme.observe(lambda c: setattr(self.canvas, "color_scheme", c["new"]), names="value")
-        self.grid = w.ToggleButton(description=SHOW_GRID.label, value=self.canvas.show_grid,
-                                   layout=w.Layout(width="auto"), tooltip=SHOW_GRID.caption)
-        w.link((self.grid, "value"), (self.canvas, "show_grid"))
-        self.constants = w.ToggleButton(description=SHOW_CONSTANTS.label, value=self.canvas.show_constants,
-                                        layout=w.Layout(width="auto"), tooltip=SHOW_CONSTANTS.caption)
-        w.link((self.constants, "value"), (self.canvas, "show_constants"))
-        return [self.path_box, self.scheme, self.grid, self.constants]
-
-    def _make_toolbar(self) -> w.HBox:
-        button, operation = self._button, self._operation
-        return w.HBox([
-            button("New", "file", "New empty model", lambda: self.new()),
-            button("Open", "folder-open", "Open the model at the path", lambda: self.open_model(self.path_box.value)),
-            operation(SAVE, "save"),
-            operation(UNDO, "undo"), operation(REDO, "redo"),
-            operation(ARRANGE, "sitemap"),
-            operation(CHECK, "check"),
-            operation(PROFILE, "tachometer"), operation(SWEEP, "th"), self.analysis_button(),
-            operation(GLOBAL_MODIFICATIONS, "wrench"),
-            operation(LOCAL_FUNCTIONS, "cubes"),
-            operation(EXTRACT_MODEL_SUBGRAPH, "share-square-o", label="Extract Model Subgraph…"),
-            operation(EXPORT_ENGINE, "microchip"),
-            operation(EXPORT_IMAGE, "image", path=lambda: self.path_box.value),
-            operation(COMPARE_WITH, "columns", path=lambda: self.path_box.value),
-            operation(CHECK_AGAINST_ORIGINAL, "search"),
-            *self._view_controls(),
-            self.side_dock.toggle,
-        ], layout=w.Layout(flex_flow="row wrap"))
-
-    def _make_child_toolbar(self) -> w.HBox:
-        """A subgraph / function designer: Confirm and Close first; no New, Open, Save (the parent saves)."""
-        operation = self._operation
-        label = str(getattr(self.document, "confirm_label", "Confirm Edits"))
-        confirm = self._button(label, "check-square-o", CONFIRM_EDITS.caption, lambda: self.confirm())
-        confirm.button_style = "primary"
-        confirm.add_class("dld-confirm-edits")
-        close = self._button("Close", "times", CLOSE_CHILD.caption, lambda: self.request_close())
-        close.add_class("dld-close-child")
-        extra = [operation(FUNCTION_SETTINGS, "sliders")] if child_kind(self) == "function" else []
-        return w.HBox([
-            confirm, close, *extra,
-            operation(UNDO, "undo"),
-            operation(REDO, "redo"),
-            operation(ARRANGE, "sitemap"),
-            operation(CHECK, "check"),
-            operation(EXTRACT_MODEL_SUBGRAPH, "share-square-o", label="Extract Model Subgraph…"),
-            operation(EXPORT_IMAGE, "image", path=lambda: self.path_box.value),
-            *self._view_controls(),
-            self.side_dock.toggle,
-        ], layout=w.Layout(flex_flow="row wrap"))
-
     def _guard(self, action: Any) -> None:
         try:
             action()
@@ -290,6 +209,68 @@ class Designer(ChildrenMixin, CompareActions, NodeDataActions, OverlayActions, R
         if not found:
             self._show_error("check passed: no diagnostics.")
         return found
+
+    # ------------------------------------------------------------ child documents (children.py), by their public names
+    @property
+    def root_designer(self) -> Any:
+        return self.child_documents.root
+
+    @property
+    def active_designer(self) -> Any:
+        """The designer whose document is shown now (this one, or one of the children it hosts)."""
+        return self.child_documents.active
+
+    def open_subgraph(self, node_id: str, attribute: str, index: int | None = None) -> Any:
+        """Open the subgraph `attribute` (`index` in a list) of `node_id` (an id or a node name) in a child
+        Designer shown in this designer's document tabs; returns it."""
+        return self.child_documents.open_subgraph(node_id, attribute, index)
+
+    def open_function(self, name: str, domain: str, overload: str = "") -> Any:
+        """Open the local function `domain::name` in a child Designer shown in the document tabs; returns it."""
+        return self.child_documents.open_function(name, domain, overload)
+
+    def confirm(self) -> None:
+        """Write this subgraph / function back into its parent as one undo step of the parent."""
+        self.child_documents.confirm()
+
+    def close_document(self) -> None:
+        self.child_documents.close_document()
+
+    def request_close(self) -> None:
+        self.child_documents.request_close()
+
+    def refresh_banner(self) -> None:
+        self.child_documents.refresh_banner()
+
+    def child_panel(self, kind: str, **settings: Any) -> Any:
+        return self.child_documents.child_panel(kind, **settings)
+
+    # ------------------------------------------------------------ analysis (analysis_mode.py), as front doors name it
+    def analyse(self, inputs: Inputs | None = None, provider: str = "cpu", **options: Any) -> Analysis:
+        """Analyse this designer's model for a script, no panel (see `dld_jupyter.frontdoor.analysis.analyse`)."""
+        return analyse(self.document, inputs, provider, **options)
+
+    @property
+    def analysis(self) -> Analysis | None:
+        """The live Analysis; None when not analysing."""
+        return self.analysis_mode.live
+
+    def launch_analysis(self, inputs: Mapping[str, Any] | None = None, provider: str = "cpu", target: Any = None
+                        ) -> Analysis | None:
+        """Open the Analysis panel, feed `inputs` and launch (see `AnalysisMode.launch`)."""
+        return self.analysis_mode.launch(inputs, provider, target)
+
+    def stop_analysis(self) -> None:
+        self.analysis_mode.stop()
+
+    def set_breakpoints(self, nodes: Sequence[str], add: bool = True) -> None:
+        self.analysis_mode.set_breakpoints(nodes, add)
+
+    def watch_breakpoints(self, listener: Callable[[list[str]], object]) -> Callable[[], None]:
+        return self.analysis_mode.watch_breakpoints(listener)
+
+    def add_analysis_layer(self, kind: str, node: str, other: str = "") -> str:
+        return self.analysis_mode.add_layer(kind, node, other)
 
     def open_trt_dialog(self, dialog: str, nodes: Any = ()) -> None:
         """Open the canvas's Set Layer Precision / Set TensorRT Optimization Profile dialog (`nodes`: the layers,
