@@ -88,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
             name = str(analysis.summary(value)["name"])
             saved[name] = analysis.tensor(value)
     buffer = io.BytesIO()
-    np.savez(buffer, **saved)  # type: ignore[arg-type]
+    np.savez(buffer, allow_pickle=False, **saved)  # named so that ** fills only the arrays; np.load refuses pickles
     atomic_write_bytes(args.output, buffer.getvalue())
     for name, array in saved.items():
         echo(f"{name}\t{array.dtype}\t{list(array.shape)}")

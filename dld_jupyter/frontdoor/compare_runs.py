@@ -90,7 +90,7 @@ def start_divergence(
         npz = None
         if inputs is not None:
             npz = os.path.join(folder, "inputs.npz")
-            np.savez(npz, **{name: np.asarray(value) for name, value in dict(inputs).items()})  # type: ignore[arg-type]
+            np.savez(npz, allow_pickle=False, **{name: np.asarray(value) for name, value in dict(inputs).items()})
         table = options.pop("table", None) or os.path.join(folder, "divergence.json")
         spec = OrtDivergeSpec(model=files["reference"], candidate=files["candidate"], inputs=npz, table=table,
                               **options)

@@ -23,7 +23,7 @@ import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 
@@ -99,10 +99,11 @@ class OrtDivergeSpec(ActivitySpec):
         return dataclasses.replace(self, output=output)
 
     def resolved(self) -> OrtDivergeSpec:
-        absolute = {name: os.path.abspath(value) if value else value for name, value in
-                    (("model", self.model), ("candidate", self.candidate), ("inputs", self.inputs),
-                     ("node_data", self.node_data), ("output", self.output))}
-        return dataclasses.replace(self, table=os.path.abspath(self.table_path()), **absolute)  # type: ignore[arg-type]
+        return dataclasses.replace(
+            self, table=os.path.abspath(self.table_path()), model=_absolute(self.model),
+            candidate=_absolute(self.candidate), inputs=_absolute(self.inputs), node_data=_absolute(self.node_data),
+            output=_absolute(self.output),
+        )
 
     def device_key(self) -> str:
         return "cuda:0" if "cuda" in (self.reference_provider, self.candidate_provider) else "cpu"
@@ -192,3 +193,11 @@ def run_diverge(spec: ActivitySpec, channel: Channel, requests: Iterable[str] = 
 
 register_kind(OrtDivergeSpec.ACTIVITY, run_diverge)
 __all__ = ["WHAT", "OrtDivergeSpec", "default_table_path", "read_inputs", "run_diverge"]
+
+
+P = TypeVar("P", str, str | None)
+
+
+def _absolute(path: P) -> P:
+    """An absolute path of a path given; an empty or absent one as it is."""
+    return os.path.abspath(path) if path else path

@@ -55,7 +55,8 @@ def clock_offset_ns(read_gpu_clock: Any, reads: int = CALIBRATION_READS) -> int:
 
 
 def _triple(record: Any, prefix: str) -> tuple[int, int, int]:
-    return tuple(int(getattr(record, f"{prefix}_{axis}", 0) or 0) for axis in "xyz")  # type: ignore[return-value]
+    x, y, z = (int(getattr(record, f"{prefix}_{axis}", 0) or 0) for axis in "xyz")
+    return x, y, z
 
 
 def activity_from(cupti: Any, record: Any) -> GpuActivity | ApiCall | None:

@@ -59,7 +59,7 @@ class OrtAnalysisSpec(OrtSessionSpec):
     def resolved(self) -> OrtAnalysisSpec:
         spec = super().resolved()
         inputs = os.path.abspath(self.inputs) if self.inputs else None
-        return dataclasses.replace(spec, inputs=inputs)  # type: ignore[call-arg,return-value]
+        return dataclasses.replace(spec, inputs=inputs)
 
     def input_paths(self) -> dict[str, str | None]:
         return {"inputs": self.inputs}

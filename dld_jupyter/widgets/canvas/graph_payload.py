@@ -12,7 +12,15 @@ from typing import cast
 from dld_jupyter.document.model.views import EdgeView, NodeView, TerminalView
 from dld_jupyter.document.operators.categories import category_for
 from dld_jupyter.widgets.canvas.glyph_text import detail_line, informative_name
-from dld_jupyter.widgets.canvas.protocol import EdgeData, NodeData, PatchMessage, Severity, TerminalData
+from dld_jupyter.widgets.canvas.protocol import (
+    EdgeData,
+    NodeData,
+    NodeKind,
+    PatchMessage,
+    Severity,
+    TerminalData,
+    TerminalState,
+)
 
 GROUP_SIZE = (200.0, 48.0)
 # The padding the page draws around an expanded group's children (style.ts, `node.group.expanded`): the layout must
@@ -64,8 +72,13 @@ def node_size(view: NodeView, subtitle: str = "", detail: str = "") -> tuple[flo
     return width, NODE_HEIGHT + LINE_HEIGHT * max(0, lines - 2)
 
 
+# The read-model's words (document/model/views.py) as the canvas protocol's literals: an unknown one is a KeyError.
+_STATES: dict[str, TerminalState] = {s: s for s in ("free", "linked", "initializer", "constant")}
+_KINDS: dict[str, NodeKind] = {k: k for k in ("op", "input", "output", "outer")}
+
+
 def terminal_data(t: TerminalView, shown_source: bool) -> TerminalData:
-    state = t.state
+    state = _STATES[t.state]
     if state == "constant" and shown_source:
         state = "linked"  # its Constant node is drawn: a plain link
     elif state == "free" and t.variadic:
@@ -75,7 +88,7 @@ def terminal_data(t: TerminalView, shown_source: bool) -> TerminalData:
         "name": t.name,
         "optional": t.optional,
         "variadic": t.variadic,
-        "state": state,  # type: ignore[typeddict-item]
+        "state": state,
         "value": t.value_name,
     }
 
@@ -95,7 +108,7 @@ def node_data(
     data: NodeData = {
         "id": view.id,
         "name": view.name if view.kind != "op" else display_name(view.name) or view.op_type,
-        "kind": view.kind,  # type: ignore[typeddict-item]
+        "kind": _KINDS[view.kind],
         "op_type": view.op_type,
         "domain": view.domain,
         "category": category_for(view.op_type, view.domain) if view.kind == "op" else "",

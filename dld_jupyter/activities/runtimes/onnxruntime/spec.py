@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import os
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 from dld_jupyter.activities.command_line import Args, CommandLine
 from dld_jupyter.activities.errors import SpecError
@@ -17,6 +17,7 @@ from dld_jupyter.activities.spec import ActivitySpec, Measurement, default_repor
 from dld_jupyter.activities.spec_fields import check_fields
 
 PROVIDERS = {"cpu": "CPUExecutionProvider", "cuda": "CUDAExecutionProvider"}
+P = TypeVar("P", bound="OrtProfileSpec")  # resolved() keeps the subclass (an analysis spec stays one)
 
 
 @dataclass(frozen=True)
@@ -86,7 +87,7 @@ class OrtProfileSpec(ActivitySpec):
             return self.output
         return default_report_path(self.model)
 
-    def resolved(self) -> OrtProfileSpec:
+    def resolved(self: P) -> P:
         """Absolute paths and an explicit output path: what the engine hands to a target."""
         folder = os.path.abspath(self.input_folder) if self.input_folder else None
         return dataclasses.replace(
