@@ -17,9 +17,8 @@ import os
 import shutil
 import tempfile
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -35,8 +34,8 @@ from dld_jupyter.activities.targets.base import Target
 from dld_jupyter.activities.targets.choose import target_named
 from dld_jupyter.activities.targets.local import LocalTarget
 from dld_jupyter.document import Document
-from dld_jupyter.document.model.ids import kind_of
 from dld_jupyter.frontdoor.analysis_layers import LayerActions
+from dld_jupyter.frontdoor.analysis_names import NodeNames, Stop
 from dld_jupyter.frontdoor.analysis_video import VideoActions
 from dld_jupyter.frontdoor.run_source import RunInput
 
@@ -45,18 +44,6 @@ Inputs = Mapping[str, InputSource | str | os.PathLike[str] | Array]
 START_TIMEOUT_S = 600.0  # writing the private copy of a large model and its first session take a while
 REQUEST_TIMEOUT_S = 300.0
 LOCK_REASON = "The model is being analysed: Stop Analysis to edit it"
-
-
-@dataclass(frozen=True)
-class Stop:
-    """Where `run`, `step` or `resume` stopped: the node (it has run, its outputs are inspectable), by ONNX name."""
-
-    name: str  # the node's ONNX name (`#<file index>` for a node without a unique one)
-    op_type: str
-    index: int  # its place in `execution_order`
-
-    def __str__(self) -> str:
-        return f"{self.name} ({self.op_type}, #{self.index} in execution order)"
 
 
 class Analysis(LayerActions, VideoActions):
@@ -96,7 +83,7 @@ class Analysis(LayerActions, VideoActions):
         try:
             path = self._model.path  # the unsaved edits as the document has them now (it is held from now)
             self.feeds = load_inputs(model_input_specs(path), inputs, seed)
-            np.savez(self._folder / "inputs.npz", **self.feeds)  # type: ignore[arg-type]
+            np.savez(self._folder / "inputs.npz", allow_pickle=False, **self.feeds)
             spec = OrtAnalysisSpec(
                 model=path,
                 provider=provider,
@@ -129,7 +116,8 @@ class Analysis(LayerActions, VideoActions):
         self.keys: list[str] = list(nodes["keys"])
         self.ops: list[str] = list(nodes["ops"])
         self._weights: list[list[str]] = [list(names) for names in nodes["weights"]]
-        self._ids = self._document_ids()
+        self.names = NodeNames(self.keys, self.document, self._layer_nodes())  # ids and names of its nodes
+        self._ids = self.names.ids
         self._ask(AnalysisAction.STATE)
 
     def _end_worker(self) -> None:
@@ -140,33 +128,6 @@ class Analysis(LayerActions, VideoActions):
             self.activity.wait(30.0)
         if not self.activity.done:
             self.activity.cancel()
-
-    # -- what it runs on -----------------------------------------------------------------------------------------
-    def _document_ids(self) -> list[str]:
-        """The document's node id of each node index of the analysed model (the same node order as the file; the
-        analysis layers' nodes, appended after the model's, keep their names)."""
-        if self.document is None:
-            return list(self.keys)
-        nodes = list(self.document.model.graph)
-        if len(nodes) != len(self.keys) - self._layer_nodes():
-            return list(self.keys)
-        return [self.document.node_id(node) for node in nodes] + self.keys[len(nodes) :]
-
-    def _node(self, node: str | int) -> str | int:
-        """A node index for an ONNX name (first: the user's language), a document id, a `#<index>` key or an index."""
-        if isinstance(node, str) and node in self.keys:
-            return self.keys.index(node)
-        if isinstance(node, str) and node in self._ids:
-            return self._ids.index(node)
-        return node
-
-    def _value(self, node_or_value: str | int) -> str | int:
-        if self.document is not None and isinstance(node_or_value, str):
-            with contextlib.suppress(Exception):  # not a value id of the document: a value name
-                name = self.document._ctx.ids.value(node_or_value).name if kind_of(node_or_value) == "value" else None
-                if name:
-                    return str(name)
-        return self._node(node_or_value)
 
     # -- requests ------------------------------------------------------------------------------------------------
     def _ask(self, action: AnalysisAction, timeout: float = REQUEST_TIMEOUT_S, **args: Any) -> dict[str, Any]:
@@ -232,10 +193,10 @@ class Analysis(LayerActions, VideoActions):
 
     def add_breakpoint(self, node: str | int) -> None:
         """Break at `node` (its ONNX name; a document id or a file index also work)."""
-        self._ask(AnalysisAction.ADD_BREAKPOINT, node=self._node(node))
+        self._ask(AnalysisAction.ADD_BREAKPOINT, node=self.names.index(node))
 
     def remove_breakpoint(self, node: str | int) -> None:
-        self._ask(AnalysisAction.REMOVE_BREAKPOINT, node=self._node(node))
+        self._ask(AnalysisAction.REMOVE_BREAKPOINT, node=self.names.index(node))
 
     def run(self) -> Stop | None:
         """From the start to the first breakpoint in execution order, or to the end (None)."""
@@ -262,11 +223,11 @@ class Analysis(LayerActions, VideoActions):
     # -- tensors -------------------------------------------------------------------------------------------------
     def tensor(self, node_or_value: str | int) -> Array:
         """A value computed so far (a node: its first output), as numpy."""
-        return decode_array(str(self._ask(AnalysisAction.TENSOR, name=self._value(node_or_value))["npy"]))
+        return decode_array(str(self._ask(AnalysisAction.TENSOR, name=self.names.value(node_or_value))["npy"]))
 
     def summary(self, node_or_value: str | int) -> dict[str, Any]:
         """Shape, dtype, min, max and mean of a value computed so far, without shipping it."""
-        return self._ask(AnalysisAction.SUMMARY, name=self._value(node_or_value))
+        return self._ask(AnalysisAction.SUMMARY, name=self.names.value(node_or_value))
 
     def outputs(self, finish: bool = True) -> dict[str, Array]:
         """The model's outputs on the inputs, with the overrides applied. It leaves the debugger at the end (state
@@ -280,7 +241,7 @@ class Analysis(LayerActions, VideoActions):
     def weights(self, node: str | int) -> dict[str, Array]:
         """The initializers `node` reads (its weights, biases), by name: what the Channel Inspector shows beside its
         output. Overrides in force are included."""
-        index = self._node(node)
+        index = self.names.index(node)
         if not isinstance(index, int):
             index = self.keys.index(index) if index in self.keys else -1
         if not 0 <= index < len(self._weights):
@@ -296,7 +257,7 @@ class Analysis(LayerActions, VideoActions):
         path = self._folder / "inputs.npz"
         specs = model_input_specs(self.activity.spec.model)
         self.feeds = {**self.feeds, **load_inputs(specs, inputs, 0, only_given=True)}
-        np.savez(path, **self.feeds)  # type: ignore[arg-type]
+        np.savez(path, allow_pickle=False, **self.feeds)
         if self.target is None:
             self._ask(AnalysisAction.SET_INPUTS, inputs=str(path))
         else:  # the worker's machine cannot read this one's files: the NPZ travels in the request
@@ -309,17 +270,17 @@ class Analysis(LayerActions, VideoActions):
         name, …): an attribute of a node of `node`'s subgraphs instead (a child document's node), or an initializer
         of the subgraph bodies around it that it reads."""
         sent = {"npy": encode_array(np.asarray(value))} if isinstance(value, (np.ndarray, np.generic)) else value
-        key = (self.member_key(self._id_of(node), inside), name)
-        self._values[key], self._inside[key[0]] = value, (self._id_of(node), tuple(inside))  # the editors show it
+        key = (self.member_key(self.names.id_of(node), inside), name)
+        self._values[key], self._inside[key[0]] = value, (self.names.id_of(node), tuple(inside))  # the editors show it
         try:
-            self._ask(AnalysisAction.OVERRIDE, node=self._node(node), name=name, value=sent, inside=list(inside))
+            self._ask(AnalysisAction.OVERRIDE, node=self.names.index(node), name=name, value=sent, inside=list(inside))
         except BaseException:
             self._values.pop(key, None)  # a refused override is taken back whole (the engine restores the model's)
             raise
 
     def revert(self, node: str | int, name: str, inside: tuple[str, ...] = ()) -> None:
-        self._values.pop((self.member_key(self._id_of(node), inside), name), None)
-        self._ask(AnalysisAction.REVERT, node=self._node(node), name=name, inside=list(inside))
+        self._values.pop((self.member_key(self.names.id_of(node), inside), name), None)
+        self._ask(AnalysisAction.REVERT, node=self.names.index(node), name=name, inside=list(inside))
 
     @staticmethod
     def member_key(node_id: str, inside: tuple[str, ...] = ()) -> str:
@@ -336,12 +297,6 @@ class Analysis(LayerActions, VideoActions):
         """The value of each override in force, by (node id, attribute or initializer name): what the editors show
         in place of the document's value while this analysis is live."""
         return dict(self._values) if self.live else {}
-
-    def _id_of(self, node: str | int) -> str:
-        found = self._node(node)
-        if isinstance(found, int) and 0 <= found < len(self._ids):
-            return self._ids[found]
-        return self._ids[self.keys.index(found)] if found in self.keys else str(found)
 
     @property
     def overrides(self) -> list[dict[str, str]]:
@@ -382,16 +337,3 @@ def analyse(model: RunInput, inputs: Inputs | None = None, provider: str = "cpu"
 
     track()  # the live runs registry lists the analysis
     return Analysis(model, inputs, provider, **options)
-
-
-class AnalysisActions:
-    """What a Designer gains: `d.analyse(...)` on its document."""
-
-    if TYPE_CHECKING:
-
-        @property
-        def document(self) -> Document: ...
-
-    def analyse(self, inputs: Inputs | None = None, provider: str = "cpu", **options: Any) -> Analysis:
-        """Analyse this designer's model (see `dld_jupyter.frontdoor.analysis.analyse`)."""
-        return analyse(self.document, inputs, provider, **options)

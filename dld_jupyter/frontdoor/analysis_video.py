@@ -23,9 +23,8 @@ from dld_jupyter.activities.analysis.inputs import (
     default_preset,
     image_tensor,
     model_input_specs,
-    read_video_frame,
-    video_frames,
 )
+from dld_jupyter.activities.analysis.media import read_video_frame, video_frames
 from dld_jupyter.activities.errors import SpecError
 
 

@@ -12,13 +12,14 @@ Our ipywidgets containers (dialogs, panels, the designer) inherit ``DldVBox`` or
 information, so mypy sees ``w.VBox`` as ``Any`` and each subclass needed its own ignore comment; here the two bases
 carry it once. A container names its CSS classes on the class (``class RunPanel(DldVBox, css="dld-run-panel")``,
 inherited classes first), and the base adds them when it is built, as ``bundle=`` does for the anywidgets.
+``action_button`` is the panels' button: a label, an icon, a tooltip, a CSS class to find it by, and its action.
 """
 
 from __future__ import annotations
 
 import difflib
 import inspect
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import anywidget
@@ -26,6 +27,13 @@ import ipywidgets as w
 from typing_extensions import Self
 
 from dld_jupyter.widgets import bundles
+
+
+def action_button(label: str, icon: str, tip: str, action: Callable[[], object], css: str) -> w.Button:
+    button = w.Button(description=label, icon=icon, tooltip=tip, layout=w.Layout(width="auto"))
+    button.add_class(css)
+    button.on_click(lambda _b: action())
+    return button
 
 
 def check_keywords(owner: str, given: Iterable[str], accepted: Sequence[str]) -> None:

@@ -225,7 +225,8 @@ ROOMS: dict[str, list[str]] = {
     f"{_A}.scheduler": [f"{_A}.runtimes", f"{_A}.kinds", f"{_A}.worker", f"{_A}.api"],
 }
 OPTIONAL = {"onnxruntime", "tensorrt", "polygraphy", "pynvml"}  # imported inside the function that needs them
-MAX_LINES = 400
+MAX_LINES = 350  # issue 38: a class too big for its file is split by concept (owned collaborators), not packed
+IGNORE_BUDGET = 10  # issue 38: 35 `type: ignore` before; the rest are untyped libraries (ipywidgets, TensorRT, Dask)
 
 
 def _in(module: str, room: str) -> bool:
@@ -288,11 +289,29 @@ def test_optional_runtimes_are_imported_lazily() -> None:
     assert not offences, "optional runtimes imported at module level:\n" + "\n".join(offences)
 
 
-@pytest.mark.parametrize("layer", ["activities", "frontdoor"])
-def test_run_side_modules_stay_small(layer: str) -> None:
+def test_modules_stay_small() -> None:
+    """Every module of the package, not only the run side's (issue 38)."""
     long = [
         f"{path.relative_to(PACKAGE.parent)}: {count} lines"
-        for path in sorted((PACKAGE / layer).rglob("*.py"))
+        for path in sorted(PACKAGE.rglob("*.py"))
         if (count := len(path.read_text().splitlines())) > MAX_LINES
     ]
-    assert not long, f"modules over {MAX_LINES} lines:\n" + "\n".join(long)
+    assert not long, f"modules over {MAX_LINES} lines (split by concept):\n" + "\n".join(long)
+
+
+def test_type_ignores_stay_few_and_no_mixin_reaches_its_host() -> None:
+    """A class split into mixins reached its host through `# type: ignore[attr-defined]` (17 of the 35 ignores sat
+    in three such mixins); its parts are owned collaborators with a typed handle now. What is left is mostly for
+    libraries without types, within a budget."""
+    ignores = [
+        f"{path.relative_to(PACKAGE.parent)}:{number}: {line.strip()}"
+        for path in sorted(PACKAGE.rglob("*.py"))
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if "type: ignore" in line
+    ]
+    listed = "\n".join(ignores)
+    assert len(ignores) <= IGNORE_BUDGET, f"{len(ignores)} type ignores (budget {IGNORE_BUDGET}):\n{listed}"
+    reaching = [line for line in ignores if "attr-defined" in line]
+    assert not reaching, "an attribute reached through an ignore (give the part a typed handle):\n" + "\n".join(
+        reaching
+    )

@@ -52,10 +52,10 @@ def test_launch_break_step_inspect_override_stop(designer: Designer, tmp_path: P
     png = tmp_path / "cat.png"
     Image.fromarray((np.random.default_rng(0).random((120, 160, 3)) * 255).astype(np.uint8)).save(png)
     analysis = designer.launch_analysis({"input": str(png)})
-    panel = designer._analysis_panel
+    panel = designer.analysis_mode.panel
     assert analysis is not None and designer.analysis is analysis and panel.error.value == ""
     assert "Stop Analysis" in str(designer.document.read_only) and "dld-readonly-banner" in designer.banner.value
-    assert panel.launch_button.description == designer._analysis_toolbar_button.description == "Stop Analysis"
+    assert panel.launch_button.description == designer.analysis_mode.button.description == "Stop Analysis"
     doc = designer.document
     conv = next(doc.node_id(n) for n in doc.model.graph if n.op_type == "Conv")
     panel.overlay.receive({"kind": "overlay", "overlay": "analysis", "action": "add_breakpoint", "id": conv}, [])
@@ -76,8 +76,8 @@ def test_launch_break_step_inspect_override_stop(designer: Designer, tmp_path: P
     before = panel.outputs_view.outputs[0]["rows"][0]
     gemm = [n for n in doc.model.graph if n.op_type == "Gemm"][-1]
     designer.canvas.selection = [doc.node_id(gemm)]
-    panel.member.value, panel.value.value = "alpha", "3.0"
-    panel.apply_override()
+    panel.overrides.member.value, panel.overrides.value.value = "alpha", "3.0"
+    panel.overrides.apply()
     changed = panel.outputs_view.outputs[0]["rows"][0]
     edited = onnx.ModelProto()
     edited.CopyFrom(proto)
@@ -88,7 +88,7 @@ def test_launch_break_step_inspect_override_stop(designer: Designer, tmp_path: P
     (logits,) = plain_run(edited, feeds, []).values()
     assert [r["score"] for r in changed] == pytest.approx([float(logits[0, r["index"]]) for r in changed], rel=1e-4)
     assert changed != before and "1 analysis override" in panel.status.value
-    panel.revert_all()
+    panel.overrides.revert_all()
     assert panel.outputs_view.outputs[0]["rows"][0] == before
     panel.show_weights.value = "Weights"
     designer.canvas.selection = [conv]
@@ -126,7 +126,7 @@ def agrees(line: str, shape: tuple[int, ...]) -> bool:
 
 def test_profile_layer_timings_put_each_nodes_latest_time_under_its_shape(designer: Designer) -> None:
     analysis = designer.launch_analysis()
-    panel = designer._analysis_panel
+    panel = designer.analysis_mode.panel
     assert analysis is not None and "·" not in "".join(panel.overlay.payload["lines"].values())
     panel.timings.value = True
     doc = designer.document
@@ -143,7 +143,7 @@ def test_launch_and_stop_are_registered_operations(designer: Designer) -> None:
     assert launch.enabled(designer) is True and stop.enabled(designer) == "the model is not being analysed"
     analysis = launch(designer, inputs={"input": "zeros"})
     assert analysis is designer.analysis and launch.enabled(designer) == "the model is being analysed already"
-    assert not designer._analysis_panel.model_inputs.tensors()["input"].any()
+    assert not designer.analysis_mode.panel.model_inputs.tensors()["input"].any()
     stop(designer)
     assert designer.analysis is None and designer.document.read_only is None
     with pytest.raises(OperationUnavailable, match="analysis needs a designer"):

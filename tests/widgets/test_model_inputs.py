@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from dld_jupyter.activities.analysis.inputs import image_tensor, model_input_specs, read_image
+from dld_jupyter.activities.analysis.inputs import image_tensor, model_input_specs
+from dld_jupyter.activities.analysis.media import read_image
 from dld_jupyter.activities.errors import SpecError
 from dld_jupyter.widgets.analysis import model_inputs
 from dld_jupyter.widgets.analysis.model_inputs import ModelInputs, preset_from

@@ -29,7 +29,7 @@ import onnx
 from onnx import helper, numpy_helper
 
 from dld_jupyter.activities.analysis.graph import MainGraph
-from dld_jupyter.activities.analysis.overrides import attribute_value, copy_proto, schema_attribute
+from dld_jupyter.activities.analysis.overrides import OverrideTargets, attribute_value, copy_proto, schema_attribute
 from dld_jupyter.activities.errors import RunFailed, SpecError
 from dld_jupyter.activities.runtimes.onnxruntime.windows import Windows
 
@@ -68,6 +68,7 @@ class AnalysisEngine:
         self.graph = MainGraph(self._model.graph)
         self.graph.attach_shell(self._model)
         self._initializers = {t.name: t for t in self._model.graph.initializer}
+        self._targets = OverrideTargets(self.graph, self._initializers)
         self._originals: dict[tuple[int, str, tuple[str, ...]], onnx.AttributeProto | onnx.TensorProto] = {}
         self.breakpoints: set[int] = set()
         self.state: State = "idle"
@@ -256,7 +257,7 @@ class AnalysisEngine:
         (attribute, inner node name, and so on deeper): a child document's node; an attribute of it (a Constant's
         value too) or an initializer of the subgraph bodies around it that it reads."""
         index, path = self._node(node), tuple(inside)
-        proto = self._proto(index, path)
+        proto = self._targets.node(index, path)
         key = (index, name, path)
         attribute = next((a for a in proto.attribute if a.name == name), None)
         if attribute is None and (kind_of := schema_attribute(proto, name)) is not None:
@@ -266,7 +267,7 @@ class AnalysisEngine:
             self._originals.setdefault(key, copy_proto(attribute))
             attribute.CopyFrom(attribute_value(name, value, attribute.type))
             kind: Literal["attribute", "initializer"] = "attribute"
-        elif (tensor := self._initializer(index, path, name)) is not None:
+        elif (tensor := self._targets.initializer(index, path, name)) is not None:
             original = numpy_helper.to_array(tensor, str(self._windows.folder))
             array = np.asarray(value, dtype=original.dtype)
             if array.shape != original.shape:
@@ -275,64 +276,26 @@ class AnalysisEngine:
             tensor.CopyFrom(numpy_helper.from_array(array, name))
             kind = "initializer"
         else:
-            attrs = [a.name for a in proto.attribute]
-            inits = sorted(n for n in {*self.graph.reads[index], *proto.input} if self._initializer(index, path, n))
+            attrs, targets = [a.name for a in proto.attribute], self._targets
+            inits = sorted(n for n in {*self.graph.reads[index], *proto.input} if targets.initializer(index, path, n))
             raise SpecError(
                 f"override: {name!r} is neither an attribute {attrs} nor an initializer {inits} of node "
-                f"{self._where(index, path)!r}"
+                f"{targets.where(index, path)!r}"
             )
         try:
             self._rerun()
         except RunFailed as error:  # the model cannot run with it: the override is taken back
             self.revert(index, name, path)
-            raise SpecError(f"override {name!r} of {self._where(index, path)!r} was reverted: {error}") from error
+            where = self._targets.where(index, path)
+            raise SpecError(f"override {name!r} of {where!r} was reverted: {error}") from error
         return Override(self.graph.keys[index], name, kind, path)
-
-    def _proto(self, index: int, inside: tuple[str, ...]) -> onnx.NodeProto:
-        """The node `index` of the main graph, or the node `inside` its subgraphs names (attribute, inner name…)."""
-        return self._scopes(index, inside)[1]
-
-    def _initializer(self, index: int, inside: tuple[str, ...], name: str) -> onnx.TensorProto | None:
-        """The initializer `name` the node reads: of the main graph (the node's subgraph bodies may read it), or
-        for a node `inside` subgraphs, of the innermost body around it that declares it (None: none does)."""
-        if not inside:
-            return self._initializers.get(name) if name in self.graph.reads[index] else None
-        bodies, proto = self._scopes(index, inside)
-        if name not in proto.input:
-            return None
-        for body in reversed(bodies):  # the innermost declaration shadows an outer one
-            found: list[onnx.TensorProto] = [t for t in body.initializer if t.name == name]
-            if found:
-                return found[0]
-        return None
-
-    def _scopes(self, index: int, inside: tuple[str, ...]) -> tuple[list[onnx.GraphProto], onnx.NodeProto]:
-        """(the subgraph bodies `inside` walks through, outermost first; the node it names)."""
-        proto: onnx.NodeProto = self.graph.nodes[index]
-        bodies: list[onnx.GraphProto] = []
-        if len(inside) % 2:
-            raise SpecError(f"inside: expected (attribute, inner node name) pairs, got {list(inside)}")
-        for step in range(0, len(inside), 2):
-            attribute, inner = inside[step], inside[step + 1]
-            found = next((a for a in proto.attribute if a.name == attribute and a.HasField("g")), None)
-            if found is None:
-                raise SpecError(f"inside: {self._where(index, inside[:step])!r} has no subgraph {attribute!r}")
-            nodes: list[onnx.NodeProto] = [n for n in found.g.node if n.name == inner]
-            if len(nodes) != 1:
-                raise SpecError(f"inside: subgraph {attribute!r} has {len(nodes)} nodes named {inner!r}, not one")
-            proto = nodes[0]
-            bodies.append(found.g)
-        return bodies, proto
-
-    def _where(self, index: int, inside: Sequence[str]) -> str:
-        return "/".join([self.graph.keys[index], *inside])
 
     def revert(self, node: str | int, name: str, inside: Sequence[str] = ()) -> None:
         """Undo one override exactly (the original attribute or initializer comes back)."""
         index, path = self._node(node), tuple(inside)
         original = self._originals.pop((index, name, path), None)
         if original is None:
-            raise SpecError(f"revert: node {self._where(index, path)!r} has no override of {name!r}")
+            raise SpecError(f"revert: node {self._targets.where(index, path)!r} has no override of {name!r}")
         self._restore(index, name, path, original)
         self._rerun()
 
@@ -352,14 +315,14 @@ class AnalysisEngine:
         self, index: int, name: str, inside: tuple[str, ...], original: onnx.AttributeProto | onnx.TensorProto
     ) -> None:
         if isinstance(original, onnx.AttributeProto):
-            attributes = self._proto(index, inside).attribute
+            attributes = self._targets.node(index, inside).attribute
             position = next(i for i, a in enumerate(attributes) if a.name == name)
             if original.type == onnx.AttributeProto.UNDEFINED:  # it was the schema's default
                 del attributes[position]
             else:
                 attributes[position].CopyFrom(original)
         else:
-            tensor = self._initializer(index, inside, name)
+            tensor = self._targets.initializer(index, inside, name)
             assert tensor is not None  # the override found it; the graph's structure never changes
             tensor.CopyFrom(original)
 

@@ -1,4 +1,4 @@
-"""Structural edits: add/remove nodes, connect/disconnect terminals, graph inputs and outputs.
+"""Structural edits: add/remove nodes, connect/disconnect terminals (new graph inputs and outputs: graph_io_edits.py).
 
 What a subgraph reads across its boundary (a link no edge shows) is checked by nested_graphs.py.
 
@@ -17,7 +17,7 @@ import onnx_ir as ir
 from dld_jupyter.document.edits import commands as c
 from dld_jupyter.document.edits import structure_commands as gc
 from dld_jupyter.document.edits.commands import Context
-from dld_jupyter.document.model.endpoints import has_input_node, has_outer_node, input_node_id, output_node_id
+from dld_jupyter.document.model.endpoints import has_input_node, has_outer_node
 from dld_jupyter.document.model.errors import DocumentError
 from dld_jupyter.document.model.ids import IO_KINDS, kind_of, value_of_node
 from dld_jupyter.document.model.names import is_c90_identifier
@@ -129,7 +129,7 @@ def _keep_sorted(ctx: Context, do: Do, producer: ir.Node | None, consumer: ir.No
     do(gc.SortGraph())
 
 
-def _set_input(ctx: Context, do: Do, node: ir.Node, index: int, value: ir.Value) -> None:
+def set_input(ctx: Context, do: Do, node: ir.Node, index: int, value: ir.Value) -> None:
     inputs = list(node.inputs)
     inputs.extend([None] * (index + 1 - len(inputs)))
     inputs[index] = value
@@ -272,7 +272,7 @@ def connect(ctx: Context, do: Do, src_id: str, src_index: int, dst_id: str, dst_
         if src_node is node or (not gc.precedes(ctx.graph, src_node, node) and reaches(ctx.graph, node, src_node)):
             raise DocumentError(what, "the link would create a cycle.", "Link to a node that is not downstream.")
     value = source_value(ctx, do, src_id, src_index, what)
-    _set_input(ctx, do, node, dst_index, value)
+    set_input(ctx, do, node, dst_index, value)
 
 
 def connect_value(ctx: Context, do: Do, value: ir.Value, dst_id: str, dst_index: int, what: str) -> None:
@@ -282,7 +282,7 @@ def connect_value(ctx: Context, do: Do, value: ir.Value, dst_id: str, dst_index:
     current = node.inputs[dst_index] if dst_index < len(node.inputs) else None
     if current is not None and not current.is_initializer():
         raise DocumentError(what, f"input {dst_index} is linked to another node.", "Disconnect it first.")
-    _set_input(ctx, do, node, dst_index, value)
+    set_input(ctx, do, node, dst_index, value)
 
 
 def disconnect(ctx: Context, do: Do, dst_id: str, dst_index: int) -> None:
@@ -293,55 +293,6 @@ def disconnect(ctx: Context, do: Do, dst_id: str, dst_index: int) -> None:
     if not (0 <= dst_index < len(node.inputs)) or node.inputs[dst_index] is None:
         raise DocumentError(what, f"input {dst_index} is not connected.", "Pick a linked terminal.")
     do(gc.SetInputs(node, inputs_without(ctx, node, [dst_index])))
-
-
-def _dtype(dtype: Any, what: str) -> ir.DataType:
-    if dtype is None:
-        return ir.DataType.FLOAT
-    if isinstance(dtype, ir.DataType):
-        return dtype
-    try:
-        if isinstance(dtype, str):
-            key = {"float32": "FLOAT", "float64": "DOUBLE", "bool": "BOOL"}.get(dtype.lower(), dtype.upper())
-            return ir.DataType[key]
-        return ir.DataType.from_numpy(np.dtype(dtype))
-    except (KeyError, TypeError) as exc:
-        raise DocumentError(what, f"unknown element type {dtype!r}.", "Use e.g. 'float', 'int64'.") from exc
-
-
-def add_graph_input(ctx: Context, do: Do, node_id: str, index: int, name: str | None, dtype: Any, shape: Any) -> str:
-    what = "Add graph input"
-    node = op_node(ctx, node_id, what)
-    formal = input_formal(ctx, node, index, what)
-    if index < len(node.inputs) and node.inputs[index] is not None:
-        raise DocumentError(what, f"input {index} is already connected.", "Pick a free terminal.")
-    name = check_value_name(ctx, name, what) if name else ctx.names.unique_value_name(formal.name)
-    element = _dtype(dtype, what)
-    dims = None
-    if shape is not None:
-        try:
-            dims = ir.Shape([d if d is None or isinstance(d, str) else int(d) for d in shape])
-        except (TypeError, ValueError) as exc:
-            raise DocumentError(what, f"bad shape {shape!r}.", "Use a list of ints/str/None.") from exc
-    value = ir.Value(name=name, type=ir.TensorType(element), shape=dims)
-    do(gc.SetGraphInputs((*ctx.graph.inputs, value)))
-    _set_input(ctx, do, node, index, value)
-    return input_node_id(ctx.ids, value)
-
-
-def add_graph_output(ctx: Context, do: Do, node_id: str, index: int, name: str | None) -> str:
-    what = "Add graph output"
-    if kind_of(node_id) not in IO_KINDS:
-        node = op_node(ctx, node_id, what)
-        if index < len(node.outputs) and node.outputs[index].is_graph_output():
-            raise DocumentError(what, f"output {index} is already a graph output.", "Pick a free terminal.")
-    value = source_value(ctx, do, node_id, index, what)
-    if value.is_graph_output():
-        raise DocumentError(what, "this value is already a graph output.", "Pick a free terminal.")
-    if name and name != value.name:
-        do(c.RenameValue(value, check_value_name(ctx, name, what)))
-    do(gc.SetGraphOutputs((*ctx.graph.outputs, value)))
-    return output_node_id(ctx.ids, value)
 
 
 def check_value_name(ctx: Context, name: str, what: str) -> str:

@@ -10,11 +10,12 @@ from __future__ import annotations
 import contextlib
 import os
 import pathlib
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar, TypeVar
 
 import onnx_ir as ir
 
+from dld_jupyter.document.edits import graph_io_edits as gio
 from dld_jupyter.document.edits import property_edits as v
 from dld_jupyter.document.edits import structure_edits as g
 from dld_jupyter.document.edits.commands import Command, Context, SetPositions
@@ -25,7 +26,6 @@ from dld_jupyter.document.layout.metadata import POSITIONS_KEY, decode_positions
 from dld_jupyter.document.model import inferred_types
 from dld_jupyter.document.model.errors import DocumentError
 from dld_jupyter.document.model.events import (
-    Changes,
     DiagnosticsChanged,
     DirtyChanged,
     Event,
@@ -36,6 +36,7 @@ from dld_jupyter.document.model.events import (
 from dld_jupyter.document.model.history import History
 from dld_jupyter.document.model.ids import IdMap
 from dld_jupyter.document.model.names import NameIndex
+from dld_jupyter.document.model.steps import Steps
 from dld_jupyter.document.model.view_cache import ViewCache
 from dld_jupyter.document.model.views import EdgeView, NodeView, ReadModel
 from dld_jupyter.document.subgraphs.child_lock import ChildLock
@@ -74,6 +75,9 @@ class Document:
         self.diagnostics: list[Any] = []
         self._views = ViewCache()
         self._lock = ChildLock()
+        self._steps = Steps(  # read_only through the document: a child document answers it its own way
+            self._ctx, self._history, self._lock, self._views, self._subscribers, lambda: self.read_only
+        )
         self.parent: Document | None = None  # the document a child document edits a part of (child_document.py)
         self.functions = LocalFunctions(self)
         self.subgraphs = Subgraphs(self)
@@ -178,13 +182,6 @@ class Document:
     def _emit(self, events: list[Event]) -> None:
         self._subscribers.emit(events)
 
-    def _finish(self, changes: Changes, was_dirty: bool) -> None:
-        self._views.invalidate(changes)
-        events = changes.events()
-        if self.dirty != was_dirty:
-            events.append(DirtyChanged(self.dirty))
-        self._emit(events)
-
     # ------------------------------------------------------------ child documents (child_lock.py)
     @property
     def read_only(self) -> str | None:
@@ -209,53 +206,20 @@ class Document:
         with self._lock.bypassed(), self.transaction(label):
             self._do(command)
 
-    @contextlib.contextmanager
-    def transaction(self, label: str) -> Iterator[None]:
+    def transaction(self, label: str) -> contextlib.AbstractContextManager[None]:
         """Group the edits made inside into one undo step; on an exception every one of them is undone."""
-        outer = not self._history.in_transaction
-        if outer:
-            self._lock.refuse(label, self.read_only)
-        was_dirty = self.dirty
-        if outer:
-            self._ctx.changes = Changes()
-        self._history.begin(label)
-        ok = False
-        try:
-            yield
-            ok = True
-        finally:
-            self._history.end(self._ctx, ok)
-            if outer:
-                changes, self._ctx.changes = self._ctx.changes, Changes()
-                if ok:
-                    self._finish(changes, was_dirty)
+        return self._steps.transaction(label)
 
     def _do(self, command: Command) -> None:
         self._history.do(self._ctx, command)
 
     def undo(self) -> str:
         """Undo the last step; returns its label."""
-        return self._travel(self._history.can_undo, self._history.undo, "Undo")
+        return self._steps.travel(self._history.can_undo, self._history.undo, "Undo")
 
     def redo(self) -> str:
         """Redo the last undone step; returns its label."""
-        return self._travel(self._history.can_redo, self._history.redo, "Redo")
-
-    def _travel(self, possible: bool, move: Callable[[Context], str], what: str) -> str:
-        self._lock.refuse(what, self.read_only)
-        if not possible:
-            raise DocumentError(what, "there is nothing to " + what.lower() + ".", "Check can_undo/can_redo.")
-        was_dirty = self.dirty
-        self._ctx.changes = Changes()
-        try:
-            label = move(self._ctx)
-        except BaseException:
-            self._views.clear()
-            raise
-        finally:
-            changes, self._ctx.changes = self._ctx.changes, Changes()
-        self._finish(changes, was_dirty)
-        return label
+        return self._steps.travel(self._history.can_redo, self._history.redo, "Redo")
 
     # ------------------------------------------------------------ edits
     def add_node(
@@ -281,11 +245,11 @@ class Document:
         self, node_id: str, input_index: int, name: str | None = None, dtype: Any = None, shape: Any = None
     ) -> str:
         with self.transaction("Add graph input"):
-            return g.add_graph_input(self._ctx, self._do, node_id, input_index, name, dtype, shape)
+            return gio.add_graph_input(self._ctx, self._do, node_id, input_index, name, dtype, shape)
 
     def add_graph_output(self, node_id: str, output_index: int, name: str | None = None) -> str:
         with self.transaction("Add graph output"):
-            return g.add_graph_output(self._ctx, self._do, node_id, output_index, name)
+            return gio.add_graph_output(self._ctx, self._do, node_id, output_index, name)
 
     def rename_node(self, node_id: str, new_name: str) -> None:
         with self.transaction(f"Rename to {new_name}"):

@@ -13,13 +13,11 @@ again there, breakpoints and analysis layers kept, as a new input source does.
 
 from __future__ import annotations
 
-import ast
 import contextlib
 from collections.abc import Callable
 from typing import Any
 
 import ipywidgets as w
-import numpy as np
 import onnx_ir as ir
 
 from dld_jupyter.activities.analysis.actions import AnalysisAction
@@ -31,28 +29,14 @@ from dld_jupyter.widgets.analysis.layer_editor import LayerEditor
 from dld_jupyter.widgets.analysis.layer_timings import layer_times, time_text
 from dld_jupyter.widgets.analysis.model_inputs import ModelInputs
 from dld_jupyter.widgets.analysis.output_view import AnalysisOutput
+from dld_jupyter.widgets.analysis.override_row import OverrideRow
 from dld_jupyter.widgets.analysis.overview import inferred_shapes, node_lines
 from dld_jupyter.widgets.analysis.panel_target import AnalysisPlace
 from dld_jupyter.widgets.analysis.video_controls import VideoControls
 from dld_jupyter.widgets.canvas.overlays.analysis import AnalysisOverlay, AnalysisRequest
-from dld_jupyter.widgets.widget_base import DldVBox
+from dld_jupyter.widgets.widget_base import DldVBox, action_button
 
 TABS = ("Model Inputs", "Analysis Output", "Channel Inspector", "Parameter Editor")
-
-
-def _button(label: str, icon: str, tip: str, action: Any, css: str) -> w.Button:
-    button = w.Button(description=label, icon=icon, tooltip=tip, layout=w.Layout(width="auto"))
-    button.add_class(css)
-    button.on_click(lambda _b: action())
-    return button
-
-
-def parse_value(text: str) -> Any:
-    """An override typed in the panel: a Python literal (2.0, [1, 2], "same"), else the text itself."""
-    try:
-        return ast.literal_eval(text.strip())
-    except (ValueError, SyntaxError):
-        return text.strip()
 
 
 class AnalysisPanel(AnalysisPlace, DldVBox, css="dld-analysis-panel"):
@@ -80,16 +64,16 @@ class AnalysisPanel(AnalysisPlace, DldVBox, css="dld-analysis-panel"):
         canvas.observe(self._selected, names="selection")
         self.status = w.HTML()
         self.error = w.HTML()
-        self.launch_button = _button(
+        self.launch_button = action_button(
             "Launch Analysis",
             "play-circle",
             "Run the model on the Model Inputs and inspect it; the model is read-only until Stop",
             self.toggle,
             "dld-an-launch",
         )
-        self.run_button = _button("Run", "play", "From the start to the first breakpoint", self.run, "dld-an-run")
-        self.step_button = _button("Step", "step-forward", "To the next node", self.step, "dld-an-step")
-        self.resume_button = _button(
+        self.run_button = action_button("Run", "play", "From the start to the first breakpoint", self.run, "dld-an-run")
+        self.step_button = action_button("Step", "step-forward", "To the next node", self.step, "dld-an-step")
+        self.resume_button = action_button(
             "Resume", "forward", "To the next breakpoint or the end", self.resume, "dld-an-resume"
         )
         self.show_weights = w.ToggleButtons(
@@ -108,18 +92,7 @@ class AnalysisPanel(AnalysisPlace, DldVBox, css="dld-analysis-panel"):
         )
         self.timings.add_class("dld-an-timings")
         self.timings.observe(lambda _c: self._profile_timings(), names="value")
-        self.member = w.Text(placeholder="attribute or initializer", layout=w.Layout(width="150px"))
-        self.value = w.Text(placeholder="value (2.0, [1, 2])", layout=w.Layout(width="120px"))
-        self.member.add_class("dld-an-member")
-        self.value.add_class("dld-an-value")
-        override = _button(
-            "Override",
-            "pencil",
-            "Set it on the selected node for this analysis only (never saved)",
-            self.apply_override,
-            "dld-an-override",
-        )
-        revert = _button("Revert all", "undo", "Drop every analysis override", self.revert_all, "dld-an-revert")
+        self.overrides = OverrideRow(self)  # Override / Revert all for this analysis only
         inspector = w.VBox([self.show_weights, self.inspector])
         self.layers = LayerEditor(self)  # the Analysis palette category and the Parameter Editor's sliders
         self.tabs = w.Tab(children=[self.model_inputs, self.outputs_view, inspector, self.layers])
@@ -133,7 +106,7 @@ class AnalysisPanel(AnalysisPlace, DldVBox, css="dld-analysis-panel"):
                     [self.launch_button, self.run_button, self.step_button, self.resume_button, self.timings],
                     layout=w.Layout(flex_flow="row wrap"),
                 ),
-                w.HBox([self.member, self.value, override, revert], layout=w.Layout(flex_flow="row wrap")),
+                self.overrides.box,
                 self.error,
                 self.tabs,
             ]
@@ -237,31 +210,6 @@ class AnalysisPanel(AnalysisPlace, DldVBox, css="dld-analysis-panel"):
         if self.launch() is not None:
             self.designer.canvas.selection = [node]
             self.tabs.selected_index = TABS.index("Channel Inspector")
-
-    def apply_override(self) -> None:
-        """Override the typed attribute or initializer of the selected node for this analysis only."""
-        node = self._selected_node()
-        name, text = self.member.value.strip(), self.value.value
-        if node is None or not name:
-            self.error.value = small("Override: select a node and type an attribute or initializer name.")
-            return
-        analysis = self.launch()
-        if analysis is not None:
-            self._quiet(lambda: analysis.override(node, name, self._override_value(name, text)))
-            self.refresh()
-
-    def _override_value(self, name: str, text: str) -> Any:
-        value = parse_value(text)
-        weight = self.designer.document.model.graph.initializers.get(name)
-        if weight is None or weight.const_value is None:
-            return value
-        original = weight.const_value.numpy()
-        return np.broadcast_to(np.asarray(value, dtype=original.dtype), original.shape).copy()
-
-    def revert_all(self) -> None:
-        if self.analysis is not None:
-            self._quiet(self.analysis.revert_all)
-            self.refresh()
 
     def _profile_timings(self, refresh: bool = True) -> None:
         """Profile Layer Timings on: each node's latest time from a short profile on the analysis's inputs."""

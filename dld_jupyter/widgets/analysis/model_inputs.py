@@ -28,8 +28,8 @@ from dld_jupyter.activities.analysis.inputs import (
     default_preset,
     image_presets,
     thumbnail,
-    video_frames,
 )
+from dld_jupyter.activities.analysis.media import video_frames
 from dld_jupyter.activities.errors import SpecError, UnavailableError
 from dld_jupyter.widgets.analysis.channel_tiles import stats_of
 from dld_jupyter.widgets.widget_base import DldWidget

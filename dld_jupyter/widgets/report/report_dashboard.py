@@ -40,3 +40,12 @@ def tab_data(reports: Sequence[Report], labels: Sequence[str], chosen: Sequence[
         raise ValueError(f"dashboard range: give [start, stop] (0-based passes) or [], not {list(chosen)}")
     start, stop = (chosen[0], chosen[1]) if chosen else (None, None)
     return dashboard_data(reports[0], start, stop)
+
+
+def table_csv_text(report: Report, table: str, chosen: Sequence[int]) -> str:
+    """A Dashboard table ("op_types", "ops", "kernels") of `report` over the passes `chosen` (all when empty), as CSV
+    (the tab's Export CSV writes the rows it shows)."""
+    from dld_jupyter.reports.dashboard.table_csv import table_csv
+    from dld_jupyter.reports.dashboard.text import named_table
+
+    return table_csv(named_table(report, table, *(chosen if chosen else (None, None))))

@@ -15,7 +15,6 @@ producers/consumers, and `js_error`; the kernel answers a request with a `reply`
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 from collections.abc import Sequence
@@ -30,12 +29,13 @@ from dld_jupyter.frontdoor.designers import LiveDesigner, loading, registry
 from dld_jupyter.frontdoor.run_source import RunSource
 from dld_jupyter.report_format.errors import ReportError
 from dld_jupyter.report_format.model import Report
-from dld_jupyter.reports.compare import compare, default_labels
+from dld_jupyter.reports.compare import compare
 from dld_jupyter.reports.stats import filter_by_name
 from dld_jupyter.widgets.report.layer_baselines import LayerBaselines
-from dld_jupyter.widgets.report.report_dashboard import TABS, default_tab, tab_data
-from dld_jupyter.widgets.report.report_links import DesignerLinks, LinkError, resolve_model
+from dld_jupyter.widgets.report.report_dashboard import TABS, default_tab, tab_data, table_csv_text
+from dld_jupyter.widgets.report.report_links import DesignerLinks, LinkError
 from dld_jupyter.widgets.report.report_payload import build_payload
+from dld_jupyter.widgets.report.report_sources import load_report, model_of, report_labels, source_document
 from dld_jupyter.widgets.widget_base import DldWidget, check_keywords
 
 ROWS = ("all", "filtered", "selected")
@@ -77,7 +77,7 @@ class ReportViewer(DldWidget, LayerBaselines, bundle="report"):
         self.structures = list(structures) if structures is not None else [None] * len(self.reports)
         self.sources = list(sources) if sources is not None else [None] * len(self.reports)  # file of each report
         self._own_labels = labels is not None
-        self.labels = list(labels) if labels is not None else _labels(self.reports, self.sources)
+        self.labels = list(labels) if labels is not None else report_labels(self.reports, self.sources)
         self.report_dirs = list(report_dirs) if report_dirs is not None else [None] * len(self.reports)
         self.errors: list[str] = []  # front-end errors, also shown in the widget
         self.designer_area = ipywidgets.Output()
@@ -129,11 +129,8 @@ class ReportViewer(DldWidget, LayerBaselines, bundle="report"):
         """A Dashboard table ("op_types", "ops", "kernels") over `dashboard_range` as CSV (the tab's Export CSV
         writes the rows it shows); returns the text, or writes `path` and returns it."""
         from dld_jupyter.formats.atomic_write import atomic_write_text
-        from dld_jupyter.reports.dashboard.table_csv import table_csv
-        from dld_jupyter.reports.dashboard.text import named_table
 
-        chosen = self.dashboard_range
-        text = table_csv(named_table(self.report, table, *(chosen if chosen else (None, None))))
+        text = table_csv_text(self.report, table, self.dashboard_range)
         if path is None:
             return text
         atomic_write_text(path, text)
@@ -184,7 +181,7 @@ class ReportViewer(DldWidget, LayerBaselines, bundle="report"):
         loaded = []
         for source in sources:
             try:
-                loaded.append(_load(source))
+                loaded.append(load_report(source))
             except (OSError, ValueError, ReportError) as error:
                 raise ValueError(
                     f"compare with {os.fspath(source) if not isinstance(source, Report) else 'a report'}: "
@@ -195,9 +192,9 @@ class ReportViewer(DldWidget, LayerBaselines, bundle="report"):
         self.report_dirs += [d for _, d in loaded]
         self.sources += [None if isinstance(s, Report) else os.fspath(s) for s in sources]
         if self._own_labels:
-            self.labels += _labels([r for r, _ in loaded], self.sources[-len(loaded) :])
+            self.labels += report_labels([r for r, _ in loaded], self.sources[-len(loaded) :])
         else:
-            self.labels = _labels(self.reports, self.sources)
+            self.labels = report_labels(self.reports, self.sources)
         self._send_payload()
 
     # -- links --------------------------------------------------------------------------------------------------
@@ -205,20 +202,10 @@ class ReportViewer(DldWidget, LayerBaselines, bundle="report"):
         self.designer_area.append_display_data(designer)
 
     def _model_of(self, report: int) -> str:
-        """The report's model file; for a run on a temporary copy of unsaved edits (removed after the run), the
-        profiled document's own file."""
-        try:
-            return resolve_model(self.reports[report].summary.model_path, self.report_dirs[report])
-        except LinkError:
-            source = self._source_document(report)
-            if source and os.path.isfile(source):
-                return os.path.abspath(source)
-            raise
+        return model_of(self.reports[report], self.report_dirs[report])
 
     def _source_document(self, report: int) -> str | None:
-        """The document's own file when the report profiled a copy of its unsaved edits (OrtProfileSpec)."""
-        source = self.reports[report].summary.settings.get("source_document")
-        return str(source) if source else None
+        return source_document(self.reports[report])
 
     def live_designer(self, report: int = 0) -> LiveDesigner | None:
         """The designer open on this report's model now (never opens one): the linked designer, the live designer
@@ -318,50 +305,13 @@ class ReportViewer(DldWidget, LayerBaselines, bundle="report"):
         return self._box._repr_mimebundle_(**kwargs)
 
 
-def _load(source: Report | str | os.PathLike[str]) -> tuple[Report, str | None]:
-    if isinstance(source, Report):
-        return source, None
-    if not isinstance(source, (str, os.PathLike)):
-        raise TypeError(f"expected a Report or a path, got {type(source).__name__}")
-    from dld_jupyter.report_format.io import report_from_data
-    from dld_jupyter.reports.open import open_report
-
-    path = Path(source)
-    if not path.exists():
-        raise FileNotFoundError(f"{os.fspath(source)!r} does not exist")
-    if path.is_dir():
-        raise IsADirectoryError(f"{os.fspath(source)!r} is a folder: give a .dld-report.json or a trtexec profile")
-    folder = str(path.resolve().parent)
-    # A dld report is parsed once here (open_report would parse it twice: to detect its kind, then to load it).
-    try:
-        data = json.loads(path.read_text("utf-8"))
-    except (ValueError, UnicodeDecodeError):
-        data = None
-    if isinstance(data, dict) and "format" in data:
-        return report_from_data(data, os.fspath(source)), folder
-    return open_report(path), folder
-
-
-def _labels(reports: Sequence[Report], sources: Sequence[str | None]) -> list[str]:
-    """Model names (numbered when shared); reports of one model that came from files are named by their files
-    ("mobilenet_opt", "mobilenet_noopt" say more than "mobilenet (1)", "mobilenet (2)")."""
-    labels = default_labels(reports) if reports else []
-    names = [r.summary.model or "report" for r in reports]
-    for i, source in enumerate(sources):
-        if source and names.count(names[i]) > 1:
-            labels[i] = Path(source).name.removesuffix(".json").removesuffix(".dld-report").removesuffix(".profile")
-    if len(set(labels)) < len(labels):  # two files of one name in different folders
-        labels = [f"{label} ({i + 1})" if labels.count(label) > 1 else label for i, label in enumerate(labels)]
-    return labels
-
-
 def _viewer(sources: Sequence[Report | str | os.PathLike[str]], **options: Any) -> ReportViewer:
     labels = options.pop("labels", None)
     structures = options.pop("structures", None)
     if structures is not None and len(structures) != len(sources):
         raise ValueError(f"{len(structures)} structures for {len(sources)} reports")
     try:
-        loaded = [_load(s) for s in sources]
+        loaded = [load_report(s) for s in sources]
     except TypeError:
         raise
     except Exception as error:  # shown in the widget: a bad path is the user's input, not a crash
