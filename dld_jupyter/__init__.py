@@ -15,6 +15,7 @@ import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from dld_jupyter import _lazy_sympy
 from dld_jupyter._version import __version__
 
 if TYPE_CHECKING:
@@ -38,6 +39,8 @@ if TYPE_CHECKING:
     from dld_jupyter.widgets.sweep.sweep_view import SweepView
 
     ReportLike = Report | str | os.PathLike[str]
+
+_lazy_sympy.install()  # before any module of the package imports onnx-ir (_lazy_sympy.py says why)
 
 __all__ = [
     "__version__",

@@ -1,0 +1,64 @@
+"""sympy stays unloaded through `dld.open` and loads, whole and once, when symbolic arithmetic first needs it
+(_lazy_sympy.py: onnx-ir imported it at the top, 0.18-0.65 s of a cold open in a kernel, issue 42)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+MODEL = ROOT / "tests" / "data" / "real" / "mobilenet_v3_small_w05.onnx"
+
+
+def _run(script: str) -> str:
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(script)], capture_output=True, text=True,
+                          timeout=120, cwd=ROOT, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout
+
+
+def test_opening_a_designer_does_not_run_sympy_and_symbolic_arithmetic_still_works() -> None:
+    out = _run(f"""
+        import sys
+        import dld_jupyter as dld
+        designer = dld.open({str(MODEL)!r})
+        designer.canvas._on_msg(designer.canvas, {{"kind": "hello"}}, [])  # the first view, sent
+        print("OPENED", sorted(m for m in sys.modules if m == "sympy.core" or m.startswith("sympy.core.")))
+        import onnx_ir as ir
+        dim = ir.SymbolicDim("N") * 2 + 1  # onnx-ir's symbolic arithmetic runs sympy and its parser
+        import sympy
+        print("DIM", dim, isinstance(dim._expr, sympy.Expr), type(sys.modules["sympy"]) is type(sys))
+        print("USER", sympy.Symbol("a") + sympy.Integer(1))
+    """)
+    assert "OPENED []" in out
+    assert "DIM 2*N + 1 True True" in out
+    assert "USER a + 1" in out
+
+
+def test_threads_reading_sympy_first_at_once_all_see_it_whole() -> None:
+    out = _run("""
+        import threading
+        import dld_jupyter  # installs the deferred sympy
+        import sympy
+        got, start = [], threading.Barrier(4)
+        def read():
+            start.wait()
+            got.append(sympy.Symbol("x").name)
+        threads = [threading.Thread(target=read) for _ in range(4)]
+        for t in threads: t.start()
+        for t in threads: t.join()
+        print("GOT", got)
+    """)
+    assert "GOT ['x', 'x', 'x', 'x']" in out
+
+
+def test_sympy_imported_before_the_package_is_left_as_it_is() -> None:
+    out = _run("""
+        import sys, sympy
+        real = sys.modules["sympy"]
+        import dld_jupyter, onnx_ir
+        print("SAME", sys.modules["sympy"] is real, type(real) is type(sys))
+    """)
+    assert "SAME True True" in out
