@@ -6,7 +6,7 @@
  * The shell's current widget is JupyterLab's focus tracker's: a tab becomes current when something in it takes the
  * focus. Clicking a designer tab's header activates it, and its console would focus its hidden prompt, which takes
  * no focus, so the tab never became current and the Tools acted on the designer shown before, possibly hidden;
- * document_tab.ts gives the focus to the view instead. While the sidebar binds the new panel's designer (a round
+ * tab_focus.ts gives the focus to the view instead. While the sidebar binds the new panel's designer (a round
  * trip to its kernel) no designer is current: a command then is refused, never sent to the previous one.
  */
 import type { JupyterFrontEnd } from "@jupyterlab/application";
@@ -62,23 +62,5 @@ export class CurrentDesigner implements DesignerTarget {
   /** Run the kernel operation `name` on the current designer (see commands.ts, tools_menu.ts). */
   command(name: SidebarCommand, args?: Record<string, unknown>): Promise<boolean> {
     return this.sidebar.command(name, args);
-  }
-}
-
-/** An activated designer tab (its header clicked) gives the focus to its view: the console's own activation
- * focuses its hidden prompt, which takes none, so JupyterLab's focus tracking never made the tab current and the
- * sidebar, Tools and commands stayed on the designer shown before (document_tab.ts calls this). */
-export function focusView(panel: Widget): void {
-  if (panel.isDisposed || !panel.isVisible || panel.node.contains(document.activeElement)) return;
-  const content = panel.node.querySelector(".jp-CodeConsole-content");
-  // the canvas, else the view's first focusable part that shows (the console's hidden cells hold others)
-  const shown = [...(content?.querySelectorAll<HTMLElement>(".dld-canvas, [tabindex]") ?? [])].filter(
-    (node) => node.getClientRects().length > 0,
-  );
-  const view = shown.find((node) => node.classList.contains("dld-canvas")) ?? shown[0];
-  if (view) view.focus({ preventScroll: true });
-  else {
-    panel.node.tabIndex = -1;
-    panel.node.focus({ preventScroll: true });
   }
 }

@@ -11,6 +11,9 @@
  * When the kernel stops under the tab (shut down, killed, restarted), the designer that lived in it is gone: the tab
  * says so at once (stale_tab.ts: a banner over the greyed, inert view, the mark explained in the tooltip), Save
  * explains in a dialog why it cannot save, and Reopen opens the file again on a new kernel (kernel_watch.ts notices).
+ *
+ * This file holds the tab's life (show, close, stale); its parts live beside it: the comm and kernel watch
+ * (tab_link.ts), Save and Save As (tab_save.ts), what each kind of tab shows and its title (tab_views.ts).
  */
 import { Dialog, Notification, showDialog, showErrorMessage } from "@jupyterlab/apputils";
 import { ConsolePanel } from "@jupyterlab/console";
@@ -20,17 +23,16 @@ import { FileDialog } from "@jupyterlab/filebrowser";
 import { Kernel } from "@jupyterlab/services";
 import { Message, MessageLoop } from "@lumino/messaging";
 
-import { PendingRequests, Reply } from "../common/envelope";
 import { REVEAL_EVENT } from "../common/protocol";
-import { focusView } from "./current_designer";
 import { dldIcon } from "./icons";
-import { confirmDraft } from "./save_draft";
-import { askSavePath } from "./save_as_path";
-import { watchKernel } from "./kernel_watch";
 import { STALE_EVENT, StaleCause, staleOverlay, StaleText, staleText } from "./stale_tab";
-import { TAB_TARGET, TabFromKernel, TabRecord, TabToKernel } from "./tab_messages";
-import { pathForKernel } from "./transfer";
 import { fitDesignerToTab } from "./tab_fit";
+import { focusView } from "./tab_focus";
+import { forgetView, holdsView, TabLink } from "./tab_link";
+import { TabFromKernel, TabRecord } from "./tab_messages";
+import { saveDocument } from "./tab_save";
+import { pyString, readsFile, tabTitle, viewExpression } from "./tab_views";
+import { pathForKernel } from "./transfer";
 
 export const DESIGNER_DOCUMENT_CLASS = "dld-DesignerDocument";
 
@@ -54,20 +56,13 @@ export interface TabHost {
   commsConnection(kernel: Kernel.IKernelConnection): Kernel.IKernelConnection;
 }
 
-/** A Python string literal for any text (JSON escapes are valid Python escapes). */
-export function pyString(text: string): string {
-  return JSON.stringify(text);
-}
-
 export class DesignerTab {
-  private comm: Kernel.IComm | null = null;
-  private readonly pending = new PendingRequests();
+  private readonly link: TabLink;
   private dirty = false;
   private hasDocument = false;
   private closing = false;
   private stale: StaleCause | null = null;
   private veil: HTMLElement | null = null;
-  private unwatch: () => void = () => undefined;
 
   constructor(
     readonly panel: ConsolePanel,
@@ -78,6 +73,7 @@ export class DesignerTab {
     panel.addClass(DESIGNER_DOCUMENT_CLASS);
     panel.title.icon = dldIcon;
     panel.title.closable = true;
+    this.link = new TabLink(key, (message) => this.onMessage(message));
     this.retitle();
     MessageLoop.installMessageHook(panel, (_handler, message: Message) => {
       // a stale tab's content is inert and cannot take the focus: its veil does (Ctrl+S there explains)
@@ -93,7 +89,7 @@ export class DesignerTab {
     const unfit = fitDesignerToTab(panel.node); // the designer fills the tab; its dock scrolls, never the tab
     panel.node.addEventListener(REVEAL_EVENT, this.onReveal);
     panel.disposed.connect(() => {
-      this.unwatch();
+      this.link.close();
       unfit();
       panel.node.removeEventListener(REVEAL_EVENT, this.onReveal);
       panel.node.removeEventListener("keydown", this.keydown, true);
@@ -132,11 +128,7 @@ export class DesignerTab {
     const kernel = this.panel.sessionContext.session?.kernel;
     if (!kernel) return;
     this.panel.console.clear();
-    await kernel.requestExecute({
-      code: `__import__('dld_jupyter.lab.document_tabs').lab.document_tabs.forget(${pyString(this.key)})`,
-      silent: true,
-      store_history: false,
-    }).done;
+    await forgetView(kernel, this.key);
     await this.show(false);
   }
 
@@ -150,7 +142,7 @@ export class DesignerTab {
     await context.ready;
     const kernel = context.session?.kernel;
     if (!kernel) throw new Error("DL Designer: the tab has no kernel (was it shut down?)");
-    const live = reviving && (await this.isLive(kernel));
+    const live = reviving && (await holdsView(kernel, this.key));
     const lines = ["import dld_jupyter as dld", "from dld_jupyter.lab import document_tabs as _dld_tabs"];
     if (reviving && !live) {
       const what = this.record.file ? `reopened ${this.record.file} from disk` : "opened a new empty model";
@@ -160,50 +152,41 @@ export class DesignerTab {
     }
     // a report on its designer's kernel leaves the designer tab's `_dld_view` alone
     const name = this.record.kernel ? "_dld_report_view" : "_dld_view";
-    const { file, kind } = this.record; // a kernel that cannot see the file gets a copy (transfer.ts)
+    const { file } = this.record; // a kernel that cannot see the file gets a copy (transfer.ts)
     const comms = this.host.commsConnection(kernel);
-    const copy = !live && file && kind !== "compare" && kind !== "results" ? await pathForKernel(comms, file, this.kernelPath(file)) : null;
-    lines.push(`${name} = _dld_tabs.show(${pyString(this.key)}, lambda: ${this.makeView(copy)})`, name);
+    const copy = !live && readsFile(this.record) ? await pathForKernel(comms, file, this.kernelPath(file)) : null;
+    const view = viewExpression(this.record, (path) => this.kernelPath(path), copy);
+    lines.push(`${name} = _dld_tabs.show(${pyString(this.key)}, lambda: ${view})`, name);
     await this.panel.console.inject(lines.join("\n"));
     // The console scrolls to its end after running: a designer opens at its top (toolbar and canvas in view).
     this.panel.node.querySelector(".jp-CodeConsole-content")?.scrollTo(0, 0);
-    this.link(comms, kernel);
+    this.link.open(comms, kernel, context, (cause) => this.markStale(cause));
   }
 
   /** Save to the document's file; Save As (JupyterLab's file dialog) when it has none or when `as` is set. */
   async save(as = false): Promise<boolean> {
     if (this.stale) return this.explainStale();
     if (!this.hasDocument) return false;
-    let serverPath: string | null = null;
-    if (as || !this.record.file) {
-      serverPath = await askSavePath(this.host.docManager, this.key, this.record.file);
-      if (!serverPath) return false;
-    }
-    const kernelPath = serverPath === null ? null : this.kernelPath(serverPath);
-    let answer = await this.request({ kind: "save", path: kernelPath });
-    const invalid = (answer.data as { invalid?: string[] } | null)?.invalid;
-    if (!answer.ok && invalid && kernelPath !== null) {
-      // Save As of an invalid model says what is invalid; a draft is saved only when the user says so.
-      if (!(await confirmDraft(invalid))) return false;
-      answer = await this.request({ kind: "save", path: kernelPath, draft: true });
-    }
-    if (!answer.ok) {
+    const target = {
+      docManager: this.host.docManager,
+      key: this.key,
+      file: this.record.file,
+      kernelPath: (path: string) => this.kernelPath(path),
+      request: this.link.save.bind(this.link),
+    };
+    const outcome = await saveDocument(target, as);
+    if (outcome.kind === "cancelled") return false;
+    if (outcome.kind === "failed") {
       if (this.stale) return this.explainStale(); // the kernel stopped while the tab waited for its answer
-      await showErrorMessage("Save failed", answer.error ?? "the kernel gave no reason");
+      await showErrorMessage("Save failed", outcome.error);
       return false;
     }
-    if (serverPath !== null) {
-      this.record = { ...this.record, kind: "open", file: serverPath };
+    if (outcome.path !== null) {
+      this.record = { ...this.record, kind: "open", file: outcome.path };
       this.host.saveRecord(this.key, this.record);
       this.retitle();
     }
     return true;
-  }
-
-  private request(message: Omit<Extract<TabToKernel, { kind: "save" }>, "request">): Promise<Reply> {
-    const [request, reply] = this.pending.open();
-    this.send({ ...message, request });
-    return reply;
   }
 
   /** A Start Activity tab's Browse…: JupyterLab's file dialog, .onnx files only; the choice goes to the kernel as a
@@ -218,7 +201,7 @@ export class DesignerTab {
     });
     const file = chosen.button.accept ? chosen.value?.find((item) => item.type !== "directory") : undefined;
     if (!file || this.stale) return;
-    this.send({ kind: "model_picked", path: this.kernelPath(file.path) });
+    this.link.send({ kind: "model_picked", path: this.kernelPath(file.path) });
     this.record = { ...this.record, file: file.path };
     this.host.saveRecord(this.key, this.record);
   }
@@ -242,17 +225,12 @@ export class DesignerTab {
       if (!discard && !(await this.save())) return;
     }
     this.closing = true;
-    this.unwatch();
-    this.closeComm();
+    this.link.close();
     if (this.record.kernel || this.host.keepKernelOnClose()) {
       // the kernel stays (a report shares its designer's kernel, or the setting keeps it): drop this tab's view
       // there, so its designer releases its canvas, channel socket and check thread instead of living on unseen
-      if (!this.stale)
-        void this.panel.sessionContext.session?.kernel?.requestExecute({
-          code: `__import__('dld_jupyter.lab.document_tabs').lab.document_tabs.forget(${pyString(this.key)})`,
-          silent: true,
-          store_history: false,
-        });
+      const kernel = this.panel.sessionContext.session?.kernel;
+      if (!this.stale && kernel) void forgetView(kernel, this.key);
     } else {
       const kernel = this.panel.sessionContext.session?.kernel?.id;
       if (kernel) this.host.closeSharing(kernel); // its reports beside it would be left on a dead kernel
@@ -265,54 +243,9 @@ export class DesignerTab {
     this.panel.close();
   }
 
-  private makeView(kernelFile: string | null): string {
-    const record = this.record;
-    const file = pyString(kernelFile ?? this.kernelPath(record.file));
-    if (record.kind === "report") return `dld.report(${file})`;
-    if (record.kind === "engine") return `dld.open_engine(${file})`;
-    if (record.kind === "compare") return `dld.compare(${(record.files ?? []).map((f) => pyString(this.kernelPath(f))).join(", ")})`;
-    if (record.kind === "results") {
-      // the live view the kernel offered; after a kernel stop, a sweep's results again from its folder
-      const rebuild = record.view === "sweep" && record.file ? `lambda: dld.sweep_results(${file})` : "None";
-      return `_dld_tabs.results(${pyString(record.token ?? "")}, ${rebuild})`;
-    }
-    if (record.kind === "activity") {
-      const model = record.file ? file : '""';
-      return `dld.start_activity(${model}, activity=${pyString(record.activity ?? "profile")})`;
-    }
-    if (record.kind === "open" && record.file) return `dld.open(${file})`;
-    return `dld.new(opset=${record.opset ?? 21}, contrib=${record.contrib ? "True" : "False"})`;
-  }
-
   /** A server path as the kernel sees it: relative to the tab's session folder, its working directory. */
   private kernelPath(serverPath: string): string {
     return PathExt.relative(this.kernelDir, serverPath) || PathExt.basename(serverPath);
-  }
-
-  private async isLive(kernel: Kernel.IKernelConnection): Promise<boolean> {
-    const probe = `__import__('dld_jupyter.lab.document_tabs').lab.document_tabs.is_live(${pyString(this.key)})`;
-    const reply = await kernel.requestExecute({
-      code: "",
-      silent: true,
-      store_history: false,
-      user_expressions: { live: probe },
-    }).done;
-    const content = reply.content as { status: string; user_expressions?: Record<string, { data?: Record<string, string> }> };
-    return content.status === "ok" && content.user_expressions?.live?.data?.["text/plain"] === "True";
-  }
-
-  private link(comms: Kernel.IKernelConnection, kernel: Kernel.IKernelConnection): void {
-    this.closeComm();
-    const comm = comms.createComm(TAB_TARGET);
-    comm.onMsg = (msg) => this.onMessage(msg.content.data as unknown as TabFromKernel);
-    comm.onClose = () => {
-      if (this.comm === comm) this.comm = null;
-      this.pending.failAll("the kernel closed the tab's connection");
-    };
-    comm.open({ key: this.key });
-    this.comm = comm;
-    this.unwatch();
-    this.unwatch = watchKernel(this.panel.sessionContext, kernel, () => this.isLive(kernel), (cause) => this.markStale(cause));
   }
 
   /** The kernel stopped: the view is stale and its unsaved edits are gone. Say so over the view, make the view
@@ -321,8 +254,7 @@ export class DesignerTab {
     if (this.closing || this.stale || this.panel.isDisposed) return;
     this.stale = cause;
     const text = this.staleText();
-    this.pending.failAll(text.save);
-    this.closeComm();
+    this.link.fail(text.save);
     const panel = this.panel;
     const hadFocus = panel.node.contains(document.activeElement);
     panel.content.node.inert = true;
@@ -368,34 +300,7 @@ export class DesignerTab {
     }
   }
 
-  private closeComm(): void {
-    if (this.comm && !this.comm.isDisposed) {
-      try {
-        this.comm.close();
-      } catch {
-        // the kernel is gone already
-      }
-    }
-    this.comm = null;
-  }
-
-  private send(message: TabToKernel): void {
-    if (!this.comm) {
-      this.pending.failAll("the tab is not connected to its kernel (was it restarted?)");
-      return;
-    }
-    try {
-      this.comm.send(message as unknown as Record<string, never>);
-    } catch (reason) {
-      this.pending.failAll(`the tab could not reach its kernel (${reason}): reopen the file`);
-    }
-  }
-
-  private onMessage(message: TabFromKernel): void {
-    if (message.kind === "reply") {
-      this.pending.settle(message);
-      return;
-    }
+  private onMessage(message: Exclude<TabFromKernel, { kind: "reply" }>): void {
     if (this.stale) return;
     if (message.kind === "open_report") {
       this.host.openReport(PathExt.join(this.kernelDir, message.file), this);
@@ -417,26 +322,9 @@ export class DesignerTab {
   }
 
   private retitle(): void {
-    if (this.record.kind === "results") {
-      this.panel.title.label = this.record.title || PathExt.basename(this.record.file) || "Results";
-      this.panel.title.caption = `DL Designer: ${this.panel.title.label}${this.record.file ? ` (${this.record.file})` : ""}`;
-      void this.panel.sessionContext.session?.setName(this.panel.title.label);
-      return;
-    }
-    if (this.record.kind === "activity") {
-      this.panel.title.label = PathExt.basename(this.key); // "Start Activity", whichever model it runs
-      this.panel.title.caption = "DL Designer: Start Activity (profile, export or sweep a model file)";
-      void this.panel.sessionContext.session?.setName(this.panel.title.label);
-      return;
-    }
-    const files = this.record.kind === "compare" ? this.record.files ?? [] : [];
-    const label = files.length
-      ? PathExt.basename(this.key) // "compare a vs b", as the console names itself after its session path
-      : this.record.file ? PathExt.basename(this.record.file) : PathExt.basename(this.key);
+    const { label, caption } = tabTitle(this.record, this.key);
     this.panel.title.label = label;
-    this.panel.title.caption = files.length
-      ? `DL Designer report comparison: ${files.join(", ")}`
-      : this.record.file ? `DL Designer: ${this.record.file}` : "DL Designer: a new model";
+    this.panel.title.caption = caption;
     void this.panel.sessionContext.session?.setName(label); // the console titles itself by its session's name
   }
 }

@@ -7,7 +7,7 @@ import type { NodeData } from "../../common/protocol";
 import type { CanvasContext } from "./context";
 import { selectedNodeIds } from "./context";
 import { CanvasDialog, element } from "./trt_dialog";
-import type { Item } from "./menu";
+import type { Item } from "./popup_menu";
 
 /** "branches[2]" -> {attribute: "branches", index: 2}; "body" -> {attribute: "body", index: null}. */
 export function parseSlot(slot: string): { attribute: string; index: number | null } {

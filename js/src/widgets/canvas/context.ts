@@ -4,7 +4,6 @@ import type { Core } from "cytoscape";
 import type { Channel } from "./channel";
 import type { GraphStore } from "./graph";
 import type { Listeners } from "./listeners";
-import type { Overlays } from "./overlays/base";
 import type { TerminalOverlay } from "./terminals";
 import type { Toasts } from "./toasts";
 
@@ -20,7 +19,16 @@ export interface CanvasContext {
   listeners: Listeners;
   pointer: { x: number; y: number }; // last pointer position, model coordinates
   ops: Array<{ name: string; domain: string; category: string; summary: string }>;
-  overlays: Overlays; // drawn over the graph (heat...: overlays/), routed by name from the `overlay` message
+  overlays: OverlayHost; // drawn over the graph (heat...: overlays/), routed by name from the `overlay` message
+}
+
+/** What the canvas's parts ask of its overlays (overlays/base.ts's Overlays, which overlays reach the canvas through:
+ * the overlays import this context, so the context names only this much of them). */
+export interface OverlayHost {
+  /** The canvas's elements changed: every overlay draws again over what it shows. */
+  refresh(): void;
+  /** Every overlay's context-menu items for node `id` (the analysis's breakpoints). */
+  menuItems(id: string): Array<{ label: string; run: () => void }>;
 }
 
 export function selectedNodeIds(ctx: CanvasContext): string[] {

@@ -5,7 +5,7 @@ import { download } from "./export";
 import { openPrecisionDialog } from "./trt_precision";
 import { openProfileDialog } from "./trt_profile";
 import { childItems, selectionItems } from "./child_menu";
-import { showPopup } from "../../common/popup";
+import { closeMenu, Item, popupMenu } from "./popup_menu";
 
 // Items that edit the model: left out while the kernel says it refuses edits (an analysis holds it, a child
 // document is open), so the menu offers only what works.
@@ -18,49 +18,6 @@ const READ_ONLY_ITEMS = new Set([
   "Go to source", "Go to destination", "Arrange", "Fit to view",
   "Export as PNG", "Export as PNG (transparent)", "Export as SVG", "Export as JPEG",
 ]);
-
-export interface Item {
-  label: string;
-  run: () => void;
-  disabled?: boolean;
-}
-
-let closeOpen: (() => void) | null = null;
-
-/** Close the menu that is open, if any (one menu at a time on the page). */
-export function closeMenu(): void {
-  const close = closeOpen;
-  closeOpen = null;
-  close?.();
-}
-
-/** Show `items` at `p` (rendered canvas coordinates). The menu lives on the page, not inside the canvas (which
- * clips it): it stays whole near the canvas and window edges and closes on Escape, click-away, scroll and blur. */
-export function popupMenu(ctx: CanvasContext, items: Item[], p: { x: number; y: number }, kind = "context"): HTMLDivElement {
-  closeMenu();
-  const el = document.createElement("div");
-  el.className = "dld-menu";
-  el.dataset.menu = kind;
-  el.setAttribute("role", "menu");
-  for (const item of items) {
-    const row = document.createElement("div");
-    row.className = "dld-menu-item" + (item.disabled ? " disabled" : "");
-    row.textContent = item.label;
-    // Element-owned handlers: they go away with the menu.
-    row.onmousedown = (e) => e.stopPropagation();
-    row.onclick = () => {
-      closeMenu();
-      if (!item.disabled) ctx.listeners.guard(item.run, `menu "${item.label}"`)();
-    };
-    el.appendChild(row);
-  }
-  const stage = ctx.stage.getBoundingClientRect();
-  const close = showPopup(el, stage.left + p.x, stage.top + p.y, () => {
-    if (closeOpen === close) closeOpen = null;
-  });
-  closeOpen = close;
-  return el;
-}
 
 export function installMenu(ctx: CanvasContext): void {
   const close = closeMenu;

@@ -7,7 +7,7 @@
 import type { NodeData } from "../../common/protocol";
 import type { CanvasContext } from "./context";
 import { openFunction, openSubgraph } from "./child_menu";
-import { popupMenu } from "./menu";
+import { popupMenu } from "./popup_menu";
 
 export const BUTTON = 14;
 export const INSET = 3;

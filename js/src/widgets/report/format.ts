@@ -40,9 +40,4 @@ export function bytes(n: number): string {
   return `${u ? v.toFixed(1) : v} ${units[u]}`;
 }
 
-export function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls = "", textContent = ""): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (textContent) e.textContent = textContent;
-  return e;
-}
+export { el } from "../../common/dom";

@@ -10,7 +10,8 @@ import type { NodeSingular } from "cytoscape";
 import type { OverlayMessage } from "../../../common/protocol";
 import type { CanvasContext } from "../context";
 import type { OverlayKind } from "./base";
-import { GroupCounts, MarkedOverlay, el, focusNode, groupMark, legendHead, paint, swatch } from "./marks";
+import { GroupCounts, MarkedOverlay, focusNode, groupMark, legendHead, paint, swatch } from "./marks";
+import { el } from "../../../common/dom";
 
 import { COLUMNS, DivergenceRow, formatCell, sortRows } from "../../results/divergence_rows";
 

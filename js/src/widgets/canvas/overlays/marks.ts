@@ -11,6 +11,7 @@ import type { NodeSingular } from "cytoscape";
 import type { OverlayMessage } from "../../../common/protocol";
 import type { CanvasContext } from "../context";
 import type { CanvasOverlay } from "./base";
+import { el } from "../../../common/dom";
 
 export interface Colour {
   bg: string;
@@ -27,12 +28,6 @@ export const COLOURS: Record<string, Colour> = {
 
 export type GroupCounts = Record<string, Record<string, number>>;
 
-export const el = <K extends keyof HTMLElementTagNameMap>(tag: K, cls = "", text = ""): HTMLElementTagNameMap[K] => {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text) e.textContent = text;
-  return e;
-};
 
 /** The mark a collapsed group shows: the first of `priority` any member has. */
 export function groupMark(counts: Record<string, number> | undefined, priority: string[]): string | null {

@@ -8,7 +8,8 @@ import type { NodeSingular } from "cytoscape";
 import type { OverlayMessage } from "../../../common/protocol";
 import type { CanvasContext } from "../context";
 import type { OverlayKind } from "./base";
-import { Colour, GroupCounts, MarkedOverlay, el, legendHead, paint } from "./marks";
+import { Colour, GroupCounts, MarkedOverlay, legendHead, paint } from "./marks";
+import { el } from "../../../common/dom";
 
 export interface NodeDataSetMessage extends OverlayMessage {
   source: string;

@@ -10,7 +10,7 @@
  */
 import type { OverlayMessage } from "../../../common/protocol";
 import type { CanvasContext } from "../context";
-import { el } from "./marks";
+import { el } from "../../../common/dom";
 
 export const STRIP = "strip";
 
