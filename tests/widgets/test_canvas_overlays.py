@@ -90,6 +90,36 @@ def test_the_browsers_overlay_messages_reach_their_overlay_by_name(
     assert "no overlay of" in caplog.text and "reinstall dld_jupyter" in caplog.text
 
 
+class Failing(Marks):
+    name: ClassVar[str] = "failing"
+
+    def receive(self, message: OverlayMessage, buffers: list[bytes]) -> None:
+        raise RuntimeError("the overlay broke")
+
+
+def test_an_overlay_request_in_the_envelope_gets_its_reply(resnet: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """The browser's overlay menu items travel as requests (js channel.ts overlayRequest): each gets a reply for
+    the view that asked, ok once routed, else the reason, which the canvas shows (before: no reply, nothing said)."""
+    canvas, rec = make(resnet)
+    marks, _failing = Marks(canvas), Failing(canvas)
+    canvas._on_msg(canvas, {"kind": "overlay", "overlay": "marks", "action": "unmarked", "request": 4, "view": "v"}, [])
+    assert [m["action"] for m in marks.received] == ["unmarked"]
+    assert rec.last("reply")[0] == {"kind": "reply", "request": 4, "ok": True, "error": None, "data": None,
+                                    "view": "v", "patches": []}
+    with caplog.at_level(logging.WARNING):
+        canvas._on_msg(canvas, {"kind": "overlay", "overlay": "nope", "action": "set", "request": 5, "view": "v"}, [])
+        canvas._on_msg(canvas, {"kind": "overlay", "overlay": "failing", "action": "x", "request": 6, "view": "v"}, [])
+    unknown, failed = (m for m, _ in rec.messages[-2:])
+    assert (unknown["request"], unknown["ok"]) == (5, False) and "reinstall dld_jupyter" in unknown["error"]
+    assert (failed["request"], failed["ok"]) == (6, False)
+    assert failed["error"] == "failing x failed: RuntimeError: the overlay broke"
+    assert "the overlay broke" in caplog.text  # the trace is logged too
+    # a message without a request number (what the browser sent before) is routed as ever, with no reply
+    before = len(rec.messages)
+    canvas._on_msg(canvas, {"kind": "overlay", "overlay": "marks", "action": "unmarked"}, [])
+    assert [m["kind"] for m, _ in rec.messages[before:]] == []
+
+
 def test_an_overlay_is_registered_once_per_canvas_and_named(resnet: Path) -> None:
     canvas, _rec = make(resnet)
     Marks(canvas)

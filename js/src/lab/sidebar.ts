@@ -7,7 +7,7 @@ import { Clipboard } from "@jupyterlab/apputils";
 import { PageConfig } from "@jupyterlab/coreutils";
 import { Widget } from "@lumino/widgets";
 
-import { PendingRequests } from "../common/envelope";
+import { PendingRequests, REPLY_TIMEOUT_LONG_MS } from "../common/envelope";
 import { DesignerConnection, PanelLike } from "./connection";
 import { LayerExplorer } from "./explorer";
 import { showExplorerMenu } from "./explorer_menu";
@@ -119,7 +119,7 @@ export class DesignerSidebar extends Widget {
 
   /** Resolves to whether the kernel did it (its error is shown in the sidebar otherwise). */
   command(name: SidebarCommand, args?: Record<string, unknown>): Promise<boolean> {
-    const [request, reply] = this.pending.open();
+    const [request, reply] = this.pending.open(REPLY_TIMEOUT_LONG_MS); // Save, Export, a tool: long on a big model
     this.connection.send({ kind: "command", request, action: name, args: args ?? {} });
     return reply.then(async (answer) => {
       const invalid = (answer.data as { invalid?: string[] } | null)?.invalid;

@@ -8,7 +8,7 @@
 import { ISessionContext } from "@jupyterlab/apputils";
 import { Kernel } from "@jupyterlab/services";
 
-import { PendingRequests, Reply } from "../common/envelope";
+import { PendingRequests, Reply, REPLY_TIMEOUT_LONG_MS } from "../common/envelope";
 import { watchKernel } from "./kernel_watch";
 import { StaleCause } from "./stale_tab";
 import { TAB_TARGET, TabFromKernel, TabToKernel } from "./tab_messages";
@@ -71,7 +71,7 @@ export class TabLink {
 
   /** Ask the kernel to save; the promise is its reply (failed when the link breaks first). */
   save(message: SaveMessage): Promise<Reply> {
-    const [request, reply] = this.pending.open();
+    const [request, reply] = this.pending.open(REPLY_TIMEOUT_LONG_MS);
     this.send({ ...message, request });
     return reply;
   }

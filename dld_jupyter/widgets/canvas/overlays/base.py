@@ -18,6 +18,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, ClassVar, Protocol, cast
 
 from dld_jupyter.document import Event
+from dld_jupyter.formats import envelope
 from dld_jupyter.widgets.canvas.overlays.strip import ACTIONS, STRIP, OverlayStrip, ShownOverlay, structural
 from dld_jupyter.widgets.canvas.protocol import OverlayMessage
 
@@ -177,21 +178,38 @@ class Overlays:
 
     def receive(self, content: Mapping[str, Any], buffers: list[bytes]) -> None:
         """Route a browser's `overlay` message to its overlay (a legend's close X, "closed", clears it on every
-        view); the strip's to the manager."""
+        view; a context-menu item asks the analysis); the strip's to the manager. A message in the envelope (its
+        `request` number, js channel.ts overlayRequest) gets its reply: ok once routed, else why not."""
+        request = content.get("request")
+        if not isinstance(request, int):
+            self._route(content, buffers)
+            return
+        try:
+            refused = self._route(content, buffers)
+        except Exception as error:  # the browser shows the reply's text; the log keeps the trace
+            log.exception("the %r overlay's %r failed", content.get("overlay"), content.get("action"))
+            refused = f"{content.get('overlay')} {content.get('action')} failed: {type(error).__name__}: {error}"
+        answer = envelope.ok(request) if refused is None else envelope.failed(request, refused)
+        self._canvas.send({"kind": "reply", **answer, "view": content.get("view"), "patches": []})
+
+    def _route(self, content: Mapping[str, Any], buffers: list[bytes]) -> str | None:
+        """Hand the message to its overlay; why not when this canvas has no overlay of that name."""
         name = str(content.get("overlay"))
         if name == STRIP:
             self._strip_asked(str(content.get("action")), str(content.get("name", "")))
-            return
+            return None
         overlay = self._by_name.get(name)
         if overlay is None:
-            log.warning("an overlay message for %r, which this canvas has no overlay of (it has %s): the browser "
-                        "bundle and the kernel's dld_jupyter differ; reinstall dld_jupyter and reload the page.",
-                        name, sorted(self._by_name) or "none")
-            return
+            refused = (f"an overlay message for {name!r}, which this canvas has no overlay of (it has "
+                       f"{sorted(self._by_name) or 'none'}): the browser bundle and the kernel's dld_jupyter differ; "
+                       "reinstall dld_jupyter and reload the page.")
+            log.warning("%s", refused)
+            return refused
         if content.get("action") == "closed":
             overlay.clear()
-            return
+            return None
         overlay.receive(cast(OverlayMessage, content), buffers)
+        return None
 
     def _strip_asked(self, action: str, name: str) -> None:
         if action not in ACTIONS:

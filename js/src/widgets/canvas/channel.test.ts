@@ -4,6 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { AnyModel } from "@anywidget/types";
 
+import { noReplyError, REPLY_TIMEOUT_MS } from "../../common/envelope";
 import { Channel } from "./channel";
 import { GONE } from "./fast_channel";
 import { Toasts } from "./toasts";
@@ -153,6 +154,29 @@ describe("a canvas whose comm is gone with its kernel", () => {
     expect(reply.ok).toBe(false);
     expect(reply.error).toContain("kernel is gone");
     expect(toastsEl.textContent?.match(/kernel is gone/g)?.length).toBe(1);
+    c.dispose();
+  });
+});
+
+describe("overlay requests in the envelope", () => {
+  it("settles a menu request with the kernel's reply, and fails one the kernel never answers", async () => {
+    const m = model("ab".repeat(16));
+    const root = document.createElement("div");
+    const c = new Channel(m, new Toasts(root), () => {});
+    const answered = c.overlayRequest({ overlay: "analysis", action: "add_breakpoint", id: "a" });
+    const sent = m.sent.at(-1) as { request: number; view: string };
+    expect(sent).toEqual({ kind: "overlay", overlay: "analysis", action: "add_breakpoint", id: "a", request: sent.request, view: c.view });
+    c.reply({ kind: "reply", request: sent.request, ok: false, error: "Add Breakpoint: no analysis", data: null, view: c.view });
+    expect(await answered).toMatchObject({ ok: false, error: "Add Breakpoint: no analysis" });
+
+    const unanswered = c.overlayRequest({ overlay: "strip", action: "hide", name: "heat" });
+    const late = (m.sent.at(-1) as { request: number }).request;
+    await vi.advanceTimersByTimeAsync(REPLY_TIMEOUT_MS);
+    expect(await unanswered).toMatchObject({ ok: false, error: noReplyError(REPLY_TIMEOUT_MS / 1000) });
+    expect(root.querySelector(".dld-toast-error")?.textContent).toBe(`No answer from the kernel: ${noReplyError(REPLY_TIMEOUT_MS / 1000)}`);
+    const before = c.replyCount;
+    c.reply({ kind: "reply", request: late, ok: true, error: null, data: null, view: c.view }); // ignored: settles nothing
+    expect(c.replyCount).toBe(before + 1);
     c.dispose();
   });
 });

@@ -4,7 +4,8 @@
  * the kernel passes the Inbox, which keeps the kernel's order across both paths.
  */
 import type { AnyModel } from "@anywidget/types";
-import type { IntentAction, KernelMessage } from "../../common/protocol";
+import { PendingRequests, type Reply as EnvelopeReply } from "../../common/envelope";
+import type { IntentAction, KernelMessage, OverlayMessage } from "../../common/protocol";
 import { FastChannel, GONE, relayUrl } from "./fast_channel";
 import { Inbox } from "./inbox";
 import type { Toasts } from "./toasts";
@@ -17,8 +18,12 @@ const LOST = "The connection to the kernel dropped before this edit was answered
 export class Channel {
   /** This view's id: the kernel routes the fast channel by it, and a reply names the view that asked. */
   readonly view = Math.random().toString(36).slice(2) + Date.now().toString(36);
-  private next = 1;
-  private readonly pending = new Map<number, (reply: Reply) => void>();
+  /** Intents and overlay requests waiting for their reply; one the kernel leaves unanswered fails after
+   * REPLY_TIMEOUT_MS with a toast (a late reply still applies its patches, and settles nothing). */
+  private readonly pending = new PendingRequests(undefined, (expired) => {
+    this.forget(expired.request);
+    if (!this.closed) this.toasts.show(`No answer from the kernel: ${expired.error}`, "error");
+  });
   /** Time from sending an intent to applying its patch, for the benchmark (last 200). */
   readonly roundTrips: number[] = [];
   private sentAt = new Map<number, number>();
@@ -129,11 +134,10 @@ export class Channel {
     }, delay);
   }
 
-  intent(action: IntentAction, args: Record<string, unknown> = {}, buffers: ArrayBuffer[] = []): Promise<Reply> {
-    const request = this.next++;
+  intent(action: IntentAction, args: Record<string, unknown> = {}, buffers: ArrayBuffer[] = []): Promise<EnvelopeReply> {
+    const [request, promise] = this.pending.open();
     this.sentAt.set(request, performance.now());
     const message = { kind: "intent", request, action, args, view: this.view };
-    const promise = new Promise<Reply>((resolve) => this.pending.set(request, resolve));
     if (this.fast && this.path === "fast" && this.fast.open) {
       this.fastRequests.add(request);
       this.fast.send(message, buffers);
@@ -146,21 +150,33 @@ export class Channel {
     return promise;
   }
 
+  /** What the user asked of an overlay (a context-menu item: Add Breakpoint, Inspect Channels…), in the envelope:
+   * the kernel's overlay registry routes it by name and replies like an intent (its refusal shown as a toast). */
+  overlayRequest(message: Omit<OverlayMessage, "kind">): Promise<EnvelopeReply> {
+    const [request, promise] = this.pending.open();
+    if (!this.toKernel({ ...message, kind: "overlay", request, view: this.view })) {
+      this.reply({ kind: "reply", request, ok: false, error: NO_KERNEL, data: null, view: this.view });
+    }
+    return promise;
+  }
+
+  private forget(request: number): void {
+    this.fastRequests.delete(request);
+    this.sentAt.delete(request);
+  }
+
   /** Called for every reply (patches applied): shows an error, settles the intent if this view sent it. */
   reply(message: Reply): void {
     if (message.view != null && message.view !== this.view) return; // another view's edit
     this.replyCount++;
-    this.fastRequests.delete(message.request);
     const started = this.sentAt.get(message.request);
-    this.sentAt.delete(message.request);
+    this.forget(message.request);
     if (started !== undefined) {
       this.roundTrips.push(performance.now() - started);
       if (this.roundTrips.length > 200) this.roundTrips.shift();
     }
     if (!message.ok) this.toasts.show(message.error ?? "The kernel refused this edit.", "error");
-    const resolve = this.pending.get(message.request);
-    this.pending.delete(message.request);
-    resolve?.(message);
+    this.pending.settle(message);
   }
 
   jsError(error: unknown, where: string): void {
@@ -176,6 +192,7 @@ export class Channel {
   dispose(): void {
     this.closed = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.pending.clear(); // nothing waits for this view any more: no timer outlives it
     try {
       this.model.send({ kind: "bye", view: this.view }); // the kernel stops sending this view's copy over the comm
     } catch {

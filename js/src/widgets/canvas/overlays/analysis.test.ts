@@ -6,8 +6,11 @@
 import cytoscape from "cytoscape";
 import { describe, expect, it } from "vitest";
 
+import type { AnyModel } from "@anywidget/types";
 import { FakeModel } from "../../../common/testing";
+import { Channel } from "../channel";
 import type { CanvasContext } from "../context";
+import { Toasts } from "../toasts";
 import { AnalysisOverlay, analysisLabel } from "./analysis";
 
 function context() {
@@ -20,16 +23,18 @@ function context() {
   });
   const model = new FakeModel();
   const nodes = new Map([["x", { id: "x", kind: "input" }], ["a", { id: "a", kind: "op" }], ["b", { id: "b", kind: "op" }]]);
+  const root = document.createElement("div");
+  const channel = new Channel(model as unknown as AnyModel, new Toasts(root), () => undefined);
   const ctx = {
-    cy, model, root: document.createElement("div"), store: { nodes },
+    cy, model, root, store: { nodes }, channel,
     listeners: { cy: (c: cytoscape.Core, events: string, selector: string, fn: () => void) => c.on(events, selector, fn) },
   } as unknown as CanvasContext;
-  return { cy, model, ctx };
+  return { cy, model, ctx, view: channel.view };
 }
 
 describe("analysis overlay", () => {
   it("draws shapes, badge, stop and link colours, offers breakpoints and clears", () => {
-    const { cy, model, ctx } = context();
+    const { cy, model, ctx, view } = context();
     const overlay = new AnalysisOverlay(ctx);
     overlay.receive({ kind: "overlay", overlay: "analysis", action: "set", lines: { a: "1×8×4×4", b: "1×8×4×4" }, breakpoints: ["a"], position: "b" } as never);
     expect(cy.$id("a").data("alabel")).toBe("conv\nConv\n1×8×4×4");
@@ -45,7 +50,8 @@ describe("analysis overlay", () => {
       "Remove Breakpoint", "Inspect Channels", "Add Analysis Layer: Affine", "Add Analysis Layer: Noise", "Add Analysis Layer: Snapshot",
     ]);
     items[0].run();
-    expect(model.sent[0]).toEqual({ kind: "overlay", overlay: "analysis", action: "remove_breakpoint", id: "a" });
+    // in the envelope (channel.ts overlayRequest): a request number and the view, so the kernel's reply settles it
+    expect(model.sent[0]).toEqual({ kind: "overlay", overlay: "analysis", action: "remove_breakpoint", id: "a", request: 1, view });
     expect(overlay.menuItems("b")[0].label).toBe("Add Breakpoint");
     overlay.receive({ kind: "overlay", overlay: "analysis", action: "clear" });
     expect(cy.elements(".an, .an-bp, .an-here, .an-in, .an-out").length).toBe(0);
@@ -55,7 +61,7 @@ describe("analysis overlay", () => {
   });
 
   it("badges the nodes analysis layers follow and adds or removes them from the menu", () => {
-    const { cy, model, ctx } = context();
+    const { cy, model, ctx, view } = context();
     const overlay = new AnalysisOverlay(ctx);
     const layers = { a: [{ name: "/analysis/Noise1", kind: "Noise" }, { name: "/analysis/Mix1", kind: "Mix" }], x: [{ name: "/analysis/Mix1", kind: "Mix" }] };
     overlay.receive({ kind: "overlay", overlay: "analysis", action: "set", lines: { a: "1×8×4×4" }, breakpoints: [], position: null, layers } as never);
@@ -70,14 +76,14 @@ describe("analysis overlay", () => {
     items[3].run();
     items[5].run();
     expect(model.sent).toEqual([
-      { kind: "overlay", overlay: "analysis", action: "add_layer", id: "b", layer: "Noise" },
-      { kind: "overlay", overlay: "analysis", action: "add_layer", id: "b", layer: "Mix", other: "x" },
+      { kind: "overlay", overlay: "analysis", action: "add_layer", id: "b", layer: "Noise", request: 1, view },
+      { kind: "overlay", overlay: "analysis", action: "add_layer", id: "b", layer: "Mix", other: "x", request: 2, view },
     ]);
     const input = overlay.menuItems("x").map((i) => i.label);  // a graph input: layers, no breakpoint
     expect(input[0]).toBe("Add Analysis Layer: Affine");
     expect(input.slice(-1)).toEqual(["Remove Analysis Layer Mix1"]);
     overlay.menuItems("a").find((i) => i.label === "Remove Analysis Layer Noise1")?.run();
-    expect(model.sent[2]).toEqual({ kind: "overlay", overlay: "analysis", action: "remove_layer", id: "a", layer: "/analysis/Noise1" });
+    expect(model.sent[2]).toEqual({ kind: "overlay", overlay: "analysis", action: "remove_layer", id: "a", layer: "/analysis/Noise1", request: 3, view });
     overlay.receive({ kind: "overlay", overlay: "analysis", action: "clear" });
     expect(cy.nodes(".an-layer").length).toBe(0);
   });

@@ -95,7 +95,7 @@ export class AnalysisOverlay implements CanvasOverlay {
     const kind = this.ctx.store.nodes.get(id)?.kind;
     if (!this.data || (kind !== "op" && kind !== "input")) return [];
     const ask = (action: AnalysisRequest, extra: Record<string, string> = {}) => () =>
-      this.ctx.model.send({ kind: "overlay", overlay: "analysis", action, id, ...extra });
+      void this.ctx.channel.overlayRequest({ overlay: "analysis", action, id, ...extra });
     const items: OverlayMenuItem[] = [];
     if (kind === "op") {
       const on = this.breakpoints.has(id);

@@ -84,7 +84,7 @@ describe("heat overlay on a mounted canvas", () => {
     expect(cy.getElementById("n0").hasClass("heat")).toBe(true);
     expect(cy.getElementById("n1").hasClass("heat-none")).toBe(true);
     (root.querySelector(".dld-heat-close") as HTMLButtonElement).click();
-    expect(model.sent).toContainEqual({ kind: "overlay", overlay: "heat", action: "closed" });
+    expect(model.sent).toContainEqual(expect.objectContaining({ kind: "overlay", overlay: "heat", action: "closed", request: expect.any(Number) }));
     expect(cy.nodes(".heat, .heat-none").length).toBe(0);
     model.emit("msg:custom", { kind: "overlay", overlay: "nope", action: "set" }, []);
     expect(model.sent).toContainEqual(expect.objectContaining({ kind: "js_error", message: expect.stringContaining("reinstall") }));

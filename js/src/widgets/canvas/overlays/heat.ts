@@ -57,7 +57,7 @@ export class HeatOverlay implements CanvasOverlay {
   }
 
   private send(msg: HeatViewMessage): void {
-    this.ctx.model.send(msg);
+    void this.ctx.channel.overlayRequest(msg);
   }
 
   show(data: HeatData): void {

@@ -94,7 +94,7 @@ export function swatch(mark: string, text: string): HTMLDivElement {
 
 /** Ask the kernel to focus a node: it expands the groups around it, selects and centres it. */
 export function focusNode(ctx: CanvasContext, overlay: string, id: string): void {
-  ctx.model.send({ kind: "overlay", overlay, action: "focus", id });
+  void ctx.channel.overlayRequest({ overlay, action: "focus", id });
 }
 
 /** A tooltip that follows hovered elements, its lines given by `lines` (none: hidden). */
@@ -201,7 +201,7 @@ export abstract class MarkedOverlay<T extends OverlayMessage & { groups: GroupCo
   /** Hide it and tell the kernel (the legend's close X). */
   protected closed(): void {
     this.clear();
-    this.ctx.model.send({ kind: "overlay", overlay: this.flag, action: "closed" });
+    void this.ctx.channel.overlayRequest({ overlay: this.flag, action: "closed" });
   }
 
   clear(): void {

@@ -79,10 +79,10 @@ describe("overlay strip on a mounted canvas", () => {
     (chips[0].querySelector(".dld-ov-eye") as HTMLButtonElement).click();
     (chips[1].querySelector(".dld-ov-name") as HTMLButtonElement).click();
     const asked = model.sent.filter((m) => (m as { overlay?: string }).overlay === "strip");
-    expect(asked).toEqual([
-      { kind: "overlay", overlay: "strip", action: "clear", name: "diff" },
-      { kind: "overlay", overlay: "strip", action: "hide", name: "heat" },
-      { kind: "overlay", overlay: "strip", action: "pick", name: "diff" },
+    expect(asked).toEqual([ // in the envelope: each one numbered, so the kernel's reply settles it
+      expect.objectContaining({ kind: "overlay", overlay: "strip", action: "clear", name: "diff", request: expect.any(Number) }),
+      expect.objectContaining({ kind: "overlay", overlay: "strip", action: "hide", name: "heat", request: expect.any(Number) }),
+      expect.objectContaining({ kind: "overlay", overlay: "strip", action: "pick", name: "diff", request: expect.any(Number) }),
     ]);
     // Everything hidden: no colour at all; an empty strip goes away.
     model.emit("msg:custom", strip(null, ["heat", "diff"]), []);

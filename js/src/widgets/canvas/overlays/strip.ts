@@ -45,7 +45,7 @@ export class Strip {
   }
 
   private ask(action: StripAction, name = ""): void {
-    this.ctx.model.send({ kind: "overlay", overlay: STRIP, action, name });
+    void this.ctx.channel.overlayRequest({ overlay: STRIP, action, name });
   }
 
   /** A chip's or the note's button: what it asks is its data-action (one listener on the strip serves them all). */
