@@ -120,7 +120,7 @@ def test_create_function_from_selection_and_inline_from_the_canvas(jupyter: Jupy
     at = page_point(page, ROOT, pair[0], 0, 6)
     page.mouse.click(at["x"], at["y"], button="right")
     page.locator(".dld-menu-item", has_text="Create Function from Selection…").click()
-    dialog = page.locator(f"{ROOT} .dld-trt-dialog[data-dialog='create-function']")
+    dialog = page.locator(f"{ROOT} .dld-dialog[data-dialog='create-function']")
     dialog.locator(".dld-fn-name").fill("Stem")
     dialog.locator(".dld-fn-domain").fill("my.blocks")
     screenshot(page, "function_from_selection_dialog", f"{ROOT} .dld-canvas")

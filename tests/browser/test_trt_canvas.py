@@ -16,7 +16,7 @@ from tests.browser.test_canvas import cy_eval, open_model, press_and_wait, rende
 from tests.browser.test_sidebar import PANEL, open_sidebar
 
 BERT = Path(__file__).resolve().parents[2] / "tests" / "data" / "real" / "bert_tiny.onnx"
-DIALOG = ".dld-trt-dialog"
+DIALOG = ".dld-dialog"
 
 
 def right_click(page: Page, node_id: str, dy: float = 0.0) -> None:
@@ -53,7 +53,7 @@ def test_profile_and_precisions_from_the_canvas_and_explorer(jupyter: JupyterSer
         for axis, value in enumerate(values):
             dialog.locator(f"input[data-column='{column}'][data-axis='{axis}']").fill(value)
     dialog.locator("button", has_text="OK").click()
-    expect(dialog.locator(".dld-trt-error")).to_contain_text("min 1 <= opt 8 <= max 4 does not hold")
+    expect(dialog.locator(".dld-dialog-error")).to_contain_text("min 1 <= opt 8 <= max 4 does not hold")
     screenshot(page, "trt_profile_dialog_error", ".dld-canvas")
     dialog.locator(".dld-trt-size-max").fill("256")  # size-max fills every wildcard's max
     assert dialog.locator("input[data-column='max'][data-axis='0']").input_value() == "256"

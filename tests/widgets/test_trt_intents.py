@@ -51,7 +51,7 @@ def test_profile_dialog_data_validation_and_inferred_batch() -> None:
 
 
 def test_browser_precision_list_is_the_formats() -> None:
-    source = (ROOT / "js" / "src" / "widgets" / "canvas" / "trt_precision.ts").read_text()
+    source = (ROOT / "js" / "src" / "widgets" / "canvas" / "overlays" / "tensorrt" / "precision.ts").read_text()
     lists = re.findall(r"PRECISIONS = \[([^\]]*)\]", source)
     names = tuple(name for group in lists for name in re.findall(r'"([^"]+)"', group))
     assert names == LAYER_PRECISIONS

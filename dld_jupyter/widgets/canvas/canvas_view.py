@@ -179,7 +179,7 @@ class CanvasView(ViewEvents):
             weights=weights,
             own_scope=self.scope_size.get(v.name.rpartition("/")[0], 0) <= 1,
         )
-        if v.kind == "op":  # the TensorRT precision badge (drawn by the overlay, clicked in trt_badge.ts)
+        if v.kind == "op":  # the TensorRT precision badge (drawn by the overlay, clicked in overlays/tensorrt/badge.ts)
             data["precision"] = self._precision(node_id)
         if feeds:  # inputs fed by hidden weight plumbing show a mini constant, as a hidden Constant does
             for t in data["inputs"]:

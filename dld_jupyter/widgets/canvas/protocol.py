@@ -128,14 +128,6 @@ class NoticeMessage(TypedDict):
     text: str
 
 
-class TrtDialogMessage(TypedDict):
-    """Open a TensorRT dialog on the canvas (asked by the layer explorer's menu, through the kernel)."""
-
-    kind: Literal["trt_dialog"]
-    dialog: Literal["precision", "profile"]
-    nodes: list[str]
-
-
 class OverlayMessage(TypedDict):
     """Both ways: one canvas overlay's message (widgets/canvas/overlays/). `overlay` names the overlay, `action`
     says what happens ("set" its state, "clear" it; from the browser, what the user did on it); the overlay's own
@@ -148,7 +140,7 @@ class OverlayMessage(TypedDict):
 
 KernelMessage = (
     SnapshotMessage | PatchMessage | ReplyMessage | FocusMessage | OpsMessage | ExportRequestMessage | NoticeMessage
-    | TrtDialogMessage | OverlayMessage
+    | OverlayMessage
 )
 
 IntentAction = Literal[

@@ -1,7 +1,7 @@
 """Canvas intents of the TensorRT attributes a model carries (seed 000 "Dynamic Shapes and TensorRT", "Specifying
 Layer Precisions to TensorRT"): what the optimization-profile and layer-precision dialogs read and write.
 
-The dialogs live in the browser (js/src/widgets/canvas/trt_dialogs.ts) and open from the canvas menu, the
+The dialogs live in the browser (js/src/widgets/canvas/overlays/tensorrt/) and open from the canvas menu, the
 precision badge's quick menu and, through the kernel, the layer explorer's menu. They only send data here; the
 Document validates (a refused profile comes back as the reply's error, shown inside the dialog) and every write is
 one undo step stored in the model. Self-contained (no import of intents.py, which registers these) so that the two

@@ -274,8 +274,10 @@ class Designer(CompareActions, NodeDataActions, OverlayActions, RunPanels, DldVB
 
     def open_trt_dialog(self, dialog: str, nodes: Any = ()) -> None:
         """Open the canvas's Set Layer Precision / Set TensorRT Optimization Profile dialog (`nodes`: the layers,
-        else the canvas selection); the layer explorer's menu lands here."""
-        self.canvas.send({"kind": "trt_dialog", "dialog": dialog, "nodes": list(nodes) or list(self.canvas.selection)})
+        else the canvas selection); the layer explorer's menu lands here. The browser's TensorRT overlay opens it
+        (js/src/widgets/canvas/overlays/tensorrt/), entered like every overlay by its name."""
+        self.canvas.send({"kind": "overlay", "overlay": "tensorrt", "action": "dialog", "dialog": dialog,
+                          "nodes": list(nodes) or list(self.canvas.selection)})
 
     def profile(self, **options: Any) -> Any:
         """Profile the current model (a dirty one from a saved copy) and return its Report."""

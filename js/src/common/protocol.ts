@@ -82,7 +82,6 @@ type KernelMessageBody =
   | { kind: "ops"; ops: PaletteOp[] }
   | { kind: "export_request"; request: number; format: ExportFormat; background: string; grid: boolean; grid_colour?: string }
   | { kind: "notice"; level: Severity; text: string }
-  | { kind: "trt_dialog"; dialog: "precision" | "profile"; nodes: string[] } // opened from the layer explorer
   | OverlayMessage; // an overlay drawn over the graph (widgets/canvas/overlays/)
 
 export type ExportFormat = "png" | "jpg" | "svg";

@@ -6,7 +6,8 @@
 import type { NodeData } from "../../common/protocol";
 import type { CanvasContext } from "./context";
 import { selectedNodeIds } from "./context";
-import { CanvasDialog, element } from "./trt_dialog";
+import { el } from "../../common/dom";
+import { CanvasDialog } from "./dialog";
 import type { Item } from "./popup_menu";
 
 /** "branches[2]" -> {attribute: "branches", index: 2}; "body" -> {attribute: "body", index: null}. */
@@ -47,15 +48,15 @@ export function selectionItems(ctx: CanvasContext): Item[] {
 /** Name and domain of the new function; the kernel's refusal (a name taken, an invalid selection) shows inside. */
 export function createFunctionDialog(ctx: CanvasContext, nodes: string[]): CanvasDialog {
   const dialog = new CanvasDialog(ctx, "create-function", "Create Function from Selection");
-  const note = element("div", "dld-trt-note", `${nodes.length} selected node(s) become the body of a new local function and one instance of it; its inputs and outputs are the links cut by the selection.`);
-  const name = element("input", "dld-fn-name");
+  const note = el("div", "dld-dialog-note", `${nodes.length} selected node(s) become the body of a new local function and one instance of it; its inputs and outputs are the links cut by the selection.`);
+  const name = el("input", "dld-fn-name");
   name.placeholder = "function name (e.g. Block)";
-  const domain = element("input", "dld-fn-domain");
+  const domain = el("input", "dld-fn-domain");
   domain.placeholder = "domain (e.g. local)";
   domain.value = "local";
   const row = (label: string, input: HTMLElement) => {
-    const r = element("label", "dld-trt-row");
-    const text = element("span", "", label);
+    const r = el("label", "dld-dialog-row");
+    const text = el("span", "", label);
     text.style.minWidth = "56px"; // the inputs line up
     r.append(text, input);
     return r;

@@ -2,8 +2,6 @@
 import type { CanvasContext } from "./context";
 import { actions } from "./actions";
 import { download } from "./export";
-import { openPrecisionDialog } from "./trt_precision";
-import { openProfileDialog } from "./trt_profile";
 import { childItems, selectionItems } from "./child_menu";
 import { closeMenu, Item, popupMenu } from "./popup_menu";
 
@@ -40,15 +38,13 @@ export function installMenu(ctx: CanvasContext): void {
       } else if (data?.function) {
         items.push({ label: "Expand local function", run: () => void ctx.channel.intent("expand", { group: data.id }) });
       }
-      items.push(...ctx.overlays.menuItems(target.id())); // while analysing: Add/Remove Breakpoint, Inspect Channels
+      items.push(...ctx.overlays.menuItems(target.id())); // Add/Remove Breakpoint while analysing, TensorRT settings
       if (data) items.push(...childItems(ctx, data));
       items.push({ label: "Delete", run: () => actions.delete(ctx) });
       items.push({ label: "Copy", run: () => actions.copy(ctx) });
       items.push({ label: "Cut", run: () => actions.cut(ctx) });
       items.push({ label: "Paste", run: () => actions.paste(ctx) });
       if (data?.kind === "op") items.push({ label: `Go to documentation (${data.op_type})`, run: () => void actions.documentation(ctx, data.id) });
-      if (data?.kind === "op") items.push({ label: "Set Layer Precision…", run: () => openPrecisionDialog(ctx, ctx.cy.nodes(":selected").map((n) => n.id())) });
-      if (data?.kind === "input") items.push({ label: "Set TensorRT Optimization Profile…", run: () => void openProfileDialog(ctx, data.id) });
       items.push({ label: "Extract selection to a new model", run: () => void actions.extract(ctx) });
       items.push(...selectionItems(ctx));
     } else if (target !== ctx.cy && target.isEdge && target.isEdge()) {

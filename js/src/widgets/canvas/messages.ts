@@ -11,7 +11,6 @@ import { exportImage } from "./export";
 import { applyGrid } from "./grid";
 import { fitTo, resized, setupContext, type CanvasShell } from "./setup";
 import { centreOn } from "./viewport";
-import { openTrtDialog } from "./trt_open";
 
 type Message<K extends KernelMessage["kind"]> = Extract<KernelMessage, { kind: K }>;
 type Handler<M> = (shell: CanvasShell, msg: M, buffers: DataView[]) => void | Promise<void>;
@@ -84,7 +83,6 @@ export const MESSAGES: MessageTable = {
   ops: drawn((ctx, msg) => {
     ctx.ops = msg.ops;
   }),
-  trt_dialog: drawn((ctx, msg) => openTrtDialog(ctx, msg.dialog, msg.nodes)),
   notice: drawn((_ctx, msg, _buffers, shell) => shell.toasts.show(msg.text, msg.level)),
   export_request: drawn(async (ctx, msg, _buffers, shell) => {
     const data = await exportImage(ctx, msg.format, msg.background, msg.grid, msg.grid_colour);

@@ -17,7 +17,6 @@ import { installInteractions } from "./interactions";
 import { installKeys } from "./keys";
 import { installMenu } from "./menu";
 import { installSubgraphButton } from "./subgraph_button";
-import { installPrecisionBadges } from "./trt_badge";
 import { QuickAdd } from "./quickadd";
 import { applyGrid } from "./grid";
 import { installHitIndex } from "./hit_index";
@@ -191,8 +190,7 @@ export function setupContext(shell: CanvasShell, count: number): CanvasContext {
   const replaced = () => (cy as unknown as { renderer(): { invalidateContainerClientCoordsCache(): void } }).renderer().invalidateContainerClientCoordsCache();
   parts.dom(stage, "pointerenter", replaced);
   parts.dom(stage, "pointerdown", replaced, { capture: true });
-  if (!readOnly) installPrecisionBadges(c); // its quick menu changes a layer's precision
-  else {
+  if (readOnly) {
     // Hovering a layer names it in full and shows its whole record beside the canvas (the kernel's panel) until
     // the pointer leaves it; the selected layer's record comes back then.
     parts.cy(cy, "mouseover", "node", (event) => {

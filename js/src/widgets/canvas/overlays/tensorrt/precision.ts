@@ -3,8 +3,9 @@
  * plus No Constraint for the selected layers, and the quick menu the glyph's precision badge opens. Either sends
  * one `set_precision` intent: one undo step, stored in node metadata, shown in the badge and the TRT-Prec column.
  */
-import type { CanvasContext } from "./context";
-import { CanvasDialog, element } from "./trt_dialog";
+import { el } from "../../../../common/dom";
+import type { CanvasContext } from "../../context";
+import { CanvasDialog } from "../../dialog";
 
 /** The seed's list, as dld_jupyter/formats/trt_metadata.py LAYER_PRECISIONS (a Python test keeps them equal). */
 export const FLOAT_PRECISIONS = ["fp32", "fp16", "bf16", "fp8"];
@@ -30,15 +31,15 @@ export function openPrecisionDialog(ctx: CanvasContext, ids: string[]): void {
   const dialog = new CanvasDialog(ctx, "precision", "Set Layer Precision");
   const note = layers.length === 1 ? `Layer ${ctx.store.nodes.get(layers[0])?.name ?? layers[0]}` : `${layers.length} layers`;
   dialog.body.append(
-    element("div", "dld-trt-note", `${note}. TensorRT obeys these under the Obey or Prefer Precision Constraints typing mode.`),
+    el("div", "dld-dialog-note", `${note}. TensorRT obeys these under the Obey or Prefer Precision Constraints typing mode.`),
   );
   const radios: HTMLInputElement[] = [];
   const group = (title: string, values: string[]) => {
-    dialog.body.append(element("div", "dld-trt-heading", title));
-    const grid = element("div", "dld-trt-choices");
+    dialog.body.append(el("div", "dld-trt-heading", title));
+    const grid = el("div", "dld-trt-choices");
     for (const value of values) {
-      const label = element("label");
-      const radio = element("input");
+      const label = el("label");
+      const radio = el("input");
       radio.type = "radio";
       radio.name = "dld-trt-precision";
       radio.value = value;
@@ -74,10 +75,10 @@ export function openPrecisionDialog(ctx: CanvasContext, ids: string[]): void {
 export function openPrecisionQuickMenu(ctx: CanvasContext, id: string, at: { x: number; y: number }): void {
   ctx.root.querySelector(".dld-trt-quick")?.remove();
   const current = ctx.store.nodes.get(id)?.precision ?? null;
-  const menu = element("div", "dld-menu dld-trt-quick");
+  const menu = el("div", "dld-menu dld-trt-quick");
   const close = () => menu.remove();
   const item = (label: string, run: () => void, isCurrent = false) => {
-    const row = element("div", "dld-menu-item" + (isCurrent ? " current" : ""), (isCurrent ? "✓ " : "") + label);
+    const row = el("div", "dld-menu-item" + (isCurrent ? " current" : ""), (isCurrent ? "✓ " : "") + label);
     row.onmousedown = (e) => e.stopPropagation();
     row.onclick = () => {
       close();
@@ -91,5 +92,5 @@ export function openPrecisionQuickMenu(ctx: CanvasContext, id: string, at: { x: 
   item("Set Layer Precision…", () => openPrecisionDialog(ctx, [id]));
   menu.style.left = `${at.x}px`;
   menu.style.top = `${at.y}px`;
-  ctx.root.appendChild(menu); // trt_badge.ts closes it on the next press elsewhere on the canvas
+  ctx.root.appendChild(menu); // badge.ts closes it on the next press elsewhere on the canvas
 }

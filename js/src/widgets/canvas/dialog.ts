@@ -1,10 +1,10 @@
 /**
- * A modal dialog inside the canvas (the TensorRT optimization-profile and layer-precision editors): title, body,
- * an error line and buttons. It lives in the widget's own element, so it works the same in a notebook, a DL
+ * A modal dialog inside the canvas (the TensorRT optimization-profile and layer-precision editors, overlays/tensorrt/;
+ * Create Function from Selection, child_menu.ts): title, body, an error line and buttons. It lives in the widget's own element, so it works the same in a notebook, a DL
  * Designer document tab and the console panel; errors the kernel returns are shown in it, not only as a toast.
  */
 import type { CanvasContext } from "./context";
-import "./trt.css";
+import "./dialog.css";
 
 export interface DialogButton {
   label: string;
@@ -19,20 +19,20 @@ export class CanvasDialog {
   private readonly error: HTMLDivElement;
 
   constructor(private readonly ctx: CanvasContext, kind: string, title: string) {
-    ctx.root.querySelector(".dld-trt-backdrop")?.remove(); // one dialog at a time
+    ctx.root.querySelector(".dld-dialog-backdrop")?.remove(); // one dialog at a time
     this.backdrop = document.createElement("div");
-    this.backdrop.className = "dld-trt-backdrop";
+    this.backdrop.className = "dld-dialog-backdrop";
     const box = document.createElement("div");
-    box.className = "dld-trt-dialog";
+    box.className = "dld-dialog";
     box.dataset.dialog = kind;
     box.setAttribute("role", "dialog");
     const head = document.createElement("div");
-    head.className = "dld-trt-title";
+    head.className = "dld-dialog-title";
     head.textContent = title;
     this.body = document.createElement("div");
-    this.body.className = "dld-trt-body";
+    this.body.className = "dld-dialog-body";
     this.error = document.createElement("div");
-    this.error.className = "dld-trt-error";
+    this.error.className = "dld-dialog-error";
     box.append(head, this.body, this.error);
     this.backdrop.append(box);
     // Keys and clicks stay in the dialog: the canvas's shortcuts (Delete, Ctrl+Z) must not act behind it.
@@ -48,11 +48,11 @@ export class CanvasDialog {
 
   buttons(buttons: DialogButton[]): void {
     const row = document.createElement("div");
-    row.className = "dld-trt-buttons";
+    row.className = "dld-dialog-buttons";
     for (const spec of buttons) {
       const button = document.createElement("button");
       button.textContent = spec.label;
-      if (spec.primary) button.className = "dld-trt-primary";
+      if (spec.primary) button.className = "dld-dialog-primary";
       button.onclick = async () => {
         this.showError("");
         if (await spec.run()) this.close();
@@ -82,11 +82,4 @@ export class CanvasDialog {
     if (!reply.ok) this.showError(reply.error ?? "The kernel refused this edit.");
     return reply.ok;
   }
-}
-
-export function element<K extends keyof HTMLElementTagNameMap>(tag: K, className = "", text?: string): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
 }

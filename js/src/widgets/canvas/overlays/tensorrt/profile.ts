@@ -4,8 +4,9 @@
  * inputs with several wildcards), and the Inferred Batch Size for inputs with a single leading wildcard. The
  * kernel validates (reply errors are shown in the dialog) and stores the profile in the model as one undo step.
  */
-import type { CanvasContext } from "./context";
-import { CanvasDialog, element } from "./trt_dialog";
+import { el } from "../../../../common/dom";
+import type { CanvasContext } from "../../context";
+import { CanvasDialog } from "../../dialog";
 
 type Dim = number | string | null;
 interface InputInfo {
@@ -25,7 +26,7 @@ const isWildcard = (d: Dim) => typeof d !== "number" || d < 0;
 const COLUMNS = ["min", "opt", "max"] as const;
 
 function numberInput(value: string, disabled = false): HTMLInputElement {
-  const input = element("input");
+  const input = el("input");
   input.type = "number";
   input.min = "1";
   input.value = value;
@@ -44,17 +45,17 @@ export async function openProfileDialog(ctx: CanvasContext, nodeId: string | nul
     return;
   }
   const dialog = new CanvasDialog(ctx, "profile", "Set TensorRT Optimization Profile");
-  const chooser = element("select");
+  const chooser = el("select");
   for (const i of info.inputs) {
-    const option = element("option", "", `${i.name}  [${i.dims.map((d) => d ?? "?").join(", ")}]${i.dynamic ? "" : "  (static)"}`);
+    const option = el("option", "", `${i.name}  [${i.dims.map((d) => d ?? "?").join(", ")}]${i.dynamic ? "" : "  (static)"}`);
     option.value = i.name;
     option.disabled = !i.dynamic;
     chooser.append(option);
   }
   chooser.value = info.input && dynamic.some((i) => i.name === info.input) ? info.input : dynamic[0].name;
-  const chooserRow = element("label", "dld-trt-row", "Input ");
+  const chooserRow = el("label", "dld-dialog-row", "Input ");
   chooserRow.append(chooser);
-  const content = element("div");
+  const content = el("div");
   dialog.body.append(chooserRow, content);
   if (info.input && !dynamic.some((i) => i.name === info.input)) {
     dialog.showError(`${info.input} has a static shape: it needs no profile. Choose a dynamic input.`);
@@ -65,39 +66,39 @@ export async function openProfileDialog(ctx: CanvasContext, nodeId: string | nul
   const render = () => {
     const input = info.inputs.find((i) => i.name === chooser.value) as InputInfo;
     content.replaceChildren();
-    const useProfile = element("input");
+    const useProfile = el("input");
     useProfile.type = "radio";
     useProfile.name = "dld-trt-mode";
-    const useBatch = element("input");
+    const useBatch = el("input");
     useBatch.type = "radio";
     useBatch.name = "dld-trt-mode";
     useBatch.disabled = !input.single_leading;
     const inferredNow = input.single_leading && !input.profile && info.inferred_batch !== null;
     (inferredNow ? useBatch : useProfile).checked = true;
 
-    const modeProfile = element("label", "dld-trt-row");
+    const modeProfile = el("label", "dld-dialog-row");
     modeProfile.append(useProfile, document.createTextNode(" Optimization profile (min / opt / max per dimension)"));
-    const table = element("table", "dld-trt-dims");
-    const head = element("tr");
-    for (const h of ["Axis", "Dimension", "Min", "Opt", "Max"]) head.append(element("th", "", h));
+    const table = el("table", "dld-trt-dims");
+    const head = el("tr");
+    for (const h of ["Axis", "Dimension", "Min", "Opt", "Max"]) head.append(el("th", "", h));
     table.append(head);
     const cells: Record<(typeof COLUMNS)[number], HTMLInputElement[]> = { min: [], opt: [], max: [] };
     input.dims.forEach((d, axis) => {
-      const row = element("tr");
-      row.append(element("td", "", String(axis)), element("td", "", d === null ? "?" : String(d)));
+      const row = el("tr");
+      row.append(el("td", "", String(axis)), el("td", "", d === null ? "?" : String(d)));
       for (const c of COLUMNS) {
         const stored = input.profile?.[c][axis];
         const cell = isWildcard(d) ? numberInput(stored !== undefined ? String(stored) : "") : numberInput(String(d), true);
         cell.dataset.column = c;
         cell.dataset.axis = String(axis);
         cells[c].push(cell);
-        const td = element("td");
+        const td = el("td");
         td.append(cell);
         row.append(td);
       }
       table.append(row);
     });
-    const sizes = element("div", "dld-trt-row", "size-min ");
+    const sizes = el("div", "dld-dialog-row", "size-min ");
     const sizeMin = numberInput("");
     sizeMin.className = "dld-trt-size-min";
     const sizeMax = numberInput("");
@@ -112,14 +113,14 @@ export async function openProfileDialog(ctx: CanvasContext, nodeId: string | nul
     sizeMin.oninput = fill("min", sizeMin);
     sizeMax.oninput = fill("max", sizeMax);
 
-    const modeBatch = element("label", "dld-trt-row");
+    const modeBatch = el("label", "dld-dialog-row");
     const batch = numberInput(String(info.inferred_batch ?? 1));
     batch.className = "dld-trt-batch";
     batch.disabled = !input.single_leading;
     modeBatch.append(useBatch, document.createTextNode(" Inferred Batch Size "), batch);
-    const batchNote = element(
+    const batchNote = el(
       "div",
-      "dld-trt-note",
+      "dld-dialog-note",
       input.single_leading
         ? "Applies to every input with a single leading wildcard (like ['N', 3, 224, 224]) that has no profile of its own."
         : "Not available: this input does not have exactly one wildcard, the leading one.",

@@ -4,9 +4,9 @@
  * (terminals.ts drawBadges, bottom-left of the glyph); this module only hit-tests it, so the glyph style is
  * untouched. The geometry below mirrors that drawing: keep them together when either changes.
  */
-import type { NodeData } from "../../common/protocol";
-import type { CanvasContext } from "./context";
-import { openPrecisionQuickMenu } from "./trt_precision";
+import type { NodeData } from "../../../../common/protocol";
+import type { CanvasContext } from "../../context";
+import { openPrecisionQuickMenu } from "./precision";
 
 const FONT = "9px sans-serif";
 const SLOP = 3; // model units of tolerance around the badge
