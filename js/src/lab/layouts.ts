@@ -18,7 +18,7 @@ import { Menu } from "@lumino/widgets";
 import type { DesignerTarget } from "./current_designer";
 import { applyShell, captureShell, DEFAULT_SHELL, sideBar } from "./side_bars";
 import type { ShellLike, ShellState } from "./side_bars";
-import { OpeningMenu } from "./tools_menu";
+import { buildMenu, fillListing } from "./menu_builder";
 import { PaletteEntries } from "./user_tool_palette";
 
 export enum LayoutCommandIds {
@@ -117,29 +117,22 @@ export function registerLayoutCommands(
 
 /** Fill the Apply (or Delete) submenu: one entry per layout, or Save Layout… when there is none. */
 export function fillApplyMenu(menu: Menu, layouts: LayoutSetting[], command: string = LayoutCommandIds.apply): void {
-  menu.clearItems();
-  for (const layout of layouts) menu.addItem({ command, args: { name: layout.name } });
-  if (layouts.length === 0) menu.addItem({ command: LayoutCommandIds.save });
+  fillListing(menu, command, layouts.map((layout) => ({ name: layout.name })), LayoutCommandIds.save);
 }
 
 /** View → DL Designer Layouts; `fill` refreshes its Apply submenu from the store (index.ts: on each settings read). */
 export function layoutsMenu(commands: CommandRegistry, store: LayoutStore): { menu: Menu; fill: () => void } {
-  const apply = new Menu({ commands });
-  apply.id = "dld-jupyter-apply-layout-menu";
-  apply.title.label = "Apply Layout";
-  const remove = new Menu({ commands });
-  remove.id = "dld-jupyter-delete-layout-menu";
-  remove.title.label = "Delete Layout";
-  const menu = new OpeningMenu({ commands }, () => void store.reload().catch(console.error));
-  menu.id = "dld-jupyter-layouts-menu";
-  menu.title.label = "DL Designer Layouts";
-  menu.addItem({ command: LayoutCommandIds.save });
-  menu.addItem({ type: "submenu", submenu: apply });
-  menu.addItem({ command: LayoutCommandIds.reset });
-  menu.addItem({ type: "submenu", submenu: remove });
-  menu.addItem({ type: "separator" });
-  menu.addItem({ command: LayoutCommandIds.dockBeside });
-  menu.addItem({ command: LayoutCommandIds.dockBelow });
+  const apply = buildMenu(commands, { id: "dld-jupyter-apply-layout-menu", label: "Apply Layout" });
+  const remove = buildMenu(commands, { id: "dld-jupyter-delete-layout-menu", label: "Delete Layout" });
+  const menu = buildMenu(commands, {
+    id: "dld-jupyter-layouts-menu",
+    label: "DL Designer Layouts",
+    entries: [
+      LayoutCommandIds.save, apply, LayoutCommandIds.reset, remove, "-",
+      LayoutCommandIds.dockBeside, LayoutCommandIds.dockBelow,
+    ],
+    opening: () => void store.reload().catch(console.error),
+  });
   const fill = () => {
     fillApplyMenu(apply, store.layouts());
     fillApplyMenu(remove, store.layouts(), LayoutCommandIds.delete);

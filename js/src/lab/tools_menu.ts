@@ -11,12 +11,11 @@
 import { JupyterFrontEnd } from "@jupyterlab/application";
 import { IMainMenu } from "@jupyterlab/mainmenu";
 import { ISettingRegistry } from "@jupyterlab/settingregistry";
-import { CommandRegistry } from "@lumino/commands";
-import { Message } from "@lumino/messaging";
 import { Menu } from "@lumino/widgets";
 
-import { SidebarCommand } from "./messages";
 import type { DesignerTarget } from "./current_designer";
+import { buildMenu, fillListing } from "./menu_builder";
+import { SidebarCommand } from "./messages";
 
 export enum ToolCommandIds {
   globalModifications = "dld:global-modifications",
@@ -80,24 +79,7 @@ export function userToolsOf(composite: Record<string, unknown>): UserToolSetting
 
 /** Fill the User Tools submenu: one entry per tool, or a pointer to Custom Tools when there is none. */
 export function fillUserTools(menu: Menu, tools: UserToolSetting[]): void {
-  menu.clearItems();
-  for (const tool of tools) menu.addItem({ command: ToolCommandIds.runUserTool, args: { tool: tool.name } });
-  if (tools.length === 0) menu.addItem({ command: ToolCommandIds.customTools });
-}
-
-/** A menu that calls `opening` each time it is shown (a Lumino menu is attached when it opens). */
-export class OpeningMenu extends Menu {
-  constructor(
-    options: Menu.IOptions,
-    private readonly opening: () => void,
-  ) {
-    super(options);
-  }
-
-  protected onBeforeAttach(msg: Message): void {
-    this.opening();
-    super.onBeforeAttach(msg);
-  }
+  fillListing(menu, ToolCommandIds.runUserTool, tools.map((tool) => ({ tool: tool.name })), ToolCommandIds.customTools);
 }
 
 /** Each tool acts on the current designer (current_designer.ts), the one in front. */
@@ -120,25 +102,20 @@ export function registerToolsMenu(
   settingRegistry: ISettingRegistry | null,
   pluginId: string,
 ): Menu {
-  const commands: CommandRegistry = app.commands;
-  const userTools = new Menu({ commands });
-  userTools.id = "dld-jupyter-user-tools-menu";
-  userTools.title.label = "User Tools";
+  const userTools = buildMenu(app.commands, { id: "dld-jupyter-user-tools-menu", label: "User Tools" });
   fillUserTools(userTools, []);
-  const reload = () => {
-    settingRegistry?.reload(pluginId).catch((reason) => console.error("dld-jupyter: settings reload failed", reason));
-  };
-  const tools = new OpeningMenu({ commands }, reload);
-  tools.id = "dld-jupyter-tools-menu";
-  tools.title.label = "Tools";
-  tools.addItem({ command: ToolCommandIds.globalModifications });
-  tools.addItem({ type: "separator" });
-  tools.addItem({ command: ToolCommandIds.convertFp16 });
-  tools.addItem({ command: ToolCommandIds.sanitize });
-  tools.addItem({ command: ToolCommandIds.convertTensors });
-  tools.addItem({ type: "separator" });
-  tools.addItem({ command: ToolCommandIds.customTools });
-  tools.addItem({ type: "submenu", submenu: userTools });
+  const tools = buildMenu(app.commands, {
+    id: "dld-jupyter-tools-menu",
+    label: "Tools",
+    entries: [
+      ToolCommandIds.globalModifications, "-",
+      ToolCommandIds.convertFp16, ToolCommandIds.sanitize, ToolCommandIds.convertTensors, "-",
+      ToolCommandIds.customTools, userTools,
+    ],
+    opening: () => {
+      settingRegistry?.reload(pluginId).catch((reason) => console.error("dld-jupyter: settings reload failed", reason));
+    },
+  });
   mainMenu.addMenu(tools, true, { rank: 950 });
   settingRegistry
     ?.load(pluginId)
