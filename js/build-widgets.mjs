@@ -3,7 +3,7 @@ import { build } from "esbuild";
 import { writeNotices } from "./notices.mjs";
 import { cytoscapePatches } from "./patches/cytoscape.mjs";
 
-const entries = { canvas: "src/widgets/canvas/index.ts", report: "src/widgets/report/index.ts", editors: "src/widgets/editors/index.ts", dock: "src/widgets/dock/index.ts", log_view: "src/widgets/tools/log_view.ts", channel_inspector: "src/widgets/analysis/channel_inspector/index.ts", output_view: "src/widgets/analysis/output_view.ts", model_inputs: "src/widgets/analysis/model_inputs.ts", results_table: "src/widgets/results/results_table.ts" };
+const entries = { canvas: "src/widgets/canvas/index.ts", report: "src/widgets/report/index.ts", editors: "src/widgets/editors/index.ts", dock: "src/widgets/designer/dock.ts", log_view: "src/widgets/tools/log_view.ts", channel_inspector: "src/widgets/analysis/channel_inspector/index.ts", output_view: "src/widgets/analysis/output_view.ts", model_inputs: "src/widgets/analysis/model_inputs.ts", results_table: "src/widgets/results/results_table.ts" };
 const watch = process.argv.includes("--watch");
 
 const metafiles = [];

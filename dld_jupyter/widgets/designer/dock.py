@@ -4,8 +4,8 @@ editors, the Profile panel and the Tools / Export Engine dialogs sit in a docked
 toolbar's Panels button (or a double-click on the splitter). The dock's size is kept for the session: the next
 designer opens with it. Named layouts of the dock: layouts.py.
 
-Only plain ipywidgets boxes and one small anywidget (the splitter, js/src/widgets/dock) are used, so the layout is
-the same in a notebook cell, in a JupyterLab designer tab and in front ends without our lab extension; the
+Only plain ipywidgets boxes and one small anywidget (the splitter, js/src/widgets/designer/dock.ts) are used, so
+the layout is the same in a notebook cell, in a JupyterLab designer tab and in front ends without our lab extension; the
 splitter's CSS lays the designer out (in a designer tab the designer fills the tab, see dock.css).
 """
 

@@ -1,7 +1,7 @@
 /**
  * A designer fills its document tab (issue 21: "no page-level scrolling to find a part"): the tab's console has no
  * height to give a widget output, so this measures the room from the designer's top to the tab's bottom and sets
- * it as --dld-tab-height on the tab; dock.css (js/src/widgets/dock) gives the designer that height, the canvas the
+ * it as --dld-tab-height on the tab; dock.css (js/src/widgets/designer/) gives the designer that height, the canvas the
  * rest of it after the toolbar, and scrolls only inside the dock.
  */
 export function fitDesignerToTab(tab: HTMLElement): () => void {
