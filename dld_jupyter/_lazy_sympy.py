@@ -50,8 +50,11 @@ def install() -> None:
     """Make sympy and onnx-ir's symbolic shape parser deferred in this process, where neither is imported yet."""
     if "sympy" in sys.modules or "onnx_ir" in sys.modules:
         return
-    sympy = importlib.util.find_spec("sympy")
-    package = importlib.util.find_spec("onnx_ir")  # finds the package without importing it
+    try:
+        sympy = importlib.util.find_spec("sympy")
+        package = importlib.util.find_spec("onnx_ir")  # finds the package without importing it
+    except (ImportError, ValueError):  # an import hook refuses one (a host without onnx-ir): nothing to defer
+        return
     if sympy is None or package is None or not package.submodule_search_locations:
         return
     parser_file = Path(next(iter(package.submodule_search_locations))) / "_symbolic_shapes.py"

@@ -17,13 +17,13 @@ from typing import TYPE_CHECKING, Any, Protocol
 import ipywidgets as w
 
 from dld_jupyter.activities.errors import SpecError
-from dld_jupyter.frontdoor.analysis import Analysis
 from dld_jupyter.frontdoor.analysis_operations import LAUNCH_ANALYSIS, STOP_ANALYSIS
 from dld_jupyter.frontdoor.operation_target import OperationTarget
 from dld_jupyter.widgets.canvas.overlays.analysis import AnalysisOverlay
 from dld_jupyter.widgets.closing import replace_children
 
 if TYPE_CHECKING:
+    from dld_jupyter.frontdoor.analysis import Analysis
     from dld_jupyter.widgets.canvas.canvas import GraphCanvas
     from dld_jupyter.widgets.designer.dock import SideDock
 

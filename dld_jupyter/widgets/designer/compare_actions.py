@@ -22,10 +22,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from dld_jupyter.activities.model_ref import ShowsDocument, document_of
 from dld_jupyter.activities.thread_run import RunHandle
 from dld_jupyter.document import Document
-from dld_jupyter.frontdoor.compare_runs import divergence_of, start_divergence, wait_for
 from dld_jupyter.frontdoor.results_tab import ResultsTab
-from dld_jupyter.model_compare import Divergence, ModelDiff, diff
-from dld_jupyter.model_compare.structural_diff import ModelLike
 from dld_jupyter.widgets.canvas.overlays.base import Overlay
 from dld_jupyter.widgets.canvas.overlays.diff import DiffOverlay
 from dld_jupyter.widgets.canvas.overlays.divergence import DivergenceOverlay, Side
@@ -35,6 +32,8 @@ from dld_jupyter.widgets.results.results_table import ResultsTable
 from dld_jupyter.widgets.tools.job import Job
 
 if TYPE_CHECKING:
+    from dld_jupyter.model_compare import Divergence, ModelDiff
+    from dld_jupyter.model_compare.structural_diff import ModelLike
     from dld_jupyter.widgets.canvas.canvas import GraphCanvas
 
 OverlayT = TypeVar("OverlayT", bound=Overlay)
@@ -82,6 +81,8 @@ class CompareActions:
         """Diff `other` (the older model: a path, Designer or Document) against this designer's model and draw it on
         this canvas: added and changed nodes coloured, next/previous change in the legend; every change listed in a
         table beside the designer (a JupyterLab tab) or below it (a notebook)."""
+        from dld_jupyter.model_compare.structural_diff import diff  # imported when used: not on a first view
+
         model, source = _model_of(other)
         found = self._overlay(DiffOverlay).show(diff(model, self.document), source)
         table = diff_table(found, self.document, source, on_focus=lambda node: self.select([node], reveal=True))
@@ -111,6 +112,8 @@ class CompareActions:
     def check_against_original(self, **options: Any) -> Divergence:
         """Run the divergence of this (edited) model against its saved file, wait for it and draw it (options:
         compare.diverge's, e.g. inputs=, metric=, tolerance=, candidate_provider=, window=)."""
+        from dld_jupyter.frontdoor.compare_runs import start_divergence, wait_for  # the runner: imported when used
+
         path, source = self._original()
         job = self.compare_job
         run = start_divergence(path, self.document, on_progress=job.show, **options)
@@ -129,6 +132,8 @@ class CompareActions:
     def start_check_against_original(self, **options: Any) -> RunHandle | None:
         """`check_against_original` without waiting: the run on this designer's job (progress, Cancel), the
         overlay drawn when it ends, a failure shown under the job; the run (None if the job refused to start)."""
+        from dld_jupyter.frontdoor.compare_runs import divergence_of, start_divergence  # imported when used
+
         path, source = self._original()
         job = self.compare_job
         revision = self.canvas.overlays.revision

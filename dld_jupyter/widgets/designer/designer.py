@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pathlib
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as w
 
@@ -16,7 +16,6 @@ from dld_jupyter.activities import timing
 from dld_jupyter.document import Document, DocumentError
 from dld_jupyter.document.files.loading import DocumentLoad, open_for_view
 from dld_jupyter.formats.html_text import small
-from dld_jupyter.frontdoor.analysis import Analysis, Inputs, analyse
 from dld_jupyter.frontdoor.children import (
     child_kind,
 )
@@ -37,6 +36,9 @@ from dld_jupyter.widgets.designer.run_panels import RunPanels
 from dld_jupyter.widgets.designer.toolbar import child_toolbar, model_toolbar
 from dld_jupyter.widgets.editors import EditorPanels
 from dld_jupyter.widgets.widget_base import DldVBox, check_keywords
+
+if TYPE_CHECKING:
+    from dld_jupyter.frontdoor.analysis import Analysis, Inputs
 
 _CANVAS_OPTIONS = ("grouping", "color_scheme", "show_grid", "show_constants", "height")
 _OPTIONS = (*_CANVAS_OPTIONS, "dock")  # dock: "right" (default) or "bottom", where the side panels sit
@@ -248,6 +250,8 @@ class Designer(CompareActions, NodeDataActions, OverlayActions, RunPanels, DldVB
     # ------------------------------------------------------------ analysis (analysis_mode.py), as front doors name it
     def analyse(self, inputs: Inputs | None = None, provider: str = "cpu", **options: Any) -> Analysis:
         """Analyse this designer's model for a script, no panel (see `dld_jupyter.frontdoor.analysis.analyse`)."""
+        from dld_jupyter.frontdoor.analysis import analyse  # the debugger's runtime: imported when used
+
         return analyse(self.document, inputs, provider, **options)
 
     @property

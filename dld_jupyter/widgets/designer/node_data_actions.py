@@ -12,8 +12,6 @@ import os
 import pathlib
 from typing import TYPE_CHECKING, Any
 
-from dld_jupyter.model_compare import to_node_data, write_node_data
-from dld_jupyter.model_compare.node_data import NodeData, mark_node_data
 from dld_jupyter.widgets.canvas.overlays.diff import DiffOverlay
 from dld_jupyter.widgets.canvas.overlays.divergence import DivergenceOverlay
 from dld_jupyter.widgets.canvas.overlays.heat import HeatOverlay
@@ -21,6 +19,7 @@ from dld_jupyter.widgets.canvas.overlays.node_data import NodeDataOverlay, node_
 
 if TYPE_CHECKING:
     from dld_jupyter.document import Document
+    from dld_jupyter.model_compare.node_data import NodeData
     from dld_jupyter.widgets.canvas.canvas import GraphCanvas
 
 KINDS = ("heat", "divergence", "diff")
@@ -59,6 +58,8 @@ class NodeDataActions:
             have = ", ".join(self._shown()) or "none"
             raise ValueError(f"export_node_data: {'nothing' if not shown else 'several things'} to export "
                              f"(shown: {have}); show a heat, divergence or diff, or say which with what=")
+        from dld_jupyter.model_compare.node_data import mark_node_data, to_node_data, write_node_data  # when used
+
         (overlay,) = shown.values()
         ids = node_ids_by_explorer_id(self.document)
         by_node = {node: key for key, node in ids.items()}

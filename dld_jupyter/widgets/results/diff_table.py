@@ -8,11 +8,13 @@ focuses it on the canvas (a removed node is not in this model). The canvas legen
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dld_jupyter.document import Document
-from dld_jupyter.model_compare import ModelDiff
 from dld_jupyter.widgets.results.results_table import Column, ResultsTable
+
+if TYPE_CHECKING:
+    from dld_jupyter.model_compare import ModelDiff
 
 COLUMNS = (Column("position", "#", numeric=True), Column("change", "Change"), Column("label", "Node", wrap=True),
            Column("op", "Op"), Column("what", "What changed", wrap=True))

@@ -7,10 +7,13 @@ a 640 px box floating over the canvas (issue 42).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from dld_jupyter.model_compare import Divergence
 from dld_jupyter.widgets.canvas.overlays.divergence import Side, first_row, table_rows
 from dld_jupyter.widgets.results.results_table import Column, ResultsTable
+
+if TYPE_CHECKING:
+    from dld_jupyter.model_compare import Divergence
 
 COLUMNS = (Column("order", "#", numeric=True), Column("label", "Node", wrap=True), Column("op", "Op"),
            Column("max_abs", "Max abs", True, True), Column("max_rel", "Max rel", True, True),

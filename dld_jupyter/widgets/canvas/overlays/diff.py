@@ -10,10 +10,12 @@ overlay strip says so, strip.py); "Compare with…" again diffs the model as it 
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from dld_jupyter.model_compare import ModelDiff
 from dld_jupyter.widgets.canvas.overlays.marks import MarksOverlay, group_marks
+
+if TYPE_CHECKING:
+    from dld_jupyter.model_compare import ModelDiff
 
 REMOVED_SHOWN = 200  # removed nodes listed in the legend at most (the count is always given)
 

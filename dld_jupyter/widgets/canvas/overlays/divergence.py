@@ -12,10 +12,12 @@ holds the edited model), `side="reference"` for the original.
 from __future__ import annotations
 
 import math
-from typing import Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
-from dld_jupyter.model_compare import Divergence
 from dld_jupyter.widgets.canvas.overlays.marks import MarksOverlay, group_marks, ids_by_label
+
+if TYPE_CHECKING:
+    from dld_jupyter.model_compare import Divergence
 
 Side = Literal["reference", "candidate"]
 

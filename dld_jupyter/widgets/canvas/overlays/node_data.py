@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from dld_jupyter.document import Document
 from dld_jupyter.document.layout.explorer_ids import explorer_node_ids
-from dld_jupyter.model_compare.node_data import NodeData, gradient, read_node_data_file
 from dld_jupyter.widgets.canvas.overlays.marks import MarksOverlay, group_marks
+
+if TYPE_CHECKING:
+    from dld_jupyter.model_compare.node_data import NodeData
 
 SHOWN_MISSING = 5  # keys of the file with no node, named in the legend at most (the count is always given)
 
@@ -39,6 +41,8 @@ class NodeDataOverlay(MarksOverlay):
 
     def show(self, path: str | os.PathLike[str]) -> NodeData:
         """Read the file, match its keys to this model's nodes and draw it; ValueError when no key matches."""
+        from dld_jupyter.model_compare.node_data import read_node_data_file  # its reader: not on a first view
+
         data = read_node_data_file(path)
         ids = node_ids_by_explorer_id(self.graph_canvas.document)
         matched = [key for key in data.values if key in ids]
@@ -52,6 +56,8 @@ class NodeDataOverlay(MarksOverlay):
         return data
 
     def payload(self) -> dict[str, Any]:
+        from dld_jupyter.model_compare.node_data import gradient
+
         data = self.data
         assert data is not None
         ids = self.ids

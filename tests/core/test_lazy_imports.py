@@ -1,5 +1,5 @@
-"""sympy stays unloaded through `dld.open` and loads, whole and once, when symbolic arithmetic first needs it
-(_lazy_sympy.py: onnx-ir imported it at the top, 0.18-0.65 s of a cold open in a kernel, issue 42)."""
+"""What a first view does not use loads when first used: sympy through `dld.open` (_lazy_sympy.py: onnx-ir imported it
+at its top, 0.18-0.65 s of a cold open in a kernel) and the runners behind package names (_lazy_names.py), issue 42."""
 
 from __future__ import annotations
 
@@ -62,3 +62,25 @@ def test_sympy_imported_before_the_package_is_left_as_it_is() -> None:
         print("SAME", sys.modules["sympy"] is real, type(real) is type(sys))
     """)
     assert "SAME True True" in out
+
+
+def test_a_designer_opens_without_the_runners_it_has_not_used() -> None:
+    """`dld.open` imported every activity kind and runtime, the divergence runner and the debugger's front door
+    through package `__init__`s and designer mixins (_lazy_names.py); they load when an action needs them."""
+    out = _run(f"""
+        import sys
+        import dld_jupyter as dld
+        designer = dld.open({str(MODEL)!r})
+        designer.canvas._on_msg(designer.canvas, {{"kind": "hello"}}, [])
+        unused = ["dld_jupyter.activities.api", "dld_jupyter.activities.kinds",
+                  "dld_jupyter.activities.runtimes.tensorrt.session", "dld_jupyter.model_compare.divergence",
+                  "dld_jupyter.model_compare.divergence_kind", "dld_jupyter.frontdoor.analysis",
+                  "dld_jupyter.frontdoor.compare_runs"]
+        print("LOADED", [name for name in unused if name in sys.modules])
+        from dld_jupyter.activities import OrtProfileSpec, profile
+        from dld_jupyter.model_compare import Divergence, diff
+        print("NAMES", profile.__module__, OrtProfileSpec.__module__, Divergence.__module__, diff.__module__)
+    """)
+    assert "LOADED []" in out, out
+    assert ("NAMES dld_jupyter.activities.api dld_jupyter.activities.runtimes.onnxruntime.spec "
+            "dld_jupyter.model_compare.divergence dld_jupyter.model_compare.structural_diff") in out, out
