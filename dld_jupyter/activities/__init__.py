@@ -77,4 +77,4 @@ _NAMES = {  # name: the module that defines it
     "spec_from_dict": "dld_jupyter.activities.spec",
     "spec_from_json": "dld_jupyter.activities.spec",
 }
-__getattr__ = lazy_names(__name__, _NAMES)
+__getattr__, __dir__ = lazy_names(__name__, _NAMES)

@@ -60,4 +60,4 @@ _NAMES = {  # name: the module that defines it
     "NodeRef": "dld_jupyter.model_compare.structural_diff",
     "diff": "dld_jupyter.model_compare.structural_diff",
 }
-__getattr__ = lazy_names(__name__, _NAMES)
+__getattr__, __dir__ = lazy_names(__name__, _NAMES)

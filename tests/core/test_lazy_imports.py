@@ -79,8 +79,11 @@ def test_a_designer_opens_without_the_runners_it_has_not_used() -> None:
         print("LOADED", [name for name in unused if name in sys.modules])
         from dld_jupyter.activities import OrtProfileSpec, profile
         from dld_jupyter.model_compare import Divergence, diff
+        import dld_jupyter.activities as activities
+        print("DIR", "run_activity" in dir(activities), "spec_from_json" in dir(activities))
         print("NAMES", profile.__module__, OrtProfileSpec.__module__, Divergence.__module__, diff.__module__)
     """)
     assert "LOADED []" in out, out
+    assert "DIR True True" in out, out
     assert ("NAMES dld_jupyter.activities.api dld_jupyter.activities.runtimes.onnxruntime.spec "
             "dld_jupyter.model_compare.divergence dld_jupyter.model_compare.structural_diff") in out, out
