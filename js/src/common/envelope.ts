@@ -1,10 +1,11 @@
 /**
- * The request/reply envelope front doors share (Python twin: dld_jupyter/frontdoor/envelope.py, same names).
+ * The request/reply envelope front doors share (Python twin: dld_jupyter/formats/envelope.py, same names).
  *
  * A view asks with a Request (a number it chose, an action, its arguments) and the kernel answers with a Reply
  * carrying the same number: ok with data, or not ok with an error text that says what, why and the fix. The
- * canvas's intent and reply messages are this envelope plus their own fields (common/protocol.ts). Types and two
- * small pure helpers only: nothing is added to the canvas's edit round trip.
+ * canvas's intent, overlay-request and reply messages are this envelope plus their own fields (common/protocol.ts).
+ * PendingRequests keeps what waits for a reply (the canvas channel's, a designer tab's, the sidebar's, the report
+ * viewer's and the editors'), each failed after a bounded time when no reply comes.
  */
 
 export interface Request<A extends string = string> {
