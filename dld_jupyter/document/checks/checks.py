@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections.abc import Callable, Mapping
+from typing import Any
 
 import onnx
 import onnx.checker
@@ -21,6 +22,7 @@ from dld_jupyter.document.checks.diagnostics import Diagnostic
 from dld_jupyter.document.checks.lint import LintRun, start_polygraphy_lint
 from dld_jupyter.document.checks.skeleton import TOKEN, TOKEN_RE, InferredTypes, Skeleton, TypeInfo
 from dld_jupyter.document.checks.structure_checks import data_sizes, structural_checks
+from dld_jupyter.document.model.ids import IdKind, value_node_id
 
 __all__ = [
     "AUTO_CHECK_MAX_NODES",
@@ -72,7 +74,9 @@ def _unshaped_io(
 ) -> None:
     """The checker wants a shape on every graph input and output: use the inferred one, or report it."""
     graph = proto.graph
-    for kind, values, io in (("input", graph.input, model.graph.inputs), ("output", graph.output, model.graph.outputs)):
+    sides: tuple[tuple[IdKind, Any, Any], ...] = (
+        ("input", graph.input, model.graph.inputs), ("output", graph.output, model.graph.outputs))
+    for kind, values, io in sides:
         for info in values:
             tensor_type = info.type.tensor_type
             if not info.type.HasField("tensor_type") or tensor_type.HasField("shape"):
@@ -83,7 +87,7 @@ def _unshaped_io(
             if shape is None:
                 value = next((v for v in io if v.name == info.name), None)
                 value_id = value_ids(value) if value_ids is not None and value is not None else None
-                node_id = f"{kind[0]}{value_id}" if value_id else None
+                node_id = value_node_id(kind, value_id) if value_id else None
                 message = f"Graph {kind} '{info.name}' has no shape, not even an inferred one."
                 hint = "Set its shape (use symbols such as 'batch' for dimensions that vary)."
                 collector.diagnostics.append(Diagnostic("warning", message, node_id, hint, "checker"))
