@@ -34,8 +34,9 @@ export class GraphStore {
   /** The JupyterLab theme: dark themes draw op glyphs deeper (their labels turn light) and groups on the panel colour. */
   theme: Theme = LIGHT;
   loading = false;
-  /** Called after every change of elements or their data (the hit index is rebuilt on its next query). */
-  onChange: () => void = () => undefined;
+  /** Called after every change of elements or their data: with ids, only those nodes' boxes changed (the hit index
+   * files them again), without, anything may have (it is rebuilt on its next query). */
+  onChange: (changed?: string[]) => void = () => undefined;
   private pending: ElementDefinition[] = [];
   private timer = 0;
   private frame = 0;
@@ -140,9 +141,18 @@ export class GraphStore {
       cursor += 2;
       return p;
     };
-    this.onChange();
+    // The hit index (and the culling that reads it) is rebuilt when elements come, go or move; a glyph whose text
+    // or size changed (a rename, an attribute edit) is only filed again with its links and groups (a full rebuild
+    // per edit was ~1 ms of each edit's frame).
+    let moved = false;
+    const refiled: string[] = [];
     this.cy.batch(() => {
       for (const op of ops) {
+        if (op.op === "update_nodes") {
+          refiled.push(...this.updateNodes(op.nodes));
+          continue;
+        }
+        moved = true;
         if (op.op === "remove_edges") this.removeEdges(op.ids);
         else if (op.op === "remove_nodes") this.removeNodes(op.ids);
         else if (op.op === "add_nodes") {
@@ -153,8 +163,7 @@ export class GraphStore {
             this.cy.getElementById(n.id).remove();
             this.cy.add(this.nodeElement(n, p.x, p.y));
           }
-        } else if (op.op === "update_nodes") this.updateNodes(op.nodes);
-        else if (op.op === "add_edges" || op.op === "update_edges") {
+        } else if (op.op === "add_edges" || op.op === "update_edges") {
           this.removeEdges(op.edges.map((e) => e.id));
           for (const e of op.edges) {
             this.edges.set(e.id, e);
@@ -170,6 +179,8 @@ export class GraphStore {
         }
       }
     });
+    if (moved) this.onChange();
+    else if (refiled.length) this.onChange(refiled);
   }
 
   /** Recolour every node (colour scheme change): data only, no element is recreated. */
@@ -204,7 +215,9 @@ export class GraphStore {
     }
   }
 
-  private updateNodes(nodes: NodeData[]): void {
+  /** The glyphs whose text or size changed (their boxes, and their groups', may have). */
+  private updateNodes(nodes: NodeData[]): string[] {
+    const resized: string[] = [];
     for (const n of nodes) {
       this.nodes.set(n.id, n);
       const el = this.cy.getElementById(n.id);
@@ -214,6 +227,7 @@ export class GraphStore {
       const changed: Record<string, unknown> = {};
       for (const key of Object.keys(fields)) if (key !== "id" && el.data(key) !== fields[key]) changed[key] = fields[key];
       if (Object.keys(changed).length) el.data(changed);
+      if ("w" in changed || "h" in changed || "label" in changed || "line" in changed) resized.push(n.id);
       // Terminal positions may have moved (variadic growth): re-attach the links whose ends moved.
       el.connectedEdges().forEach((edge) => {
         const e = this.edges.get(edge.id());
@@ -223,6 +237,7 @@ export class GraphStore {
         if (edge.data("sep") !== sep || edge.data("tep") !== tep) edge.data({ sep, tep });
       });
     }
+    return resized;
   }
 
   /** Fill and label colours of a node under `theme` (the current one unless given: exports may choose another). */

@@ -3,7 +3,9 @@ import cytoscape from "cytoscape";
 import { beforeEach, describe, expect, it } from "vitest";
 
 import { installCanvasStandIns } from "../../common/testing";
-import { installHitIndex } from "./hit_index";
+import type { NodeData } from "../../common/protocol";
+import { GraphStore } from "./graph";
+import { HitIndex, installHitIndex } from "./hit_index";
 
 type Find = (x: number, y: number, interactive: boolean, touch: boolean) => { id: () => string }[];
 
@@ -78,6 +80,45 @@ describe("I/O diamonds", () => {
     expect(ids(134, 118)).toEqual([]); // in the box, outside the diamond
     restore();
     expect(ids(100, 100)).toEqual([]);
+    cy.destroy();
+  });
+});
+
+describe("hit index kept by the graph store's patches", () => {
+  beforeEach(() => installCanvasStandIns());
+
+  const glyph = (id: string, name: string, width = 140): NodeData => ({
+    id, name, kind: "op", op_type: "Relu", domain: "", category: "Activation", composite: false, function: null,
+    inputs: [], outputs: [], parent: null, collapsed: false, child_count: 0, diagnostic: null, precision: null,
+    hidden_constant: false, width, height: 48,
+  });
+
+  it("files a renamed or resized glyph again without a rebuild, and rebuilds when elements come or go", () => {
+    const container = document.createElement("div");
+    document.body.appendChild(container);
+    const cy = cytoscape({ container, layout: { name: "preset" }, style: [{ selector: "node", style: { width: "data(w)", height: "data(h)" } }] as cytoscape.StylesheetJson });
+    const store = new GraphStore(cy);
+    const index = new HitIndex(cy);
+    store.onChange = index.invalidate;
+    store.snapshot({ nodes: [glyph("a", "a"), glyph("b", "b")], edges: [] }, new Float32Array([0, 0, 1000, 0]));
+    const builds = () => (index as unknown as { version: number }).version;
+    expect(index.near(0, 0, 1).size).toBe(1);
+    const built = builds();
+    store.patch([{ op: "update_nodes", nodes: [glyph("a", "renamed")] }], new Float32Array());
+    expect([...index.near(0, 0, 1)].map((e) => e.id())).toEqual(["a"]);
+    store.patch([{ op: "update_nodes", nodes: [glyph("a", "renamed", 900)] }], new Float32Array()); // wider
+    expect([...index.near(430, 0, 1)].map((e) => e.id())).toEqual(["a"]); // its new box is filed
+    expect(builds()).toBe(built + 1); // one re-filing of "a", no rebuild of the grid
+    const rebuilt = (index as unknown as { build: () => void }).build;
+    let rebuilds = 0;
+    (index as unknown as { build: () => void }).build = function () {
+      rebuilds++;
+      rebuilt.call(this);
+    };
+    store.patch([{ op: "add_nodes", nodes: [glyph("c", "c")] }], new Float32Array([-3000, 0]));
+    expect([...index.near(-3000, 0, 1)].map((e) => e.id())).toEqual(["c"]);
+    expect(rebuilds).toBe(1);
+    index.dispose();
     cy.destroy();
   });
 });

@@ -33,7 +33,15 @@ export class HitIndex {
     cy.on("position", "node", this.onMove);
   }
 
-  invalidate = (): void => {
+  /** Elements changed: `changed` nodes' boxes only (filed again with their links and groups), or anything. */
+  invalidate = (changed?: string[]): void => {
+    if (changed && !this.dirty) {
+      for (const id of changed) {
+        const node = this.cy.getElementById(id);
+        if (node.nonempty() && node.isNode()) this.moved.add(node as NodeSingular);
+      }
+      return;
+    }
     this.dirty = true;
     this.moved.clear();
   };
