@@ -45,3 +45,25 @@ def test_cancel_and_close_stop_a_pending_firing() -> None:
     debounce.poke()  # after close: ignored
     time.sleep(0.15)
     assert fired == []
+
+
+def test_pokes_during_a_countdown_leave_its_thread_asleep() -> None:
+    fired: list[float] = []
+    debounce = Debouncer(0.2, lambda: fired.append(time.monotonic()), name="dld-debounce-quiet")
+    debounce.poke()
+    time.sleep(0.05)  # the thread is waiting for the first deadline now
+    wakes: list[int] = []
+    notify = debounce._cv.notify
+    debounce._cv.notify = lambda n=1: (wakes.append(n), notify(n))  # type: ignore[method-assign]
+    for _ in range(4):  # edits of one burst: each moves the deadline, none wakes the thread
+        debounce.poke()
+        last = time.monotonic()
+        time.sleep(0.03)
+    assert wakes == []
+    time.sleep(0.45)
+    assert len(fired) == 1 and fired[0] - last >= 0.19  # still once, after the last poke's delay
+    debounce.poke()  # idle again: this poke wakes it to start a countdown
+    assert wakes == [1]
+    time.sleep(0.35)
+    assert len(fired) == 2
+    debounce.close()

@@ -1,7 +1,9 @@
 """A debounce timer served by one long-lived thread: `poke()` after each edit costs a lock, not a thread start.
 
 threading.Timer starts a thread per call; while a background check holds the GIL that start-up waited ~10 ms on
-every edit of a big model. The callback runs on this thread: hand it to the kernel's loop yourself.
+every edit of a big model. A poke while a countdown runs only moves its deadline: the thread, asleep until the old
+one, finds the new one then (waking it on every edit made it contend for the GIL while the kernel answered the edit,
+issue 42). The callback runs on this thread: hand it to the kernel's loop yourself.
 """
 
 from __future__ import annotations
@@ -24,11 +26,13 @@ class Debouncer:
         with self._cv:
             if self._closed:
                 return
+            idle = self._deadline is None
             self._deadline = time.monotonic() + self.delay_s
             if self._thread is None:
                 self._thread = threading.Thread(target=self._serve, daemon=True, name=self._name)
                 self._thread.start()
-            self._cv.notify()
+            elif idle:  # asleep with no countdown: start one; a running one reads the later deadline when it ends
+                self._cv.notify()
 
     @property
     def pending(self) -> bool:
