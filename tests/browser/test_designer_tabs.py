@@ -6,6 +6,7 @@ from __future__ import annotations
 from playwright.sync_api import Page, expect
 
 from dld_jupyter.models import SAMPLE_MODEL
+from tests.browser.console_errors import expect_console_error
 from tests.browser.jupyter_server import JupyterServer
 from tests.browser.notebook_driver import open_from_file_browser, run_in_kernel, screenshot
 from tests.browser.tab_driver import (
@@ -93,6 +94,9 @@ def test_opening_and_closing_ten_models_leaves_no_kernel(jupyter: JupyterServer,
         (jupyter.root_dir / f"many{i}.onnx").write_bytes(SAMPLE_MODEL.read_bytes())
     before = kernel_ids(jupyter)
     open_workspace(page, jupyter)
+    # Each close shuts the tab's kernel down; JupyterLab's debugger and console log the requests of theirs that kernel
+    # never answered (a subshell asked for a comm while the tab closed: seen once in a few runs).
+    expect_console_error(page, r"Canceled future for (debug_request|create_subshell_request) message")
     for i in range(10):
         page.evaluate(
             f"() => {{ void window.jupyterapp.commands.execute('dld:open-file', {{path: 'many{i}.onnx'}}); }}"
