@@ -135,7 +135,8 @@ def time_open(page: Any, server: Any, model: str, grouping: str, tag: str) -> tu
 
 
 # A point of the background near the stage's centre, in model coordinates: pressing there pans; pressing on a glyph
-# would drag that node (an edit the kernel answers), not the view. Found before the frames are recorded.
+# would drag that node (an edit the kernel answers), not the view. Found before the frames are recorded, left of the
+# centre: the three drags move it ~340 px right.
 BACKGROUND = """() => { const stage = document.querySelector('.dld-stage'); const cy = stage._cyreg.cy;
     const w = cy.width(), h = cy.height(); const boxes = cy.nodes().map(n => n.renderedBoundingBox());
     const free = (x, y) => boxes.every(b => x < b.x1 - 12 || x > b.x2 + 12 || y < b.y1 - 12 || y > b.y2 + 12);
