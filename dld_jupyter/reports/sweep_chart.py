@@ -15,6 +15,7 @@ point id is in each point's tooltip. Names are text: every string goes through f
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -50,6 +51,9 @@ class Box:
         return (self.x < other.x + other.width and other.x < self.x + self.width
                 and self.y < other.y + other.height and other.y < self.y + self.height)
 
+    def grown(self, by: float) -> Box:
+        return Box(self.x - by, self.y - by, self.width + 2 * by, self.height + 2 * by)
+
     def inside(self, other: Box) -> bool:
         return (self.x >= other.x and self.y >= other.y and self.x + self.width <= other.x + other.width
                 and self.y + self.height <= other.y + other.height)
@@ -81,6 +85,7 @@ class Placed:
     label: str
     box: Box
     front: bool
+    leader: bool = False  # the label sits away from its point (every place beside it was taken): a line joins them
 
 
 @dataclass(frozen=True)
@@ -162,22 +167,35 @@ def _text_box(label: str, x: float, y: float, where: str) -> Box:
     return Box(x - gap / 2 - width, y + gap, width, height)  # below-left
 
 
+# Room kept between a label and anything placed: a browser draws a line of text a little taller than FONT + 2 (the
+# font's ascent and descent), so two boxes that only touched were drawn overlapping (the last CI run's results tab)
+LABEL_GAP = 1.5
+MAX_LEADER_LINES = 6  # how far (in label lines) a label may move away from its point, joined by a leader line
 PLACES = ("right", "left", "above", "below", "above-right", "above-left", "below-right", "below-left")
 
 
-def _place(label: str, x: float, y: float, plot: Box, taken: list[Box]) -> Box:
-    """The first place beside the point that stays in the plot and overlaps nothing placed; else the one that
-    overlaps least (moved back into the plot)."""
+def _place(label: str, x: float, y: float, plot: Box, taken: list[Box]) -> tuple[Box, bool]:
+    """The first place beside the point that stays in the plot and overlaps nothing placed; else the nearest free
+    place a few lines above or below it, joined by a leader line (points of equal timings, e.g. two copies of one
+    model, leave no free place beside each other); else the place that overlaps least, moved back into the plot.
+    Returns the box and whether it needs a leader."""
     scored = []
     for rank, where in enumerate(PLACES):
         box = _text_box(label, x, y, where)
-        clashes = sum(box.overlaps(other) for other in taken)
+        clashes = sum(box.grown(LABEL_GAP).overlaps(other) for other in taken)
         if box.inside(plot) and clashes == 0:
-            return box
+            return box, False
         scored.append((not box.inside(plot), clashes, rank, box))
+    step = FONT + 4
+    for lines in range(1, MAX_LEADER_LINES + 1):
+        for sign, where in itertools.product((-1, 1), ("right", "left")):
+            near = _text_box(label, x, y, where)
+            box = Box(near.x, near.y + sign * lines * step, near.width, near.height)
+            if box.inside(plot) and not any(box.grown(LABEL_GAP).overlaps(other) for other in taken):
+                return box, True
     box = min(scored, key=lambda entry: entry[:3])[3]
     return Box(min(max(box.x, plot.x), plot.x + plot.width - box.width),
-               min(max(box.y, plot.y), plot.y + plot.height - box.height), box.width, box.height)
+               min(max(box.y, plot.y), plot.y + plot.height - box.height), box.width, box.height), False
 
 
 def pareto_chart(rows: Sequence[dict[str, Any]]) -> ParetoChart | None:
@@ -204,9 +222,9 @@ def pareto_chart(rows: Sequence[dict[str, Any]]) -> ParetoChart | None:
     taken = [Box(x - RADIUS, y - RADIUS, 2 * RADIUS, 2 * RADIUS) for x, y in centres]
     placed = []
     for row, label, (x, y) in sorted(zip(done, labels, centres, strict=True), key=lambda entry: entry[2]):
-        box = _place(label, x, y, plot, taken)
+        box, leader = _place(label, x, y, plot, taken)
         taken.append(box)
-        placed.append(Placed(row, x, y, colour_of[str(row["model"])], label, box, row["id"] in front))
+        placed.append(Placed(row, x, y, colour_of[str(row["model"])], label, box, row["id"] in front, leader))
     return ParetoChart(plot, x_axis, y_axis, tuple(placed), tuple(colour_of.items()))
 
 
@@ -264,7 +282,10 @@ def _svg(chart: ParetoChart) -> Html:
         r = p.row
         tip = (f"{r['id']}\nbatch {r['batch']}, {r['provider']}, {r['precision']}\n"
                f"{r['median_ms']:.4g} ms, {r['throughput']:.4g} items/s" + ("\nPareto front" if p.front else ""))
-        parts.append(tag("g", tag("title", tip),
+        leader = () if not p.leader else (tag(
+            "line", x1=f"{p.x:.2f}", y1=f"{p.y:.2f}", x2=f"{p.box.x if p.box.x > p.x else p.box.x + p.box.width:.2f}",
+            y2=f"{p.box.y + p.box.height / 2:.2f}", stroke=p.colour, stroke_width=1, class_="dld-pareto-leader"),)
+        parts.append(tag("g", tag("title", tip), *leader,
                          tag("circle", cx=f"{p.x:.2f}", cy=f"{p.y:.2f}", r=RADIUS, fill=p.colour,
                              stroke="#222" if p.front else "white", stroke_width=1.5 if p.front else 1),
                          tag("text", p.label, x=f"{p.box.x:.2f}", y=f"{p.box.y + p.box.height - 3:.2f}",

@@ -57,6 +57,11 @@ def cluster(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
             worker = subprocess.Popen([str(BIN / "dask"), "worker", f"tcp://{address}", "--nworkers", "1",
                                        "--nthreads", "1", "--no-dashboard"], stdout=log, stderr=log,
                                       start_new_session=True)
+            # the sweep refuses a scheduler with no worker (exit 2): on a loaded runner the worker takes seconds
+            from distributed import Client
+
+            with Client(f"tcp://{address}", timeout=60) as client:
+                client.wait_for_workers(1, timeout=120)
             yield scheduler, address
         finally:
             for process in (worker, scheduler):
@@ -77,7 +82,14 @@ def test_a_killed_scheduler_fails_the_points_and_resume_completes_them(
          "1000", "--warmup", "0", "--out", str(out), "--executor", f"dask://{address}"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=dict(os.environ))
     manifest = out / "sweep.json"
-    wait_for(lambda: manifest.is_file() and '"queued"' in manifest.read_text(), 120, "the points to be queued")
+    def handed_to_dask() -> bool:
+        if sweep.poll() is not None:  # ended before its points reached the cluster: say why
+            out, err = sweep.communicate()
+            raise AssertionError(f"dld sweep exited {sweep.returncode} early:\n{out.decode()}\n{err.decode()}")
+        text = manifest.read_text() if manifest.is_file() else ""
+        return '"queued"' in text or '"running"' in text
+
+    wait_for(handed_to_dask, 180, "the points to be queued on the cluster")
     time.sleep(2.0)  # the first point is being measured on the worker
     os.killpg(scheduler.pid, signal.SIGKILL)
     killed = time.monotonic()

@@ -24,8 +24,8 @@ def _check_inside(chart: Any) -> None:
         dot = Box(point.x - 5, point.y - 5, 10, 10)
         assert dot.inside(chart.plot), point.label
         assert point.box.inside(chart.plot), point.label
-    for a, b in itertools.combinations(chart.points, 2):
-        assert not a.box.overlaps(b.box), (a.label, b.label)
+    for a, b in itertools.combinations(chart.points, 2):  # apart by a little more than touching (the text's descent)
+        assert not a.box.grown(1.0).overlaps(b.box), (a.label, b.label)
 
 
 def test_every_point_and_label_inside_the_plot_with_a_far_fp16_point() -> None:
@@ -79,3 +79,20 @@ def test_tick_labels_differ() -> None:
     svg = str(pareto_chart(rows).svg())  # type: ignore[union-attr]
     ticks = re.findall(r'text-anchor="end" font-size="12.0">([^<]+)<', svg)
     assert len(ticks) >= 3 and len(set(ticks)) == len(ticks), ticks  # "1e+05" named two ticks
+
+
+def test_two_copies_of_one_model_keep_every_label_apart() -> None:
+    """A sweep over a model and its copy draws each point twice at the same place (the last CI run's results tab had
+    'sweep b1 fp32' over 'sweep_copy b2 fp32'): a label with no free place beside its point moves a few lines away,
+    joined to it by a leader line."""
+    grid = [(1, "fp32", 3.1), (2, "fp32", 3.3), (1, "fp16", 3.2), (2, "fp16", 3.4)]
+    rows = _rows(grid, "sweep") + _rows(grid, "sweep_copy") + _rows(grid, "sweep_third")
+    chart = pareto_chart(rows)
+    assert chart is not None and len(chart.points) == 12
+    _check_inside(chart)
+    for point in chart.points:  # no label covers another point's dot
+        for other in chart.points:
+            if other is not point:
+                assert not point.box.overlaps(Box(other.x - 4, other.y - 4, 8, 8)), (point.label, other.label)
+    led = [p for p in chart.points if p.leader]
+    assert led and chart.svg().count('class="dld-pareto-leader"') == len(led)
