@@ -3,8 +3,11 @@ wait until the workspace has saved a tab's record (before a reload), count kerne
 
 from __future__ import annotations
 
+import ast
+import json
 import time
 import uuid
+from typing import Any
 
 from playwright.sync_api import Locator, Page
 
@@ -43,6 +46,19 @@ def wait_canvas(page: Page, min_nodes: int = 1, timeout_ms: int = 90_000) -> Non
 def current_tab_kernel(page: Page) -> str:
     """The kernel id of the current designer tab."""
     return str(page.evaluate("() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.id"))
+
+
+def current_tab_value(page: Page, expression: str) -> Any:
+    """A Python expression's value in the current tab's kernel (as JSON), asked silently."""
+    text = page.evaluate(
+        """async (expr) => {
+            const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+            const reply = await kernel.requestExecute({code: '', silent: true, store_history: false,
+                                                       user_expressions: {v: expr}}).done;
+            return reply.content.user_expressions.v.data['text/plain']; }""",
+        f"__import__('json').dumps({expression})",
+    )
+    return json.loads(ast.literal_eval(text))
 
 
 def kernel_ids(server: JupyterServer) -> set[str]:

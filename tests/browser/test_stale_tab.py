@@ -9,8 +9,6 @@ starts it again, empty) makes the tab stale the same way."""
 
 from __future__ import annotations
 
-import ast
-import json
 import os
 import signal
 import time
@@ -22,25 +20,20 @@ from dld_jupyter.models import SAMPLE_MODEL
 from tests.browser.console_errors import expect_console_error
 from tests.browser.jupyter_server import JupyterServer
 from tests.browser.notebook_driver import open_from_file_browser, run_in_kernel, screenshot
-from tests.browser.tab_driver import TAB, current_tab_kernel, kernel_ids, open_workspace, wait_canvas, wait_kernels
+from tests.browser.tab_driver import (
+    TAB,
+    current_tab_kernel,
+    current_tab_value,
+    kernel_ids,
+    open_workspace,
+    wait_canvas,
+    wait_kernels,
+)
 
 DIRTY_TAB = "li.lm-TabBar-tab.jp-mod-dirty"
 STALE_TAB = "li.lm-TabBar-tab.dld-mod-stale"
 BANNER = f"{TAB} .dld-StaleBanner"
 CY = f"[...document.querySelectorAll('{TAB} .dld-canvas *')].find(e => e._cyreg)._cyreg.cy"
-
-
-def kernel_value(page: Page, expression: str) -> object:
-    """The value of a Python expression in the current tab's kernel (as JSON)."""
-    text = page.evaluate(
-        """async (expr) => {
-            const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
-            const reply = await kernel.requestExecute({code: '', silent: true, store_history: false,
-                                                       user_expressions: {v: expr}}).done;
-            return reply.content.user_expressions.v.data['text/plain']; }""",
-        f"__import__('json').dumps({expression})",
-    )
-    return json.loads(ast.literal_eval(text))
 
 
 def wait_linked(page: Page) -> None:
@@ -143,7 +136,7 @@ def test_killed_kernel_makes_the_tab_stale_and_reopen_gives_a_working_designer(
     reopened = current_tab_kernel(page)
     assert reopened != kernel
     expect(page.locator("li.lm-TabBar-tab", has_text="stale.onnx")).to_have_count(1)
-    assert kernel_value(page, "[n.name for n in _dld_view.document.nodes() if n.name == 'lost_edit']") == []
+    assert current_tab_value(page, "[n.name for n in _dld_view.document.nodes() if n.name == 'lost_edit']") == []
     run_in_kernel(page, "_dld_view.document.add_node('Relu', name='kept_edit')")
     expect(page.locator(DIRTY_TAB, has_text="stale.onnx")).to_have_count(1, timeout=15_000)
     page.locator(f"{TAB} .dld-canvas").first.click(position={"x": 12, "y": 12})
@@ -155,7 +148,7 @@ def test_killed_kernel_makes_the_tab_stale_and_reopen_gives_a_working_designer(
 
     # kill -9: the server starts the kernel again, empty; the tab goes stale, and Close closes it without asking
     # about a save that cannot happen, and shuts the restarted kernel down.
-    pid = int(str(kernel_value(page, "__import__('os').getpid()")))
+    pid = int(str(current_tab_value(page, "__import__('os').getpid()")))
     started = time.monotonic()
     os.kill(pid, signal.SIGKILL)
     expect(page.locator(BANNER)).to_contain_text("restarted", timeout=20_000)

@@ -11,7 +11,6 @@ On a server of its own (the other browser tests run with the spare off by defaul
 
 from __future__ import annotations
 
-import ast
 import json
 import shutil
 import time
@@ -27,7 +26,14 @@ from dld_jupyter.reports.open import open_report
 from tests.browser.conftest import REPO
 from tests.browser.console_errors import expect_console_error
 from tests.browser.jupyter_server import JupyterServer, start_server
-from tests.browser.tab_driver import TAB, current_tab_kernel, double_click, kernel_ids, open_workspace
+from tests.browser.tab_driver import (
+    TAB,
+    current_tab_kernel,
+    current_tab_value,
+    double_click,
+    kernel_ids,
+    open_workspace,
+)
 
 SPARE_PATH = ".dld-jupyter-spare-kernel"  # warm_kernel.ts
 SETTINGS = "/lab/api/settings/dld-jupyter:plugin"
@@ -71,19 +77,6 @@ def only_the_spare(server: JupyterServer) -> str | None:
     return spares[0] if len(spares) == 1 and kernel_ids(server) == {spares[0]} else None
 
 
-def tab_value(page: Page, expression: str) -> Any:
-    """A Python expression's value in the current tab's kernel (as JSON)."""
-    text = page.evaluate(
-        """async (expr) => {
-            const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
-            const reply = await kernel.requestExecute({code: '', silent: true, store_history: false,
-                                                       user_expressions: {v: expr}}).done;
-            return reply.content.user_expressions.v.data['text/plain']; }""",
-        f"__import__('json').dumps({expression})",
-    )
-    return json.loads(ast.literal_eval(text))
-
-
 def wait_tab(page: Page, name: str) -> str:
     """Wait until the current tab is the designer of `name` with its canvas drawn; its kernel id."""
     page.wait_for_function(
@@ -116,10 +109,10 @@ def test_a_double_clicked_model_opens_on_the_warm_spare_and_leaves_one_spare(
     double_click(page, "models")
     double_click(page, "warm.onnx")
     assert wait_tab(page, "warm.onnx") == spare, "the tab opened on the warm spare"
-    assert tab_value(page, "__import__('dld_jupyter.lab.spare_kernel').lab.spare_kernel._root") is not None, \
+    assert current_tab_value(page, "__import__('dld_jupyter.lab.spare_kernel').lab.spare_kernel._root") is not None, \
         "the spare was warmed before the tab took it"
     # in the model's folder, as a kernel started for the tab would be (the tab gives it paths relative to it)
-    assert Path(tab_value(page, "__import__('os').getcwd()")) == server.root_dir / "models"
+    assert Path(current_tab_value(page, "__import__('os').getcwd()")) == server.root_dir / "models"
     sessions = server.api("/api/sessions")
     assert isinstance(sessions, list)
     assert [s["path"] for s in sessions if s["kernel"]["id"] == spare] == ["models/warm.onnx"]
