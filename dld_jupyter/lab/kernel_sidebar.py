@@ -12,7 +12,9 @@ Messages (same names in js/src/lab/messages.ts):
                     attr_filter{request, expression} (reply data {ids}: layers whose attributes match it),
                     settings{color_scheme, hide_constants, auto_check_threshold},
                     runs_watch, run_cancel{id}, run_open{id, name, point} (the Runs section: runs_feed.py)
-  kernel → browser: designers{items}, state{...}, layers_patch{removed, upsert}, selection{ids}, breakpoints{ids},
+  kernel → browser: designers{items}, state{...}, loading{model_id, title, path} (a bind of a designer whose model
+                    still loads: its state follows once loaded), layers_patch{removed, upsert}, selection{ids},
+                    breakpoints{ids},
                     reply{request, ok, error, data} (to a command), error{message} (any other message refused),
                     runs{rows, cwd}, open_file{artifact, file} (the Runs section)
 """
@@ -110,9 +112,14 @@ class SidebarSession:
         if designer is None:
             raise ValueError(f"widget {model_id} is not a designer (was its kernel restarted?)")
         self._unbind()
-        if loading(designer) is not None:  # bound once its model has loaded
+        load = loading(designer)
+        if load is not None:  # bound once its model has loaded; the browser hears the bind arrived meanwhile
             self._model_id = model_id
-            loop = running_loop()  # bound on the kernel's main thread: the loading thread goes on to the canvas
+            title, path = designer.canvas.title, str(load.path)
+            self._send({"kind": "loading", "model_id": model_id, "title": title, "path": path})
+            # bound on the thread that handles the sidebar's messages (a subshell's, else the kernel's main thread):
+            # the loading thread goes on to the canvas
+            loop = running_loop()
             designer.canvas.on_document(lambda _document: on_loop(loop, lambda: self._bind_loaded(model_id)))
             return
         # A designer showing a subgraph or local function in its document tabs: the sidebar serves that document

@@ -18,14 +18,9 @@ from tests.browser.notebook_driver import (
     wait_kernel_idle,
     write_notebook,
 )
+from tests.browser.sidebar_driver import PANEL, expect_layers, open_sidebar
 
 SAMPLE = Path(__file__).resolve().parents[2] / "dld_jupyter" / "models" / "resnet8_cifar.onnx"
-PANEL = "#dld-jupyter-sidebar"
-
-
-def open_sidebar(page: Page) -> None:
-    page.evaluate("() => window.jupyterapp.shell.activateById('dld-jupyter-sidebar')")
-    expect(page.locator(PANEL)).to_be_visible()
 
 
 def kernel_node_count(page: Page) -> int:
@@ -56,7 +51,7 @@ def test_sidebar_follows_a_notebook_designer(jupyter: JupyterServer, page: Page)
     page.wait_for_selector(".dld-canvas", timeout=60_000)
     open_sidebar(page)
     panel = page.locator(PANEL)
-    expect(panel.locator(".dld-Explorer-count")).to_contain_text("29 of 29 layers", timeout=30_000)
+    expect_layers(page, "29 of 29 layers", 30_000)
     expect(panel.locator(".dld-Sidebar-model")).to_contain_text("resnet8")
 
     # Filter the explorer: case-insensitive substring of the name.
@@ -106,7 +101,7 @@ def test_sidebar_follows_a_notebook_designer(jupyter: JupyterServer, page: Page)
     screenshot(page, "sidebar_after_restart")
     time.sleep(1)
     run_all(page)
-    expect(panel.locator(".dld-Explorer-count")).to_contain_text("29 of 29 layers", timeout=60_000)
+    expect_layers(page, "29 of 29 layers", 60_000)
 
 
 def test_open_with_dl_designer_from_the_file_browser(jupyter: JupyterServer, page: Page) -> None:
@@ -122,5 +117,5 @@ def test_open_with_dl_designer_from_the_file_browser(jupyter: JupyterServer, pag
     tab_id = page.evaluate("() => document.querySelector('.dld-DesignerDocument').id")
     assert tab_id, "the designer tab's panel has no id to compare with"
     expect(page.locator(PANEL)).to_have_attribute("data-follows", tab_id, timeout=30_000)
-    expect(page.locator(PANEL).locator(".dld-Explorer-count")).to_contain_text("29 of 29 layers", timeout=60_000)
+    expect_layers(page, "29 of 29 layers", 60_000)
     screenshot(page, "open_with_dl_designer")

@@ -98,6 +98,8 @@ def test_designer_and_sidebar_do_not_wait_for_a_loading_model(tmp_path: Path, mo
                         "items": [{"model_id": designer.model_id, "title": "g", "path": str(path)}]}
     session.handle({"kind": "bind", "model_id": designer.model_id})  # bound once loaded
     assert designer.canvas.loading
+    # the browser hears at once that the bind arrived (it asks again only for a bind that got no answer)
+    assert sent[-1] == {"kind": "loading", "model_id": designer.model_id, "title": "g", "path": str(path)}
     designer.canvas._on_msg(designer.canvas, {"kind": "hello"}, [])
     doc = _wait_loaded(designer.canvas)
     assert designer.editors.document is doc and designer.panels.children == (designer.editors,)

@@ -3,78 +3,42 @@
  * reached over one comm (no extra server or port). Finds designers among the panel's widget outputs, prefers the
  * one last clicked, registers the kernel-side comm target with a silent import (only in kernels that already
  * imported dld_jupyter), and starts over after a kernel restart or a page reload.
+ *
+ * The comm's first message waits until the kernel has handled its open: JupyterLab sends a comm's messages to a
+ * subshell of the kernel (one per comm target) as soon as it has one, while the open went to the main shell before
+ * that, so `hello` could overtake the open, and the kernel drops a message for a comm it does not know without a
+ * word (loaded CI machines: the sidebar never bound a loaded designer). Any question still unanswered (a `hello`
+ * without `designers`, a `bind` without `state` or `loading`) is asked again, later and later (bind_watch.ts).
  */
 import { ISessionContext } from "@jupyterlab/apputils";
 import { Kernel, KernelMessage } from "@jupyterlab/services";
 import { Widget } from "@lumino/widgets";
 
+import { BindWatch, RetryVerdict } from "./bind_watch";
 import { DesignerItem, FromKernel, SIDEBAR_TARGET, ToKernel } from "./messages";
+import { executionKey, widgetOutputs } from "./panel_outputs";
 import { STALE_EVENT } from "./stale_tab";
 
-const WIDGET_VIEW_MIME = "application/vnd.jupyter.widget-view+json";
 const REGISTER_CODE = [
   "import sys as _dld_sys",
   "if 'dld_jupyter' in _dld_sys.modules:",
   "    import dld_jupyter.lab.kernel_sidebar as _dld_sidebar",
   "    _dld_sidebar.register()",
 ].join("\n");
-/** How long the silent registration may take: behind a cell that imports dld_jupyter on a busy machine, seconds. */
+/** How long the silent registration, then the comm's open, may take: behind a cell that imports dld_jupyter on a busy
+ * machine, seconds. */
 const REGISTER_WAIT_MS = 60_000;
 const REGISTERED_EXPR = "'dld_jupyter.lab.kernel_sidebar' in __import__('sys').modules";
 
-/** The outputs of a panel as (model id, DOM node) pairs: notebook cells or console cells alike. */
-interface OutputLike {
-  modelId: string;
-  node: HTMLElement;
-}
-
-interface CellLike {
-  model: {
-    outputs?: { length: number; get(i: number): { data: Record<string, unknown> } };
-    executionCount?: number | null;
-  };
-  outputArea?: { widgets: ReadonlyArray<Widget> };
-}
-
 export interface PanelLike extends Widget {
   sessionContext: ISessionContext;
-}
-
-function cellsOf(panel: Widget): CellLike[] {
-  const anyPanel = panel as unknown as {
-    content?: { widgets?: ReadonlyArray<unknown> };
-    console?: { cells?: Iterable<unknown> };
-  };
-  // A ConsolePanel is also a MainAreaWidget whose `content` holds the console: look for the console first.
-  if (anyPanel.console?.cells) return [...anyPanel.console.cells] as CellLike[];
-  if (anyPanel.content?.widgets) return [...anyPanel.content.widgets] as CellLike[];
-  return [];
-}
-
-export function widgetOutputs(panel: Widget): OutputLike[] {
-  const found: OutputLike[] = [];
-  for (const cell of cellsOf(panel)) {
-    const outputs = cell.model?.outputs;
-    if (!outputs) continue;
-    for (let i = 0; i < outputs.length; i++) {
-      const view = outputs.get(i).data[WIDGET_VIEW_MIME] as { model_id?: string } | undefined;
-      const node = cell.outputArea?.widgets[i]?.node;
-      if (view?.model_id && node) found.push({ modelId: view.model_id, node });
-    }
-  }
-  return found;
-}
-
-/** A fingerprint of what the panel's kernel has run (its cells' execution counts): it changes when the user runs a
- * cell, never for our own silent requests, so a kernel without dld_jupyter is asked again only after a cell ran. */
-export function executionKey(panel: Widget): string {
-  return String(cellsOf(panel).reduce((sum, cell) => sum + (cell.model?.executionCount ?? 0), 0));
 }
 
 export interface ConnectionCallbacks {
   message(message: FromKernel): void;
   status(text: string | null): void; // no designer is bound: show `text`, or the default hint when null
   connected(open: boolean): void; // the comm to the panel's kernel opened (true) or is gone (false)
+  phase(text: string): void; // where the binding stands, in words: a failed test says which side it waits for
 }
 
 export class DesignerConnection {
@@ -82,6 +46,9 @@ export class DesignerConnection {
   private kernel: Kernel.IKernelConnection | null = null;
   private comm: Kernel.IComm | null = null;
   private bound: string | null = null;
+  /** The designer the kernel last said it binds (its `state` or `loading`). */
+  private acked: string | null = null;
+  private readonly watch = new BindWatch(() => this.heal());
   private lastClicked: string | null = null;
   private rescanTimer = 0;
   /** The candidates last asked about: an idle kernel with the same widget outputs is not asked again (each
@@ -108,6 +75,7 @@ export class DesignerConnection {
     if (panel === this.panel) return;
     this.detach();
     this.panel = panel;
+    this.callbacks.phase(panel ? `follows ${panel.id}` : "follows no tab");
     if (!panel) {
       this.callbacks.status(null);
       return;
@@ -172,8 +140,9 @@ export class DesignerConnection {
     }
     this.comm = null;
     this.kernel = null;
-    this.bound = null;
+    this.bound = this.acked = null;
     this.lastScan = null;
+    this.watch.stop();
   }
 
   private onKernelChanged(): void {
@@ -211,17 +180,21 @@ export class DesignerConnection {
     const panel = this.panel;
     const kernel = panel?.sessionContext.session?.kernel ?? null;
     if (!panel || !kernel || kernel.status === "dead") {
+      this.callbacks.phase(`no kernel (${kernel?.status ?? "none"})`);
       this.callbacks.status(null);
       return;
     }
     if (panel.node.dataset.stale) {
+      this.callbacks.phase("stale tab");
       this.callbacks.status("The kernel of this tab stopped: reopen the file from the tab's banner.");
       return;
     }
     const candidates = widgetOutputs(panel).map((o) => o.modelId);
     if (candidates.length === 0) {
       if (this.bound) this.send({ kind: "unbind" });
-      this.bound = null;
+      this.bound = this.acked = null;
+      this.watch.stop();
+      this.callbacks.phase("no designer output in the tab");
       this.callbacks.status(null);
       // No designer, but the kernel may have runs (dld.profile in a cell): the Runs section needs the comm too.
       const probe = `${kernel.id}:${executionKey(panel)}`;
@@ -239,19 +212,51 @@ export class DesignerConnection {
     if (scan === this.lastScan) return;
     this.lastScan = scan;
     this.send({ kind: "hello", candidates });
+    this.callbacks.phase(`hello sent: ${scan}`);
+    this.watch.expect("designers");
+  }
+
+  /** A question got no answer in time (bind_watch.ts): look again from the start and bind anew. */
+  private heal(): RetryVerdict {
+    const kernel = this.panel?.sessionContext.session?.kernel;
+    if (!this.panel || !kernel || kernel.status === "dead" || widgetOutputs(this.panel).length === 0) return "stop";
+    if (kernel.status === "busy") return "wait"; // a cell runs: its end makes the sidebar look again
+    this.callbacks.phase(`no answer to ${this.watch.waiting}: asking again`);
+    this.bound = null; // the bind, if it was lost, is sent again
+    this.scheduleRescan(0, true);
+    return "retry";
+  }
+
+  /** A message from the kernel: a `state` or `loading` answers the bind. */
+  private received(message: FromKernel): void {
+    if ((message.kind === "state" || message.kind === "loading") && message.model_id === this.bound) {
+      this.acked = message.model_id;
+      this.watch.answered();
+      this.callbacks.phase(`${message.kind === "state" ? "bound" : "loading"} ${message.model_id}`);
+    }
+    this.callbacks.message(message);
   }
 
   /** Called with the kernel's answer to hello: bind the last clicked designer, else the last displayed. */
   chooseDesigner(items: DesignerItem[]): void {
     if (items.length === 0) {
-      this.bound = null;
+      this.bound = this.acked = null;
+      this.watch.answered();
+      this.callbacks.phase("the kernel has none of the outputs as a designer");
       this.callbacks.status(null);
       return;
     }
     const preferred = items.find((item) => item.model_id === this.lastClicked) ?? items[items.length - 1];
     if (preferred.model_id !== this.bound) {
       this.bound = preferred.model_id;
+      this.acked = null;
       this.send({ kind: "bind", model_id: preferred.model_id });
+      this.callbacks.phase(`bind sent: ${preferred.model_id}`);
+      this.watch.expect("state");
+    } else if (this.acked === this.bound) {
+      this.watch.answered();
+    } else {
+      this.watch.expect("state"); // the bind sent before is still unanswered
     }
   }
 
@@ -283,31 +288,53 @@ export class DesignerConnection {
       // unbound for good (it asks again at the kernel's next idle).
       reply = await Promise.race([future.done, nullAfter(REGISTER_WAIT_MS)]);
     } catch {
+      this.callbacks.phase("the kernel went away during the registration");
       return false; // the kernel went away while asked (a restart, a closed tab)
     }
     if (!reply) {
+      this.callbacks.phase(`no answer to the registration in ${REGISTER_WAIT_MS / 1000} s`);
       this.scheduleRescan(1000, true);
       return false;
     }
     const content = reply.content as KernelMessage.IExecuteReply;
     const expr = content.status === "ok" ? (content.user_expressions?.registered as { data?: Record<string, string> }) : undefined;
-    if (expr?.data?.["text/plain"] !== "True") return false;
+    if (expr?.data?.["text/plain"] !== "True") {
+      this.callbacks.phase(content.status === "ok" ? "no dld_jupyter in the kernel" : "the registration failed");
+      return false;
+    }
     if (this.panel?.sessionContext.session?.kernel !== kernel) return false; // the sidebar follows another tab now
     let comm: Kernel.IComm;
+    let opened: Promise<unknown>;
     try {
       comm = comms.createComm(SIDEBAR_TARGET);
+      comm.onMsg = (msg) => this.received(msg.content.data as unknown as FromKernel);
+      comm.onClose = () => {
+        if (this.comm === comm) {
+          this.comm = null;
+          this.bound = this.acked = null;
+          this.watch.stop();
+          this.callbacks.connected(false);
+        }
+      };
+      opened = comm.open({}).done; // settled once the kernel has handled the open (its idle for it)
     } catch {
+      this.callbacks.phase("no connection of this page opens comms on the kernel");
       return false; // no connection of this page handles comms for the kernel
     }
-    comm.onMsg = (msg) => this.callbacks.message(msg.content.data as unknown as FromKernel);
-    comm.onClose = () => {
-      if (this.comm === comm) {
-        this.comm = null;
-        this.bound = null;
-        this.callbacks.connected(false);
+    this.callbacks.phase("comm open sent");
+    const took = await Promise.race([opened.then(() => true, () => false), nullAfter(REGISTER_WAIT_MS)]);
+    if (!took || this.panel?.sessionContext.session?.kernel !== kernel) {
+      try {
+        if (!comm.isDisposed) comm.close();
+      } catch {
+        // the kernel is gone already
       }
-    };
-    comm.open({});
+      if (took === null && this.panel) {
+        this.callbacks.phase(`no answer to the comm's open in ${REGISTER_WAIT_MS / 1000} s`);
+        this.scheduleRescan(1000, true);
+      }
+      return false;
+    }
     this.comm = comm;
     this.kernel = kernel;
     this.callbacks.connected(true);

@@ -123,6 +123,7 @@ export type FromKernel =
       selection: string[];
       breakpoints: string[]; // the analysis's breakpoints (badged rows), none when not analysing
     }
+  | { kind: "loading"; model_id: string; title: string; path: string } // bound once its model has loaded: state follows
   | { kind: "layers_patch"; removed: string[]; upsert: LayerColumns }
   | { kind: "selection"; ids: string[] }
   | { kind: "breakpoints"; ids: string[] } // the analysis's breakpoints (none when not analysing): badged rows

@@ -97,6 +97,7 @@ export class DesignerSidebar extends Widget {
     this.connection = new DesignerConnection({
       message: (message) => this.onMessage(message),
       status: (text) => this.showUnbound(text),
+      phase: (text) => (this.node.dataset.connection = text), // for a failing test's message (sidebar_driver.py)
       connected: (open) => {
         if (open) this.connection.send({ kind: "runs_watch", root: PageConfig.getOption("serverRoot") });
         else this.runs.setUnavailable(NO_RUNS);
@@ -167,6 +168,9 @@ export class DesignerSidebar extends Widget {
         this.explorer.setSelection(message.selection);
         this.explorer.setBreakpoints(message.breakpoints ?? []);
         this.explorer.refresh();
+        break;
+      case "loading":
+        this.showUnbound(`Loading ${message.path || message.title}…`);
         break;
       case "layers_patch":
         this.explorer.store.patch(message.removed, message.upsert);

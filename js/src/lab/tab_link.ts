@@ -40,6 +40,9 @@ export function forgetView(kernel: Kernel.IKernelConnection, key: string): Promi
 
 export class TabLink {
   private comm: Kernel.IComm | null = null;
+  /** Settled once the kernel has handled the comm's open: a message sent before could reach the kernel first, on a
+   * subshell JupyterLab gives the comm meanwhile, and be dropped (connection.ts says how). */
+  private opened: Promise<unknown> = Promise.resolve();
   private readonly pending = new PendingRequests();
   private unwatch: () => void = () => undefined;
 
@@ -63,7 +66,7 @@ export class TabLink {
       if (this.comm === comm) this.comm = null;
       this.pending.failAll("the kernel closed the tab's connection");
     };
-    comm.open({ key: this.key });
+    this.opened = comm.open({ key: this.key }).done.catch(() => undefined); // a kernel gone: send says so
     this.comm = comm;
     this.unwatch();
     this.unwatch = watchKernel(context, kernel, () => holdsView(kernel, this.key), stale);
@@ -81,11 +84,14 @@ export class TabLink {
       this.pending.failAll("the tab is not connected to its kernel (was it restarted?)");
       return;
     }
-    try {
-      this.comm.send(message as unknown as Record<string, never>);
-    } catch (reason) {
-      this.pending.failAll(`the tab could not reach its kernel (${reason}): reopen the file`);
-    }
+    const comm = this.comm;
+    void this.opened.then(() => {
+      try {
+        comm.send(message as unknown as Record<string, never>);
+      } catch (reason) {
+        this.pending.failAll(`the tab could not reach its kernel (${reason}): reopen the file`);
+      }
+    });
   }
 
   /** The kernel stopped: fail what waits for it with `reason` and close the comm (the watch has ended itself). */
