@@ -78,14 +78,18 @@ def test_sanitize_then_undo_keeps_the_layout(jupyter: JupyterServer, page: Page)
 
 def click_node(page: Page, name: str, kind: str) -> None:
     """A real click on the canvas node `name` of `kind` (input, output, op), aimed again while a late relabel (the
-    background check) still moves the glyphs under it."""
+    background check) still moves the glyphs under it. Clicked again only when the click missed (the canvas did not
+    select the node): a click that hit is left to reach the editor, however long the kernel takes, since another
+    click meanwhile (the background first, to select nothing) made the editor show the model for a moment, and the
+    next edit went there."""
     shown = f"() => document.querySelector('{TAB} .dld-ed-io .dld-ed-input[data-key=name]')?.value === '{name}'"
+    node = f"""cy.nodes().filter(n => n.data('label') === '{name}' && n.data('kind') === '{kind}')[0]"""
+    cy = f"[...document.querySelectorAll('{TAB}:not(.lm-mod-hidden) .dld-canvas *')].find(e => e._cyreg)._cyreg.cy"
     for _ in range(5):
         x, y = page.evaluate(
             f"""() => {{
-            const reg = [...document.querySelectorAll('{TAB}:not(.lm-mod-hidden) .dld-canvas *')].find(e => e._cyreg);
-            const cy = reg._cyreg.cy;
-            const node = cy.nodes().filter(n => n.data('label') === '{name}' && n.data('kind') === '{kind}')[0];
+            const cy = {cy};
+            const node = {node};
             cy.center(node);
             const box = cy.container().getBoundingClientRect(), at = node.renderedPosition();
             return [box.left + at.x, box.top + at.y - node.renderedHeight() / 4];  // above the terminal dot
@@ -95,12 +99,31 @@ def click_node(page: Page, name: str, kind: str) -> None:
         assert box is not None
         page.mouse.click(box["x"] + 8, box["y"] + box["height"] - 8)  # on the background first: nothing selected
         page.mouse.click(x, y)
-        try:
-            page.wait_for_function(shown, timeout=6_000)
-            return
+        try:  # the canvas selects on the click itself: a miss shows at once
+            page.wait_for_function(f"() => {{ const cy = {cy}; const node = {node};"
+                                   " return node.selected() && cy.nodes(':selected').length === 1; }",
+                                   timeout=3_000)
         except PlaywrightTimeout:
             continue
-    raise AssertionError(f"a click on {kind} {name!r} never showed it in the editor")
+        page.wait_for_function(shown, timeout=60_000)
+        return
+    raise AssertionError(f"a click on {kind} {name!r} never selected it on the canvas")
+
+
+EDITOR_STATE = f"""() => {{
+    const shape = document.querySelector('{TAB} .dld-ed-io-shape');
+    const active = document.activeElement;
+    return {{
+        shown: document.querySelector('{TAB} .dld-ed-params .dld-ed-head')?.textContent,
+        name: document.querySelector('{TAB} .dld-ed-io .dld-ed-input[data-key=name]')?.value,
+        dtype: document.querySelector('{TAB} .dld-ed-io-dtype')?.value,
+        shape: shape?.value, shape_focused: !!shape && active === shape,
+        focus: active ? active.tagName + '.' + active.className : null,
+        errors: [...document.querySelectorAll('{TAB} .dld-ed-error')].map(e => e.textContent),
+        history: [...document.querySelectorAll('{TAB} .dld-designer *')].filter(e => !e.children.length)
+            .map(e => e.textContent).find(t => /\\d+ steps?/.test(t || '')),  // '— 9 steps': the edits applied
+    }};
+}}"""
 
 
 def set_type(page: Page, dtype: str, shape: str) -> None:
@@ -109,7 +132,10 @@ def set_type(page: Page, dtype: str, shape: str) -> None:
     field = page.locator(f"{TAB} .dld-ed-io-shape")
     field.fill(shape)
     field.press("Enter")
-    page.wait_for_function(f"() => document.querySelector('{TAB} .dld-ed-io-shape')?.value === '{shape}'")
+    try:
+        page.wait_for_function(f"() => document.querySelector('{TAB} .dld-ed-io-shape')?.value === '{shape}'")
+    except PlaywrightTimeout:  # say what the editor shows: which value, where the focus went, what the kernel said
+        raise AssertionError(f"the shape field never showed {shape!r}: {page.evaluate(EDITOR_STATE)}") from None
 
 
 def save_as(page: Page, name: str) -> None:

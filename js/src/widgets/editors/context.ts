@@ -104,21 +104,31 @@ export function button(ls: Listeners, label: string, title: string, fn: () => vo
   return b;
 }
 
-/** Re-render `root` with `render`; when it shows the same `subject` as before, the field being typed in (focused,
- * its text changed since it was drawn) gets its text, focus and caret back in the new drawing. */
+/** Re-render `root` with `render`; when it shows the same `subject` as before, the control that had the focus (a
+ * field, a select: by its data-key) has it again in the new drawing, with its caret, and a field being typed in (its
+ * text changed since it was drawn) keeps its text. Keeping only the edited text was not enough: a field just clicked
+ * into, or just focused by a test's fill, lost the focus when the answer to the element type chosen a moment before
+ * redrew the panel, and the shape typed next went nowhere (seen on a loaded CI runner). */
 export function keepTyping(root: HTMLElement, subject: string, render: () => void): void {
-  const active = document.activeElement as HTMLInputElement | HTMLTextAreaElement | null;
-  const same = root.dataset.subject === subject;
-  const typing = same && active && root.contains(active) && active.dataset.key && active.value !== active.dataset.drawn
-    ? { key: active.dataset.key, value: active.value, start: active.selectionStart, end: active.selectionEnd }
+  const active = document.activeElement as HTMLElement | null;
+  const key = root.dataset.subject === subject && active && root.contains(active) ? active.dataset.key : undefined;
+  const typed = key && isText(active)
+    ? { value: active.value, edited: active.value !== active.dataset.drawn, start: active.selectionStart, end: active.selectionEnd }
     : null;
   render();
   root.dataset.subject = subject;
   const fields = [...root.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>(".dld-ed-input[data-key]")];
   for (const field of fields) field.dataset.drawn = field.value;
-  const field = typing ? fields.find((f) => f.dataset.key === typing.key) : undefined;
-  if (!typing || !field) return;
-  field.value = typing.value;
-  field.focus();
-  if (typing.start !== null && typing.end !== null) field.setSelectionRange(typing.start, typing.end);
+  const controls = root.querySelectorAll<HTMLElement>("input[data-key], textarea[data-key], select[data-key]");
+  const again = key ? [...controls].find((el) => el.dataset.key === key) : undefined; // not its error box's data-key
+  if (!again) return;
+  if (typed?.edited && isText(again)) again.value = typed.value;
+  again.focus();
+  if (typed && isText(again) && typed.start !== null && typed.end !== null && again.value === typed.value) {
+    again.setSelectionRange(typed.start, typed.end);
+  }
+}
+
+function isText(el: Element | null): el is HTMLInputElement | HTMLTextAreaElement {
+  return el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement;
 }

@@ -148,4 +148,30 @@ describe("editor panels lifecycle", () => {
     cleanup();
     el.remove();
   });
+
+  it("keeps the focus in a field entered but not typed in yet when the kernel answers an earlier edit", () => {
+    const model = new FakeModel();
+    const io = { mode: "io", ids: ["o:picked"], kind: "output", name: "picked", dtype: "", shape: "", dtypes: ["float", "int64"] };
+    model.state.params = io;
+    const el = document.createElement("div");
+    document.body.append(el);
+    const cleanup = widget.render({ model: model as never, el, experimental: {} as never });
+    const dtype = el.querySelector(".dld-ed-io-dtype") as HTMLSelectElement;
+    dtype.value = "float";
+    dtype.dispatchEvent(new Event("change"));
+    (el.querySelector(".dld-ed-io-shape") as HTMLInputElement).focus(); // clicked into, nothing typed yet
+    model.set("params", { ...io, dtype: "float" }); // the element type's answer redraws the panel
+    const shape = el.querySelector(".dld-ed-io-shape") as HTMLInputElement;
+    expect(document.activeElement).toBe(shape); // what is typed now lands in the field
+    shape.value = "2, 3";
+    shape.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter" }));
+    expect(model.sent.at(-1)).toMatchObject({ kind: "request", action: "set_io_type", args: { shape: "2, 3" } });
+    (el.querySelector(".dld-ed-io-dtype") as HTMLSelectElement).focus(); // a select keeps the focus too
+    model.set("params", { ...io, dtype: "float", shape: "2, 3" });
+    expect(document.activeElement).toBe(el.querySelector(".dld-ed-io-dtype"));
+    model.set("params", { ...io, ids: ["i:data"], name: "data" }); // another value shown: the focus stays out
+    expect(el.contains(document.activeElement)).toBe(false);
+    cleanup();
+    el.remove();
+  });
 });
