@@ -10,7 +10,8 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.jupyter_server import JupyterServer
 from tests.browser.notebook_driver import run_notebook, screenshot
-from tests.browser.test_sidebar import PANEL, SAMPLE, open_sidebar
+from tests.browser.sidebar_driver import PANEL, expect_layers, open_sidebar
+from tests.browser.test_sidebar import SAMPLE
 
 
 def test_filter_layers_by_an_attribute(jupyter: JupyterServer, page: Page) -> None:
@@ -20,7 +21,7 @@ def test_filter_layers_by_an_attribute(jupyter: JupyterServer, page: Page) -> No
     open_sidebar(page)
     panel = page.locator(PANEL)
     count = panel.locator(".dld-Explorer-count")
-    expect(count).to_contain_text("29 of 29 layers", timeout=30_000)
+    expect_layers(page, "29 of 29 layers", 30_000)
     panel.locator(".dld-Explorer-gear").click()
     field = panel.locator(".dld-Explorer-attrInput")
     field.fill("kernel_shape=[3, 3]")

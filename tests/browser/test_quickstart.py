@@ -12,6 +12,7 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.jupyter_server import JupyterServer
 from tests.browser.notebook_driver import open_notebook, run_all, screenshot
+from tests.browser.sidebar_driver import expect_layers
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -23,7 +24,7 @@ def test_quickstart_notebook_in_jupyterlab(jupyter: JupyterServer, page: Page) -
     expect(page.locator(".dld-canvas").first).to_be_visible(timeout=60_000)
     page.evaluate("() => window.jupyterapp.shell.activateById('dld-jupyter-sidebar')")
     page.locator(".dld-canvas").first.click(position={"x": 5, "y": 5})
-    expect(page.locator("#dld-jupyter-sidebar .dld-Explorer-count")).to_contain_text("layers", timeout=30_000)
+    expect_layers(page, "layers", 30_000)
     page.locator(".dld-canvas").first.scroll_into_view_if_needed()
     path = screenshot(page, "quickstart_designer")
     if os.environ.get("DLD_UPDATE_SCREENSHOTS") == "1":

@@ -12,8 +12,8 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.jupyter_server import JupyterServer
 from tests.browser.notebook_driver import screenshot
+from tests.browser.sidebar_driver import PANEL, open_sidebar
 from tests.browser.test_canvas import cy_eval, open_model, press_and_wait, rendered, replies, wait_replies
-from tests.browser.test_sidebar import PANEL, open_sidebar
 
 BERT = Path(__file__).resolve().parents[2] / "tests" / "data" / "real" / "bert_tiny.onnx"
 DIALOG = ".dld-dialog"

@@ -10,7 +10,7 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.jupyter_server import JupyterServer
 from tests.browser.notebook_driver import open_notebook, run_all, screenshot, write_notebook
-from tests.browser.test_sidebar import open_sidebar
+from tests.browser.sidebar_driver import open_sidebar
 from tests.browser.test_trt_canvas import BERT
 
 COMMON = ["TensorRT version", "Save engine metadata (detailed)", "Device index",
