@@ -15,8 +15,9 @@ import os
 
 # What a designer tab's first cell imports (document_tab.ts: dld_jupyter, lab.document_tabs; the size check's
 # lab.transfer) and what `dld.open` / `dld.report` import lazily (the designer with its canvas and editors, the
-# report viewer): ~0.6 s of imports in a fresh kernel. Then the operator schema registry, which the canvas's first
-# snapshot needed (0.3 s of the first snapshot of ResNet-18 in the kernel).
+# report viewer): ~0.6 s of imports in a fresh kernel. Then the whole operator schema registry: a first view looks up
+# the operators of onnx's domains one by one (schema.py), but a model importing ONNX Runtime's domains, the operator
+# documentation and the checks' version lists need it built (0.25-0.4 s in a kernel).
 WARM_MODULES = (
     "dld_jupyter",
     "dld_jupyter.lab.document_tabs",
@@ -37,7 +38,7 @@ def warm() -> None:
         importlib.import_module(name)
     from dld_jupyter.document.operators.schema import registry
 
-    len(registry)  # the operator schemas (ONNX's and onnxruntime's), built when a first graph is drawn: ~0.25 s
+    len(registry)  # every operator schema (ONNX's and onnxruntime's), built here while the page is idle
 
 
 def adopt(folder: str) -> bool:

@@ -1,5 +1,6 @@
 """What a first view does not use loads when first used: sympy through `dld.open` (_lazy_sympy.py: onnx-ir imported it
-at its top, 0.18-0.65 s of a cold open in a kernel) and the runners behind package names (_lazy_names.py), issue 42."""
+at its top, 0.18-0.65 s of a cold open in a kernel), the runners behind package names (_lazy_names.py) and the whole
+operator schema registry (issue 42)."""
 
 from __future__ import annotations
 
@@ -66,7 +67,9 @@ def test_sympy_imported_before_the_package_is_left_as_it_is() -> None:
 
 def test_a_designer_opens_without_the_runners_it_has_not_used() -> None:
     """`dld.open` imported every activity kind and runtime, the divergence runner and the debugger's front door
-    through package `__init__`s and designer mixins (_lazy_names.py); they load when an action needs them."""
+    through package `__init__`s and designer mixins (_lazy_names.py); they load when an action needs them. The first
+    view of a model of onnx's own domains builds no whole schema registry (onnxruntime imported for its contrib
+    schemas): the schemas of its operators and its palette are looked up one by one (schema.py)."""
     out = _run(f"""
         import sys
         import dld_jupyter as dld
@@ -75,8 +78,10 @@ def test_a_designer_opens_without_the_runners_it_has_not_used() -> None:
         unused = ["dld_jupyter.activities.api", "dld_jupyter.activities.kinds",
                   "dld_jupyter.activities.runtimes.tensorrt.session", "dld_jupyter.model_compare.divergence",
                   "dld_jupyter.model_compare.divergence_kind", "dld_jupyter.frontdoor.analysis",
-                  "dld_jupyter.frontdoor.compare_runs"]
+                  "dld_jupyter.frontdoor.compare_runs", "onnxruntime"]
         print("LOADED", [name for name in unused if name in sys.modules])
+        from dld_jupyter.document.operators.schema import registry
+        print("REGISTRY BUILT", registry._by_key is not None)
         from dld_jupyter.activities import OrtProfileSpec, profile
         from dld_jupyter.model_compare import Divergence, diff
         import dld_jupyter.activities as activities
@@ -84,6 +89,8 @@ def test_a_designer_opens_without_the_runners_it_has_not_used() -> None:
         print("NAMES", profile.__module__, OrtProfileSpec.__module__, Divergence.__module__, diff.__module__)
     """)
     assert "LOADED []" in out, out
+    assert "REGISTRY BUILT False" in out, out
     assert "DIR True True" in out, out
     assert ("NAMES dld_jupyter.activities.api dld_jupyter.activities.runtimes.onnxruntime.spec "
             "dld_jupyter.model_compare.divergence dld_jupyter.model_compare.structural_diff") in out, out
+

@@ -117,3 +117,35 @@ def test_registry_without_contrib_and_build_time() -> None:
     again = time.perf_counter() - start
     assert "com.microsoft" not in fresh.domains()
     assert first < 5.0 and again < 0.01
+
+
+def test_one_operator_or_a_models_palette_before_the_build_is_what_the_built_registry_answers() -> None:
+    """`get` and `ops_for` of onnx's own domains ask onnx for the operators needed instead of building every schema
+    (the first view of a model, issue 42); their answers must be the built registry's, for every operator, domain
+    and opset, including an op too new or too old for the opset and an unknown one."""
+    built = SchemaRegistry()
+    built.known_ops()
+    latest = onnx.defs.onnx_opset_version()
+    lazy = SchemaRegistry()
+    for domain, name in built.known_ops():
+        if domain.startswith("com.microsoft"):
+            continue
+        for opset in (None, 1, 5, 7, 9, 11, 13, 17, 19, 21, latest, latest + 10):
+            one, whole = lazy.get(name, domain, opset), built.get(name, domain, opset)
+            assert one == whole, (domain, name, opset)
+            if one is not None and whole is not None:  # fields compare=False skips
+                assert (one.doc, one.type_constraints) == (whole.doc, whole.type_constraints)
+                assert [a.default for a in one.attributes if not hasattr(a.default, "shape")] == [
+                    a.default for a in whole.attributes if not hasattr(a.default, "shape")]
+    assert lazy.get("NoSuchOp", "", 21) is None and lazy.get("Relu", "my.domain", 1) is None
+    for imports in ({"": 21}, {"": 11, "ai.onnx.ml": 3}, {"ai.onnx": 17}, {"": latest, "custom": 1}):
+        for deprecated in (False, True):
+            assert lazy.ops_for(imports, deprecated) == built.ops_for(imports, deprecated), imports
+    assert lazy._by_key is None  # nothing above built it
+
+
+def test_a_model_with_contrib_operators_gets_them_from_the_built_registry() -> None:
+    pytest.importorskip("onnxruntime")
+    lazy = SchemaRegistry()
+    assert lazy.get("FusedConv", "com.microsoft", 1) is not None
+    assert "FusedConv" in {s.name for s in SchemaRegistry().ops_for({"": 17, "com.microsoft": 1})}
