@@ -1,6 +1,6 @@
 """What a first view does not use loads when first used: sympy through `dld.open` (_lazy_sympy.py: onnx-ir imported it
-at its top, 0.18-0.65 s of a cold open in a kernel), the runners behind package names (_lazy_names.py) and the whole
-operator schema registry (issue 42)."""
+at its top, 0.18-0.65 s of a cold open in a kernel), the runners behind package names (_lazy_names.py), the
+transforms, the overlays and tables a designer's actions draw, and the live runs' watcher (issue 42)."""
 
 from __future__ import annotations
 
@@ -94,3 +94,52 @@ def test_a_designer_opens_without_the_runners_it_has_not_used() -> None:
     assert ("NAMES dld_jupyter.activities.api dld_jupyter.activities.runtimes.onnxruntime.spec "
             "dld_jupyter.model_compare.divergence dld_jupyter.model_compare.structural_diff") in out, out
 
+
+def test_a_first_view_loads_no_transform_overlay_or_runs_watcher_and_they_work_when_used() -> None:
+    """The transforms (registered on the registry's first use), the heat/diff/divergence/node-data overlays with the
+    report payload they pack, the comparison tables and the runs watcher behind a designer's job were a quarter of
+    `dld.open`'s imports; the first view draws none of them."""
+    out = _run(f"""
+        import sys
+        import dld_jupyter as dld
+        designer = dld.open({str(MODEL)!r})
+        designer.canvas._on_msg(designer.canvas, {{"kind": "hello"}}, [])
+        unused = ["dld_jupyter.transforms.transform", "dld_jupyter.transforms.fp16", "dld_jupyter.transforms.paste",
+                  "dld_jupyter.widgets.canvas.overlays.heat", "dld_jupyter.widgets.canvas.overlays.diff",
+                  "dld_jupyter.widgets.canvas.overlays.divergence", "dld_jupyter.widgets.canvas.overlays.node_data",
+                  "dld_jupyter.widgets.report.report_payload", "dld_jupyter.widgets.results.diff_table",
+                  "dld_jupyter.frontdoor.runs", "dld_jupyter.activities.scheduler"]
+        print("LOADED", [name for name in unused if name in sys.modules])
+        from dld_jupyter import transforms
+        print("ORDER", [t.name for t in transforms.all_transforms()])
+        print("NAMES", transforms.Paste.__module__, transforms.Requirement.__module__, "Sanitize" in dir(transforms))
+        node = next(n.id for n in designer.document.nodes() if n.kind == "op")
+        reply = designer.canvas.handle_intent({{"action": "copy", "args": {{"nodes": [node]}}}})
+        print("COPY", reply["ok"], reply["error"])
+        print("SHOWN", designer._shown(), designer.compare_job.running, designer.heat)
+    """)
+    assert "LOADED []" in out, out
+    assert ("ORDER ['extract', 'paste', 'convert_fp16', 'sanitize', 'convert_tensors', 'create_function', "
+            "'inline_function', 'extract_function', 'extract_model_subgraph']") in out, out
+    assert "NAMES dld_jupyter.transforms.paste dld_jupyter.transforms.transform True" in out, out
+    assert "COPY True None" in out, out
+    assert "SHOWN {} False None" in out, out
+
+
+def test_a_transform_registered_before_the_builtins_loaded_comes_after_them_and_a_clash_is_refused() -> None:
+    out = _run("""
+        from dld_jupyter.transforms.registry import all_transforms, register
+        from dld_jupyter.transforms.paste import Paste
+
+        class Mine(Paste):
+            name = "mine"
+
+        register(Mine())
+        print("ORDER", [t.name for t in all_transforms()][:2], [t.name for t in all_transforms()][-1])
+        try:
+            register(Paste())
+        except ValueError as error:
+            print("CLASH", error)
+    """)
+    assert "ORDER ['extract', 'paste'] mine" in out, out
+    assert "CLASH a transform named 'paste' is already registered" in out, out

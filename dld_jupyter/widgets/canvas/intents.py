@@ -9,12 +9,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
-from dld_jupyter import transforms
 from dld_jupyter.document import Document, DocumentError
 from dld_jupyter.document.model.ids import kind_of, parse_edge_id
 from dld_jupyter.frontdoor.operation_target import LiveCanvas
 from dld_jupyter.frontdoor.operations import ARRANGE, CHECK, REDO, SAVE, UNDO
-from dld_jupyter.transforms.clipboard import copy_selection
 from dld_jupyter.widgets.canvas.analysis_intents import ANALYSIS_HANDLERS
 from dld_jupyter.widgets.canvas.canvas_view import CanvasView
 from dld_jupyter.widgets.canvas.child_intents import CHILD_HANDLERS
@@ -189,10 +187,14 @@ def toggle_constant(c: IntentCanvas, a: dict[str, Any], _b: list[bytes]) -> Repl
 
 
 def copy(c: IntentCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
+    from dld_jupyter.transforms.clipboard import copy_selection  # the transforms load when an edit needs them
+
     return {"copied": copy_selection(c.document, ids(a, "nodes", "copy"))}
 
 
 def cut(c: IntentCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
+    from dld_jupyter.transforms.clipboard import copy_selection
+
     nodes = ids(a, "nodes", "cut")
     copied = copy_selection(c.document, nodes)
     c.document.remove_nodes([n for n in nodes if kind_of(n) != "group"])
@@ -200,12 +202,16 @@ def cut(c: IntentCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
 
 
 def paste(c: IntentCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
+    from dld_jupyter import transforms
+
     at = (float(a.get("x", 0.0)), float(a.get("y", 0.0)))
     pasted: list[str] = transforms.get("paste").apply(c.document, at=at)
     return {"nodes": pasted}
 
 
 def extract(c: IntentCanvas, a: dict[str, Any], _b: list[bytes]) -> Reply:
+    from dld_jupyter import transforms
+
     path = transforms.get("extract").apply(c.document, node_ids=ids(a, "nodes", "extract"), path=a.get("path"))
     return {"path": str(path)}
 

@@ -24,17 +24,14 @@ from dld_jupyter.activities.thread_run import RunHandle
 from dld_jupyter.document import Document
 from dld_jupyter.frontdoor.results_tab import ResultsTab
 from dld_jupyter.widgets.canvas.overlays.base import Overlay
-from dld_jupyter.widgets.canvas.overlays.diff import DiffOverlay
-from dld_jupyter.widgets.canvas.overlays.divergence import DivergenceOverlay, Side
-from dld_jupyter.widgets.results.diff_table import diff_table
-from dld_jupyter.widgets.results.divergence_table import divergence_table
-from dld_jupyter.widgets.results.results_table import ResultsTable
-from dld_jupyter.widgets.tools.job import Job
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the overlays, tables and job load when a comparison is first made (a first view: issue 42)
     from dld_jupyter.model_compare import Divergence, ModelDiff
     from dld_jupyter.model_compare.structural_diff import ModelLike
     from dld_jupyter.widgets.canvas.canvas import GraphCanvas
+    from dld_jupyter.widgets.canvas.overlays.divergence import Side
+    from dld_jupyter.widgets.results.results_table import ResultsTable
+    from dld_jupyter.widgets.tools.job import Job
 
 OverlayT = TypeVar("OverlayT", bound=Overlay)
 
@@ -66,6 +63,8 @@ class CompareActions:
     @functools.cached_property
     def compare_job(self) -> Job:
         """Check against original's progress, Cancel and error line (hidden until a check starts)."""
+        from dld_jupyter.widgets.tools.job import Job
+
         return Job()
 
     @property
@@ -82,6 +81,8 @@ class CompareActions:
         this canvas: added and changed nodes coloured, next/previous change in the legend; every change listed in a
         table beside the designer (a JupyterLab tab) or below it (a notebook)."""
         from dld_jupyter.model_compare.structural_diff import diff  # imported when used: not on a first view
+        from dld_jupyter.widgets.canvas.overlays.diff import DiffOverlay
+        from dld_jupyter.widgets.results.diff_table import diff_table
 
         model, source = _model_of(other)
         found = self._overlay(DiffOverlay).show(diff(model, self.document), source)
@@ -94,6 +95,9 @@ class CompareActions:
         """Draw a divergence run (compare.diverge) on this canvas, and show its per-node table beside the designer
         (a JupyterLab tab) or below it (a notebook); `side` is the run's side this canvas shows. A row's click
         focuses its node here."""
+        from dld_jupyter.widgets.canvas.overlays.divergence import DivergenceOverlay
+        from dld_jupyter.widgets.results.divergence_table import divergence_table
+
         self._overlay(DivergenceOverlay).show(divergence, side, source)
         table = divergence_table(divergence, side, source, on_focus=lambda node: self.select([node], reveal=True))
         self.divergence_table = table
@@ -148,6 +152,9 @@ class CompareActions:
 
     def clear_comparison(self) -> None:
         """Hide the diff and the divergence overlays."""
+        from dld_jupyter.widgets.canvas.overlays.diff import DiffOverlay
+        from dld_jupyter.widgets.canvas.overlays.divergence import DivergenceOverlay
+
         for kind in (DiffOverlay, DivergenceOverlay):
             found = self.canvas.overlays.get(kind.name)
             if isinstance(found, kind) and found.shown:

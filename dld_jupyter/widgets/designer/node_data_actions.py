@@ -12,12 +12,7 @@ import os
 import pathlib
 from typing import TYPE_CHECKING, Any
 
-from dld_jupyter.widgets.canvas.overlays.diff import DiffOverlay
-from dld_jupyter.widgets.canvas.overlays.divergence import DivergenceOverlay
-from dld_jupyter.widgets.canvas.overlays.heat import HeatOverlay
-from dld_jupyter.widgets.canvas.overlays.node_data import NodeDataOverlay, node_ids_by_explorer_id
-
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the overlays load when node data is first shown or exported (a first view: issue 42)
     from dld_jupyter.document import Document
     from dld_jupyter.model_compare.node_data import NodeData
     from dld_jupyter.widgets.canvas.canvas import GraphCanvas
@@ -39,11 +34,15 @@ class NodeDataActions:
         refused, saying how many keys matched, when none of its keys is a node of this model."""
         if not str(path).strip():
             raise ValueError("Open Node Data…: type the node-data file's path (a Model Explorer .json).")
+        from dld_jupyter.widgets.canvas.overlays.node_data import NodeDataOverlay
+
         found = self.canvas.overlays.get(NodeDataOverlay.name)
         overlay = found if isinstance(found, NodeDataOverlay) else NodeDataOverlay(self.canvas)
         return overlay.show(str(path).strip())
 
     def clear_node_data(self) -> None:
+        from dld_jupyter.widgets.canvas.overlays.node_data import NodeDataOverlay
+
         found = self.canvas.overlays.get(NodeDataOverlay.name)
         if isinstance(found, NodeDataOverlay) and found.shown:
             found.clear()
@@ -59,6 +58,10 @@ class NodeDataActions:
             raise ValueError(f"export_node_data: {'nothing' if not shown else 'several things'} to export "
                              f"(shown: {have}); show a heat, divergence or diff, or say which with what=")
         from dld_jupyter.model_compare.node_data import mark_node_data, to_node_data, write_node_data  # when used
+        from dld_jupyter.widgets.canvas.overlays.diff import DiffOverlay
+        from dld_jupyter.widgets.canvas.overlays.divergence import DivergenceOverlay
+        from dld_jupyter.widgets.canvas.overlays.heat import HeatOverlay
+        from dld_jupyter.widgets.canvas.overlays.node_data import node_ids_by_explorer_id
 
         (overlay,) = shown.values()
         ids = node_ids_by_explorer_id(self.document)
@@ -86,6 +89,10 @@ class NodeDataActions:
         return {label(node, i): key for i, (node, key) in enumerate(zip(graph, explorer_node_ids(graph), strict=True))}
 
     def _shown(self) -> dict[str, Any]:
+        from dld_jupyter.widgets.canvas.overlays.diff import DiffOverlay
+        from dld_jupyter.widgets.canvas.overlays.divergence import DivergenceOverlay
+        from dld_jupyter.widgets.canvas.overlays.heat import HeatOverlay
+
         shown: dict[str, Any] = {}
         for name, kind in zip(KINDS, (HeatOverlay, DivergenceOverlay, DiffOverlay), strict=True):
             overlay = self.canvas.overlays.get(kind.name)

@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING, Any
 
 import dld_jupyter.frontdoor.overlay_operations  # noqa: F401  (registers "Clear Canvas Overlays" for the Lab)
 from dld_jupyter.widgets.canvas.overlays.base import Overlays
-from dld_jupyter.widgets.canvas.overlays.heat import HeatOverlay
 
 if TYPE_CHECKING:
     from dld_jupyter.widgets.canvas.canvas import GraphCanvas
+    from dld_jupyter.widgets.canvas.overlays.heat import HeatOverlay
 
 
 class OverlayActions:
@@ -36,6 +36,8 @@ class OverlayActions:
 
     @property
     def _heat(self) -> HeatOverlay:
+        from dld_jupyter.widgets.canvas.overlays.heat import HeatOverlay  # with its report payload: when first used
+
         found = self.canvas.overlays.get(HeatOverlay.name)
         return found if isinstance(found, HeatOverlay) else HeatOverlay(self.canvas)
 

@@ -22,7 +22,6 @@ from dld_jupyter.activities.result import ActivityStatus
 from dld_jupyter.activities.thread_run import RunHandle, ThreadRun, Work
 from dld_jupyter.document import DocumentError
 from dld_jupyter.formats.html_text import tag
-from dld_jupyter.frontdoor.runs import track
 from dld_jupyter.frontdoor.soon import on_loop, running_loop
 from dld_jupyter.transforms.progress import CancelToken
 from dld_jupyter.widgets.runs.progress import RunProgress
@@ -63,6 +62,8 @@ class Job(RunProgress):
         if self.running:
             self.show_error(f"{what} is already running: cancel it first.")
             return
+        from dld_jupyter.frontdoor.runs import track  # when a run starts: a designer makes its job on a first view
+
         run = ThreadRun(what, work, on_progress=self.show)
         self._watch(run, lambda ended: ended.value, finish, failed, "")
         track().register(run)
