@@ -3,6 +3,7 @@ the one the loaded document gives, and everything that needs the document waits 
 
 from __future__ import annotations
 
+import gc
 import threading
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ import pytest
 
 import dld_jupyter.document.files.loading as loading
 from dld_jupyter.document import Document
+from dld_jupyter.document.files.gc_pause import gc_paused
 from dld_jupyter.document.files.loading import DocumentLoad, open_for_view
 from dld_jupyter.lab.kernel_sidebar import SidebarSession
 from dld_jupyter.widgets.canvas.canvas import GraphCanvas
@@ -130,3 +132,38 @@ def test_a_model_that_fails_to_load_says_so_in_the_designer(tmp_path: Path, monk
     assert "bad.onnx" in failed["message"]
     assert "could not be loaded" in designer.status.value
     assert any("bad.onnx" in text for text in designer.canvas.js_errors)  # what the Designer prints below
+
+
+def test_the_document_and_the_canvas_view_of_it_are_built_without_collector_passes(tmp_path: Path) -> None:
+    """The collector's passes were half of a 50,000-node build's CPU (gc_pause.py): it is off while the loading thread
+    builds the document and the canvas takes it, and back on after; a collector the user had turned off stays off."""
+    path = tmp_path / "big.onnx"
+    onnx.save(generated_graph(3000), path)
+    assert gc.isenabled()
+    canvas = GraphCanvas(_load(path))
+    seen: list[bool] = []
+    canvas.on_document(lambda _doc: seen.append(gc.isenabled()))  # on the loading thread, after the view is taken
+    canvas._on_msg(canvas, {"kind": "hello"}, [])
+    _wait_loaded(canvas)
+    assert canvas._load is not None and canvas._load._thread is not None
+    canvas._load._thread.join(10)  # the pause ends with the loading thread
+    assert seen == [False] and gc.isenabled()
+    gc.disable()
+    try:
+        load = _load(path)
+        load.result(60)
+        assert load._thread is not None
+        load._thread.join(10)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_pauses_of_two_loads_at_once_end_with_the_last() -> None:
+    first, second = gc_paused(), gc_paused()
+    first.__enter__()
+    second.__enter__()
+    first.__exit__(None, None, None)
+    assert not gc.isenabled()
+    second.__exit__(None, None, None)
+    assert gc.isenabled()

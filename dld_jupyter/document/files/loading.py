@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 
 from dld_jupyter.document.files import io
+from dld_jupyter.document.files.gc_pause import gc_paused
 from dld_jupyter.document.layout.outline import Outline
 from dld_jupyter.document.model.document import Document
 from dld_jupyter.document.model.errors import DocumentError
@@ -65,6 +66,16 @@ class DocumentLoad:
             self._thread.start()
 
     def _build(self) -> None:
+        """The document, then the callbacks (a canvas builds its view of it), without the garbage collector's
+        passes over the objects being made (gc_pause.py)."""
+        with gc_paused():
+            self._build_document()
+            with self._lock:
+                callbacks, self._callbacks = self._callbacks, []
+            for callback in callbacks:
+                callback(self)
+
+    def _build_document(self) -> None:
         checked = self._checked
         assert checked is not None
         try:
@@ -75,10 +86,6 @@ class DocumentLoad:
             self._checked = None  # the protobuf's memory goes with it (the outline keeps what the view needs)
             self.seconds = time.perf_counter() - (self.started_at or 0.0)
             self._done.set()
-        with self._lock:
-            callbacks, self._callbacks = self._callbacks, []
-        for callback in callbacks:
-            callback(self)
 
     def done(self) -> bool:
         return self._done.is_set()

@@ -10,6 +10,7 @@ document that knows what was sent, and its first resync corrects any difference 
 
 from __future__ import annotations
 
+import gc
 import os
 import pickle
 import warnings
@@ -129,6 +130,7 @@ def overview_in_child(load: DocumentLoad, grouping: str, show_constants: bool) -
     if pid == 0:  # the child: never returns
         code = 1
         try:
+            gc.disable()  # it makes the overview and exits: no collector passes (an eighth of its CPU, 0.37 -> 0.32 s)
             os.close(read_end)
             data = pickle.dumps(Overview.of(load.outline, grouping, show_constants), pickle.HIGHEST_PROTOCOL)
             with os.fdopen(write_end, "wb") as pipe:

@@ -1,0 +1,37 @@
+"""Python's cyclic garbage collector paused while a big model's objects are made (`gc_paused()`).
+
+Why: building the document of a 50,000-node model makes millions of objects, and the collector's passes, each of
+which walks the objects the kernel already holds, were half of that build's CPU (0.89 -> 0.45 s here) and slowed
+the view built on it (issue 42). What a build makes is not garbage, so a pause frees nothing later than it would
+have been freed: reference counting still frees what is dropped meanwhile, only cycles wait for the end. The
+collector runs again when the last pause ends, unless it was off before the first began (a user's gc.disable()).
+"""
+
+from __future__ import annotations
+
+import gc
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+_lock = threading.Lock()
+_depth = 0  # pauses under way (two models may load at once)
+_was_enabled = False
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """No collection during the block (nested and concurrent pauses end together with the last one)."""
+    global _depth, _was_enabled
+    with _lock:
+        if _depth == 0:
+            _was_enabled = gc.isenabled()
+            gc.disable()
+        _depth += 1
+    try:
+        yield
+    finally:
+        with _lock:
+            _depth -= 1
+            if _depth == 0 and _was_enabled:
+                gc.enable()
