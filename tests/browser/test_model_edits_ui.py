@@ -138,6 +138,25 @@ def set_type(page: Page, dtype: str, shape: str) -> None:
         raise AssertionError(f"the shape field never showed {shape!r}: {page.evaluate(EDITOR_STATE)}") from None
 
 
+def set_type_typing_into_a_redrawn_field(page: Page, dtype: str, shape: str) -> None:
+    """The element type is chosen while the shape field has the focus, and the shape is typed only once the kernel's
+    answer to that choice has redrawn the panel (the field is a new element by then): the keys must still reach the
+    field. Before, the redraw left the focus on the page body and the shape went nowhere (a loaded CI runner)."""
+    field = page.locator(f"{TAB} .dld-ed-io-shape")
+    field.focus()
+    field.evaluate("el => { el.dataset.old = '1'; }")  # the drawing the focus is in
+    page.locator(f"{TAB} .dld-ed-io-dtype").evaluate(
+        "(select, dtype) => { select.value = dtype; select.dispatchEvent(new Event('change')); }", dtype)
+    page.wait_for_function(f"() => !document.querySelector('{TAB} .dld-ed-io-shape').dataset.old"
+                           f" && document.querySelector('{TAB} .dld-ed-io-dtype').value === '{dtype}'", timeout=30_000)
+    page.keyboard.type(shape)
+    page.keyboard.press("Enter")
+    try:
+        page.wait_for_function(f"() => document.querySelector('{TAB} .dld-ed-io-shape')?.value === '{shape}'")
+    except PlaywrightTimeout:
+        raise AssertionError(f"the shape typed never reached the field: {page.evaluate(EDITOR_STATE)}") from None
+
+
 def save_as(page: Page, name: str) -> None:
     page.locator(f"{TAB} .dld-canvas").first.focus()
     page.keyboard.press("Control+Shift+s")
@@ -172,7 +191,7 @@ def test_a_graph_input_typed_in_the_ui_saves_a_valid_model(jupyter: JupyterServe
     click_node(page, "data", "input")
     set_type(page, "float", "4, 3")
     click_node(page, "picked", "output")
-    set_type(page, "float", "2, 3")
+    set_type_typing_into_a_redrawn_field(page, "float", "2, 3")
 
     save_as(page, "scratch_valid")
     expect_file = jupyter.root_dir / "scratch_valid.onnx"
@@ -182,4 +201,6 @@ def test_a_graph_input_typed_in_the_ui_saves_a_valid_model(jupyter: JupyterServe
     indices = next(i for i in model.graph.input if i.name == "indices")
     assert indices.type.tensor_type.elem_type == onnx.TensorProto.INT64
     assert [d.dim_value for d in indices.type.tensor_type.shape.dim] == [2]
+    picked = next(o for o in model.graph.output if o.name == "picked")  # typed into the redrawn field
+    assert [d.dim_value for d in picked.type.tensor_type.shape.dim] == [2, 3]
     screenshot(page, "model_edits_saved_valid")
