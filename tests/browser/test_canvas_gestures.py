@@ -1,10 +1,12 @@
 """Pan and zoom of a big expanded graph in a real JupyterLab (issue 42: frames at 5,000 nodes): while the wheel turns
-and the background is dragged, cytoscape draws its texture (links and labels hidden); once the gesture rests, the
-picture is exactly the full redraw of every element again, labels and links back; and a redraw that visits only the
-elements around the view (cull.ts) paints the same pixels as one that visits them all."""
+and the background is dragged, the picture last drawn moves on the compositor (gesture_view.ts: a CSS transform of
+the node layer, nothing drawn, the other layers and the terminal overlay hidden); once the gesture rests, the layers
+are back in place and the picture is exactly the full redraw of every element again, labels and links back; and a
+redraw that visits only the elements around the view (cull.ts) paints the same pixels as one that visits them all."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import onnx
@@ -76,25 +78,49 @@ def test_pan_and_zoom_of_a_big_graph_end_on_the_full_picture(jupyter: JupyterSer
             b.y2 > e.y1 && b.y1 < e.y2; }).length;"""))
     assert 0 < view < total / 4
 
-    # A wheel zoom in and out and a drag of the background: the texture stands in while they last.
-    cy_eval(page, """window.__frames = []; const r = cy.renderer(); cy.on('render', () =>
-        window.__frames.push({texture: r.textureDrawLastFrame, wheel: !!r.data.wheelZooming}));""")
+    # A wheel zoom in and out: its frames move the picture; the last frame drawn, once the wheel rests, is the full
+    # picture in place.
+    cy_eval(page, """window.__frames = []; const r = cy.renderer(); cy.on('render', () => window.__frames.push({
+        wheel: !!r.data.wheelZooming, transform: r.data.canvases[r.NODE].style.transform}));""")
     box = page.locator(".dld-stage").bounding_box()
     assert box is not None
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     for delta in (-100, -100, -100, 100, 100, 100):
         page.mouse.wheel(0, delta)
         page.wait_for_timeout(20)
+    page.evaluate(SETTLED)
+    frames: list[dict[str, Any]] = cy_eval(page, "return window.__frames;")
+    assert any(f["wheel"] and "scale(" in f["transform"] for f in frames), frames  # moved, not drawn per event
+    assert frames and not frames[-1]["wheel"] and frames[-1]["transform"] == "", frames
+
+    # A drag of the background, held: the picture drawn before it is moved by the pan, not drawn again; the layers
+    # that could not follow it and the terminal overlay are hidden meanwhile.
+    before = dict(cy_eval(page, PIXELS))
+    pan_before = cy_eval(page, "return cy.pan();")
+    moved = int(cy_eval(page, "return stage._gestures.moved;"))
     x, y = background_point(page)
     page.mouse.move(x, y)
     page.mouse.down()
     for i in range(1, 15):
         page.mouse.move(x + 8 * i, y + 4 * i)
+    page.wait_for_function("""() => { const cy = document.querySelector('.dld-stage')._cyreg.cy;
+        return cy.renderer().data.canvases[2].style.transform !== ''; }""", timeout=30_000)
+    during = cy_eval(page, """const r = cy.renderer(); const layers = r.data.canvases;
+        return {pan: cy.pan(), transform: layers[r.NODE].style.transform, moved: stage._gestures.moved,
+            hidden: layers.filter((l, i) => i !== r.NODE).map(l => l.style.visibility),
+            overlay: document.querySelector('.dld-canvas-overlay').style.visibility};""")
+    dx, dy = during["pan"]["x"] - pan_before["x"], during["pan"]["y"] - pan_before["y"]
+    assert dx > 50 and dy > 20, (pan_before, during)
+    shift = re.fullmatch(r"translate\(([-\d.e]+)px, ([-\d.e]+)px\) scale\(1\)", during["transform"])
+    assert shift and abs(float(shift[1]) - dx) < 0.01 and abs(float(shift[2]) - dy) < 0.01, during
+    assert during["moved"] > moved and during["hidden"] == ["hidden", "hidden"] and during["overlay"] == "hidden"
+    assert dict(cy_eval(page, PIXELS)) == before, "the node layer was drawn again during the drag"
     page.mouse.up()
     page.evaluate(SETTLED)
-    frames: list[dict[str, Any]] = cy_eval(page, "return window.__frames;")
-    assert any(f["texture"] and f["wheel"] for f in frames), frames  # the wheel drew the texture, not every element
-    assert frames and not frames[-1]["texture"], frames  # the last frame drawn is the full picture
+    after = cy_eval(page, """const layers = cy.renderer().data.canvases;
+        return {transforms: layers.map(l => l.style.transform), shown: layers.map(l => l.style.visibility),
+            overlay: document.querySelector('.dld-canvas-overlay').style.visibility};""")
+    assert after == {"transforms": ["", "", ""], "shown": ["", "", ""], "overlay": ""}, after
     screenshot(page, "canvas_gestures_after", ".dld-canvas")
 
     # What the user sees once the gesture rests: links and labels back, every element around the view drawn.

@@ -4,8 +4,8 @@
  * cytoscape's canvas renderer visits every element on each full redraw: it reads each one's bounding box (a hash of
  * its position per call) to skip those outside the view, and before that sums the bounding box of the whole graph to
  * see whether its layered textures would fit (for a graph thousands of nodes tall they never do): ~30 ms a redraw at
- * 5,000 nodes with 15 of them in view. Full redraws come at the start and end of every gesture (its texture made,
- * the full picture back), on hover, selection and every patch. Here a redraw of a big graph gets only the elements
+ * 5,000 nodes with 15 of them in view. Full redraws come at the end of every gesture (the full picture back; a
+ * drag of nodes also makes cytoscape's texture at its start), on hover, selection and every patch. Here a redraw of a big graph gets only the elements
  * the hit index (hit_index.ts) files in the grid cells around the view, in cytoscape's z order (a superset: the
  * renderer's own test still culls exactly, so the picture is the same), and the layered textures are skipped while
  * part of the graph lies out of view; a view that holds the whole graph is drawn as before. Renders at another zoom

@@ -21,13 +21,14 @@ import { QuickAdd } from "./quickadd";
 import { applyGrid } from "./grid";
 import { installHitIndex } from "./hit_index";
 import { Culling } from "./cull";
+import { GestureView } from "./gesture_view";
 import { installWheel } from "./wheel";
 import { installReadability } from "./readability";
 import type { SchemeName } from "./colors";
 import type { Overlays } from "./overlays/base";
 import { Theme, readTheme, watchTheme } from "../../common/theme";
 
-export const LARGE = 1500; // elements: above this, draw a texture while panning/zooming and hide links meanwhile
+export const LARGE = 1500; // elements: above this, pan/zoom move the last picture (gesture_view.ts), not redraw it
 
 /** What render() made before the first snapshot; `ctx` comes with that snapshot (setupContext). */
 export interface CanvasShell {
@@ -224,6 +225,10 @@ export function setupContext(shell: CanvasShell, count: number): CanvasContext {
   const culling = new Culling(cy, hits.index, () => !store.loading && store.nodes.size + store.edges.size > LARGE);
   parts.add(() => culling.restore());
   (stage as unknown as { _culling: Culling })._culling = culling; // for tests
+  // A big graph's gestures move the last picture (a CSS transform) instead of cytoscape's texture (gesture_view.ts).
+  const gestures = new GestureView(cy);
+  parts.add(() => gestures.restore());
+  (stage as unknown as { _gestures: GestureView })._gestures = gestures; // for tests
   c.overlay.hits = hits.index;
   shell.overlays.attach(c); // the overlays draw over it; messages that came before are handed to them now
   return c;

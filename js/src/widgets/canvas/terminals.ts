@@ -30,18 +30,22 @@ export class TerminalOverlay {
   }
 
   /**
-   * While the user pans or zooms a big graph, cytoscape shows a texture and hides links; the overlay steps aside
-   * too (cleared) and comes back once the gesture has rested, so a gesture frame costs nothing here.
+   * While the user pans or zooms a big graph, its last picture moves (gesture_view.ts); the overlay steps aside
+   * too (hidden) and comes back once the gesture has rested, so a gesture frame costs nothing here: it is hidden
+   * once, at the gesture's first event, not cleared on each (a cleared canvas is still a changed layer that the
+   * page commits and composites every frame; issue 42), and drawn again before it shows.
    */
   gesture = (): void => {
     if (this.store.nodes.size + this.store.edges.size < GESTURE_HIDE || this.store.loading) {
       this.schedule();
       return;
     }
-    const ctx = this.canvas.getContext("2d");
-    ctx?.setTransform(1, 0, 0, 1, 0, 0);
-    ctx?.clearRect(0, 0, this.canvas.width, this.canvas.height);
-    this.moving = true;
+    if (!this.moving) {
+      this.moving = true;
+      this.canvas.style.visibility = "hidden";
+      if (this.frame) cancelAnimationFrame(this.frame);
+      this.frame = 0;
+    }
     clearTimeout(this.rest);
     this.rest = window.setTimeout(() => {
       this.moving = false;
@@ -78,6 +82,7 @@ export class TerminalOverlay {
     }
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.clearRect(0, 0, this.canvas.width, this.canvas.height);
+    this.canvas.style.visibility = ""; // hidden during a big graph's gesture (gesture()): drawn for the new view now
     const zoom = this.cy.zoom();
     const pan = this.cy.pan();
     ctx.setTransform(zoom * ratio, 0, 0, zoom * ratio, pan.x * ratio, pan.y * ratio);

@@ -4,7 +4,7 @@
  * deltas zoom in proportion, around the pointer, as maps and Netron do. Pinch gestures (ctrl+wheel) use the same rule.
  *
  * Cytoscape's own handler also marks the renderer as wheel-zooming until the wheel has rested, and only then does a
- * big graph draw its cheap texture (textureOnViewport, hideEdgesOnViewport) instead of every element per event;
+ * big graph move its last picture (textureOnViewport, gesture_view.ts) instead of drawing every element per event;
  * ours, which replaces that handler, marks it the same way (issue 42: every zoom frame at 5,000 nodes was a full
  * redraw, 30 ms here). The full drawing comes back WHEEL_REST ms after the last wheel event, as cytoscape's does.
  */
