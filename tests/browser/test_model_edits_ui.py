@@ -80,8 +80,8 @@ def click_node(page: Page, name: str, kind: str) -> None:
     """A real click on the canvas node `name` of `kind` (input, output, op), aimed again while a late relabel (the
     background check) still moves the glyphs under it. Clicked again only when the click missed (the canvas did not
     select the node): a click that hit is left to reach the editor, however long the kernel takes, since another
-    click meanwhile (the background first, to select nothing) made the editor show the model for a moment, and the
-    next edit went there."""
+    click meanwhile (the background first, to select nothing) would make the editor show the model for a moment, and
+    the next edit could go there."""
     shown = f"() => document.querySelector('{TAB} .dld-ed-io .dld-ed-input[data-key=name]')?.value === '{name}'"
     node = f"""cy.nodes().filter(n => n.data('label') === '{name}' && n.data('kind') === '{kind}')[0]"""
     cy = f"[...document.querySelectorAll('{TAB}:not(.lm-mod-hidden) .dld-canvas *')].find(e => e._cyreg)._cyreg.cy"
