@@ -2,8 +2,9 @@
 import { readFile } from "node:fs/promises";
 import { backgrounding } from "./cytoscape-backgrounding.mjs";
 import { textureBounds } from "./cytoscape-texture-bounds.mjs";
+import { freeDragged } from "./cytoscape-free-dragged.mjs";
 
-const PATCHES = [backgrounding, textureBounds];
+const PATCHES = [backgrounding, textureBounds, freeDragged];
 
 export const cytoscapePatches = {
   name: "cytoscape-patches",

@@ -132,3 +132,20 @@ def test_pan_and_zoom_of_a_big_graph_end_on_the_full_picture(jupyter: JupyterSer
     unlabelled = dict(cy_eval(page, PIXELS))
     cy_eval(page, "cy.batch(() => cy.nodes().removeStyle('text-opacity'));")
     assert unlabelled["hash"] != shown["hash"], "no glyph label is drawn after the gesture"
+
+    # A node dragged and released is freed as before (a release frees nothing when the press grabbed nothing,
+    # cytoscape-free-dragged.mjs): nothing grabbed, nothing left on the drag layer.
+    nx, ny = cy_eval(page, """const rect = stage.getBoundingClientRect(); const e = cy.extent();
+        const n = cy.nodes().filter(n => { const p = n.position(); return p.x > e.x1 + 100 && p.x < e.x2 - 100 &&
+            p.y > e.y1 + 100 && p.y < e.y2 - 100; })[0]; const p = n.renderedPosition();
+        return [rect.left + p.x, rect.top + p.y];""")
+    page.mouse.move(nx, ny)
+    page.mouse.down()
+    page.wait_for_function("() => document.querySelector('.dld-stage')._cyreg.cy.nodes(':grabbed').length > 0")
+    for i in range(1, 8):
+        page.mouse.move(nx + 5 * i, ny + 3 * i)
+    page.mouse.up()
+    page.evaluate(SETTLED)
+    freed = cy_eval(page, """return {grabbed: cy.nodes(':grabbed').length,
+        inDragLayer: cy.elements().filter(e => e[0]._private.rscratch.inDragLayer).length};""")
+    assert freed == {"grabbed": 0, "inDragLayer": 0}, freed
