@@ -3,8 +3,10 @@ report viewer, Cancel stops a run, and bad settings or models are shown in the p
 
 from __future__ import annotations
 
+import contextvars
 import dataclasses
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -68,3 +70,34 @@ def test_errors_are_shown_in_the_panel(tmp_path: Path) -> None:
     panel.fields["random_inputs"].value = "from folder"  # no folder given: the spec refuses it
     assert panel.run() is None
     assert "input_folder" in panel.error.value or "folder" in panel.error.value
+
+
+# ipykernel keeps the request a message answers in a ContextVar; a thread of ours has none and published under the
+# kernel's latest request (often the Lab sidebar's, on a subshell JupyterLab deletes when the sidebar follows another
+# tab), and the browser's next click on that widget was routed there and dropped.
+REQUEST: contextvars.ContextVar[str] = contextvars.ContextVar("request")
+
+
+def test_the_runs_threads_update_the_panel_in_the_context_of_the_click_that_started_it(tmp_path: Path) -> None:
+    panel = ProfilePanel(str(MODEL), iterations=5, warmup=1, output=str(tmp_path / "r.json"))
+    seen: dict[str, set[str | None]] = {"progress": set(), "log": set(), "end": set()}
+    show, append, set_running = panel.controls.show, panel.log_box.append, panel._set_running
+
+    def record(kind: str, call: Any) -> Any:
+        def recorded(*args: Any) -> Any:
+            seen[kind].add(REQUEST.get(None))
+            return call(*args)
+        return recorded
+
+    panel.controls.show = record("progress", show)
+    panel.log_box.append = record("log", append)
+    panel._set_running = record("end", set_running)  # type: ignore[method-assign]
+
+    def click() -> Any:
+        REQUEST.set("the click on Profile")
+        return panel.run()
+
+    assert contextvars.copy_context().run(click) is not None
+    result = panel.wait(120)
+    assert result is not None and result.ok, result and result.error
+    assert seen == {kind: {"the click on Profile"} for kind in seen}, seen

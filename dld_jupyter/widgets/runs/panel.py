@@ -11,12 +11,19 @@ opens the engine graph. Errors are shown in the panel, never raised into the not
 Slots: `form_slot` holds the form's widgets; `target_slot` holds the target chooser (target_chooser.py, the
 choices of targets.py; `target` is its drop-down, `chosen_target()` reads it). The run's callbacks arrive on the
 engine's reader threads; ipykernel sends updates from any thread.
+
+Those threads update the panel in the context of the request that started the run (`_as_reply`): ipykernel routes a
+widget's next message from the browser to the subshell of the request it last published under, and a thread of
+ours has none of its own, so it published under the kernel's latest request, often the Lab sidebar's message on that
+sidebar's subshell; JupyterLab deletes that subshell when the sidebar follows another tab, and the kernel then
+dropped every later click on Profile and change of the target ("Unknown subshell_id" in the server log).
 """
 
 from __future__ import annotations
 
+import contextvars
 import threading
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 import ipywidgets as w
@@ -58,6 +65,7 @@ class RunPanel(DldVBox, css="dld-run-panel"):
         self.result: ActivityResult | None = None
         self.opened: list[Opened] = []
         self._done = threading.Event()
+        self._context = contextvars.copy_context()  # replaced by each run's (`_as_reply`)
         self.title = title
         self.form_slot = w.VBox(list(form))
         self.targets = TargetChooser(self.origin)  # the target drop-down, shared with the designer's Analysis panel
@@ -132,6 +140,7 @@ class RunPanel(DldVBox, css="dld-run-panel"):
         self.opened = []
         self.log_box.clear()
         self._done = threading.Event()
+        self._context = contextvars.copy_context()  # the request that started the run: its threads answer it
         track()  # the live runs registry lists this run
         try:
             handle = self.launch(self.chosen_target())
@@ -145,7 +154,7 @@ class RunPanel(DldVBox, css="dld-run-panel"):
         self.handle = handle
         self._set_running(True)
         self.controls.follow(handle)
-        threading.Thread(target=self._wait, args=(handle,), name="dld-run-panel", daemon=True).start()
+        threading.Thread(target=self._as_reply, args=(self._wait, handle), name="dld-run-panel", daemon=True).start()
         return handle
 
     def cancel(self) -> None:
@@ -159,11 +168,15 @@ class RunPanel(DldVBox, css="dld-run-panel"):
         self._done.wait(timeout)
         return self.result
 
+    def _as_reply(self, call: Callable[..., None], *args: Any) -> None:
+        """`call(*args)` from any thread, in the context of the request that started the run (module docstring)."""
+        self._context.copy().run(call, *args)
+
     def _on_progress(self, progress: Progress) -> None:
-        self.controls.show(progress)
+        self._as_reply(self.controls.show, progress)
 
     def _on_log(self, line: LogLine) -> None:
-        self.log_box.append(f"[{line.level}] {line.message}")
+        self._as_reply(self.log_box.append, f"[{line.level}] {line.message}")
 
     def _release(self) -> None:
         """Remove the temporary copy of unsaved edits the run read (`model_ref`, set by `make_spec`)."""
