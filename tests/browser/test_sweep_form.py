@@ -102,7 +102,9 @@ def test_dask_from_the_designer_form_with_an_address_and_with_a_local_cluster(ju
     open_from_file_browser(page, "dask_sweep.onnx", "Open With DL Designer")
     wait_canvas(page, 3)
     close_launcher(page)
-    page.evaluate("() => { void window.jupyterapp.commands.execute('dld:sweep'); }")  # Sweep… (Tools menu)
+    # Sweep… (Tools menu) acts on the designer the sidebar has bound: enabled once bound, as the menu item is
+    page.wait_for_function("() => window.jupyterapp.commands.isEnabled('dld:sweep')", timeout=60_000)
+    page.evaluate("() => { void window.jupyterapp.commands.execute('dld:sweep'); }")
     panel = page.locator(f"{TAB} .dld-sweep-panel").first
     expect(panel).to_be_visible(timeout=60_000)
     batch = panel.locator(".widget-text", has_text="Batch sizes").locator("input")
