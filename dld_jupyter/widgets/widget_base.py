@@ -26,7 +26,9 @@ import anywidget
 import ipywidgets as w
 from typing_extensions import Self
 
-from dld_jupyter.widgets import bundles
+from dld_jupyter.widgets import bundles, subshell_routes
+
+subshell_routes.install()  # our widgets' clicks reach the kernel after the sidebar's subshell is gone
 
 
 def action_button(label: str, icon: str, tip: str, action: Callable[[], object], css: str) -> w.Button:
