@@ -5,6 +5,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { installCanvasStandIns } from "../../common/testing";
 import { Culling, cullSorted } from "./cull";
 import { HitIndex } from "./hit_index";
+import { sizedContainer } from "./test_container";
 
 type Ele = cytoscape.SingularElementArgument;
 type Sorted = Ele[] & { nondrag: Ele[]; drag: Ele[]; interactive: Ele[] };
@@ -17,11 +18,7 @@ type Renderer = {
 
 /** A 20 × 40 grid of nodes in a 800 × 600 container (sized: jsdom lays nothing out). */
 function graph(): cytoscape.Core {
-  const container = document.createElement("div");
-  Object.defineProperty(container, "clientWidth", { value: 800 });
-  Object.defineProperty(container, "clientHeight", { value: 600 });
-  container.style.padding = "0px";
-  document.body.appendChild(container);
+  const container = sizedContainer();
   const elements: cytoscape.ElementDefinition[] = [];
   for (let i = 0; i < 800; i++) {
     elements.push({ group: "nodes", data: { id: `n${i}`, label: `node ${i}`, w: 140, h: 48 }, position: { x: (i % 20) * 300, y: Math.floor(i / 20) * 200 } });

@@ -5,6 +5,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 
 import { installCanvasStandIns } from "../../common/testing";
 import { GestureView, gestureTransform } from "./gesture_view";
+import { sizedContainer } from "./test_container";
 
 type Renderer = {
   render(options?: object): void;
@@ -21,11 +22,7 @@ type Renderer = {
 /** A row of 40 nodes in a 800 × 600 container, drawn with a texture while the view moves (a big graph's options);
  * `drawn` counts the draws of element layers. */
 function graph(): { cy: cytoscape.Core; r: Renderer; drawn: () => number } {
-  const container = document.createElement("div");
-  Object.defineProperty(container, "clientWidth", { value: 800 });
-  Object.defineProperty(container, "clientHeight", { value: 600 });
-  container.style.padding = "0px";
-  document.body.appendChild(container);
+  const container = sizedContainer();
   const elements: cytoscape.ElementDefinition[] = [];
   for (let i = 0; i < 40; i++) elements.push({ group: "nodes", data: { id: `n${i}` }, position: { x: i * 60, y: 100 } });
   const cy = cytoscape({ container, elements, layout: { name: "preset" }, textureOnViewport: true });
