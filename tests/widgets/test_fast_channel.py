@@ -5,6 +5,8 @@ views get everything over the socket, views still on the comm get it there, ever
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
 import stat
 from pathlib import Path
 from typing import Any
@@ -116,5 +118,33 @@ def test_edits_over_the_socket_and_the_routing_of_views(model: Path) -> None:
 
         canvas.close()
         assert not path.exists()
+
+    asyncio.run(scenario())
+
+
+def listening_sockets() -> int:
+    """This process's listening Unix sockets (/proc/net/unix's __SO_ACCEPTCON flag against our descriptors)."""
+    with open("/proc/net/unix") as table:
+        next(table)
+        listening = {fields[6] for fields in map(str.split, table) if int(fields[3], 16) & 0x10000}
+    links = []
+    for fd in os.listdir("/proc/self/fd"):
+        with contextlib.suppress(OSError):  # the listing's own descriptor, closed by now
+            links.append(os.readlink(f"/proc/self/fd/{fd}"))
+    return len({link[8:-1] for link in links if link.startswith("socket:[")} & listening)
+
+
+def test_a_canvas_closed_while_its_socket_starts_listening_leaves_no_socket(model: Path) -> None:
+    """start_unix_server yields once its server is started: a canvas closed then (a designer opened and closed at
+    once, or replaced by the toolbar's Open) kept listening, its socket open for the kernel's life."""
+
+    async def scenario() -> None:
+        before = listening_sockets()
+        canvas = GraphCanvas(Document.open(model))
+        await asyncio.sleep(0)  # the listener's task starts and waits for its server
+        canvas.close()
+        for _ in range(5):
+            await asyncio.sleep(0)
+        assert listening_sockets() == before
 
     asyncio.run(scenario())

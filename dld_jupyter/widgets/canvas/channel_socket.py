@@ -123,7 +123,11 @@ class ChannelSocket:
         if self.token is None:  # closed before the loop got here
             sock.close()
             return
-        self._server = await asyncio.start_unix_server(self._serve, sock=sock)
+        server = await asyncio.start_unix_server(self._serve, sock=sock)
+        if self.token is None:  # closed while the server started (it yields once started): it listened on, unclosed
+            server.close()
+            return
+        self._server = server
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         peer = Peer(writer)

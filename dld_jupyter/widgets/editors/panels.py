@@ -80,7 +80,7 @@ class EditorPanels(DldWidget, bundle="editors"):
             canvas.observe(self._on_canvas_selection, names=["selection"])
         self.refresh()
         if auto_check:
-            self.runner.edited()
+            self.runner.opened()
 
     # ------------------------------------------------------------ state → browser
     def refresh(self, initializers_changed: bool = True) -> None:
