@@ -14,7 +14,6 @@ kernel interrupt cancels it). The edited model runs as it is on screen, from a p
 
 from __future__ import annotations
 
-import functools
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -60,17 +59,28 @@ class CompareActions:
 
         def select(self, names: list[str] | str, reveal: bool = False) -> list[str]: ...
 
-    @functools.cached_property
-    def compare_job(self) -> Job:
-        """Check against original's progress, Cancel and error line (hidden until a check starts)."""
-        from dld_jupyter.widgets.tools.job import Job
+        def _show_parts(self) -> None: ...
 
-        return Job()
+    _compare_job: Job | None = None
+
+    @property
+    def compare_job(self) -> Job:
+        """Check against original's progress, Cancel and error line: made when first used, then placed under the
+        toolbar (a first view showed its 11 hidden widgets, a tenth of a designer's, each sent and made in the
+        page before the canvas could draw: issue 42)."""
+        if self._compare_job is None:
+            from dld_jupyter.widgets.tools.job import Job
+
+            self._compare_job = Job()
+            self._show_parts()
+        return self._compare_job
 
     @property
     def comparing(self) -> list[Any]:
-        """The widgets of the comparisons' job, which the designer places under its toolbar."""
-        return [self.compare_job, self.compare_job.error]
+        """The widgets of the comparisons' job, which the designer places under its toolbar (none before its first
+        use)."""
+        job = self._compare_job
+        return [] if job is None else [job, job.error]
 
     def _overlay(self, kind: type[OverlayT]) -> OverlayT:
         found = self.canvas.overlays.get(kind.name)

@@ -110,6 +110,10 @@ class Designer(CompareActions, NodeDataActions, OverlayActions, RunPanels, DldVB
         return [self.banner, self.toolbar, self.ask, *self.comparing, self.side_dock.body, self.reports, self.status,
                 self.output]
 
+    def _show_parts(self) -> None:
+        """Show the parts again: one was made when first used (the comparisons' job)."""
+        self.children = self._parts()
+
     def _parts(self) -> list[w.Widget]:
         if self.parent_designer is not None:
             return self.own_parts()

@@ -64,13 +64,17 @@ class ToolbarHost(OperationTarget, Protocol):
 
 
 class _Buttons:
-    """Buttons running actions and registered operations on one designer (args are read when clicked)."""
+    """Buttons running actions and registered operations on one designer (args are read when clicked). They share
+    one Layout and one ButtonStyle, widgets of their own in ipywidgets: 18 buttons made 54 widgets, each sent and made
+    in the page before the designer's first view (issue 42). No button changes its own layout or style."""
 
     def __init__(self, d: ToolbarHost) -> None:
         self.d = d
+        self.layout = w.Layout(width="auto")
+        self.style = w.ButtonStyle()
 
     def button(self, label: str, icon: str, tip: str, action: Callable[[], object]) -> w.Button:
-        b = w.Button(description=label, icon=icon, tooltip=tip, layout=w.Layout(width="auto"))
+        b = w.Button(description=label, icon=icon, tooltip=tip, layout=self.layout, style=self.style)
         b.on_click(lambda _b: self.d._guard(action))
         return b
 
