@@ -43,6 +43,9 @@ Phases of a cell, in seconds from the run (notebook:run-cell):
 - hello, snapshot, paint: as for a tab, from the canvas's element in the page;
 - kernel_cpu (beside the total): the kernel's CPU seconds from just before the run until the figures are read (the
   cell's import, read and view, the first snapshot), which a loaded machine stretches less than the wall clock.
+The package's bytecode is compiled before the first round, as `pip install` compiles an installed package's: a
+checkout run with PYTHONDONTWRITEBYTECODE=1 (this machine sets it) has no __pycache__, and every kernel would compile
+our ~230 modules from source (~0.12 s of a cell's import) where a user's install never does.
 Netron: canvas_bench.netron_time (navigation to its graph drawn). Results: a table of medians and
 test-artifacts/bench/open_time[_LABEL].json. Models: benchmarks/real_models_bench.model_path (the real-models cache,
 exported with scripts/export_real_models.py when missing).
@@ -52,6 +55,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import compileall
 import json
 import os
 import shutil
@@ -254,6 +258,7 @@ def main() -> None:
     from playwright.sync_api import sync_playwright
 
     models = [m for m in args.models.split(",") if m]
+    compileall.compile_dir(ROOT / "dld_jupyter", quiet=1)  # as installed (the module docstring says why)
     results: dict[str, Any] = {"path": args.path, "rounds": args.rounds, "spare": args.spare, "load": os.getloadavg(),
                                "designer": {m: [] for m in models}, "netron": {m: [] for m in models}}
     log_dir = ROOT / "test-artifacts" / "jupyter-open-bench"
