@@ -3,6 +3,7 @@ the one the loaded document gives, and everything that needs the document waits 
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import threading
 from pathlib import Path
@@ -52,6 +53,15 @@ def _wait_loaded(canvas: GraphCanvas) -> Document:
     return found[0]
 
 
+def _wait_sent(rec: Recorder, kind: str) -> None:
+    """Until `kind` was sent (the palette and "loaded" follow the document's callbacks on the loading thread)."""
+    for _ in range(400):
+        if any(m["kind"] == kind for m in rec.sent):
+            return
+        threading.Event().wait(0.05)
+    raise AssertionError(f"{kind!r} was never sent: {[m['kind'] for m in rec.sent]}")
+
+
 def test_canvas_draws_the_overview_then_takes_the_document(big: Path) -> None:
     canvas = GraphCanvas(_load(big))
     rec = Recorder(canvas)
@@ -61,6 +71,7 @@ def test_canvas_draws_the_overview_then_takes_the_document(big: Path) -> None:
     assert snapshot["loading"] is True and len(buffers) == 1
     doc = _wait_loaded(canvas)
     assert not canvas.loading and canvas.document is doc
+    _wait_sent(rec, "loaded")
     kinds = [m["kind"] for m in rec.sent]
     assert kinds[-1] == "loaded" and "patch" not in kinds  # the overview was right: nothing to correct
     # The view goes on from what was sent: expanding a group patches the overview.
@@ -70,6 +81,37 @@ def test_canvas_draws_the_overview_then_takes_the_document(big: Path) -> None:
     added = [n["id"] for p in rec.patches() for op in p["ops"] if op["op"] == "add_nodes" for n in op["nodes"]]
     ids = {v.id for v in doc.nodes()}
     assert added and all(n in ids or n.startswith("g:") for n in added)
+
+
+def test_the_document_is_built_as_soon_as_the_overview_is_sent(tmp_path: Path) -> None:
+    """The build starts on the hello that sends the overview, on the kernel's loop as there, not when the browser
+    says it has painted it: waiting for the paint cost the paint's time again before edits worked (issue 42)."""
+    path = tmp_path / "g.onnx"
+    onnx.save(generated_graph(3000), path)
+    canvas = GraphCanvas(_load(path))
+    load = canvas.pending_load
+    assert load is not None
+    rec = Recorder(canvas)
+    record = canvas.send
+    started_when_sent: list[float | None] = []
+
+    def send(message: dict[str, Any], buffers: list[bytes] | None = None) -> None:
+        if message["kind"] == "snapshot":
+            started_when_sent.append(load.started_at)
+        record(message, buffers)
+
+    canvas.send = send  # type: ignore[method-assign]
+
+    async def hello() -> None:  # handled as the kernel handles it: on its running event loop
+        canvas._on_msg(canvas, {"kind": "hello"}, [])
+
+    asyncio.run(hello())
+    assert started_when_sent == [None]  # the overview goes out first (the build must not delay the first paint)
+    assert load.started_at is not None  # and the build is under way with no message from the browser
+    _wait_sent(rec, "loaded")
+    kinds = [m["kind"] for m in rec.sent]
+    assert kinds == ["snapshot", "ops", "loaded"]  # the palette (it adds nodes: an edit) comes with the document
+    assert any(op["name"] == "Conv" for op in rec.last("ops")[0]["ops"])
 
 
 def test_an_edit_sent_while_loading_waits_for_the_document(tmp_path: Path) -> None:

@@ -2,7 +2,7 @@
 
 `open_for_view(path)` checks the file (the checks of `Document.open`, so a broken file is refused at once) and, for a
 big sorted model, returns a `DocumentLoad`: the file's `Outline` now, its `Document` built on a thread when
-`start()` is called. A view draws the outline, starts the load once it has drawn, and waits for `result()` before
+`start()` is called. A view draws the outline, starts the load once it has sent it, and waits for `result()` before
 anything needs the model. Smaller models are opened whole, as `Document.open` does.
 """
 

@@ -18,7 +18,6 @@ from typing import Any
 from dld_jupyter.activities import timing
 from dld_jupyter.document import Document, DocumentError, Event
 from dld_jupyter.document.files.loading import DocumentLoad
-from dld_jupyter.frontdoor.soon import running_loop
 from dld_jupyter.widgets.canvas import graph_payload as gp
 from dld_jupyter.widgets.canvas.canvas_base import CanvasBase
 from dld_jupyter.widgets.canvas.canvas_view import CanvasView
@@ -58,10 +57,10 @@ class GraphCanvas(CanvasBase):
         self._shown = False  # a snapshot has been sent
         self._overview: Overview | None = None  # a loading model's first view, drawn from its outline
         self._overview_ready = threading.Event()
-        self._build_asked = False  # a loading document's build was started by the canvas (after its first paint)
+        self._build_asked = False  # a loading document's build was started by the canvas (once its overview is sent)
         if isinstance(document, DocumentLoad):
             # The overview of a big model is drawn from its outline, prepared while the browser builds the
-            # widgets; the document itself is built once the browser has drawn that overview (see hello).
+            # widgets; the document itself is built once that overview is sent (see hello).
             self._load = document
             wait = overview_in_child(document, grouping, self.show_constants)
             threading.Thread(target=self._await_overview, args=(wait,), daemon=True,
@@ -140,15 +139,15 @@ class GraphCanvas(CanvasBase):
             callbacks, self._document_callbacks = self._document_callbacks, []
             for callback in callbacks:
                 callback(document)
+            self.send({"kind": "ops", "ops": self._palette()})  # the palette adds nodes: an edit, as the rest
             self.send({"kind": "loaded", "seconds": self._load.seconds})  # after the designer's editors
 
     def _build_document(self) -> None:
-        """Send the palette and start building the loading document (once)."""
+        """Start building the loading document (once); its palette is sent when it has arrived."""
         with self._serial:
             if self._load is None or self._build_asked or self.comm is None:  # closed: nobody to build it for
                 return
             self._build_asked = True
-            self.send({"kind": "ops", "ops": self._palette()})
             self._load.on_done(self._loaded_on_thread)
             self._load.start()
 
@@ -232,19 +231,14 @@ class GraphCanvas(CanvasBase):
             with timing.phase("canvas_snapshot"):  # the first view's layout, sent (benchmarks/open_time_bench.py)
                 self._send_snapshot()  # without an overview (it failed), this waits for the document
             if self._load is not None and self._document is None:
-                # A big model's overview: its palette and the document's build (seconds of CPU) wait for the
-                # browser to have drawn it ("painted"), or 2 s at most.
-                loop = running_loop()
-                if loop is None:
-                    self._build_document()
-                else:
-                    loop.call_later(2.0, self._build_document)
+                # A big model's overview is on its way: its document is built now, on the loading thread, while
+                # the browser draws the overview (two cores: the page paints on one, the build runs on the other;
+                # waiting for the paint cost the paint's time again before edits worked, issue 42).
+                self._build_document()
             else:
                 self.send({"kind": "ops", "ops": self._palette()})
             self._resend_exports()
             self.overlays.hello()  # after the snapshot: the overlays draw over its elements
-        elif kind == "painted":
-            self._build_document()
         elif kind == "intent":
             self.handle_intent(content, buffers)
         elif kind == "bye":

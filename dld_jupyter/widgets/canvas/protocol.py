@@ -177,13 +177,6 @@ class ByeMessage(TypedDict):
     view: str
 
 
-class PaintedMessage(TypedDict):
-    """A loading model's overview is on screen: the kernel builds the document now (not while it is drawn)."""
-
-    kind: Literal["painted"]
-    view: str
-
-
 class IntentMessage(Request):
     """One gesture as a request of the shared envelope (formats/envelope.py); `action` is an IntentAction."""
 

@@ -109,7 +109,6 @@ export type ViewMessage =
   | ({ kind: "intent"; view: string } & Request<IntentAction>)
   | { kind: "attach"; view: string } // over the fast channel: send this view everything from now on over it
   | { kind: "bye"; view: string } // the view was closed
-  | { kind: "painted"; view: string } // a loading model's overview is on screen: the kernel may build the document
   | { kind: "export_result"; request: number; format: string; data: string } // base64 (png/jpg) or SVG text
   | { kind: "js_error"; message: string }
   | { kind: "hover"; id: string | null } // a read-only canvas's hovered node (its record panel follows it)

@@ -34,7 +34,7 @@ const drawn = <M>(handle: (ctx: CanvasContext, msg: M, buffers: DataView[], shel
 
 export const MESSAGES: MessageTable = {
   snapshot: (shell, msg, buffers) => {
-    const { root, stage, model, channel } = shell;
+    const { root, stage, model } = shell;
     const first = !shell.ctx;
     const ctx = shell.ctx ?? (shell.ctx = setupContext(shell, msg.graph.nodes.length + msg.graph.edges.length));
     delete root.dataset.loaded;
@@ -44,11 +44,8 @@ export const MESSAGES: MessageTable = {
     ctx.overlay.schedule();
     root.dataset.ready = "1";
     root.dataset.nodes = String(msg.graph.nodes.length);
+    // The kernel builds the document while this overview is drawn, and says "loaded" when edits work.
     shell.loadingBadge(msg.loading ? "Loading the model… the overview is ready; edits wait for the model." : null);
-    if (first && msg.loading) {
-      // The kernel builds the document (seconds of CPU) once this overview is on screen.
-      requestAnimationFrame(() => requestAnimationFrame(() => model.send({ kind: "painted", view: channel.view })));
-    }
   },
   loaded: (shell) => shell.loadingBadge(null),
   load_failed: (shell, msg) => {
