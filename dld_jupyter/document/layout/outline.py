@@ -29,6 +29,14 @@ class RawEdge:
         self.src, self.si, self.dst, self.di, self.value, self.label = src, si, dst, di, value, label
 
 
+Link = tuple[str, int, str, int, str]  # (src, src index, dst, dst index, value name)
+
+
+def raw_edges(links: list[Link]) -> dict[str, RawEdge]:
+    """Links by edge id (the ids of doc.edges())."""
+    return {edge_id(s, si, d, di): RawEdge(s, si, d, di, name) for s, si, d, di, name in links}
+
+
 class Outline:
     """Ids, op types, names and links of a model's main graph, from its protobuf."""
 
@@ -61,7 +69,7 @@ class Outline:
         # One pass over the nodes, in file order (a loading model is sorted, so producers come first): these tight
         # loops over protobuf fields are most of the time to a big model's first view. `x[:]` copies a repeated
         # field in C, faster than iterating it.
-        links: list[tuple[str, int, str, int, str]] = []  # (src, src index, dst, dst index, value name)
+        links: list[Link] = []
         used: set[str] = set()
         get = producer.get
         early = False  # a value used before the node that makes it: the file is not sorted
@@ -108,7 +116,7 @@ class Outline:
     def edges(self) -> dict[str, RawEdge]:
         """Every link by edge id (the ids of doc.edges())."""
         if self._edges is None:
-            self._edges = {edge_id(s, si, d, di): RawEdge(s, si, d, di, name) for s, si, d, di, name in self.links}
+            self._edges = raw_edges(self.links)
         return self._edges
 
     @property

@@ -10,10 +10,11 @@ inside them and links between groups are merged (ids with index -1 at a group's 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 
 from dld_jupyter.document import Document, NodeView
 from dld_jupyter.document.layout.layered_layout import layout_groups, sugiyama_layout
-from dld_jupyter.document.layout.outline import RawEdge
+from dld_jupyter.document.layout.outline import Link, RawEdge, raw_edges
 from dld_jupyter.document.model import ids
 from dld_jupyter.document.model.endpoints import outer_values
 from dld_jupyter.document.model.views import shape_list
@@ -31,6 +32,21 @@ from dld_jupyter.widgets.canvas.view_patch import patch_between
 from dld_jupyter.widgets.canvas.weight_plumbing import PLUMBING_OPS, NodeRow, plumbing_nodes
 
 
+@dataclass
+class ViewStructure:
+    """What `CanvasView.rebuild` reads from a model before it draws anything, by node id. A loading model's overview
+    (preview_view.py) reads it from the file's outline in a forked child; the loaded document's view adopts it rather
+    than reading the same 50,000 nodes again (the outline hands out the document's ids: outline.py)."""
+
+    order: list[str]
+    op_type: dict[str, str]
+    scope_size: dict[str, int]
+    plumbing: set[str]
+    plumbing_feeds: dict[str, dict[int, str]]
+    grouping: Grouping
+    links: list[Link]
+
+
 class CanvasView(ViewEvents):
     """The kernel half of one canvas's state; only its own methods change it (document events: `apply`)."""
 
@@ -38,6 +54,19 @@ class CanvasView(ViewEvents):
         self.doc = doc
         self._init_state(grouping, show_constants)
         self.rebuild()
+
+    @classmethod
+    def adopting(cls, doc: Document, grouping: str, show_constants: bool, structure: ViewStructure) -> CanvasView:
+        """A view of `doc` whose structure is `structure`, read from the same model (what rebuild() would read)."""
+        view = cls.__new__(cls)
+        view.doc = doc
+        view._init_state(grouping, show_constants)
+        view.order, view.op_type, view.scope_size = structure.order, structure.op_type, structure.scope_size
+        view.plumbing, view.plumbing_feeds = structure.plumbing, structure.plumbing_feeds
+        view.grouping = structure.grouping
+        view.edges = raw_edges(structure.links)
+        view._into = view._outof = None
+        return view
 
     def _init_state(self, grouping: str, show_constants: bool) -> None:
         self.mode = grouping
