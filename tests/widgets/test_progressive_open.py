@@ -240,3 +240,22 @@ def test_pauses_of_two_loads_at_once_end_with_the_last() -> None:
     assert not gc.isenabled()
     second.__exit__(None, None, None)
     assert gc.isenabled()
+
+
+def test_what_a_pause_made_is_left_in_the_oldest_generation() -> None:
+    """The next young collections do not walk what a build made (550,000 objects for 50,000 nodes: 0.3 s of passes
+    right when the kernel sent "edits work"); objects a user froze stay frozen."""
+    with gc_paused():
+        made = [[i] for i in range(100_000)]
+    oldest = {id(o) for o in gc.get_objects(generation=2)}
+    assert id(made[0]) in oldest and id(made[-1]) in oldest  # failed before: young (in generation 0, then 1)
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    del made
+    gc.freeze()  # a user's (a fork server's) frozen objects
+    try:
+        frozen = gc.get_freeze_count()
+        with gc_paused():
+            more = [[i] for i in range(1_000)]
+        assert gc.get_freeze_count() == frozen and gc.isenabled() and len(more) == 1_000
+    finally:
+        gc.unfreeze()
