@@ -137,6 +137,9 @@ def structure_of(view: PreviewView) -> ViewStructure:
                          view.grouping, view.outline.links)
 
 
+STRUCTURE_WAIT_S = 30.0  # the child sends it ~75 ms after a 50,000-node overview; past this the view reads its own
+
+
 class _Rest:
     """The rest of the child's pipe, its `ViewStructure`: read on a thread of its own (the child exits once it is
     read, whether or not a document ever takes it), unpickled by the view that adopts it."""
@@ -150,15 +153,16 @@ class _Rest:
         try:
             with pipe:
                 self._data = pipe.read()
-        except OSError:
-            self._data = b""
-        finally:
             os.waitpid(pid, 0)
+        except OSError:  # ChildProcessError too: reaped elsewhere (SIGCHLD ignored)
+            pass
+        finally:
             self._read.set()
 
     def structure(self) -> ViewStructure | None:
-        """The structure (once; None when the child could not send it)."""
-        self._read.wait()
+        """The structure (once; None when the child could not send it, or not within STRUCTURE_WAIT_S)."""
+        if not self._read.wait(STRUCTURE_WAIT_S):
+            return None
         data, self._data = self._data, b""
         try:
             found = pickle.loads(data) if data else None
