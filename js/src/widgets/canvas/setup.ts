@@ -21,6 +21,7 @@ import { QuickAdd } from "./quickadd";
 import { applyGrid } from "./grid";
 import { installHitIndex } from "./hit_index";
 import { Culling } from "./cull";
+import { lazyFirstLayers } from "./first_paint";
 import { GestureView } from "./gesture_view";
 import { installWheel } from "./wheel";
 import { installReadability } from "./readability";
@@ -155,6 +156,7 @@ export function setupContext(shell: CanvasShell, count: number): CanvasContext {
   const { model, root, stage, channel, toasts, readOnly } = shell;
   const theme = readTheme(root);
   const cy = makeCy(stage, count, theme);
+  lazyFirstLayers(cy); // the first picture without building the layered textures first (first_paint.ts)
   // An engine graph's links carry shape and format ("32×64×112×112 FP16 HWC8"): level, not along its short
   // vertical links, where they were cut off by the glyphs.
   const levelLabels = () => {
