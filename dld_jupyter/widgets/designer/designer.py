@@ -16,9 +16,7 @@ from dld_jupyter.activities import timing
 from dld_jupyter.document import Document, DocumentError
 from dld_jupyter.document.files.loading import DocumentLoad, open_for_view
 from dld_jupyter.formats.html_text import small
-from dld_jupyter.frontdoor.children import (
-    child_kind,
-)
+from dld_jupyter.frontdoor.children import child_kind
 from dld_jupyter.frontdoor.designers import registry
 from dld_jupyter.frontdoor.results_tab import ResultsOpener
 from dld_jupyter.frontdoor.soon import Soon
@@ -110,8 +108,7 @@ class Designer(CompareActions, NodeDataActions, OverlayActions, RunPanels, DldVB
         return [self.banner, self.toolbar, self.ask, *self.comparing, self.side_dock.body, self.reports, self.status,
                 self.output]
 
-    def _show_parts(self) -> None:
-        """Show the parts again: one was made when first used (the comparisons' job)."""
+    def _show_parts(self) -> None:  # again: a part made when first used (the comparisons' job) comes in
         self.children = self._parts()
 
     def _parts(self) -> list[w.Widget]:
