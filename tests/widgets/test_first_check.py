@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from dld_jupyter.document import Document
 from dld_jupyter.widgets.designer.designer import open_designer
 from dld_jupyter.widgets.editors import type_check
 
@@ -39,5 +40,26 @@ def test_a_model_checked_in_a_child_process_is_checked_after_the_debounce(monkey
     try:
         runner = designer.editors.runner
         assert not designer.editors.checks["checked"] and runner.busy  # the debounce runs; the open did not wait
+    finally:
+        designer.close()
+
+
+
+def test_a_check_that_cannot_start_at_open_leaves_the_model_open_for_the_background_check(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the open's check provokes must not stop the open: the debounced background check runs and reports it."""
+    real = Document.check_input
+    calls: list[Document] = []
+
+    def first_fails(doc: Document) -> Any:
+        calls.append(doc)
+        if len(calls) == 1:
+            raise RuntimeError("a standalone copy could not be made")
+        return real(doc)
+
+    monkeypatch.setattr(Document, "check_input", first_fails)
+    designer = open_designer(MODEL)  # raised before
+    try:
+        assert calls and not designer.editors.checks["checked"] and designer.editors.runner.busy
     finally:
         designer.close()
