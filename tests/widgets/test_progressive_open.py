@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ import pytest
 
 import dld_jupyter.document.files.loading as loading
 from dld_jupyter.document import Document
+from dld_jupyter.document.files import gc_pause
 from dld_jupyter.document.files.gc_pause import gc_paused
 from dld_jupyter.document.files.loading import DocumentLoad, open_for_view
 from dld_jupyter.lab.kernel_sidebar import SidebarSession
@@ -245,6 +247,10 @@ def test_pauses_of_two_loads_at_once_end_with_the_last() -> None:
 def test_what_a_pause_made_is_left_in_the_oldest_generation() -> None:
     """The next young collections do not walk what a build made (550,000 objects for 50,000 nodes: 0.3 s of passes
     right when the kernel sent "edits work"); objects a user froze stay frozen."""
+    # The last pause to end moves them: a model an earlier test opened may still be building on its loading thread.
+    deadline = time.monotonic() + 60
+    while gc_pause._depth and time.monotonic() < deadline:
+        time.sleep(0.05)
     with gc_paused():
         made = [[i] for i in range(100_000)]
     oldest = {id(o) for o in gc.get_objects(generation=2)}
@@ -256,6 +262,7 @@ def test_what_a_pause_made_is_left_in_the_oldest_generation() -> None:
         frozen = gc.get_freeze_count()
         with gc_paused():
             more = [[i] for i in range(1_000)]
-        assert gc.get_freeze_count() == frozen and gc.isenabled() and len(more) == 1_000
+        # theirs stay frozen (some may die meanwhile: a frozen object is still freed by reference counting)
+        assert 0 < gc.get_freeze_count() <= frozen and gc.isenabled() and len(more) == 1_000
     finally:
         gc.unfreeze()
