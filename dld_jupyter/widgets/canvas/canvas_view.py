@@ -50,23 +50,15 @@ class ViewStructure:
 class CanvasView(ViewEvents):
     """The kernel half of one canvas's state; only its own methods change it (document events: `apply`)."""
 
-    def __init__(self, doc: Document, grouping: str = "auto", show_constants: bool = False) -> None:
+    def __init__(self, doc: Document, grouping: str = "auto", show_constants: bool = False,
+                 structure: ViewStructure | None = None) -> None:
+        """`structure`: what `rebuild` would read from `doc`, read already (a loading model's overview)."""
         self.doc = doc
         self._init_state(grouping, show_constants)
-        self.rebuild()
-
-    @classmethod
-    def adopting(cls, doc: Document, grouping: str, show_constants: bool, structure: ViewStructure) -> CanvasView:
-        """A view of `doc` whose structure is `structure`, read from the same model (what rebuild() would read)."""
-        view = cls.__new__(cls)
-        view.doc = doc
-        view._init_state(grouping, show_constants)
-        view.order, view.op_type, view.scope_size = structure.order, structure.op_type, structure.scope_size
-        view.plumbing, view.plumbing_feeds = structure.plumbing, structure.plumbing_feeds
-        view.grouping = structure.grouping
-        view.edges = raw_edges(structure.links)
-        view._into = view._outof = None
-        return view
+        if structure is None:
+            self.rebuild()
+        else:
+            self._adopt(structure)
 
     def _init_state(self, grouping: str, show_constants: bool) -> None:
         self.mode = grouping
@@ -110,6 +102,14 @@ class CanvasView(ViewEvents):
         self.grouping.labels.update(labels)
         if enabled:  # a big model opens to its structure, not to one box "model"
             self.grouping.expand_only(overview_expansion(self.grouping, hidden))
+
+    def _adopt(self, structure: ViewStructure) -> None:
+        """What `rebuild` reads and groups, taken from `structure` (read from the same model)."""
+        self.order, self.op_type, self.scope_size = structure.order, structure.op_type, structure.scope_size
+        self.plumbing, self.plumbing_feeds = structure.plumbing, structure.plumbing_feeds
+        self.grouping = structure.grouping
+        self.edges = raw_edges(structure.links)
+        self._into = self._outof = None
 
     def _read_structure(self, paths: dict[str, GroupPath]) -> dict[str, RawEdge]:
         doc, graph = self.doc, self.doc.model.graph

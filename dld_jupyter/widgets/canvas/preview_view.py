@@ -122,11 +122,8 @@ class Overview:
 
     def view_of(self, doc: Document) -> CanvasView:
         """A view of the loaded document that knows what was sent (resync it to correct any difference)."""
-        structure = self.rest.structure() if self.rest is not None else None
-        if structure is not None:
-            view = CanvasView.adopting(doc, self.mode, self.show_constants, structure)
-        else:
-            view = CanvasView(doc, self.mode, self.show_constants)
+        structure = self.rest.structure() if self.rest is not None else None  # None: the view reads its own
+        view = CanvasView(doc, self.mode, self.show_constants, structure)
         view.take_over(self.nodes, self.edges, self.points, self.layout_pos)
         return view
 
