@@ -9,8 +9,10 @@ collector runs again when the last pause ends, unless it was off before the firs
 What a pause made is then moved to the oldest generation at once (gc.freeze() + gc.unfreeze(): two list splices),
 as surviving two collections would have moved it: otherwise the first young collections after the pause walked the
 ~550,000 objects a 50,000-node model leaves young (0.09 + 0.09 s, then a full pass of 0.12 s, on whatever thread
-allocated next: the kernel's IOPub thread sending "edits work", by 0.2-0.7 s in canvas_bench's timeline). Skipped
-while a user keeps objects frozen (unfreezing would release theirs).
+allocated next: the kernel's IOPub thread sending "edits work", by 0.2-0.7 s in canvas_bench's timeline). The
+splice takes every young object, not only the pause's: a cycle that became garbage just before the pause waits for
+the next full collection instead of a young one (it is freed, later). Skipped while a user keeps objects frozen
+(unfreezing would release theirs).
 """
 
 from __future__ import annotations
